@@ -1,0 +1,59 @@
+"""`memgit init`: make or adopt a git repository as a memory workspace (never overwrites)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from memgit.config import CONFIG_NAME, default_config_text
+
+GITATTRIBUTES_LINE = "memory/.dreams/**/*.jsonl merge=union"
+
+
+def init_workspace(target: Path, *, hooks: bool = False) -> dict[str, Any]:
+    import pygit2
+
+    from memgit.errors import MemgitError
+
+    if target.exists() and not target.is_dir():
+        raise MemgitError(f"{target} exists and is not a directory")
+    target.mkdir(parents=True, exist_ok=True)
+    found = pygit2.discover_repository(str(target))
+    adopted = found is not None
+    if not adopted:
+        pygit2.init_repository(str(target), initial_head="main")
+    repo = pygit2.Repository(str(target))
+    if repo.workdir is None:
+        raise MemgitError(f"{target} is a bare repository; memgit needs a work tree")
+    root = Path(repo.workdir).resolve()
+    created: list[str] = []
+
+    def create(rel: str, text: str) -> None:
+        path = root / rel
+        if path.exists():
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        created.append(rel)
+
+    create("MEMORY.md", "# Long-term Memory\n\n")
+    create("memory/.gitkeep", "")
+    create(CONFIG_NAME, default_config_text())
+    attributes = root / ".gitattributes"
+    existing = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
+    if GITATTRIBUTES_LINE not in existing:
+        prefix = "" if not existing or existing.endswith("\n") else "\n"
+        attributes.write_text(
+            existing + prefix + "# dreaming's recall ledger is append-only: merge both sides\n"
+            + GITATTRIBUTES_LINE + "\n",
+            encoding="utf-8",
+        )
+        created.append(".gitattributes")
+    report: dict[str, Any] = {"root": str(root), "adopted": adopted, "created": created, "hooks": []}
+    if hooks:
+        from memgit.hooks import install_hooks
+        from memgit.workspace import Workspace
+
+        installed = install_hooks(Workspace.discover(root))
+        report["hooks"] = installed if isinstance(installed, list) else [str(installed)]
+    return report

@@ -1,0 +1,84 @@
+"""Pure path rules: which repository paths are memory, glob matching, daily-log dates."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+DAILY_RE = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})(?:[^/]*)\.(?:md|jsonl)$")
+
+
+@functools.lru_cache(maxsize=256)
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a git-style glob (`*`, `?`, `**`) into a regex over '/'-separated paths."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def glob_match(pattern: str, path: str) -> bool:
+    return glob_to_regex(pattern).match(path) is not None
+
+
+def is_memory_path(path: str, extra_paths: Iterable[str] = (), sessions: bool = True) -> bool:
+    """The memory files of a workspace, by repository-relative POSIX path.
+
+    Hidden directories (e.g. `memory/.dreams/`, dreaming's own evidence) are not memory:
+    indexing them would let dreaming feed on its own output.
+    """
+    if not path or path.startswith("/") or "\x00" in path:
+        return False
+    parts = path.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return False
+    if path in ("MEMORY.md", "USER.md"):
+        return True
+    if parts[0] == "memory" and path.endswith(".md") and not any(p.startswith(".") for p in parts[1:]):
+        return True
+    if sessions and len(parts) == 2 and parts[0] == "sessions" and path.endswith(".jsonl"):
+        return True
+    return any(glob_match(pattern, path) for pattern in extra_paths)
+
+
+def daily_date(path: str) -> str | None:
+    """`memory/2026-02-06.md` (or `sessions/2026-02-06-x.jsonl`) -> '2026-02-06'; else None."""
+    if path in ("MEMORY.md", "USER.md"):
+        return None
+    match = DAILY_RE.search(path)
+    if not match:
+        return None
+    year, month, day = (int(g) for g in match.groups())
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def normalise_user_path(user_path: str) -> str | None:
+    """A path typed by a user or an agent -> repository-relative POSIX path, or None if unsafe."""
+    if not user_path or "\x00" in user_path:
+        return None
+    path = user_path.replace("\\", "/")
+    if path.startswith("/") or re.match(r"^[A-Za-z]:", path):
+        return None
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if not parts or any(p == ".." for p in parts):
+        return None
+    return "/".join(parts)

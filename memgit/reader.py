@@ -1,0 +1,83 @@
+"""Reading memory files by line range, for people (`memgit get`) and agents (`memory_get`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from memgit.chunking import split_lines
+from memgit.errors import MemgitError
+from memgit.workspace import Workspace
+
+SPEC_RE = re.compile(r"^(?P<path>.+?)(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?$")
+
+
+@dataclass
+class ReadResult:
+    path: str
+    start_line: int
+    end_line: int
+    total_lines: int
+    text: str
+    truncated: bool
+    next_start: int | None
+    hint: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def parse_spec(spec: str) -> tuple[str, int | None, int | None]:
+    """`PATH[:START[-END]]` -> (path, start, end); pure."""
+    match = SPEC_RE.match(spec.strip())
+    if not match:
+        raise MemgitError(f"cannot read {spec!r}: use PATH, PATH:START or PATH:START-END")
+    start = int(match["start"]) if match["start"] else None
+    end = int(match["end"]) if match["end"] else None
+    return match["path"], start, end
+
+
+def read_memory(
+    ws: Workspace,
+    path: str,
+    start: int | None = None,
+    end: int | None = None,
+    *,
+    max_lines: int = 120,
+    max_chars: int = 12_000,
+) -> ReadResult:
+    rel = ws.safe_memory_path(path)
+    full = ws.root / rel
+    if not full.is_file():
+        raise MemgitError(f"no memory file {rel!r} in {ws.root}")
+    data = full.read_bytes()
+    if b"\x00" in data:
+        raise MemgitError(f"{rel} is a binary file (NUL bytes); memgit reads text only")
+    try:
+        lines = split_lines(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise MemgitError(f"{rel} is not valid UTF-8 (byte {exc.start})") from None
+    first = start or 1
+    if first < 1 or (end is not None and end < first):
+        raise MemgitError(f"invalid line range {first}-{end}: lines count from 1 and END >= START")
+    total = len(lines)
+    if first > max(total, 1):
+        raise MemgitError(f"{rel} has {total} lines; line {first} is past the end")
+    last = min(end or total, total, first + max_lines - 1)
+    taken: list[str] = []
+    size = 0
+    for number in range(first, last + 1):
+        line = lines[number - 1]
+        if taken and size + len(line) + 1 > max_chars:
+            last = number - 1
+            break
+        taken.append(line[:max_chars] if not taken else line)
+        size += len(line) + 1
+    wanted_end = min(end or total, total)
+    truncated = last < wanted_end
+    next_start = last + 1 if truncated else None
+    hint = None
+    if truncated:
+        hint = f"more lines follow: {rel}:{next_start}-{wanted_end} ({wanted_end - last} lines left)"
+    return ReadResult(rel, first, last, total, "\n".join(taken), truncated, next_start, hint)

@@ -1,0 +1,282 @@
+"""Hybrid search: BM25 and vector legs, merged, decayed, diversified, each hit with provenance.
+
+`Searcher` keeps the database connection and the embedding model warm for batch runs and the
+MCP server; `search()` is the one-shot form the CLI uses.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from typing import Any
+
+from memgit import gitrepo, paths
+from memgit.embed import Embedder
+from memgit.errors import IndexLocked, MemgitError
+from memgit.indexer import _UNSET, cache_path, index_path, open_embedder, update_index
+from memgit.scoring import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
+from memgit.store import CorruptIndex, Store
+from memgit.textproc import fts_query, token_set
+from memgit.workspace import Workspace
+
+MODES = ("hybrid", "bm25", "vector")
+MAX_K = 200
+
+
+@dataclass
+class Hit:
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    text: str
+    blob: str | None
+    commit: str | None
+    source: str
+    day: str | None
+    text_score: float
+    vector_score: float | None
+
+
+@dataclass
+class SearchResult:
+    query: str
+    mode: str
+    hits: list[Hit]
+    notices: list[str] = field(default_factory=list)
+    elapsed_ms: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "mode": self.mode,
+            "hits": [asdict(hit) for hit in self.hits],
+            "notices": self.notices,
+            "elapsed_ms": self.elapsed_ms,
+        }
+
+
+def parse_day(value: str | None, name: str) -> str | None:
+    if value is None or value == "":
+        return None
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise MemgitError(f"{name} must be a date like 2026-02-06, got {value!r}") from None
+
+
+class Searcher:
+    def __init__(self, ws: Workspace, *, embedder: Any = _UNSET, auto_index: bool | None = None) -> None:
+        self.ws = ws
+        self._embedder: Any = embedder
+        self._embedder_notice: str | None = None
+        self.auto_index = ws.config.search.auto_index if auto_index is None else auto_index
+        self._store: Store | None = None
+        self._store_inode: int | None = None
+
+    # -- resources -------------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder | None:
+        if self._embedder is _UNSET:
+            self._embedder, self._embedder_notice = open_embedder(self.ws)
+        return self._embedder
+
+    def store(self) -> Store:
+        """A read connection, reopened when a rebuild replaced the database file."""
+        path = index_path(self.ws)
+        inode = path.stat().st_ino if path.exists() else None
+        if self._store is None or inode != self._store_inode:
+            if self._store is not None:
+                self._store.close()
+            if inode is None:
+                raise MemgitError("there is no index yet; run `memgit index`")
+            try:
+                self._store = Store(path, cache_path(self.ws), readonly=True)
+            except CorruptIndex as exc:
+                raise MemgitError(f"{exc}; run `memgit index` to rebuild it") from None
+            self._store_inode = inode
+        return self._store
+
+    def refresh(self) -> None:
+        if self._store is not None:
+            self._store.close()
+        self._store = None
+
+    def close(self) -> None:
+        self.refresh()
+
+    def ensure_index(self, notices: list[str], *, worktree: bool = False) -> None:
+        """Bring the index up to HEAD first when it is behind (cheap: a tree-to-tree diff)."""
+        if not self.auto_index:
+            return
+        _commit, tree = gitrepo.head(self.ws.root)
+        marker = self.ws.data_dir / "indexed_tree"
+        current = marker.read_text().strip() if marker.exists() else None
+        if not worktree and current == (tree or gitrepo.EMPTY_TREE) and index_path(self.ws).exists():
+            return
+        try:
+            report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=0.5)
+        except IndexLocked:
+            notices.append("the index is being updated by another run; answering from its last complete state")
+            return
+        notices.extend(report.notices)
+        if report.mode == "full":
+            notices.append(f"index rebuilt: {report.reason}")
+
+    # -- search ------------------------------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        mode: str = "hybrid",
+        path_glob: str | list[str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        today: date | None = None,
+        worktree: bool = False,
+    ) -> SearchResult:
+        started = time.perf_counter()
+        cfg = self.ws.config.search
+        if mode not in MODES:
+            raise MemgitError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
+        k = cfg.k if k is None else k
+        if not 1 <= k <= MAX_K:
+            raise MemgitError(f"k must be between 1 and {MAX_K}, got {k}")
+        since_day, until_day = parse_day(since, "--since"), parse_day(until, "--until")
+        notices: list[str] = []
+        self.ensure_index(notices, worktree=worktree)
+        store = self.store()
+        meta = store.meta()
+        where, params = self._filters(store, path_glob, since_day, until_day)
+        n_candidates = max(k * cfg.candidates_factor, 20)
+
+        text_raw: dict[int, float] = {}
+        if mode in ("hybrid", "bm25"):
+            match = fts_query(query)
+            if match:
+                text_raw = dict(store.bm25(match, n_candidates, where, params))
+
+        vector_scores: dict[int, float] = {}
+        use_vectors = mode in ("hybrid", "vector")
+        embedder = self.embedder if use_vectors else None
+        if use_vectors:
+            reason = self._vector_problem(embedder, meta)
+            if reason:
+                if mode == "vector":
+                    raise MemgitError(f"vector search is unavailable: {reason}")
+                notices.append(f"BM25 only: {reason}")
+                use_vectors = False
+        if use_vectors and embedder is not None and query.strip():
+            qvec = embedder.embed([query])[0]
+            if where:
+                ids = store.chunk_ids_where(where, params)
+                vector_scores = dict(store.similarities(qvec, ids, n_candidates, meta.get("model_id")))
+            else:
+                vector_scores = dict(store.knn(qvec, n_candidates))
+            if mode == "hybrid":
+                missing = [i for i in text_raw if i not in vector_scores]
+                if missing:
+                    vector_scores.update(store.similarities(qvec, missing, None, meta.get("model_id")))
+
+        text_scores = minmax(text_raw)
+        if mode == "bm25":
+            ids = list(text_scores)
+        elif mode == "vector":
+            ids = list(vector_scores)
+        else:
+            ids = list(dict.fromkeys([*text_scores, *vector_scores]))
+        rows = store.chunk_rows(ids)
+        today = today or date.today()
+        candidates: list[Candidate] = []
+        for chunk_id in ids:
+            if chunk_id not in rows:
+                continue
+            path, start, end, text, day = rows[chunk_id]
+            t = text_scores.get(chunk_id, 0.0)
+            v = max(0.0, vector_scores.get(chunk_id, 0.0))
+            if mode == "bm25":
+                base = t
+            elif mode == "vector":
+                base = v
+            else:
+                base = fuse(t, v, cfg.text_weight, cfg.vector_weight) if use_vectors else t
+            score = base * decay(day, today, cfg.half_life_days, cfg.decay_floor)
+            if score < cfg.min_score:
+                continue
+            candidates.append(Candidate(chunk_id, path, start, end, text, day, t, v, score))
+        candidates.sort(key=lambda c: (-c.score, c.path, c.start_line))
+        diverse = mmr(candidates, [token_set(c.text) for c in candidates], k * 2, cfg.mmr_lambda)
+        chosen = drop_repeated_lines(diverse)[:k]
+
+        files = self._file_info(store, [c.path for c in chosen])
+        hits = []
+        for cand in chosen:
+            blob, source = files.get(cand.path, (None, "tree"))
+            hits.append(
+                Hit(
+                    path=cand.path,
+                    start_line=cand.start_line,
+                    end_line=cand.end_line,
+                    score=round(cand.score, 4),
+                    text=cand.text[: cfg.snippet_chars],
+                    blob=blob,
+                    commit=meta.get("commit") if source == "tree" else None,
+                    source=source,
+                    day=cand.day,
+                    text_score=round(cand.text_score, 4),
+                    vector_score=round(cand.vector_score, 4) if use_vectors else None,
+                )
+            )
+        if self._embedder_notice and mode != "bm25" and not any("BM25 only" in n for n in notices):
+            notices.append(self._embedder_notice)
+        elapsed = round((time.perf_counter() - started) * 1000, 2)
+        return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
+
+    def _vector_problem(self, embedder: Embedder | None, meta: dict[str, str]) -> str | None:
+        if embedder is None:
+            return (self._embedder_notice or "no embedding model").removeprefix("BM25 only: ")
+        indexed = meta.get("model_id") or None
+        if indexed != embedder.model_id:
+            return (
+                f"the index was built with model {indexed or 'none'}, not {embedder.model_id}; "
+                "run `memgit index` to re-embed"
+            )
+        return None
+
+    @staticmethod
+    def _filters(
+        store: Store, path_glob: str | list[str] | None, since: str | None, until: str | None
+    ) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        globs = [path_glob] if isinstance(path_glob, str) else list(path_glob or [])
+        globs = [g if not g.endswith("/") else g + "**" for g in globs if g]
+        if globs:
+            allowed = [p for p in store.files() if any(paths.glob_match(g, p) for g in globs)]
+            clauses.append("c.path IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(allowed))
+        if since:
+            clauses.append("c.day >= ?")
+            params.append(since)
+        if until:
+            clauses.append("c.day <= ?")
+            params.append(until)
+        return " AND ".join(clauses), params
+
+    @staticmethod
+    def _file_info(store: Store, wanted: list[str]) -> dict[str, tuple[str | None, str]]:
+        if not wanted:
+            return {}
+        files = store.files()
+        return {p: (files[p][0] or None, files[p][2]) for p in wanted if p in files}
+
+
+def search(ws: Workspace, query: str, **kwargs: Any) -> SearchResult:
+    searcher = Searcher(ws)
+    try:
+        return searcher.search(query, **kwargs)
+    finally:
+        searcher.close()

@@ -1,0 +1,54 @@
+"""Pure text helpers for keyword search: CJK-aware FTS text and always-valid FTS5 queries."""
+
+from __future__ import annotations
+
+import re
+
+# Han, Hiragana, Katakana, Hangul, CJK punctuation-free ranges: each character is a token, so
+# unicode61 (which would swallow a whole run of CJK as one "word") finds words inside runs.
+CJK_RE = re.compile(
+    "([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff"
+    "\U00020000-\U0002ebef])"
+)
+WORD_RE = re.compile(r"\w+", re.UNICODE)
+
+STOP_WORDS = frozenset(
+    ["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "might", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves", "did", "does", "ever", "kind", "likely", "would's", "what's", "whats"]
+)
+
+
+def fts_text(text: str) -> str:
+    """Text as stored in the FTS table: CJK characters spaced apart, everything else unchanged."""
+    return CJK_RE.sub(r" \1 ", text)
+
+
+def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
+    """Search terms of a free-text query: words, with CJK runs kept as phrases of characters."""
+    terms: list[str] = []
+    for word in WORD_RE.findall(query):
+        lowered = word.lower()
+        if CJK_RE.search(word):
+            pieces = [p for p in CJK_RE.split(word) if p]
+            terms.append(" ".join(pieces))
+            continue
+        if drop_stop_words and lowered in STOP_WORDS:
+            continue
+        if lowered.isdigit() and len(lowered) == 1:
+            continue
+        terms.append(lowered)
+    if not terms and drop_stop_words:
+        return query_terms(query, drop_stop_words=False)
+    return list(dict.fromkeys(terms))
+
+
+def fts_query(query: str) -> str | None:
+    """An FTS5 MATCH expression that cannot be a syntax error: every term quoted, OR'ed."""
+    terms = query_terms(query)
+    if not terms:
+        return None
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+def token_set(text: str) -> frozenset[str]:
+    """Lower-cased word set, for MMR's Jaccard similarity."""
+    return frozenset(w.lower() for w in WORD_RE.findall(fts_text(text)))

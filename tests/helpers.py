@@ -1,0 +1,64 @@
+"""Small helpers for tests: real git, the real CLI in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def git(repo: Path, *args: str, check: bool = True, input: str | None = None) -> str:
+    proc = subprocess.run(
+        ["git", *args], cwd=repo, capture_output=True, text=True, check=False, input=input
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}{proc.stdout}")
+    return proc.stdout
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def commit_all(repo: Path, message: str = "update") -> str:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def memgit(
+    cwd: Path, *args: str, env: dict[str, str] | None = None, input: str | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """Run the real CLI as a separate process, as a user or a hook would."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "memgit", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        input=input,
+        timeout=timeout,
+    )
+
+
+def memgit_json(cwd: Path, *args: str, env: dict[str, str] | None = None) -> Any:
+    proc = memgit(cwd, *args, "--json", env=env)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    return json.loads(proc.stdout)
+
+
+def assert_clean_error(proc: subprocess.CompletedProcess[str], needle: str = "") -> None:
+    """A user-facing failure: non-zero exit, one `memgit: error:` line, no traceback."""
+    assert proc.returncode != 0, proc.stdout
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "memgit: error:" in proc.stderr, proc.stderr
+    if needle:
+        assert needle.lower() in proc.stderr.lower(), proc.stderr
