@@ -216,3 +216,29 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     return repr(value)
+
+
+def config_reference_markdown() -> str:
+    """docs/CONFIG.md, generated from DEFAULTS so the docs cannot drift (a test compares them)."""
+    out = [
+        "# memgit.toml reference",
+        "",
+        "Every key is optional. `memgit init` writes this file with every key commented out.",
+        "Unknown keys and wrong types are errors, all reported at once with the file and key.",
+        "Environment overrides: `MEMGIT_EMBEDDING=none` forces BM25 only; `MEMGIT_MODEL=PATH` picks",
+        "a GGUF model; `MEMGIT_CACHE_DIR` moves the model cache (default `~/.cache/memgit`).",
+        "",
+    ]
+    for section, keys in DEFAULTS.items():
+        out += [f"## [{section}]", "", "| key | default | meaning |", "|---|---|---|"]
+        for key, (default, _types, help_text) in keys.items():
+            out.append(f"| `{key}` | `{_toml_value(default)}` | {help_text} |")
+        out.append("")
+    out += [
+        "## Other sections",
+        "",
+        "`[lint]` is read by `memgit lint` (see docs/HOOKS.md). `[dream]`, `[site]`, `[hooks]` and",
+        "`[mcp]` are reserved for their commands and passed to them as written.",
+        "",
+    ]
+    return "\n".join(out)

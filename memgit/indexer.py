@@ -134,11 +134,12 @@ def open_store(ws: Workspace, notices: list[str] | None = None) -> Store:
             return Store(index_path(ws), cache_path(ws))
 
 
-def open_embedder(ws: Workspace) -> tuple[Embedder | None, str | None]:
+def open_embedder(ws: Workspace, threads: int | None = None) -> tuple[Embedder | None, str | None]:
+    """The configured embedder; `threads` overrides the config (queries are fastest on one)."""
     from memgit.embed.providers import open_embedder as open_provider
 
     cfg = ws.config.embedding
-    return open_provider(cfg.provider, cfg.model or None, n_threads=cfg.threads)
+    return open_provider(cfg.provider, cfg.model or None, n_threads=threads or cfg.threads)
 
 
 def index_params(ws: Workspace, embedder: Embedder | None) -> dict[str, Any]:

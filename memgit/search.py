@@ -80,7 +80,7 @@ class Searcher:
     @property
     def embedder(self) -> Embedder | None:
         if self._embedder is _UNSET:
-            self._embedder, self._embedder_notice = open_embedder(self.ws)
+            self._embedder, self._embedder_notice = open_embedder(self.ws, threads=1)
         return self._embedder
 
     def store(self) -> Store:
@@ -208,7 +208,8 @@ class Searcher:
                 continue
             candidates.append(Candidate(chunk_id, path, start, end, text, day, t, v, score))
         candidates.sort(key=lambda c: (-c.score, c.path, c.start_line))
-        diverse = mmr(candidates, [token_set(c.text) for c in candidates], k * 2, cfg.mmr_lambda)
+        pool = candidates[: max(3 * k, 20)]
+        diverse = mmr(pool, [token_set(c.text) for c in pool], k * 2, cfg.mmr_lambda)
         chosen = drop_repeated_lines(diverse)[:k]
 
         files = self._file_info(store, [c.path for c in chosen])
@@ -270,8 +271,7 @@ class Searcher:
     def _file_info(store: Store, wanted: list[str]) -> dict[str, tuple[str | None, str]]:
         if not wanted:
             return {}
-        files = store.files()
-        return {p: (files[p][0] or None, files[p][2]) for p in wanted if p in files}
+        return {path: (blob or None, source) for path, blob, source in store.file_sources(wanted)}
 
 
 def search(ws: Workspace, query: str, **kwargs: Any) -> SearchResult:

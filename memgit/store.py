@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -217,6 +218,15 @@ class Store:
     def files(self) -> dict[str, tuple[str, int, str, str | None]]:
         rows = self.conn.execute("SELECT path, blob, mode, source, skipped FROM files")
         return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
+
+    def file_sources(self, paths: Sequence[str]) -> list[tuple[str, str, str]]:
+        """(path, blob, source) of the given files only: search needs a handful, not all."""
+        wanted = list(dict.fromkeys(paths))
+        rows = self.conn.execute(
+            "SELECT path, blob, source FROM files WHERE path IN (SELECT value FROM json_each(?))",
+            (json.dumps(wanted),),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
 
     def worktree_paths(self) -> list[str]:
         return [row[0] for row in self.conn.execute("SELECT path FROM files WHERE source = 'worktree'")]
