@@ -26,6 +26,8 @@ from memgit.embed import Embedder
 from memgit.errors import IndexLocked
 from memgit.store import SCHEMA_VERSION, CorruptIndex, Store, backend
 from memgit.transcripts import transcript_lines
+from memgit.vecmatrix import VectorMatrix, write_matrix
+from memgit.vecmatrix import updated as updated_matrix
 from memgit.workspace import Workspace
 
 ProgressFn = Callable[[int, int], None]
@@ -82,6 +84,44 @@ def index_path(ws: Workspace) -> Path:
 
 def cache_path(ws: Workspace) -> Path:
     return ws.data_dir / "embed-cache.sqlite"
+
+
+def matrix_file(ws: Workspace) -> Path:
+    return ws.data_dir / "vectors.f32"
+
+
+def _update_matrix(
+    store: Store,
+    path: Path,
+    embedder: Embedder | None,
+    vectors: dict[str, bytes] | None,
+    old_generation: int,
+    generation: int,
+    removed: list[int],
+    added: list[tuple[int, str]],
+    *,
+    rebuilt: bool,
+) -> None:
+    """Carry the search matrix to the new generation: previous rows - removed + added.
+
+    Runs after the SQLite commit; if it dies half-way the file keeps an older generation and
+    search uses vec0 until the next update rewrites it from SQLite.
+    """
+    if embedder is None or vectors is None:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        return
+    old = None if rebuilt else VectorMatrix.open(path, old_generation)
+    if old is None and not rebuilt:
+        pairs = store.vectors_for(None)
+        ids = np.asarray([p[0] for p in pairs], dtype="<i8")
+        matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), embedder.dim)
+        write_matrix(path, generation, ids, matrix)
+        return
+    present = [(i, h) for i, h in added if h in vectors]
+    rows = np.frombuffer(b"".join(vectors[h] for _, h in present), dtype="<f4").reshape(len(present), embedder.dim)
+    ids, matrix = updated_matrix(old, removed, [i for i, _ in present], rows, embedder.dim)
+    write_matrix(path, generation, ids, matrix)
 
 
 def tree_marker_path(ws: Workspace) -> Path:
@@ -197,7 +237,10 @@ def update_index(
                 notices.append(notice)
         store = open_store(ws, notices)
         try:
-            report = _update(ws, store, embedder, full=full, worktree=worktree, progress=progress)
+            report = _update(
+                ws, store, embedder, full=full, worktree=worktree, progress=progress,
+                matrix_path=matrix_file(ws),
+            )
         finally:
             store.close()
         _write_marker(ws, report)
@@ -221,6 +264,7 @@ def _update(
     worktree: bool,
     progress: ProgressFn | None,
     target: tuple[str | None, str] | None = None,
+    matrix_path: Path | None = None,
 ) -> IndexReport:
     commit, tree = target or gitrepo.head(ws.root)
     tree = tree or gitrepo.EMPTY_TREE
@@ -295,6 +339,9 @@ def _update(
 
     vectors = _embed_missing(store, embedder, chunked, progress, report) if embedder else None
 
+    old_generation = int(meta.get("generation", "0"))
+    removed_ids: list[int] = []
+    added: list[tuple[int, str]] = []
     with store.transaction():
         if reason:
             store.clear_all()
@@ -302,17 +349,19 @@ def _update(
         elif embedder and not store.has_vec_table():
             store.reset_vectors(embedder.dim)
         for state in states:
-            store.delete_path(state.path)
+            removed_ids.extend(store.delete_path(state.path))
             if state.content is None and state.source == "tree":
                 report.files_removed += 1
                 continue
             store.put_file(state.path, state.blob, state.mode, state.source, state.skipped)
             chunks = chunked.get(state.path, [])
-            report.chunks += store.add_chunks(
-                state.path,
-                paths.daily_date(state.path),
-                ((c.start_line, c.end_line, c.text, c.text_hash) for c in chunks),
-                vectors,
+            added.extend(
+                store.add_chunks(
+                    state.path,
+                    paths.daily_date(state.path),
+                    ((c.start_line, c.end_line, c.text, c.text_hash) for c in chunks),
+                    vectors,
+                )
             )
             if state.content is not None:
                 report.files_indexed += 1
@@ -323,7 +372,14 @@ def _update(
                 "params": json.dumps(params, sort_keys=True),
                 "model_id": params["model_id"],
                 "updated_at": str(time.time()),
+                "generation": str(old_generation + 1),
             }
+        )
+    report.chunks = len(added)
+    if matrix_path is not None:
+        _update_matrix(
+            store, matrix_path, embedder, vectors, old_generation, old_generation + 1,
+            removed_ids, added, rebuilt=bool(reason),
         )
     report.mode = "full" if reason else "incremental"
     report.reason = reason

@@ -15,10 +15,11 @@ from typing import Any
 from memgit import gitrepo, paths
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked, MemgitError
-from memgit.indexer import _UNSET, cache_path, index_path, open_embedder, update_index
+from memgit.indexer import _UNSET, cache_path, index_path, matrix_file, open_embedder, update_index
 from memgit.scoring import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
 from memgit.store import CorruptIndex, Store
 from memgit.textproc import fts_query, token_set
+from memgit.vecmatrix import VectorMatrix
 from memgit.workspace import Workspace
 
 MODES = ("hybrid", "bm25", "vector")
@@ -75,6 +76,7 @@ class Searcher:
         self.auto_index = ws.config.search.auto_index if auto_index is None else auto_index
         self._store: Store | None = None
         self._store_inode: int | None = None
+        self._matrix_cache: VectorMatrix | None = None
 
     # -- resources -------------------------------------------------------------------------
     @property
@@ -171,9 +173,12 @@ class Searcher:
                 use_vectors = False
         if use_vectors and embedder is not None and query.strip():
             qvec = embedder.embed([query])[0]
+            matrix = None if where else self._matrix(meta)
             if where:
                 ids = store.chunk_ids_where(where, params)
                 vector_scores = dict(store.similarities(qvec, ids, n_candidates, meta.get("model_id")))
+            elif matrix is not None:
+                vector_scores = dict(matrix.top(qvec, n_candidates))
             else:
                 vector_scores = dict(store.knn(qvec, n_candidates))
             if mode == "hybrid":
@@ -235,6 +240,13 @@ class Searcher:
             notices.append(self._embedder_notice)
         elapsed = round((time.perf_counter() - started) * 1000, 2)
         return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
+
+    def _matrix(self, meta: dict[str, str]) -> VectorMatrix | None:
+        """The memory-mapped matrix of this index generation, if it is intact."""
+        generation = int(meta.get("generation", "0"))
+        if self._matrix_cache is None or self._matrix_cache.generation != generation:
+            self._matrix_cache = VectorMatrix.open(matrix_file(self.ws), generation)
+        return self._matrix_cache
 
     def _vector_problem(self, embedder: Embedder | None, meta: dict[str, str]) -> str | None:
         if embedder is None:
