@@ -18,16 +18,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from memgit import gitrepo, paths
 from memgit.chunking import Chunk, char_token_counter, chunk_lines, split_lines
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked
 from memgit.store import SCHEMA_VERSION, CorruptIndex, Store, backend
 from memgit.transcripts import transcript_lines
-from memgit.vecmatrix import VectorMatrix, write_matrix
-from memgit.vecmatrix import updated as updated_matrix
 from memgit.workspace import Workspace
 
 ProgressFn = Callable[[int, int], None]
@@ -111,6 +107,11 @@ def _update_matrix(
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
         return
+    import numpy as np
+
+    from memgit.vecmatrix import VectorMatrix, write_matrix
+    from memgit.vecmatrix import updated as updated_matrix
+
     old = None if rebuilt else VectorMatrix.open(path, old_generation)
     if old is None and not rebuilt:
         pairs = store.vectors_for(None)
@@ -434,6 +435,8 @@ def _embed_missing(
     progress: ProgressFn | None,
     report: IndexReport,
 ) -> dict[str, bytes]:
+    import numpy as np
+
     texts: dict[str, str] = {}
     for chunks in chunked.values():
         for chunk in chunks:

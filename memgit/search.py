@@ -10,7 +10,7 @@ import json
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgit import gitrepo, paths
 from memgit.embed import Embedder
@@ -19,8 +19,10 @@ from memgit.indexer import _UNSET, cache_path, index_path, matrix_file, open_emb
 from memgit.scoring import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
 from memgit.store import CorruptIndex, Store
 from memgit.textproc import fts_query, token_set
-from memgit.vecmatrix import VectorMatrix
 from memgit.workspace import Workspace
+
+if TYPE_CHECKING:
+    from memgit.vecmatrix import VectorMatrix
 
 MODES = ("hybrid", "bm25", "vector")
 MAX_K = 200
@@ -243,6 +245,8 @@ class Searcher:
 
     def _matrix(self, meta: dict[str, str]) -> VectorMatrix | None:
         """The memory-mapped matrix of this index generation, if it is intact."""
+        from memgit.vecmatrix import VectorMatrix
+
         generation = int(meta.get("generation", "0"))
         if self._matrix_cache is None or self._matrix_cache.generation != generation:
             self._matrix_cache = VectorMatrix.open(matrix_file(self.ws), generation)

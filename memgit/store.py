@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from memgit.errors import MemgitError
 from memgit.textproc import fts_text
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -93,9 +95,7 @@ def backend() -> SqliteBackend:
         try:
             conn = module.connect(":memory:")
             conn.enable_load_extension(True)
-            import sqlite_vec
-
-            sqlite_vec.load(conn)
+            conn.load_extension(vec_extension_path())
             version = conn.execute("select vec_version()").fetchone()[0]
             conn.close()
         except AttributeError:
@@ -112,7 +112,18 @@ def backend() -> SqliteBackend:
     return _BACKEND
 
 
+def vec_extension_path() -> str:
+    """sqlite-vec's loadable library, found without importing `sqlite_vec` (which imports numpy,
+    ~150 ms that a git hook should not pay)."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("the sqlite-vec package is not installed")
+    return str(Path(next(iter(spec.submodule_search_locations))) / "vec0")
+
+
 def _vec_blob(vector: np.ndarray) -> bytes:
+    import numpy as np
+
     return np.asarray(vector, dtype="<f4").tobytes()
 
 
@@ -128,10 +139,8 @@ class Store:
                 str(path), isolation_level=None, check_same_thread=False, timeout=30
             )
             if self.backend.vec_version:
-                import sqlite_vec
-
                 self.conn.enable_load_extension(True)
-                sqlite_vec.load(self.conn)
+                self.conn.load_extension(vec_extension_path())
                 self.conn.enable_load_extension(False)
             self.conn.execute("PRAGMA busy_timeout = 30000")
             if not readonly:
@@ -336,6 +345,8 @@ class Store:
         self, query: np.ndarray, ids: Sequence[int] | None, k: int | None = None, model: str | None = None
     ) -> list[tuple[int, float]]:
         """Exact cosine similarity of the query to the given chunks (or all), best first."""
+        import numpy as np
+
         pairs = self.vectors_for(ids, model)
         if not pairs:
             return []

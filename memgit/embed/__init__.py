@@ -7,9 +7,10 @@ tokenizer. Providers are imported lazily so that hooks and BM25-only runs never 
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Embedder(Protocol):
