@@ -54,6 +54,5 @@ def init_workspace(target: Path, *, hooks: bool = False) -> dict[str, Any]:
         from memgit.hooks import install_hooks
         from memgit.workspace import Workspace
 
-        installed = install_hooks(Workspace.discover(root))
-        report["hooks"] = installed if isinstance(installed, list) else [str(installed)]
+        report["hooks"] = list(install_hooks(Workspace.discover(root)).installed)
     return report

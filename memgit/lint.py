@@ -1,0 +1,562 @@
+"""Memory lint: pure rules, file contents in, findings out.
+
+Memory files are read back into an agent's context on every session, so a secret pasted into a daily
+log leaks into every future prompt, and a line that reads like an instruction ("ignore previous
+instructions", a fake `system:` header, a tool-call look-alike) is a standing prompt injection. Past
+daily logs are append-only by convention: rewriting one silently changes what the agent "remembers"
+happened. This module finds those problems in bytes handed to it; reading git (staged blobs, HEAD
+versions) is the caller's job (`memgit/gitrepo.py`), so every rule here is testable without a repo.
+
+Findings print as `path:line: CODE message`. A line containing `memgit: allow` (every rule) or
+`memgit: allow CODE[,CODE]` (those rules) is exempt; in Markdown write it as an HTML comment,
+`<!-- memgit: allow S102 -->`, so it does not show when rendered.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from memgit.paths import glob_match
+
+ERROR = "error"
+WARNING = "warning"
+OFF = "off"
+SEVERITIES = (ERROR, WARNING, OFF)
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: str
+    summary: str
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("S101", "private-key", ERROR, "a private key block"),
+    Rule("S102", "api-token", ERROR, "a string shaped like a known API token or credential"),
+    Rule("S103", "high-entropy-secret", ERROR, "a secret-looking name assigned a high-entropy value"),
+    Rule(
+        "P201",
+        "injection-phrase",
+        WARNING,
+        "instruction-override phrasing such as 'ignore previous instructions'",
+    ),
+    Rule("P202", "role-header", WARNING, "a chat role header or chat-template token"),
+    Rule("P203", "tool-call", WARNING, "text that looks like a model tool call"),
+    Rule("D301", "past-daily-rewritten", ERROR, "a past daily log changed by more than an append"),
+    Rule("D302", "past-daily-deleted", ERROR, "a past daily log deleted"),
+    Rule("F401", "conflict-marker", ERROR, "a merge conflict marker"),
+    Rule("F402", "invalid-utf8", ERROR, "bytes that are not valid UTF-8"),
+    Rule("F403", "nul-byte", ERROR, "a NUL byte"),
+    Rule("F404", "file-too-large", ERROR, "a memory file over the size limit"),
+    Rule("F405", "outside-memory-paths", WARNING, "a memory-looking file that memgit will not index"),
+)
+RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+_CODE_BY_NAME: dict[str, str] = {rule.name: rule.code for rule in RULES}
+
+# Group switches in memgit.toml set several rules at once; `severity` and `disable` refine them.
+_INJECTION_CODES = ("P201", "P202", "P203")
+_DAILY_CODES = ("D301", "D302")
+_PAST_DAILY_POLICY = {"error": ERROR, "warn": WARNING, "warning": WARNING, "allow": OFF, "off": OFF}
+
+
+@dataclass(frozen=True)
+class LintSettings:
+    """Resolved lint configuration: one severity per rule plus the numeric limits."""
+
+    severities: Mapping[str, str] = field(default_factory=lambda: {r.code: r.severity for r in RULES})
+    max_file_bytes: int = 5_000_000
+    entropy_threshold: float = 3.5
+    daily_grace_days: int = 1
+    allow_outside: tuple[str, ...] = ()
+
+    def severity(self, code: str) -> str:
+        return self.severities.get(code, RULES_BY_CODE[code].severity)
+
+
+_KNOWN_KEYS = {
+    "disable": "list of rule codes or names to turn off",
+    "severity": "table of CODE = 'error' | 'warning' | 'off'",
+    "injection": "'error' | 'warning' | 'off' for P201-P203",
+    "past_daily_logs": "'error' | 'warn' | 'allow' for D301-D302",
+    "outside_paths": "'error' | 'warning' | 'off' for F405",
+    "max_file_bytes": "positive integer (default: [memory] max_file_bytes, the indexer's limit)",
+    "entropy_threshold": "number of bits per character, 1.0-6.0",
+    "daily_grace_days": "non-negative integer",
+    "allow_outside": "list of path globs F405 ignores",
+}
+
+
+def lint_settings(
+    raw: Mapping[str, object] | None, *, default_max_bytes: int | None = None
+) -> tuple[LintSettings, list[str]]:
+    """Validate the `[lint]` table of memgit.toml; every problem is reported, not just the first.
+
+    Invalid values fall back to the default for that key and the caller shows the problems.
+    `default_max_bytes` is the indexer's own limit: a file the index would skip is one lint
+    should stop at commit time, so the two agree unless `[lint] max_file_bytes` says otherwise.
+    """
+    raw = dict(raw or {})
+    problems: list[str] = []
+    severities = {rule.code: rule.severity for rule in RULES}
+    kwargs: dict[str, object] = {}
+    if default_max_bytes is not None:
+        kwargs["max_file_bytes"] = default_max_bytes
+
+    def bad(key: str, got: object) -> None:
+        problems.append(f"memgit.toml [lint] {key}: expected {_KNOWN_KEYS[key]}, got {got!r}")
+
+    for key in sorted(set(raw) - set(_KNOWN_KEYS)):
+        problems.append(f"memgit.toml [lint] {key}: unknown key (known: {', '.join(sorted(_KNOWN_KEYS))})")
+
+    def group(key: str, codes: Iterable[str], mapping: Mapping[str, str]) -> None:
+        if key not in raw:
+            return
+        value = raw[key]
+        if isinstance(value, str) and value.lower() in mapping:
+            for code in codes:
+                severities[code] = mapping[value.lower()]
+        else:
+            bad(key, value)
+
+    plain = {s: s for s in SEVERITIES} | {"warn": WARNING}
+    group("injection", _INJECTION_CODES, plain)
+    group("past_daily_logs", _DAILY_CODES, _PAST_DAILY_POLICY)
+    group("outside_paths", ("F405",), plain)
+
+    table = raw.get("severity", {})
+    if not isinstance(table, Mapping):
+        bad("severity", table)
+        table = {}
+    for name, value in table.items():
+        code = resolve_code(str(name))
+        if code is None:
+            problems.append(f"memgit.toml [lint] severity: unknown rule {name!r} (known: {', '.join(RULES_BY_CODE)})")
+        elif isinstance(value, str) and value.lower() in plain:
+            severities[code] = plain[value.lower()]
+        else:
+            problems.append(f"memgit.toml [lint] severity.{name}: expected 'error', 'warning' or 'off', got {value!r}")
+
+    disable = raw.get("disable", [])
+    if isinstance(disable, str):
+        disable = [disable]
+    if not isinstance(disable, list):
+        bad("disable", disable)
+        disable = []
+    for name in disable:
+        code = resolve_code(str(name))
+        if code is None:
+            problems.append(f"memgit.toml [lint] disable: unknown rule {name!r} (known: {', '.join(RULES_BY_CODE)})")
+        else:
+            severities[code] = OFF
+
+    if "max_file_bytes" in raw:
+        value = raw["max_file_bytes"]
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            kwargs["max_file_bytes"] = value
+        else:
+            bad("max_file_bytes", value)
+    if "daily_grace_days" in raw:
+        value = raw["daily_grace_days"]
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            kwargs["daily_grace_days"] = value
+        else:
+            bad("daily_grace_days", value)
+    if "entropy_threshold" in raw:
+        value = raw["entropy_threshold"]
+        if isinstance(value, int | float) and not isinstance(value, bool) and 1.0 <= value <= 6.0:
+            kwargs["entropy_threshold"] = float(value)
+        else:
+            bad("entropy_threshold", value)
+    if "allow_outside" in raw:
+        value = raw["allow_outside"]
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            kwargs["allow_outside"] = tuple(value)
+        else:
+            bad("allow_outside", value)
+
+    return LintSettings(severities=severities, **kwargs), problems  # type: ignore[arg-type]
+
+
+def resolve_code(name: str) -> str | None:
+    """Accept a rule by code (`S102`, any case) or by name (`api-token`)."""
+    upper = name.strip().upper()
+    if upper in RULES_BY_CODE:
+        return upper
+    return _CODE_BY_NAME.get(name.strip().lower())
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    code: str
+    message: str
+    severity: str
+
+    def format(self) -> str:
+        suffix = " (warning)" if self.severity == WARNING else ""
+        return f"{self.path}:{self.line}: {self.code} {self.message}{suffix}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "code": self.code,
+            "name": RULES_BY_CODE[self.code].name,
+            "message": self.message,
+            "severity": self.severity,
+        }
+
+
+@dataclass(frozen=True)
+class LintInput:
+    """One file to check.
+
+    `data` is the content being committed (None: the file is being deleted); `previous` is the
+    committed version it replaces (None: a new file). `is_memory` says whether the workspace's
+    configured memory paths cover it; only memory files get content rules.
+    """
+
+    path: str
+    data: bytes | None
+    previous: bytes | None = None
+    is_memory: bool = True
+
+
+def lint_files(inputs: Iterable[LintInput], settings: LintSettings, today: date) -> list[Finding]:
+    findings: list[Finding] = []
+    for item in inputs:
+        findings.extend(lint_file(item, settings, today))
+    findings.sort(key=lambda f: (f.path, f.line, f.code))
+    return findings
+
+
+def lint_file(item: LintInput, settings: LintSettings, today: date) -> list[Finding]:
+    raw: list[tuple[int, str, str, str]] = []  # (line, code, message, line text for allow)
+    if not item.is_memory:
+        if (
+            item.data is not None
+            and looks_like_memory(item.path)
+            and not _matches_any(item.path, settings.allow_outside)
+        ):
+            raw.append((1, "F405", _outside_message(item.path), ""))
+        return _finish(item.path, raw, settings)
+
+    if item.data is None:
+        if item.previous is not None and _is_past_daily(item.path, today, settings.daily_grace_days):
+            raw.append((1, "D302", "past daily log deleted; daily logs are append-only history", ""))
+        return _finish(item.path, raw, settings)
+
+    data = item.data
+    is_transcript = item.path.endswith(".jsonl")
+    limit = settings.max_file_bytes
+    if len(data) > limit:
+        raw.append((1, "F404", f"file is {len(data)} bytes, over the {limit}-byte limit; split it", ""))
+        # Content rules on a huge file would be slow and the size finding already blocks it.
+        return _finish(item.path, raw, settings)
+
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raw.append((_line_of(data, nul), "F403", "NUL byte; memory files must be plain text", ""))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raw.append((_line_of(data, exc.start), "F402", f"invalid UTF-8 at byte {exc.start}; re-save as UTF-8", ""))
+        text = data.decode("utf-8", errors="replace")
+
+    lines = text.split("\n")
+    raw.extend(_conflict_markers(lines))
+    for number, line in enumerate(lines, start=1):
+        for code, message in scan_secrets(line, settings.entropy_threshold):
+            raw.append((number, code, message, line))
+        if not is_transcript:
+            for code, message in scan_injection(line):
+                raw.append((number, code, message, line))
+
+    if item.previous is not None and _is_past_daily(item.path, today, settings.daily_grace_days):
+        changed_at = first_non_append_line(item.previous, data)
+        if changed_at is not None:
+            allow_text = lines[changed_at - 1] if changed_at - 1 < len(lines) else ""
+            raw.append(
+                (
+                    changed_at,
+                    "D301",
+                    "past daily log rewritten, not appended to; add new notes at the end or to today's log",
+                    allow_text,
+                )
+            )
+    return _finish(item.path, raw, settings)
+
+
+def _finish(path: str, raw: list[tuple[int, str, str, str]], settings: LintSettings) -> list[Finding]:
+    out = []
+    for line, code, message, text in raw:
+        severity = settings.severity(code)
+        if severity == OFF or is_allowed(text, code):
+            continue
+        out.append(Finding(path, line, code, message, severity))
+    return out
+
+
+_ALLOW = re.compile(r"memgit:\s*allow\b((?:[\s,]+[A-Za-z]\d{3}\b)*)")
+
+
+def is_allowed(line: str, code: str) -> bool:
+    """Inline exemption: `memgit: allow` exempts the line from every rule, `memgit: allow S102` from one."""
+    for match in _ALLOW.finditer(line):
+        codes = {c.upper() for c in re.findall(r"[A-Za-z]\d{3}", match.group(1))}
+        if not codes or code in codes:
+            return True
+    return False
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+# --- secrets -------------------------------------------------------------------------------------
+
+_PRIVATE_KEY = re.compile(r"-----BEGIN ((?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----")
+# Shapes published by the issuers; each is specific enough that a match is very likely real.
+_TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AROA)[0-9A-Z]{16}\b")),
+    ("GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b")),
+    ("GitHub fine-grained token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b")),
+    ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b")),
+    ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
+    (
+        "Slack webhook",
+        re.compile(r"https://hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]+"),
+    ),
+    ("Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
+    ("OpenAI API key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}")),
+    ("Stripe key", re.compile(r"\b[rsp]k_(?:live|test)_[0-9A-Za-z]{16,}\b")),
+    ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
+    ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}")),
+    ("JSON Web Token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    ("bearer token", re.compile(r"(?i)\bauthorization:\s*bearer\s+[A-Za-z0-9._~+/-]{20,}=*")),
+    ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:([^\s:/@'\"]{3,})@[^\s/'\"]+")),
+)
+_SECRET_NAME = (
+    r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"
+    r"|access[_-]?key|private[_-]?key|client[_-]?secret|signing[_-]?key)"
+)
+_ASSIGNMENT = re.compile(
+    r"(?i)([A-Za-z0-9_.-]*" + _SECRET_NAME + r"[A-Za-z0-9_.-]*)[\"']?\s*(?::|=|:=|=>)\s*[\"'`]?"
+    r"([A-Za-z0-9+/_\-.~=]{16,})"
+)
+_PLACEHOLDER = re.compile(
+    r"(?i)x{4,}|\*{3,}|example|placeholder|changeme|your[_-]|redacted|dummy|<|\$\{|^(?:pass(?:word)?|secret|pwd)$"
+)
+_PATH_LIKE = re.compile(r"^(?:/|\./|~/)|://")
+
+
+def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, str]]:
+    """Secret findings on one line, as (code, message); messages never echo the secret itself."""
+    found: list[tuple[str, str]] = []
+    key = _PRIVATE_KEY.search(line)
+    if key:
+        found.append(("S101", f"{key.group(1).lower()} block; keep keys out of memory"))
+    for label, pattern in _TOKEN_SHAPES:
+        match = pattern.search(line)
+        if not match:
+            continue
+        secret = match.group(1) if pattern.groups else match.group(0)
+        if _PLACEHOLDER.search(secret):
+            continue  # documentation examples such as AWS's AKIAIOSFODNN7EXAMPLE
+        found.append(("S102", f"{label} ({_redact(match.group(0))}); remove it and rotate the credential"))
+        break  # one token finding a line is enough to act on
+    if not found:
+        for match in _ASSIGNMENT.finditer(line):
+            name, value = match.group(1), match.group(2).rstrip(".")
+            if _PLACEHOLDER.search(value) or _PATH_LIKE.search(value) or not _looks_random(value, entropy_threshold):
+                continue
+            found.append(("S103", f"{name} is assigned a high-entropy value ({_redact(value)}); is it a secret?"))
+            break
+    return found
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character; random base64 is near 6, hex near 4, English words near 3."""
+    if not value:
+        return 0.0
+    counts: dict[str, int] = {}
+    for char in value:
+        counts[char] = counts.get(char, 0) + 1
+    total = len(value)
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def _looks_random(value: str, threshold: float) -> bool:
+    has_digit = any(c.isdigit() for c in value)
+    has_alpha = any(c.isalpha() for c in value)
+    return has_digit and has_alpha and shannon_entropy(value) >= threshold
+
+
+def _redact(secret: str) -> str:
+    return secret[:4] + "…" if len(secret) > 8 else "…"
+
+
+# --- prompt injection ----------------------------------------------------------------------------
+
+_OVERRIDE_OBJECT = r"(?:instructions?|prompts?|messages?|rules|directions|directives|guidelines|context|commands)"
+_INJECTION_PHRASES: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*"
+        r"(?:previous|prior|above|earlier|preceding|former|original|system|existing)\s+" + _OVERRIDE_OBJECT,
+        r"\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:you\s+(?:were|have\s+been)\s+told|your\s+"
+        + _OVERRIDE_OBJECT
+        + r")",
+        r"\bnew\s+(?:system\s+)?instructions\s*:",
+        r"\byou\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|no\s+longer\s+bound)",
+        r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|alert|mention\s+(?:this|it)\s+to)\s+the\s+user\b",
+        r"\breveal\s+(?:your|the)\s+system\s+prompt\b",
+    )
+)
+_TEMPLATE_TOKENS = re.compile(
+    r"<\|(?:im_start|im_end|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id)\|>"
+    r"|\[/?INST\]|<</?SYS>>"
+)
+_ROLE_HEADER = re.compile(
+    r"^\s*(?:#{1,6}\s*|>\s*|\*\*)?(?:system|assistant|human|developer)(?:\s+(?:prompt|message))?\s*(?:\*\*)?\s*:",
+    re.IGNORECASE,
+)
+_ROLE_TAG = re.compile(r"</?(?:system|system-prompt|system_prompt|assistant|developer)\s*>", re.IGNORECASE)
+_TOOL_CALL = (
+    re.compile(r"</?(?:function_calls|invoke|tool_call|tool_use|tool_result|function_results)\b", re.IGNORECASE),
+    re.compile(r"\"(?:tool_calls|function_call|tool_use)\"\s*:"),
+    re.compile(r"^\s*\{\s*\"(?:name|tool|function)\"\s*:\s*\"[^\"]+\"\s*,\s*\"(?:arguments|parameters|input)\"\s*:"),
+)
+
+
+def scan_injection(line: str) -> list[tuple[str, str]]:
+    """Prompt-injection findings on one Markdown line, as (code, message)."""
+    found: list[tuple[str, str]] = []
+    for pattern in _INJECTION_PHRASES:
+        match = pattern.search(line)
+        if match:
+            found.append(("P201", f"instruction-override phrasing {_quote(match.group(0))}"))
+            break
+    header = _ROLE_HEADER.search(line) or _TEMPLATE_TOKENS.search(line) or _ROLE_TAG.search(line)
+    if header:
+        found.append(("P202", f"chat role header or template token {_quote(header.group(0).strip())}"))
+    for pattern in _TOOL_CALL:
+        match = pattern.search(line)
+        if match:
+            found.append(("P203", f"tool-call look-alike {_quote(match.group(0).strip())}"))
+            break
+    return found
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
+
+
+# --- files ---------------------------------------------------------------------------------------
+
+
+def _conflict_markers(lines: list[str]) -> list[tuple[int, str, str, str]]:
+    """`<<<<<<<`/`>>>>>>>` anywhere; `=======`/`|||||||` only between them.
+
+    A bare `=======` line is a Markdown setext heading underline, not a conflict.
+    """
+    found = []
+    inside = False
+    for number, line in enumerate(lines, start=1):
+        line = line.rstrip("\r")
+        if line.startswith("<<<<<<<") and (len(line) == 7 or line[7] == " "):
+            inside = True
+            found.append((number, "F401", "merge conflict marker '<<<<<<<'; finish the merge", ""))
+        elif line.startswith(">>>>>>>") and (len(line) == 7 or line[7] == " "):
+            inside = False
+            found.append((number, "F401", "merge conflict marker '>>>>>>>'; finish the merge", ""))
+        elif inside and (line == "=======" or line.startswith("||||||| ") or line == "|||||||"):
+            found.append((number, "F401", f"merge conflict marker '{line[:7]}'; finish the merge", ""))
+    return found
+
+
+_DAILY = re.compile(r"^memory/(\d{4})-(\d{2})-(\d{2})\.md$")
+_DATE_NAME = re.compile(r"(?:^|/)\d{4}-\d{2}-\d{2}\.(?:md|markdown|txt)$", re.IGNORECASE)
+
+
+def daily_log_date(path: str) -> date | None:
+    match = _DAILY.match(path)
+    if not match:
+        return None
+    try:
+        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return None
+
+
+def _is_past_daily(path: str, today: date, grace_days: int) -> bool:
+    """A daily log is history once its date is more than `grace_days` before today.
+
+    The grace day lets a session that runs past midnight, or an agent on another time zone, finish
+    yesterday's log without tripping the rule.
+    """
+    day = daily_log_date(path)
+    return day is not None and day < today - timedelta(days=grace_days)
+
+
+def first_non_append_line(previous: bytes, new: bytes) -> int | None:
+    """None when `new` only appends to `previous`; otherwise the 1-based line of the first change.
+
+    An append keeps every old line as it was and adds lines after them. Trailing blank lines and
+    the final newline of the old text do not count (editors add or drop them), but extending
+    the old last line does: that edits a line.
+    """
+    stem = previous.rstrip(b" \t\r\n")
+    if new.startswith(stem) and (not stem or new[len(stem) :].lstrip(b" \t")[:1] in (b"", b"\r", b"\n")):
+        return None
+    old_lines = previous.split(b"\n")
+    new_lines = new.split(b"\n")
+    for index, (old, cur) in enumerate(zip(old_lines, new_lines, strict=False)):
+        if old.rstrip(b"\r") != cur.rstrip(b"\r"):
+            return index + 1
+    return min(len(old_lines), len(new_lines)) or 1
+
+
+def looks_like_memory(path: str) -> bool:
+    """Files a person or agent probably meant as memory, though the configured paths miss them.
+
+    Such a file is never indexed, so the agent never finds what was written there. Dot-folders
+    (like `memory/.dreams/`) and dotfiles are dreaming's and git's own, not notes.
+    """
+    parts = path.split("/")
+    if any(part.startswith(".") for part in parts):
+        return False
+    name = parts[-1].lower()
+    dirs = [p.lower() for p in parts[:-1]]
+    if _DATE_NAME.search(path) or name in {"memory.md", "user.md", "memories.md"}:
+        return True
+    if any(d in {"memory", "memories"} for d in dirs):
+        return True
+    return name.endswith(".jsonl") and "sessions" in dirs
+
+
+def _outside_message(path: str) -> str:
+    return (
+        f"{path} looks like memory but is outside the configured memory paths, so it is never indexed; "
+        "move it, add it to the memory paths in memgit.toml, or list it in [lint] allow_outside"
+    )
+
+
+def _matches_any(path: str, globs: Iterable[str]) -> bool:
+    return any(glob_match(g, path) for g in globs)
+
+
+def summarize(findings: list[Finding]) -> str:
+    errors = sum(1 for f in findings if f.severity == ERROR)
+    warnings = len(findings) - errors
+    return f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
