@@ -1,0 +1,181 @@
+"""Agent-facing commands: `memgit mcp`, `memgit context`, `memgit remember`, `memgit log`.
+
+Each parses its options, calls one function (`mcp_server.serve`, `context.build_context`,
+`writer.append_memory`) and prints the result. Errors are `MemgitError`s; `memgit.cli.main`
+turns them into one `memgit: error: ...` line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import click
+
+_DIR_OPTION = click.option(
+    "-C",
+    "directory",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="The memory workspace (default: the current directory, or memgit's own -C).",
+)
+
+
+def _workspace(directory: Path | None) -> Any:
+    from memgit.workspace import Workspace
+
+    ctx = click.get_current_context()
+    start = directory or (ctx.obj or {}).get("cwd") or Path.cwd()
+    return Workspace.discover(start)
+
+
+def _text_argument(words: tuple[str, ...]) -> str:
+    """Words joined by spaces, as a shell would pass a sentence; `-` reads stdin."""
+    if words == ("-",):
+        return sys.stdin.read()
+    return " ".join(words)
+
+
+@click.command("mcp")
+@click.option(
+    "--read-only",
+    is_flag=True,
+    help="Refuse memory_append (for sandboxed or group sessions); search and get still work.",
+)
+@_DIR_OPTION
+def mcp_command(read_only: bool, directory: Path | None) -> None:
+    """Serve this memory to an agent over MCP (stdio): search, get, append, status.
+
+    Register it with an MCP host as the command `memgit mcp -C /path/to/memory`. The server keeps
+    the index and model warm, indexes uncommitted edits and follows new commits while it runs.
+    """
+    from memgit.mcp_server import serve, server_options
+
+    ws = _workspace(directory)
+    options = server_options(ws.config.mcp, read_only=read_only)
+    serve(ws, options)
+
+
+@click.command("context")
+@click.option(
+    "--scope",
+    type=click.Choice(["private", "group"]),
+    default="private",
+    show_default=True,
+    help="private adds MEMORY.md and USER.md; group loads only the daily logs.",
+)
+@click.option("--date", "day", default=None, metavar="YYYY-MM-DD", help="Treat this day as today.")
+@click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="TOKENS",
+    help="Token budget (≈4 characters a token; default 8000). Cuts are announced in the output.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object (text, sections, cuts).")
+@_DIR_OPTION
+def context_command(scope: str, day: str | None, budget: int | None, as_json: bool, directory: Path | None) -> None:
+    """Print the memory an agent loads at session start: today's and yesterday's logs (and
+    MEMORY.md, USER.md in the private scope), within a budget that never cuts silently."""
+    from memgit.context import build_context
+    from memgit.errors import MemgitError
+    from memgit.mcp_server import server_options
+
+    try:
+        when = date.fromisoformat(day) if day else None
+    except ValueError:
+        raise MemgitError(f"--date must look like 2026-02-06, got {day!r}") from None
+    ws = _workspace(directory)
+    limit = budget or server_options(ws.config.mcp).context_budget
+    result = build_context(ws, scope=scope, day=when, budget=limit)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        return
+    click.echo(result.text, nl=False)
+    for section in result.cuts:
+        first, last = section.cut or (0, 0)
+        click.echo(f"memgit: notice: cut {section.path} lines {first}-{last} to fit {limit} tokens", err=True)
+
+
+def _append(text: str, *, long_term: bool, commit: bool, as_json: bool, directory: Path | None) -> None:
+    from memgit.writer import append_memory
+
+    ws = _workspace(directory)
+    result = append_memory(ws, text, long_term=long_term, commit=commit)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        return
+    for message in result.notices:
+        click.echo(f"memgit: warning: {message}", err=True)
+    where = f"{result.path}:{result.start_line}-{result.end_line}"
+    suffix = f" (committed {result.commit[:12]})" if result.commit else ""
+    click.echo(f"appended to {where}{suffix}")
+
+
+_COMMIT_OPTION = click.option(
+    "--commit", is_flag=True, help="Commit just that file with git, so the repository's hooks (indexing) run."
+)
+_JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+
+
+class _TextCommand(click.Command):
+    """A command whose words are a note: only this command's own options are options.
+
+    Notes are usually Markdown bullets (`memgit log "- Call Bob"`); click would read "- Call Bob"
+    as a cluster of short options (`-C all Bob`, or `-h` for help). Here any argument that is
+    not exactly one of the command's options is text, with no quoting tricks needed.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        flags: set[str] = set()
+        valued: set[str] = set()
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Option):
+                names = {*param.opts, *param.secondary_opts}
+                (flags if param.is_flag or param.count else valued).update(names)
+        options: list[str] = []
+        words: list[str] = []
+        remaining = iter(args)
+        for arg in remaining:
+            if arg == "--":
+                words.extend(remaining)
+                break
+            if arg in flags:
+                options.append(arg)
+            elif arg in valued:
+                options += [arg, next(remaining, "")]
+            elif arg.startswith("--") and arg.split("=", 1)[0] in valued:
+                options.append(arg)
+            else:
+                words.append(arg)
+        return super().parse_args(ctx, [*options, "--", *words])
+
+
+@click.command("remember", cls=_TextCommand)
+@click.argument("text", nargs=-1, required=True)
+@click.option("--long-term", is_flag=True, help="Append to MEMORY.md instead of today's daily log.")
+@_COMMIT_OPTION
+@_JSON_OPTION
+@_DIR_OPTION
+def remember_command(
+    text: tuple[str, ...], long_term: bool, commit: bool, as_json: bool, directory: Path | None
+) -> None:
+    """Append TEXT to today's daily log under a ## HH:MM heading (`-` reads stdin).
+
+    The text passes the same lint as the pre-commit hook first (secrets are refused);
+    control characters and oversized text are refused; earlier lines are never rewritten.
+    """
+    _append(_text_argument(text), long_term=long_term, commit=commit, as_json=as_json, directory=directory)
+
+
+@click.command("log", cls=_TextCommand)
+@click.argument("text", nargs=-1, required=True)
+@_COMMIT_OPTION
+@_JSON_OPTION
+@_DIR_OPTION
+def log_command(text: tuple[str, ...], commit: bool, as_json: bool, directory: Path | None) -> None:
+    """Append TEXT to today's daily log (same as `memgit remember` without --long-term)."""
+    _append(_text_argument(text), long_term=False, commit=commit, as_json=as_json, directory=directory)
