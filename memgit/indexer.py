@@ -82,13 +82,9 @@ def cache_path(ws: Workspace) -> Path:
     return ws.data_dir / "embed-cache.sqlite"
 
 
-def matrix_file(ws: Workspace) -> Path:
-    return ws.data_dir / "vectors.f32"
-
-
 def _update_matrix(
     store: Store,
-    path: Path,
+    data_dir: Path,
     embedder: Embedder | None,
     vectors: dict[str, bytes] | None,
     old_generation: int,
@@ -98,31 +94,41 @@ def _update_matrix(
     *,
     rebuilt: bool,
 ) -> None:
-    """Carry the search matrix to the new generation: previous rows - removed + added.
+    """Carry the search vectors to the new generation at the cost of the diff.
 
-    Runs after the SQLite commit; if it dies half-way the file keeps an older generation and
-    search uses vec0 until the next update rewrites it from SQLite.
+    Runs after the SQLite commit; if it dies half-way the files keep an older generation and
+    search uses vec0 until the next update rewrites them from SQLite.
     """
+    from memgit import vecmatrix
+
     if embedder is None or vectors is None:
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+        vecmatrix.remove_files(data_dir)
         return
     import numpy as np
 
-    from memgit.vecmatrix import VectorMatrix, write_matrix
-    from memgit.vecmatrix import updated as updated_matrix
-
-    old = None if rebuilt else VectorMatrix.open(path, old_generation)
-    if old is None and not rebuilt:
-        pairs = store.vectors_for(None)
-        ids = np.asarray([p[0] for p in pairs], dtype="<i8")
-        matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), embedder.dim)
-        write_matrix(path, generation, ids, matrix)
-        return
+    dim = embedder.dim
     present = [(i, h) for i, h in added if h in vectors]
-    rows = np.frombuffer(b"".join(vectors[h] for _, h in present), dtype="<f4").reshape(len(present), embedder.dim)
-    ids, matrix = updated_matrix(old, removed, [i for i, _ in present], rows, embedder.dim)
-    write_matrix(path, generation, ids, matrix)
+    rows = np.frombuffer(b"".join(vectors[h] for _, h in present), dtype="<f4").reshape(len(present), dim)
+    ids = [i for i, _ in present]
+    if rebuilt:
+        vecmatrix.write_base(data_dir, generation, np.asarray(ids, dtype="<i8"), rows, dim)
+        return
+    if not vecmatrix.advance(data_dir, old_generation, generation, removed, ids, rows, dim):
+        _repair_matrix(store, data_dir, embedder, generation)
+
+
+def _repair_matrix(store: Store, data_dir: Path, embedder: Embedder, generation: int) -> None:
+    """A no-op update still rewrites missing or stale vector files (e.g. after a crash)."""
+    from memgit import vecmatrix
+
+    if not store.has_vec_table() or vecmatrix.VectorSet.open(data_dir, generation) is not None:
+        return
+    import numpy as np
+
+    pairs = store.vectors_for(None)
+    ids = np.asarray([p[0] for p in pairs], dtype="<i8")
+    matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), embedder.dim)
+    vecmatrix.write_base(data_dir, generation, ids, matrix, embedder.dim)
 
 
 def tree_marker_path(ws: Workspace) -> Path:
@@ -240,7 +246,7 @@ def update_index(
         try:
             report = _update(
                 ws, store, embedder, full=full, worktree=worktree, progress=progress,
-                matrix_path=matrix_file(ws),
+                matrix_path=ws.data_dir,
             )
         finally:
             store.close()
@@ -312,12 +318,14 @@ def _update(
                 states.append(FileState(path, "", 0, "tree", None))
             continue
         previous = stored.get(path)
-        if previous and previous[:3] == (state.blob, state.mode, state.source) and not reason:
+        if previous and previous[0] == state.blob and not reason:
             continue
         states.append(state)
 
     if not reason and not states and old_tree == tree:
         report.mode = "noop"
+        if matrix_path is not None and embedder is not None:
+            _repair_matrix(store, matrix_path, embedder, int(meta.get("generation", "0")))
         return report
 
     chunked: dict[str, list[Chunk]] = {}

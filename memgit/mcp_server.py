@@ -340,7 +340,7 @@ class MemoryService:
         self.started = time.time()
         # One thread: queries are fastest that way, and appends embed only a few chunks.
         self._embedder, self._embedder_notice = open_embedder(ws, threads=1)
-        self.searcher: Searcher = Searcher(ws, embedder=self._embedder, auto_index=False)
+        self.searcher: Searcher = Searcher(ws, embedder=self._embedder, auto_index=False, preload_vectors=True)
         self.watcher = ChangeWatcher(ws)
         self._stop = threading.Event()
         self._scanner: threading.Thread | None = None

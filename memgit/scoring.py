@@ -64,20 +64,24 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 def mmr(
     ranked: Sequence[Candidate], tokens: Sequence[frozenset[str]], k: int, lam: float
 ) -> list[Candidate]:
-    """Maximal marginal relevance: trade relevance against similarity to what is already chosen."""
+    """Maximal marginal relevance: trade relevance against similarity to what is already chosen.
+
+    Each candidate's redundancy (its highest similarity to a chosen one) is updated with the
+    newest choice only, so selection costs O(k x candidates) similarity computations.
+    """
     if lam >= 1.0 or len(ranked) <= 1:
         return list(ranked[:k])
-    chosen: list[int] = []
+    redundancy = [0.0] * len(ranked)
     remaining = list(range(len(ranked)))
+    chosen: list[int] = []
     while remaining and len(chosen) < k:
-        best, best_value = remaining[0], -math.inf
-        for i in remaining:
-            redundancy = max((jaccard(tokens[i], tokens[j]) for j in chosen), default=0.0)
-            value = lam * ranked[i].score - (1 - lam) * redundancy
-            if value > best_value:
-                best, best_value = i, value
+        best = max(remaining, key=lambda i: (lam * ranked[i].score - (1 - lam) * redundancy[i], -i))
         chosen.append(best)
         remaining.remove(best)
+        for i in remaining:
+            similarity = jaccard(tokens[i], tokens[best])
+            if similarity > redundancy[i]:
+                redundancy[i] = similarity
     return [ranked[i] for i in chosen]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -15,14 +16,14 @@ from typing import TYPE_CHECKING, Any
 from memgit import gitrepo, paths
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked, MemgitError
-from memgit.indexer import _UNSET, cache_path, index_path, matrix_file, open_embedder, update_index
+from memgit.indexer import _UNSET, cache_path, index_path, open_embedder, update_index
 from memgit.scoring import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
 from memgit.store import CorruptIndex, Store
 from memgit.textproc import fts_query, token_set
 from memgit.workspace import Workspace
 
 if TYPE_CHECKING:
-    from memgit.vecmatrix import VectorMatrix
+    from memgit.vecmatrix import VectorSet
 
 MODES = ("hybrid", "bm25", "vector")
 MAX_K = 200
@@ -71,14 +72,23 @@ def parse_day(value: str | None, name: str) -> str | None:
 
 
 class Searcher:
-    def __init__(self, ws: Workspace, *, embedder: Any = _UNSET, auto_index: bool | None = None) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        *,
+        embedder: Any = _UNSET,
+        auto_index: bool | None = None,
+        preload_vectors: bool = False,
+    ) -> None:
         self.ws = ws
+        self.preload_vectors = preload_vectors
         self._embedder: Any = embedder
         self._embedder_notice: str | None = None
         self.auto_index = ws.config.search.auto_index if auto_index is None else auto_index
         self._store: Store | None = None
         self._store_inode: int | None = None
-        self._matrix_cache: VectorMatrix | None = None
+        self._vector_cache: VectorSet | None = None
+        self._executor: ThreadPoolExecutor | None = None
 
     # -- resources -------------------------------------------------------------------------
     @property
@@ -103,6 +113,11 @@ class Searcher:
             self._store_inode = inode
         return self._store
 
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memgit-bm25")
+        return self._executor
+
     def refresh(self) -> None:
         if self._store is not None:
             self._store.close()
@@ -110,6 +125,9 @@ class Searcher:
 
     def close(self) -> None:
         self.refresh()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
+            self._executor = None
 
     def ensure_index(self, notices: list[str], *, worktree: bool = False) -> None:
         """Bring the index up to HEAD first when it is behind (cheap: a tree-to-tree diff)."""
@@ -157,11 +175,13 @@ class Searcher:
         where, params = self._filters(store, path_glob, since_day, until_day)
         n_candidates = max(k * cfg.candidates_factor, 20)
 
-        text_raw: dict[int, float] = {}
+        # The BM25 leg runs in a worker thread while this one embeds the query and scans the
+        # vectors: SQLite, llama.cpp and numpy all release the GIL, so the legs overlap.
+        text_future = None
         if mode in ("hybrid", "bm25"):
             match = fts_query(query)
             if match:
-                text_raw = dict(store.bm25(match, n_candidates, where, params))
+                text_future = self._pool().submit(store.bm25, match, n_candidates, where, params)
 
         vector_scores: dict[int, float] = {}
         use_vectors = mode in ("hybrid", "vector")
@@ -173,21 +193,29 @@ class Searcher:
                     raise MemgitError(f"vector search is unavailable: {reason}")
                 notices.append(f"BM25 only: {reason}")
                 use_vectors = False
+        vset = None
+        qvec = None
         if use_vectors and embedder is not None and query.strip():
             qvec = embedder.embed([query])[0]
-            matrix = None if where else self._matrix(meta)
+            vset = self._vectors(meta)
+            if not where and vset is not None:
+                vector_scores = dict(vset.top(qvec, n_candidates))
+
+        # Only now may this thread use the connection again (the BM25 leg is done with it).
+        text_raw: dict[int, float] = dict(text_future.result()) if text_future is not None else {}
+        if qvec is not None and (where or vset is None):
             if where:
                 ids = store.chunk_ids_where(where, params)
                 vector_scores = dict(store.similarities(qvec, ids, n_candidates, meta.get("model_id")))
-            elif matrix is not None:
-                vector_scores = dict(matrix.top(qvec, n_candidates))
             else:
                 vector_scores = dict(store.knn(qvec, n_candidates))
-            if mode == "hybrid":
-                missing = [i for i in text_raw if i not in vector_scores]
-                if missing:
-                    vector_scores.update(store.similarities(qvec, missing, None, meta.get("model_id")))
-
+        if mode == "hybrid" and use_vectors and embedder is not None and query.strip():
+            missing = [i for i in text_raw if i not in vector_scores]
+            if missing and vset is not None:
+                vector_scores.update(vset.similarities(qvec, missing))
+                missing = [i for i in missing if i not in vector_scores]
+            if missing:
+                vector_scores.update(store.similarities(qvec, missing, None, meta.get("model_id")))
         text_scores = minmax(text_raw)
         if mode == "bm25":
             ids = list(text_scores)
@@ -243,14 +271,16 @@ class Searcher:
         elapsed = round((time.perf_counter() - started) * 1000, 2)
         return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
 
-    def _matrix(self, meta: dict[str, str]) -> VectorMatrix | None:
-        """The memory-mapped matrix of this index generation, if it is intact."""
-        from memgit.vecmatrix import VectorMatrix
+    def _vectors(self, meta: dict[str, str]) -> VectorSet | None:
+        """The memory-mapped vectors of this index generation, if the files are intact."""
+        from memgit.vecmatrix import VectorSet
 
         generation = int(meta.get("generation", "0"))
-        if self._matrix_cache is None or self._matrix_cache.generation != generation:
-            self._matrix_cache = VectorMatrix.open(matrix_file(self.ws), generation)
-        return self._matrix_cache
+        if self._vector_cache is None or self._vector_cache.generation != generation:
+            self._vector_cache = VectorSet.open(self.ws.data_dir, generation)
+            if self._vector_cache is not None and self.preload_vectors:
+                self._vector_cache.preload()
+        return self._vector_cache
 
     def _vector_problem(self, embedder: Embedder | None, meta: dict[str, str]) -> str | None:
         if embedder is None:

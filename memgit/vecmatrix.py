@@ -1,12 +1,17 @@
-"""A memory-mapped matrix of every chunk vector: the fast path for unfiltered vector search.
+"""Memory-mapped vector files: the fast path for unfiltered vector search.
 
 vec0's brute-force KNN costs ~65-110 ms at 100k x 384 floats on 2 cores, a numpy product over a
-page-cached matrix ~7-30 ms. SQLite (vec0) stays the durable store; this file is derived and
-tagged with the index generation it reflects, so a stale or torn file is never used: search
-falls back to vec0 and the next index update rewrites it.
+page-cached matrix ~7-30 ms. SQLite (vec0) stays the durable store; these files are derived and
+tagged with the index generation they reflect, so a stale or torn file is never used: search
+falls back to vec0 and the next index update rewrites them.
 
-Layout: 32-byte header (magic, generation, rows, dim as little-endian u64) + rows x int64 chunk
-ids + rows x dim float32 vectors.
+Two files keep an update proportional to its diff: `vectors.f32` (the base: every row as of
+some generation) and `vectors.delta` (rows added and ids removed since the base, cumulative).
+When the delta grows past a tenth of the base, the two are compacted into a new base.
+
+Base layout: header (magic, generation, rows, dim; little-endian u64) + rows int64 chunk ids +
+rows x dim float32. Delta layout: header (magic, generation, base generation, removed, added,
+dim) + removed ids + added ids + added x dim float32.
 """
 
 from __future__ import annotations
@@ -15,81 +20,240 @@ import contextlib
 import os
 import struct
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-MAGIC = b"MGVEC001"
-HEADER = struct.Struct("<8sQQQ")
+BASE_MAGIC = b"MGVEC002"
+DELTA_MAGIC = b"MGDLT002"
+BASE_HEADER = struct.Struct("<8sQQQ")
+DELTA_HEADER = struct.Struct("<8sQQQQQ")
+COMPACT_FRACTION = 0.1
+COMPACT_MIN_ROWS = 2_000
 
 
-class VectorMatrix:
-    def __init__(self, path: Path, generation: int, ids: np.ndarray, matrix: np.ndarray) -> None:
-        self.path = path
-        self.generation = generation
-        self.ids = ids
-        self.matrix = matrix
+@dataclass
+class Base:
+    generation: int
+    ids: np.ndarray
+    matrix: np.ndarray
 
-    @classmethod
-    def open(cls, path: Path, generation: int | None = None) -> VectorMatrix | None:
-        """The matrix if the file is intact (and of `generation`, when given); else None."""
-        try:
-            with path.open("rb") as fh:
-                magic, gen, rows, dim = HEADER.unpack(fh.read(HEADER.size))
-            if magic != MAGIC or (generation is not None and gen != generation):
-                return None
-            expected = HEADER.size + rows * 8 + rows * dim * 4
-            if path.stat().st_size != expected:
-                return None
-            if rows == 0:
-                return cls(path, gen, np.zeros(0, dtype="<i8"), np.zeros((0, dim), dtype="<f4"))
-            ids = np.memmap(path, dtype="<i8", mode="r", offset=HEADER.size, shape=(rows,))
-            matrix = np.memmap(path, dtype="<f4", mode="r", offset=HEADER.size + rows * 8, shape=(rows, dim))
-            return cls(path, gen, ids, matrix)
-        except (OSError, struct.error, ValueError):
+
+@dataclass
+class Delta:
+    generation: int
+    base_generation: int
+    removed: np.ndarray
+    ids: np.ndarray
+    matrix: np.ndarray
+
+
+def base_path(data_dir: Path) -> Path:
+    return data_dir / "vectors.f32"
+
+
+def delta_path(data_dir: Path) -> Path:
+    return data_dir / "vectors.delta"
+
+
+def _read_base(path: Path) -> Base | None:
+    try:
+        with path.open("rb") as fh:
+            magic, gen, rows, dim = BASE_HEADER.unpack(fh.read(BASE_HEADER.size))
+        if magic != BASE_MAGIC or path.stat().st_size != BASE_HEADER.size + rows * 8 + rows * dim * 4:
             return None
-
-    def top(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        if len(self.ids) == 0:
-            return []
-        scores = self.matrix @ np.asarray(query, dtype=np.float32)
-        k = min(k, len(scores))
-        part = np.argpartition(-scores, k - 1)[:k]
-        order = part[np.argsort(-scores[part])]
-        return [(int(self.ids[i]), float(scores[i])) for i in order]
+        if rows == 0:
+            return Base(gen, np.zeros(0, dtype="<i8"), np.zeros((0, dim), dtype="<f4"))
+        ids = np.memmap(path, dtype="<i8", mode="r", offset=BASE_HEADER.size, shape=(rows,))
+        matrix = np.memmap(path, dtype="<f4", mode="r", offset=BASE_HEADER.size + rows * 8, shape=(rows, dim))
+        return Base(gen, ids, matrix)
+    except (OSError, struct.error, ValueError):
+        return None
 
 
-def write_matrix(path: Path, generation: int, ids: np.ndarray, matrix: np.ndarray) -> None:
-    """Write atomically (temp file + rename): readers see the old file or the new one."""
-    rows = len(ids)
-    dim = matrix.shape[1] if matrix.ndim == 2 and rows else (matrix.shape[1] if matrix.ndim == 2 else 0)
+def _read_delta(path: Path) -> Delta | None:
+    try:
+        data = path.read_bytes()
+        magic, gen, base_gen, n_removed, n_added, dim = DELTA_HEADER.unpack_from(data)
+        if magic != DELTA_MAGIC or len(data) != DELTA_HEADER.size + (n_removed + n_added) * 8 + n_added * dim * 4:
+            return None
+        offset = DELTA_HEADER.size
+        removed = np.frombuffer(data, dtype="<i8", count=n_removed, offset=offset)
+        offset += n_removed * 8
+        ids = np.frombuffer(data, dtype="<i8", count=n_added, offset=offset)
+        offset += n_added * 8
+        matrix = np.frombuffer(data, dtype="<f4", count=n_added * dim, offset=offset).reshape(n_added, dim)
+        return Delta(gen, base_gen, removed, ids, matrix)
+    except (OSError, struct.error, ValueError):
+        return None
+
+
+def _atomic_write(path: Path, parts: Iterable[bytes]) -> None:
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     try:
         with tmp.open("wb") as fh:
-            fh.write(HEADER.pack(MAGIC, generation, rows, dim))
-            fh.write(np.ascontiguousarray(ids, dtype="<i8").tobytes())
-            fh.write(np.ascontiguousarray(matrix, dtype="<f4").tobytes())
+            for part in parts:
+                fh.write(part)
         os.replace(tmp, path)
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
 
 
-def updated(
-    old: VectorMatrix | None,
-    removed: Iterable[int],
+def write_base(data_dir: Path, generation: int, ids: np.ndarray, matrix: np.ndarray, dim: int) -> None:
+    rows = len(ids)
+    _atomic_write(
+        base_path(data_dir),
+        [
+            BASE_HEADER.pack(BASE_MAGIC, generation, rows, dim),
+            np.ascontiguousarray(ids, dtype="<i8").tobytes(),
+            np.ascontiguousarray(matrix, dtype="<f4").reshape(rows, dim).tobytes(),
+        ],
+    )
+    with contextlib.suppress(FileNotFoundError):
+        delta_path(data_dir).unlink()
+
+
+def write_delta(data_dir: Path, delta: Delta, dim: int) -> None:
+    _atomic_write(
+        delta_path(data_dir),
+        [
+            DELTA_HEADER.pack(
+                DELTA_MAGIC, delta.generation, delta.base_generation, len(delta.removed), len(delta.ids), dim
+            ),
+            np.ascontiguousarray(delta.removed, dtype="<i8").tobytes(),
+            np.ascontiguousarray(delta.ids, dtype="<i8").tobytes(),
+            np.ascontiguousarray(delta.matrix, dtype="<f4").reshape(len(delta.ids), dim).tobytes(),
+        ],
+    )
+
+
+class VectorSet:
+    """Every chunk vector of one index generation: base rows minus removed ids, plus delta rows."""
+
+    def __init__(self, base: Base, delta: Delta | None) -> None:
+        self.base = base
+        self.delta = delta
+        self.generation = delta.generation if delta else base.generation
+        if delta is not None and len(delta.removed):
+            self.base_mask: np.ndarray | None = ~np.isin(base.ids, delta.removed)
+        else:
+            self.base_mask = None
+        self._order: np.ndarray | None = None
+
+    @classmethod
+    def open(cls, data_dir: Path, generation: int) -> VectorSet | None:
+        """The vectors of exactly `generation`, or None when the files reflect another state."""
+        base = _read_base(base_path(data_dir))
+        if base is None:
+            return None
+        if base.generation == generation:
+            return cls(base, None)
+        delta = _read_delta(delta_path(data_dir))
+        if delta is None or delta.generation != generation or delta.base_generation != base.generation:
+            return None
+        return cls(base, delta)
+
+    def preload(self) -> None:
+        """Copy the base into RAM (long-running processes: no page-cache misses)."""
+        self.base = Base(self.base.generation, np.array(self.base.ids), np.array(self.base.matrix))
+
+    @property
+    def dim(self) -> int:
+        return int(self.base.matrix.shape[1])
+
+    def top(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        q = np.asarray(query, dtype=np.float32)
+        ids_parts: list[np.ndarray] = []
+        score_parts: list[np.ndarray] = []
+        if len(self.base.ids):
+            scores = self.base.matrix @ q
+            if self.base_mask is not None:
+                scores = np.where(self.base_mask, scores, -np.inf)
+            ids_parts.append(np.asarray(self.base.ids))
+            score_parts.append(scores)
+        if self.delta is not None and len(self.delta.ids):
+            ids_parts.append(self.delta.ids)
+            score_parts.append(self.delta.matrix @ q)
+        if not ids_parts:
+            return []
+        ids = np.concatenate(ids_parts) if len(ids_parts) > 1 else ids_parts[0]
+        scores = np.concatenate(score_parts) if len(score_parts) > 1 else score_parts[0]
+        k = min(k, int(np.isfinite(scores).sum()))
+        if k <= 0:
+            return []
+        part = np.argpartition(-scores, k - 1)[:k]
+        order = part[np.argsort(-scores[part])]
+        return [(int(ids[i]), float(scores[i])) for i in order]
+
+    def similarities(self, query: np.ndarray, wanted: Iterable[int]) -> dict[int, float]:
+        """Exact scores of given chunks (e.g. BM25 hits the vector leg did not return)."""
+        q = np.asarray(query, dtype=np.float32)
+        out: dict[int, float] = {}
+        want = np.fromiter(wanted, dtype="<i8")
+        if not len(want):
+            return out
+        if self.delta is not None and len(self.delta.ids):
+            hit = np.isin(self.delta.ids, want)
+            for i in np.nonzero(hit)[0]:
+                out[int(self.delta.ids[i])] = float(self.delta.matrix[i] @ q)
+        rest = np.array([i for i in want if int(i) not in out], dtype="<i8")
+        if len(rest) and len(self.base.ids):
+            if self._order is None:
+                self._order = np.argsort(self.base.ids, kind="stable")
+            sorted_ids = np.asarray(self.base.ids)[self._order]
+            pos = np.searchsorted(sorted_ids, rest)
+            for chunk_id, p in zip(rest, pos, strict=True):
+                if p < len(sorted_ids) and sorted_ids[p] == chunk_id:
+                    row = int(self._order[p])
+                    if self.base_mask is None or self.base_mask[row]:
+                        out[int(chunk_id)] = float(self.base.matrix[row] @ q)
+        return out
+
+
+def advance(
+    data_dir: Path,
+    previous_generation: int,
+    generation: int,
+    removed: list[int],
     added_ids: list[int],
     added: np.ndarray,
     dim: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """The previous matrix minus removed chunks plus added ones (cost: one pass over the rows)."""
+) -> bool:
+    """Carry the files from `previous_generation` to `generation`; False if they were not at
+    `previous_generation` (the caller then rebuilds them from SQLite)."""
+    current = VectorSet.open(data_dir, previous_generation)
+    if current is None or current.dim != dim:
+        return False
+    base = current.base
+    old = current.delta
+    removed_now = np.asarray(removed, dtype="<i8")
     new_ids = np.asarray(added_ids, dtype="<i8")
     new_rows = np.asarray(added, dtype="<f4").reshape(len(added_ids), dim)
-    if old is None or len(old.ids) == 0:
-        return new_ids, new_rows
-    removed_arr = np.fromiter(removed, dtype="<i8")
-    keep = ~np.isin(old.ids, removed_arr) if len(removed_arr) else np.ones(len(old.ids), dtype=bool)
-    return (
-        np.concatenate([np.asarray(old.ids)[keep], new_ids]),
-        np.concatenate([np.asarray(old.matrix)[keep], new_rows]),
-    )
+    if old is not None:
+        keep = ~np.isin(old.ids, removed_now) if len(removed_now) else np.ones(len(old.ids), dtype=bool)
+        delta_ids = np.concatenate([old.ids[keep], new_ids])
+        delta_rows = np.concatenate([old.matrix[keep], new_rows])
+        delta_removed = np.union1d(old.removed, removed_now)
+    else:
+        delta_ids, delta_rows, delta_removed = new_ids, new_rows, np.unique(removed_now)
+    changed = len(delta_ids) + len(delta_removed)
+    if changed > max(COMPACT_MIN_ROWS, COMPACT_FRACTION * len(base.ids)):
+        keep_base = ~np.isin(base.ids, delta_removed) if len(delta_removed) else np.ones(len(base.ids), dtype=bool)
+        write_base(
+            data_dir,
+            generation,
+            np.concatenate([np.asarray(base.ids)[keep_base], delta_ids]),
+            np.concatenate([np.asarray(base.matrix)[keep_base], delta_rows]),
+            dim,
+        )
+        return True
+    write_delta(data_dir, Delta(generation, base.generation, delta_removed, delta_ids, delta_rows), dim)
+    return True
+
+
+def remove_files(data_dir: Path) -> None:
+    for path in (base_path(data_dir), delta_path(data_dir)):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
