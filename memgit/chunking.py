@@ -85,7 +85,10 @@ def chunk_lines(
         last = end - 1
         while last > start and not lines[last][1].strip():
             last -= 1
-        chunks.append(_make_chunk(lines, start, last))
+        # Carried overlap lines that are followed by a line too big to join them would make a
+        # chunk holding nothing new (a repeat of the previous one's tail): skip it.
+        if not chunks or lines[last][0] > chunks[-1].end_line:
+            chunks.append(_make_chunk(lines, start, last))
         if end >= n:
             break
         start = _overlap_start(lines, costs, start, end, overlap_tokens)

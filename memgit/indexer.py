@@ -318,7 +318,7 @@ def _update(
                 states.append(FileState(path, "", 0, "tree", None))
             continue
         previous = stored.get(path)
-        if previous and previous[0] == state.blob and not reason:
+        if previous and previous[:3] == (state.blob, state.mode, state.source) and not reason:
             continue
         states.append(state)
 

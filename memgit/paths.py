@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from collections.abc import Iterable
@@ -66,9 +67,10 @@ def daily_date(path: str) -> str | None:
     if not match:
         return None
     year, month, day = (int(g) for g in match.groups())
-    if not (1 <= month <= 12 and 1 <= day <= 31):
+    try:
+        return datetime.date(year, month, day).isoformat()
+    except ValueError:  # e.g. 2026-02-30 is no date
         return None
-    return f"{year:04d}-{month:02d}-{day:02d}"
 
 
 def normalise_user_path(user_path: str) -> str | None:

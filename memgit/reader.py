@@ -58,7 +58,7 @@ def read_memory(
         lines = split_lines(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise MemgitError(f"{rel} is not valid UTF-8 (byte {exc.start})") from None
-    first = start or 1
+    first = 1 if start is None else start
     if first < 1 or (end is not None and end < first):
         raise MemgitError(f"invalid line range {first}-{end}: lines count from 1 and END >= START")
     total = len(lines)

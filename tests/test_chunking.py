@@ -1,0 +1,294 @@
+"""Pure chunking and transcript parsing: properties over random input (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from memgit.chunking import HEADING_RE, Chunk, char_token_counter, chunk_lines, split_lines, text_hash
+from memgit.transcripts import transcript_lines
+
+# -- strategies --------------------------------------------------------------------------------
+# Text without line breaks (a line never contains "\n"; a CR inside a line is just a character).
+_line_chars = st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r")
+words = st.text(_line_chars, min_size=1, max_size=40)
+headings = st.builds(lambda level, title: "#" * level + " " + title, st.integers(1, 6), words)
+blank = st.sampled_from(["", " ", "\t", "   "])
+long_line = st.builds(lambda w, n: (w + " ") * n, words, st.integers(20, 120))
+unicode_line = st.sampled_from(
+    ["東京で寿司を食べた", "Ünïcödé façade naïve", "emoji 🎉🚀 ok", "עברית", "x\u200by", "#hashtag not heading"]
+)
+line_text = st.one_of(words, words, headings, blank, long_line, unicode_line)
+
+
+@st.composite
+def numbered_lines(draw: st.DrawFn) -> list[tuple[int, str]]:
+    texts = draw(st.lists(line_text, max_size=60))
+    if draw(st.booleans()):
+        return list(enumerate(texts, start=1))
+    # Transcript-style numbering: increasing, with gaps.
+    number, out = 0, []
+    for text in texts:
+        number += draw(st.integers(1, 4))
+        out.append((number, text))
+    return out
+
+
+chunk_params = st.fixed_dictionaries(
+    {
+        "max_tokens": st.integers(1, 80),
+        "overlap_tokens": st.integers(0, 40),
+        "chars_per_token": st.integers(1, 6),
+    }
+)
+
+
+def run_chunker(lines: list[tuple[int, str]], params: dict[str, int]) -> list[Chunk]:
+    return chunk_lines(
+        lines,
+        max_tokens=params["max_tokens"],
+        overlap_tokens=params["overlap_tokens"],
+        count_tokens=char_token_counter(params["chars_per_token"]),
+    )
+
+
+def lines_of(lines: list[tuple[int, str]], chunk: Chunk) -> list[tuple[int, str]]:
+    return [(n, t) for n, t in lines if chunk.start_line <= n <= chunk.end_line]
+
+
+def is_body(text: str) -> bool:
+    return bool(text.strip()) and not HEADING_RE.match(text)
+
+
+# -- chunk_lines properties --------------------------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(numbered_lines(), chunk_params)
+def test_chunk_invariants(lines: list[tuple[int, str]], params: dict[str, int]) -> None:
+    chunks = run_chunker(lines, params)
+    count = char_token_counter(params["chars_per_token"])
+    max_tokens = max(1, params["max_tokens"])
+    overlap = max(0, min(params["overlap_tokens"], max_tokens // 2))
+    numbers = [n for n, _ in lines]
+
+    for chunk in chunks:
+        assert chunk.start_line <= chunk.end_line
+        assert chunk.start_line in numbers and chunk.end_line in numbers
+        inside = lines_of(lines, chunk)
+        # The text is exactly the source lines, joined by "\n".
+        assert chunk.text == "\n".join(t for _, t in inside)
+        assert chunk.text_hash == text_hash(chunk.text)
+        # Blank lines never start or end a chunk.
+        assert inside[0][1].strip() and inside[-1][1].strip()
+        # Size: within max_tokens (each line costs its tokens + 1) unless it is one line.
+        if len(inside) > 1:
+            assert sum(count(t) + 1 for _, t in inside) <= max_tokens
+        # A heading inside a chunk (not at its start) only follows headings and blank lines.
+        for i, (_, text) in enumerate(inside):
+            if i > 0 and HEADING_RE.match(text):
+                assert not any(is_body(t) for _, t in inside[:i]), (chunk, text)
+
+    # Ordered, always progressing, overlap bounded by the overlap budget.
+    for prev, nxt in zip(chunks, chunks[1:], strict=False):
+        assert nxt.start_line > prev.start_line
+        assert nxt.end_line > prev.end_line
+        shared = [(n, t) for n, t in lines if nxt.start_line <= n <= prev.end_line]
+        assert sum(count(t) + 1 for _, t in shared) <= overlap
+        if overlap == 0:
+            assert not shared
+
+    # Every non-blank line is in some chunk; nothing at all when there is no text.
+    for number, text in lines:
+        if text.strip():
+            assert any(c.start_line <= number <= c.end_line for c in chunks), (number, text)
+    if not any(t.strip() for _, t in lines):
+        assert chunks == []
+
+    # Deterministic.
+    assert run_chunker(list(lines), dict(params)) == chunks
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(words, blank, headings), max_size=40), st.integers(4, 60))
+def test_heading_starts_a_chunk_after_body(texts: list[str], max_tokens: int) -> None:
+    """A heading preceded by body text in the same window begins a new chunk (never mid-chunk)."""
+    lines = list(enumerate(texts, start=1))
+    chunks = chunk_lines(lines, max_tokens=max_tokens, overlap_tokens=8, count_tokens=char_token_counter(4))
+    starts = {c.start_line for c in chunks}
+    for number, text in lines:
+        if not HEADING_RE.match(text):
+            continue
+        holders = [c for c in chunks if c.start_line <= number <= c.end_line]
+        assert holders
+        for chunk in holders:
+            before = [t for n, t in lines if chunk.start_line <= n < number]
+            assert number in starts or not any(is_body(t) for t in before)
+
+
+def test_heading_example_sections_stay_with_their_heading() -> None:
+    text = "# Title\n\nintro line\n\n## Section A\nalpha one\nalpha two\n\n## Section B\nbeta\n"
+    lines = list(enumerate(split_lines(text), start=1))
+    chunks = chunk_lines(lines, max_tokens=1000, overlap_tokens=10, count_tokens=char_token_counter(4))
+    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 3), (5, 7), (9, 10)]
+    assert chunks[1].text == "## Section A\nalpha one\nalpha two"
+    assert chunks[2].text.startswith("## Section B")
+
+
+def test_consecutive_headings_stay_together() -> None:
+    lines = list(enumerate(["# A", "## B", "", "### C", "body"], start=1))
+    chunks = chunk_lines(lines, max_tokens=100, overlap_tokens=0, count_tokens=char_token_counter(4))
+    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 5)]
+
+
+def test_overlap_carries_whole_lines() -> None:
+    texts = [f"line number {i:02d}" for i in range(1, 21)]  # 14 chars -> 4 tokens + 1 = 5 each
+    lines = list(enumerate(texts, start=1))
+    chunks = chunk_lines(lines, max_tokens=20, overlap_tokens=10, count_tokens=char_token_counter(4))
+    assert [(c.start_line, c.end_line) for c in chunks][:3] == [(1, 4), (3, 6), (5, 8)]
+    no_overlap = chunk_lines(lines, max_tokens=20, overlap_tokens=0, count_tokens=char_token_counter(4))
+    assert [(c.start_line, c.end_line) for c in no_overlap] == [(1, 4), (5, 8), (9, 12), (13, 16), (17, 20)]
+
+
+def test_single_long_line_stands_alone() -> None:
+    huge = "x" * 10_000
+    lines = list(enumerate(["short", huge, "after"], start=1))
+    chunks = chunk_lines(lines, max_tokens=16, overlap_tokens=8, count_tokens=char_token_counter(4))
+    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 1), (2, 2), (3, 3)]
+    assert chunks[1].text == huge
+
+
+def test_empty_and_blank_input() -> None:
+    params = {"max_tokens": 10, "overlap_tokens": 2, "count_tokens": char_token_counter(4)}
+    assert chunk_lines([], **params) == []
+    assert chunk_lines([(1, ""), (2, "  "), (3, "\t")], **params) == []
+
+
+def test_char_token_counter_rounds_up() -> None:
+    count = char_token_counter(4)
+    assert [count(""), count("a"), count("abcd"), count("abcde")] == [0, 1, 1, 2]
+
+
+# -- split_lines -------------------------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(_line_chars, max_size=20), max_size=20),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_split_lines_roundtrip(lines: list[str], crlf: bool, bom: bool, trailing: bool) -> None:
+    assume(not (lines and lines[0].startswith("\ufeff")))
+    newline = "\r\n" if crlf else "\n"
+    text = newline.join(lines)
+    if trailing and lines:
+        text += newline
+    if bom:
+        text = "\ufeff" + text
+    expected = list(lines)
+    # Without a trailing newline, a final empty line is indistinguishable from none.
+    if not trailing and expected and expected[-1] == "":
+        expected.pop()
+    assert split_lines(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", []),
+        ("\n", [""]),
+        ("a", ["a"]),
+        ("a\n", ["a"]),
+        ("a\r\nb\r\n", ["a", "b"]),
+        ("a\r\nb", ["a", "b"]),
+        ("a\n\n", ["a", ""]),
+        ("\ufeffa\nb", ["a", "b"]),
+        ("\ufeff\r\nx", ["", "x"]),
+        ("a\rb\n", ["a\rb"]),  # a lone CR is not a line break (git numbers by LF)
+        ("mid\ufeffbom\n", ["mid\ufeffbom"]),  # only a leading BOM is dropped
+        ("mixed\r\nends\nhere\r\n", ["mixed", "ends", "here"]),
+    ],
+)
+def test_split_lines_examples(text: str, expected: list[str]) -> None:
+    assert split_lines(text) == expected
+
+
+# -- transcripts -------------------------------------------------------------------------------
+def test_transcript_lines_user_and_assistant_only() -> None:
+    records = [
+        {"role": "system", "content": "You are a helpful agent"},
+        {"role": "user", "content": "Where did   we deploy\n the billing service?"},
+        "not json at all {",
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "To production,"},
+                    {"type": "tool_use", "name": "bash", "input": {"cmd": "ls"}},
+                    {"type": "text", "text": "yesterday."},
+                ],
+            },
+        },
+        {"type": "tool_result", "content": "secret tool output"},
+        {"role": "user", "content": ""},
+        {"role": "assistant", "content": "   "},
+        [1, 2, 3],
+        {"role": "user", "content": [{"type": "input_text", "text": "thanks"}, "plain part"]},
+        {"role": "assistant", "text": "You are welcome"},
+        {"role": "user", "content": 42},
+    ]
+    raw = "\n".join(r if isinstance(r, str) else json.dumps(r) for r in records) + "\n\n"
+    out = transcript_lines(raw)
+    assert out == [
+        (2, "user: Where did we deploy the billing service?"),
+        (4, "assistant: To production, yesterday."),
+        (9, "user: thanks plain part"),
+        (10, "assistant: You are welcome"),
+    ]
+    joined = " ".join(t for _, t in out)
+    assert "secret tool output" not in joined and "helpful agent" not in joined and "bash" not in joined
+
+
+def test_transcript_crlf_and_truncated_last_line() -> None:
+    raw = json.dumps({"role": "user", "content": "first"}) + "\r\n" + '{"role": "assistant", "content": "cut of'
+    assert transcript_lines(raw) == [(1, "user: first")]
+
+
+turn = st.fixed_dictionaries(
+    {
+        "role": st.sampled_from(["user", "assistant", "system", "tool", "developer"]),
+        "content": st.text(st.characters(blacklist_categories=("Cs",)), max_size=30),
+    }
+)
+jsonl_line = st.one_of(
+    turn.map(json.dumps),
+    st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=30),
+    st.just(""),
+    st.just("{broken"),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(jsonl_line, max_size=25))
+def test_transcript_lines_property(raw_lines: list[str]) -> None:
+    out = transcript_lines("\n".join(raw_lines))
+    expected = []
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            record = json.loads(raw.strip())
+        except ValueError:
+            continue
+        if not isinstance(record, dict) or record.get("role") not in ("user", "assistant"):
+            continue
+        said = " ".join(str(record.get("content", "")).split())
+        if said:
+            expected.append((number, f"{record['role']}: {said}"))
+    assert out == expected
+    numbers = [n for n, _ in out]
+    assert numbers == sorted(set(numbers))
+    # Transcript lines chunk like any other numbered lines (line numbers point into the JSONL).
+    chunks = chunk_lines(out, max_tokens=32, overlap_tokens=4, count_tokens=char_token_counter(4))
+    for chunk in chunks:
+        assert chunk.start_line in numbers and chunk.end_line in numbers

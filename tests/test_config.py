@@ -1,0 +1,245 @@
+"""`memgit.toml`: defaults, validation (every problem at once), and what `memgit init` writes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from memgit.config import (
+    DEFAULTS,
+    ChunkingConfig,
+    Config,
+    EmbeddingConfig,
+    MemoryConfig,
+    SearchConfig,
+    default_config_text,
+    load_config,
+    parse_config,
+)
+from memgit.errors import ConfigError
+from memgit.init import GITATTRIBUTES_LINE
+from tests.helpers import assert_clean_error, commit_all, git, memgit, write
+
+
+def without_source(config: Config) -> Config:
+    return dataclasses.replace(config, source=None)
+
+
+# -- defaults ----------------------------------------------------------------------------------
+def test_defaults_without_a_file(tmp_path: Path) -> None:
+    config = load_config(tmp_path)
+    assert config == Config()
+    assert config.source is None
+    assert config.memory.extra_paths == ()
+    assert config.memory.sessions is True
+    assert config.memory.max_file_bytes == 5_000_000
+    assert config.embedding.provider == "llama"
+    assert config.chunking.max_tokens == 128
+    assert config.search.k == 6
+    assert config.search.auto_index is True
+
+
+def test_defaults_table_matches_the_dataclasses() -> None:
+    """DEFAULTS (what init writes and validation reads) and the dataclass defaults agree."""
+    classes = {"memory": MemoryConfig, "embedding": EmbeddingConfig, "chunking": ChunkingConfig, "search": SearchConfig}
+    for section, keys in DEFAULTS.items():
+        fields = {f.name: f.default for f in dataclasses.fields(classes[section])}
+        assert set(fields) == set(keys), section
+        for key, (default, _types, help_text) in keys.items():
+            expected = tuple(default) if isinstance(default, list) else default
+            assert fields[key] == expected, f"{section}.{key}"
+            assert help_text
+
+
+def test_empty_file_and_empty_sections_are_defaults(tmp_path: Path) -> None:
+    write(tmp_path / "memgit.toml", "")
+    assert without_source(load_config(tmp_path)) == Config()
+    write(tmp_path / "memgit.toml", "[memory]\n[search]\n[embedding]\n[chunking]\n")
+    config = load_config(tmp_path)
+    assert without_source(config) == Config()
+    assert config.source == tmp_path / "memgit.toml"
+
+
+def test_values_are_read() -> None:
+    config = parse_config(
+        {
+            "memory": {"extra_paths": ["notes/**/*.md"], "sessions": False, "max_file_bytes": 100},
+            "embedding": {"provider": "none", "model": "~/m.gguf", "threads": 4},
+            "chunking": {"max_tokens": 64, "overlap_tokens": 0, "chars_per_token": 3},
+            "search": {"k": 10, "vector_weight": 1, "text_weight": 0.25, "half_life_days": 0, "auto_index": False},
+            "lint": {"anything": [1, 2]},
+        }
+    )
+    assert config.memory == MemoryConfig(("notes/**/*.md",), False, 100)
+    assert config.embedding == EmbeddingConfig("none", "~/m.gguf", 4)
+    assert config.chunking == ChunkingConfig(64, 0, 3)
+    assert config.search.k == 10 and config.search.vector_weight == 1 and config.search.text_weight == 0.25
+    assert config.search.auto_index is False
+    assert config.search.candidates_factor == 4  # untouched keys keep their defaults
+    assert config.lint == {"anything": [1, 2]}  # later stages' sections pass through
+
+
+# -- validation --------------------------------------------------------------------------------
+def problems_of(raw: dict) -> list[str]:
+    with pytest.raises(ConfigError) as info:
+        parse_config(raw, Path("/ws/memgit.toml"))
+    assert str(info.value) == "; ".join(info.value.problems)
+    return info.value.problems
+
+
+@pytest.mark.parametrize(
+    ("raw", "needle"),
+    [
+        ({"memroy": {}}, "unknown section [memroy]"),
+        ({"memory": {"extra_path": []}}, "unknown key memory.extra_path"),
+        ({"memory": 3}, "[memory] must be a table"),
+        ({"lint": "strict"}, "[lint] must be a table"),
+        ({"memory": {"extra_paths": "notes/*.md"}}, "memory.extra_paths must be a list"),
+        ({"memory": {"extra_paths": [1]}}, "memory.extra_paths must be a list of non-empty strings"),
+        ({"memory": {"extra_paths": [""]}}, "memory.extra_paths must be a list of non-empty strings"),
+        ({"memory": {"extra_paths": ["/etc/*.md"]}}, "relative path inside the repository"),
+        ({"memory": {"extra_paths": ["../x/*.md"]}}, "relative path inside the repository"),
+        ({"memory": {"sessions": 1}}, "memory.sessions must be true or false"),
+        ({"memory": {"sessions": "yes"}}, "memory.sessions must be true or false"),
+        ({"memory": {"max_file_bytes": True}}, "memory.max_file_bytes must be an integer, not a boolean"),
+        ({"embedding": {"provider": "openai"}}, 'embedding.provider must be "llama" or "none"'),
+        ({"embedding": {"threads": 0}}, "embedding.threads must be at least 1"),
+        ({"chunking": {"max_tokens": 0}}, "chunking.max_tokens must be at least 1"),
+        ({"chunking": {"max_tokens": 512}}, "chunking.max_tokens must be at most 256"),
+        ({"chunking": {"max_tokens": 64.0}}, "chunking.max_tokens must be an integer"),
+        ({"chunking": {"overlap_tokens": -1}}, "chunking.overlap_tokens must not be negative"),
+        ({"search": {"k": "six"}}, "search.k must be an integer, got 'six'"),
+        ({"search": {"k": 2.5}}, "search.k must be an integer"),
+        ({"search": {"vector_weight": 1.5}}, "search.vector_weight must be between 0 and 1"),
+        ({"search": {"decay_floor": -0.1}}, "search.decay_floor must be between 0 and 1"),
+        ({"search": {"half_life_days": -1}}, "search.half_life_days must not be negative"),
+        ({"search": {"auto_index": "false"}}, "search.auto_index must be true or false"),
+        ({"search": {"mmr_lambda": True}}, "search.mmr_lambda must be a number or an integer, not a boolean"),
+    ],
+)
+def test_each_problem(raw: dict, needle: str) -> None:
+    problems = problems_of(raw)
+    assert len(problems) == 1, problems
+    assert problems[0].startswith("/ws/memgit.toml: ")
+    assert needle in problems[0]
+
+
+def test_every_problem_reported_at_once() -> None:
+    problems = problems_of(
+        {
+            "memory": {"extra_paths": "notes", "bogus": 1},
+            "search": {"k": 0, "text_weight": "half"},
+            "chunking": {"overlap_tokens": -5},
+            "nope": {},
+        }
+    )
+    assert len(problems) == 6
+    for needle in (
+        "memory.extra_paths",
+        "memory.bogus",
+        "search.k",
+        "search.text_weight",
+        "chunking.overlap_tokens",
+        "[nope]",
+    ):
+        assert sum(needle in p for p in problems) == 1, (needle, problems)
+    assert all(p.startswith("/ws/memgit.toml: ") for p in problems)
+
+
+def test_invalid_toml_and_bad_encoding(tmp_path: Path) -> None:
+    write(tmp_path / "memgit.toml", "[memory\nsessions = true\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path)
+    assert len(info.value.problems) == 1
+    assert str(tmp_path / "memgit.toml") in info.value.problems[0] and "invalid TOML" in info.value.problems[0]
+    (tmp_path / "memgit.toml").write_bytes(b'[memory]\nextra_paths = ["\xff"]\n')
+    with pytest.raises(ConfigError, match="not valid UTF-8"):
+        load_config(tmp_path)
+
+
+def test_cli_reports_every_problem_with_file_and_key(workspace: Path) -> None:
+    write(
+        workspace / "memgit.toml",
+        '[memory]\nextra_paths = "notes"\nsessions = 1\n\n[search]\nk = "six"\nmmr_lambda = 3\n\n[chunkin]\n',
+    )
+    proc = memgit(workspace, "search", "tea", env={"MEMGIT_EMBEDDING": "none"})
+    assert_clean_error(proc)
+    assert proc.returncode == 1
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("memgit: error: ")]
+    assert len(errors) == 5, proc.stderr
+    for needle in ("memory.extra_paths", "memory.sessions", "search.k", "search.mmr_lambda", "[chunkin]"):
+        assert any(needle in line and str(workspace / "memgit.toml") in line for line in errors), needle
+
+
+# -- memgit init -------------------------------------------------------------------------------
+def uncomment_settings(text: str) -> str:
+    """Turn `# key = value` lines back into settings (help lines stay comments)."""
+    return "\n".join(line[2:] if re.match(r"^# [a-z_]+ = ", line) else line for line in text.splitlines())
+
+
+def test_default_config_text_is_complete_and_parses_to_defaults() -> None:
+    text = default_config_text()
+    assert tomllib.loads(text) == {section: {} for section in DEFAULTS}  # everything commented out
+    settings = tomllib.loads(uncomment_settings(text))
+    assert parse_config(settings) == Config()
+    for section, keys in DEFAULTS.items():
+        assert set(settings[section]) == set(keys)
+
+
+def test_init_creates_a_workspace(tmp_path: Path) -> None:
+    target = tmp_path / "mem"
+    proc = memgit(tmp_path, "init", "mem", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["adopted"] is False
+    assert Path(report["root"]) == target.resolve()
+    assert set(report["created"]) == {"MEMORY.md", "memory/.gitkeep", "memgit.toml", ".gitattributes"}
+    assert (target / ".git").is_dir()
+    config_text = (target / "memgit.toml").read_text()
+    assert config_text.startswith("#")
+    assert without_source(load_config(target)) == Config()
+    assert parse_config(tomllib.loads(uncomment_settings(config_text))) == Config()
+    attributes = (target / ".gitattributes").read_text().splitlines()
+    assert GITATTRIBUTES_LINE in attributes
+    assert "memory/.dreams/**/*.jsonl merge=union" in attributes
+    assert git(target, "check-attr", "merge", "memory/.dreams/x/recall.jsonl").strip().endswith("merge: union")
+    # The new workspace works end to end.
+    commit_all(target, "init")
+    assert memgit(target, "index", "--verify", env={"MEMGIT_EMBEDDING": "none"}).returncode == 0
+
+
+def test_init_adopts_without_overwriting_and_is_idempotent(workspace: Path) -> None:
+    memory_before = (workspace / "MEMORY.md").read_text()
+    write(workspace / "memgit.toml", "[search]\nk = 3\n")
+    write(workspace / ".gitattributes", "*.png binary")  # no trailing newline
+    proc = memgit(workspace / "memory", "init", "--json")  # from a subfolder: adopts the repository
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["adopted"] is True
+    assert Path(report["root"]) == workspace.resolve()
+    assert set(report["created"]) == {"memory/.gitkeep", ".gitattributes"}
+    assert (workspace / "MEMORY.md").read_text() == memory_before
+    assert (workspace / "memgit.toml").read_text() == "[search]\nk = 3\n"
+    attributes = (workspace / ".gitattributes").read_text()
+    assert attributes.startswith("*.png binary\n")
+    assert attributes.count(GITATTRIBUTES_LINE) == 1
+    assert load_config(workspace).search.k == 3
+
+    snapshot = {p: p.read_bytes() for p in workspace.rglob("*") if p.is_file() and ".git" not in p.parts}
+    again = memgit(workspace, "init", "--json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["created"] == []
+    after = {p: p.read_bytes() for p in workspace.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert after == snapshot
+    text = memgit(workspace, "init")
+    assert text.returncode == 0 and "Adopted memory workspace" in text.stdout
+
+
+def test_init_refuses_a_file_target(tmp_path: Path) -> None:
+    write(tmp_path / "afile", "x")
+    assert_clean_error(memgit(tmp_path, "init", "afile"), "is a file")
