@@ -112,15 +112,24 @@ def init(ctx: click.Context, directory: Path | None, with_hooks: bool, as_json: 
 @click.option("--worktree", is_flag=True, help="Also index uncommitted edits to memory files.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+@click.option(
+    "--wait",
+    type=click.FloatRange(0),
+    default=30.0,
+    show_default=True,
+    help="Seconds to wait for another run holding the index lock (0: fail at once).",
+)
 @click.pass_context
-def index(ctx: click.Context, full: bool, verify: bool, worktree: bool, as_json: bool, quiet: bool) -> None:
+def index(
+    ctx: click.Context, full: bool, verify: bool, worktree: bool, as_json: bool, quiet: bool, wait: float
+) -> None:
     """Bring the index up to HEAD by a tree-to-tree diff (cost follows the diff)."""
     from memgit.indexer import update_index, verify_index
 
     ws = workspace_from(ctx)
     progress = Progress("embedding")
     try:
-        report = update_index(ws, full=full, worktree=worktree, progress=progress)
+        report = update_index(ws, full=full, worktree=worktree, progress=progress, lock_timeout=wait)
     finally:
         progress.finish()
     verification = verify_index(ws) if verify else None

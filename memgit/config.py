@@ -166,7 +166,9 @@ def parse_config(raw: dict[str, Any], path: Path | None = None) -> Config:
 
 
 def _type_name(types: tuple[type, ...]) -> str:
-    names = {bool: "true or false", int: "an integer", float: "a number", str: "a string", list: "a list"}
+    if float in types:
+        return "a number"
+    names = {bool: "true or false", int: "an integer", str: "a string", list: "a list"}
     return " or ".join(dict.fromkeys(names[t] for t in types if t in names))
 
 

@@ -280,6 +280,8 @@ def _update(
     old_params = json.loads(meta["params"]) if "params" in meta else None
     old_tree = meta.get("tree")
     report = IndexReport(tree=tree, commit=commit)
+    if commit is None and target is None:
+        report.notices.append("the repository has no commits yet: nothing to index until the first commit")
 
     reason = None
     if full:
@@ -302,7 +304,10 @@ def _update(
         for path in gitrepo.worktree_changed_paths(ws.root):
             if ws.is_memory_path(path):
                 full_path = ws.root / path
-                overlay[path] = full_path.read_bytes() if full_path.is_file() and not full_path.is_symlink() else None
+                if full_path.is_symlink():
+                    overlay[path] = b""
+                else:
+                    overlay[path] = full_path.read_bytes() if full_path.is_file() else None
         changed |= set(overlay)
 
     stored = {} if reason else store.files()
@@ -372,7 +377,7 @@ def _update(
                     vectors,
                 )
             )
-            if state.content is not None:
+            if state.content is not None and not state.skipped:
                 report.files_indexed += 1
         store.set_meta(
             {
@@ -402,6 +407,8 @@ def _desired_state(ws: Workspace, tree: str, path: str, overlay: dict[str, bytes
         if data is None:
             # Deleted in the work tree: recorded so the next HEAD-only update restores it.
             return FileState(path, "", 0, "worktree", None, "deleted in the work tree")
+        if (ws.root / path).is_symlink():
+            return FileState(path, "", 0o120000, "worktree", b"", "not a regular file (symlink)")
         return FileState(path, gitrepo.blob_id_of(data), 0o100644, "worktree", data)
     entry = gitrepo.entry_at(ws.root, tree, path)
     if entry is None:

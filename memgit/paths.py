@@ -56,6 +56,8 @@ def is_memory_path(path: str, extra_paths: Iterable[str] = (), sessions: bool = 
         return True
     if sessions and len(parts) == 2 and parts[0] == "sessions" and path.endswith(".jsonl"):
         return True
+    if any(part.startswith(".") for part in parts):
+        return False  # hidden folders (.git, memory/.dreams, ...) are never memory
     return any(glob_match(pattern, path) for pattern in extra_paths)
 
 

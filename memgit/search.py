@@ -109,7 +109,7 @@ class Searcher:
             try:
                 self._store = Store(path, cache_path(self.ws), readonly=True)
             except CorruptIndex as exc:
-                raise MemgitError(f"{exc}; run `memgit index` to rebuild it") from None
+                raise CorruptIndex(f"{exc}; run `memgit index` to rebuild it") from None
             self._store_inode = inode
         return self._store
 
@@ -170,8 +170,18 @@ class Searcher:
         since_day, until_day = parse_day(since, "--since"), parse_day(until, "--until")
         notices: list[str] = []
         self.ensure_index(notices, worktree=worktree)
-        store = self.store()
+        try:
+            store = self.store()
+        except CorruptIndex:
+            if not self.auto_index:
+                raise
+            self.refresh()
+            report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=5)
+            notices.extend(report.notices)
+            store = self.store()
         meta = store.meta()
+        if not meta.get("commit"):
+            notices.append("the repository has no commits yet: commit memory files to make them searchable")
         where, params = self._filters(store, path_glob, since_day, until_day)
         n_candidates = max(k * cfg.candidates_factor, 20)
 
