@@ -19,6 +19,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -152,6 +153,61 @@ def cmd_hook(opts: argparse.Namespace) -> list[dict[str, Any]]:
     return [report("hook post-commit (no-op)", cmd, samples, "ms")]
 
 
+def cmd_hook_commit(opts: argparse.Namespace) -> list[dict[str, Any]]:
+    """The post-commit hook's work after a one-file commit, as a whole process."""
+    ws = fresh_workspace("hook-commit", opts.files, opts.seed)
+    env = embedding_env(opts.embedding)
+    run_memgit(opts.python, ["index"], ws, env)
+    args = ["hook", "post-commit"]
+    samples = time_runs(opts.python, args, ws, env, opts.runs, lambda i: commit_one_file(ws, i))
+    cmd = show_command([opts.python, "-m", "memgit", *args], ws, env) + "  # after a one-file commit each run"
+    return [report(f"hook post-commit after a one-file commit ({opts.files} files)", cmd, samples, "ms")]
+
+
+def cmd_embed(opts: argparse.Namespace) -> list[dict[str, Any]]:
+    """Model load time and embedding throughput of the installed MiniLM GGUF (in-process)."""
+    import time
+
+    from memgit.embed.llama import LlamaEmbedder
+    from memgit.embed.models import default_model_path
+
+    results = []
+    for threads in (1, 2):
+        loads = []
+        for _ in range(3):
+            started = time.perf_counter()
+            embedder = LlamaEmbedder(default_model_path(), n_threads=threads)
+            loads.append(time.perf_counter() - started)
+        rng = random.Random(opts.seed)
+        words = [w for phrase in V.DECISIONS for w in phrase.split()] + [p.split()[0] for p in V.PEOPLE]
+        chunk_texts = [" ".join(rng.choice(words) for _ in range(190)) for _ in range(opts.runs)]
+        sentences = [" ".join(rng.choice(words) for _ in range(9)) for _ in range(opts.runs * 10)]
+        tokens = sum(embedder.count_tokens(t) for t in chunk_texts) / len(chunk_texts)
+        embedder.embed(sentences[:3])
+        started = time.perf_counter()
+        embedder.embed(chunk_texts)
+        chunk_rate = len(chunk_texts) / (time.perf_counter() - started)
+        started = time.perf_counter()
+        embedder.embed(sentences)
+        sentence_rate = len(sentences) / (time.perf_counter() - started)
+        embedder.close()
+        title = f"embedding, MiniLM q8_0, {threads} thread(s)"
+        print(f"{title}\n  model load median {statistics.median(loads) * 1000:.1f} ms")
+        print(f"  {chunk_rate:.1f} chunks/s (≈{tokens:.0f}-token chunks, {chunk_rate * tokens:.0f} tokens/s)")
+        print(f"  {sentence_rate:.0f} short sentences/s")
+        results.append(
+            {
+                "title": title,
+                "command": f"{opts.python} bench/perf.py embed -n {opts.runs}",
+                "load_ms": statistics.median(loads) * 1000,
+                "chunks_per_s": chunk_rate,
+                "tokens_per_chunk": tokens,
+                "sentences_per_s": sentence_rate,
+            }
+        )
+    return results
+
+
 def search_queries(count: int, seed: int = 0) -> list[str]:
     """Seeded questions in the generated workspaces' vocabulary (different each run, same each time)."""
     rng = random.Random(f"memgit-bench-queries:{seed}")
@@ -224,6 +280,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], list[dict[str, Any]]], 
     "index-incremental": (cmd_index_incremental, 5, "`memgit index` after a one-file commit"),
     "search": (cmd_search, 20, "search latency at 10k and 100k chunks"),
     "hook": (cmd_hook, 10, "`memgit hook post-commit` when there is nothing to do"),
+    "hook-commit": (cmd_hook_commit, 10, "`memgit hook post-commit` after a one-file commit"),
+    "embed": (cmd_embed, 40, "model load time and embedding throughput"),
 }
 
 
