@@ -25,7 +25,7 @@ from bench.gen_workspace import generate  # noqa: E402
 from memgit.indexer import open_embedder, update_index  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
 
-CHUNKS_PER_FILE = 9.2  # measured on gen_workspace output with 128-token chunks
+CHUNKS_PER_FILE = 7.5  # measured on gen_workspace output with 128-token chunks
 
 
 class RandomEmbedder:

@@ -30,18 +30,18 @@ DEFAULTS: dict[str, dict[str, tuple[Any, tuple[type, ...], str]]] = {
         "threads": (2, (int,), "CPU threads used for embedding"),
     },
     "chunking": {
-        "max_tokens": (128, (int,), "largest chunk, in model tokens (MiniLM reads at most 256)"),
-        "overlap_tokens": (24, (int,), "tokens of overlap carried from one chunk into the next"),
+        "max_tokens": (160, (int,), "largest chunk, in model tokens (MiniLM reads at most 256)"),
+        "overlap_tokens": (32, (int,), "tokens of overlap carried from one chunk into the next"),
         "chars_per_token": (4, (int,), "token estimate used when there is no embedding model"),
     },
     "search": {
         "k": (6, (int,), "hits returned by default"),
         "candidates_factor": (4, (int,), "each leg fetches k x this many candidates"),
-        "vector_weight": (0.5, (float, int), "weight of the vector score in the hybrid merge"),
-        "text_weight": (0.5, (float, int), "weight of the BM25 score in the hybrid merge"),
+        "vector_weight": (0.7, (float, int), "weight of the vector score in the hybrid merge"),
+        "text_weight": (0.3, (float, int), "weight of the BM25 score in the hybrid merge"),
         "half_life_days": (30.0, (float, int), "temporal decay half-life for dated daily logs; 0 disables"),
         "decay_floor": (0.8, (float, int), "lowest decay multiplier, so old facts stay findable"),
-        "mmr_lambda": (0.7, (float, int), "MMR relevance/diversity trade-off; 1 disables diversity"),
+        "mmr_lambda": (0.85, (float, int), "MMR relevance/diversity trade-off; 1 disables diversity"),
         "min_score": (0.0, (float, int), "hits scoring below this are dropped"),
         "snippet_chars": (700, (int,), "longest hit text returned"),
         "auto_index": (True, (bool,), "bring the index up to HEAD before searching when it is behind"),
@@ -66,8 +66,8 @@ class EmbeddingConfig:
 
 @dataclass(frozen=True)
 class ChunkingConfig:
-    max_tokens: int = 128
-    overlap_tokens: int = 24
+    max_tokens: int = 160
+    overlap_tokens: int = 32
     chars_per_token: int = 4
 
 
@@ -75,11 +75,11 @@ class ChunkingConfig:
 class SearchConfig:
     k: int = 6
     candidates_factor: int = 4
-    vector_weight: float = 0.5
-    text_weight: float = 0.5
+    vector_weight: float = 0.7
+    text_weight: float = 0.3
     half_life_days: float = 30.0
     decay_floor: float = 0.8
-    mmr_lambda: float = 0.7
+    mmr_lambda: float = 0.85
     min_score: float = 0.0
     snippet_chars: int = 700
     auto_index: bool = True

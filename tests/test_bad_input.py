@@ -191,13 +191,22 @@ def test_corrupt_index_is_rebuilt_and_announced(workspace: Path) -> None:
     ok(workspace, "index")
     db = workspace / ".git" / "memgit" / "index.sqlite"
     db.write_bytes(b"this is not a database at all\n" * 200)
-    # Readers say how to fix it; `memgit index` rebuilds and says so.
-    assert_clean_error(memgit(workspace, "search", "tea", env=BM25), "run `memgit index`")
+    # status says how to fix it; `memgit index` rebuilds and says so.
     assert "unreadable" in ok_json(workspace, "status")["needs_full_rebuild"]
     proc = ok(workspace, "index")
     assert "is unreadable" in proc.stderr and "rebuilding it from scratch" in proc.stderr
     assert "full index" in proc.stdout
     assert hit_paths(workspace, "tea") == ["MEMORY.md"]
+    assert ok_json(workspace, "index", "--verify")["verify"]["ok"]
+
+
+def test_search_heals_a_corrupt_index_and_announces_it(workspace: Path) -> None:
+    ok(workspace, "index")
+    (workspace / ".git" / "memgit" / "index.sqlite").write_bytes(b"not a database\n" * 300)
+    proc = memgit(workspace, "search", "tea", env=BM25)
+    assert proc.returncode == 0, proc.stderr
+    assert "rebuilding it from scratch" in proc.stderr
+    assert "MEMORY.md:" in proc.stdout
     assert ok_json(workspace, "index", "--verify")["verify"]["ok"]
 
 
