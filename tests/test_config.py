@@ -39,7 +39,7 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
     assert config.memory.sessions is True
     assert config.memory.max_file_bytes == 5_000_000
     assert config.embedding.provider == "llama"
-    assert config.chunking.max_tokens == 128
+    assert config.chunking.max_tokens == 160
     assert config.search.k == 6
     assert config.search.auto_index is True
 
