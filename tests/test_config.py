@@ -119,7 +119,7 @@ def problems_of(raw: dict) -> list[str]:
         ({"search": {"decay_floor": -0.1}}, "search.decay_floor must be between 0 and 1"),
         ({"search": {"half_life_days": -1}}, "search.half_life_days must not be negative"),
         ({"search": {"auto_index": "false"}}, "search.auto_index must be true or false"),
-        ({"search": {"mmr_lambda": True}}, "search.mmr_lambda must be a number or an integer, not a boolean"),
+        ({"search": {"mmr_lambda": True}}, "search.mmr_lambda must be a number, not a boolean"),
     ],
 )
 def test_each_problem(raw: dict, needle: str) -> None:
