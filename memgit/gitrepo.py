@@ -6,16 +6,54 @@ Everything returns plain values (hex ids, paths, bytes) so callers never hold py
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-
-import pygit2
+from typing import TYPE_CHECKING
 
 from memgit.errors import MemgitError, NotAWorkspace
 
-BLOB_MODES = (pygit2.enums.FileMode.BLOB, pygit2.enums.FileMode.BLOB_EXECUTABLE)
-LINK_MODE = pygit2.enums.FileMode.LINK
+if TYPE_CHECKING:
+    import pygit2
+
+BLOB_MODES = (0o100644, 0o100755)
+LINK_MODE = 0o120000
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# Variables git sets for a hook's own operation; a git we start must find the repo by itself.
+GIT_LOCATION_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_COMMON_DIR")
+
+
+def _pygit2():  # type: ignore[no-untyped-def]
+    """pygit2 costs ~70 ms to import: only paths that read objects pay for it."""
+    import pygit2
+
+    return pygit2
+
+
+def probe_head(cwd: Path) -> tuple[Path, str] | None:
+    """(absolute per-worktree git dir, HEAD's tree id or the empty tree) from one `git` process.
+
+    The no-op checks of hooks and search use this instead of pygit2: a few ms, not ~70.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_ENV}
+    try:
+        proc = subprocess.run(
+            ["git", "rev-parse", "--absolute-git-dir", "--verify", "-q", "HEAD^{tree}"],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError:
+        return None
+    lines = proc.stdout.split()
+    if not lines:
+        return None
+    if proc.returncode == 0 and len(lines) >= 2:
+        return Path(lines[0]), lines[1]
+    return Path(lines[0]), EMPTY_TREE
 
 
 @dataclass(frozen=True)
@@ -31,7 +69,40 @@ class Entry:
 
 
 def discover(start: Path) -> tuple[Path, Path, Path] | None:
-    """(work tree root, git dir, common git dir) for the repository containing `start`."""
+    """(work tree root, git dir, common git dir) for the repository containing `start`.
+
+    Asks the `git` binary first (a few ms; every command starts here), pygit2 without it.
+    """
+    if start.is_dir():
+        env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_ENV}
+        try:
+            proc = subprocess.run(
+                ["git", "rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
+                 "--show-toplevel"],
+                cwd=start,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        except OSError:
+            proc = None
+        if proc is not None:
+            lines = proc.stdout.splitlines()
+            if proc.returncode == 0 and len(lines) == 4 and lines[0] == "false":
+                git_dir = Path(lines[1]).resolve()
+                common = (start / lines[2]).resolve()
+                return Path(lines[3]).resolve(), git_dir, common
+            if lines[:1] == ["true"]:
+                raise NotAWorkspace(f"{lines[1] if len(lines) > 1 else start} is a bare repository; "
+                                    "memgit needs a work tree")
+            if "not a git repository" in proc.stderr:
+                return None
+    return _discover_pygit2(start)
+
+
+def _discover_pygit2(start: Path) -> tuple[Path, Path, Path] | None:
+    pygit2 = _pygit2()
     found = pygit2.discover_repository(str(start))
     if found is None:
         return None
@@ -48,11 +119,12 @@ def discover(start: Path) -> tuple[Path, Path, Path] | None:
 
 @functools.lru_cache(maxsize=8)
 def open_repo(root: Path) -> pygit2.Repository:
-    return pygit2.Repository(str(root))
+    return _pygit2().Repository(str(root))
 
 
 def head(root: Path) -> tuple[str | None, str | None]:
     """(HEAD commit id, its tree id); (None, None) in a repository with no commits yet."""
+    pygit2 = _pygit2()
     repo = open_repo(root)
     try:
         if repo.head_is_unborn:
@@ -65,6 +137,7 @@ def head(root: Path) -> tuple[str | None, str | None]:
 
 def head_tree_fast(git_dir: Path) -> str | None:
     """HEAD's tree id, for the hook's no-op check (same answer as `head`, cached repo)."""
+    pygit2 = _pygit2()
     repo = pygit2.Repository(str(git_dir))
     if repo.head_is_unborn:
         return EMPTY_TREE
@@ -72,6 +145,7 @@ def head_tree_fast(git_dir: Path) -> str | None:
 
 
 def has_tree(root: Path, tree_id: str) -> bool:
+    pygit2 = _pygit2()
     repo = open_repo(root)
     try:
         obj = repo.get(tree_id)
@@ -82,6 +156,7 @@ def has_tree(root: Path, tree_id: str) -> bool:
 
 def list_files(root: Path, tree_id: str | None) -> dict[str, Entry]:
     """Every file of a tree, recursively (used only for full rebuilds)."""
+    pygit2 = _pygit2()
     if tree_id is None or tree_id == EMPTY_TREE:
         return {}
     repo = open_repo(root)
@@ -121,6 +196,7 @@ def changed_paths(root: Path, old_tree: str | None, new_tree: str | None) -> set
 
 def entry_at(root: Path, tree_id: str | None, path: str) -> Entry | None:
     """The file at `path` in a tree, or None when absent (or not a file)."""
+    pygit2 = _pygit2()
     if tree_id is None or tree_id == EMPTY_TREE:
         return None
     repo = open_repo(root)
@@ -139,11 +215,13 @@ def read_blob(root: Path, blob_id: str) -> bytes:
 
 def blob_id_of(data: bytes) -> str:
     """The id git would give these bytes as a blob (for uncommitted work-tree files)."""
+    pygit2 = _pygit2()
     return str(pygit2.hash(data))
 
 
 def worktree_changed_paths(root: Path) -> set[str]:
     """Paths whose work-tree (or staged) state differs from HEAD; untracked files included."""
+    pygit2 = _pygit2()
     repo = open_repo(root)
     status = repo.status(untracked_files="all")
     return {path for path, flags in status.items() if flags != pygit2.enums.FileStatus.CURRENT}
@@ -160,6 +238,7 @@ def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry
     `index_file` is the index a pre-commit hook must read when git exported `GIT_INDEX_FILE`
     (`git commit -a` and `git commit PATH` stage into a temporary index, not `.git/index`).
     """
+    pygit2 = _pygit2()
     repo = open_repo(root)
     path = index_file if index_file is not None else Path(repo.path) / "index"
     if not path.exists():
@@ -175,6 +254,7 @@ def head_files(root: Path) -> dict[str, Entry]:
 
 def worktree_files(root: Path) -> list[str]:
     """Tracked files plus untracked files git does not ignore: what `memgit lint` looks at."""
+    pygit2 = _pygit2()
     repo = open_repo(root)
     index = repo.index
     index.read()
@@ -187,6 +267,7 @@ def worktree_files(root: Path) -> list[str]:
 
 def config_value(root: Path, key: str) -> str | None:
     """One git config value as git would resolve it for this repository (None when unset)."""
+    pygit2 = _pygit2()
     repo = pygit2.Repository(str(root))
     try:
         return str(repo.config[key])

@@ -133,10 +133,11 @@ class Searcher:
         """Bring the index up to HEAD first when it is behind (cheap: a tree-to-tree diff)."""
         if not self.auto_index:
             return
-        _commit, tree = gitrepo.head(self.ws.root)
+        probed = gitrepo.probe_head(self.ws.root)
+        tree = probed[1] if probed else None
         marker = self.ws.data_dir / "indexed_tree"
         current = marker.read_text().strip() if marker.exists() else None
-        if not worktree and current == (tree or gitrepo.EMPTY_TREE) and index_path(self.ws).exists():
+        if not worktree and tree and current == tree and index_path(self.ws).exists():
             return
         try:
             report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=0.5)

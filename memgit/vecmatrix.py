@@ -22,8 +22,10 @@ import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 BASE_MAGIC = b"MGVEC002"
 DELTA_MAGIC = b"MGDLT002"
@@ -58,6 +60,8 @@ def delta_path(data_dir: Path) -> Path:
 
 
 def _read_base(path: Path) -> Base | None:
+    import numpy as np
+
     try:
         with path.open("rb") as fh:
             magic, gen, rows, dim = BASE_HEADER.unpack(fh.read(BASE_HEADER.size))
@@ -73,6 +77,8 @@ def _read_base(path: Path) -> Base | None:
 
 
 def _read_delta(path: Path) -> Delta | None:
+    import numpy as np
+
     try:
         data = path.read_bytes()
         magic, gen, base_gen, n_removed, n_added, dim = DELTA_HEADER.unpack_from(data)
@@ -102,6 +108,8 @@ def _atomic_write(path: Path, parts: Iterable[bytes]) -> None:
 
 
 def write_base(data_dir: Path, generation: int, ids: np.ndarray, matrix: np.ndarray, dim: int) -> None:
+    import numpy as np
+
     rows = len(ids)
     _atomic_write(
         base_path(data_dir),
@@ -116,6 +124,8 @@ def write_base(data_dir: Path, generation: int, ids: np.ndarray, matrix: np.ndar
 
 
 def write_delta(data_dir: Path, delta: Delta, dim: int) -> None:
+    import numpy as np
+
     _atomic_write(
         delta_path(data_dir),
         [
@@ -133,6 +143,8 @@ class VectorSet:
     """Every chunk vector of one index generation: base rows minus removed ids, plus delta rows."""
 
     def __init__(self, base: Base, delta: Delta | None) -> None:
+        import numpy as np
+
         self.base = base
         self.delta = delta
         self.generation = delta.generation if delta else base.generation
@@ -157,6 +169,8 @@ class VectorSet:
 
     def preload(self) -> None:
         """Copy the base into RAM (long-running processes: no page-cache misses)."""
+        import numpy as np
+
         self.base = Base(self.base.generation, np.array(self.base.ids), np.array(self.base.matrix))
 
     @property
@@ -164,6 +178,8 @@ class VectorSet:
         return int(self.base.matrix.shape[1])
 
     def top(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        import numpy as np
+
         q = np.asarray(query, dtype=np.float32)
         ids_parts: list[np.ndarray] = []
         score_parts: list[np.ndarray] = []
@@ -189,6 +205,8 @@ class VectorSet:
 
     def similarities(self, query: np.ndarray, wanted: Iterable[int]) -> dict[int, float]:
         """Exact scores of given chunks (e.g. BM25 hits the vector leg did not return)."""
+        import numpy as np
+
         q = np.asarray(query, dtype=np.float32)
         out: dict[int, float] = {}
         want = np.fromiter(wanted, dtype="<i8")
@@ -223,6 +241,8 @@ def advance(
 ) -> bool:
     """Carry the files from `previous_generation` to `generation`; False if they were not at
     `previous_generation` (the caller then rebuilds them from SQLite)."""
+    import numpy as np
+
     current = VectorSet.open(data_dir, previous_generation)
     if current is None or current.dim != dim:
         return False
