@@ -21,7 +21,19 @@ BLOB_MODES = (0o100644, 0o100755)
 LINK_MODE = 0o120000
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # Variables git sets for a hook's own operation; a git we start must find the repo by itself.
-GIT_LOCATION_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_COMMON_DIR")
+# They describe the operation in progress and, inherited by a git process memgit starts, make it
+# look at the wrong index or directory.
+GIT_LOCATION_ENV = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_PREFIX",
+    "GIT_COMMON_DIR",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_QUARANTINE_PATH",
+)
 
 
 def _pygit2():  # type: ignore[no-untyped-def]
