@@ -213,7 +213,9 @@ def search(
     if (query is None) == (batch is None):
         raise MemgitError("give a QUERY or --batch FILE (one of the two)")
     ws = workspace_from(ctx)
-    searcher = Searcher(ws)
+    # A batch amortises reading the vectors into memory (in-memory products are ~2x faster than
+    # over the memory-mapped file); a single query is faster straight from the map.
+    searcher = Searcher(ws, preload_vectors=batch is not None)
     options = {"k": k, "mode": mode, "path_glob": list(path_glob), "since": since, "until": until}
     try:
         if batch is not None:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 MODES = ("hybrid", "bm25", "vector")
 MAX_K = 200
+HEAD_RECHECK_SECONDS = 1.0
 
 
 @dataclass
@@ -89,6 +90,7 @@ class Searcher:
         self._store_inode: int | None = None
         self._vector_cache: VectorSet | None = None
         self._executor: ThreadPoolExecutor | None = None
+        self._checked_at = -1e9
 
     # -- resources -------------------------------------------------------------------------
     @property
@@ -133,6 +135,10 @@ class Searcher:
         """Bring the index up to HEAD first when it is behind (cheap: a tree-to-tree diff)."""
         if not self.auto_index:
             return
+        now = time.monotonic()
+        if not worktree and now - self._checked_at < HEAD_RECHECK_SECONDS:
+            return  # a batch of queries asks git once, not once per query
+        self._checked_at = now
         probed = gitrepo.probe_head(self.ws.root)
         tree = probed[1] if probed else None
         marker = self.ws.data_dir / "indexed_tree"
