@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
 import random
 import shutil
 import statistics
@@ -31,7 +30,7 @@ if __package__ in (None, ""):
 
 from bench import vocab as V  # noqa: E402
 from bench.corpus import WORK_DIR  # noqa: E402
-from bench.gen_workspace import GIT_EMAIL, GIT_NAME, generate  # noqa: E402
+from bench.gen_workspace import generate, git_env  # noqa: E402
 from bench.memgit_runner import default_python, parse_json_lines, run_memgit, show_command  # noqa: E402
 from bench.report import write_json  # noqa: E402
 from bench.stats import format_summary, summarize  # noqa: E402
@@ -106,18 +105,7 @@ def commit_one_file(ws: Path, run: int) -> None:
     newest = sorted((ws / "memory").glob("*.md"))[-1]
     with newest.open("a", encoding="utf-8") as handle:
         handle.write(f"- perf run {run}: appended a fact about Kestrel latency {run * 7} ms.\n")
-    stamp = f"{int(dt.datetime(2026, 7, 1, 12, tzinfo=dt.UTC).timestamp()) + run * 60} +0000"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_AUTHOR_NAME=GIT_NAME,
-        GIT_AUTHOR_EMAIL=GIT_EMAIL,
-        GIT_COMMITTER_NAME=GIT_NAME,
-        GIT_COMMITTER_EMAIL=GIT_EMAIL,
-        GIT_AUTHOR_DATE=stamp,
-        GIT_COMMITTER_DATE=stamp,
-    )
+    env = git_env(dt.datetime(2026, 7, 1, 12, tzinfo=dt.UTC) + dt.timedelta(minutes=run))
     for args in (["add", "--", str(newest)], ["commit", "-q", "--no-verify", "-m", f"perf run {run}"]):
         subprocess.run(["git", "-C", str(ws), *args], env=env, check=True, stdout=subprocess.DEVNULL)
 
