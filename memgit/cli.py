@@ -93,7 +93,7 @@ def init(ctx: click.Context, directory: Path | None, with_hooks: bool, as_json: 
     target = directory if directory is not None else ctx.obj["cwd"]
     if not target.is_absolute():
         target = ctx.obj["cwd"] / target
-    report = init_workspace(target, hooks=with_hooks)
+    report = init_workspace(target, hooks=with_hooks, explicit=directory is not None)
     if as_json:
         emit(report)
         return

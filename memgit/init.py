@@ -10,7 +10,13 @@ from memgit.config import CONFIG_NAME, default_config_text
 GITATTRIBUTES_LINE = "memory/.dreams/**/*.jsonl merge=union"
 
 
-def init_workspace(target: Path, *, hooks: bool = False) -> dict[str, Any]:
+def init_workspace(target: Path, *, hooks: bool = False, explicit: bool = True) -> dict[str, Any]:
+    """Adopt the repository at `target` or create one there.
+
+    Without an explicit directory the enclosing repository is adopted (as every other command
+    finds it); an explicit directory that is not a repository's top level gets its own
+    repository, as `git init DIR` would, never the one it happens to sit inside.
+    """
     import pygit2
 
     from memgit.errors import MemgitError
@@ -19,6 +25,10 @@ def init_workspace(target: Path, *, hooks: bool = False) -> dict[str, Any]:
         raise MemgitError(f"{target} exists and is not a directory")
     target.mkdir(parents=True, exist_ok=True)
     found = pygit2.discover_repository(str(target))
+    if found is not None and explicit:
+        enclosing = pygit2.Repository(found).workdir
+        if enclosing is None or Path(enclosing).resolve() != target.resolve():
+            found = None
     adopted = found is not None
     if not adopted:
         pygit2.init_repository(str(target), initial_head="main")

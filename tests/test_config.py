@@ -243,3 +243,16 @@ def test_init_adopts_without_overwriting_and_is_idempotent(workspace: Path) -> N
 def test_init_refuses_a_file_target(tmp_path: Path) -> None:
     write(tmp_path / "afile", "x")
     assert_clean_error(memgit(tmp_path, "init", "afile"), "is a file")
+
+
+def test_init_of_a_folder_inside_another_repository_makes_its_own(workspace: Path) -> None:
+    """`memgit init DIR` never adopts (and commits into) a repository DIR merely sits inside."""
+    outer_head = git(workspace, "rev-parse", "HEAD").strip()
+    proc = memgit(workspace, "init", "nested", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["adopted"] is False
+    assert Path(report["root"]) == (workspace / "nested").resolve()
+    assert (workspace / "nested" / ".git").is_dir()
+    assert git(workspace, "rev-parse", "HEAD").strip() == outer_head
+    assert not (workspace / "memory" / ".gitkeep").exists()
