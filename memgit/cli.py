@@ -79,6 +79,7 @@ def cli(ctx: click.Context, directory: Path | None) -> None:
     if directory is not None and not directory.is_dir():
         raise click.BadParameter(f"{directory} is not a directory", param_hint="-C")
     ctx.obj["cwd"] = cwd
+    ctx.obj["cwd_given"] = directory is not None
 
 
 @cli.command()
@@ -93,7 +94,9 @@ def init(ctx: click.Context, directory: Path | None, with_hooks: bool, as_json: 
     target = directory if directory is not None else ctx.obj["cwd"]
     if not target.is_absolute():
         target = ctx.obj["cwd"] / target
-    report = init_workspace(target, hooks=with_hooks, explicit=directory is not None)
+    # Like `git init` and `git -C DIR init`: a named directory gets its own repository.
+    explicit = directory is not None or ctx.obj.get("cwd_given", False)
+    report = init_workspace(target, hooks=with_hooks, explicit=explicit)
     if as_json:
         emit(report)
         return

@@ -256,3 +256,11 @@ def test_init_of_a_folder_inside_another_repository_makes_its_own(workspace: Pat
     assert (workspace / "nested" / ".git").is_dir()
     assert git(workspace, "rev-parse", "HEAD").strip() == outer_head
     assert not (workspace / "memory" / ".gitkeep").exists()
+
+
+def test_init_through_dash_c_also_makes_its_own_repository(workspace: Path) -> None:
+    (workspace / "inner").mkdir()
+    proc = memgit(workspace, "-C", str(workspace / "inner"), "init", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["adopted"] is False
+    assert (workspace / "inner" / ".git").is_dir()
