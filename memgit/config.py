@@ -43,6 +43,11 @@ DEFAULTS: dict[str, dict[str, tuple[Any, tuple[type, ...], str]]] = {
         "decay_floor": (0.8, (float, int), "lowest decay multiplier, so old facts stay findable"),
         "mmr_lambda": (0.85, (float, int), "MMR relevance/diversity trade-off; 1 disables diversity"),
         "min_score": (0.0, (float, int), "hits scoring below this are dropped"),
+        "bm25_max_term_share": (
+            1.0,
+            (float, int),
+            "query words found in more than this share of chunks are left out of BM25 (1 keeps all)",
+        ),
         "snippet_chars": (700, (int,), "longest hit text returned"),
         "auto_index": (True, (bool,), "bring the index up to HEAD before searching when it is behind"),
     },
@@ -81,6 +86,7 @@ class SearchConfig:
     decay_floor: float = 0.8
     mmr_lambda: float = 0.85
     min_score: float = 0.0
+    bm25_max_term_share: float = 1.0
     snippet_chars: int = 700
     auto_index: bool = True
 
@@ -187,7 +193,7 @@ def _check_value(section: str, key: str, value: Any) -> str | None:
         return "must be at most 256 (the embedding model reads at most 256 tokens)"
     if key == "overlap_tokens" and value < 0:
         return "must not be negative"
-    if key in ("vector_weight", "text_weight", "decay_floor", "mmr_lambda") and not 0 <= value <= 1:
+    if key in ("vector_weight", "text_weight", "decay_floor", "mmr_lambda", "bm25_max_term_share") and not 0 <= value <= 1:
         return "must be between 0 and 1"
     if key == "half_life_days" and value < 0:
         return "must not be negative"

@@ -387,6 +387,11 @@ def _update(
                 "model_id": params["model_id"],
                 "updated_at": str(time.time()),
                 "generation": str(old_generation + 1),
+                "chunk_count": str(
+                    len(added) + (0 if reason else int(meta.get("chunk_count", "0")) - len(removed_ids))
+                )
+                if reason or "chunk_count" in meta
+                else None,
             }
         )
     report.chunks = len(added)

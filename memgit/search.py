@@ -19,7 +19,7 @@ from memgit.errors import IndexLocked, MemgitError
 from memgit.indexer import _UNSET, cache_path, index_path, open_embedder, update_index
 from memgit.scoring import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
 from memgit.store import CorruptIndex, Store
-from memgit.textproc import fts_query, token_set
+from memgit.textproc import match_expression, prune_common_terms, query_terms, token_set
 from memgit.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -115,6 +115,15 @@ class Searcher:
             self._store_inode = inode
         return self._store
 
+    def _bm25_leg(
+        self, store: Store, terms: list[str], limit: int, where: str, params: list[Any]
+    ) -> list[tuple[int, float]]:
+        share = self.ws.config.search.bm25_max_term_share
+        if 0 < share < 1 and len(terms) > 1:
+            terms = prune_common_terms(terms, store.term_document_counts(terms), store.chunk_total(), share)
+        match = match_expression(terms)
+        return store.bm25(match, limit, where, params) if match else []
+
     def _pool(self) -> ThreadPoolExecutor:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memgit-bm25")
@@ -196,9 +205,9 @@ class Searcher:
         # vectors: SQLite, llama.cpp and numpy all release the GIL, so the legs overlap.
         text_future = None
         if mode in ("hybrid", "bm25"):
-            match = fts_query(query)
-            if match:
-                text_future = self._pool().submit(store.bm25, match, n_candidates, where, params)
+            terms = query_terms(query)
+            if terms:
+                text_future = self._pool().submit(self._bm25_leg, store, terms, n_candidates, where, params)
 
         vector_scores: dict[int, float] = {}
         use_vectors = mode in ("hybrid", "vector")

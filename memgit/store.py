@@ -152,6 +152,7 @@ class Store:
                     self.conn.execute("PRAGMA cache.journal_mode = WAL")
                     self.conn.executescript(CACHE_SCHEMA)
             self.has_cache = cache_path is not None
+            self._vocab_ready = False
             if not readonly:
                 self._migrate()
             else:
@@ -330,6 +331,45 @@ class Store:
         )
         rows = self.conn.execute(sql, [match, *params, limit])
         return [(int(row[0]), -float(row[1])) for row in rows]
+
+    def term_document_counts(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many chunks contain each query word, as FTS5 counts them after its own tokenizer
+        (porter stemming included): the words go through a scratch FTS5 table in the temp schema
+        and are looked up in an fts5vocab view of the index."""
+        if not self._vocab_ready:
+            self.conn.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_tokens USING fts5 "
+                "(body, tokenize = 'porter unicode61 remove_diacritics 2')"
+            )
+            self.conn.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_token_rows USING fts5vocab(temp, query_tokens, instance)"
+            )
+            self.conn.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_terms USING fts5vocab(main, chunks_fts, row)"
+            )
+            self._vocab_ready = True
+        words = list(terms)
+        self.conn.execute("DELETE FROM temp.query_tokens")
+        self.conn.executemany(
+            "INSERT INTO temp.query_tokens (rowid, body) VALUES (?, ?)", list(enumerate(words))
+        )
+        tokens: dict[int, list[str]] = {}
+        for doc, token in self.conn.execute("SELECT doc, term FROM temp.query_token_rows"):
+            tokens.setdefault(int(doc), []).append(token)
+        out: dict[str, int] = {}
+        for index, word in enumerate(words):
+            found = tokens.get(index, [])
+            if len(found) != 1:
+                continue
+            row = self.conn.execute("SELECT doc FROM temp.chunk_terms WHERE term = ?", (found[0],)).fetchone()
+            out[word] = int(row[0]) if row else 0
+        return out
+
+    def chunk_total(self) -> int:
+        meta = self.meta()
+        if "chunk_count" in meta:
+            return int(meta["chunk_count"])
+        return int(self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
 
     def knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Nearest chunks by cosine similarity (vec0 when present, numpy over the cache otherwise)."""

@@ -50,10 +50,26 @@ def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
 
 def fts_query(query: str) -> str | None:
     """An FTS5 MATCH expression that cannot be a syntax error: every term quoted, OR'ed."""
-    terms = query_terms(query)
+    return match_expression(query_terms(query))
+
+
+def match_expression(terms: list[str]) -> str | None:
     if not terms:
         return None
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+def prune_common_terms(terms: list[str], doc_counts: dict[str, int], total: int, max_share: float) -> list[str]:
+    """Drop words found in more than `max_share` of all chunks, keeping at least one term.
+
+    BM25 gives such words little weight (idf of a word in 30 % of chunks is ~1.2 against ~7 for
+    a rare one) but scoring them costs a pass over a third of the index. Phrases (CJK) and
+    words whose count is unknown always stay.
+    """
+    if max_share <= 0 or max_share >= 1 or total <= 0 or len(terms) < 2:
+        return terms
+    kept = [t for t in terms if " " in t or t not in doc_counts or doc_counts[t] <= max_share * total]
+    return kept or terms
 
 
 def token_set(text: str) -> frozenset[str]:

@@ -179,7 +179,7 @@ def test_cli_reports_every_problem_with_file_and_key(workspace: Path) -> None:
 # -- memgit init -------------------------------------------------------------------------------
 def uncomment_settings(text: str) -> str:
     """Turn `# key = value` lines back into settings (help lines stay comments)."""
-    return "\n".join(line[2:] if re.match(r"^# [a-z_]+ = ", line) else line for line in text.splitlines())
+    return "\n".join(line[2:] if re.match(r"^# [a-z0-9_]+ = ", line) else line for line in text.splitlines())
 
 
 def test_default_config_text_is_complete_and_parses_to_defaults() -> None:
