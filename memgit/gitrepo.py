@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import os
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -132,6 +133,105 @@ def _discover_pygit2(start: Path) -> tuple[Path, Path, Path] | None:
 @functools.lru_cache(maxsize=8)
 def open_repo(root: Path) -> pygit2.Repository:
     return _pygit2().Repository(str(root))
+
+
+def _git(root: Path, *args: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """One `git` process in `root`, with the hook's location variables removed."""
+    env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_ENV}
+    try:
+        return subprocess.run(
+            ["git", "--literal-pathspecs", "-C", str(root), *args],
+            input=data,
+            env=env,
+            capture_output=True,
+            check=False,
+        )
+    except OSError as exc:
+        raise MemgitError(f"cannot run git: {exc}; install git and make sure it is on PATH") from None
+
+
+def head_ids(root: Path) -> tuple[str | None, str | None]:
+    """(HEAD commit, its tree) from one `git` process: the cheap start of every index update."""
+    proc = _git(root, "rev-parse", "-q", "HEAD^{commit}", "HEAD^{tree}")
+    lines = proc.stdout.decode().split()
+    if proc.returncode == 0 and len(lines) == 2 and all(_is_object_id(x) for x in lines):
+        return lines[0], lines[1]
+    unborn = _git(root, "symbolic-ref", "-q", "HEAD")
+    if unborn.returncode == 0 and _git(root, "rev-parse", "--verify", "-q", "HEAD").returncode != 0:
+        return None, None
+    raise MemgitError(f"cannot read HEAD in {root}: {proc.stderr.decode().strip() or 'git rev-parse failed'}")
+
+
+def _is_object_id(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
+def tree_exists(root: Path, tree_id: str) -> bool:
+    if tree_id == EMPTY_TREE:
+        return True
+    proc = _git(root, "cat-file", "-t", tree_id)
+    return proc.returncode == 0 and proc.stdout.strip() == b"tree"
+
+
+def diff_paths(root: Path, old_tree: str | None, new_tree: str | None) -> set[str]:
+    """Paths whose blob or mode differs between two trees (`git diff-tree`: cost follows the diff)."""
+    old, new = old_tree or EMPTY_TREE, new_tree or EMPTY_TREE
+    if old == new:
+        return set()
+    proc = _git(root, "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new)
+    if proc.returncode != 0:
+        raise MemgitError(f"git diff-tree failed: {proc.stderr.decode().strip()}")
+    return {p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p}
+
+
+def entries(root: Path, tree_id: str | None, paths: Iterable[str] | None = None) -> dict[str, Entry]:
+    """Files of a tree (all of them, or those at `paths`) with blob id and mode; links included,
+    submodules and folders not."""
+    if tree_id is None or tree_id == EMPTY_TREE:
+        return {}
+    wanted = None if paths is None else sorted(set(paths))
+    if wanted == []:
+        return {}
+    out: dict[str, Entry] = {}
+    chunks = [None] if wanted is None else [wanted[i : i + 500] for i in range(0, len(wanted), 500)]
+    for chunk in chunks:
+        args = ["ls-tree", "-r", "-z", "--full-tree", tree_id]
+        if chunk is not None:
+            args += ["--", *chunk]
+        proc = _git(root, *args)
+        if proc.returncode != 0:
+            raise MemgitError(f"git ls-tree failed: {proc.stderr.decode().strip()}")
+        for record in proc.stdout.split(b"\0"):
+            if not record:
+                continue
+            meta, _, name = record.partition(b"\t")
+            mode, kind, oid = meta.split(b" ")
+            if kind == b"blob":
+                out[name.decode("utf-8", "surrogateescape")] = Entry(oid.decode(), int(mode, 8))
+    return out
+
+
+def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
+    """Contents of many blobs from one `git cat-file --batch` process."""
+    ids = list(dict.fromkeys(blob_ids))
+    if not ids:
+        return {}
+    proc = _git(root, "cat-file", "--batch", data=("\n".join(ids) + "\n").encode())
+    if proc.returncode != 0:
+        raise MemgitError(f"git cat-file failed: {proc.stderr.decode().strip()}")
+    out: dict[str, bytes] = {}
+    data = proc.stdout
+    pos = 0
+    for oid in ids:
+        end = data.index(b"\n", pos)
+        header = data[pos:end].split(b" ")
+        pos = end + 1
+        if len(header) != 3:
+            raise MemgitError(f"git cat-file: object {oid} is missing")
+        size = int(header[2])
+        out[oid] = data[pos : pos + size]
+        pos += size + 1
+    return out
 
 
 def head(root: Path) -> tuple[str | None, str | None]:

@@ -273,7 +273,7 @@ def _update(
     target: tuple[str | None, str] | None = None,
     matrix_path: Path | None = None,
 ) -> IndexReport:
-    commit, tree = target or gitrepo.head(ws.root)
+    commit, tree = target or gitrepo.head_ids(ws.root)
     tree = tree or gitrepo.EMPTY_TREE
     meta = store.meta()
     params = index_params(ws, embedder)
@@ -288,16 +288,19 @@ def _update(
         reason = "full rebuild requested"
     elif old_params != params:
         reason = _describe_param_change(old_params, params)
-    elif old_tree and not gitrepo.has_tree(ws.root, old_tree):
+    elif old_tree and not gitrepo.tree_exists(ws.root, old_tree):
         reason = f"indexed tree {old_tree[:12]} is no longer in the repository"
 
+    tree_entries: dict[str, gitrepo.Entry]
     if reason:
-        changed = {p for p in gitrepo.list_files(ws.root, tree) if ws.is_memory_path(p)}
+        tree_entries = {p: e for p, e in gitrepo.entries(ws.root, tree).items() if ws.is_memory_path(p)}
+        changed = set(tree_entries)
     else:
         changed = set()
         if old_tree != tree:
-            changed = gitrepo.changed_paths(ws.root, old_tree, tree)
+            changed = gitrepo.diff_paths(ws.root, old_tree, tree)
         changed |= set(store.worktree_paths())
+        tree_entries = gitrepo.entries(ws.root, tree, [p for p in changed if ws.is_memory_path(p)])
 
     overlay: dict[str, bytes | None] = {}
     if worktree:
@@ -317,7 +320,7 @@ def _update(
             if path in stored:
                 states.append(FileState(path, "", 0, "tree", None))
             continue
-        state = _desired_state(ws, tree, path, overlay)
+        state = _desired_state(ws, tree_entries.get(path), path, overlay)
         if state is None:
             if path in stored:
                 states.append(FileState(path, "", 0, "tree", None))
@@ -326,6 +329,12 @@ def _update(
         if previous and previous[:3] == (state.blob, state.mode, state.source) and not reason:
             continue
         states.append(state)
+
+    unread = [st for st in states if st.source == "tree" and st.content == b"" and not st.skipped]
+    if unread:
+        blobs = gitrepo.read_blobs(ws.root, [st.blob for st in unread])
+        for st in unread:
+            st.content = blobs[st.blob]
 
     if not reason and not states and old_tree == tree:
         report.mode = "noop"
@@ -406,7 +415,10 @@ def _update(
     return report
 
 
-def _desired_state(ws: Workspace, tree: str, path: str, overlay: dict[str, bytes | None]) -> FileState | None:
+def _desired_state(
+    ws: Workspace, entry: gitrepo.Entry | None, path: str, overlay: dict[str, bytes | None]
+) -> FileState | None:
+    """What `path` should hold; tree contents are filled in afterwards, in one batch read."""
     if path in overlay:
         data = overlay[path]
         if data is None:
@@ -415,12 +427,11 @@ def _desired_state(ws: Workspace, tree: str, path: str, overlay: dict[str, bytes
         if (ws.root / path).is_symlink():
             return FileState(path, "", 0o120000, "worktree", b"", "not a regular file (symlink)")
         return FileState(path, gitrepo.blob_id_of(data), 0o100644, "worktree", data)
-    entry = gitrepo.entry_at(ws.root, tree, path)
     if entry is None:
         return None
     if not entry.is_regular:
         return FileState(path, entry.blob, entry.mode, "tree", b"", "not a regular file (symlink)")
-    return FileState(path, entry.blob, entry.mode, "tree", gitrepo.read_blob(ws.root, entry.blob))
+    return FileState(path, entry.blob, entry.mode, "tree", b"")
 
 
 def _decode(ws: Workspace, state: FileState) -> tuple[list[tuple[int, str]], str | None]:
@@ -522,7 +533,7 @@ def _compare(actual: dict[str, Any], expected: dict[str, Any]) -> list[str]:
 
 
 def index_status(ws: Workspace) -> dict[str, Any]:
-    commit, tree = gitrepo.head(ws.root)
+    commit, tree = gitrepo.head_ids(ws.root)
     head_tree = tree or gitrepo.EMPTY_TREE
     out: dict[str, Any] = {
         "workspace": str(ws.root),
@@ -541,7 +552,7 @@ def index_status(ws: Workspace) -> dict[str, Any]:
     }
     if not index_path(ws).exists():
         out["needs_full_rebuild"] = "no index yet; run `memgit index`"
-        out["pending"] = sorted(p for p in gitrepo.list_files(ws.root, head_tree) if ws.is_memory_path(p))
+        out["pending"] = sorted(p for p in gitrepo.entries(ws.root, head_tree) if ws.is_memory_path(p))
         return out
     try:
         store = Store(index_path(ws), cache_path(ws), readonly=True)
@@ -560,10 +571,10 @@ def index_status(ws: Workspace) -> dict[str, Any]:
     finally:
         store.close()
     indexed = out["indexed_tree"]
-    if indexed and not gitrepo.has_tree(ws.root, indexed):
+    if indexed and not gitrepo.tree_exists(ws.root, indexed):
         out["needs_full_rebuild"] = "the indexed tree is no longer in the repository"
     elif indexed != head_tree:
-        changed = gitrepo.changed_paths(ws.root, indexed, head_tree)
+        changed = gitrepo.diff_paths(ws.root, indexed, head_tree)
         out["pending"] = sorted(p for p in changed if ws.is_memory_path(p))
     out["up_to_date"] = indexed == head_tree and not out["worktree_overlay"]
     return out
