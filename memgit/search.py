@@ -303,8 +303,12 @@ class Searcher:
 
         generation = int(meta.get("generation", "0"))
         if self._vector_cache is None or self._vector_cache.generation != generation:
-            self._vector_cache = VectorSet.open(self.ws.data_dir, generation)
-            if self._vector_cache is not None and self.preload_vectors:
+            previous = self._vector_cache
+            self._vector_cache = VectorSet.open(self.ws.data_dir, generation, previous)
+            reused = previous is not None and self._vector_cache is not None and (
+                self._vector_cache.base is previous.base
+            )
+            if self._vector_cache is not None and self.preload_vectors and not reused:
                 self._vector_cache.preload()
         return self._vector_cache
 

@@ -40,6 +40,7 @@ class Base:
     generation: int
     ids: np.ndarray
     matrix: np.ndarray
+    stamp: tuple[int, int] = (0, 0)  # (inode, mtime_ns) of the file it was read from
 
 
 @dataclass
@@ -67,11 +68,13 @@ def _read_base(path: Path) -> Base | None:
             magic, gen, rows, dim = BASE_HEADER.unpack(fh.read(BASE_HEADER.size))
         if magic != BASE_MAGIC or path.stat().st_size != BASE_HEADER.size + rows * 8 + rows * dim * 4:
             return None
+        info = path.stat()
+        stamp = (info.st_ino, info.st_mtime_ns)
         if rows == 0:
-            return Base(gen, np.zeros(0, dtype="<i8"), np.zeros((0, dim), dtype="<f4"))
+            return Base(gen, np.zeros(0, dtype="<i8"), np.zeros((0, dim), dtype="<f4"), stamp)
         ids = np.memmap(path, dtype="<i8", mode="r", offset=BASE_HEADER.size, shape=(rows,))
         matrix = np.memmap(path, dtype="<f4", mode="r", offset=BASE_HEADER.size + rows * 8, shape=(rows, dim))
-        return Base(gen, ids, matrix)
+        return Base(gen, ids, matrix, stamp)
     except (OSError, struct.error, ValueError):
         return None
 
@@ -155,11 +158,17 @@ class VectorSet:
         self._order: np.ndarray | None = None
 
     @classmethod
-    def open(cls, data_dir: Path, generation: int) -> VectorSet | None:
-        """The vectors of exactly `generation`, or None when the files reflect another state."""
+    def open(cls, data_dir: Path, generation: int, previous: VectorSet | None = None) -> VectorSet | None:
+        """The vectors of exactly `generation`, or None when the files reflect another state.
+
+        `previous` lends its (possibly preloaded) base when the base file has not changed, so a
+        long-running process pays only for the new delta after each update.
+        """
         base = _read_base(base_path(data_dir))
         if base is None:
             return None
+        if previous is not None and (previous.base.generation, previous.base.stamp) == (base.generation, base.stamp):
+            base = previous.base
         if base.generation == generation:
             return cls(base, None)
         delta = _read_delta(delta_path(data_dir))
@@ -171,7 +180,9 @@ class VectorSet:
         """Copy the base into RAM (long-running processes: no page-cache misses)."""
         import numpy as np
 
-        self.base = Base(self.base.generation, np.array(self.base.ids), np.array(self.base.matrix))
+        self.base = Base(
+            self.base.generation, np.array(self.base.ids), np.array(self.base.matrix), self.base.stamp
+        )
 
     @property
     def dim(self) -> int:

@@ -78,3 +78,22 @@ def test_torn_or_foreign_files_are_never_used(tmp_path: Path) -> None:
     path.write_bytes(b"garbage")
     assert vecmatrix.VectorSet.open(tmp_path, 3) is None
     assert not vecmatrix.advance(tmp_path, 3, 4, [], [], np.zeros((0, DIM), np.float32), DIM)
+
+
+def test_a_long_running_reader_keeps_its_base_across_deltas_only(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    rows = unit(rng, 10)
+    vecmatrix.write_base(tmp_path, 1, np.arange(1, 11), rows, DIM)
+    first = vecmatrix.VectorSet.open(tmp_path, 1)
+    assert first is not None
+    first.preload()
+    new_row = unit(rng, 1)
+    assert vecmatrix.advance(tmp_path, 1, 2, [3], [11], new_row, DIM)
+    second = vecmatrix.VectorSet.open(tmp_path, 2, first)
+    assert second is not None and second.base is first.base  # only the delta was read
+    assert sorted(i for i, _ in second.top(new_row[0], 100)) == [1, 2, *range(4, 12)]
+    # A rebuilt base that reuses the generation number (a new index) is never mistaken for it.
+    vecmatrix.write_base(tmp_path, 1, np.arange(1, 4), unit(rng, 3), DIM)
+    third = vecmatrix.VectorSet.open(tmp_path, 1, first)
+    assert third is not None and third.base is not first.base
+    assert sorted(i for i, _ in third.top(new_row[0], 100)) == [1, 2, 3]
