@@ -234,93 +234,6 @@ def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
     return out
 
 
-def head(root: Path) -> tuple[str | None, str | None]:
-    """(HEAD commit id, its tree id); (None, None) in a repository with no commits yet."""
-    pygit2 = _pygit2()
-    repo = open_repo(root)
-    try:
-        if repo.head_is_unborn:
-            return None, None
-        commit = repo.head.peel(pygit2.Commit)
-    except (pygit2.GitError, KeyError) as exc:
-        raise MemgitError(f"cannot read HEAD: {exc}") from None
-    return str(commit.id), str(commit.tree_id)
-
-
-def head_tree_fast(git_dir: Path) -> str | None:
-    """HEAD's tree id, for the hook's no-op check (same answer as `head`, cached repo)."""
-    pygit2 = _pygit2()
-    repo = pygit2.Repository(str(git_dir))
-    if repo.head_is_unborn:
-        return EMPTY_TREE
-    return str(repo.head.peel(pygit2.Commit).tree_id)
-
-
-def has_tree(root: Path, tree_id: str) -> bool:
-    pygit2 = _pygit2()
-    repo = open_repo(root)
-    try:
-        obj = repo.get(tree_id)
-    except (ValueError, pygit2.GitError):
-        return False
-    return obj is not None and obj.type == pygit2.enums.ObjectType.TREE
-
-
-def list_files(root: Path, tree_id: str | None) -> dict[str, Entry]:
-    """Every file of a tree, recursively (used only for full rebuilds)."""
-    pygit2 = _pygit2()
-    if tree_id is None or tree_id == EMPTY_TREE:
-        return {}
-    repo = open_repo(root)
-    out: dict[str, Entry] = {}
-
-    def walk(tree: pygit2.Tree, prefix: str) -> None:
-        for item in tree:
-            path = prefix + item.name
-            if item.type == pygit2.enums.ObjectType.TREE:
-                walk(repo[item.id], path + "/")
-            elif item.type == pygit2.enums.ObjectType.BLOB:
-                out[path] = Entry(str(item.id), int(item.filemode))
-
-    walk(repo[tree_id], "")
-    return out
-
-
-def changed_paths(root: Path, old_tree: str | None, new_tree: str | None) -> set[str]:
-    """Paths whose blob or mode differs between two trees; cost follows the diff, not the tree."""
-    repo = open_repo(root)
-    old = repo[old_tree] if old_tree and old_tree != EMPTY_TREE else None
-    new = repo[new_tree] if new_tree and new_tree != EMPTY_TREE else None
-    if old is None and new is None:
-        return set()
-    if old is None:
-        diff = new.diff_to_tree(swap=True)
-    elif new is None:
-        diff = old.diff_to_tree()
-    else:
-        diff = repo.diff(old, new)
-    paths: set[str] = set()
-    for delta in diff.deltas:
-        paths.add(delta.old_file.path)
-        paths.add(delta.new_file.path)
-    return paths
-
-
-def entry_at(root: Path, tree_id: str | None, path: str) -> Entry | None:
-    """The file at `path` in a tree, or None when absent (or not a file)."""
-    pygit2 = _pygit2()
-    if tree_id is None or tree_id == EMPTY_TREE:
-        return None
-    repo = open_repo(root)
-    try:
-        item = repo[tree_id][path]
-    except KeyError:
-        return None
-    if item.type != pygit2.enums.ObjectType.BLOB:
-        return None
-    return Entry(str(item.id), int(item.filemode))
-
-
 def read_blob(root: Path, blob_id: str) -> bytes:
     return bytes(open_repo(root)[blob_id].data)
 
@@ -337,10 +250,6 @@ def worktree_changed_paths(root: Path) -> set[str]:
     repo = open_repo(root)
     status = repo.status(untracked_files="all")
     return {path for path, flags in status.items() if flags != pygit2.enums.FileStatus.CURRENT}
-
-
-def is_shallow(root: Path) -> bool:
-    return bool(open_repo(root).is_shallow)
 
 
 # -- hooks and lint (issue 3: memgit/hooks.py, memgit/lint_git.py) ---------------------------
@@ -361,7 +270,7 @@ def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry
 
 def head_files(root: Path) -> dict[str, Entry]:
     """Every file of HEAD's tree; empty in a repository with no commits yet."""
-    return list_files(root, head(root)[1])
+    return entries(root, head_ids(root)[1])
 
 
 def worktree_files(root: Path) -> list[str]:
