@@ -22,7 +22,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.gen_workspace import generate  # noqa: E402
-from memgit.indexer import open_embedder, update_index  # noqa: E402
+from memgit.index.update import open_embedder, update_index  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
 
 CHUNKS_PER_FILE = 7.5  # measured on gen_workspace output with 128-token chunks

@@ -4,7 +4,7 @@ import sys
 def _run() -> None:
     # Git runs `memgit hook NAME` on every commit: skip click and the CLI imports on that path.
     if len(sys.argv) > 2 and sys.argv[1] == "hook" and sys.argv[2] not in ("-h", "--help"):
-        from memgit.hooks import main as hook_main
+        from memgit.githooks.run import main as hook_main
 
         sys.exit(hook_main(sys.argv[2:]))
     from memgit.cli import main

@@ -1,14 +1,19 @@
-"""`memgit.toml`: every key optional, defaults declared once, every problem reported at once.
+"""`memgit.toml`: one typed schema, every key optional, every problem reported at once.
 
-The file is read with `tomllib`; unknown keys and wrong types are collected and raised together
-as one `ConfigError` naming the file and each key, so a user fixes everything in one pass.
-Sections owned by later stages (`lint`, `dream`, `site`) pass through as plain dicts and are
-validated by their own modules.
+Each section is a frozen dataclass; each key is a field declared with `setting()`, which carries its
+help text and its limits. Validation, the commented file `memgit init` writes and docs/CONFIG.md are
+all derived from these declarations, so a key cannot be documented, defaulted or checked in two
+places that drift apart. A later stage adds its section by declaring one more dataclass here and
+listing it in `SECTIONS`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
+import types
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,78 +22,158 @@ from memgit.errors import ConfigError
 
 CONFIG_NAME = "memgit.toml"
 
-# section -> key -> (default, allowed python types, help text)
-DEFAULTS: dict[str, dict[str, tuple[Any, tuple[type, ...], str]]] = {
-    "memory": {
-        "extra_paths": ([], (list,), "extra in-repo globs that count as memory, e.g. \"notes/**/*.md\""),
-        "sessions": (True, (bool,), "index sessions/*.jsonl transcripts (user and assistant text)"),
-        "max_file_bytes": (5_000_000, (int,), "larger memory files are skipped with a warning"),
-    },
-    "embedding": {
-        "provider": ("llama", (str,), "\"llama\" (local GGUF through llama-cpp-python) or \"none\" (BM25 only)"),
-        "model": ("", (str,), "path to a GGUF embedding model; empty = the one `memgit model install` builds"),
-        "threads": (2, (int,), "CPU threads used for embedding"),
-    },
-    "chunking": {
-        "max_tokens": (160, (int,), "largest chunk, in model tokens (MiniLM reads at most 256)"),
-        "overlap_tokens": (32, (int,), "tokens of overlap carried from one chunk into the next"),
-        "chars_per_token": (4, (int,), "token estimate used when there is no embedding model"),
-    },
-    "search": {
-        "k": (6, (int,), "hits returned by default"),
-        "candidates_factor": (4, (int,), "each leg fetches k x this many candidates"),
-        "vector_weight": (0.7, (float, int), "weight of the vector score in the hybrid merge"),
-        "text_weight": (0.3, (float, int), "weight of the BM25 score in the hybrid merge"),
-        "half_life_days": (30.0, (float, int), "temporal decay half-life for dated daily logs; 0 disables"),
-        "decay_floor": (0.8, (float, int), "lowest decay multiplier, so old facts stay findable"),
-        "mmr_lambda": (0.85, (float, int), "MMR relevance/diversity trade-off; 1 disables diversity"),
-        "min_score": (0.0, (float, int), "hits scoring below this are dropped"),
-        "bm25_max_term_share": (
-            1.0,
-            (float, int),
-            "query words found in more than this share of chunks are left out of BM25 (1 keeps all)",
-        ),
-        "snippet_chars": (700, (int,), "longest hit text returned"),
-        "auto_index": (True, (bool,), "bring the index up to HEAD before searching when it is behind"),
-    },
-}
-PASS_THROUGH_SECTIONS = ("lint", "dream", "site", "hooks", "mcp")
+Check = Callable[[Any], str | None]
+
+
+def setting(
+    default: Any,
+    help: str,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    choices: tuple[str, ...] | None = None,
+    check: Check | None = None,
+) -> Any:
+    """Declare one key: its default, what it means, and the limits its value must respect."""
+    metadata = {"help": help, "minimum": minimum, "maximum": maximum, "choices": choices, "check": check}
+    if isinstance(default, dict):
+        return field(default_factory=lambda: dict(default), metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+def _relative_globs(value: tuple[str, ...]) -> str | None:
+    for item in value:
+        if not item:
+            return "must be a list of non-empty strings"
+        if item.startswith("/") or ".." in item.split("/"):
+            return f"entry {item!r} must be a relative path inside the repository"
+    return None
+
+
+# ------------------------------------------------------------------------------------ sections
 
 
 @dataclass(frozen=True)
 class MemoryConfig:
-    extra_paths: tuple[str, ...] = ()
-    sessions: bool = True
-    max_file_bytes: int = 5_000_000
+    extra_paths: tuple[str, ...] = setting(
+        (), 'extra in-repo globs that count as memory, e.g. "notes/**/*.md"', check=_relative_globs
+    )
+    sessions: bool = setting(True, "index sessions/*.jsonl transcripts (user and assistant text)")
+    max_file_bytes: int = setting(5_000_000, "larger memory files are skipped with a warning", minimum=1)
 
 
 @dataclass(frozen=True)
 class EmbeddingConfig:
-    provider: str = "llama"
-    model: str = ""
-    threads: int = 2
+    provider: str = setting(
+        "llama",
+        '"llama" (local GGUF through llama-cpp-python) or "none" (BM25 only)',
+        choices=("llama", "none"),
+    )
+    model: str = setting("", "path to a GGUF embedding model; empty = the one `memgit model install` builds")
+    threads: int = setting(2, "CPU threads used for embedding", minimum=1)
 
 
 @dataclass(frozen=True)
 class ChunkingConfig:
-    max_tokens: int = 160
-    overlap_tokens: int = 32
-    chars_per_token: int = 4
+    max_tokens: int = setting(
+        160, "largest chunk, in model tokens (MiniLM reads at most 256)", minimum=1, maximum=256
+    )
+    overlap_tokens: int = setting(32, "tokens of overlap carried from one chunk into the next", minimum=0)
+    chars_per_token: int = setting(4, "token estimate used when there is no embedding model", minimum=1)
 
 
 @dataclass(frozen=True)
 class SearchConfig:
-    k: int = 6
-    candidates_factor: int = 4
-    vector_weight: float = 0.7
-    text_weight: float = 0.3
-    half_life_days: float = 30.0
-    decay_floor: float = 0.8
-    mmr_lambda: float = 0.85
-    min_score: float = 0.0
-    bm25_max_term_share: float = 1.0
-    snippet_chars: int = 700
-    auto_index: bool = True
+    k: int = setting(6, "hits returned by default", minimum=1)
+    candidates_factor: int = setting(4, "each leg fetches k x this many candidates", minimum=1)
+    vector_weight: float = setting(0.7, "weight of the vector score in the hybrid merge", minimum=0, maximum=1)
+    text_weight: float = setting(0.3, "weight of the BM25 score in the hybrid merge", minimum=0, maximum=1)
+    half_life_days: float = setting(
+        30.0, "temporal decay half-life for dated daily logs; 0 disables", minimum=0
+    )
+    decay_floor: float = setting(
+        0.8, "lowest decay multiplier, so old facts stay findable", minimum=0, maximum=1
+    )
+    mmr_lambda: float = setting(
+        0.85, "MMR relevance/diversity trade-off; 1 disables diversity", minimum=0, maximum=1
+    )
+    min_score: float = setting(0.0, "hits scoring below this are dropped")
+    bm25_max_term_share: float = setting(
+        1.0,
+        "query words found in more than this share of chunks are left out of BM25 (1 keeps all)",
+        minimum=0,
+        maximum=1,
+    )
+    snippet_chars: int = setting(700, "longest hit text returned", minimum=1)
+    auto_index: bool = setting(True, "bring the index up to HEAD before searching when it is behind")
+
+
+_SEVERITY_WORDS = ("error", "warning", "warn", "off")
+
+
+def _lint_rule_names(value: tuple[str, ...]) -> str | None:
+    from memgit.core.lint import resolve_code
+
+    unknown = [name for name in value if resolve_code(name) is None]
+    return f"unknown rule(s) {', '.join(map(repr, unknown))}" if unknown else None
+
+
+def _lint_severity_table(value: Mapping[str, str]) -> str | None:
+    from memgit.core.lint import resolve_code
+
+    problems = []
+    for name, level in value.items():
+        if resolve_code(name) is None:
+            problems.append(f"unknown rule {name!r}")
+        elif str(level).lower() not in _SEVERITY_WORDS:
+            problems.append(f"{name}: expected 'error', 'warning' or 'off', got {level!r}")
+    return "; ".join(problems) or None
+
+
+@dataclass(frozen=True)
+class LintConfig:
+    disable: tuple[str, ...] = setting((), "rule codes or names to turn off", check=_lint_rule_names)
+    severity: dict[str, str] = setting(
+        {}, "table of CODE = 'error' | 'warning' | 'off'", check=_lint_severity_table
+    )
+    injection: str = setting("", "'error' | 'warning' | 'off' for P201-P203 (empty: each rule's default)",
+                             choices=("", *_SEVERITY_WORDS))
+    past_daily_logs: str = setting(
+        "", "'error' | 'warn' | 'allow' for D301-D302 (empty: each rule's default)",
+        choices=("", "error", "warn", "warning", "allow", "off"),
+    )
+    outside_paths: str = setting("", "'error' | 'warning' | 'off' for F405 (empty: the rule's default)",
+                                 choices=("", *_SEVERITY_WORDS))
+    max_file_bytes: int = setting(0, "largest memory file a commit may hold; 0 = [memory] max_file_bytes", minimum=0)
+    entropy_threshold: float = setting(3.5, "bits per character above which a token looks random", minimum=1.0,
+                                       maximum=6.0)
+    daily_grace_days: int = setting(1, "days after which a daily log counts as past (append-only)", minimum=0)
+    allow_outside: tuple[str, ...] = setting((), "path globs F405 (memory-like file outside memory paths) ignores")
+
+
+@dataclass(frozen=True)
+class McpConfig:
+    read_only: bool = setting(False, "serve without memory_append (a command-line --read-only always wins)")
+    max_append_chars: int = setting(16_000, "longest text one memory_append or `memgit remember` may add", minimum=1)
+    update_wait: float = setting(
+        3.0, "seconds a tool call waits for an index update before answering from the last good state", minimum=0
+    )
+    scan_interval: float = setting(
+        5.0, "seconds between background scans for uncommitted edits of older notes; 0 turns it off", minimum=0
+    )
+    context_budget: int = setting(8000, "default budget of `memgit context` and the session context, in tokens",
+                                  minimum=1)
+
+
+#: Sections in the order the docs and the commented file show them.
+SECTIONS: dict[str, type] = {
+    "memory": MemoryConfig,
+    "embedding": EmbeddingConfig,
+    "chunking": ChunkingConfig,
+    "search": SearchConfig,
+    "lint": LintConfig,
+    "mcp": McpConfig,
+}
 
 
 @dataclass(frozen=True)
@@ -97,20 +182,12 @@ class Config:
     embedding: EmbeddingConfig = field(default_factory=EmbeddingConfig)
     chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
-    lint: dict[str, Any] = field(default_factory=dict)
-    dream: dict[str, Any] = field(default_factory=dict)
-    site: dict[str, Any] = field(default_factory=dict)
-    hooks: dict[str, Any] = field(default_factory=dict)
-    mcp: dict[str, Any] = field(default_factory=dict)
+    lint: LintConfig = field(default_factory=LintConfig)
+    mcp: McpConfig = field(default_factory=McpConfig)
     source: Path | None = None
 
 
-_SECTION_TYPES = {
-    "memory": MemoryConfig,
-    "embedding": EmbeddingConfig,
-    "chunking": ChunkingConfig,
-    "search": SearchConfig,
-}
+# ------------------------------------------------------------------------------------ reading
 
 
 def load_config(root: Path) -> Config:
@@ -124,80 +201,116 @@ def load_config(root: Path) -> Config:
         raise ConfigError([f"{path}: not valid UTF-8"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{path}: invalid TOML: {exc}"]) from None
+    except OSError as exc:
+        raise ConfigError([f"{path}: cannot be read: {exc.strerror or exc}"]) from None
     return parse_config(raw, path)
 
 
-def parse_config(raw: dict[str, Any], path: Path | None = None) -> Config:
-    """Validate a parsed TOML document against DEFAULTS (pure; used by tests too)."""
+def parse_config(raw: Mapping[str, Any], path: Path | None = None) -> Config:
+    """Validate a parsed TOML document against the schema (pure; used by tests too)."""
     where = str(path) if path else CONFIG_NAME
     problems: list[str] = []
     sections: dict[str, Any] = {}
     for name, value in raw.items():
-        if name in PASS_THROUGH_SECTIONS:
-            if not isinstance(value, dict):
-                problems.append(f"{where}: [{name}] must be a table")
-            else:
-                sections[name] = dict(value)
-            continue
-        if name not in DEFAULTS:
-            known = ", ".join(sorted([*DEFAULTS, *PASS_THROUGH_SECTIONS]))
-            problems.append(f"{where}: unknown section [{name}] (known: {known})")
+        section_type = SECTIONS.get(name)
+        if section_type is None:
+            problems.append(f"{where}: unknown section [{name}] (known: {', '.join(SECTIONS)})")
             continue
         if not isinstance(value, dict):
             problems.append(f"{where}: [{name}] must be a table")
             continue
-        values: dict[str, Any] = {}
-        for key, item in value.items():
-            spec = DEFAULTS[name].get(key)
-            if spec is None:
-                known = ", ".join(sorted(DEFAULTS[name]))
-                problems.append(f"{where}: unknown key {name}.{key} (known: {known})")
-                continue
-            default, types, _help = spec
-            if isinstance(item, bool) and bool not in types:
-                problems.append(f"{where}: {name}.{key} must be {_type_name(types)}, not a boolean")
-                continue
-            if not isinstance(item, types):
-                problems.append(f"{where}: {name}.{key} must be {_type_name(types)}, got {item!r}")
-                continue
-            problem = _check_value(name, key, item)
-            if problem:
-                problems.append(f"{where}: {name}.{key} {problem}")
-                continue
-            values[key] = tuple(item) if isinstance(default, list) else item
-        sections[name] = _SECTION_TYPES[name](**values)
+        section, section_problems = parse_section(name, section_type, value)
+        problems += [f"{where}: {problem}" for problem in section_problems]
+        sections[name] = section
     if problems:
         raise ConfigError(problems)
     return Config(**sections, source=path)
 
 
-def _type_name(types: tuple[type, ...]) -> str:
-    if float in types:
+def parse_section(name: str, section_type: type, raw: Mapping[str, Any]) -> tuple[Any, list[str]]:
+    """One section: the dataclass built from the valid keys, and a line for every invalid one."""
+    fields = {f.name: f for f in dataclasses.fields(section_type)}
+    hints = typing.get_type_hints(section_type)
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for key, item in raw.items():
+        spec = fields.get(key)
+        if spec is None:
+            problems.append(f"unknown key {name}.{key} (known: {', '.join(fields)})")
+            continue
+        converted, problem = _convert(hints[key], item)
+        if problem is None:
+            problem = _check_limits(spec.metadata, converted)
+        if problem is not None:
+            problems.append(f"{name}.{key} {problem}")
+            continue
+        values[key] = converted
+    return section_type(**values), problems
+
+
+def _convert(hint: Any, value: Any) -> tuple[Any, str | None]:
+    """Check a TOML value against a field's type; lists become tuples so sections stay hashable."""
+    origin = typing.get_origin(hint)
+    if hint is bool:
+        return value, None if isinstance(value, bool) else f"must be true or false, got {value!r}"
+    if isinstance(value, bool):
+        return value, f"must be {_type_name(hint)}, not a boolean"
+    if hint is int:
+        return value, None if isinstance(value, int) else f"must be an integer, got {value!r}"
+    if hint is float:
+        ok = isinstance(value, int | float)
+        return (float(value) if ok else value), None if ok else f"must be a number, got {value!r}"
+    if hint is str:
+        return value, None if isinstance(value, str) else f"must be a string, got {value!r}"
+    if origin is tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return value, f"must be a list of non-empty strings, got {value!r}"
+        return tuple(value), None
+    if origin is dict:
+        if not isinstance(value, dict):
+            return value, f"must be a table, got {value!r}"
+        return dict(value), None
+    if origin in (types.UnionType, typing.Union):
+        raise TypeError(f"unsupported config type {hint}")  # pragma: no cover - schema authoring error
+    raise TypeError(f"unsupported config type {hint}")  # pragma: no cover
+
+
+def _check_limits(metadata: Mapping[str, Any], value: Any) -> str | None:
+    minimum, maximum, choices = metadata.get("minimum"), metadata.get("maximum"), metadata.get("choices")
+    if isinstance(value, float) and minimum is not None and maximum is not None and not minimum <= value <= maximum:
+        return f"must be between {_number(minimum)} and {_number(maximum)}"
+    if minimum is not None and value < minimum:
+        return "must not be negative" if minimum == 0 else f"must be at least {_number(minimum)}"
+    if maximum is not None and value > maximum:
+        return f"must be at most {_number(maximum)}"
+    if choices is not None and value not in choices:
+        shown = " or ".join(f'"{c}"' for c in choices if c)
+        return f"must be {shown}, got {value!r}"
+    check = metadata.get("check")
+    return check(value) if check is not None else None
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _type_name(hint: Any) -> str:
+    if hint is float:
         return "a number"
-    names = {bool: "true or false", int: "an integer", str: "a string", list: "a list"}
-    return " or ".join(dict.fromkeys(names[t] for t in types if t in names))
+    return {bool: "true or false", int: "an integer", str: "a string"}.get(hint, "a list")
 
 
-def _check_value(section: str, key: str, value: Any) -> str | None:
-    if section == "embedding" and key == "provider" and value not in ("llama", "none"):
-        return f"must be \"llama\" or \"none\", got {value!r}"
-    if key == "extra_paths":
-        for item in value:
-            if not isinstance(item, str) or not item:
-                return "must be a list of non-empty strings"
-            if item.startswith("/") or ".." in item.split("/"):
-                return f"entry {item!r} must be a relative path inside the repository"
-    if key in ("max_tokens", "k", "candidates_factor", "snippet_chars", "chars_per_token", "threads") and value < 1:
-        return "must be at least 1"
-    if key == "max_tokens" and value > 256:
-        return "must be at most 256 (the embedding model reads at most 256 tokens)"
-    if key == "overlap_tokens" and value < 0:
-        return "must not be negative"
-    if key in ("vector_weight", "text_weight", "decay_floor", "mmr_lambda", "bm25_max_term_share") and not 0 <= value <= 1:
-        return "must be between 0 and 1"
-    if key == "half_life_days" and value < 0:
-        return "must not be negative"
-    return None
+# ------------------------------------------------------------------------------------ writing
+
+
+def schema() -> list[tuple[str, list[tuple[str, Any, str]]]]:
+    """Every section with its (key, default, help) rows: the one source for the file and the docs."""
+    out = []
+    for name, section_type in SECTIONS.items():
+        defaults = section_type()
+        rows = [(f.name, getattr(defaults, f.name), f.metadata["help"]) for f in dataclasses.fields(section_type)]
+        out.append((name, rows))
+    return out
 
 
 def default_config_text() -> str:
@@ -207,27 +320,29 @@ def default_config_text() -> str:
         "# Uncomment a line to change it. Docs: docs/CONFIG.md",
         "",
     ]
-    for section, keys in DEFAULTS.items():
+    for section, rows in schema():
         lines.append(f"[{section}]")
-        for key, (default, _types, help_text) in keys.items():
+        for key, default, help_text in rows:
             lines.append(f"# {help_text}")
-            lines.append(f"# {key} = {_toml_value(default)}")
+            lines.append(f"# {key} = {toml_value(default)}")
         lines.append("")
     return "\n".join(lines)
 
 
-def _toml_value(value: Any) -> str:
+def toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return f'"{value}"'
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
     return repr(value)
 
 
 def config_reference_markdown() -> str:
-    """docs/CONFIG.md, generated from DEFAULTS so the docs cannot drift (a test compares them)."""
+    """docs/CONFIG.md, generated from the schema so the docs cannot drift (a test compares them)."""
     out = [
         "# memgit.toml reference",
         "",
@@ -235,18 +350,16 @@ def config_reference_markdown() -> str:
         "Unknown keys and wrong types are errors, all reported at once with the file and key.",
         "Environment overrides: `MEMGIT_EMBEDDING=none` forces BM25 only; `MEMGIT_MODEL=PATH` picks",
         "a GGUF model; `MEMGIT_CACHE_DIR` moves the model cache (default `~/.cache/memgit`).",
+        "This page is generated from `memgit/config.py` (`python -m memgit.config > docs/CONFIG.md`).",
         "",
     ]
-    for section, keys in DEFAULTS.items():
+    for section, rows in schema():
         out += [f"## [{section}]", "", "| key | default | meaning |", "|---|---|---|"]
-        for key, (default, _types, help_text) in keys.items():
-            out.append(f"| `{key}` | `{_toml_value(default)}` | {help_text} |")
+        for key, default, help_text in rows:
+            out.append(f"| `{key}` | `{toml_value(default)}` | {help_text} |")
         out.append("")
-    out += [
-        "## Other sections",
-        "",
-        "`[lint]` is read by `memgit lint` (see docs/HOOKS.md). `[dream]`, `[site]`, `[hooks]` and",
-        "`[mcp]` are reserved for their commands and passed to them as written.",
-        "",
-    ]
     return "\n".join(out)
+
+
+if __name__ == "__main__":  # pragma: no cover - regenerates docs/CONFIG.md
+    print(config_reference_markdown(), end="")

@@ -6,8 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memgit import paths
 from memgit.config import Config, load_config
+from memgit.core import paths
 from memgit.errors import NotAWorkspace, PathRefused
 
 
@@ -25,12 +25,12 @@ class Workspace:
 
     @classmethod
     def discover(cls, start: Path | str | None = None) -> Workspace:
-        from memgit import gitrepo
+        from memgit.git import plumbing
 
         start_path = Path(start or os.getcwd())
         if not start_path.exists():
             raise NotAWorkspace(f"{start_path} does not exist")
-        found = gitrepo.discover(start_path)
+        found = plumbing.discover(start_path)
         if found is None:
             raise NotAWorkspace(
                 f"{start_path} is not inside a git repository; run `memgit init` there first"

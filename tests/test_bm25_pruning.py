@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memgit.store import Store
-from memgit.textproc import prune_common_terms
+from memgit.core.text import prune_common_terms
+from memgit.index.store import Store
 from tests.helpers import commit_all, memgit, write
 
 BM25 = {"MEMGIT_EMBEDDING": "none"}

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from memgit.chunking import HEADING_RE, Chunk, char_token_counter, chunk_lines, split_lines, text_hash
-from memgit.transcripts import transcript_lines
+from memgit.core.chunking import HEADING_RE, Chunk, char_token_counter, chunk_lines, split_lines, text_hash
+from memgit.core.transcripts import transcript_lines
 
 # -- strategies --------------------------------------------------------------------------------
 # Text without line breaks (a line never contains "\n"; a CR inside a line is just a character).

@@ -11,18 +11,21 @@ from pathlib import Path
 import pytest
 
 from memgit.config import (
-    DEFAULTS,
+    SECTIONS,
     ChunkingConfig,
     Config,
     EmbeddingConfig,
+    LintConfig,
+    McpConfig,
     MemoryConfig,
-    SearchConfig,
+    config_reference_markdown,
     default_config_text,
     load_config,
     parse_config,
+    schema,
 )
 from memgit.errors import ConfigError
-from memgit.init import GITATTRIBUTES_LINE
+from memgit.memory.init import GITATTRIBUTES_LINE
 from tests.helpers import assert_clean_error, commit_all, git, memgit, write
 
 
@@ -44,16 +47,22 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
     assert config.search.auto_index is True
 
 
-def test_defaults_table_matches_the_dataclasses() -> None:
-    """DEFAULTS (what init writes and validation reads) and the dataclass defaults agree."""
-    classes = {"memory": MemoryConfig, "embedding": EmbeddingConfig, "chunking": ChunkingConfig, "search": SearchConfig}
-    for section, keys in DEFAULTS.items():
-        fields = {f.name: f.default for f in dataclasses.fields(classes[section])}
-        assert set(fields) == set(keys), section
-        for key, (default, _types, help_text) in keys.items():
-            expected = tuple(default) if isinstance(default, list) else default
-            assert fields[key] == expected, f"{section}.{key}"
+def test_schema_is_the_dataclasses() -> None:
+    """One description: the schema rows are the dataclass fields, each with a default and help text."""
+    assert list(SECTIONS) == [name for name, _rows in schema()]
+    assert {f.name for f in dataclasses.fields(Config)} == {*SECTIONS, "source"}
+    for section, rows in schema():
+        fields = {f.name: f for f in dataclasses.fields(SECTIONS[section])}
+        assert [key for key, _d, _h in rows] == list(fields)
+        for _key, _default, help_text in rows:
             assert help_text
+
+
+def test_config_docs_are_generated_from_the_schema() -> None:
+    docs = Path(__file__).resolve().parent.parent / "docs" / "CONFIG.md"
+    assert docs.read_text(encoding="utf-8") == config_reference_markdown(), (
+        "docs/CONFIG.md is stale: run `python -m memgit.config > docs/CONFIG.md`"
+    )
 
 
 def test_empty_file_and_empty_sections_are_defaults(tmp_path: Path) -> None:
@@ -72,7 +81,8 @@ def test_values_are_read() -> None:
             "embedding": {"provider": "none", "model": "~/m.gguf", "threads": 4},
             "chunking": {"max_tokens": 64, "overlap_tokens": 0, "chars_per_token": 3},
             "search": {"k": 10, "vector_weight": 1, "text_weight": 0.25, "half_life_days": 0, "auto_index": False},
-            "lint": {"anything": [1, 2]},
+            "lint": {"disable": ["S103"], "entropy_threshold": 4},
+            "mcp": {"read_only": True, "update_wait": 1},
         }
     )
     assert config.memory == MemoryConfig(("notes/**/*.md",), False, 100)
@@ -81,7 +91,8 @@ def test_values_are_read() -> None:
     assert config.search.k == 10 and config.search.vector_weight == 1 and config.search.text_weight == 0.25
     assert config.search.auto_index is False
     assert config.search.candidates_factor == 4  # untouched keys keep their defaults
-    assert config.lint == {"anything": [1, 2]}  # later stages' sections pass through
+    assert config.lint == LintConfig(disable=("S103",), entropy_threshold=4.0)
+    assert config.mcp == McpConfig(read_only=True, update_wait=1.0)
 
 
 # -- validation --------------------------------------------------------------------------------
@@ -120,6 +131,14 @@ def problems_of(raw: dict) -> list[str]:
         ({"search": {"half_life_days": -1}}, "search.half_life_days must not be negative"),
         ({"search": {"auto_index": "false"}}, "search.auto_index must be true or false"),
         ({"search": {"mmr_lambda": True}}, "search.mmr_lambda must be a number, not a boolean"),
+        ({"lint": {"disable": ["S999"]}}, "lint.disable unknown rule(s) 'S999'"),
+        ({"lint": {"severity": {"S102": "loud"}}}, "lint.severity S102: expected 'error', 'warning' or 'off'"),
+        ({"lint": {"injection": "maybe"}}, 'lint.injection must be "error" or "warning" or "warn" or "off"'),
+        ({"lint": {"entropy_threshold": 9}}, "lint.entropy_threshold must be between 1 and 6"),
+        ({"lint": {"anything": 1}}, "unknown key lint.anything"),
+        ({"mcp": {"update_wait": -1}}, "mcp.update_wait must not be negative"),
+        ({"mcp": {"max_append_chars": 0}}, "mcp.max_append_chars must be at least 1"),
+        ({"mcp": {"read_only": "yes"}}, "mcp.read_only must be true or false"),
     ],
 )
 def test_each_problem(raw: dict, needle: str) -> None:
@@ -184,11 +203,11 @@ def uncomment_settings(text: str) -> str:
 
 def test_default_config_text_is_complete_and_parses_to_defaults() -> None:
     text = default_config_text()
-    assert tomllib.loads(text) == {section: {} for section in DEFAULTS}  # everything commented out
+    assert tomllib.loads(text) == {section: {} for section in SECTIONS}  # everything commented out
     settings = tomllib.loads(uncomment_settings(text))
     assert parse_config(settings) == Config()
-    for section, keys in DEFAULTS.items():
-        assert set(settings[section]) == set(keys)
+    for section, rows in schema():
+        assert set(settings[section]) == {key for key, _d, _h in rows}
 
 
 def test_init_creates_a_workspace(tmp_path: Path) -> None:

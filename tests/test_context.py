@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memgit.context import Source, assemble_context, build_context, estimate_tokens, plan_sources
 from memgit.errors import MemgitError
+from memgit.recall.context import Source, assemble_context, build_context, estimate_tokens, plan_sources
 from memgit.workspace import Workspace
 from tests.helpers import memgit, write
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from memgit import hooks
+from memgit.githooks import install as hook_install
+from memgit.githooks import run as hooks
 from tests.helpers import assert_clean_error, commit_all, git, memgit, write
 
 
@@ -205,7 +206,7 @@ def test_core_hooks_path_is_refused_with_the_fix_or_used_on_request(workspace: P
 
     proc = memgit(workspace, "hooks", "install", "--use-hooks-path", "-t", "post-commit")
     assert proc.returncode == 0, proc.stderr
-    assert hooks.is_memgit_hook(workspace / ".githooks" / "post-commit")
+    assert hook_install.is_memgit_hook(workspace / ".githooks" / "post-commit")
     assert not (workspace / ".git" / "hooks" / "post-commit").exists()
     write(workspace / "memory" / "2026-02-06.md", "- A caracal has tufted ears.\n")
     commit_all(workspace, "hooksPath")
@@ -403,7 +404,7 @@ def test_missing_interpreter(workspace: Path, monkeypatch: pytest.MonkeyPatch) -
     """The recorded Python is gone and memgit is not on PATH: index hooks warn, lint blocks."""
     from memgit.workspace import Workspace
 
-    hooks.install_hooks(Workspace.discover(workspace), python="/nonexistent/bin/python")
+    hook_install.install_hooks(Workspace.discover(workspace), python="/nonexistent/bin/python")
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     write(workspace / "memory" / "2026-02-19.md", "- Bilby.\n")
     git(workspace, "add", "-A")
@@ -411,7 +412,7 @@ def test_missing_interpreter(workspace: Path, monkeypatch: pytest.MonkeyPatch) -
     assert blocked.returncode == 1 and "memgit not found" in blocked.stderr
     assert "MEMGIT_SKIP_HOOKS=1" in blocked.stderr
 
-    hooks.uninstall_hooks(Workspace.discover(workspace), ["pre-commit"])
+    hook_install.uninstall_hooks(Workspace.discover(workspace), ["pre-commit"])
     proc = commit(workspace, "-m", "x")
     assert proc.returncode == 0
     lines = warning_lines(proc.stderr)
@@ -420,11 +421,11 @@ def test_missing_interpreter(workspace: Path, monkeypatch: pytest.MonkeyPatch) -
 
 # -- small pure pieces ---------------------------------------------------------------------------
 def test_rendered_script_quotes_paths_and_parses() -> None:
-    script = hooks.render_hook("post-commit", "/opt/my python/bin/python", "")
-    assert hooks.MARKER in script
+    script = hook_install.render_hook("post-commit", "/opt/my python/bin/python", "")
+    assert hook_install.MARKER in script
     assert "MEMGIT_PYTHON='/opt/my python/bin/python'" in script
     assert subprocess.run(["sh", "-n"], input=script, text=True).returncode == 0
-    assert "MEMGIT_BLOCKING=1" in hooks.render_hook("pre-commit", "/usr/bin/python3")
+    assert "MEMGIT_BLOCKING=1" in hook_install.render_hook("pre-commit", "/usr/bin/python3")
 
 
 def test_framework_stage_and_no_op_flags(monkeypatch: pytest.MonkeyPatch) -> None:

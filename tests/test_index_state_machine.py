@@ -21,10 +21,10 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from memgit import paths
-from memgit.indexer import update_index, verify_index
-from memgit.search import Searcher
-from memgit.store import Store
+from memgit.core import paths
+from memgit.index.store import Store
+from memgit.index.update import update_index, verify_index
+from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 
 MEMORY_FILES = [

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from memgit.errors import IndexLocked
-from memgit.indexer import index_lock, index_status, update_index, verify_index
-from memgit.search import Searcher
+from memgit.index.update import index_lock, index_status, update_index, verify_index
+from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, git, memgit, write
 
@@ -516,7 +516,7 @@ def test_concurrent_index_runs_serialise(workspace: Path) -> None:
 def test_reader_thread_sees_complete_states_during_updates(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process: searches racing an update see either the old or the new index, never an error."""
     monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
-    from memgit.search import Searcher
+    from memgit.recall.search import Searcher
 
     ws = Workspace.discover(repo)
     errors: list[BaseException] = []

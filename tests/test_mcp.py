@@ -20,9 +20,10 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import CallToolResult
 
+from memgit.config import McpConfig, parse_config
 from memgit.errors import ConfigError, PathRefused
-from memgit.indexer import index_lock
-from memgit.mcp_server import DATA_NOTICE, ChangeWatcher, path_filter, server_options
+from memgit.index.update import index_lock
+from memgit.mcp.server import DATA_NOTICE, ChangeWatcher, path_filter, server_options
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, git, memgit, write
 
@@ -96,12 +97,16 @@ def test_path_filter() -> None:
 
 
 def test_server_options_from_config() -> None:
-    assert server_options({}).read_only is False
-    assert server_options({}, read_only=True).read_only is True
-    assert server_options({"read_only": True}).read_only is True
-    assert server_options({"update_wait": 0.5, "max_append_chars": 100}).max_append_chars == 100
+    def options(raw: dict, read_only: bool = False) -> McpConfig:
+        return server_options(parse_config({"mcp": raw}).mcp, read_only=read_only)
+
+    assert options({}).read_only is False
+    assert options({}, read_only=True).read_only is True
+    assert options({"read_only": True}).read_only is True
+    assert options({"read_only": True}, read_only=False).read_only is True  # the flag only tightens
+    assert options({"update_wait": 0.5, "max_append_chars": 100}).max_append_chars == 100
     with pytest.raises(ConfigError) as info:
-        server_options({"read_only": "yes", "max_append_chars": 0, "colour": 1})
+        options({"read_only": "yes", "max_append_chars": 0, "colour": 1})
     assert len(info.value.problems) == 3
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from memgit.cli_model import model_group
+from memgit.cli.model import model_group
 from memgit.errors import ModelError
 
 needs_llama = pytest.mark.skipif(

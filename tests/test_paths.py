@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memgit.paths import daily_date, glob_match, glob_to_regex, is_memory_path, normalise_user_path
+from memgit.core.paths import daily_date, glob_match, glob_to_regex, is_memory_path, normalise_user_path
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memgit.search import Searcher
+from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import assert_clean_error, commit_all, git, memgit, write
 

@@ -14,8 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memgit.errors import PathRefused
-from memgit.workspace import Workspace
-from memgit.writer import (
+from memgit.memory.append import (
     AppendRefused,
     append_memory,
     clean_text,
@@ -23,6 +22,7 @@ from memgit.writer import (
     last_heading,
     render_entry,
 )
+from memgit.workspace import Workspace
 from tests.helpers import git, write
 
 NOON = datetime(2026, 2, 6, 12, 0)
@@ -156,7 +156,7 @@ _WRITER = textwrap.dedent(
     from datetime import datetime
     from pathlib import Path
     from memgit.workspace import Workspace
-    from memgit.writer import append_memory
+    from memgit.memory.append import append_memory
 
     ws = Workspace.discover(Path(sys.argv[1]))
     for i in range(int(sys.argv[3])):

@@ -26,10 +26,12 @@ import subprocess
 import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.config import McpConfig
+from memgit.core.paths import daily_log_path
 from memgit.errors import MemgitError
 
 if TYPE_CHECKING:
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 
 #: Largest append accepted, in characters. Memory is notes, not documents: anything bigger is
 #: almost certainly a pasted file or a runaway loop, and would bloat every session's context.
-DEFAULT_MAX_APPEND_CHARS = 16_000
+DEFAULT_MAX_APPEND_CHARS = McpConfig.max_append_chars  # declared once, in the config schema
 
 #: How long a writer waits for another writer's lock before giving up.
 LOCK_TIMEOUT_SECONDS = 10.0
@@ -76,15 +78,6 @@ class AppendResult:
 
 # --------------------------------------------------------------------------------------------
 # Pure logic
-
-
-def daily_log_path(day: date) -> str:
-    """Workspace-relative path of the daily log for `day` (`memory/YYYY-MM-DD.md`)."""
-    return f"memory/{day.isoformat()}.md"
-
-
-def yesterday(day: date) -> date:
-    return day - timedelta(days=1)
 
 
 def find_control_character(text: str) -> tuple[int, str] | None:
@@ -290,9 +283,10 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
     returned for the caller to show. The text is linted on its own: an append cannot trip
     the past-log rule, since it never rewrites anything.
     """
-    from memgit import lint
+    from memgit.core import lint
+    from memgit.memory.lint import lint_settings
 
-    settings, _problems = lint.lint_settings(ws.config.lint)  # problems: `memgit lint` reports them
+    settings = lint_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
     findings = lint.lint_file(lint.LintInput(path, text.encode("utf-8")), settings, today)
     errors = [f for f in findings if f.severity == lint.ERROR]
     if errors:

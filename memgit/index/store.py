@@ -18,8 +18,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from memgit.core.text import fts_text
 from memgit.errors import MemgitError
-from memgit.textproc import fts_text
 
 if TYPE_CHECKING:
     import numpy as np

@@ -6,23 +6,14 @@ path must not pay for pygit2, SQLite or numpy. Each command imports its service 
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
-_HOOK_TYPES = ("pre-commit", "post-commit", "post-merge", "post-checkout", "post-rewrite")
-
-
-def _cwd(ctx: click.Context) -> Path:
-    obj = ctx.find_root().obj
-    return Path(obj["cwd"]) if isinstance(obj, dict) and obj.get("cwd") else Path.cwd()
-
-
-def _emit(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False))
+from memgit.cli.output import cwd_of as _cwd
+from memgit.cli.output import emit as _emit
+from memgit.githooks.types import HOOK_TYPES as _HOOK_TYPES
 
 
 @click.command("lint")
@@ -37,8 +28,8 @@ def lint_command(ctx: click.Context, paths: tuple[str, ...], staged: bool, stric
     Findings print as `path:line: CODE message`; exit 1 when any is an error. A line containing
     `memgit: allow` (or `memgit: allow CODE`) is exempt. Rules are configured in memgit.toml [lint].
     """
-    from memgit.lint import summarize
-    from memgit.lint_git import lint_workspace
+    from memgit.core.lint import summarize
+    from memgit.memory.lint import lint_workspace
     from memgit.workspace import Workspace
 
     cwd = _cwd(ctx)
@@ -97,7 +88,7 @@ def _print_report(report: Any, as_json: bool) -> None:
 @click.pass_context
 def hooks_install(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_path: bool, as_json: bool) -> None:
     """Write memgit's hooks; an existing hook is kept as NAME.legacy and still runs first."""
-    from memgit.hooks import HOOK_TYPES, install_hooks
+    from memgit.githooks.install import HOOK_TYPES, install_hooks
     from memgit.workspace import Workspace
 
     ws = Workspace.discover(_cwd(ctx))
@@ -112,7 +103,7 @@ def hooks_install(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_pat
 @click.pass_context
 def hooks_uninstall(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_path: bool, as_json: bool) -> None:
     """Remove memgit's hooks and put back the hooks they had set aside."""
-    from memgit.hooks import HOOK_TYPES, uninstall_hooks
+    from memgit.githooks.install import HOOK_TYPES, uninstall_hooks
     from memgit.workspace import Workspace
 
     ws = Workspace.discover(_cwd(ctx))
@@ -125,7 +116,7 @@ def hooks_uninstall(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_p
 @click.pass_context
 def hooks_status_command(ctx: click.Context, as_json: bool) -> None:
     """Show which hooks are memgit's, which are someone else's, and which interpreter they run."""
-    from memgit.hooks import hooks_status
+    from memgit.githooks.install import hooks_status
     from memgit.workspace import Workspace
 
     _print_report(hooks_status(Workspace.discover(_cwd(ctx))), as_json)
@@ -145,7 +136,7 @@ def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
     the pre-commit framework's `index` / `lint`; ARGS are what git passed. Index hooks always exit
     0 (at most one warning line); pre-commit exits 1 when lint finds an error.
     """
-    from memgit.hooks import run_hook
+    from memgit.githooks.run import run_hook
 
     stdin = None
     if name == "post-rewrite" and not sys.stdin.isatty():

@@ -7,7 +7,10 @@ import functools
 import re
 from collections.abc import Iterable
 
+#: Any dated memory file (`memory/2026-02-06.md`, `sessions/2026-02-06-x.jsonl`): dates for decay.
 DAILY_RE = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})(?:[^/]*)\.(?:md|jsonl)$")
+#: The daily log itself, exactly `memory/YYYY-MM-DD.md`: append-only, one per day.
+DAILY_LOG_RE = re.compile(r"^memory/(\d{4})-(\d{2})-(\d{2})\.md$")
 
 
 @functools.lru_cache(maxsize=256)
@@ -73,6 +76,26 @@ def daily_date(path: str) -> str | None:
         return datetime.date(year, month, day).isoformat()
     except ValueError:  # e.g. 2026-02-30 is no date
         return None
+
+
+def daily_log_path(day: datetime.date) -> str:
+    """Workspace-relative path of the daily log for `day` (`memory/YYYY-MM-DD.md`)."""
+    return f"memory/{day.isoformat()}.md"
+
+
+def daily_log_day(path: str) -> datetime.date | None:
+    """The day of a daily log (`memory/YYYY-MM-DD.md` exactly), or None for any other path."""
+    match = DAILY_LOG_RE.match(path)
+    if not match:
+        return None
+    try:
+        return datetime.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return None
+
+
+def yesterday(day: datetime.date) -> datetime.date:
+    return day - datetime.timedelta(days=1)
 
 
 def normalise_user_path(user_path: str) -> str | None:

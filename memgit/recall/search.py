@@ -13,17 +13,18 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from memgit import gitrepo, paths
+from memgit.core import paths
+from memgit.core.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
+from memgit.core.text import match_expression, prune_common_terms, query_terms, token_set
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked, MemgitError
-from memgit.indexer import _UNSET, cache_path, index_path, open_embedder, update_index
-from memgit.scoring import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
-from memgit.store import CorruptIndex, Store
-from memgit.textproc import match_expression, prune_common_terms, query_terms, token_set
+from memgit.git import plumbing
+from memgit.index.store import CorruptIndex, Store
+from memgit.index.update import _UNSET, cache_path, index_path, open_embedder, update_index
 from memgit.workspace import Workspace
 
 if TYPE_CHECKING:
-    from memgit.vecmatrix import VectorSet
+    from memgit.index.vectors import VectorSet
 
 MODES = ("hybrid", "bm25", "vector")
 MAX_K = 200
@@ -148,7 +149,7 @@ class Searcher:
         if not worktree and now - self._checked_at < HEAD_RECHECK_SECONDS:
             return  # a batch of queries asks git once, not once per query
         self._checked_at = now
-        probed = gitrepo.probe_head(self.ws.root)
+        probed = plumbing.probe_head(self.ws.root)
         tree = probed[1] if probed else None
         marker = self.ws.data_dir / "indexed_tree"
         current = marker.read_text().strip() if marker.exists() else None
@@ -299,7 +300,7 @@ class Searcher:
 
     def _vectors(self, meta: dict[str, str]) -> VectorSet | None:
         """The memory-mapped vectors of this index generation, if the files are intact."""
-        from memgit.vecmatrix import VectorSet
+        from memgit.index.vectors import VectorSet
 
         generation = int(meta.get("generation", "0"))
         if self._vector_cache is None or self._vector_cache.generation != generation:

@@ -6,7 +6,8 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from memgit.chunking import split_lines
+from memgit.core.chunking import split_lines
+from memgit.core.text import NotText, decode_memory_text
 from memgit.errors import MemgitError
 from memgit.workspace import Workspace
 
@@ -52,12 +53,10 @@ def read_memory(
     if not full.is_file():
         raise MemgitError(f"no memory file {rel!r} in {ws.root}")
     data = full.read_bytes()
-    if b"\x00" in data:
-        raise MemgitError(f"{rel} is a binary file (NUL bytes); memgit reads text only")
     try:
-        lines = split_lines(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise MemgitError(f"{rel} is not valid UTF-8 (byte {exc.start})") from None
+        lines = split_lines(decode_memory_text(data))
+    except NotText as exc:
+        raise MemgitError(f"{rel}: {exc.reason}; memgit reads UTF-8 text only") from None
     first = 1 if start is None else start
     if first < 1 or (end is not None and end < first):
         raise MemgitError(f"invalid line range {first}-{end}: lines count from 1 and END >= START")

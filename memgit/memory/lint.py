@@ -1,6 +1,6 @@
 """The I/O half of memory lint: gather what to check from git and the work tree, then run the rules.
 
-`memgit/lint.py` only sees bytes. This module decides which bytes: the staged version of each
+`memgit/core/lint.py` only sees bytes. This module decides which bytes: the staged version of each
 changed file (for the pre-commit hook) or the work-tree version (for a person running
 `memgit lint`), each paired with the committed version it replaces so the append-only rule for
 past daily logs can compare them.
@@ -14,9 +14,23 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from memgit import gitrepo
-from memgit.errors import ConfigError, PathRefused
-from memgit.lint import Finding, LintInput, LintSettings, lint_files, lint_settings
+from memgit.config import LintConfig
+from memgit.core.lint import (
+    _DAILY_CODES,
+    _INJECTION_CODES,
+    _PAST_DAILY_POLICY,
+    OFF,
+    RULES,
+    SEVERITIES,
+    WARNING,
+    Finding,
+    LintInput,
+    LintSettings,
+    lint_files,
+    resolve_code,
+)
+from memgit.errors import PathRefused
+from memgit.git import plumbing
 from memgit.workspace import Workspace
 
 
@@ -38,10 +52,45 @@ class LintReport:
         }
 
 
+def lint_settings(config: LintConfig | None = None, *, default_max_bytes: int | None = None) -> LintSettings:
+    """Resolve the validated `[lint]` section into one severity per rule plus the limits.
+
+    `default_max_bytes` is the indexer's own limit: a file the index would skip is one lint
+    should stop at commit time, so the two agree unless `[lint] max_file_bytes` says otherwise.
+    Validation already happened in `memgit.config`, against the same rule table.
+    """
+    config = config or LintConfig()
+    severities = {rule.code: rule.severity for rule in RULES}
+    plain = {s: s for s in SEVERITIES} | {"warn": WARNING}
+    groups = (
+        (config.injection, _INJECTION_CODES, plain),
+        (config.past_daily_logs, _DAILY_CODES, _PAST_DAILY_POLICY),
+        (config.outside_paths, ("F405",), plain),
+    )
+    for value, codes, mapping in groups:
+        if value:
+            for code in codes:
+                severities[code] = mapping[value.lower()]
+    for name, value in config.severity.items():
+        code = resolve_code(str(name))
+        if code is not None:
+            severities[code] = plain[str(value).lower()]
+    for name in config.disable:
+        code = resolve_code(str(name))
+        if code is not None:
+            severities[code] = OFF
+    max_bytes = config.max_file_bytes or default_max_bytes or LintSettings.max_file_bytes
+    return LintSettings(
+        severities=severities,
+        max_file_bytes=max_bytes,
+        entropy_threshold=config.entropy_threshold,
+        daily_grace_days=config.daily_grace_days,
+        allow_outside=tuple(config.allow_outside),
+    )
+
+
 def settings_for(ws: Workspace) -> LintSettings:
-    settings, problems = lint_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
-    if problems:
-        raise ConfigError(problems)
+    settings = lint_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
     return settings
 
 
@@ -93,8 +142,8 @@ def _selected(path: str, wanted: Sequence[str]) -> bool:
 
 
 def _staged_inputs(ws: Workspace, wanted: Sequence[str], index_file: Path | None) -> list[LintInput]:
-    staged = gitrepo.index_entries(ws.root, index_file)
-    head = gitrepo.head_files(ws.root)
+    staged = plumbing.index_entries(ws.root, index_file)
+    head = plumbing.head_files(ws.root)
     inputs = []
     for path in sorted(set(staged) | set(head)):
         new, old = staged.get(path), head.get(path)
@@ -105,18 +154,18 @@ def _staged_inputs(ws: Workspace, wanted: Sequence[str], index_file: Path | None
             continue  # symlinks and submodules carry no text of their own
         data = None
         if new is not None:
-            data = gitrepo.read_blob(ws.root, new.blob) if is_memory else b""
-        previous = gitrepo.read_blob(ws.root, old.blob) if is_memory and old and old.is_regular else None
+            data = plumbing.read_blob(ws.root, new.blob) if is_memory else b""
+        previous = plumbing.read_blob(ws.root, old.blob) if is_memory and old and old.is_regular else None
         inputs.append(LintInput(path, data, previous, is_memory))
     return inputs
 
 
 def _worktree_inputs(ws: Workspace, wanted: Sequence[str]) -> list[LintInput]:
-    candidates = set(gitrepo.worktree_files(ws.root))
+    candidates = set(plumbing.worktree_files(ws.root))
     for rel in wanted:  # a file named on the command line is checked even when git ignores it
         if rel and (ws.root / rel).is_file():
             candidates.add(rel)
-    head = gitrepo.head_files(ws.root)
+    head = plumbing.head_files(ws.root)
     inputs = []
     for path in sorted(candidates):
         if not _selected(path, wanted):
@@ -131,6 +180,6 @@ def _worktree_inputs(ws: Workspace, wanted: Sequence[str]) -> list[LintInput]:
         elif path not in head:
             continue
         old = head.get(path)
-        previous = gitrepo.read_blob(ws.root, old.blob) if is_memory and old and old.is_regular else None
+        previous = plumbing.read_blob(ws.root, old.blob) if is_memory and old and old.is_regular else None
         inputs.append(LintInput(path, data, previous, is_memory))
     return inputs

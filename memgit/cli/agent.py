@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from memgit.cli.output import workspace_from
+
 _DIR_OPTION = click.option(
     "-C",
     "directory",
@@ -25,11 +27,7 @@ _DIR_OPTION = click.option(
 
 
 def _workspace(directory: Path | None) -> Any:
-    from memgit.workspace import Workspace
-
-    ctx = click.get_current_context()
-    start = directory or (ctx.obj or {}).get("cwd") or Path.cwd()
-    return Workspace.discover(start)
+    return workspace_from(directory=directory)
 
 
 def _text_argument(words: tuple[str, ...]) -> str:
@@ -52,7 +50,7 @@ def mcp_command(read_only: bool, directory: Path | None) -> None:
     Register it with an MCP host as the command `memgit mcp -C /path/to/memory`. The server keeps
     the index and model warm, indexes uncommitted edits and follows new commits while it runs.
     """
-    from memgit.mcp_server import serve, server_options
+    from memgit.mcp.server import serve, server_options
 
     ws = _workspace(directory)
     options = server_options(ws.config.mcp, read_only=read_only)
@@ -80,9 +78,9 @@ def mcp_command(read_only: bool, directory: Path | None) -> None:
 def context_command(scope: str, day: str | None, budget: int | None, as_json: bool, directory: Path | None) -> None:
     """Print the memory an agent loads at session start: today's and yesterday's logs (and
     MEMORY.md, USER.md in the private scope), within a budget that never cuts silently."""
-    from memgit.context import build_context
     from memgit.errors import MemgitError
-    from memgit.mcp_server import server_options
+    from memgit.mcp.server import server_options
+    from memgit.recall.context import build_context
 
     try:
         when = date.fromisoformat(day) if day else None
@@ -101,7 +99,7 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
 
 
 def _append(text: str, *, long_term: bool, commit: bool, as_json: bool, directory: Path | None) -> None:
-    from memgit.writer import append_memory
+    from memgit.memory.append import append_memory
 
     ws = _workspace(directory)
     result = append_memory(ws, text, long_term=long_term, commit=commit)

@@ -75,3 +75,23 @@ def prune_common_terms(terms: list[str], doc_counts: dict[str, int], total: int,
 def token_set(text: str) -> frozenset[str]:
     """Lower-cased word set, for MMR's Jaccard similarity."""
     return frozenset(w.lower() for w in WORD_RE.findall(fts_text(text)))
+
+
+class NotText(ValueError):
+    """Bytes that memgit will not read as a memory file; `reason` is the user-facing why."""
+
+    def __init__(self, reason: str, offset: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.offset = offset
+
+
+def decode_memory_text(data: bytes) -> str:
+    """Memory files are UTF-8 text: a NUL byte marks a binary file, bad UTF-8 an unreadable one."""
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise NotText("binary file (NUL bytes)", nul)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotText(f"not valid UTF-8 (byte {exc.start})", exc.start) from None

@@ -1,102 +1,35 @@
-"""The `memgit` command: parse, call one service, print text or `--json`. No logic lives here.
-
-Imports of services happen inside commands so that `memgit hook` (run by git on every commit)
-starts in a few tens of milliseconds.
-"""
+"""The index commands: init, index, search, get, status, doctor."""
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from memgit import __version__
+from memgit.cli.output import Progress, emit, notice, warn, workspace_from
 
 
-class Progress:
-    """A minimal progress bar on stderr when it is a terminal; silent otherwise."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.enabled = sys.stderr.isatty() and not os.environ.get("MEMGIT_NO_PROGRESS")
-        self._drawn = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or total <= 0:
-            return
-        width = 30
-        filled = int(width * done / total)
-        bar = "#" * filled + "-" * (width - filled)
-        sys.stderr.write(f"\r{self.label} [{bar}] {done}/{total}")
-        sys.stderr.flush()
-        self._drawn = True
-        if done >= total:
-            self.finish()
-
-    def finish(self) -> None:
-        if self._drawn:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-            self._drawn = False
-
-
-def emit(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=None))
-
-
-def notice(message: str) -> None:
-    click.echo(f"memgit: notice: {message}", err=True)
-
-
-def warn(message: str) -> None:
-    click.echo(f"memgit: warning: {message}", err=True)
-
-
-def workspace_from(ctx: click.Context) -> Any:
-    from memgit.workspace import Workspace
-
-    return Workspace.discover(ctx.obj["cwd"])
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="memgit")
-@click.option(
-    "-C",
-    "directory",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Run as if memgit was started in this directory.",
-)
-@click.pass_context
-def cli(ctx: click.Context, directory: Path | None) -> None:
-    """memgit: git-native memory for AI agents (index, search, hooks, MCP)."""
-    ctx.ensure_object(dict)
-    cwd = directory or Path.cwd()
-    if directory is not None and not directory.is_dir():
-        raise click.BadParameter(f"{directory} is not a directory", param_hint="-C")
-    ctx.obj["cwd"] = cwd
-    ctx.obj["cwd_given"] = directory is not None
-
-
-@cli.command()
+@click.command()
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--hooks", "with_hooks", is_flag=True, help="Also install the plain git hooks.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.pass_context
 def init(ctx: click.Context, directory: Path | None, with_hooks: bool, as_json: bool) -> None:
     """Make (or adopt) a git repository as a memory workspace."""
-    from memgit.init import init_workspace
+    from memgit.memory.init import init_workspace
 
     target = directory if directory is not None else ctx.obj["cwd"]
     if not target.is_absolute():
         target = ctx.obj["cwd"] / target
     # Like `git init` and `git -C DIR init`: a named directory gets its own repository.
     explicit = directory is not None or ctx.obj.get("cwd_given", False)
-    report = init_workspace(target, hooks=with_hooks, explicit=explicit)
+    report = init_workspace(target, explicit=explicit)
+    if with_hooks:
+        from memgit.githooks.install import install_hooks
+        from memgit.workspace import Workspace
+
+        report["hooks"] = list(install_hooks(Workspace.discover(Path(report["root"]))).installed)
     if as_json:
         emit(report)
         return
@@ -109,7 +42,7 @@ def init(ctx: click.Context, directory: Path | None, with_hooks: bool, as_json: 
     click.echo("Next: add notes under memory/, commit, then `memgit index` and `memgit search QUERY`.")
 
 
-@cli.command()
+@click.command()
 @click.option("--full", is_flag=True, help="Rebuild from scratch (the embedding cache is kept).")
 @click.option("--verify", is_flag=True, help="Check that the index equals a full rebuild; exit 1 if not.")
 @click.option("--worktree", is_flag=True, help="Also index uncommitted edits to memory files.")
@@ -127,7 +60,7 @@ def index(
     ctx: click.Context, full: bool, verify: bool, worktree: bool, as_json: bool, quiet: bool, wait: float
 ) -> None:
     """Bring the index up to HEAD by a tree-to-tree diff (cost follows the diff)."""
-    from memgit.indexer import update_index, verify_index
+    from memgit.index.update import update_index, verify_index
 
     ws = workspace_from(ctx)
     progress = Progress("embedding")
@@ -188,7 +121,7 @@ def _search_options(func: Any) -> Any:
     return func
 
 
-@cli.command()
+@click.command()
 @click.argument("query", required=False)
 @_search_options
 @click.option(
@@ -211,7 +144,7 @@ def search(
 ) -> None:
     """Search memory: BM25 and vectors merged; every hit names path:lines@commit."""
     from memgit.errors import MemgitError
-    from memgit.search import Searcher
+    from memgit.recall.search import Searcher
 
     if (query is None) == (batch is None):
         raise MemgitError("give a QUERY or --batch FILE (one of the two)")
@@ -248,14 +181,14 @@ def search(
             click.echo(f"    {line}")
 
 
-@cli.command()
+@click.command()
 @click.argument("spec")
 @click.option("--lines", "max_lines", type=click.IntRange(1, 100_000), default=120, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
     """Print a memory file, or lines of it: PATH[:START[-END]]."""
-    from memgit.reader import parse_spec, read_memory
+    from memgit.recall.get import parse_spec, read_memory
 
     ws = workspace_from(ctx)
     path, start, end = parse_spec(spec)
@@ -268,12 +201,12 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
         click.echo(f"memgit: {result.hint}", err=True)
 
 
-@cli.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
     """How the index compares with HEAD."""
-    from memgit.indexer import index_status
+    from memgit.index.update import index_status
 
     ws = workspace_from(ctx)
     data = index_status(ws)
@@ -301,12 +234,12 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"  skipped {item['path']}: {item['reason']}")
 
 
-@cli.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def doctor(ctx: click.Context, as_json: bool) -> None:
     """Check SQLite, FTS5, sqlite-vec, the model and the index; say how to fix what is broken."""
-    from memgit.doctor import checks_to_dict, run_checks
+    from memgit.index.doctor import checks_to_dict, run_checks
 
     checks = run_checks(ctx.obj["cwd"])
     data = checks_to_dict(checks)
@@ -320,65 +253,3 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
                 click.echo(f"       fix: {check.fix}")
     if not data["ok"]:
         ctx.exit(1)
-
-
-def _register_optional() -> None:
-    """Commands that live in their own modules (one capability each)."""
-    import importlib
-
-    for module_name, names in (
-        ("memgit.cli_model", ("model_group",)),
-        ("memgit.cli_hooks", ("lint_command", "hooks_group", "hook_command")),
-        ("memgit.cli_agent", ("mcp_command", "context_command", "remember_command", "log_command")),
-    ):
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        for name in names:
-            command = getattr(module, name, None)
-            if command is not None:
-                cli.add_command(command)
-
-
-_register_optional()
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point: every failure becomes one `memgit: error: ...` line and a non-zero exit."""
-    from memgit.errors import ConfigError, MemgitError
-
-    try:
-        result = cli.main(args=argv, prog_name="memgit", standalone_mode=False)
-    except ConfigError as exc:
-        for problem in exc.problems:
-            click.echo(f"memgit: error: {problem}", err=True)
-        sys.exit(1)
-    except MemgitError as exc:
-        click.echo(f"memgit: error: {exc}", err=True)
-        sys.exit(1)
-    except click.exceptions.Abort:
-        click.echo("memgit: interrupted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("memgit: interrupted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        click.echo(f"memgit: error: {exc.format_message()}", err=True)
-        if isinstance(exc, click.UsageError) and exc.ctx is not None:
-            click.echo(f"Try '{exc.ctx.command_path} --help' for help.", err=True)
-        sys.exit(exc.exit_code)
-    except BrokenPipeError:
-        sys.exit(0)
-    except Exception as exc:
-        if os.environ.get("MEMGIT_DEBUG"):
-            raise
-        click.echo(
-            f"memgit: error: internal error: {type(exc).__name__}: {exc} (set MEMGIT_DEBUG=1 for a traceback)",
-            err=True,
-        )
-        sys.exit(1)
-    if isinstance(result, int) and result:
-        sys.exit(result)

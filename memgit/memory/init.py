@@ -10,7 +10,7 @@ from memgit.config import CONFIG_NAME, default_config_text
 GITATTRIBUTES_LINE = "memory/.dreams/**/*.jsonl merge=union"
 
 
-def init_workspace(target: Path, *, hooks: bool = False, explicit: bool = True) -> dict[str, Any]:
+def init_workspace(target: Path, *, explicit: bool = True) -> dict[str, Any]:
     """Adopt the repository at `target` or create one there.
 
     Without an explicit directory the enclosing repository is adopted (as every other command
@@ -59,10 +59,4 @@ def init_workspace(target: Path, *, hooks: bool = False, explicit: bool = True) 
             encoding="utf-8",
         )
         created.append(".gitattributes")
-    report: dict[str, Any] = {"root": str(root), "adopted": adopted, "created": created, "hooks": []}
-    if hooks:
-        from memgit.hooks import install_hooks
-        from memgit.workspace import Workspace
-
-        report["hooks"] = list(install_hooks(Workspace.discover(root)).installed)
-    return report
+    return {"root": str(root), "adopted": adopted, "created": created, "hooks": []}

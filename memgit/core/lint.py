@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from memgit.paths import glob_match
+from memgit.core.paths import daily_log_day, glob_match
 
 ERROR = "error"
 WARNING = "warning"
@@ -77,110 +77,6 @@ class LintSettings:
 
     def severity(self, code: str) -> str:
         return self.severities.get(code, RULES_BY_CODE[code].severity)
-
-
-_KNOWN_KEYS = {
-    "disable": "list of rule codes or names to turn off",
-    "severity": "table of CODE = 'error' | 'warning' | 'off'",
-    "injection": "'error' | 'warning' | 'off' for P201-P203",
-    "past_daily_logs": "'error' | 'warn' | 'allow' for D301-D302",
-    "outside_paths": "'error' | 'warning' | 'off' for F405",
-    "max_file_bytes": "positive integer (default: [memory] max_file_bytes, the indexer's limit)",
-    "entropy_threshold": "number of bits per character, 1.0-6.0",
-    "daily_grace_days": "non-negative integer",
-    "allow_outside": "list of path globs F405 ignores",
-}
-
-
-def lint_settings(
-    raw: Mapping[str, object] | None, *, default_max_bytes: int | None = None
-) -> tuple[LintSettings, list[str]]:
-    """Validate the `[lint]` table of memgit.toml; every problem is reported, not just the first.
-
-    Invalid values fall back to the default for that key and the caller shows the problems.
-    `default_max_bytes` is the indexer's own limit: a file the index would skip is one lint
-    should stop at commit time, so the two agree unless `[lint] max_file_bytes` says otherwise.
-    """
-    raw = dict(raw or {})
-    problems: list[str] = []
-    severities = {rule.code: rule.severity for rule in RULES}
-    kwargs: dict[str, object] = {}
-    if default_max_bytes is not None:
-        kwargs["max_file_bytes"] = default_max_bytes
-
-    def bad(key: str, got: object) -> None:
-        problems.append(f"memgit.toml [lint] {key}: expected {_KNOWN_KEYS[key]}, got {got!r}")
-
-    for key in sorted(set(raw) - set(_KNOWN_KEYS)):
-        problems.append(f"memgit.toml [lint] {key}: unknown key (known: {', '.join(sorted(_KNOWN_KEYS))})")
-
-    def group(key: str, codes: Iterable[str], mapping: Mapping[str, str]) -> None:
-        if key not in raw:
-            return
-        value = raw[key]
-        if isinstance(value, str) and value.lower() in mapping:
-            for code in codes:
-                severities[code] = mapping[value.lower()]
-        else:
-            bad(key, value)
-
-    plain = {s: s for s in SEVERITIES} | {"warn": WARNING}
-    group("injection", _INJECTION_CODES, plain)
-    group("past_daily_logs", _DAILY_CODES, _PAST_DAILY_POLICY)
-    group("outside_paths", ("F405",), plain)
-
-    table = raw.get("severity", {})
-    if not isinstance(table, Mapping):
-        bad("severity", table)
-        table = {}
-    for name, value in table.items():
-        code = resolve_code(str(name))
-        if code is None:
-            problems.append(f"memgit.toml [lint] severity: unknown rule {name!r} (known: {', '.join(RULES_BY_CODE)})")
-        elif isinstance(value, str) and value.lower() in plain:
-            severities[code] = plain[value.lower()]
-        else:
-            problems.append(f"memgit.toml [lint] severity.{name}: expected 'error', 'warning' or 'off', got {value!r}")
-
-    disable = raw.get("disable", [])
-    if isinstance(disable, str):
-        disable = [disable]
-    if not isinstance(disable, list):
-        bad("disable", disable)
-        disable = []
-    for name in disable:
-        code = resolve_code(str(name))
-        if code is None:
-            problems.append(f"memgit.toml [lint] disable: unknown rule {name!r} (known: {', '.join(RULES_BY_CODE)})")
-        else:
-            severities[code] = OFF
-
-    if "max_file_bytes" in raw:
-        value = raw["max_file_bytes"]
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            kwargs["max_file_bytes"] = value
-        else:
-            bad("max_file_bytes", value)
-    if "daily_grace_days" in raw:
-        value = raw["daily_grace_days"]
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            kwargs["daily_grace_days"] = value
-        else:
-            bad("daily_grace_days", value)
-    if "entropy_threshold" in raw:
-        value = raw["entropy_threshold"]
-        if isinstance(value, int | float) and not isinstance(value, bool) and 1.0 <= value <= 6.0:
-            kwargs["entropy_threshold"] = float(value)
-        else:
-            bad("entropy_threshold", value)
-    if "allow_outside" in raw:
-        value = raw["allow_outside"]
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            kwargs["allow_outside"] = tuple(value)
-        else:
-            bad("allow_outside", value)
-
-    return LintSettings(severities=severities, **kwargs), problems  # type: ignore[arg-type]
 
 
 def resolve_code(name: str) -> str | None:
@@ -485,18 +381,7 @@ def _conflict_markers(lines: list[str]) -> list[tuple[int, str, str, str]]:
     return found
 
 
-_DAILY = re.compile(r"^memory/(\d{4})-(\d{2})-(\d{2})\.md$")
 _DATE_NAME = re.compile(r"(?:^|/)\d{4}-\d{2}-\d{2}\.(?:md|markdown|txt)$", re.IGNORECASE)
-
-
-def daily_log_date(path: str) -> date | None:
-    match = _DAILY.match(path)
-    if not match:
-        return None
-    try:
-        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-    except ValueError:
-        return None
 
 
 def _is_past_daily(path: str, today: date, grace_days: int) -> bool:
@@ -505,7 +390,7 @@ def _is_past_daily(path: str, today: date, grace_days: int) -> bool:
     The grace day lets a session that runs past midnight, or an agent on another time zone, finish
     yesterday's log without tripping the rule.
     """
-    day = daily_log_date(path)
+    day = daily_log_day(path)
     return day is not None and day < today - timedelta(days=grace_days)
 
 

@@ -18,12 +18,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memgit import gitrepo, paths
-from memgit.chunking import Chunk, char_token_counter, chunk_lines, split_lines
+from memgit.core import paths
+from memgit.core.chunking import Chunk, char_token_counter, chunk_lines, split_lines
+from memgit.core.text import NotText, decode_memory_text
+from memgit.core.transcripts import transcript_lines
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked
-from memgit.store import SCHEMA_VERSION, CorruptIndex, Store, backend
-from memgit.transcripts import transcript_lines
+from memgit.git import plumbing
+from memgit.index.store import SCHEMA_VERSION, CorruptIndex, Store, backend
 from memgit.workspace import Workspace
 
 ProgressFn = Callable[[int, int], None]
@@ -99,10 +101,10 @@ def _update_matrix(
     Runs after the SQLite commit; if it dies half-way the files keep an older generation and
     search uses vec0 until the next update rewrites them from SQLite.
     """
-    from memgit import vecmatrix
+    from memgit.index import vectors as vector_files
 
     if embedder is None or vectors is None:
-        vecmatrix.remove_files(data_dir)
+        vector_files.remove_files(data_dir)
         return
     import numpy as np
 
@@ -111,24 +113,24 @@ def _update_matrix(
     rows = np.frombuffer(b"".join(vectors[h] for _, h in present), dtype="<f4").reshape(len(present), dim)
     ids = [i for i, _ in present]
     if rebuilt:
-        vecmatrix.write_base(data_dir, generation, np.asarray(ids, dtype="<i8"), rows, dim)
+        vector_files.write_base(data_dir, generation, np.asarray(ids, dtype="<i8"), rows, dim)
         return
-    if not vecmatrix.advance(data_dir, old_generation, generation, removed, ids, rows, dim):
+    if not vector_files.advance(data_dir, old_generation, generation, removed, ids, rows, dim):
         _repair_matrix(store, data_dir, embedder, generation)
 
 
 def _repair_matrix(store: Store, data_dir: Path, embedder: Embedder, generation: int) -> None:
     """A no-op update still rewrites missing or stale vector files (e.g. after a crash)."""
-    from memgit import vecmatrix
+    from memgit.index import vectors as vector_files
 
-    if not store.has_vec_table() or vecmatrix.VectorSet.open(data_dir, generation) is not None:
+    if not store.has_vec_table() or vector_files.VectorSet.open(data_dir, generation) is not None:
         return
     import numpy as np
 
     pairs = store.vectors_for(None)
     ids = np.asarray([p[0] for p in pairs], dtype="<i8")
     matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), embedder.dim)
-    vecmatrix.write_base(data_dir, generation, ids, matrix, embedder.dim)
+    vector_files.write_base(data_dir, generation, ids, matrix, embedder.dim)
 
 
 def tree_marker_path(ws: Workspace) -> Path:
@@ -258,7 +260,7 @@ def update_index(
 
 def _write_marker(ws: Workspace, report: IndexReport) -> None:
     tmp = tree_marker_path(ws).with_suffix(".tmp")
-    tmp.write_text(f"{report.tree or gitrepo.EMPTY_TREE}\n")
+    tmp.write_text(f"{report.tree or plumbing.EMPTY_TREE}\n")
     os.replace(tmp, tree_marker_path(ws))
 
 
@@ -273,8 +275,8 @@ def _update(
     target: tuple[str | None, str] | None = None,
     matrix_path: Path | None = None,
 ) -> IndexReport:
-    commit, tree = target or gitrepo.head_ids(ws.root)
-    tree = tree or gitrepo.EMPTY_TREE
+    commit, tree = target or plumbing.head_ids(ws.root)
+    tree = tree or plumbing.EMPTY_TREE
     meta = store.meta()
     params = index_params(ws, embedder)
     old_params = json.loads(meta["params"]) if "params" in meta else None
@@ -288,23 +290,23 @@ def _update(
         reason = "full rebuild requested"
     elif old_params != params:
         reason = _describe_param_change(old_params, params)
-    elif old_tree and not gitrepo.tree_exists(ws.root, old_tree):
+    elif old_tree and not plumbing.tree_exists(ws.root, old_tree):
         reason = f"indexed tree {old_tree[:12]} is no longer in the repository"
 
-    tree_entries: dict[str, gitrepo.Entry]
+    tree_entries: dict[str, plumbing.Entry]
     if reason:
-        tree_entries = {p: e for p, e in gitrepo.entries(ws.root, tree).items() if ws.is_memory_path(p)}
+        tree_entries = {p: e for p, e in plumbing.entries(ws.root, tree).items() if ws.is_memory_path(p)}
         changed = set(tree_entries)
     else:
         changed = set()
         if old_tree != tree:
-            changed = gitrepo.diff_paths(ws.root, old_tree, tree)
+            changed = plumbing.diff_paths(ws.root, old_tree, tree)
         changed |= set(store.worktree_paths())
-        tree_entries = gitrepo.entries(ws.root, tree, [p for p in changed if ws.is_memory_path(p)])
+        tree_entries = plumbing.entries(ws.root, tree, [p for p in changed if ws.is_memory_path(p)])
 
     overlay: dict[str, bytes | None] = {}
     if worktree:
-        for path in gitrepo.worktree_changed_paths(ws.root):
+        for path in plumbing.worktree_changed_paths(ws.root):
             if ws.is_memory_path(path):
                 full_path = ws.root / path
                 if full_path.is_symlink():
@@ -332,7 +334,7 @@ def _update(
 
     unread = [st for st in states if st.source == "tree" and st.content == b"" and not st.skipped]
     if unread:
-        blobs = gitrepo.read_blobs(ws.root, [st.blob for st in unread])
+        blobs = plumbing.read_blobs(ws.root, [st.blob for st in unread])
         for st in unread:
             st.content = blobs[st.blob]
 
@@ -416,7 +418,7 @@ def _update(
 
 
 def _desired_state(
-    ws: Workspace, entry: gitrepo.Entry | None, path: str, overlay: dict[str, bytes | None]
+    ws: Workspace, entry: plumbing.Entry | None, path: str, overlay: dict[str, bytes | None]
 ) -> FileState | None:
     """What `path` should hold; tree contents are filled in afterwards, in one batch read."""
     if path in overlay:
@@ -426,7 +428,7 @@ def _desired_state(
             return FileState(path, "", 0, "worktree", None, "deleted in the work tree")
         if (ws.root / path).is_symlink():
             return FileState(path, "", 0o120000, "worktree", b"", "not a regular file (symlink)")
-        return FileState(path, gitrepo.blob_id_of(data), 0o100644, "worktree", data)
+        return FileState(path, plumbing.blob_id_of(data), 0o100644, "worktree", data)
     if entry is None:
         return None
     if not entry.is_regular:
@@ -442,12 +444,10 @@ def _decode(ws: Workspace, state: FileState) -> tuple[list[tuple[int, str]], str
     limit = ws.config.memory.max_file_bytes
     if len(data) > limit:
         return [], f"larger than {limit} bytes ({len(data)}); raise [memory] max_file_bytes to index it"
-    if b"\x00" in data:
-        return [], "binary file (NUL bytes)"
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return [], f"not valid UTF-8 (byte {exc.start})"
+        text = decode_memory_text(data)
+    except NotText as exc:
+        return [], exc.reason
     if state.path.endswith(".jsonl"):
         return transcript_lines(text), None
     return list(enumerate(split_lines(text), start=1)), None
@@ -499,7 +499,7 @@ def verify_index(ws: Workspace, *, embedder: Any = _UNSET) -> VerifyReport:
         scratch_path = ws.data_dir / f"verify-{os.getpid()}.sqlite"
         try:
             meta = store.meta()
-            target = (meta.get("commit"), meta.get("tree") or gitrepo.EMPTY_TREE)
+            target = (meta.get("commit"), meta.get("tree") or plumbing.EMPTY_TREE)
             worktree = bool(store.worktree_paths())
             scratch = Store(scratch_path, cache_path(ws))
             try:
@@ -533,8 +533,8 @@ def _compare(actual: dict[str, Any], expected: dict[str, Any]) -> list[str]:
 
 
 def index_status(ws: Workspace) -> dict[str, Any]:
-    commit, tree = gitrepo.head_ids(ws.root)
-    head_tree = tree or gitrepo.EMPTY_TREE
+    commit, tree = plumbing.head_ids(ws.root)
+    head_tree = tree or plumbing.EMPTY_TREE
     out: dict[str, Any] = {
         "workspace": str(ws.root),
         "index": str(index_path(ws)),
@@ -552,7 +552,7 @@ def index_status(ws: Workspace) -> dict[str, Any]:
     }
     if not index_path(ws).exists():
         out["needs_full_rebuild"] = "no index yet; run `memgit index`"
-        out["pending"] = sorted(p for p in gitrepo.entries(ws.root, head_tree) if ws.is_memory_path(p))
+        out["pending"] = sorted(p for p in plumbing.entries(ws.root, head_tree) if ws.is_memory_path(p))
         return out
     try:
         store = Store(index_path(ws), cache_path(ws), readonly=True)
@@ -571,10 +571,10 @@ def index_status(ws: Workspace) -> dict[str, Any]:
     finally:
         store.close()
     indexed = out["indexed_tree"]
-    if indexed and not gitrepo.tree_exists(ws.root, indexed):
+    if indexed and not plumbing.tree_exists(ws.root, indexed):
         out["needs_full_rebuild"] = "the indexed tree is no longer in the repository"
     elif indexed != head_tree:
-        changed = gitrepo.diff_paths(ws.root, indexed, head_tree)
+        changed = plumbing.diff_paths(ws.root, indexed, head_tree)
         out["pending"] = sorted(p for p in changed if ws.is_memory_path(p))
     out["up_to_date"] = indexed == head_tree and not out["worktree_overlay"]
     return out

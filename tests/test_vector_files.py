@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memgit import vecmatrix
+from memgit.index import vectors as vector_files
 
 DIM = 8
 
@@ -36,10 +36,10 @@ def test_advancing_equals_the_expected_rows(tmp_path_factory, steps: list[tuple[
     ids = list(range(next_id, next_id + 30))
     next_id += 30
     expected.update(zip(ids, initial, strict=True))
-    vecmatrix.write_base(data_dir, 1, np.asarray(ids), initial, DIM)
+    vector_files.write_base(data_dir, 1, np.asarray(ids), initial, DIM)
     generation = 1
-    old_compact = vecmatrix.COMPACT_MIN_ROWS
-    vecmatrix.COMPACT_MIN_ROWS = 25  # exercise compaction too
+    old_compact = vector_files.COMPACT_MIN_ROWS
+    vector_files.COMPACT_MIN_ROWS = 25  # exercise compaction too
     try:
         for n_remove, n_add in steps:
             removed = sorted(expected)[:n_remove]
@@ -51,10 +51,10 @@ def test_advancing_equals_the_expected_rows(tmp_path_factory, steps: list[tuple[
             added_ids = list(range(next_id, next_id + n_add))
             next_id += n_add
             rows = unit(rng, n_add)
-            assert vecmatrix.advance(data_dir, generation, generation + 1, removed, added_ids, rows, DIM)
+            assert vector_files.advance(data_dir, generation, generation + 1, removed, added_ids, rows, DIM)
             generation += 1
             expected.update(zip(added_ids, rows, strict=True))
-            vset = vecmatrix.VectorSet.open(data_dir, generation)
+            vset = vector_files.VectorSet.open(data_dir, generation)
             assert vset is not None
             query = unit(rng, 1)[0]
             got = vset.top(query, 1000)
@@ -65,35 +65,35 @@ def test_advancing_equals_the_expected_rows(tmp_path_factory, steps: list[tuple[
             sims = vset.similarities(query, sample)
             assert set(sims) == set(sample)
     finally:
-        vecmatrix.COMPACT_MIN_ROWS = old_compact
+        vector_files.COMPACT_MIN_ROWS = old_compact
 
 
 def test_torn_or_foreign_files_are_never_used(tmp_path: Path) -> None:
     rng = np.random.default_rng(0)
-    vecmatrix.write_base(tmp_path, 3, np.arange(1, 11), unit(rng, 10), DIM)
-    assert vecmatrix.VectorSet.open(tmp_path, 3) is not None
-    path = vecmatrix.base_path(tmp_path)
+    vector_files.write_base(tmp_path, 3, np.arange(1, 11), unit(rng, 10), DIM)
+    assert vector_files.VectorSet.open(tmp_path, 3) is not None
+    path = vector_files.base_path(tmp_path)
     path.write_bytes(path.read_bytes()[:-7])
-    assert vecmatrix.VectorSet.open(tmp_path, 3) is None
+    assert vector_files.VectorSet.open(tmp_path, 3) is None
     path.write_bytes(b"garbage")
-    assert vecmatrix.VectorSet.open(tmp_path, 3) is None
-    assert not vecmatrix.advance(tmp_path, 3, 4, [], [], np.zeros((0, DIM), np.float32), DIM)
+    assert vector_files.VectorSet.open(tmp_path, 3) is None
+    assert not vector_files.advance(tmp_path, 3, 4, [], [], np.zeros((0, DIM), np.float32), DIM)
 
 
 def test_a_long_running_reader_keeps_its_base_across_deltas_only(tmp_path: Path) -> None:
     rng = np.random.default_rng(1)
     rows = unit(rng, 10)
-    vecmatrix.write_base(tmp_path, 1, np.arange(1, 11), rows, DIM)
-    first = vecmatrix.VectorSet.open(tmp_path, 1)
+    vector_files.write_base(tmp_path, 1, np.arange(1, 11), rows, DIM)
+    first = vector_files.VectorSet.open(tmp_path, 1)
     assert first is not None
     first.preload()
     new_row = unit(rng, 1)
-    assert vecmatrix.advance(tmp_path, 1, 2, [3], [11], new_row, DIM)
-    second = vecmatrix.VectorSet.open(tmp_path, 2, first)
+    assert vector_files.advance(tmp_path, 1, 2, [3], [11], new_row, DIM)
+    second = vector_files.VectorSet.open(tmp_path, 2, first)
     assert second is not None and second.base is first.base  # only the delta was read
     assert sorted(i for i, _ in second.top(new_row[0], 100)) == [1, 2, *range(4, 12)]
     # A rebuilt base that reuses the generation number (a new index) is never mistaken for it.
-    vecmatrix.write_base(tmp_path, 1, np.arange(1, 4), unit(rng, 3), DIM)
-    third = vecmatrix.VectorSet.open(tmp_path, 1, first)
+    vector_files.write_base(tmp_path, 1, np.arange(1, 4), unit(rng, 3), DIM)
+    third = vector_files.VectorSet.open(tmp_path, 1, first)
     assert third is not None and third.base is not first.base
     assert sorted(i for i, _ in third.top(new_row[0], 100)) == [1, 2, 3]

@@ -28,6 +28,7 @@ Why it is shaped like this:
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import statistics
 import sys
@@ -37,15 +38,14 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from memgit import __version__
-from memgit.context import DEFAULT_BUDGET_TOKENS
-from memgit.errors import ConfigError, MemgitError, PathRefused
-from memgit.writer import DEFAULT_MAX_APPEND_CHARS, daily_log_path, yesterday
+from memgit.config import McpConfig
+from memgit.core.paths import daily_log_path, yesterday
+from memgit.errors import MemgitError, PathRefused
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -77,51 +77,12 @@ MAX_GET_LINES = 500
 # ------------------------------------------------------------------------------------ options
 
 
-@dataclass(frozen=True)
-class ServerOptions:
-    read_only: bool = False
-    max_append_chars: int = DEFAULT_MAX_APPEND_CHARS
-    #: Longest a tool call waits for an index update before answering from the last good state.
-    update_wait: float = 3.0
-    #: How often (seconds) a background thread stats every memory file, to catch uncommitted
-    #: edits of older notes; HEAD, new files and the files most likely to change (today's
-    #: log, MEMORY.md, ...) are checked on every call anyway. 0 turns the thread off.
-    scan_interval: float = 5.0
-    #: Default budget of `memgit context` (tokens).
-    context_budget: int = DEFAULT_BUDGET_TOKENS
+ServerOptions = McpConfig
 
 
-_OPTION_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
-    "read_only": ((bool,), "true or false"),
-    "max_append_chars": ((int,), "a positive integer"),
-    "update_wait": ((int, float), "seconds, >= 0"),
-    "scan_interval": ((int, float), "seconds, >= 0"),
-    "context_budget": ((int,), "a positive integer (tokens)"),
-}
-
-
-def server_options(raw: dict[str, Any], *, read_only: bool = False) -> ServerOptions:
-    """Validate `[mcp]` from memgit.toml (every problem at once); `read_only` can only tighten."""
-    problems: list[str] = []
-    values: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key not in _OPTION_KEYS:
-            problems.append(f"[mcp] {key}: unknown key (known: {', '.join(sorted(_OPTION_KEYS))})")
-            continue
-        types, expected = _OPTION_KEYS[key]
-        ok = isinstance(value, types) and (key == "read_only" or not isinstance(value, bool))
-        if ok and key != "read_only" and value < (1 if key in ("max_append_chars", "context_budget") else 0):
-            ok = False
-        if not ok:
-            problems.append(f"[mcp] {key}: expected {expected}, got {value!r}")
-            continue
-        values[key] = value
-    if problems:
-        raise ConfigError([f"memgit.toml {p}" for p in problems])
-    options = ServerOptions(**values)
-    if read_only and not options.read_only:
-        options = ServerOptions(**{**options.__dict__, "read_only": True})
-    return options
+def server_options(config: McpConfig, *, read_only: bool = False) -> McpConfig:
+    """`[mcp]` from memgit.toml, already validated by the schema; `--read-only` can only tighten."""
+    return dataclasses.replace(config, read_only=True) if read_only else config
 
 
 # ------------------------------------------------------------------------------------ watching
@@ -332,8 +293,8 @@ class MemoryService:
     """The tools' logic, synchronous. Not thread-safe: the server calls it from one thread."""
 
     def __init__(self, ws: "Workspace", options: ServerOptions) -> None:
-        from memgit.indexer import open_embedder
-        from memgit.search import Searcher
+        from memgit.index.update import open_embedder
+        from memgit.recall.search import Searcher
 
         self.ws = ws
         self.options = options
@@ -369,7 +330,7 @@ class MemoryService:
 
     # -- keeping the index current -------------------------------------------------------
     def _run_update(self) -> dict[str, Any]:
-        from memgit.indexer import update_index
+        from memgit.index.update import update_index
 
         report = update_index(self.ws, worktree=True, embedder=self._embedder, lock_timeout=600)
         return report.to_dict()
@@ -464,7 +425,7 @@ class MemoryService:
         return payload
 
     def get(self, path: str, start: int | None, lines: int) -> dict[str, Any]:
-        from memgit.reader import read_memory
+        from memgit.recall.get import read_memory
 
         # No end line: the reader stops after `lines` (or 12,000 characters) and, when the file
         # goes on, says where to continue.
@@ -472,7 +433,7 @@ class MemoryService:
         return get_payload(read.to_dict(), [])
 
     def append(self, text: str, long_term: bool, commit: bool) -> dict[str, Any]:
-        from memgit.writer import append_memory
+        from memgit.memory.append import append_memory
 
         if self.options.read_only:
             raise MemgitError(
@@ -490,7 +451,7 @@ class MemoryService:
         return payload
 
     def status(self) -> dict[str, Any]:
-        from memgit.indexer import index_status
+        from memgit.index.update import index_status
 
         notices, fresh = self.sync()
         index = index_status(self.ws)

@@ -37,7 +37,7 @@ def run_checks(start: Path) -> list[Check]:
 
 
 def _sqlite_checks() -> list[Check]:
-    from memgit.store import backend
+    from memgit.index.store import backend
 
     b = backend()
     version = b.module.sqlite_version
@@ -71,7 +71,7 @@ def _model_check(ws: Any) -> Check:
 
 
 def _index_check(ws: Any) -> Check:
-    from memgit.indexer import index_status
+    from memgit.index.update import index_status
 
     try:
         status = index_status(ws)

@@ -21,8 +21,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
+from memgit.config import McpConfig
+from memgit.core.paths import daily_log_path, yesterday
 from memgit.errors import MemgitError
-from memgit.writer import daily_log_path, yesterday
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
@@ -31,7 +32,7 @@ Scope = Literal["private", "group"]
 SCOPES: tuple[str, ...] = ("private", "group")
 
 #: Default budget in tokens (≈4 characters a token, as the chunker estimates).
-DEFAULT_BUDGET_TOKENS = 8000
+DEFAULT_BUDGET_TOKENS = McpConfig.context_budget  # declared once, in the config schema
 CHARS_PER_TOKEN = 4
 
 PREAMBLE = (

@@ -1,0 +1,99 @@
+"""The `memgit` command: parse, call one service, print text or `--json`. No logic lives here.
+
+Imports of services happen inside commands so that `memgit hook` (run by git on every commit)
+starts in a few tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from memgit import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="memgit")
+@click.option(
+    "-C",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Run as if memgit was started in this directory.",
+)
+@click.pass_context
+def cli(ctx: click.Context, directory: Path | None) -> None:
+    """memgit: git-native memory for AI agents (index, search, hooks, MCP)."""
+    ctx.ensure_object(dict)
+    cwd = directory or Path.cwd()
+    if directory is not None and not directory.is_dir():
+        raise click.BadParameter(f"{directory} is not a directory", param_hint="-C")
+    ctx.obj["cwd"] = cwd
+    ctx.obj["cwd_given"] = directory is not None
+
+
+
+def _register_optional() -> None:
+    """Commands that live in their own modules (one capability each)."""
+    import importlib
+
+    for module_name, names in (
+        ("memgit.cli.index", ("init", "index", "search", "get", "status", "doctor")),
+        ("memgit.cli.model", ("model_group",)),
+        ("memgit.cli.hooks", ("lint_command", "hooks_group", "hook_command")),
+        ("memgit.cli.agent", ("mcp_command", "context_command", "remember_command", "log_command")),
+    ):
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        for name in names:
+            command = getattr(module, name, None)
+            if command is not None:
+                cli.add_command(command)
+
+
+_register_optional()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: every failure becomes one `memgit: error: ...` line and a non-zero exit."""
+    from memgit.errors import ConfigError, MemgitError
+
+    try:
+        result = cli.main(args=argv, prog_name="memgit", standalone_mode=False)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            click.echo(f"memgit: error: {problem}", err=True)
+        sys.exit(1)
+    except MemgitError as exc:
+        click.echo(f"memgit: error: {exc}", err=True)
+        sys.exit(1)
+    except click.exceptions.Abort:
+        click.echo("memgit: interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("memgit: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"memgit: error: {exc.format_message()}", err=True)
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            click.echo(f"Try '{exc.ctx.command_path} --help' for help.", err=True)
+        sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        sys.exit(0)
+    except Exception as exc:
+        if os.environ.get("MEMGIT_DEBUG"):
+            raise
+        click.echo(
+            f"memgit: error: internal error: {type(exc).__name__}: {exc} (set MEMGIT_DEBUG=1 for a traceback)",
+            err=True,
+        )
+        sys.exit(1)
+    if isinstance(result, int) and result:
+        sys.exit(result)

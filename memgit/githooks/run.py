@@ -1,0 +1,221 @@
+"""`run_hook`, the code every git hook runs (plain hooks and the pre-commit framework alike).
+
+Two ways in, one behaviour. Plain git hooks (`memgit hooks install`) and the pre-commit framework
+(`.pre-commit-hooks.yaml`) both end in `run_hook(name, args, stdin)`:
+
+* `pre-commit` (framework id `memgit-lint`) lints the staged memory files and is the only hook
+  that may stop a git operation.
+* `post-commit`, `post-merge`, `post-checkout`, `post-rewrite` (framework id `memgit-index`, name
+  `index`) bring the index from whatever tree it last indexed to HEAD's tree. They never fail:
+  any problem becomes one warning line and exit 0, and because the update always starts from the
+  tree actually indexed, a hook that was missed (a merge stopped on conflicts, a rebase) heals on
+  the next one.
+
+Hooks run on every commit, so this module imports nothing heavy at import time, and the no-op
+check (is HEAD's tree the indexed tree?) costs one `git rev-parse` and one small file read before
+anything touches pygit2 or SQLite.
+
+Installing, uninstalling and reporting on the scripts is `memgit.githooks.install`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from memgit.git import plumbing
+
+if TYPE_CHECKING:
+    pass
+
+from memgit.githooks.types import HOOK_TYPES, LINT_HOOK  # noqa: E402
+
+# `index` and `lint` are the names the pre-commit framework's entries use (it does not tell a
+# hook which stage it runs in, so the index entry works out the rest from PRE_COMMIT_* variables).
+HOOK_NAMES = (*HOOK_TYPES, "index", "lint")
+SKIP_ENV = "MEMGIT_SKIP_HOOKS"
+LOCK_TIMEOUT = 2.0  # seconds a hook waits for another indexing run; MEMGIT_HOOK_LOCK_TIMEOUT overrides
+EMPTY_TREE = plumbing.EMPTY_TREE
+_GIT_LOCATION_ENV = plumbing.GIT_LOCATION_ENV
+
+
+def clean_git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment minus the variables that pin git to the hook's operation."""
+    source = os.environ if env is None else env
+    return {k: v for k, v in source.items() if k not in _GIT_LOCATION_ENV}
+
+
+# -- running a hook ------------------------------------------------------------------------------
+def run_hook(
+    name: str,
+    args: Sequence[str] = (),
+    stdin: str | None = None,
+    *,
+    cwd: Path | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """What every memgit hook does. Returns the exit code: non-zero only for lint findings."""
+    err = err or sys.stderr
+    if os.environ.get(SKIP_ENV) == "1":
+        return 0
+    if name in (LINT_HOOK, "lint"):
+        return _run_lint_hook(args, cwd=cwd, err=err)
+    try:
+        if name not in HOOK_NAMES:
+            raise ValueError(f"unknown hook {name!r} (known: {', '.join(HOOK_NAMES)})")
+        message = _run_index_hook(name, args, cwd=cwd or Path.cwd())
+    except KeyboardInterrupt:
+        message = _not_updated("interrupted")
+    except Exception as exc:  # a hook must never fail a git operation; the next one heals
+        message = _not_updated(_describe(exc))
+    if message:
+        print(f"memgit: warning: {name} hook: {message}", file=err)
+    return 0
+
+
+def _not_updated(why: str) -> str:
+    return f"the index was not updated ({why}); the next hook or `memgit index` catches up"
+
+
+def _describe(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
+    """Bring the index to HEAD; returns a warning to print, or None when all went well."""
+    if name == "index":
+        name = framework_stage(os.environ)
+    if not _needs_update(name, args):
+        return None
+    probe = plumbing.probe_head(cwd)
+    if probe is None:
+        return None  # not a git work tree (e.g. a bare repository): nothing memgit can index
+    git_dir, head_tree = probe
+    if name == "post-commit" and _rebase_in_progress(git_dir):
+        return None  # each picked commit would re-index; post-rewrite runs when the rebase ends
+    if _indexed_tree(git_dir) == head_tree:
+        return None
+
+    for key in _GIT_LOCATION_ENV:
+        os.environ.pop(key, None)
+    from memgit.index.update import update_index  # heavy: pygit2, SQLite, numpy
+    from memgit.workspace import Workspace
+
+    ws = Workspace.discover(cwd)
+    report = update_index(ws, lock_timeout=_lock_timeout())
+    return _notice_worth_a_line(report.mode, report.notices)
+
+
+def _lock_timeout() -> float:
+    try:
+        return max(0.0, float(os.environ.get("MEMGIT_HOOK_LOCK_TIMEOUT", LOCK_TIMEOUT)))
+    except ValueError:
+        return LOCK_TIMEOUT
+
+
+def _notice_worth_a_line(mode: str, notices: Sequence[str]) -> str | None:
+    """A degraded index (no model) is said once, when the index is (re)built, not on every commit.
+
+    BM25-only by choice (`MEMGIT_EMBEDDING=none`, provider "none") is not worth a line at all;
+    `memgit doctor` tells the rest.
+    """
+    if mode != "full":
+        return None
+    for notice in notices:
+        if notice and "MEMGIT_EMBEDDING=none" not in notice and "provider is 'none'" not in notice:
+            return f"{notice} (the index was built without vectors)"
+    return None
+
+
+def framework_stage(env: Mapping[str, str]) -> str:
+    """Which git hook the pre-commit framework is running, from the variables it exports.
+
+    The framework does not name the stage, but each stage it runs `memgit-index` in exports a
+    different variable; post-commit exports none of them.
+    """
+    if "PRE_COMMIT_CHECKOUT_TYPE" in env:
+        return "post-checkout"
+    if "PRE_COMMIT_REWRITE_COMMAND" in env:
+        return "post-rewrite"
+    if "PRE_COMMIT_IS_SQUASH_MERGE" in env:
+        return "post-merge"
+    return "post-commit"
+
+
+def _needs_update(name: str, args: Sequence[str]) -> bool:
+    """Hook arguments that say HEAD did not move: a file checkout, a squash merge.
+
+    The tree comparison would say so as well; these flags let the hook skip even the git call.
+    """
+    if name == "post-checkout":
+        flag = args[2] if len(args) >= 3 else os.environ.get("PRE_COMMIT_CHECKOUT_TYPE")
+        return flag != "0"
+    if name == "post-merge":
+        flag = args[0] if args else os.environ.get("PRE_COMMIT_IS_SQUASH_MERGE")
+        return flag != "1"
+    return True
+
+
+def _indexed_tree(git_dir: Path) -> str | None:
+    """The tree the index holds, from the marker the indexer writes after each update.
+
+    The marker alone is not trusted when the index file is gone (deleted by hand): then the
+    answer is None and the hook rebuilds.
+    """
+    data_dir = git_dir / "memgit"
+    try:
+        if not (data_dir / "index.sqlite").is_file():
+            return None
+        return (data_dir / "indexed_tree").read_text().strip() or None
+    except OSError:
+        return None
+
+
+def _rebase_in_progress(git_dir: Path) -> bool:
+    return (git_dir / "rebase-merge").is_dir() or (git_dir / "rebase-apply").is_dir()
+
+
+def _run_lint_hook(args: Sequence[str], *, cwd: Path | None, err: TextIO) -> int:
+    """Lint what is staged; findings block the commit with a message saying how to proceed."""
+    from memgit.core.lint import summarize
+    from memgit.errors import MemgitError
+    from memgit.memory.lint import lint_workspace
+    from memgit.workspace import Workspace
+
+    here = cwd or Path.cwd()
+    try:
+        ws = Workspace.discover(here)
+        report = lint_workspace(ws, list(args), staged=True, cwd=here)
+    except MemgitError as exc:
+        print(f"memgit: error: lint could not run: {exc}", file=err)
+        print(f"memgit: fix the problem above, or skip the check once with {SKIP_ENV}=1 git commit ...", file=err)
+        return 1
+    for finding in report.findings:
+        print(finding.format(), file=err)
+    if report.errors:
+        print(
+            f"memgit lint: {summarize(report.findings)}: commit blocked. Fix the lines above, or add "
+            "`memgit: allow CODE` to a line that is fine (see docs/HOOKS.md).",
+            file=err,
+        )
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m memgit hook NAME [ARGS]` without click: the hook's whole startup budget is ~100 ms.
+
+    `memgit/__main__.py` may route `hook` here before importing the CLI; `memgit hook` through click
+    (`cli_hooks.hook_command`) does the same thing, with `--help`.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print("usage: memgit hook NAME [ARGS]...  (NAME: " + ", ".join(HOOK_NAMES) + ")", file=sys.stderr)
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    stdin = sys.stdin.read() if name == "post-rewrite" and not sys.stdin.isatty() else None
+    return run_hook(name, rest, stdin)
