@@ -13,6 +13,7 @@ import click
 
 from memgit.cli.output import cwd_of as _cwd
 from memgit.cli.output import emit as _emit
+from memgit.cli.output import workspace_from
 from memgit.githooks.types import HOOK_TYPES as _HOOK_TYPES
 
 
@@ -30,10 +31,9 @@ def lint_command(ctx: click.Context, paths: tuple[str, ...], staged: bool, stric
     """
     from memgit.core.lint import summarize
     from memgit.memory.lint import lint_workspace
-    from memgit.workspace import Workspace
 
     cwd = _cwd(ctx)
-    ws = Workspace.discover(cwd)
+    ws = workspace_from(ctx)
     report = lint_workspace(ws, paths, staged=staged, cwd=cwd)
     failed = bool(report.errors) or (strict and bool(report.findings))
     if as_json:
@@ -89,9 +89,8 @@ def _print_report(report: Any, as_json: bool) -> None:
 def hooks_install(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_path: bool, as_json: bool) -> None:
     """Write memgit's hooks; an existing hook is kept as NAME.legacy and still runs first."""
     from memgit.githooks.install import HOOK_TYPES, install_hooks
-    from memgit.workspace import Workspace
 
-    ws = Workspace.discover(_cwd(ctx))
+    ws = workspace_from(ctx)
     report = install_hooks(ws, hook_types or HOOK_TYPES, use_hooks_path=use_hooks_path)
     _print_report(report, as_json)
 
@@ -104,9 +103,8 @@ def hooks_install(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_pat
 def hooks_uninstall(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_path: bool, as_json: bool) -> None:
     """Remove memgit's hooks and put back the hooks they had set aside."""
     from memgit.githooks.install import HOOK_TYPES, uninstall_hooks
-    from memgit.workspace import Workspace
 
-    ws = Workspace.discover(_cwd(ctx))
+    ws = workspace_from(ctx)
     report = uninstall_hooks(ws, hook_types or HOOK_TYPES, use_hooks_path=use_hooks_path)
     _print_report(report, as_json)
 
@@ -117,9 +115,8 @@ def hooks_uninstall(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_p
 def hooks_status_command(ctx: click.Context, as_json: bool) -> None:
     """Show which hooks are memgit's, which are someone else's, and which interpreter they run."""
     from memgit.githooks.install import hooks_status
-    from memgit.workspace import Workspace
 
-    _print_report(hooks_status(Workspace.discover(_cwd(ctx))), as_json)
+    _print_report(hooks_status(workspace_from(ctx)), as_json)
 
 
 @click.command(

@@ -49,9 +49,13 @@ def default_model_path() -> Path:
     return cache_dir() / "models" / DEFAULT_MODEL_FILE
 
 
-def _configured_path() -> Path:
-    from memgit.embed.providers import resolve_model_path
+def resolve_model_path(model: str | None) -> Path:
+    """`$MEMGIT_MODEL` beats the configured path, which beats the default install location."""
+    chosen = os.environ.get("MEMGIT_MODEL") or model
+    return Path(chosen).expanduser() if chosen else default_model_path()
 
+
+def _configured_path() -> Path:
     return resolve_model_path(None)
 
 

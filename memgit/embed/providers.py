@@ -8,20 +8,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from pathlib import Path
 
 from memgit.embed import Embedder
 from memgit.errors import ModelError
 
 PROVIDERS = ("llama", "none")
-
-
-def resolve_model_path(model: str | None) -> Path:
-    """`$MEMGIT_MODEL` beats the configured path, which beats the default install location."""
-    from memgit.embed.models import default_model_path
-
-    chosen = os.environ.get("MEMGIT_MODEL") or model
-    return Path(chosen).expanduser() if chosen else default_model_path()
 
 
 def open_embedder(provider: str, model: str | None, n_threads: int | None = None) -> tuple[Embedder | None, str | None]:
@@ -34,6 +25,8 @@ def open_embedder(provider: str, model: str | None, n_threads: int | None = None
         return None, "BM25 only: embedding provider is 'none'"
     if provider != "llama":
         return None, f"BM25 only: unknown embedding provider {provider!r} (use 'llama' or 'none')"
+
+    from memgit.embed.models import resolve_model_path
 
     path = resolve_model_path(model)
     if not path.is_file():
