@@ -209,19 +209,17 @@ def load_config(root: Path) -> Config:
 def parse_config(raw: Mapping[str, Any], path: Path | None = None) -> Config:
     """Validate a parsed TOML document against the schema (pure; used by tests too)."""
     where = str(path) if path else CONFIG_NAME
-    problems: list[str] = []
+    problems = [
+        f"{where}: unknown section [{name}] (known: {', '.join(SECTIONS)})" for name in raw if name not in SECTIONS
+    ]
     sections: dict[str, Any] = {}
-    for name, value in raw.items():
-        section_type = SECTIONS.get(name)
-        if section_type is None:
-            problems.append(f"{where}: unknown section [{name}] (known: {', '.join(SECTIONS)})")
-            continue
+    for name, section_type in SECTIONS.items():
+        value = raw.get(name, {})
         if not isinstance(value, dict):
             problems.append(f"{where}: [{name}] must be a table")
             continue
-        section, section_problems = parse_section(name, section_type, value)
-        problems += [f"{where}: {problem}" for problem in section_problems]
-        sections[name] = section
+        sections[name], found = parse_section(name, section_type, value)
+        problems += [f"{where}: {problem}" for problem in found]
     if problems:
         raise ConfigError(problems)
     return Config(**sections, source=path)

@@ -16,8 +16,12 @@ index read them):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 from urllib.parse import quote, unquote
+
+T = TypeVar("T")
 
 _PATH_SAFE = "/._-+~"
 _REFERENCE = re.compile(r"^(?P<path>[^\s@]+):(?P<start>\d+)-(?P<end>\d+)(?:@(?P<commit>[0-9a-f]{4,64}))?$")
@@ -88,19 +92,19 @@ def parse_marker(line: str) -> EntryMarker | None:
     key = fields.pop("key", None)
     if not key:
         return None
-    source = None
-    if "source" in fields:
-        try:
-            source = parse_reference(fields.pop("source"))
-        except BadReference:
-            source = None
-    score = None
-    if "score" in fields:
-        try:
-            score = float(fields.pop("score"))
-        except ValueError:
-            score = None
+    source = _parsed(fields.pop("source", None), parse_reference)
+    score = _parsed(fields.pop("score", None), float)
     return EntryMarker(key=key, source=source, score=score, promoted=fields.pop("promoted", None), extra=fields)
+
+
+def _parsed(value: str | None, parse: Callable[[str], T]) -> T | None:
+    """A marker field's value, or None when it is absent or does not parse (a hand edit, say)."""
+    if value is None:
+        return None
+    try:
+        return parse(value)
+    except ValueError:  # BadReference is a ValueError too
+        return None
 
 
 def is_marker_line(line: str) -> bool:
