@@ -1,13 +1,20 @@
 """Retrieval quality of memgit on the LoCoMo dev corpus, next to the BM25 floor.
 
-    .venv/bin/python bench/retrieval.py [--corpus PATH] [--modes bm25,hybrid[,vector]] [--markdown]
+    .venv/bin/python bench/retrieval.py [--corpus PATH] [--modes bm25,hybrid,previous[,vector]] [--markdown]
 
 For each conversation ``locomo-cN``: replay it as a git workspace into ``bench/.work/locomo-cN``
 (cached; rebuilt if missing), run ``memgit index`` there, then ``memgit search --batch QUERIES.txt
 --json --mode MODE -k 10`` per mode, and score the hits (``bench/scoring_retrieval.py``): hit@k,
 evidence-line recall@k (k = 1, 5, 10) and recall within a 1,000-token (4,000-char) reading budget,
-per category and overall. The floor (``bench/floor_bm25.py``) is scored the same way. Writes
-``bench/.work/retrieval-<timestamp>.json``; ``--markdown`` prints only the tables (for docs).
+per category and overall. The floor (``bench/floor_bm25.py``) is scored the same way. Mode
+``previous`` is hybrid search with the defaults before the learned re-ranker (``PREVIOUS_DEFAULTS``,
+written to the workspace's ``memgit.toml`` for that run only).
+
+Then, per split (settings are tuned on c0–c1 only and reported on c2–c3), budget recall per
+evidence line (micro) and per question, budget hit, per category, at 2,000/4,000/8,000 characters,
+and every difference against the floor and against the previous defaults with a paired bootstrap
+95% interval. Writes ``bench/.work/retrieval-<timestamp>.json``; ``--markdown`` prints only the
+tables (for docs).
 """
 
 from __future__ import annotations
@@ -27,10 +34,15 @@ if __package__ in (None, ""):
 from bench import floor_bm25  # noqa: E402
 from bench.corpus import DEFAULT_CORPUS, WORK_DIR, Conversation, check_corpus, load_conversations  # noqa: E402
 from bench.memgit_runner import default_python, parse_json_lines, run_memgit, show_command  # noqa: E402
-from bench.report import evaluate, markdown_tables, write_json  # noqa: E402
+from bench.report import evaluate, markdown_tables, split_tables, write_json  # noqa: E402
 from bench.scoring_retrieval import Hit  # noqa: E402
 
-MODES = ("bm25", "hybrid", "vector")
+MODES = ("bm25", "hybrid", "vector", "previous")
+# The search settings before this round of retrieval work (issue #13): mode ``previous`` runs hybrid
+# search with them, so every change is measured against what users had.
+PREVIOUS_DEFAULTS = """[search]
+"""
+PREVIOUS_LABEL = "memgit hybrid, previous defaults"
 
 
 def log(message: str) -> None:
@@ -100,8 +112,14 @@ def run_memgit_modes(
         details["timings"][f"{conv.name} index"] = round(seconds, 3)
         log(f"{conv.name}: indexed in {seconds:.1f} s")
         for mode in modes:
-            args = ["search", "--batch", str(batch), "--json", "--mode", mode, "-k", str(k)]
-            proc, seconds = run_memgit(python, args, ws)
+            args = ["search", "--batch", str(batch), "--json", "--mode", search_mode(mode), "-k", str(k)]
+            config = ws / "memgit.toml"
+            if mode == "previous":
+                config.write_text(PREVIOUS_DEFAULTS, encoding="utf-8")
+            try:
+                proc, seconds = run_memgit(python, args, ws)
+            finally:
+                config.unlink(missing_ok=True)
             details["commands"].append(show_command([python, "-m", "memgit", *args], ws))
             details["timings"][f"{conv.name} search {mode}"] = round(seconds, 3)
             answers = parse_json_lines(proc.stdout)
@@ -114,10 +132,20 @@ def run_memgit_modes(
     return results, details
 
 
+def search_mode(mode: str) -> str:
+    return "hybrid" if mode == "previous" else mode
+
+
+def system_label(mode: str) -> str:
+    return PREVIOUS_LABEL if mode == "previous" else f"memgit {mode}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="locomo-dev folder")
-    parser.add_argument("--modes", default="bm25,hybrid", help="comma-separated: bm25, hybrid, vector")
+    parser.add_argument(
+        "--modes", default="bm25,hybrid,previous", help="comma-separated: bm25, hybrid, vector, previous"
+    )
     parser.add_argument("--convs", help="comma-separated subset, e.g. c0,c2 (default: all)")
     parser.add_argument("-k", type=int, default=10, help="hits per query (default: %(default)s)")
     parser.add_argument("--python", default=default_python(), help="interpreter that runs `-m memgit`")
@@ -148,9 +176,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         for mode in modes:
             scored = evaluate(conversations, results[mode])
-            systems[f"memgit {mode}"] = scored | {"hits": hit_ranges(results[mode])}
+            systems[system_label(mode)] = scored | {"hits": hit_ranges(results[mode])}
 
-    tables = markdown_tables(systems)
+    comparisons = [(label, floor_bm25.LABEL) for label in systems if label != floor_bm25.LABEL]
+    comparisons.append(("memgit hybrid", PREVIOUS_LABEL))
+    tables = markdown_tables(systems) + "\n" + split_tables(conversations, systems, comparisons)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     out = args.work / f"retrieval-{stamp}.json"
     write_json(

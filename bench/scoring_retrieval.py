@@ -12,7 +12,12 @@ carrying the ``text`` it returned. The metrics:
   ``end_line``); a line counts when all of its characters were taken. The score is the fraction of
   evidence lines counted.
 
-Aggregates are micro averages over queries, per category and overall.
+* ``budget hit``: 1 if at least one evidence line was taken within the budget, else 0.
+
+Budgets are scored at 2,000, 4,000 and 8,000 characters. Aggregates are per category and overall:
+``budget_recall@C`` is the per-query average (each question weighs the same), ``budget_micro@C`` the
+share of all evidence lines covered (each evidence line weighs the same: a multi-hop question with
+four evidence lines counts four times), ``budget_hit@C`` the share of questions with a hit.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ DEFAULT_KS: tuple[int, ...] = (1, 5, 10)
 CHARS_PER_TOKEN = 4
 DEFAULT_BUDGET_TOKENS = 1000
 DEFAULT_BUDGET_CHARS = DEFAULT_BUDGET_TOKENS * CHARS_PER_TOKEN
+BUDGETS: tuple[int, ...] = (2000, 4000, 8000)
 
 Line = tuple[str, int]
 
@@ -112,6 +118,11 @@ def metric_names(ks: Sequence[int] = DEFAULT_KS) -> list[str]:
     return [f"hit@{k}" for k in ks] + [f"recall@{k}" for k in ks] + ["budget_recall"]
 
 
+def budget_metric_names(budgets: Sequence[int] = BUDGETS) -> list[str]:
+    """The aggregate budget metrics, per budget: micro recall, per-query recall, hit."""
+    return [f"{name}@{c}" for name in ("budget_micro", "budget_recall", "budget_hit") for c in budgets]
+
+
 def score_query(
     hits: Sequence[Hit],
     evidence: frozenset[Line],
@@ -122,6 +133,12 @@ def score_query(
     scores = {f"hit@{k}": hit_at_k(hits, evidence, k) for k in ks}
     scores.update({f"recall@{k}": recall_at_k(hits, evidence, k) for k in ks})
     scores["budget_recall"] = budget_recall(hits, evidence, budget_chars)
+    scores["evidence_n"] = float(len(evidence))
+    for chars in BUDGETS:
+        covered = len(evidence & budget_lines(hits, chars))
+        scores[f"budget_lines@{chars}"] = float(covered)
+        scores[f"budget_recall@{chars}"] = covered / len(evidence) if evidence else 0.0
+        scores[f"budget_hit@{chars}"] = 1.0 if covered else 0.0
     return scores
 
 
@@ -145,4 +162,9 @@ def mean_scores(rows: Sequence[Mapping[str, float]]) -> dict[str, float]:
     keys = list(rows[0])
     means = {key: sum(r[key] for r in rows) / len(rows) for key in keys}
     means["n"] = len(rows)
+    lines = sum(r.get("evidence_n", 0.0) for r in rows)
+    for key in keys:
+        if key.startswith("budget_lines@"):
+            micro = "budget_micro@" + key.removeprefix("budget_lines@")
+            means[micro] = sum(r[key] for r in rows) / lines if lines else 0.0
     return means

@@ -100,7 +100,33 @@ def test_score_query_has_every_metric() -> None:
         "recall@5": 1.0,
         "recall@10": 1.0,
         "budget_recall": 1.0,
+        "evidence_n": 1.0,
+        "budget_lines@2000": 1.0,
+        "budget_recall@2000": 1.0,
+        "budget_hit@2000": 1.0,
+        "budget_lines@4000": 1.0,
+        "budget_recall@4000": 1.0,
+        "budget_hit@4000": 1.0,
+        "budget_lines@8000": 1.0,
+        "budget_recall@8000": 1.0,
+        "budget_hit@8000": 1.0,
     }
+
+
+def test_budgets_hit_and_micro_recall() -> None:
+    # 300 lines of 9 chars (10 with the newline): 2,000 chars take lines 1-200, 4,000 take all 300.
+    hits = [Hit(A, 1, 300, text(300))]
+    one = score_query(hits, frozenset({(A, 150), (A, 250), (A, 299), (A, 400)}))
+    assert one["budget_lines@2000"] == 1.0 and one["budget_lines@4000"] == 3.0
+    assert one["budget_recall@2000"] == 0.25 and one["budget_hit@2000"] == 1.0
+    other = score_query(hits, frozenset({(A, 260)}))
+    assert other["budget_hit@2000"] == 0.0 and other["budget_hit@4000"] == 1.0
+    summary = aggregate([(1, one), (4, other)])["overall"]
+    # micro: (1 + 0) covered of 5 lines at 2,000; per query: (0.25 + 0) / 2
+    assert summary["budget_micro@2000"] == pytest.approx(0.2)
+    assert summary["budget_recall@2000"] == pytest.approx(0.125)
+    assert summary["budget_micro@4000"] == pytest.approx(0.8)
+    assert summary["budget_hit@2000"] == 0.5
 
 
 def test_aggregate_micro_averages_per_category_and_overall() -> None:
