@@ -7,8 +7,9 @@ For each conversation ``locomo-cN``: replay it as a git workspace into ``bench/.
 --json --mode MODE -k 10`` per mode, and score the hits (``bench/scoring_retrieval.py``): hit@k,
 evidence-line recall@k (k = 1, 5, 10) and recall within a 1,000-token (4,000-char) reading budget,
 per category and overall. The floor (``bench/floor_bm25.py``) is scored the same way. Mode
-``previous`` is hybrid search with the defaults before the learned re-ranker (``PREVIOUS_DEFAULTS``,
-written to the workspace's ``memgit.toml`` for that run only).
+``previous`` is hybrid search with the search defaults before issue #13 (``PREVIOUS_DEFAULTS``), mode
+``rerank`` hybrid search with the learned re-ranker on; each is written to the workspace's
+``memgit.toml`` for that run only.
 
 Then, per split (settings are tuned on c0–c1 only and reported on c2–c3), budget recall per
 evidence line (micro) and per question, budget hit, per category, at 2,000/4,000/8,000 characters,
@@ -37,12 +38,22 @@ from bench.memgit_runner import default_python, parse_json_lines, run_memgit, sh
 from bench.report import evaluate, markdown_tables, split_tables, write_json  # noqa: E402
 from bench.scoring_retrieval import Hit  # noqa: E402
 
-MODES = ("bm25", "hybrid", "vector", "previous")
+MODES = ("bm25", "hybrid", "vector", "previous", "rerank")
 # The search settings before this round of retrieval work (issue #13): mode ``previous`` runs hybrid
 # search with them, so every change is measured against what users had.
 PREVIOUS_DEFAULTS = """[search]
+candidates_factor = 4
+vector_weight = 0.7
+text_weight = 0.3
+mmr_lambda = 0.85
+rerank = false
 """
 PREVIOUS_LABEL = "memgit hybrid, previous defaults"
+# Hybrid modes run with a memgit.toml written into the workspace for that run only.
+MODE_CONFIGS: dict[str, tuple[str, str]] = {
+    "previous": (PREVIOUS_DEFAULTS, PREVIOUS_LABEL),
+    "rerank": ("[search]\nrerank = true\n", "memgit hybrid + learned re-ranker"),
+}
 
 
 def log(message: str) -> None:
@@ -114,8 +125,8 @@ def run_memgit_modes(
         for mode in modes:
             args = ["search", "--batch", str(batch), "--json", "--mode", search_mode(mode), "-k", str(k)]
             config = ws / "memgit.toml"
-            if mode == "previous":
-                config.write_text(PREVIOUS_DEFAULTS, encoding="utf-8")
+            if mode in MODE_CONFIGS:
+                config.write_text(MODE_CONFIGS[mode][0], encoding="utf-8")
             try:
                 proc, seconds = run_memgit(python, args, ws)
             finally:
@@ -133,18 +144,20 @@ def run_memgit_modes(
 
 
 def search_mode(mode: str) -> str:
-    return "hybrid" if mode == "previous" else mode
+    return "hybrid" if mode in MODE_CONFIGS else mode
 
 
 def system_label(mode: str) -> str:
-    return PREVIOUS_LABEL if mode == "previous" else f"memgit {mode}"
+    return MODE_CONFIGS[mode][1] if mode in MODE_CONFIGS else f"memgit {mode}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="locomo-dev folder")
     parser.add_argument(
-        "--modes", default="bm25,hybrid,previous", help="comma-separated: bm25, hybrid, vector, previous"
+        "--modes",
+        default="bm25,hybrid,previous,rerank",
+        help="comma-separated: bm25, hybrid, vector, previous (hybrid, previous defaults), rerank",
     )
     parser.add_argument("--convs", help="comma-separated subset, e.g. c0,c2 (default: all)")
     parser.add_argument("-k", type=int, default=10, help="hits per query (default: %(default)s)")
@@ -179,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             systems[system_label(mode)] = scored | {"hits": hit_ranges(results[mode])}
 
     comparisons = [(label, floor_bm25.LABEL) for label in systems if label != floor_bm25.LABEL]
-    comparisons.append(("memgit hybrid", PREVIOUS_LABEL))
+    comparisons += [(label, PREVIOUS_LABEL) for label in systems if label.startswith("memgit ") and label != PREVIOUS_LABEL]
     tables = markdown_tables(systems) + "\n" + split_tables(conversations, systems, comparisons)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     out = args.work / f"retrieval-{stamp}.json"

@@ -97,6 +97,9 @@ class SearchConfig:
     mmr_lambda: float = setting(
         0.85, "MMR relevance/diversity trade-off; 1 disables diversity", minimum=0, maximum=1
     )
+    rerank: bool = setting(
+        False, "re-score the merged candidates with the shipped learned re-ranker (hybrid mode)"
+    )
     min_score: float = setting(0.0, "hits scoring below this are dropped")
     bm25_max_term_share: float = setting(
         1.0,

@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from memgit.core import paths
 from memgit.core.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
+from memgit.core.rerank import rerank
+from memgit.core.rerank_weights import WEIGHTS as RERANK_WEIGHTS
 from memgit.core.text import match_expression, prune_common_terms, query_terms, token_set
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked, MemgitError
@@ -269,10 +271,7 @@ class Searcher:
             if score < cfg.min_score:
                 continue
             candidates.append(Candidate(chunk_id, path, start, end, text, day, t, v, score))
-        candidates.sort(key=lambda c: (-c.score, c.path, c.start_line))
-        pool = candidates[: max(3 * k, 20)]
-        diverse = mmr(pool, [token_set(c.text) for c in pool], k * 2, cfg.mmr_lambda)
-        chosen = drop_repeated_lines(diverse)[:k]
+        chosen = self.rank(query, candidates, k, mode, today)
 
         files = self._file_info(store, [c.path for c in chosen])
         hits = []
@@ -297,6 +296,21 @@ class Searcher:
             notices.append(self._embedder_notice)
         elapsed = round((time.perf_counter() - started) * 1000, 2)
         return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
+
+    def rank(
+        self, query: str, candidates: list[Candidate], k: int, mode: str, today: date
+    ) -> list[Candidate]:
+        """The ranking steps after the legs merge: (re-rank,) order, diversify, drop lines already returned."""
+        cfg = self.ws.config.search
+        if cfg.rerank and mode == "hybrid":
+            candidates = [
+                replace(c, score=c.score * decay(c.day, today, cfg.half_life_days, cfg.decay_floor))
+                for c in rerank(query, candidates, RERANK_WEIGHTS)
+            ]
+        candidates = sorted(candidates, key=lambda c: (-c.score, c.path, c.start_line))
+        pool = candidates[: max(3 * k, 20)]
+        diverse = mmr(pool, [token_set(c.text) for c in pool], k * 2, cfg.mmr_lambda)
+        return drop_repeated_lines(diverse)[:k]
 
     def _vectors(self, meta: dict[str, str]) -> VectorSet | None:
         """The memory-mapped vectors of this index generation, if the files are intact."""
