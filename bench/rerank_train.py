@@ -7,6 +7,10 @@ For every tune question, memgit's own hybrid search runs in-process with a deep 
 features (``memgit/core/rerank.py``) and a label (1 if the chunk holds an evidence line). A
 logistic regression with an L2 penalty is fitted by Newton's method.
 
+``--experiments`` also scores, on the same candidates, the other candidates the issue lists that
+need no fitting: a perfect re-order (the headroom), other vector weights, spreading hits over days
+in MMR, a boost for the date a question names, and shorter chunks first.
+
 Choices are made on the tune split only: each setting is scored by leave-one-conversation-out
 (fit on c0, score c1; fit on c1, score c0) with the benchmark's scorer (micro budget recall at
 2,000/4,000/8,000 characters and budget hit at 4,000). The report split (c2, c3) is never read
@@ -19,7 +23,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import pickle
+import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
@@ -35,7 +41,8 @@ from bench.report import SPLITS  # noqa: E402
 from bench.retrieval import replayed_workspace  # noqa: E402
 from bench.scoring_retrieval import BUDGETS, Hit, aggregate, score_query  # noqa: E402
 from memgit.core import rerank  # noqa: E402
-from memgit.core.ranking import Candidate, drop_repeated_lines, mmr  # noqa: E402
+from memgit.core.ranking import Candidate, drop_repeated_lines, jaccard, mmr  # noqa: E402
+from memgit.core.rerank_weights import WEIGHTS  # noqa: E402
 from memgit.core.text import token_set  # noqa: E402
 from memgit.recall.search import Searcher  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
@@ -138,13 +145,7 @@ Orderer = Callable[[Sample], list[Candidate]]
 
 def score(samples: Sequence[Sample], order: Orderer, lam: float) -> dict[str, float]:
     rows = [(s.category, score_query(select(order(s), lam), s.evidence)) for s in samples]
-    summary = aggregate(rows)
-    out = {f"micro@{c}": summary["overall"][f"budget_micro@{c}"] for c in BUDGETS}
-    out["hit@4000"] = summary["overall"]["budget_hit@4000"]
-    for group in ("multi-hop", "temporal", "open-domain", "single-hop"):
-        if group in summary:
-            out[group] = summary[group]["budget_micro@4000"]
-    return out
+    return summarize(aggregate(rows))
 
 
 def baseline_order(s: Sample) -> list[Candidate]:
@@ -175,6 +176,81 @@ def cross_validated(samples: Sequence[Sample], l2: float, lam: float, pairwise: 
     return score(rows, lambda s: orders[s.qid], lam)
 
 
+def oracle_order(depth: int) -> Orderer:
+    """A perfect re-order of the first ``depth`` fused candidates (evidence first): the headroom."""
+
+    def order(s: Sample) -> list[Candidate]:
+        base = baseline_order(s)
+        return [
+            dataclasses.replace(c, score=c.score + (1.0 if i < depth and label(c, s.evidence) else 0.0))
+            for i, c in enumerate(base)
+        ]
+
+    return order
+
+
+def rescored(adjust: Callable[[Sample, Candidate], float]) -> Orderer:
+    """Candidates re-scored by ``adjust(sample, candidate)`` (a new fused score), best first."""
+
+    def order(s: Sample) -> list[Candidate]:
+        out = [dataclasses.replace(c, score=adjust(s, c)) for c in s.candidates]
+        return sorted(out, key=lambda c: (-c.score, c.path, c.start_line))
+
+    return order
+
+
+def day_spread_score(samples: Sequence[Sample], lam: float, same_day: float) -> dict[str, float]:
+    """MMR whose redundancy also counts a chunk of an already chosen day as ``same_day`` similar."""
+
+    def select_by_day(ordered: list[Candidate], k: int = K) -> list[Hit]:
+        pool = ordered[: max(3 * k, 20)]
+        tokens = [token_set(c.text) for c in pool]
+        redundancy = [0.0] * len(pool)
+        remaining, chosen = list(range(len(pool))), []
+        while remaining and len(chosen) < 2 * k:
+            best = max(remaining, key=lambda i: (lam * pool[i].score - (1 - lam) * redundancy[i], -i))
+            chosen.append(best)
+            remaining.remove(best)
+            for i in remaining:
+                sim = jaccard(tokens[i], tokens[best])
+                if pool[i].day is not None and pool[i].day == pool[best].day:
+                    sim = max(sim, same_day)
+                redundancy[i] = max(redundancy[i], sim)
+        picked = drop_repeated_lines([pool[i] for i in chosen])[:k]
+        return [Hit(c.path, c.start_line, c.end_line, c.text[:SNIPPET]) for c in picked]
+
+    rows = [(s.category, score_query(select_by_day(baseline_order(s)), s.evidence)) for s in samples]
+    return summarize(aggregate(rows))
+
+
+def experiments(samples: Sequence[Sample], lam: float) -> None:
+    """The other candidates measured for issue #13, all on the tune split (no fitting involved)."""
+    for depth in (10, 30):
+        show(f"oracle: perfect re-order of top {depth}", score(samples, oracle_order(depth), lam))
+    for w in (0.5, 0.6, 0.8):
+        fused = rescored(lambda s, c, w=w: 0.8 * ((1 - w) * c.text_score + w * max(0.0, c.vector_score)))
+        show(f"vector weight {w} (default 0.7)", score(samples, fused, lam))
+    for same_day in (0.2, 0.4, 0.6):
+        show(f"day spread: same day = {same_day} similar", day_spread_score(samples, lam, same_day))
+    for boost in (0.2, 0.5):
+        dated = rescored(
+            lambda s, c, b=boost: c.score * (1 + b * rerank.day_match(rerank.query_cues(s.question), c.day))
+        )
+        show(f"date named in the query: x(1 + {boost})", score(samples, dated, lam))
+    for alpha in (0.25, 0.5):
+        short = rescored(lambda s, c, a=alpha: c.score / (max(len(c.text), 100) / 500) ** a)
+        show(f"shorter chunks first: / (chars/500)^{alpha}", score(samples, short, lam))
+
+
+def summarize(summary: dict[str, dict[str, float]]) -> dict[str, float]:
+    out = {f"micro@{c}": summary["overall"][f"budget_micro@{c}"] for c in BUDGETS}
+    out["hit@4000"] = summary["overall"]["budget_hit@4000"]
+    for group in ("multi-hop", "temporal", "open-domain", "single-hop"):
+        if group in summary:
+            out[group] = summary[group]["budget_micro@4000"]
+    return out
+
+
 def show(label_: str, scores: dict[str, float]) -> None:
     print(f"{label_:<34} " + "  ".join(f"{k} {v:.3f}" for k, v in scores.items()), flush=True)
 
@@ -203,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true", help="also score other L2, MMR lambda and depths")
     parser.add_argument("--write", action="store_true", help="fit on c0+c1 and write the weights table")
     parser.add_argument("--pairwise", action="store_true", help="fit on pairs within a question")
+    parser.add_argument("--experiments", action="store_true", help="also score the other ranking candidates")
     parser.add_argument("--dump", type=Path, help="also pickle the collected candidates here")
     args = parser.parse_args(argv)
 
@@ -221,12 +298,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(samples)} tune questions, {len(y)} candidates, {int(y.sum())} with evidence")
 
     show("previous order (fused score)", score(samples, baseline_order, args.lam))
+    cost = []
+    for s in samples:
+        started = time.perf_counter()
+        rerank.rerank(s.question, s.candidates, WEIGHTS)
+        cost.append((time.perf_counter() - started) * 1000)
+    print(f"re-ranking cost in-process: median {statistics.median(cost):.1f} ms a question "
+          f"({statistics.median(len(s.candidates) for s in samples):.0f} candidates)")
     show("re-ranked, leave-one-conv-out", cross_validated(samples, args.l2, args.lam, args.pairwise))
     if args.sweep:
         for l2 in (0.1, 10.0, 100.0):
             show(f"  l2 {l2}", cross_validated(samples, l2, args.lam, args.pairwise))
         for lam in (0.7, 0.95, 1.0):
             show(f"  mmr lambda {lam}", cross_validated(samples, args.l2, lam, args.pairwise))
+    if args.experiments:
+        experiments(samples, args.lam)
     if args.pairwise:
         x, y = pairwise_design(samples)
     weights = as_weights(fit(x, y, args.l2))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import shutil
+import statistics
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -139,7 +140,10 @@ def run_memgit_modes(
                 details["notices"][f"{conv.name} {mode}"] = notices
                 log(f"{conv.name} {mode}: notices: {'; '.join(notices)}")
             results[mode].update(hits_by_query(conv, answers, mode))
-            log(f"{conv.name}: {len(answers)} queries, mode {mode}, {seconds:.1f} s")
+            # search work per query inside the process (no start-up): what a warm server pays
+            elapsed = statistics.median(float(a.get("elapsed_ms") or 0.0) for a in answers) if answers else 0.0
+            details["timings"][f"{conv.name} search {mode} median elapsed_ms"] = round(elapsed, 2)
+            log(f"{conv.name}: {len(answers)} queries, mode {mode}, {seconds:.1f} s, median {elapsed:.1f} ms a query")
     return results, details
 
 
