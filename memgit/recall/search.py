@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from memgit.core import paths
 from memgit.core.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
-from memgit.core.rerank import rerank
-from memgit.core.rerank_weights import WEIGHTS as RERANK_WEIGHTS
 from memgit.core.text import match_expression, prune_common_terms, query_terms, token_set
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked, MemgitError
@@ -303,6 +301,10 @@ class Searcher:
         """The ranking steps after the legs merge: (re-rank,) order, diversify, drop lines already returned."""
         cfg = self.ws.config.search
         if cfg.rerank and mode == "hybrid":
+            # imported here: the re-ranker is opt-in, and a one-shot CLI call pays for every import
+            from memgit.core.rerank import rerank
+            from memgit.core.rerank_weights import WEIGHTS as RERANK_WEIGHTS
+
             candidates = [
                 replace(c, score=c.score * decay(c.day, today, cfg.half_life_days, cfg.decay_floor))
                 for c in rerank(query, candidates, RERANK_WEIGHTS)
