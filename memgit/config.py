@@ -168,6 +168,19 @@ class McpConfig:
                                   minimum=1)
 
 
+@dataclass(frozen=True)
+class SiteConfig:
+    title: str = setting("memgit memory", "title shown on every page of the memory site")
+    private_paths: tuple[str, ...] = setting(
+        (), "globs of further memory files `memgit site build --scope public` leaves out", check=_relative_globs
+    )
+    templates: str = setting(
+        "", "folder of override templates, relative to the workspace (empty: .memgit/templates)"
+    )
+    history: int = setting(10, "recent commits listed on each note page", minimum=1, maximum=200)
+    search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100)
+
+
 #: Sections in the order the docs and the commented file show them.
 SECTIONS: dict[str, type] = {
     "memory": MemoryConfig,
@@ -176,6 +189,7 @@ SECTIONS: dict[str, type] = {
     "search": SearchConfig,
     "lint": LintConfig,
     "mcp": McpConfig,
+    "site": SiteConfig,
 }
 
 
@@ -187,6 +201,7 @@ class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     lint: LintConfig = field(default_factory=LintConfig)
     mcp: McpConfig = field(default_factory=McpConfig)
+    site: SiteConfig = field(default_factory=SiteConfig)
     source: Path | None = None
 
 

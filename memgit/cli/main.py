@@ -45,6 +45,7 @@ def _register_optional() -> None:
         ("memgit.cli.model", ("model_group",)),
         ("memgit.cli.hooks", ("lint_command", "hooks_group", "hook_command")),
         ("memgit.cli.agent", ("mcp_command", "context_command", "remember_command", "log_command")),
+        ("memgit.cli.site", ("site_group",)),
     ):
         try:
             module = importlib.import_module(module_name)

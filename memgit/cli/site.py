@@ -1,0 +1,55 @@
+"""`memgit site build` and `memgit site serve`: the static memory site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from memgit.cli.output import Progress, emit, workspace_from
+
+
+@click.group("site")
+def site_group() -> None:
+    """Build or preview the static memory site (every fact links to its source lines)."""
+
+
+@site_group.command("build")
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path), default=None,
+              help="Output folder (default: site/ beside the workspace, i.e. ../<name>-site).")
+@click.option("--scope", type=click.Choice(["private", "public"]), default="private", show_default=True,
+              help="public leaves out MEMORY.md, USER.md, sessions, dream reports and [site] private_paths.")
+@click.option("--base-url", default="", help="Public URL the site is served from (for canonical links).")
+@click.option("--at", "at", default="HEAD", show_default=True, help="Build the memory as of this commit or ref.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+def build_command(out: Path | None, scope: str, base_url: str, at: str, as_json: bool) -> None:
+    """Write the site as static HTML (works from file://, any static host or `memgit site serve`)."""
+    from memgit.site.build import BuildOptions, build_site
+
+    ws = workspace_from()
+    target = out if out is not None else ws.root.parent / f"{ws.root.name}-site"
+    progress = Progress("site") if not as_json else None
+    report = build_site(ws, BuildOptions(out=target, scope=scope, base_url=base_url, at=at), progress)
+    if progress is not None:
+        progress.finish()
+    if as_json:
+        emit(report.to_json())
+        return
+    kind = "updated" if report.incremental else "built"
+    click.echo(f"site {kind}: {report.pages} pages, {report.rendered} rendered, {len(report.written)} written, "
+               f"{len(report.removed)} removed in {report.seconds:.2f}s")
+    click.echo(f"open {Path(report.out) / 'index.html'}")
+
+
+@site_group.command("serve")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port on 127.0.0.1 (0 picks a free one).")
+@click.option("--scope", type=click.Choice(["private", "public"]), default="private", show_default=True)
+@click.option("--interval", type=click.FloatRange(0.1, 60), default=1.0, show_default=True,
+              help="Seconds between checks for a new HEAD or changed memory files.")
+def serve_command(port: int, scope: str, interval: float) -> None:
+    """Preview the site on 127.0.0.1; it rebuilds when HEAD or a memory file changes."""
+    from memgit.site.serve import serve
+
+    ws = workspace_from()
+    serve(ws, port=port, scope=scope, interval=interval, announce=lambda text: click.echo(text, err=True))

@@ -1,0 +1,266 @@
+"""Pure page models: what each page of the site shows, as plain data, from gathered inputs.
+
+No I/O here: every function takes decoded text, commit records and file lists, and returns the
+dicts the templates render. That keeps the rules (what counts as an entry's provenance, when a
+source "changed since", which files a public site may show) testable without git or a browser.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from memgit.core import paths
+from memgit.core.chunking import char_token_counter, chunk_lines, split_lines
+from memgit.core.provenance import (
+    TRAILER_ACTION,
+    TRAILER_KEY,
+    TRAILER_SCORE,
+    TRAILER_SOURCE,
+    BadReference,
+    SourceRef,
+    is_marker_line,
+    parse_reference,
+    parse_trailers,
+)
+from memgit.core.text import NotText, decode_memory_text
+from memgit.core.transcripts import transcript_lines
+from memgit.site import urls
+
+PRIVATE_ALWAYS = ("MEMORY.md", "USER.md", "sessions/**", "memory/dreams/**")
+DREAMS_DIR = "memory/dreams/"
+_TAG = re.compile(r"(?<![\w&#/])#([A-Za-z][\w-]{1,40})\b")
+_FIRST_CHARS = 160
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What listings need of one file version (cached by blob id between builds)."""
+
+    lines: int = 0
+    title: str = ""
+    first: str = ""
+    concepts: dict[str, list[int]] = field(default_factory=dict)
+    problem: str | None = None
+
+    def to_json(self) -> dict:
+        return {"lines": self.lines, "title": self.title, "first": self.first, "concepts": self.concepts,
+                "problem": self.problem}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Summary:
+        return cls(data["lines"], data["title"], data["first"], dict(data["concepts"]), data["problem"])
+
+
+def is_private(path: str, private_paths: Iterable[str] = ()) -> bool:
+    """Memory a `--scope public` site leaves out: MEMORY.md, USER.md, sessions, dream reports, config."""
+    return any(paths.glob_match(pattern, path) for pattern in (*PRIVATE_ALWAYS, *private_paths))
+
+
+def decode(data: bytes, max_bytes: int) -> tuple[str | None, str | None]:
+    """(text, None) or (None, why the file cannot be shown)."""
+    if len(data) > max_bytes:
+        return None, f"larger than {max_bytes} bytes ({len(data)}); raise [memory] max_file_bytes to show it"
+    try:
+        return decode_memory_text(data), None
+    except NotText as exc:
+        return None, exc.reason
+
+
+def source_lines(text: str) -> list[str]:
+    return split_lines(text)
+
+
+def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
+    text, problem = decode(data, max_bytes)
+    if text is None:
+        return Summary(problem=problem)
+    lines = split_lines(text)
+    title = first = ""
+    concepts: dict[str, list[int]] = {}
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped or is_marker_line(stripped):
+            continue
+        if stripped.startswith("#") and re.match(r"^#{1,6}\s", stripped):
+            title = title or stripped.lstrip("#").strip()[:_FIRST_CHARS]
+            continue
+        if not first:
+            first = stripped.lstrip("-*+ ").strip()[:_FIRST_CHARS]
+        for tag in _TAG.findall(line):
+            concepts.setdefault(tag.lower(), []).append(number)
+    return Summary(lines=len(lines), title=title, first=first, concepts=concepts)
+
+
+# ------------------------------------------------------------------------------------ notes
+
+
+def note_context(path: str, text: str | None, problem: str | None, history: Sequence[Mapping],
+                 page: str, current_url: str | None = None) -> dict:
+    """A note (or a snapshot of one): numbered lines, its recent commits, or why it is not shown."""
+    lines = source_lines(text) if text is not None else []
+    return {
+        "path": path,
+        "lines": [(n, line) for n, line in enumerate(lines, start=1)],
+        "problem": problem,
+        "history": list(history),
+        "current_url": urls.relative(page, current_url) if current_url else None,
+    }
+
+
+def history_rows(page: str, path: str, commits: Sequence[Mapping], snapshot_urls: Mapping[str, str]) -> list[dict]:
+    rows = []
+    for commit in commits:
+        url = snapshot_urls.get(commit["id"])
+        rows.append({**commit, "short": commit["id"][:10], "url": urls.relative(page, url) if url else None})
+    return rows
+
+
+# ------------------------------------------------------------------------------------ timeline
+
+
+def timeline_context(daily: Mapping[str, Summary], page: str = urls.TIMELINE) -> dict:
+    """Daily logs by month (newest first) and day, with line counts, first lines and a calendar."""
+    import calendar
+    import datetime
+
+    months: dict[str, list[dict]] = {}
+    for path in sorted(daily, reverse=True):
+        day = paths.daily_log_day(path)
+        if day is None:
+            continue
+        summary = daily[path]
+        months.setdefault(day.strftime("%Y-%m"), []).append({
+            "day": day.isoformat(), "weekday": day.strftime("%a"), "path": path,
+            "url": urls.relative(page, urls.note_url(path)), "lines": summary.lines,
+            "first": summary.title if not summary.first else summary.first, "problem": summary.problem,
+        })
+    out = []
+    for month, days in months.items():
+        year, number = (int(x) for x in month.split("-"))
+        by_day = {d["day"]: d for d in days}
+        weeks = []
+        for week in calendar.Calendar(firstweekday=0).monthdatescalendar(year, number):
+            weeks.append([
+                {"day": d.day, "iso": d.isoformat(), "url": by_day[d.isoformat()]["url"] if d.isoformat() in by_day else None}
+                if d.month == number else None
+                for d in week
+            ])
+        out.append({"month": month, "label": datetime.date(year, number, 1).strftime("%B %Y"), "days": days,
+                    "count": len(days), "lines": sum(d["lines"] for d in days), "weeks": weeks})
+    return {"months": out, "total": sum(m["count"] for m in out)}
+
+
+# ------------------------------------------------------------------------------------ provenance
+
+
+def provenance_link(ref: SourceRef, current_lines: Mapping[str, list[str] | None],
+                    lines_at: Mapping[tuple[str, str], list[str] | None], page: str) -> dict:
+    """Where an entry's source reference should land.
+
+    The current note when the referenced lines still read the same at HEAD; a snapshot of the file at
+    the referenced commit ("changed since") when they do not; the current note, flagged, when the
+    commit is unknown here.
+    """
+    anchor = urls.lines_anchor(ref.start, ref.end)
+    current = current_lines.get(ref.path)
+    old = lines_at.get((ref.commit, ref.path)) if ref.commit else None
+    label = ref.format()
+    if old is None:
+        if current is None:
+            return {"label": label, "url": None, "state": "missing"}
+        return {"label": label, "url": urls.relative(page, urls.note_url(ref.path) + anchor),
+                "state": "no-commit" if ref.commit else "current"}
+    same = current is not None and current[ref.start - 1 : ref.end] == old[ref.start - 1 : ref.end]
+    if same:
+        return {"label": label, "url": urls.relative(page, urls.note_url(ref.path) + anchor), "state": "current"}
+    return {"label": label, "url": urls.relative(page, urls.snapshot_url(ref.commit or "", ref.path) + anchor),
+            "state": "changed", "current_url": urls.relative(page, urls.note_url(ref.path)) if current else None}
+
+
+def parse_score(text: str) -> tuple[float | None, list[tuple[str, str]]]:
+    """`0.812 (frequency=0.50 relevance=0.81)` -> (0.812, [("frequency", "0.50"), ...])."""
+    head, _, rest = text.partition("(")
+    try:
+        score = float(head.strip())
+    except ValueError:
+        score = None
+    parts = re.findall(r"([A-Za-z_]+)=([-0-9.]+)", rest)
+    return score, parts
+
+
+def dream_actions(commits: Sequence[Mapping]) -> list[dict]:
+    """Each promotion, supersede and forget commit with its key, source, score and components."""
+    out = []
+    for commit in commits:
+        trailers = parse_trailers(commit.get("message", ""))
+        if not any(name in trailers for name in (TRAILER_KEY, TRAILER_ACTION)):
+            continue
+        score, components = parse_score(trailers.get(TRAILER_SCORE, ""))
+        source = None
+        if TRAILER_SOURCE in trailers:
+            try:
+                source = parse_reference(trailers[TRAILER_SOURCE])
+            except BadReference:
+                source = None
+        out.append({
+            "id": commit["id"], "short": commit["id"][:10], "date": commit["date"][:10], "author": commit["author"],
+            "subject": commit["subject"], "action": trailers.get(TRAILER_ACTION, "promote"),
+            "key": trailers.get(TRAILER_KEY, ""), "source": source, "score": score, "components": components,
+        })
+    return out
+
+
+def blame_summary(blame: Sequence[str], start: int, end: int, commits: Mapping[str, Mapping]) -> dict | None:
+    """The newest commit among an entry's lines: who last touched what a person wrote."""
+    newest = None
+    for commit_id in blame[start - 1 : end]:
+        info = commits.get(commit_id)
+        if info is not None and (newest is None or info["date"] > newest["date"]):
+            newest = info
+    if newest is None:
+        return None
+    return {**newest, "short": newest["id"][:10], "day": newest["date"][:10]}
+
+
+# ------------------------------------------------------------------------------------ concepts
+
+
+def concept_index(summaries: Mapping[str, Summary]) -> dict[str, list[tuple[str, list[int]]]]:
+    """tag -> [(path, lines)], tags sorted, paths sorted: where each concept appears."""
+    out: dict[str, list[tuple[str, list[int]]]] = {}
+    for path in sorted(summaries):
+        for tag, lines in summaries[path].concepts.items():
+            out.setdefault(tag, []).append((path, lines))
+    return dict(sorted(out.items()))
+
+
+# ------------------------------------------------------------------------------------ search
+
+
+@dataclass(frozen=True)
+class ChunkParams:
+    max_tokens: int
+    overlap_tokens: int
+    chars_per_token: int
+    max_chars: int
+
+
+def search_docs(path: str, text: str, params: ChunkParams) -> list[list]:
+    """The chunks the index would make of this file, as `[url, path, start, end, text]` rows."""
+    if path.endswith(".jsonl"):
+        numbered = transcript_lines(text)
+    else:
+        numbered = [(n, line) for n, line in enumerate(split_lines(text), start=1) if not is_marker_line(line)]
+    chunks = chunk_lines(numbered, max_tokens=params.max_tokens, overlap_tokens=params.overlap_tokens,
+                         count_tokens=char_token_counter(params.chars_per_token))
+    url = urls.note_url(path)
+    return [[url + urls.lines_anchor(c.start_line, c.end_line), path, c.start_line, c.end_line,
+             c.text[: params.max_chars]] for c in chunks]
+
+
+def shard_of(path: str, shards: int) -> int:
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8", "surrogateescape")) % shards

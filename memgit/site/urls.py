@@ -1,0 +1,67 @@
+"""Where each page of the memory site lives, as pure functions of paths, commits and tags.
+
+Output names are plain ASCII whatever the note is called (spaces, `#`, `?`, quotes, unicode), so
+they work the same over `file://`, on any static host and in `memgit site serve`. A name that had
+to be changed carries a short hash of the original path, so two notes never share a page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+HOME = "index.html"
+TIMELINE = "timeline.html"
+SEARCH = "search.html"
+DREAMS = "dreams.html"
+CONCEPTS = "concepts.html"
+NOTES = "notes.html"
+
+
+def _short_hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+
+
+def slug(path: str) -> str:
+    """`memory/2026-01-05.md` -> `memory/2026-01-05`; odd names get a safe form plus a hash."""
+    stem = path[:-3] if path.endswith(".md") else path
+    parts = []
+    for part in stem.split("/"):
+        safe = _UNSAFE.sub("-", part).strip("-") or "x"
+        if safe.startswith("."):
+            safe = "_" + safe[1:]
+        parts.append(safe)
+    out = "/".join(parts)
+    if out != stem:
+        out += "-" + _short_hash(path)
+    return out
+
+
+def note_url(path: str) -> str:
+    return f"notes/{slug(path)}.html"
+
+
+def snapshot_url(commit: str, path: str) -> str:
+    return f"snap/{commit[:12]}/{slug(path)}.html"
+
+
+def concept_url(tag: str) -> str:
+    safe = _UNSAFE.sub("-", tag.lower()).strip("-") or "x"
+    if safe != tag:
+        safe += "-" + _short_hash(tag)
+    return f"concepts/{safe}.html"
+
+
+def lines_anchor(start: int, end: int) -> str:
+    return f"#L{start}" if end <= start else f"#L{start}-L{end}"
+
+
+def relative(from_page: str, to_url: str) -> str:
+    """A link from one page to another, relative, so the site works from any folder or host path."""
+    target, hash_, anchor = to_url.partition("#")
+    base = posixpath.dirname(from_page) or "."
+    rel = posixpath.relpath(target, base) if target else posixpath.basename(from_page)
+    return rel + hash_ + anchor
