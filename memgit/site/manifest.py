@@ -42,9 +42,9 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
         return Manifest(global_key=global_key)
     if raw.get("version") != VERSION or raw.get("out") != out:
         return Manifest(global_key=global_key)
+    if raw.get("global_key") != global_key:  # summaries depend on settings too: start over
+        return Manifest(global_key=global_key)
     summaries = {blob: Summary.from_json(s) for blob, s in raw.get("summaries", {}).items()}
-    if raw.get("global_key") != global_key:
-        return Manifest(global_key=global_key, summaries=summaries)
     return Manifest(global_key=global_key, commit=raw.get("commit"),
                     pages={url: (v[0], v[1]) for url, v in raw.get("pages", {}).items()},
                     summaries=summaries, logs=raw.get("logs"))

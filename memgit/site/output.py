@@ -46,6 +46,18 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
+def existing_files(root: Path) -> set[str]:
+    """Every file under `root`, as POSIX paths relative to it (one directory walk)."""
+    found: set[str] = set()
+    if not root.is_dir():
+        return found
+    for folder, _dirs, files in os.walk(root):
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        prefix = "" if rel == "." else rel + "/"
+        found.update(prefix + name for name in files)
+    return found
+
+
 def write_file(root: Path, rel: str, data: bytes) -> None:
     """Write through a temporary file and rename, so a reader never sees half a page."""
     path = root / rel

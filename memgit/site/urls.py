@@ -7,8 +7,8 @@ to be changed carries a short hash of the original path, so two notes never shar
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import posixpath
 import re
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -25,6 +25,7 @@ def _short_hash(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()[:8]
 
 
+@functools.lru_cache(maxsize=65536)
 def slug(path: str) -> str:
     """`memory/2026-01-05.md` -> `memory/2026-01-05`; odd names get a safe form plus a hash."""
     stem = path[:-3] if path.endswith(".md") else path
@@ -60,8 +61,19 @@ def lines_anchor(start: int, end: int) -> str:
 
 
 def relative(from_page: str, to_url: str) -> str:
-    """A link from one page to another, relative, so the site works from any folder or host path."""
+    """A link from one page to another, relative, so the site works from any folder or host path.
+
+    Both are site-root-relative POSIX paths without `..`; this is `posixpath.relpath` without its
+    trips through the current directory (it runs for every link of every page).
+    """
     target, hash_, anchor = to_url.partition("#")
-    base = posixpath.dirname(from_page) or "."
-    rel = posixpath.relpath(target, base) if target else posixpath.basename(from_page)
+    if not target:
+        return from_page.rsplit("/", 1)[-1] + hash_ + anchor
+    source_dirs = from_page.split("/")[:-1]
+    target_parts = target.split("/")
+    common = 0
+    while (common < len(source_dirs) and common < len(target_parts) - 1
+           and source_dirs[common] == target_parts[common]):
+        common += 1
+    rel = "../" * (len(source_dirs) - common) + "/".join(target_parts[common:])
     return rel + hash_ + anchor
