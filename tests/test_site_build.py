@@ -62,9 +62,12 @@ def test_build_example_workspace_pages(tmp_path: Path) -> None:
     assert home.count('class="prov prov-human"') == 6  # every hand-written entry names its commit
     assert "example memory" in home
     timeline = (out / "timeline.html").read_text()
-    days = timeline[timeline.index('<ul class="days">'):]
-    assert days.index("2026-11-27") < days.index("2026-11-23") and "November 2026" in timeline
-    assert timeline.count('class="has-log"') == 5
+    assert "November 2026" in timeline and timeline.count('class="has-log"') == 5
+    assert 'href="timeline/2026-11.html"' in timeline
+    month = (out / "timeline" / "2026-11.html").read_text()
+    days = month[month.index('<ul class="days">'):]
+    assert days.index("2026-11-27") < days.index("2026-11-23") and "8 lines" in days
+    assert "Heron: dry-run of the Postgres 16 upgrade on staging finished in 41 minutes." in days
     note = (out / "notes" / "memory" / "2026-11-23.html").read_text()
     assert 'id="L4"' in note and "dry-run of the Postgres 16 upgrade" in note
     dreams = (out / "dreams.html").read_text()
@@ -103,6 +106,10 @@ def test_provenance_links_to_lines_then_to_a_snapshot_when_they_change(
     assert "it changed since" in snapshot and "Sunday 06:00 UTC" in snapshot
     assert re.search(r'id="L10"><a class="ln" href="#L10">10</a><span class="text">- The Heron cutover', snapshot)
     assert '../../../notes/memory/2026-02-06.html' in snapshot
+    assert promotion_commit[:10] in home  # the promotion found in the last build is kept, not lost
+    full = tmp_path / "full"
+    build(ws, full)
+    assert tree_bytes(full) == tree_bytes(out)  # the incremental rebuild equals a fresh one
     # The note's own history links to the note as it was before the rewrite.
     note = (out / "notes" / "memory" / "2026-02-06.html").read_text()
     assert f'../../snap/{source_commit[:12]}/memory/2026-02-06.html' in note and "rewrite the day" in note
@@ -162,7 +169,10 @@ def test_incremental_rebuild_touches_only_dependent_pages_and_equals_full_build(
     assert "notes/memory/2026-01-05.html" in changed
     assert any(name.startswith("snap/") and name.endswith("memory/2026-01-05.html") for name in changed)
     assert not any(name.startswith("notes/memory/") for name in changed - {"notes/memory/2026-01-05.html"})
-    assert len(changed) <= 6, changed  # the note, its snapshot, its search shard, timeline, notes list
+    # The note, the note as it was (linked from its history), its search shard and its month page.
+    assert changed - {"notes/memory/2026-01-05.html", "timeline/2026-01.html"} <= {
+        name for name in changed if name.startswith(("snap/", "assets/search/"))}, changed
+    assert len(changed) == 4, changed
     assert report["written"] == len(changed)
     full = tmp_path / "full"
     build(ws, full)

@@ -37,22 +37,20 @@ class CommitInfo:
 
 
 def resolve_commit(root: Path, ref: str) -> tuple[str, str]:
-    """(commit id, tree id) of `ref`; a clear error when it names no commit."""
-    proc = plumbing._git(root, "rev-parse", "-q", "--verify", f"{ref}^{{commit}}")
-    commit = proc.stdout.decode().strip()
-    if proc.returncode != 0 or not commit:
-        raise MemgitError(f"--at {ref!r} names no commit in this repository; give a branch, tag or commit id")
-    tree = plumbing._git(root, "rev-parse", "-q", "--verify", f"{commit}^{{tree}}").stdout.decode().strip()
-    return commit, tree
+    """(commit id, tree id) of `ref` from one `git rev-parse`; a clear error when it names no commit."""
+    if not ref or ref.startswith("-"):
+        raise MemgitError(f"--at {ref!r} is not a branch, tag or commit id")
+    proc = plumbing._git(root, "rev-parse", "-q", f"{ref}^{{commit}}", f"{ref}^{{tree}}")
+    ids = proc.stdout.decode().split()
+    if proc.returncode == 0 and len(ids) == 2 and all(plumbing._is_object_id(x) for x in ids):
+        return ids[0], ids[1]
+    if ref == "HEAD" and plumbing.head_ids(root)[0] is None:
+        raise MemgitError("the workspace has no commits yet; commit your memory first (git add -A && git commit)")
+    raise MemgitError(f"--at {ref!r} names no commit in this repository; give a branch, tag or commit id")
 
 
 def is_ancestor(root: Path, older: str, newer: str) -> bool:
     return plumbing._git(root, "merge-base", "--is-ancestor", older, newer).returncode == 0
-
-
-def commit_exists(root: Path, commit: str) -> bool:
-    proc = plumbing._git(root, "cat-file", "-t", commit)
-    return proc.returncode == 0 and proc.stdout.strip() == b"commit"
 
 
 def file_logs(
@@ -94,13 +92,14 @@ def file_logs(
     return out
 
 
-def trailer_commits(root: Path, head: str, prefix: str = "Memgit-") -> list[CommitInfo]:
-    """Commits reachable from `head` whose message holds a `<prefix>…:` trailer, newest first.
-
-    Dreaming's promotion branches are found this way once merged, whatever their branch name.
+def trailer_commits(root: Path, head: str, since: str | None = None, prefix: str = "Memgit-") -> list[CommitInfo]:
+    """Commits reachable from `head` (and not from `since`) whose message holds a `<prefix>…:`
+    trailer, newest first. Dreaming's promotion branches are found this way once merged, whatever
+    their branch name.
     """
     fmt = _RECORD + _SEP.join(["%H", "%an", "%aI", "%s", "%B"])
-    proc = plumbing._git(root, "log", f"--format={fmt}", "-E", f"--grep=^{prefix}[A-Za-z]+:", head)
+    rev = f"{since}..{head}" if since else head
+    proc = plumbing._git(root, "log", f"--format={fmt}", "-E", f"--grep=^{prefix}[A-Za-z]+:", rev)
     if proc.returncode != 0:
         raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
     out = []

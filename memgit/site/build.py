@@ -89,8 +89,6 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
         raise MemgitError(f"--scope must be private or public, not {options.scope!r}")
     base_url = check_base_url(options.base_url)
     out = output.check_output(options.out, ws.root, ws.git_dir)
-    if plumbing.head_ids(ws.root)[0] is None and options.at == "HEAD":
-        raise MemgitError("the workspace has no commits yet; commit your memory first (git add -A && git commit)")
     commit, tree = history.resolve_commit(ws.root, options.at)
     site = Site(ws, options.scope, base_url, commit, tree)
     mf = manifest_mod.load(ws.data_dir, str(out), site.global_key)
@@ -140,7 +138,7 @@ class Site:
                                          cfg.chunking.chars_per_token, cfg.site.search_chars)
         override = ws.root / (cfg.site.templates or ".memgit/templates")
         self.template_dirs = render.template_dirs(shipped_dir("templates"), [override])
-        self.env = render.make_environment(shipped_dir("templates"), [override])
+        self.env = render.make_environment(shipped_dir("templates"), [override], ws.data_dir / "site" / "jinja")
         self.global_key = _key(__version__, render.templates_hash(self.template_dirs), scope, base_url,
                                dataclasses.asdict(self.cfg), dataclasses.asdict(self.params), self.max_bytes)
 
@@ -148,6 +146,7 @@ class Site:
 
     def gather(self, mf: manifest_mod.Manifest) -> None:
         ws = self.ws
+        self.blame_cache = dict(mf.blame or {})
         tree_files = plumbing.entries(ws.root, self.tree)
         self.files: dict[str, plumbing.Entry] = {
             path: entry for path, entry in sorted(tree_files.items())
@@ -166,18 +165,19 @@ class Site:
                 self.summaries[path] = mf.summaries[entry.blob]
         self.blob_summaries = {e.blob: self.summaries[p] for p, e in self.files.items() if e.is_regular}
         limit = self.cfg.history
-        if mf.commit and mf.logs is not None and history.commit_exists(ws.root, mf.commit) and \
-                history.is_ancestor(ws.root, mf.commit, self.commit):
-            newer = history.file_logs(ws.root, self.commit, set(self.files), limit, since=mf.commit)
-            logs = {p: (newer.get(p, []) + mf.logs.get(p, []))[:limit] for p in self.files}
-        else:
-            found = history.file_logs(ws.root, self.commit, set(self.files), limit)
-            logs = {p: found.get(p, []) for p in self.files}
-        self.logs = logs
+        # History since the last build is merged into what the manifest kept; a build of a commit
+        # that does not descend from the last one (another branch, --at an older commit) walks it all.
+        since = mf.commit if mf.commit and mf.logs is not None and mf.trailers is not None and \
+            history.is_ancestor(ws.root, mf.commit, self.commit) else None
+        found = history.file_logs(ws.root, self.commit, set(self.files), limit, since=since)
+        old_logs = (mf.logs or {}) if since else {}
+        self.logs = {p: (found.get(p, []) + old_logs.get(p, []))[:limit] for p in self.files}
+        self.trailers: list[dict] = []
         self.actions = []
         if self.scope == "private":
-            commits = [dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit)]
-            self.actions = models.dream_actions(commits)
+            newer = [dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit, since=since)]
+            self.trailers = newer + ((mf.trailers or []) if since else [])
+            self.actions = models.dream_actions(self.trailers)
 
     # ------------------------------------------------------------------------------ helpers
 
@@ -228,7 +228,7 @@ class Site:
         for url, (commit, path, blob) in sorted(snapshots.items()):
             plans.append(self._snapshot_plan(url, commit, path, blob))
         plans += self._home_plans(snapshots)
-        plans.append(self._timeline_plan())
+        plans += self._timeline_plans()
         plans.append(self._notes_plan())
         plans += self._concept_plans()
         plans += self._search_plans()
@@ -264,8 +264,7 @@ class Site:
 
     def _home_plans(self, snapshots: dict[str, tuple[str, str, str]]) -> list[Plan]:
         recent = [p for p in sorted(self.summaries, reverse=True) if paths.daily_log_day(p)][:7]
-        recent_rows = [{"path": p, "first": self.summaries[p].first or self.summaries[p].title,
-                        "lines": self.summaries[p].lines} for p in recent]
+        recent_rows = [{"path": p, "first": self.summaries[p].first or self.summaries[p].title} for p in recent]
         counts = {"notes": len(self.files), "daily": sum(1 for p in self.files if paths.daily_log_day(p))}
         memory = self.files.get("MEMORY.md")
         if self.scope != "private" or memory is None or not memory.is_regular:
@@ -294,7 +293,7 @@ class Site:
                 promotions.setdefault(action["key"], action)
 
         def produce(contents: dict[str, bytes]) -> bytes:
-            blame = history.blame_lines(self.ws.root, self.commit, "MEMORY.md") if text is not None else []
+            blame = self._memory_blame(memory.blob, memory_log) if text is not None else []
             infos = {c.id: dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()}
             renderer = Renderer(urls.HOME, "MEMORY.md", self.files)
 
@@ -309,6 +308,15 @@ class Site:
 
         plans.append(Plan(urls.HOME, key, produce))
         return plans
+
+    def _memory_blame(self, blob: str, log: list[dict]) -> list[str]:
+        """Blame of MEMORY.md, kept in the manifest: pygit2 is imported only when MEMORY.md changed."""
+        key = [blob, log[0]["id"] if log else ""]
+        if self.blame_cache.get("key") == key:
+            return list(self.blame_cache["lines"])
+        lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md")
+        self.blame_cache = {"key": key, "lines": lines}
+        return lines
 
     def _ref_inputs(self, refs: list[SourceRef]) -> tuple[dict[str, str], list[tuple[str, str]]]:
         current_blobs = {r.path: self.files[r.path].blob for r in refs
@@ -352,14 +360,22 @@ class Site:
             data["blame"] = models.blame_summary(blame, entry.start, entry.end, infos)
         return render.render(self.env, "_provenance.html", {"prov": data, "entry": entry})
 
-    def _timeline_plan(self) -> Plan:
+    def _timeline_plans(self) -> list[Plan]:
         daily = {p: s for p, s in self.summaries.items() if paths.daily_log_day(p)}
         ctx = models.timeline_context(daily)
-        return Plan(urls.TIMELINE, _key(self.global_key, "timeline", ctx),
-                    lambda contents: self._render("timeline.html", urls.TIMELINE, timeline=ctx, title="Timeline"))
+        plans = [Plan(urls.TIMELINE, _key(self.global_key, "timeline", ctx),
+                      lambda contents: self._render("timeline.html", urls.TIMELINE, timeline=ctx, month=None,
+                                                    title="Timeline"))]
+        for month, days in models.months_of(daily).items():
+            url = urls.month_url(month)
+            month_ctx = models.month_context(month, days, url, with_days=True)
+            plans.append(Plan(url, _key(self.global_key, "month", month_ctx),
+                              lambda contents, url=url, month_ctx=month_ctx: self._render(
+                                  "timeline.html", url, timeline=None, month=month_ctx, title=month_ctx["label"])))
+        return plans
 
     def _notes_plan(self) -> Plan:
-        rows = [{"path": p, "url": urls.relative(urls.NOTES, urls.note_url(p)), "lines": s.lines,
+        rows = [{"path": p, "url": urls.relative(urls.NOTES, urls.note_url(p)),
                  "title": s.title or s.first, "problem": s.problem} for p, s in self.summaries.items()]
         return Plan(urls.NOTES, _key(self.global_key, "notes", rows),
                     lambda contents: self._render("notes.html", urls.NOTES, notes=rows, title="All notes"))

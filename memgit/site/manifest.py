@@ -27,6 +27,8 @@ class Manifest:
     pages: dict[str, tuple[str, str]] = field(default_factory=dict)
     summaries: dict[str, Summary] = field(default_factory=dict)
     logs: dict[str, list[dict[str, str]]] | None = None
+    blame: dict | None = None
+    trailers: list[dict] | None = None
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -47,7 +49,8 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
     summaries = {blob: Summary.from_json(s) for blob, s in raw.get("summaries", {}).items()}
     return Manifest(global_key=global_key, commit=raw.get("commit"),
                     pages={url: (v[0], v[1]) for url, v in raw.get("pages", {}).items()},
-                    summaries=summaries, logs=raw.get("logs"))
+                    summaries=summaries, logs=raw.get("logs"), blame=raw.get("blame"),
+                    trailers=raw.get("trailers"))
 
 
 def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
@@ -61,6 +64,8 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "pages": {url: list(v) for url, v in sorted(mf.pages.items())},
         "summaries": {blob: s.to_json() for blob, s in sorted(site.blob_summaries.items())},
         "logs": site.logs,
+        "blame": site.blame_cache,
+        "trailers": site.trailers,
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")

@@ -120,36 +120,43 @@ def history_rows(page: str, path: str, commits: Sequence[Mapping], snapshot_urls
 # ------------------------------------------------------------------------------------ timeline
 
 
-def timeline_context(daily: Mapping[str, Summary], page: str = urls.TIMELINE) -> dict:
-    """Daily logs by month (newest first) and day, with line counts, first lines and a calendar."""
+def months_of(daily: Mapping[str, Summary]) -> dict[str, list[tuple[str, str, Summary]]]:
+    """Daily logs grouped by month, newest month and day first: {"2026-02": [(day, path, summary)]}."""
+    months: dict[str, list[tuple[str, str, Summary]]] = {}
+    for path in sorted(daily, reverse=True):
+        day = paths.daily_log_day(path)
+        if day is not None:
+            months.setdefault(day.strftime("%Y-%m"), []).append((day.isoformat(), path, daily[path]))
+    return months
+
+
+def month_context(month: str, days: Sequence[tuple[str, str, Summary]], page: str, with_days: bool) -> dict:
+    """One month: its calendar (days with a log are links), count and, on its own page, each day's
+    first line and size. The overview leaves those out so an append to a log does not change it."""
     import calendar
     import datetime
 
-    months: dict[str, list[dict]] = {}
-    for path in sorted(daily, reverse=True):
-        day = paths.daily_log_day(path)
-        if day is None:
-            continue
-        summary = daily[path]
-        months.setdefault(day.strftime("%Y-%m"), []).append({
-            "day": day.isoformat(), "weekday": day.strftime("%a"), "path": path,
-            "url": urls.relative(page, urls.note_url(path)), "lines": summary.lines,
-            "first": summary.title if not summary.first else summary.first, "problem": summary.problem,
-        })
-    out = []
-    for month, days in months.items():
-        year, number = (int(x) for x in month.split("-"))
-        by_day = {d["day"]: d for d in days}
-        weeks = []
-        for week in calendar.Calendar(firstweekday=0).monthdatescalendar(year, number):
-            weeks.append([
-                {"day": d.day, "iso": d.isoformat(), "url": by_day[d.isoformat()]["url"] if d.isoformat() in by_day else None}
-                if d.month == number else None
-                for d in week
-            ])
-        out.append({"month": month, "label": datetime.date(year, number, 1).strftime("%B %Y"), "days": days,
-                    "count": len(days), "lines": sum(d["lines"] for d in days), "weeks": weeks})
-    return {"months": out, "total": sum(m["count"] for m in out)}
+    year, number = (int(x) for x in month.split("-"))
+    by_day = {day: urls.relative(page, urls.note_url(path)) for day, path, _ in days}
+    weeks = [
+        [{"day": d.day, "url": by_day.get(d.isoformat())} if d.month == number else None for d in week]
+        for week in calendar.Calendar(firstweekday=0).monthdatescalendar(year, number)
+    ]
+    out = {"month": month, "label": datetime.date(year, number, 1).strftime("%B %Y"), "count": len(days),
+           "weeks": weeks, "url": urls.relative(page, urls.month_url(month)), "days": []}
+    if with_days:
+        out["days"] = [{
+            "day": day, "weekday": datetime.date.fromisoformat(day).strftime("%a"), "path": path,
+            "url": by_day[day], "lines": summary.lines, "first": summary.first or summary.title,
+            "problem": summary.problem} for day, path, summary in days]
+        out["lines"] = sum(summary.lines for _, _, summary in days)
+    return out
+
+
+def timeline_context(daily: Mapping[str, Summary], page: str = urls.TIMELINE) -> dict:
+    """The overview: every month's calendar and count, newest first."""
+    months = [month_context(month, days, page, with_days=False) for month, days in months_of(daily).items()]
+    return {"months": months, "total": sum(m["count"] for m in months)}
 
 
 # ------------------------------------------------------------------------------------ provenance

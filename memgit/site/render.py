@@ -30,15 +30,25 @@ def template_dirs(shipped: Path, overrides: list[Path]) -> list[Path]:
     return [d for d in overrides if d.is_dir()] + [shipped]
 
 
-def make_environment(shipped: Path, overrides: list[Path]) -> jinja2.Environment:
+def make_environment(shipped: Path, overrides: list[Path], cache_dir: Path | None = None) -> jinja2.Environment:
+    """Autoescaping Jinja2 over overrides, then the shipped templates (also reachable as `default/`).
+
+    Compiled templates are cached in `cache_dir` (keyed by source and path), so a rebuild after one
+    commit does not pay for compiling every template again.
+    """
     user = [str(d) for d in overrides if d.is_dir()]
     loader = jinja2.ChoiceLoader([
         jinja2.FileSystemLoader(user),
         jinja2.PrefixLoader({"default": jinja2.FileSystemLoader(str(shipped))}),
         jinja2.FileSystemLoader(str(shipped)),
     ])
+    cache = None
+    if cache_dir is not None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        cache = jinja2.FileSystemBytecodeCache(str(cache_dir))
     env = jinja2.Environment(
         loader=loader,
+        bytecode_cache=cache,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

@@ -56,6 +56,10 @@ def concept_url(tag: str) -> str:
     return f"concepts/{safe}.html"
 
 
+def month_url(month: str) -> str:
+    return f"timeline/{month}.html"
+
+
 def lines_anchor(start: int, end: int) -> str:
     return f"#L{start}" if end <= start else f"#L{start}-L{end}"
 

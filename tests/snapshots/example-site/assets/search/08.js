@@ -1,0 +1,1 @@
+(window.memgitSearch = window.memgitSearch || []).push([["notes/memory/2026-11-27.html#L1-L5","memory/2026-11-27.md",1,5,"# 2026-11-27\n\n## 10:30 Heron go/no-go\n- Decision: go. Production upgrade scheduled for Sunday 2026-11-29 at 06:00 UTC.\n- Owner on call during the upgrade: the user, with Priya as backup."]]);

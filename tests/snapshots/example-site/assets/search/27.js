@@ -1,0 +1,1 @@
+(window.memgitSearch = window.memgitSearch || []).push([]);
