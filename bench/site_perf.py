@@ -1,7 +1,7 @@
 """Memory-site benchmarks: full build, rebuild after a one-file commit, client-side search.
 
-    .venv/bin/python bench/site.py build  [-n 5] [--files 2000] [--seed 0]
-    .venv/bin/python bench/site.py search [--files 2000] [--seed 0] [--queries 50]
+    .venv/bin/python bench/site_perf.py build  [-n 5] [--files 2000] [--seed 0]
+    .venv/bin/python bench/site_perf.py search [--files 2000] [--seed 0] [--queries 50]
 
 `build` times `python -m memgit site build -o DIR` subprocesses on a generated workspace: a full
 build (output folder and manifest deleted before each run), then a rebuild after each of n
@@ -128,7 +128,7 @@ def cmd_search(opts: argparse.Namespace) -> None:
     proc = subprocess.run(["node", str(script), str(site_dir(ws)), str(lunr_module()), str(qfile)],
                           capture_output=True, text=True, check=True)
     data = json.loads(proc.stdout)
-    print(f"client-side search over the site of {opts.files} files: command: .venv/bin/python bench/site.py search "
+    print(f"client-side search over the site of {opts.files} files: command: .venv/bin/python bench/site_perf.py search "
           f"--files {opts.files}")
     print(f"  {data['docs']} chunks, search shards {data['shard_bytes'] / 1e6:.2f} MB on disk")
     for name in ("minisearch", "lunr"):
