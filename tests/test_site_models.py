@@ -1,0 +1,101 @@
+"""Pure parts of the memory site: page paths, MEMORY.md entries and markers, provenance links,
+scope rules, trailer parsing. No git, no browser."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memgit.core.provenance import EntryMarker, SourceRef
+from memgit.site import models, urls
+from memgit.site.markdown import Renderer, entries
+
+SEGMENT = st.text(st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)), min_size=1, max_size=12)
+
+
+@given(st.lists(SEGMENT, min_size=1, max_size=3), st.lists(SEGMENT, min_size=1, max_size=3))
+def test_note_urls_are_safe_and_never_shared(a: list[str], b: list[str]) -> None:
+    path_a, path_b = "memory/" + "/".join(a) + ".md", "memory/" + "/".join(b) + ".md"
+    url_a, url_b = urls.note_url(path_a), urls.note_url(path_b)
+    assert re.fullmatch(r"notes/[A-Za-z0-9._/-]+\.html", url_a)
+    assert not any(part.startswith(".") or part == "" for part in url_a.split("/"))
+    assert (url_a == url_b) == (path_a == path_b)
+
+
+def test_plain_names_stay_readable() -> None:
+    assert urls.note_url("memory/2026-01-05.md") == "notes/memory/2026-01-05.html"
+    assert urls.note_url("MEMORY.md") == "notes/MEMORY.html"
+    assert urls.note_url("memory/a b.md").startswith("notes/memory/a-b-")
+
+
+def test_relative_links_between_pages() -> None:
+    assert urls.relative("index.html", "notes/memory/x.html#L3") == "notes/memory/x.html#L3"
+    assert urls.relative("notes/memory/x.html", "index.html") == "../../index.html"
+    assert urls.relative("snap/abc/memory/x.html", "notes/memory/x.html") == "../../../notes/memory/x.html"
+    assert urls.relative("notes/memory/x.html", "notes/memory/y.html#L1-L2") == "y.html#L1-L2"
+
+
+def test_entries_pair_markers_with_the_entry_below() -> None:
+    marker = EntryMarker("k1", SourceRef("memory/2026-01-01.md", 3, 4, "abc1234"), 0.5, "2026-01-02")
+    text = f"# Memory\n\n- hand written\n\n{marker.format()}\n- promoted fact\n- another hand entry\n\nA paragraph.\n"
+    found = entries(text)
+    assert [(e.start, e.marker.key if e.marker else None) for e in found] == [(3, None), (6, "k1"), (7, None), (9, None)]
+
+
+def test_rendered_markdown_is_inert_and_links_resolve() -> None:
+    renderer = Renderer("index.html", "MEMORY.md", {"memory/a.md", "MEMORY.md"})
+    html = renderer.render(
+        "<script>x()</script>\n\n[j](javascript:alert(1)) [a](memory/a.md#L2-L3) [gone](memory/b.md) "
+        "![i](https://e.org/p.png) [w](https://e.org/)\n")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "javascript:" not in html.split("[j]")[0] and 'href="javascript' not in html
+    assert 'href="notes/memory/a.html#L2-L3"' in html
+    assert '<span class="dead-link">gone</span>' in html and "<img" not in html and "[image: i]" in html
+    assert 'href="https://e.org/" rel="nofollow noopener noreferrer"' in html
+
+
+def test_provenance_link_states() -> None:
+    ref = SourceRef("memory/d.md", 2, 3, "c0ffee")
+    old = ["a", "b", "c", "d"]
+    same = models.provenance_link(ref, {"memory/d.md": old}, {("c0ffee", "memory/d.md"): old}, "index.html")
+    assert (same["state"], same["url"]) == ("current", "notes/memory/d.html#L2-L3")
+    moved = models.provenance_link(ref, {"memory/d.md": ["a", "B", "c"]}, {("c0ffee", "memory/d.md"): old}, "index.html")
+    assert (moved["state"], moved["url"]) == ("changed", "snap/c0ffee/memory/d.html#L2-L3")
+    assert moved["current_url"] == "notes/memory/d.html"
+    # Lines that moved below the range do not count as a change of the range itself.
+    appended = models.provenance_link(ref, {"memory/d.md": [*old, "e"]}, {("c0ffee", "memory/d.md"): old}, "index.html")
+    assert appended["state"] == "current"
+    unknown = models.provenance_link(ref, {"memory/d.md": old}, {}, "index.html")
+    assert unknown["state"] == "no-commit"
+    gone = models.provenance_link(ref, {}, {}, "index.html")
+    assert (gone["state"], gone["url"]) == ("missing", None)
+
+
+def test_private_paths() -> None:
+    for path in ("MEMORY.md", "USER.md", "sessions/2026-01-01.jsonl", "memory/dreams/2026-01-01.md"):
+        assert models.is_private(path)
+    assert not models.is_private("memory/2026-01-01.md")
+    assert models.is_private("memory/secret/x.md", ["memory/secret/**"])
+
+
+def test_dream_actions_from_trailers() -> None:
+    message = ("Promote: a fact\n\nMemgit-Promotion: k9\nMemgit-Source: memory/d.md:1-2@abcd123\n"
+               "Memgit-Score: 0.812 (frequency=0.50 relevance=0.81)\nMemgit-Action: promote\n")
+    commits = [{"id": "f" * 40, "author": "a", "date": "2026-01-02T00:00:00+00:00", "subject": "Promote: a fact",
+                "message": message}, {"id": "e" * 40, "author": "a", "date": "2026-01-01", "subject": "plain",
+                                      "message": "plain"}]
+    [action] = models.dream_actions(commits)
+    assert (action["key"], action["action"], action["score"]) == ("k9", "promote", 0.812)
+    assert action["components"] == [("frequency", "0.50"), ("relevance", "0.81")]
+    assert action["source"] == SourceRef("memory/d.md", 1, 2, "abcd123")
+
+
+def test_summary_and_concepts() -> None:
+    summary = models.summarise("memory/x.md", b"# Title\n\n- first fact #Alpha\n- more #beta and #alpha\n", 1000)
+    assert (summary.title, summary.first, summary.lines) == ("Title", "first fact #Alpha", 4)
+    assert summary.concepts == {"alpha": [3, 4], "beta": [4]}
+    assert models.summarise("x", b"\xff", 1000).problem.startswith("not valid UTF-8")
+    assert models.summarise("x", b"a\x00b", 1000).problem.startswith("binary")
+    assert models.summarise("x", b"abc", 2).problem.startswith("larger than 2 bytes")
