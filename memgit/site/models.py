@@ -78,19 +78,31 @@ def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
         return Summary(problem=problem)
     lines = split_lines(text)
     title = first = ""
-    concepts: dict[str, list[int]] = {}
-    for number, line in enumerate(lines, start=1):
+    for line in lines:
         stripped = line.strip()
         if not stripped or is_marker_line(stripped):
             continue
-        if stripped.startswith("#") and re.match(r"^#{1,6}\s", stripped):
+        if re.match(r"^#{1,6}\s", stripped):
             title = title or stripped.lstrip("#").strip()[:_FIRST_CHARS]
-            continue
-        if not first:
+        elif not first:
             first = stripped.lstrip("-*+ ").strip()[:_FIRST_CHARS]
-        for tag in _TAG.findall(line):
-            concepts.setdefault(tag.lower(), []).append(number)
-    return Summary(lines=len(lines), title=title, first=first, concepts=concepts)
+        if title and first:
+            break
+    return Summary(lines=len(lines), title=title, first=first, concepts=concept_lines(text))
+
+
+def concept_lines(text: str) -> dict[str, list[int]]:
+    """`#tag` -> the 1-based lines it appears on (one scan of the whole text, not one per line)."""
+    concepts: dict[str, list[int]] = {}
+    line, offset = 1, 0
+    start = 1 if text.startswith("\ufeff") else 0
+    for match in _TAG.finditer(text, start):
+        line += text.count("\n", offset, match.start())
+        offset = match.start()
+        lines = concepts.setdefault(match.group(1).lower(), [])
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return concepts
 
 
 # ------------------------------------------------------------------------------------ notes
@@ -102,7 +114,7 @@ def note_context(path: str, text: str | None, problem: str | None, history: Sequ
     lines = source_lines(text) if text is not None else []
     return {
         "path": path,
-        "lines": [(n, line) for n, line in enumerate(lines, start=1)],
+        "lines": lines,
         "problem": problem,
         "history": list(history),
         "current_url": urls.relative(page, current_url) if current_url else None,

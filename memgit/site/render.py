@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup, escape
 
 from memgit.errors import MemgitError
 
@@ -55,6 +56,7 @@ def make_environment(shipped: Path, overrides: list[Path], cache_dir: Path | Non
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["numbered_lines"] = numbered_lines
     return env
 
 
@@ -85,6 +87,23 @@ def static_names(dirs: list[Path]) -> list[str]:
         if root.is_dir():
             names.update(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
     return sorted(names)
+
+
+def numbered_lines(lines: list[str]) -> Markup:
+    """The lines of a note as `<div class="line" id="L12">` rows, escaped in one pass.
+
+    A note page is mostly this block; building it here instead of in a Jinja loop makes a full
+    build of 2,000 notes several times faster. Its markup is fixed (CSS and site.js rely on it).
+    """
+    if not lines:
+        return Markup("")
+    escaped = str(escape("\n".join(lines))).split("\n")
+    rows = []
+    for number, (raw, text) in enumerate(zip(lines, escaped, strict=True), start=1):
+        kind = "line heading" if raw.startswith("#") else "line"
+        rows.append(f'<div class="{kind}" id="L{number}"><a class="ln" href="#L{number}">{number}</a>'
+                    f'<span class="text">{text}</span></div>')
+    return Markup("\n".join(rows) + "\n")
 
 
 def render(env: jinja2.Environment, name: str, context: Mapping[str, Any]) -> str:
