@@ -45,11 +45,12 @@ def cmd_build(opts: argparse.Namespace) -> None:
     ws = fresh_workspace("site", opts.files, opts.seed)
     args = ["site", "build", "-o", str(site_dir(ws)), "--json"]
     cmd = show_command([opts.python, "-m", "memgit", *args], ws, ENV)
-    full, reports = [], []
+    full, reports, full_inner = [], [], []
     for i in range(opts.runs):
         wipe(ws)
         proc, seconds = run_memgit(opts.python, args, ws, ENV)
         full.append(seconds)
+        full_inner.append(json.loads(proc.stdout)["seconds"])
         log(f"  full {i + 1}/{opts.runs}: {seconds:.2f} s ({json.loads(proc.stdout)['pages']} pages)")
     rebuild = []
     for i in range(opts.runs):
@@ -68,7 +69,11 @@ def cmd_build(opts: argparse.Namespace) -> None:
     report("process start (python -m memgit --version)", show_command([opts.python, "-m", "memgit", "--version"], ws),
            start, "ms")
     ratio = (statistics.median(rebuild) - base) / (statistics.median(full) - base)
-    print(f"rebuild / full, net of process start: {ratio * 100:.1f} % (target < 5 %)")
+    inner_full = statistics.median(full_inner)
+    inner_rebuild = statistics.median(r["seconds"] for r in reports)
+    print(f"rebuild / full, wall time net of process start (`--version`): {ratio * 100:.1f} % (target < 5 %)")
+    print(f"rebuild / full, the build's own timer (report 'seconds': after imports and workspace discovery): "
+          f"{inner_rebuild * 1000:.0f} ms / {inner_full:.2f} s = {inner_rebuild / inner_full * 100:.1f} %")
 
 
 NODE_BENCH = r"""

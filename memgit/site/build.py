@@ -77,6 +77,17 @@ def _key(*parts: Any) -> str:
     return hashlib.sha256(repr(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
+def _record(summary: models.Summary) -> dict:
+    """A summary as the manifest keeps it, with a digest listing pages use as their key."""
+    data = summary.to_json()
+    data["d"] = _key(data)[:16]
+    return data
+
+
+def _unchanged(contents: dict[str, bytes]) -> bytes:  # pragma: no cover - a carried page is never rendered
+    raise MemgitError("internal error: a page kept from the last build was asked to render")
+
+
 def check_base_url(base_url: str) -> str:
     if base_url and not base_url.startswith(("http://", "https://")):
         raise MemgitError(f"--base-url {base_url!r} must start with http:// or https://")
@@ -93,10 +104,10 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
     site = Site(ws, options.scope, base_url, commit, tree)
     mf = manifest_mod.load(ws.data_dir, str(out), site.global_key)
     site.gather(mf)
-    plans = site.plan()
+    present = output.existing_files(out)
+    plans = site.plan(present)
     report = BuildReport(out=str(out), commit=commit, scope=options.scope, pages=len(plans),
                          incremental=bool(mf.pages))
-    present = output.existing_files(out)
     todo = [p for p in plans if mf.pages.get(p.url, ("", ""))[0] != p.key or p.url not in present]
     needed = {blob for plan in todo for blob in plan.needs}
     contents = plumbing.read_blobs(ws.root, sorted(needed)) if needed else {}
@@ -155,21 +166,26 @@ class Site:
         blobs = {e.blob for e in self.files.values() if e.is_regular}
         missing = sorted(blobs - set(mf.summaries))
         fresh = plumbing.read_blobs(ws.root, missing) if missing else {}
-        self.summaries: dict[str, models.Summary] = {}
+        self.records: dict[str, dict] = {}
         for path, entry in self.files.items():
             if not entry.is_regular:
-                self.summaries[path] = models.Summary(problem="not a regular file (symlink)")
+                self.records[path] = _record(models.Summary(problem="not a regular file (symlink)"))
             elif entry.blob in fresh:
-                self.summaries[path] = models.summarise(path, fresh[entry.blob], self.max_bytes)
+                self.records[path] = _record(models.summarise(path, fresh[entry.blob], self.max_bytes))
             else:
-                self.summaries[path] = mf.summaries[entry.blob]
-        self.blob_summaries = {e.blob: self.summaries[p] for p, e in self.files.items() if e.is_regular}
+                self.records[path] = mf.summaries[entry.blob]
+        self.blob_records = {e.blob: self.records[p] for p, e in self.files.items() if e.is_regular}
+        self.daily = [p for p in self.files if paths.daily_log_day(p)]
+        self._summaries: dict[str, models.Summary] = {}
+        self.mf = mf
         limit = self.cfg.history
         # History since the last build is merged into what the manifest kept; a build of a commit
         # that does not descend from the last one (another branch, --at an older commit) walks it all.
         since = mf.commit if mf.commit and mf.logs is not None and mf.trailers is not None and \
             history.is_ancestor(ws.root, mf.commit, self.commit) else None
         found = history.file_logs(ws.root, self.commit, set(self.files), limit, since=since)
+        # Paths no commit touched since the last build keep their pages as they are (see plan()).
+        self.touched: set[str] | None = set(found) if since else None
         old_logs = (mf.logs or {}) if since else {}
         self.logs = {p: (found.get(p, []) + old_logs.get(p, []))[:limit] for p in self.files}
         self.trailers: list[dict] = []
@@ -192,12 +208,22 @@ class Site:
     def _render(self, template: str, page: str, **extra: Any) -> bytes:
         return render.render(self.env, template, self.context(page, **extra)).encode("utf-8")
 
+    def summary(self, path: str) -> models.Summary:
+        found = self._summaries.get(path)
+        if found is None:
+            found = self._summaries[path] = models.Summary.from_json(self.records[path])
+        return found
+
+    def digests(self, selected: list[str] | None = None) -> list[tuple[str, str]]:
+        """(path, summary digest) rows: the cheap key of every listing page."""
+        return [(p, self.records[p]["d"]) for p in (self.files if selected is None else selected)]
+
     def _text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
         return models.decode(contents.get(blob, b""), self.max_bytes)
 
     # ------------------------------------------------------------------------------ plan
 
-    def plan(self) -> list[Plan]:
+    def plan(self, present: set[str]) -> list[Plan]:
         plans: list[Plan] = []
         self.memory_text, self.memory_problem, self.memory_entries = None, None, []
         memory = self.files.get("MEMORY.md")
@@ -212,7 +238,13 @@ class Site:
         refs += [a["source"] for a in self.actions if a["source"]]
         self.ref_lines = self._ref_lines(*self._ref_inputs(refs)[::-1]) if refs else ({}, {})
         snapshots: dict[str, tuple[str, str, str]] = {}  # url -> (commit, path, blob)
+        self.by_path: dict[str, list] = {}
+        self.carried: set[str] = set()
         for path, entry in self.files.items():
+            carried = self._carry(path, entry, present)
+            if carried is not None:
+                plans += carried
+                continue
             rows = self.logs.get(path, [])
             snap_urls = {}
             for row in rows:
@@ -225,12 +257,13 @@ class Site:
                     snap_urls[row["id"]] = url
                     snapshots[url] = (row["id"], path, row["blob"])
             plans.append(self._note_plan(path, entry, rows, snap_urls))
+            self.by_path[path] = [entry.blob, sorted(set(snap_urls.values()) | {urls.note_url(path)})]
         for url, (commit, path, blob) in sorted(snapshots.items()):
             plans.append(self._snapshot_plan(url, commit, path, blob))
-        plans += self._home_plans(snapshots)
+        plans += self._home_plans(snapshots.keys() | self.carried)
         plans += self._timeline_plans()
         plans.append(self._notes_plan())
-        plans += self._concept_plans()
+        plans += self._concept_plans(present)
         plans += self._search_plans()
         plans.append(self._dreams_plan())
         plans += self._static_plans()
@@ -239,9 +272,21 @@ class Site:
             seen.setdefault(plan.url, plan)
         return sorted(seen.values(), key=lambda p: p.url)
 
+    def _carry(self, path: str, entry: plumbing.Entry, present: set[str]) -> list[Plan] | None:
+        """The pages of a note no commit touched since the last build, kept as they are; None when
+        they must be planned again (touched, new, or a page missing from the output folder)."""
+        if self.touched is None or path in self.touched:
+            return None
+        old = self.mf.by_path.get(path)
+        if not old or old[0] != entry.blob or not all(u in present and u in self.mf.pages for u in old[1]):
+            return None
+        self.by_path[path] = old
+        self.carried.update(old[1])
+        return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old[1]]
+
     def _note_plan(self, path: str, entry: plumbing.Entry, rows: list[dict], snap_urls: dict[str, str]) -> Plan:
         url = urls.note_url(path)
-        problem = self.summaries[path].problem
+        problem = self.records[path]["problem"]
 
         def produce(contents: dict[str, bytes]) -> bytes:
             text, why = (None, problem) if problem else self._text(contents, entry.blob)
@@ -262,10 +307,10 @@ class Site:
 
         return Plan(url, _key(self.global_key, "snap", commit, path, blob, current), produce, (blob,))
 
-    def _home_plans(self, snapshots: dict[str, tuple[str, str, str]]) -> list[Plan]:
-        recent = [p for p in sorted(self.summaries, reverse=True) if paths.daily_log_day(p)][:7]
-        recent_rows = [{"path": p, "first": self.summaries[p].first or self.summaries[p].title} for p in recent]
-        counts = {"notes": len(self.files), "daily": sum(1 for p in self.files if paths.daily_log_day(p))}
+    def _home_plans(self, snapshots: set[str]) -> list[Plan]:
+        recent = sorted(self.daily, reverse=True)[:7]
+        recent_rows = [{"path": p, "first": self.summary(p).first or self.summary(p).title} for p in recent]
+        counts = {"notes": len(self.files), "daily": len(self.daily)}
         memory = self.files.get("MEMORY.md")
         if self.scope != "private" or memory is None or not memory.is_regular:
             def produce_plain(contents: dict[str, bytes]) -> bytes:
@@ -361,27 +406,43 @@ class Site:
         return render.render(self.env, "_provenance.html", {"prov": data, "entry": entry})
 
     def _timeline_plans(self) -> list[Plan]:
-        daily = {p: s for p, s in self.summaries.items() if paths.daily_log_day(p)}
-        ctx = models.timeline_context(daily)
-        plans = [Plan(urls.TIMELINE, _key(self.global_key, "timeline", ctx),
-                      lambda contents: self._render("timeline.html", urls.TIMELINE, timeline=ctx, month=None,
-                                                    title="Timeline"))]
-        for month, days in models.months_of(daily).items():
+        def produce_overview(contents: dict[str, bytes]) -> bytes:
+            ctx = models.timeline_context({p: self.summary(p) for p in self.daily})
+            return self._render("timeline.html", urls.TIMELINE, timeline=ctx, month=None, title="Timeline")
+
+        plans = [Plan(urls.TIMELINE, _key(self.global_key, "timeline", self.daily), produce_overview)]
+        by_month: dict[str, list[str]] = {}
+        for path in self.daily:
+            by_month.setdefault(path[7:14], []).append(path)
+        for month, members in by_month.items():
             url = urls.month_url(month)
-            month_ctx = models.month_context(month, days, url, with_days=True)
-            plans.append(Plan(url, _key(self.global_key, "month", month_ctx),
-                              lambda contents, url=url, month_ctx=month_ctx: self._render(
-                                  "timeline.html", url, timeline=None, month=month_ctx, title=month_ctx["label"])))
+
+            def produce(contents: dict[str, bytes], url: str = url, month: str = month,
+                        members: list[str] = members) -> bytes:
+                days = models.months_of({p: self.summary(p) for p in members})[month]
+                ctx = models.month_context(month, days, url, with_days=True)
+                return self._render("timeline.html", url, timeline=None, month=ctx, title=ctx["label"])
+
+            plans.append(Plan(url, _key(self.global_key, "month", month, self.digests(members)), produce))
         return plans
 
     def _notes_plan(self) -> Plan:
-        rows = [{"path": p, "url": urls.relative(urls.NOTES, urls.note_url(p)),
-                 "title": s.title or s.first, "problem": s.problem} for p, s in self.summaries.items()]
-        return Plan(urls.NOTES, _key(self.global_key, "notes", rows),
-                    lambda contents: self._render("notes.html", urls.NOTES, notes=rows, title="All notes"))
+        def produce(contents: dict[str, bytes]) -> bytes:
+            rows = [{"path": p, "url": urls.relative(urls.NOTES, urls.note_url(p)), "title": s.title or s.first,
+                     "problem": s.problem} for p, s in ((p, self.summary(p)) for p in self.files)]
+            return self._render("notes.html", urls.NOTES, notes=rows, title="All notes")
 
-    def _concept_plans(self) -> list[Plan]:
-        index = models.concept_index(self.summaries)
+        shown = [(p, r["title"], r["first"], r["problem"]) for p, r in self.records.items()]
+        return Plan(urls.NOTES, _key(self.global_key, "notes", shown), produce)
+
+    def _concept_plans(self, present: set[str]) -> list[Plan]:
+        tagged = [p for p in self.files if self.records[p]["concepts"]]
+        key = _key(self.global_key, "concepts", [(p, self.records[p]["concepts"]) for p in tagged])
+        old = self.mf.concepts
+        if old.get("key") == key and all(u in present and u in self.mf.pages for u in old.get("urls", [])):
+            self.concepts_state = old
+            return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old["urls"]]
+        index = models.concept_index({p: self.summary(p) for p in tagged})
         rows = [{"tag": tag, "url": urls.relative(urls.CONCEPTS, urls.concept_url(tag)), "count": len(places)}
                 for tag, places in index.items()]
         plans = [Plan(urls.CONCEPTS, _key(self.global_key, "concepts", rows),
@@ -395,12 +456,13 @@ class Site:
             plans.append(Plan(url, _key(self.global_key, "concept", tag, items),
                               lambda contents, url=url, tag=tag, items=items: self._render(
                                   "concepts.html", url, concepts=[], tag=tag, places=items, title=f"#{tag}")))
+        self.concepts_state = {"key": key, "urls": sorted(p.url for p in plans)}
         return plans
 
     def _search_plans(self) -> list[Plan]:
         shards: dict[int, list[tuple[str, plumbing.Entry]]] = {i: [] for i in range(SHARDS)}
         for path, entry in self.files.items():
-            if entry.is_regular and not self.summaries[path].problem:
+            if entry.is_regular and not self.records[path]["problem"]:
                 shards[models.shard_of(path, SHARDS)].append((path, entry))
         plans = []
         for number, members in shards.items():
@@ -424,8 +486,9 @@ class Site:
         return plans
 
     def _dreams_plan(self) -> Plan:
-        reports = [{"path": p, "url": urls.relative(urls.DREAMS, urls.note_url(p)), "first": s.first, "title": s.title}
-                   for p, s in sorted(self.summaries.items(), reverse=True) if p.startswith(models.DREAMS_DIR)]
+        reports = [{"path": p, "url": urls.relative(urls.DREAMS, urls.note_url(p)), "first": self.summary(p).first,
+                    "title": self.summary(p).title}
+                   for p in sorted(self.files, reverse=True) if p.startswith(models.DREAMS_DIR)]
         lines_at, current = self.ref_lines
         actions = []
         for action in self.actions:

@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memgit.site.models import Summary
-
-VERSION = 1
+VERSION = 2
 
 
 @dataclass
@@ -25,10 +23,12 @@ class Manifest:
     global_key: str = ""
     commit: str | None = None
     pages: dict[str, tuple[str, str]] = field(default_factory=dict)
-    summaries: dict[str, Summary] = field(default_factory=dict)
+    summaries: dict[str, dict] = field(default_factory=dict)  # blob -> Summary.to_json() + digest "d"
     logs: dict[str, list[dict[str, str]]] | None = None
     blame: dict | None = None
     trailers: list[dict] | None = None
+    by_path: dict[str, list] = field(default_factory=dict)  # path -> [blob, [urls of its pages]]
+    concepts: dict = field(default_factory=dict)  # {"key": ..., "urls": [...]}
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -46,11 +46,11 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
         return Manifest(global_key=global_key)
     if raw.get("global_key") != global_key:  # summaries depend on settings too: start over
         return Manifest(global_key=global_key)
-    summaries = {blob: Summary.from_json(s) for blob, s in raw.get("summaries", {}).items()}
+    summaries = raw.get("summaries", {})
     return Manifest(global_key=global_key, commit=raw.get("commit"),
                     pages={url: (v[0], v[1]) for url, v in raw.get("pages", {}).items()},
                     summaries=summaries, logs=raw.get("logs"), blame=raw.get("blame"),
-                    trailers=raw.get("trailers"))
+                    trailers=raw.get("trailers"), by_path=raw.get("by_path", {}), concepts=raw.get("concepts", {}))
 
 
 def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
@@ -62,10 +62,12 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "global_key": site.global_key,
         "commit": mf.commit,
         "pages": {url: list(v) for url, v in sorted(mf.pages.items())},
-        "summaries": {blob: s.to_json() for blob, s in sorted(site.blob_summaries.items())},
+        "summaries": site.blob_records,
         "logs": site.logs,
         "blame": site.blame_cache,
         "trailers": site.trailers,
+        "by_path": site.by_path,
+        "concepts": site.concepts_state,
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
