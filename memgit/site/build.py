@@ -17,18 +17,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
 from memgit.core import paths
-from memgit.core.provenance import SourceRef
+from memgit.core.provenance import SourceRef, parse_reference
 from memgit.errors import MemgitError
 from memgit.git import history, plumbing
 from memgit.resources import shipped_dir
 from memgit.site import manifest as manifest_mod
 from memgit.site import models, output, render, urls
-from memgit.site.markdown import Entry, Renderer
 from memgit.workspace import Workspace
+
+if TYPE_CHECKING:
+    from memgit.site.markdown import Entry
 
 SHARDS = 32
 ZERO = "0" * 40
@@ -178,6 +180,7 @@ class Site:
         self.daily = [p for p in self.files if paths.daily_log_day(p)]
         self._summaries: dict[str, models.Summary] = {}
         self.mf = mf
+        self.memory_refs_state: dict = {}
         limit = self.cfg.history
         # History since the last build is merged into what the manifest kept; a build of a commit
         # that does not descend from the last one (another branch, --at an older commit) walks it all.
@@ -225,16 +228,7 @@ class Site:
 
     def plan(self, present: set[str]) -> list[Plan]:
         plans: list[Plan] = []
-        self.memory_text, self.memory_problem, self.memory_entries = None, None, []
-        memory = self.files.get("MEMORY.md")
-        if memory is not None and memory.is_regular:
-            from memgit.site.markdown import entries as parse_entries
-
-            data = plumbing.read_blobs(self.ws.root, [memory.blob])[memory.blob]
-            self.memory_text, self.memory_problem = models.decode(data, self.max_bytes)
-            if self.memory_text is not None:
-                self.memory_entries = parse_entries(self.memory_text)
-        refs = [e.marker.source for e in self.memory_entries if e.marker and e.marker.source]
+        refs = self._memory_refs()
         refs += [a["source"] for a in self.actions if a["source"]]
         self.ref_lines = self._ref_lines(*self._ref_inputs(refs)[::-1]) if refs else ({}, {})
         snapshots: dict[str, tuple[str, str, str]] = {}  # url -> (commit, path, blob)
@@ -319,8 +313,7 @@ class Site:
                                     title=self.cfg.title)
             return [Plan(urls.HOME, _key(self.global_key, "home", recent_rows, counts), produce_plain)]
         memory_log = self.logs.get("MEMORY.md", [])
-        text, problem, found = self.memory_text, self.memory_problem, self.memory_entries
-        refs = [e.marker.source for e in found if e.marker and e.marker.source]
+        refs = self._memory_refs()
         current_blobs, at_pairs = self._ref_inputs(refs)
         key = _key(self.global_key, "home", memory.blob, memory_log, current_blobs, at_pairs,
                    [a["id"] for a in self.actions], recent_rows, counts)
@@ -338,6 +331,9 @@ class Site:
                 promotions.setdefault(action["key"], action)
 
         def produce(contents: dict[str, bytes]) -> bytes:
+            from memgit.site.markdown import Renderer
+
+            text, problem = self._text(contents, memory.blob)
             blame = self._memory_blame(memory.blob, memory_log) if text is not None else []
             infos = {c.id: dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()}
             renderer = Renderer(urls.HOME, "MEMORY.md", self.files)
@@ -351,8 +347,26 @@ class Site:
                                 "url": urls.relative(urls.HOME, urls.note_url("MEMORY.md"))},
                                 recent=rows, counts=counts, title=self.cfg.title)
 
-        plans.append(Plan(urls.HOME, key, produce))
+        plans.append(Plan(urls.HOME, key, produce, (memory.blob,)))
         return plans
+
+    def _memory_refs(self) -> list[SourceRef]:
+        """The source references of MEMORY.md's entry markers, parsed once per version of the file
+        (kept in the manifest, so a rebuild that does not touch MEMORY.md needs no Markdown parser)."""
+        memory = self.files.get("MEMORY.md")
+        if memory is None or not memory.is_regular:
+            return []
+        cached = self.memory_refs_state or self.mf.memory_refs
+        if cached.get("blob") != memory.blob:
+            from memgit.site.markdown import entries as parse_entries
+
+            data = plumbing.read_blobs(self.ws.root, [memory.blob])[memory.blob]
+            text = models.decode(data, self.max_bytes)[0]
+            found = parse_entries(text) if text is not None else []
+            cached = {"blob": memory.blob,
+                      "refs": [e.marker.source.format() for e in found if e.marker and e.marker.source]}
+        self.memory_refs_state = cached
+        return [parse_reference(ref) for ref in cached["refs"]]
 
     def _memory_blame(self, blob: str, log: list[dict]) -> list[str]:
         """Blame of MEMORY.md, kept in the manifest: pygit2 is imported only when MEMORY.md changed."""

@@ -29,6 +29,7 @@ class Manifest:
     trailers: list[dict] | None = None
     by_path: dict[str, list] = field(default_factory=dict)  # path -> [blob, [urls of its pages]]
     concepts: dict = field(default_factory=dict)  # {"key": ..., "urls": [...]}
+    memory_refs: dict = field(default_factory=dict)  # {"blob": MEMORY.md blob, "refs": [references]}
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -50,7 +51,8 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
     return Manifest(global_key=global_key, commit=raw.get("commit"),
                     pages={url: (v[0], v[1]) for url, v in raw.get("pages", {}).items()},
                     summaries=summaries, logs=raw.get("logs"), blame=raw.get("blame"),
-                    trailers=raw.get("trailers"), by_path=raw.get("by_path", {}), concepts=raw.get("concepts", {}))
+                    trailers=raw.get("trailers"), by_path=raw.get("by_path", {}), concepts=raw.get("concepts", {}),
+                    memory_refs=raw.get("memory_refs", {}))
 
 
 def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
@@ -68,6 +70,7 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "trailers": site.trailers,
         "by_path": site.by_path,
         "concepts": site.concepts_state,
+        "memory_refs": site.memory_refs_state,
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
