@@ -139,7 +139,7 @@ def exercise(browser: object, base: str, allowed: tuple[str, ...], shots: str | 
         page.screenshot(path=str(ARTIFACTS / f"{shots}-home.png"), full_page=True)
     # Provenance: the promoted entry's link lands on the highlighted source lines, scrolled into view.
     page.click(".prov-managed a.prov-source")
-    page.wait_for_function("document.querySelectorAll('.line.hl').length > 0")
+    page.wait_for_selector(".line.hl")
     assert page.url.endswith("notes/memory/2026-02-06.html#L62-L64")
     assert highlighted(page) == ["L62", "L63", "L64"]
     assert in_view(page, "L62") and in_view(page, "L64") and not in_view(page, "L1")
@@ -148,7 +148,7 @@ def exercise(browser: object, base: str, allowed: tuple[str, ...], shots: str | 
         page.screenshot(path=str(ARTIFACTS / f"{shots}-note.png"))
     # A hand-edited hash moves the highlight (no reload).
     page.evaluate("location.hash = '#L3'")
-    page.wait_for_function("document.getElementById('L3').classList.contains('hl')")
+    page.wait_for_selector("#L3.hl")
     assert highlighted(page) == ["L3"]
     # Search: type, submit, follow the first result to its lines.
     page.goto(base + "search.html")
@@ -161,7 +161,7 @@ def exercise(browser: object, base: str, allowed: tuple[str, ...], shots: str | 
     if shots:
         page.screenshot(path=str(ARTIFACTS / f"{shots}-search.png"))
     first.click()
-    page.wait_for_function("document.querySelectorAll('.line.hl').length > 0")
+    page.wait_for_selector(".line.hl")
     lines = highlighted(page)
     assert "L63" in lines and in_view(page, lines[0])
     # Unicode, '#', '?' and quotes in a file name: searchable and reachable.
@@ -249,5 +249,14 @@ def test_site_over_memgit_site_serve(browser: object, site_ws: Path, served: tup
             break
         time.sleep(0.3)
     assert "Uncommittedwombat" in page.inner_text("main")
-    commit_all(site_ws, "wombat")
+    # A new note appears once it is committed (a new HEAD).
+    write(site_ws / "memory" / "2026-02-08.md", "# 2026-02-08\n\n- Committedkoala arrives with a commit.\n")
+    commit_all(site_ws, "wombat and koala")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        response = page.goto(url + "notes/memory/2026-02-08.html")
+        if response is not None and response.ok and "Committedkoala" in page.inner_text("main"):
+            break
+        time.sleep(0.3)
+    assert "Committedkoala" in page.inner_text("main")
     page.close()

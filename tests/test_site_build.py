@@ -247,6 +247,22 @@ def test_override_template_extends_the_default(tmp_path: Path) -> None:
     assert "Changed" in (out / "notes" / "memory" / "2026-01-01.html").read_text()
 
 
+def test_templates_folder_from_config(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws", {
+        "memory/2026-01-01.md": "# day\n\n- A fact.\n",
+        "memgit.toml": '[site]\ntemplates = "site-theme"\ntitle = "Team memory"\n',
+        "site-theme/base.html": '{% extends "default/base.html" %}{% block head %}<meta name="x-theme" content="team">'
+                                '{% endblock %}',
+        "site-theme/static/site.css": "body { color: rebeccapurple; }\n",
+    })
+    out = tmp_path / "site"
+    build(ws, out)
+    page = (out / "timeline.html").read_text()
+    assert '<meta name="x-theme" content="team">' in page and "Team memory" in page
+    assert (out / "assets" / "site.css").read_text() == "body { color: rebeccapurple; }\n"
+    assert (out / "assets" / "site.js").is_file()  # the assets not overridden still ship
+
+
 def test_broken_override_template_names_template_and_line(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path / "ws", {
         "memory/2026-01-01.md": "# day\n",
