@@ -1,0 +1,157 @@
+"""What one site build reads: the memory files of a tree, their summaries and history, memgit's
+trailer commits, MEMORY.md's references and blame, kept between builds in the manifest.
+
+Gathering is the first step of a build (as in mkdocs): everything the pages need is read here, in
+a handful of batched git processes, and what did not change since the last build comes from the
+manifest instead of git.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from typing import Any
+
+from memgit import __version__
+from memgit.core import paths
+from memgit.core.provenance import SourceRef, parse_reference
+from memgit.git import history, plumbing
+from memgit.resources import shipped_dir
+from memgit.site import manifest as manifest_mod
+from memgit.site import models, render
+from memgit.workspace import Workspace
+
+ZERO = "0" * 40
+
+
+def input_key(*parts: Any) -> str:
+    """A page's input key: the repr of plain values built in a fixed order is stable and fast."""
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _record(summary: models.Summary) -> dict:
+    """A summary as the manifest keeps it, with a digest listing pages use as their key."""
+    data = summary.to_json()
+    data["d"] = input_key(data)[:16]
+    return data
+
+
+class Inputs:
+    """The inputs of one build: options, settings, files of the tree and what is known about them."""
+
+    def __init__(self, ws: Workspace, scope: str, base_url: str, commit: str, tree: str) -> None:
+        self.ws = ws
+        self.scope = scope
+        self.base_url = base_url
+        self.commit = commit
+        self.tree = tree
+        cfg = ws.config
+        self.cfg = cfg.site
+        self.max_bytes = cfg.memory.max_file_bytes
+        self.params = models.ChunkParams(cfg.chunking.max_tokens, cfg.chunking.overlap_tokens,
+                                         cfg.chunking.chars_per_token, cfg.site.search_chars)
+        override = ws.root / (cfg.site.templates or ".memgit/templates")
+        self.template_dirs = render.template_dirs(shipped_dir("templates"), [override])
+        self.env = render.make_environment(shipped_dir("templates"), [override], ws.data_dir / "site" / "jinja")
+        self.global_key = input_key(__version__, render.templates_hash(self.template_dirs), scope, base_url,
+                                     dataclasses.asdict(self.cfg), dataclasses.asdict(self.params), self.max_bytes)
+
+    def gather(self, mf: manifest_mod.Manifest) -> None:
+        ws = self.ws
+        self.blame_cache = dict(mf.blame or {})
+        tree_files = plumbing.entries(ws.root, self.tree)
+        self.files: dict[str, plumbing.Entry] = {
+            path: entry for path, entry in sorted(tree_files.items())
+            if ws.is_memory_path(path) and (self.scope == "private" or not models.is_private(path, self.cfg.private_paths))
+        }
+        blobs = {e.blob for e in self.files.values() if e.is_regular}
+        missing = sorted(blobs - set(mf.summaries))
+        fresh = plumbing.read_blobs(ws.root, missing) if missing else {}
+        self.records: dict[str, dict] = {}
+        for path, entry in self.files.items():
+            if not entry.is_regular:
+                self.records[path] = _record(models.Summary(problem="not a regular file (symlink)"))
+            elif entry.blob in fresh:
+                self.records[path] = _record(models.summarise(path, fresh[entry.blob], self.max_bytes))
+            else:
+                self.records[path] = mf.summaries[entry.blob]
+        self.blob_records = {e.blob: self.records[p] for p, e in self.files.items() if e.is_regular}
+        self.daily = [p for p in self.files if paths.daily_log_day(p)]
+        self._summaries: dict[str, models.Summary] = {}
+        self.mf = mf
+        self.memory_refs_state: dict = {}
+        limit = self.cfg.history
+        # History since the last build is merged into what the manifest kept; a build of a commit
+        # that does not descend from the last one (another branch, --at an older commit) walks it all.
+        since = mf.commit if mf.commit and mf.logs is not None and mf.trailers is not None and \
+            history.is_ancestor(ws.root, mf.commit, self.commit) else None
+        found = history.file_logs(ws.root, self.commit, set(self.files), limit, since=since)
+        # Paths no commit touched since the last build keep their pages as they are (see plan()).
+        self.touched: set[str] | None = set(found) if since else None
+        old_logs = (mf.logs or {}) if since else {}
+        self.logs = {p: (found.get(p, []) + old_logs.get(p, []))[:limit] for p in self.files}
+        self.trailers: list[dict] = []
+        self.actions = []
+        if self.scope == "private":
+            newer = [dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit, since=since)]
+            self.trailers = newer + ((mf.trailers or []) if since else [])
+            self.actions = models.dream_actions(self.trailers)
+
+    def summary(self, path: str) -> models.Summary:
+        found = self._summaries.get(path)
+        if found is None:
+            found = self._summaries[path] = models.Summary.from_json(self.records[path])
+        return found
+
+    def digests(self, selected: list[str] | None = None) -> list[tuple[str, str]]:
+        """(path, summary digest) rows: the cheap key of every listing page."""
+        return [(p, self.records[p]["d"]) for p in (self.files if selected is None else selected)]
+
+    def _text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
+        return models.decode(contents.get(blob, b""), self.max_bytes)
+
+    def _memory_refs(self) -> list[SourceRef]:
+        """The source references of MEMORY.md's entry markers, parsed once per version of the file
+        (kept in the manifest, so a rebuild that does not touch MEMORY.md needs no Markdown parser)."""
+        memory = self.files.get("MEMORY.md")
+        if memory is None or not memory.is_regular:
+            return []
+        cached = self.memory_refs_state or self.mf.memory_refs
+        if cached.get("blob") != memory.blob:
+            from memgit.site.markdown import entries as parse_entries
+
+            data = plumbing.read_blobs(self.ws.root, [memory.blob])[memory.blob]
+            text = models.decode(data, self.max_bytes)[0]
+            found = parse_entries(text) if text is not None else []
+            cached = {"blob": memory.blob,
+                      "refs": [e.marker.source.format() for e in found if e.marker and e.marker.source]}
+        self.memory_refs_state = cached
+        return [parse_reference(ref) for ref in cached["refs"]]
+
+    def _memory_blame(self, blob: str, log: list[dict]) -> list[str]:
+        """Blame of MEMORY.md, kept in the manifest: pygit2 is imported only when MEMORY.md changed."""
+        key = [blob, log[0]["id"] if log else ""]
+        if self.blame_cache.get("key") == key:
+            return list(self.blame_cache["lines"])
+        lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md")
+        self.blame_cache = {"key": key, "lines": lines}
+        return lines
+
+    def _ref_inputs(self, refs: list[SourceRef]) -> tuple[dict[str, str], list[tuple[str, str]]]:
+        current_blobs = {r.path: self.files[r.path].blob for r in refs
+                         if r.path in self.files and self.files[r.path].is_regular}
+        return current_blobs, sorted({(r.commit, r.path) for r in refs if r.commit})
+
+    def _ref_lines(self, pairs: list[tuple[str, str]], current_blobs: dict[str, str]
+                   ) -> tuple[dict[tuple[str, str], list[str] | None], dict[str, list[str] | None]]:
+        raw_at = history.blobs_at(self.ws.root, pairs)
+        current_raw = plumbing.read_blobs(self.ws.root, sorted(set(current_blobs.values())))
+        lines_at = {}
+        for pair, data in raw_at.items():
+            text = models.decode(data, self.max_bytes)[0] if data is not None else None
+            lines_at[pair] = models.source_lines(text) if text is not None else None
+        current = {}
+        for path, blob in current_blobs.items():
+            text = models.decode(current_raw[blob], self.max_bytes)[0]
+            current[path] = models.source_lines(text) if text is not None else None
+        return lines_at, current

@@ -1,0 +1,301 @@
+"""The pages of the site: each planned with a key made of exactly the inputs it shows, and a
+function that renders it from page models (`models`) through the templates (`render`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memgit.core.provenance import SourceRef
+from memgit.errors import MemgitError
+from memgit.git import history, plumbing
+from memgit.site import models, output, render, urls
+from memgit.site.inputs import ZERO, Inputs, input_key
+
+if TYPE_CHECKING:
+    from memgit.site.markdown import Entry
+
+SHARDS = 32
+
+
+@dataclass
+class Plan:
+    """One output file: its key (inputs it shows), the blobs it reads and how to make its bytes."""
+
+    url: str
+    key: str
+    produce: Callable[[dict[str, bytes]], bytes]
+    needs: tuple[str, ...] = ()
+
+
+def _unchanged(contents: dict[str, bytes]) -> bytes:  # pragma: no cover - a carried page is never rendered
+    raise MemgitError("internal error: a page kept from the last build was asked to render")
+
+
+class Site(Inputs):
+    """The pages one build makes from its inputs."""
+
+    def context(self, page: str, **extra: Any) -> dict[str, Any]:
+        nav = {name: urls.relative(page, target) for name, target in (
+            ("home", urls.HOME), ("timeline", urls.TIMELINE), ("notes", urls.NOTES), ("search", urls.SEARCH),
+            ("dreams", urls.DREAMS), ("concepts", urls.CONCEPTS))}
+        root = urls.relative(page, "x")[:-1]
+        return {"site_title": self.cfg.title, "scope": self.scope, "nav": nav, "root": root, "page": page,
+                "canonical": self.base_url + page if self.base_url else "", **extra}
+
+    def _render(self, template: str, page: str, **extra: Any) -> bytes:
+        return render.render(self.env, template, self.context(page, **extra)).encode("utf-8")
+
+    def plan(self, present: set[str]) -> list[Plan]:
+        plans: list[Plan] = []
+        refs = self._memory_refs()
+        refs += [a["source"] for a in self.actions if a["source"]]
+        self.ref_lines = self._ref_lines(*self._ref_inputs(refs)[::-1]) if refs else ({}, {})
+        snapshots: dict[str, tuple[str, str, str]] = {}  # url -> (commit, path, blob)
+        self.by_path: dict[str, list] = {}
+        self.carried: set[str] = set()
+        for path, entry in self.files.items():
+            carried = self._carry(path, entry, present)
+            if carried is not None:
+                plans += carried
+                continue
+            rows = self.logs.get(path, [])
+            snap_urls = {}
+            for row in rows:
+                if row["blob"] == ZERO:
+                    continue
+                if row["blob"] == entry.blob:
+                    snap_urls[row["id"]] = urls.note_url(path)
+                else:
+                    url = urls.snapshot_url(row["id"], path)
+                    snap_urls[row["id"]] = url
+                    snapshots[url] = (row["id"], path, row["blob"])
+            plans.append(self._note_plan(path, entry, rows, snap_urls))
+            self.by_path[path] = [entry.blob, sorted(set(snap_urls.values()) | {urls.note_url(path)})]
+        for url, (commit, path, blob) in sorted(snapshots.items()):
+            plans.append(self._snapshot_plan(url, commit, path, blob))
+        plans += self._home_plans(snapshots.keys() | self.carried)
+        plans += self._timeline_plans()
+        plans.append(self._notes_plan())
+        plans += self._concept_plans(present)
+        plans += self._search_plans()
+        plans.append(self._dreams_plan())
+        plans += self._static_plans()
+        seen: dict[str, Plan] = {}
+        for plan in plans:
+            seen.setdefault(plan.url, plan)
+        return sorted(seen.values(), key=lambda p: p.url)
+
+    def _carry(self, path: str, entry: plumbing.Entry, present: set[str]) -> list[Plan] | None:
+        """The pages of a note no commit touched since the last build, kept as they are; None when
+        they must be planned again (touched, new, or a page missing from the output folder)."""
+        if self.touched is None or path in self.touched:
+            return None
+        old = self.mf.by_path.get(path)
+        if not old or old[0] != entry.blob or not all(u in present and u in self.mf.pages for u in old[1]):
+            return None
+        self.by_path[path] = old
+        self.carried.update(old[1])
+        return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old[1]]
+
+    def _note_plan(self, path: str, entry: plumbing.Entry, rows: list[dict], snap_urls: dict[str, str]) -> Plan:
+        url = urls.note_url(path)
+        problem = self.records[path]["problem"]
+
+        def produce(contents: dict[str, bytes]) -> bytes:
+            text, why = (None, problem) if problem else self._text(contents, entry.blob)
+            ctx = models.note_context(path, text, why, models.history_rows(url, path, rows, snap_urls), url)
+            return self._render("note.html", url, note=ctx, title=path, snapshot=None)
+
+        return Plan(url, input_key(self.global_key, "note", path, entry.blob, rows, snap_urls), produce,
+                    () if problem else (entry.blob,))
+
+    def _snapshot_plan(self, url: str, commit: str, path: str, blob: str) -> Plan:
+        current = urls.note_url(path) if path in self.files else None
+
+        def produce(contents: dict[str, bytes]) -> bytes:
+            text, why = self._text(contents, blob)
+            ctx = models.note_context(path, text, why, [], url, current)
+            return self._render("note.html", url, note=ctx, title=f"{path} at {commit[:10]}",
+                                snapshot={"commit": commit, "short": commit[:10]})
+
+        return Plan(url, input_key(self.global_key, "snap", commit, path, blob, current), produce, (blob,))
+
+    def _home_plans(self, snapshots: set[str]) -> list[Plan]:
+        recent = sorted(self.daily, reverse=True)[:7]
+        recent_rows = [{"path": p, "first": self.summary(p).first or self.summary(p).title} for p in recent]
+        counts = {"notes": len(self.files), "daily": len(self.daily)}
+        memory = self.files.get("MEMORY.md")
+        if self.scope != "private" or memory is None or not memory.is_regular:
+            def produce_plain(contents: dict[str, bytes]) -> bytes:
+                rows = [{**r, "url": urls.relative(urls.HOME, urls.note_url(r["path"]))} for r in recent_rows]
+                return self._render("home.html", urls.HOME, memory=None, recent=rows, counts=counts,
+                                    title=self.cfg.title)
+            return [Plan(urls.HOME, input_key(self.global_key, "home", recent_rows, counts), produce_plain)]
+        memory_log = self.logs.get("MEMORY.md", [])
+        refs = self._memory_refs()
+        current_blobs, at_pairs = self._ref_inputs(refs)
+        key = input_key(self.global_key, "home", memory.blob, memory_log, current_blobs, at_pairs,
+                   [a["id"] for a in self.actions], recent_rows, counts)
+        plans: list[Plan] = []
+        lines_at, current_lines = self.ref_lines
+        for commit, path in at_pairs:
+            old = lines_at.get((commit, path))
+            if old is not None and current_lines.get(path) != old:
+                url = urls.snapshot_url(commit, path)
+                if url not in snapshots:
+                    plans.append(self._ref_snapshot_plan(url, commit, path, old))
+        promotions: dict[str, dict] = {}
+        for action in self.actions:  # newest first: the newest commit for a key wins
+            if action["key"]:
+                promotions.setdefault(action["key"], action)
+
+        def produce(contents: dict[str, bytes]) -> bytes:
+            from memgit.site.markdown import Renderer
+
+            text, problem = self._text(contents, memory.blob)
+            blame = self._memory_blame(memory.blob, memory_log) if text is not None else []
+            infos = {c.id: dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()}
+            renderer = Renderer(urls.HOME, "MEMORY.md", self.files)
+
+            def annotate(entry: Entry) -> str:
+                return self._annotation(entry, blame, infos, promotions)
+
+            body = renderer.render(text, annotate) if text is not None else None
+            rows = [{**r, "url": urls.relative(urls.HOME, urls.note_url(r["path"]))} for r in recent_rows]
+            return self._render("home.html", urls.HOME, memory={"html": body, "problem": problem,
+                                "url": urls.relative(urls.HOME, urls.note_url("MEMORY.md"))},
+                                recent=rows, counts=counts, title=self.cfg.title)
+
+        plans.append(Plan(urls.HOME, key, produce, (memory.blob,)))
+        return plans
+
+    def _ref_snapshot_plan(self, url: str, commit: str, path: str, lines: list[str]) -> Plan:
+        current = urls.note_url(path) if path in self.files else None
+
+        def produce(contents: dict[str, bytes]) -> bytes:
+            ctx = models.note_context(path, "\n".join(lines) + "\n", None, [], url, current)
+            return self._render("note.html", url, note=ctx, title=f"{path} at {commit[:10]}",
+                                snapshot={"commit": commit, "short": commit[:10]})
+
+        return Plan(url, input_key(self.global_key, "refsnap", commit, path, lines, current), produce)
+
+    def _annotation(self, entry: Entry, blame: list[str], infos: dict, promotions: dict) -> str:
+        lines_at, current_lines = self.ref_lines
+        marker = entry.marker
+        data: dict[str, Any] = {"marker": None, "blame": None}
+        if marker is not None:
+            link = models.provenance_link(marker.source, current_lines, lines_at, urls.HOME) if marker.source else None
+            promo = promotions.get(marker.key)
+            data["marker"] = {"key": marker.key, "score": marker.score, "promoted": marker.promoted,
+                              "source": link, "commit": promo}
+        else:
+            data["blame"] = models.blame_summary(blame, entry.start, entry.end, infos)
+        return render.render(self.env, "_provenance.html", {"prov": data, "entry": entry})
+
+    def _timeline_plans(self) -> list[Plan]:
+        def produce_overview(contents: dict[str, bytes]) -> bytes:
+            ctx = models.timeline_context({p: self.summary(p) for p in self.daily})
+            return self._render("timeline.html", urls.TIMELINE, timeline=ctx, month=None, title="Timeline")
+
+        plans = [Plan(urls.TIMELINE, input_key(self.global_key, "timeline", self.daily), produce_overview)]
+        by_month: dict[str, list[str]] = {}
+        for path in self.daily:
+            by_month.setdefault(path[7:14], []).append(path)
+        for month, members in by_month.items():
+            url = urls.month_url(month)
+
+            def produce(contents: dict[str, bytes], url: str = url, month: str = month,
+                        members: list[str] = members) -> bytes:
+                days = models.months_of({p: self.summary(p) for p in members})[month]
+                ctx = models.month_context(month, days, url, with_days=True)
+                return self._render("timeline.html", url, timeline=None, month=ctx, title=ctx["label"])
+
+            plans.append(Plan(url, input_key(self.global_key, "month", month, self.digests(members)), produce))
+        return plans
+
+    def _notes_plan(self) -> Plan:
+        def produce(contents: dict[str, bytes]) -> bytes:
+            rows = [{"path": p, "url": urls.relative(urls.NOTES, urls.note_url(p)), "title": s.title or s.first,
+                     "problem": s.problem} for p, s in ((p, self.summary(p)) for p in self.files)]
+            return self._render("notes.html", urls.NOTES, notes=rows, title="All notes")
+
+        shown = [(p, r["title"], r["first"], r["problem"]) for p, r in self.records.items()]
+        return Plan(urls.NOTES, input_key(self.global_key, "notes", shown), produce)
+
+    def _concept_plans(self, present: set[str]) -> list[Plan]:
+        tagged = [p for p in self.files if self.records[p]["concepts"]]
+        key = input_key(self.global_key, "concepts", [(p, self.records[p]["concepts"]) for p in tagged])
+        old = self.mf.concepts
+        if old.get("key") == key and all(u in present and u in self.mf.pages for u in old.get("urls", [])):
+            self.concepts_state = old
+            return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old["urls"]]
+        index = models.concept_index({p: self.summary(p) for p in tagged})
+        rows = [{"tag": tag, "url": urls.relative(urls.CONCEPTS, urls.concept_url(tag)), "count": len(places)}
+                for tag, places in index.items()]
+        plans = [Plan(urls.CONCEPTS, input_key(self.global_key, "concepts", rows),
+                      lambda contents: self._render("concepts.html", urls.CONCEPTS, concepts=rows, tag=None,
+                                                    places=[], title="Concepts"))]
+        for tag, places in index.items():
+            url = urls.concept_url(tag)
+            items = [{"path": p, "url": urls.relative(url, urls.note_url(p)),
+                      "lines": [(n, urls.relative(url, urls.note_url(p) + urls.lines_anchor(n, n))) for n in lines]}
+                     for p, lines in places]
+            plans.append(Plan(url, input_key(self.global_key, "concept", tag, items),
+                              lambda contents, url=url, tag=tag, items=items: self._render(
+                                  "concepts.html", url, concepts=[], tag=tag, places=items, title=f"#{tag}")))
+        self.concepts_state = {"key": key, "urls": sorted(p.url for p in plans)}
+        return plans
+
+    def _search_plans(self) -> list[Plan]:
+        shards: dict[int, list[tuple[str, plumbing.Entry]]] = {i: [] for i in range(SHARDS)}
+        for path, entry in self.files.items():
+            if entry.is_regular and not self.records[path]["problem"]:
+                shards[models.shard_of(path, SHARDS)].append((path, entry))
+        plans = []
+        for number, members in shards.items():
+            url = f"assets/search/{number:02d}.js"
+
+            def produce(contents: dict[str, bytes], members=members) -> bytes:
+                docs = []
+                for path, entry in members:
+                    text = self._text(contents, entry.blob)[0]
+                    if text is not None:
+                        docs += models.search_docs(path, text, self.params)
+                body = json.dumps(docs, ensure_ascii=True, separators=(",", ":"))
+                return f"(window.memgitSearch = window.memgitSearch || []).push({body});\n".encode()
+
+            plans.append(Plan(url, input_key(self.global_key, "shard", [(p, e.blob) for p, e in members]), produce,
+                              tuple(e.blob for _, e in members)))
+        shard_urls = [f"assets/search/{n:02d}.js" for n in range(SHARDS)]
+        plans.append(Plan(urls.SEARCH, input_key(self.global_key, "search", shard_urls),
+                          lambda contents: self._render("search.html", urls.SEARCH, shards=shard_urls,
+                                                        title="Search")))
+        return plans
+
+    def _dreams_plan(self) -> Plan:
+        reports = [{"path": p, "url": urls.relative(urls.DREAMS, urls.note_url(p)), "first": self.summary(p).first,
+                    "title": self.summary(p).title}
+                   for p in sorted(self.files, reverse=True) if p.startswith(models.DREAMS_DIR)]
+        lines_at, current = self.ref_lines
+        actions = []
+        for action in self.actions:
+            source: SourceRef | None = action["source"]
+            link = models.provenance_link(source, current, lines_at, urls.DREAMS) if source else None
+            actions.append({**action, "source": link})
+        return Plan(urls.DREAMS, input_key(self.global_key, "dreams", reports, actions),
+                    lambda contents: self._render("dreams.html", urls.DREAMS, reports=reports, actions=actions,
+                                                  title="Dreams"))
+
+    def _static_plans(self) -> list[Plan]:
+        plans = []
+        for name in render.static_names(self.template_dirs):
+            source = render.static_file(self.template_dirs, name)
+            data = source.read_bytes()
+            plans.append(Plan(f"assets/{name}", input_key("static", name, output.digest(data)),
+                              lambda contents, data=data: data))
+        return plans
