@@ -285,8 +285,11 @@ def test_bad_input_files_render_without_stopping_the_build(tmp_path: Path) -> No
         "memory/binary.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00binary",
         "MEMORY.md": "# Memory\n\n- <script>bad()</script> *unclosed **emphasis\n",
     })
+    (ws / "memory" / "link.md").symlink_to("../MEMORY.md")
+    commit_all(ws, "a link")
     out = tmp_path / "site"
     build(ws, out)
+    assert "not a regular file (symlink)" in (out / "notes" / "memory" / "link.html").read_text()
     assert "not valid UTF-8" in (out / "notes" / "memory" / "latin1.html").read_text()
     assert "binary file" in (out / "notes" / "memory" / "binary.html").read_text()
     assert "larger than" in (out / "notes" / "memory" / "long.html").read_text()

@@ -48,7 +48,6 @@
       }
     }
     var index = new MiniSearch({ fields: ["text", "path"], storeFields: ["url", "path", "start", "end", "text"] });
-    index.addAll(docs);
 
     function run(query) {
       list.textContent = "";
@@ -70,12 +69,16 @@
       event.preventDefault();
       var q = input.value;
       try { history.replaceState(null, "", "?q=" + encodeURIComponent(q)); } catch (e) { /* file:// may refuse */ }
-      run(q);
+      if (document.body.hasAttribute("data-search-ready")) run(q);
     });
     var params = new URLSearchParams(window.location.search);
     if (params.get("q")) input.value = params.get("q");
-    run(input.value);
-    document.body.setAttribute("data-search-ready", "1");
+    // A large memory takes seconds to index: build it in slices so the page stays responsive.
+    status.textContent = "Preparing the search index (" + docs.length + " chunks)…";
+    index.addAllAsync(docs, { chunkSize: 500 }).then(function () {
+      run(input.value);
+      document.body.setAttribute("data-search-ready", "1");
+    });
   }
 
   window.addEventListener("hashchange", highlight);
