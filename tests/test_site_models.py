@@ -89,7 +89,12 @@ def test_dream_actions_from_trailers() -> None:
     [action] = models.dream_actions(commits)
     assert (action["key"], action["action"], action["score"]) == ("k9", "promote", 0.812)
     assert action["components"] == [("frequency", "0.50"), ("relevance", "0.81")]
-    assert action["source"] == SourceRef("memory/d.md", 1, 2, "abcd123")
+    assert action["source"] == SourceRef("memory/d.md", 1, 2, "abcd123") and action["supersedes"] == ""
+    superseding = {**commits[0], "message": "Supersede\n\nMemgit-Promotion: k10\nMemgit-Action: supersede\n"
+                   "Memgit-Supersedes: k9\n"}
+    [replaced] = models.dream_actions([superseding])
+    assert (replaced["action"], replaced["supersedes"], replaced["source"], replaced["score"]) == (
+        "supersede", "k9", None, None)
 
 
 def test_summary_and_concepts() -> None:

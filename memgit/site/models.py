@@ -227,6 +227,7 @@ def dream_actions(commits: Sequence[Mapping]) -> list[dict]:
             "id": commit["id"], "short": commit["id"][:10], "date": commit["date"][:10], "author": commit["author"],
             "subject": commit["subject"], "action": trailers.get(TRAILER_ACTION, "promote"),
             "key": trailers.get(TRAILER_KEY, ""), "source": source, "score": score, "components": components,
+            "supersedes": trailers.get("Memgit-Supersedes", ""),
         })
     return out
 
