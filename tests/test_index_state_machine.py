@@ -23,7 +23,8 @@ from hypothesis.stateful import (
 
 from memgit.core import paths
 from memgit.index.store import Store
-from memgit.index.update import update_index, verify_index
+from memgit.index.update import update_index
+from memgit.index.verify import verify_index
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 

@@ -19,7 +19,10 @@ from pathlib import Path
 import pytest
 
 from memgit.errors import IndexLocked
-from memgit.index.update import index_lock, index_status, update_index, verify_index
+from memgit.index.lock import index_lock
+from memgit.index.status import index_status
+from memgit.index.update import update_index
+from memgit.index.verify import verify_index
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, git, memgit, write
@@ -621,13 +624,40 @@ def test_git_operations_with_vectors(workspace: Path, tiny_model: Path, monkeypa
     assert vector_hits_agree(workspace) == st["counts"]["chunks"]
     assert (workspace / ".git" / "memgit" / "vectors.f32").is_file()  # the unfiltered search used it
 
-    # Switching to BM25-only (and back) is a model change: announced full rebuilds.
-    data = index(workspace)
-    assert (data["mode"], data["reason"]) == ("full", f"embedding model changed ({st['model_id']} -> none)")
+    # A run that cannot embed (another environment, no model) changes no vectors and rebuilds
+    # nothing: it indexes the text and leaves the new chunks' vectors pending.
+    vectors_before = st["counts"]["vectors"]
+    no_model = {"MEMGIT_EMBEDDING": "none"}
+    data = index(workspace, env=no_model)
+    assert data["mode"] == "noop"
+    write(workspace / "memory" / "later.md", "# Later\n\nPendingpangolin arrived without a model.\n")
+    commit_all(workspace, "later")
+    data = index(workspace, env=no_model)
+    assert data["mode"] == "incremental" and data["embedded"] == 0
+    assert data["model_id"] == st["model_id"] and data["pending_vectors"] == data["chunks"] == 1
+    st = status(workspace)
+    assert st["model_id"] == data["model_id"] and st["pending_vectors"] == 1
+    assert st["counts"]["vectors"] == vectors_before == st["counts"]["chunks"] - 1
+    assert vector_hits_agree(workspace) == vectors_before  # the files still serve every other vector
+    assert found(workspace, "Pendingpangolin") == {"memory/later.md"}
+    # The next run that can embed fills what is pending, incrementally.
+    data = index(workspace, env=env)
+    assert (data["mode"], data["vectors_filled"], data["embedded"], data["pending_vectors"]) == ("incremental", 1, 1, 0)
+    st = status(workspace)
+    assert st["pending_vectors"] == 0 and st["counts"]["vectors"] == st["counts"]["chunks"]
+    assert vector_hits_agree(workspace) == st["counts"]["chunks"]
+
+    # Only `--full` (or memgit.toml) changes the model: rebuilt without one, the index adopts the
+    # first model that loads, without rebuilding the text.
+    data = index(workspace, "--full", env=no_model)
+    assert data["mode"] == "full" and data["model_id"] is None
     assert status(workspace)["counts"]["vectors"] == 0
     assert not (workspace / ".git" / "memgit" / "vectors.f32").exists()
     data = index(workspace, env=env)
-    assert data["mode"] == "full" and data["embedded"] == 0
+    assert data["mode"] == "incremental" and data["model_id"] == st["model_id"] and data["embedded"] == 0
+    st = status(workspace)
+    assert st["counts"]["vectors"] == st["counts"]["chunks"] and st["pending_vectors"] == 0
+    assert vector_hits_agree(workspace) == st["counts"]["chunks"]
 
 
 def test_killed_update_leaves_a_consistent_index(workspace: Path, tiny_model: Path) -> None:
@@ -637,7 +667,7 @@ def test_killed_update_leaves_a_consistent_index(workspace: Path, tiny_model: Pa
     words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike".split()
     for i in range(300):
         body = "\n\n".join(
-            " ".join(words[(i + j + k) % len(words)] for k in range(40)) + f" crashnote{i}x{j}" for j in range(3)
+            " ".join(words[(i + j + k) % len(words)] for k in range(112)) + f" crashnote{i}x{j}" for j in range(3)
         )
         write(workspace / "memory" / "bulk" / f"n{i:03d}.md", body + "\n")
     commit_all(workspace, "bulk")

@@ -22,7 +22,7 @@ from mcp_types import CallToolResult
 
 from memgit.config import McpConfig, parse_config
 from memgit.errors import ConfigError, PathRefused
-from memgit.index.update import index_lock
+from memgit.index.lock import index_lock
 from memgit.mcp.server import DATA_NOTICE, ChangeWatcher, path_filter, server_options
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, git, memgit, write

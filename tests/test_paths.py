@@ -71,8 +71,15 @@ def test_sessions_can_be_turned_off() -> None:
         ("journal/????.md", "journal/2026.md", True),
         ("journal/????.md", "journal/26.md", False),
         ("journal/?.md", "journal//.md", False),
-        ("a+b/[x].md", "a+b/[x].md", True),  # regex metacharacters are literal
-        ("a+b/[x].md", "aab/x.md", False),
+        ("a+b/x.md", "a+b/x.md", True),  # regex metacharacters are literal
+        ("a+b/x.md", "aab/x.md", False),
+        ("a+b/[x].md", "a+b/x.md", True),  # [...] is a character class, as in git
+        ("memory/2026-0[12]-*.md", "memory/2026-02-06.md", True),
+        ("memory/2026-0[12]-*.md", "memory/2026-03-06.md", False),
+        ("memory/2026-0[!1]-*.md", "memory/2026-02-06.md", True),
+        ("memory/2026-0[!1]-*.md", "memory/2026-01-06.md", False),
+        ("notes/*", "notes/x/a.md", False),  # a match on a folder is not a match on its files
+        ("notes/", "notes/x/a.md", True),  # a trailing slash means everything below
         ("n.md", "n.md", True),
         ("n.md", "nxmd", False),
         ("n.md", "n.md.bak", False),  # anchored at the end

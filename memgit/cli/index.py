@@ -60,7 +60,8 @@ def index(
     ctx: click.Context, full: bool, verify: bool, worktree: bool, as_json: bool, quiet: bool, wait: float
 ) -> None:
     """Bring the index up to HEAD by a tree-to-tree diff (cost follows the diff)."""
-    from memgit.index.update import update_index, verify_index
+    from memgit.index.update import update_index
+    from memgit.index.verify import verify_index
 
     ws = workspace_from(ctx)
     progress = Progress("embedding")
@@ -206,7 +207,7 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
     """How the index compares with HEAD."""
-    from memgit.index.update import index_status
+    from memgit.index.status import index_status
 
     ws = workspace_from(ctx)
     data = index_status(ws)

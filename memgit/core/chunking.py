@@ -1,8 +1,11 @@
 """Pure chunking: numbered lines in, line-aligned chunks out.
 
-Chunks are sized in the embedding model's own tokens (a char estimate stands in when there is
-no model), overlap by whole lines, and start a new chunk at a Markdown heading when the current
-one already holds content, so a section stays with its heading where it fits.
+Chunks are sized by a token estimate the caller passes (the index uses characters divided by
+`[chunking] chars_per_token`, the same in every process, so boundaries never depend on which
+libraries loaded), overlap by whole lines, and start a new chunk at a Markdown heading when the
+current one already holds content, so a section stays with its heading where it fits. Headings
+are what a Markdown parser (markdown-it-py, CommonMark) says they are: a `#` line inside a fenced
+code block is code, not a heading.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-HEADING_RE = re.compile(r"^#{1,6}\s")
+#: Lines that could start or underline a heading; files without any skip the parser.
+_HEADING_HINT = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$)")
 
 
 @dataclass(frozen=True)
@@ -49,18 +53,31 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+def heading_rows(texts: Sequence[str]) -> frozenset[int]:
+    """Indices of the lines that begin a Markdown heading (ATX or setext), per CommonMark."""
+    if not any(_HEADING_HINT.match(text) for text in texts):
+        return frozenset()
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse("\n".join(texts))
+    return frozenset(tok.map[0] for tok in tokens if tok.type == "heading_open" and tok.map)
+
+
 def chunk_lines(
     lines: Sequence[tuple[int, str]],
     *,
     max_tokens: int,
     overlap_tokens: int,
     count_tokens: Callable[[str], int],
+    markdown: bool = True,
 ) -> list[Chunk]:
     """Group numbered lines into chunks of at most `max_tokens` (a longer single line stands alone).
 
     `lines` are (line_number, text) pairs in increasing line order; numbers may skip (transcripts
-    keep JSONL line numbers). Blank lines never start or end a chunk.
+    keep JSONL line numbers). Blank lines never start or end a chunk. With `markdown`, headings
+    start chunks.
     """
+    headings = heading_rows([text for _, text in lines]) if markdown else frozenset()
     max_tokens = max(1, max_tokens)
     overlap_tokens = max(0, min(overlap_tokens, max_tokens // 2))
     costs = [count_tokens(text) + 1 for _, text in lines]
@@ -78,7 +95,7 @@ def chunk_lines(
             cost = costs[end]
             if end > start and used + cost > max_tokens:
                 break
-            if end > start and HEADING_RE.match(lines[end][1]) and _has_body(lines, start, end):
+            if end > start and end in headings and _has_body(lines, start, end, headings):
                 break
             used += cost
             end += 1
@@ -91,26 +108,24 @@ def chunk_lines(
             chunks.append(_make_chunk(lines, start, last))
         if end >= n:
             break
-        start = _overlap_start(lines, costs, start, end, overlap_tokens)
+        start = _overlap_start(costs, start, end, overlap_tokens, headings)
     return chunks
 
 
-def _has_body(lines: Sequence[tuple[int, str]], start: int, end: int) -> bool:
+def _has_body(lines: Sequence[tuple[int, str]], start: int, end: int, headings: frozenset[int]) -> bool:
     """True when lines[start:end] hold something besides headings and blank lines."""
-    return any(text.strip() and not HEADING_RE.match(text) for _, text in lines[start:end])
+    return any(lines[i][1].strip() and i not in headings for i in range(start, end))
 
 
-def _overlap_start(
-    lines: Sequence[tuple[int, str]], costs: list[int], start: int, end: int, overlap_tokens: int
-) -> int:
+def _overlap_start(costs: list[int], start: int, end: int, overlap_tokens: int, headings: frozenset[int]) -> int:
     """Where the next chunk begins: carry whole trailing lines worth <= overlap_tokens, never
     crossing into a heading boundary, and always make progress."""
-    if overlap_tokens <= 0 or HEADING_RE.match(lines[end][1]):
+    if overlap_tokens <= 0 or end in headings:
         return end
     begin = end
     carried = 0
     while begin - 1 > start and carried + costs[begin - 1] <= overlap_tokens:
-        if HEADING_RE.match(lines[begin - 1][1]):
+        if begin - 1 in headings:
             break
         carried += costs[begin - 1]
         begin -= 1

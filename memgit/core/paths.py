@@ -15,31 +15,80 @@ DAILY_LOG_RE = re.compile(r"^memory/(\d{4})-(\d{2})-(\d{2})\.md$")
 
 @functools.lru_cache(maxsize=256)
 def glob_to_regex(pattern: str) -> re.Pattern[str]:
-    """Translate a git-style glob (`*`, `?`, `**`) into a regex over '/'-separated paths."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        else:
-            out.append(re.escape(char))
-        i += 1
-    return re.compile("".join(out) + r"\Z")
+    """Compile a git-style glob (`*`, `?`, `**`, `[...]` classes) over '/'-separated paths.
+
+    The wildmatch rules come from `pathspec` (git's own); the pattern is anchored at the
+    repository root, as `memgit.toml` globs and `--path` filters are written. A trailing
+    `/` means everything below that folder.
+    """
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    text = pattern if pattern.startswith("/") else "/" + pattern
+    if text.endswith("/"):
+        text += "**"
+    regex, _include = GitIgnoreSpecPattern.pattern_to_regex(text)
+    return re.compile(regex or r"(?!)")
 
 
 def glob_match(pattern: str, path: str) -> bool:
-    return glob_to_regex(pattern).match(path) is not None
+    """True when the whole of `path` (a file, not a folder above it) matches `pattern`."""
+    match = glob_to_regex(pattern).match(path)
+    if match is None:
+        return False
+    return "ps_d" not in match.re.groupindex or match.group("ps_d") is None
+
+
+# -- lossless text form of a path --------------------------------------------------------------
+# Git allows any bytes in a file name; SQLite text and JSON must be valid Unicode. Paths travel
+# through memgit as `str` with undecodable bytes as surrogate escapes (`os.fsdecode` style), and
+# are stored and shown in git's own quoting (`"memory/caf\351.md"`, as `git ls-files` prints
+# it) when, and only when, they need it. Memory paths never begin with `"`, so the two forms
+# never collide.
+def path_key(path: str) -> str:
+    """The stored/displayed form of a path: itself when it is valid UTF-8, else git's quoting."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
+        if not path.startswith('"'):
+            return path
+    raw = path.encode("utf-8", "surrogateescape")
+    out = []
+    for byte in raw:
+        char = chr(byte)
+        if char in '"\\':
+            out.append("\\" + char)
+        elif 0x20 <= byte < 0x7F:
+            out.append(char)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def path_from_key(key: str) -> str:
+    """The inverse of `path_key`."""
+    if not key.startswith('"') or not key.endswith('"') or len(key) < 2:
+        return key
+    body = key[1:-1]
+    raw = bytearray()
+    i = 0
+    while i < len(body):
+        char = body[i]
+        if char == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            if nxt in '"\\':
+                raw.append(ord(nxt))
+                i += 2
+                continue
+            digits = body[i + 1 : i + 4]
+            if len(digits) == 3 and all(d in "01234567" for d in digits):
+                raw.append(int(digits, 8))
+                i += 4
+                continue
+        raw.extend(char.encode("utf-8", "surrogateescape"))
+        i += 1
+    return bytes(raw).decode("utf-8", "surrogateescape")
 
 
 def is_memory_path(path: str, extra_paths: Iterable[str] = (), sessions: bool = True) -> bool:

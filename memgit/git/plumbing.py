@@ -5,6 +5,7 @@ Everything returns plain values (hex ids, paths, bytes) so callers never hold py
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import subprocess
@@ -211,6 +212,119 @@ def entries(root: Path, tree_id: str | None, paths: Iterable[str] | None = None)
     return out
 
 
+class MissingTree(MemgitError):
+    """A tree the caller named is not in the repository (e.g. garbage-collected)."""
+
+
+GITLINK_MODE = 0o160000
+
+
+def diff_entries(root: Path, old_tree: str | None, new_tree: str | None) -> dict[str, Entry | None]:
+    """Paths whose blob or mode differs between two trees, with what `new_tree` holds there
+    (None: gone, or not a file: submodules are commits, not text). One `git diff-tree --raw`:
+    the cost follows the diff, and no `ls-tree` is needed afterwards."""
+    old, new = old_tree or EMPTY_TREE, new_tree or EMPTY_TREE
+    if old == new:
+        return {}
+    proc = _git(root, "diff-tree", "-r", "-z", "--no-renames", "--raw", "--full-index", old, new)
+    if proc.returncode != 0:
+        message = proc.stderr.decode(errors="replace").strip()
+        for tree in (old, new):
+            if tree != EMPTY_TREE and not tree_exists(root, tree):
+                raise MissingTree(f"tree {tree} is not in the repository")
+        raise MemgitError(f"git diff-tree failed: {message}")
+    out: dict[str, Entry | None] = {}
+    fields = proc.stdout.split(b"\0")
+    i = 0
+    while i + 1 < len(fields):
+        meta, name = fields[i], fields[i + 1]
+        i += 2
+        if not meta.startswith(b":"):
+            break
+        _old_mode, new_mode, _old_id, new_id, _status = meta[1:].split(b" ")
+        mode = int(new_mode, 8)
+        path = name.decode("utf-8", "surrogateescape")
+        out[path] = None if mode == 0 or mode == GITLINK_MODE else Entry(new_id.decode(), mode)
+    return out
+
+
+class BlobReader:
+    """One `git cat-file --batch-command` process answering many size and content requests.
+
+    Sizes are asked first (`info`), so a file over the size limit is never read, and contents
+    are read one blob at a time, so memory holds one blob, not a workspace.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self._proc is None:
+            env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_ENV}
+            try:
+                self._proc = subprocess.Popen(
+                    ["git", "-C", str(self.root), "cat-file", "--batch-command"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env=env,
+                )
+            except OSError as exc:
+                raise MemgitError(f"cannot run git: {exc}; install git and make sure it is on PATH") from None
+        return self._proc
+
+    def _header(self, proc: subprocess.Popen[bytes], oid: str) -> int:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        parts = line.split()
+        if len(parts) != 3:
+            raise MemgitError(f"git cat-file: object {oid} is missing")
+        return int(parts[2])
+
+    def sizes(self, blob_ids: Iterable[str]) -> dict[str, int]:
+        ids = list(dict.fromkeys(blob_ids))
+        proc = self._start()
+        assert proc.stdin is not None
+        out: dict[str, int] = {}
+        for start in range(0, len(ids), 256):  # bounded batches: neither pipe ever fills
+            batch = ids[start : start + 256]
+            proc.stdin.write("".join(f"info {oid}\n" for oid in batch).encode())
+            proc.stdin.flush()
+            for oid in batch:
+                out[oid] = self._header(proc, oid)
+        return out
+
+    def read(self, blob_id: str) -> bytes:
+        proc = self._start()
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(f"contents {blob_id}\n".encode())
+        proc.stdin.flush()
+        size = self._header(proc, blob_id)
+        data = proc.stdout.read(size + 1)
+        return data[:size]
+
+    def close(self) -> None:
+        if self._proc is not None:
+            with contextlib.suppress(OSError, ValueError):
+                assert self._proc.stdin is not None
+                self._proc.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=10)
+            if self._proc.poll() is None:
+                self._proc.kill()
+                self._proc.wait()
+            if self._proc.stdout is not None:
+                self._proc.stdout.close()
+            self._proc = None
+
+    def __enter__(self) -> BlobReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
     """Contents of many blobs from one `git cat-file --batch` process."""
     ids = list(dict.fromkeys(blob_ids))
@@ -239,9 +353,12 @@ def read_blob(root: Path, blob_id: str) -> bytes:
 
 
 def blob_id_of(data: bytes) -> str:
-    """The id git would give these bytes as a blob (for uncommitted work-tree files)."""
-    pygit2 = _pygit2()
-    return str(pygit2.hash(data))
+    """The id git would give these bytes as a blob (for uncommitted work-tree files).
+
+    Computed here rather than by pygit2 so that checking work-tree rows costs no import."""
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def worktree_changed_paths(root: Path) -> set[str]:

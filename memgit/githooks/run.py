@@ -106,7 +106,9 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     from memgit.workspace import Workspace
 
     ws = Workspace.discover(cwd)
-    report = update_index(ws, lock_timeout=_lock_timeout())
+    # A hook never rebuilds an existing index (it may run in another environment, and a
+    # rebuild is minutes of work inside `git commit`): it says in one line that one is due.
+    report = update_index(ws, lock_timeout=_lock_timeout(), allow_rebuild=False)
     return _notice_worth_a_line(report.mode, report.notices)
 
 
@@ -123,6 +125,8 @@ def _notice_worth_a_line(mode: str, notices: Sequence[str]) -> str | None:
     BM25-only by choice (`MEMGIT_EMBEDDING=none`, provider "none") is not worth a line at all;
     `memgit doctor` tells the rest.
     """
+    if mode == "due":
+        return next((n for n in notices if "rebuild of the index is due" in n), None)
     if mode != "full":
         return None
     for notice in notices:

@@ -37,7 +37,7 @@ def run_checks(start: Path) -> list[Check]:
 
 
 def _sqlite_checks() -> list[Check]:
-    from memgit.index.store import backend
+    from memgit.index.store import backend, vec_status
 
     b = backend()
     version = b.module.sqlite_version
@@ -49,11 +49,16 @@ def _sqlite_checks() -> list[Check]:
         out.append(Check("fts5", "ok", "FTS5 available"))
     except Exception as exc:
         out.append(Check("fts5", "error", f"FTS5 unavailable: {exc}", "pip install sqlean.py"))
-    if b.vec_version:
-        out.append(Check("sqlite-vec", "ok", f"sqlite-vec {b.vec_version} loaded into {b.name}"))
+    version, problem = vec_status()
+    if version:
+        out.append(Check("sqlite-vec", "ok", f"sqlite-vec {version} loads (the index does not need it)"))
     else:
         out.append(
-            Check("sqlite-vec", "warn", b.problem or "sqlite-vec not loaded", "pip install sqlean.py sqlite-vec")
+            Check(
+                "sqlite-vec",
+                "ok",
+                f"sqlite-vec does not load ({problem}); the index does not need it",
+            )
         )
     return out
 
@@ -71,7 +76,7 @@ def _model_check(ws: Any) -> Check:
 
 
 def _index_check(ws: Any) -> Check:
-    from memgit.index.update import index_status
+    from memgit.index.status import index_status
 
     try:
         status = index_status(ws)
@@ -84,6 +89,10 @@ def _index_check(ws: Any) -> Check:
         f"{counts.get('files', 0)} files, {counts.get('chunks', 0)} chunks, "
         f"{counts.get('vectors', 0)} vectors, model {status['model_id'] or 'none (BM25 only)'}"
     )
+    if status.get("pending_vectors"):
+        return Check(
+            "index", "warn", f"{detail}; {status['pending_vectors']} vectors pending", "run `memgit index` with the model"
+        )
     if status["pending"]:
         return Check("index", "warn", f"{detail}; {len(status['pending'])} changed files not indexed", "run `memgit index`")
     if status["skipped"]:

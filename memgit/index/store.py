@@ -1,32 +1,43 @@
 """The one module that speaks SQL: the index database and the embedding cache.
 
-SQLite comes from the first module that can load sqlite-vec: the standard library if it was
-built with extension loading, else `sqlean` (sqlean.py), else `pysqlite3`. Without sqlite-vec
-vectors still work (numpy over the cached vectors), and `doctor` says so.
+The index holds files, chunks and FTS5 rows; a chunk's vector lives in the embedding cache,
+keyed by (model, text hash), and the memory-mapped vector files (`vectors.py`) are derived from
+it. Nothing in the database depends on an optional extension, so every process reads and writes
+the same index whether or not sqlite-vec loads (`doctor` still reports sqlite-vec for tools that
+want it). SQLite comes from the first module with FTS5: the standard library, else `sqlean`
+(sqlean.py), else `pysqlite3`.
+
+Chunk ids come from AUTOINCREMENT and are never reused, and the database carries a random
+`index_id` made when it is created: a (index_id, chunk id) pair names one chunk text forever,
+which is what lets vector files and long-running readers never pair a vector with other text.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
-import importlib.util
 import json
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from memgit.core.paths import path_from_key, path_key
 from memgit.core.text import fts_text
 from memgit.errors import MemgitError
 
 if TYPE_CHECKING:
     import numpy as np
 
+#: Schema migrations, append-only. `002_integrity` replaced the first schema (chunk ids reused,
+#: a vec0 table only some processes could open): a database with `001_initial` is not migrated
+#: but recreated, since the index is derived and vec0 tables cannot be dropped without vec0.
 MIGRATIONS: list[tuple[str, str]] = [
     (
-        "001_initial",
+        "002_integrity",
         """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE files (
@@ -37,7 +48,7 @@ MIGRATIONS: list[tuple[str, str]] = [
             skipped TEXT                   -- why the file holds no chunks (binary, too large, ...)
         );
         CREATE TABLE chunks (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, even after a full rebuild
             path TEXT NOT NULL,
             start_line INTEGER NOT NULL,
             end_line INTEGER NOT NULL,
@@ -53,7 +64,8 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
 ]
-SCHEMA_VERSION = len(MIGRATIONS)
+SCHEMA_VERSION = 2
+RETIRED_MIGRATIONS = frozenset({"001_initial"})
 CACHE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS cache.embeddings (
     model TEXT NOT NULL,
@@ -65,26 +77,58 @@ CREATE TABLE IF NOT EXISTS cache.embeddings (
 
 
 class CorruptIndex(MemgitError):
-    pass
+    """The file is not a usable SQLite database (or fails `quick_check`): rebuilding is the fix."""
+
+
+class RetiredSchema(CorruptIndex):
+    """An index written by an older memgit whose schema is not migrated but rebuilt."""
+
+
+class IndexUnavailable(MemgitError):
+    """SQLite failed for a reason a rebuild would not fix (locked, I/O, disk full, permissions).
+
+    The index is kept as it is; the message says what went wrong and what to do.
+    """
+
+
+#: Phrases of SQLite errors that mean the file itself is damaged or not a database.
+_CORRUPTION_MARKERS = ("not a database", "malformed", "file is encrypted", "database corrupt", "disk image")
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """True only for errors a rebuild fixes; locked/busy/full/readonly/I-O errors are not."""
+    text = str(exc).lower()
+    return any(marker in text for marker in _CORRUPTION_MARKERS)
+
+
+def describe_sqlite_error(path: Path, exc: BaseException) -> str:
+    """One line for an SQLite failure that is not corruption, with the fix."""
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return f"the index {path} is locked by another process ({exc}); try again in a moment"
+    if "full" in text:
+        return f"the disk holding {path} is full ({exc}); free some space and run `memgit index` again"
+    if "readonly" in text or "read-only" in text or "permission" in text or "access" in text:
+        return f"cannot write the index {path} ({exc}); check the permissions of {path.parent}"
+    if "unable to open" in text:
+        return f"cannot open the index {path} ({exc}); check that {path.parent} exists and is writable"
+    return f"the index {path} could not be used ({exc}); it was kept as it is"
 
 
 @dataclass(frozen=True)
 class SqliteBackend:
     module: ModuleType
     name: str
-    vec_version: str | None
-    problem: str | None
 
 
 _BACKEND: SqliteBackend | None = None
 
 
 def backend() -> SqliteBackend:
-    """Pick the SQLite module once per process (see module docstring for the order)."""
+    """Pick the SQLite module once per process: the first one whose SQLite has FTS5."""
     global _BACKEND
     if _BACKEND is not None:
         return _BACKEND
-    problems: list[str] = []
     fallback: ModuleType | None = None
     for name in ("sqlite3", "sqlean", "pysqlite3.dbapi2"):
         try:
@@ -94,31 +138,45 @@ def backend() -> SqliteBackend:
         fallback = fallback or module
         try:
             conn = module.connect(":memory:")
-            conn.enable_load_extension(True)
-            conn.load_extension(vec_extension_path())
-            version = conn.execute("select vec_version()").fetchone()[0]
+            conn.execute("CREATE VIRTUAL TABLE probe USING fts5 (body)")
             conn.close()
-        except AttributeError:
-            problems.append(f"{name} cannot load extensions")
+        except Exception:
             continue
-        except Exception as exc:  # sqlite-vec missing or failing to load
-            problems.append(f"{name}: sqlite-vec did not load ({exc})")
-            continue
-        _BACKEND = SqliteBackend(module, name.split(".")[0], version, None)
+        _BACKEND = SqliteBackend(module, name.split(".")[0])
         return _BACKEND
     assert fallback is not None
-    problem = "; ".join(problems) + " - vectors fall back to numpy (pip install sqlean.py sqlite-vec)"
-    _BACKEND = SqliteBackend(fallback, fallback.__name__.split(".")[0], None, problem)
+    _BACKEND = SqliteBackend(fallback, fallback.__name__.split(".")[0])
     return _BACKEND
 
 
-def vec_extension_path() -> str:
-    """sqlite-vec's loadable library, found without importing `sqlite_vec` (which imports numpy,
-    ~150 ms that a git hook should not pay)."""
-    spec = importlib.util.find_spec("sqlite_vec")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError("the sqlite-vec package is not installed")
-    return str(Path(next(iter(spec.submodule_search_locations))) / "vec0")
+def vec_status() -> tuple[str | None, str | None]:
+    """(sqlite-vec version, problem): whether this process could load sqlite-vec.
+
+    The index does not need it (vectors live in the cache and the vector files); `doctor`
+    reports it. The library is found with `sqlite_vec.loadable_path()`.
+    """
+    problems: list[str] = []
+    try:
+        import sqlite_vec
+    except ImportError:
+        return None, "the sqlite-vec package is not installed (pip install sqlite-vec)"
+    for name in ("sqlite3", "sqlean", "pysqlite3.dbapi2"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        try:
+            conn = module.connect(":memory:")
+            conn.enable_load_extension(True)
+            conn.load_extension(sqlite_vec.loadable_path())
+            version = conn.execute("select vec_version()").fetchone()[0]
+            conn.close()
+            return str(version), None
+        except AttributeError:
+            problems.append(f"{name} cannot load extensions")
+        except Exception as exc:
+            problems.append(f"{name}: sqlite-vec did not load ({exc})")
+    return None, "; ".join(problems) or "no SQLite module can load extensions"
 
 
 def _vec_blob(vector: np.ndarray) -> bytes:
@@ -128,20 +186,25 @@ def _vec_blob(vector: np.ndarray) -> bytes:
 
 
 class Store:
-    """An open index database with the embedding cache attached."""
+    """An open index database with the embedding cache attached.
+
+    Paths are stored in a lossless text form (`core.paths.path_key`): git allows any bytes in a
+    name, SQLite text must be UTF-8. Callers pass and receive the planner's form (undecodable
+    bytes as surrogate escapes); only this class sees the stored form.
+    """
 
     def __init__(self, path: Path, cache_path: Path | None = None, *, readonly: bool = False) -> None:
         self.path = path
         self.backend = backend()
         self.readonly = readonly
+        self.has_cache = cache_path is not None
+        self._vocab_ready = False
+        module = self.backend.module
         try:
-            self.conn = self.backend.module.connect(
-                str(path), isolation_level=None, check_same_thread=False, timeout=30
-            )
-            if self.backend.vec_version:
-                self.conn.enable_load_extension(True)
-                self.conn.load_extension(vec_extension_path())
-                self.conn.enable_load_extension(False)
+            self.conn = module.connect(str(path), isolation_level=None, check_same_thread=False, timeout=30)
+        except module.Error as exc:
+            raise IndexUnavailable(describe_sqlite_error(path, exc)) from None
+        try:
             self.conn.execute("PRAGMA busy_timeout = 30000")
             if not readonly:
                 self.conn.execute("PRAGMA journal_mode = WAL")
@@ -151,16 +214,30 @@ class Store:
                 if not readonly:
                     self.conn.execute("PRAGMA cache.journal_mode = WAL")
                     self.conn.executescript(CACHE_SCHEMA)
-            self.has_cache = cache_path is not None
-            self._vocab_ready = False
             if not readonly:
                 self._migrate()
             else:
                 self.conn.execute("SELECT count(*) FROM meta").fetchone()
-        except self.backend.module.DatabaseError as exc:
+        except module.Error as exc:
             with contextlib.suppress(Exception):
                 self.conn.close()
-            raise CorruptIndex(f"index database {path} is unreadable ({exc})") from None
+            if isinstance(exc, RetiredSchema):
+                raise
+            if is_corruption(exc) or (readonly and "no such table" in str(exc)):
+                raise CorruptIndex(f"index database {path} is unreadable ({exc})") from None
+            raise IndexUnavailable(describe_sqlite_error(path, exc)) from None
+        except RetiredSchema:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+            raise
+
+    def quick_check(self) -> str | None:
+        """None when SQLite's `quick_check` passes, else its first complaint."""
+        try:
+            row = self.conn.execute("PRAGMA quick_check(1)").fetchone()
+        except self.backend.module.Error as exc:
+            return str(exc)
+        return None if row and row[0] == "ok" else str(row[0] if row else "no answer")
 
     # -- schema ------------------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -168,6 +245,8 @@ class Store:
             "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
         )
         done = {row[0] for row in self.conn.execute("SELECT name FROM migrations")}
+        if done & RETIRED_MIGRATIONS:
+            raise RetiredSchema(f"index database {self.path} was written by an older memgit (schema 1)")
         for name, sql in MIGRATIONS:
             if name in done:
                 continue
@@ -176,6 +255,9 @@ class Store:
                 for statement in _statements(sql):
                     self.conn.execute(statement)
                 self.conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO meta VALUES ('index_id', ?)", (uuid.uuid4().hex,)
+                )
                 self.conn.execute("COMMIT")
             except Exception:
                 self.conn.execute("ROLLBACK")
@@ -196,6 +278,18 @@ class Store:
             raise
         self.conn.execute("COMMIT")
 
+    @contextlib.contextmanager
+    def snapshot_read(self) -> Iterator[None]:
+        """One read transaction: every statement inside sees the same committed index state,
+        so a search never pairs one version's scores with another version's lines."""
+        self.conn.execute("BEGIN DEFERRED")
+        try:
+            self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()  # pins the snapshot
+            yield
+        finally:
+            with contextlib.suppress(Exception):
+                self.conn.execute("COMMIT")
+
     # -- meta --------------------------------------------------------------------------------
     def meta(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT key, value FROM meta"))
@@ -207,30 +301,26 @@ class Store:
             else:
                 self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
-    # -- vectors table -----------------------------------------------------------------------
-    def has_vec_table(self) -> bool:
-        row = self.conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE name = 'chunks_vec'"
-        ).fetchone()
-        return row is not None
-
-    def reset_vectors(self, dim: int | None) -> None:
-        """Drop and (if there is a model and sqlite-vec) recreate the vector table."""
-        if self.has_vec_table():
-            self.conn.execute("DROP TABLE chunks_vec")
-        if dim and self.backend.vec_version:
-            self.conn.execute(
-                f"CREATE VIRTUAL TABLE chunks_vec USING vec0 "
-                f"(embedding float[{int(dim)}] distance_metric=cosine)"
-            )
-
     # -- files and chunks ----------------------------------------------------------------------
     def files(self) -> dict[str, tuple[str, int, str, str | None]]:
         rows = self.conn.execute("SELECT path, blob, mode, source, skipped FROM files")
-        return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
+        return {path_from_key(row[0]): (row[1], row[2], row[3], row[4]) for row in rows}
+
+    def files_for(self, paths: Iterable[str]) -> dict[str, tuple[str, int, str, str | None]]:
+        """The rows of the given paths only: an update reads what its diff names, not every file."""
+        wanted = [path_key(p) for p in dict.fromkeys(paths)]
+        out: dict[str, tuple[str, int, str, str | None]] = {}
+        for start in range(0, len(wanted), 500):
+            batch = wanted[start : start + 500]
+            rows = self.conn.execute(
+                "SELECT path, blob, mode, source, skipped FROM files WHERE path IN (SELECT value FROM json_each(?))",
+                (json.dumps(batch),),
+            )
+            out.update({path_from_key(r[0]): (r[1], r[2], r[3], r[4]) for r in rows})
+        return out
 
     def file_sources(self, paths: Sequence[str]) -> list[tuple[str, str, str]]:
-        """(path, blob, source) of the given files only: search needs a handful, not all."""
+        """(stored path, blob, source) of the given stored paths only: search needs a handful."""
         wanted = list(dict.fromkeys(paths))
         rows = self.conn.execute(
             "SELECT path, blob, source FROM files WHERE path IN (SELECT value FROM json_each(?))",
@@ -238,8 +328,17 @@ class Store:
         )
         return [(r[0], r[1], r[2]) for r in rows]
 
+    def stored_paths(self) -> list[str]:
+        """Every file path as stored (the lossless text form), for glob filters."""
+        return [row[0] for row in self.conn.execute("SELECT path FROM files")]
+
+    def worktree_files(self) -> dict[str, str]:
+        """{path: blob} of the rows indexed from the work tree rather than the indexed tree."""
+        rows = self.conn.execute("SELECT path, blob FROM files WHERE source = 'worktree'")
+        return {path_from_key(row[0]): row[1] for row in rows}
+
     def worktree_paths(self) -> list[str]:
-        return [row[0] for row in self.conn.execute("SELECT path FROM files WHERE source = 'worktree'")]
+        return list(self.worktree_files())
 
     def clear_all(self) -> None:
         self.conn.execute("DELETE FROM files")
@@ -248,51 +347,72 @@ class Store:
 
     def delete_path(self, path: str) -> list[int]:
         """Remove a file and its chunks; returns the chunk ids removed."""
-        ids = [row[0] for row in self.conn.execute("SELECT id FROM chunks WHERE path = ?", (path,))]
-        if ids:
-            self._delete_ids(ids)
-        self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
-        return ids
-
-    def _delete_ids(self, ids: Sequence[int]) -> None:
-        vec = self.has_vec_table()
+        key = path_key(path)
+        ids = [row[0] for row in self.conn.execute("SELECT id FROM chunks WHERE path = ?", (key,))]
         for start in range(0, len(ids), 500):
             batch = ids[start : start + 500]
             marks = ",".join("?" * len(batch))
             self.conn.execute(f"DELETE FROM chunks WHERE id IN ({marks})", batch)
             self.conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", batch)
-            if vec:
-                self.conn.execute(f"DELETE FROM chunks_vec WHERE rowid IN ({marks})", batch)
+        self.conn.execute("DELETE FROM files WHERE path = ?", (key,))
+        return ids
 
     def put_file(self, path: str, blob: str, mode: int, source: str, skipped: str | None) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)", (path, blob, mode, source, skipped)
+            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)", (path_key(path), blob, mode, source, skipped)
         )
 
     def add_chunks(
-        self,
-        path: str,
-        day: str | None,
-        chunks: Iterable[tuple[int, int, str, str]],
-        vectors: dict[str, bytes] | None,
+        self, path: str, day: str | None, chunks: Iterable[tuple[int, int, str, str]]
     ) -> list[tuple[int, str]]:
-        """Insert chunks (and their vectors); returns (chunk id, text hash) pairs."""
-        vec = vectors is not None and self.has_vec_table()
+        """Insert chunks; returns (chunk id, text hash) pairs (ids are new, never reused)."""
+        key = path_key(path)
         added: list[tuple[int, str]] = []
         for start, end, text, thash in chunks:
             cur = self.conn.execute(
                 "INSERT INTO chunks (path, start_line, end_line, text, text_hash, day) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (path, start, end, text, thash, day),
+                (key, start, end, text, thash, day),
             )
             rowid = cur.lastrowid
             self.conn.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (rowid, fts_text(text)))
-            if vec and vectors is not None and thash in vectors:
-                self.conn.execute(
-                    "INSERT INTO chunks_vec (rowid, embedding) VALUES (?, ?)", (rowid, vectors[thash])
-                )
             added.append((int(rowid), thash))
         return added
+
+    def pending_chunks(self, model: str) -> list[tuple[int, str, str]]:
+        """(id, text hash, text) of chunks whose vector under `model` is not in the cache yet."""
+        if not self.has_cache:
+            return []
+        rows = self.conn.execute(
+            "SELECT c.id, c.text_hash, c.text FROM chunks c WHERE NOT EXISTS "
+            "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash) ORDER BY c.id",
+            (model,),
+        )
+        return [(int(r[0]), r[1], r[2]) for r in rows]
+
+    def pending_count(self, model: str | None) -> int:
+        if not model:
+            return 0
+        if not self.has_cache:
+            return int(self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        return int(
+            self.conn.execute(
+                "SELECT count(*) FROM chunks c WHERE NOT EXISTS "
+                "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash)",
+                (model,),
+            ).fetchone()[0]
+        )
+
+    def chunk_ids_with_hashes(self, hashes: Iterable[str]) -> list[tuple[int, str]]:
+        """(id, text hash) of every chunk holding one of these texts."""
+        wanted = list(dict.fromkeys(hashes))
+        out: list[tuple[int, str]] = []
+        for start in range(0, len(wanted), 500):
+            batch = wanted[start : start + 500]
+            marks = ",".join("?" * len(batch))
+            rows = self.conn.execute(f"SELECT id, text_hash FROM chunks WHERE text_hash IN ({marks})", batch)
+            out.extend((int(r[0]), r[1]) for r in rows)
+        return out
 
     # -- embedding cache ---------------------------------------------------------------------
     def cached_vectors(self, model: str, hashes: Iterable[str]) -> dict[str, bytes]:
@@ -371,15 +491,10 @@ class Store:
             return int(meta["chunk_count"])
         return int(self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
 
-    def knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Nearest chunks by cosine similarity (vec0 when present, numpy over the cache otherwise)."""
-        if self.has_vec_table():
-            rows = self.conn.execute(
-                "SELECT rowid, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance",
-                (_vec_blob(query), k),
-            )
-            return [(int(row[0]), 1.0 - float(row[1])) for row in rows]
-        return self.similarities(query, None, k)
+    def knn(self, query: np.ndarray, k: int, model: str | None = None) -> list[tuple[int, float]]:
+        """Nearest chunks by cosine similarity: numpy over the cached vectors (the slow path,
+        used only while the vector files are being rebuilt)."""
+        return self.similarities(query, None, k, model)
 
     def similarities(
         self, query: np.ndarray, ids: Sequence[int] | None, k: int | None = None, model: str | None = None
@@ -399,29 +514,19 @@ class Store:
         return [(id_list[i], float(sims[i])) for i in order]
 
     def vectors_for(self, ids: Sequence[int] | None, model: str | None = None) -> list[tuple[int, bytes]]:
-        """Vectors of chunks. A handful by id come from the cache (B-tree lookups): vec0 answers
-        `rowid IN (...)` by scanning, ~80 ms at 100k rows."""
-        if self.has_vec_table() and (ids is None or not self.has_cache):
-            if ids is None:
-                return [(int(r[0]), bytes(r[1])) for r in self.conn.execute("SELECT rowid, embedding FROM chunks_vec")]
-            out: list[tuple[int, bytes]] = []
-            for start in range(0, len(ids), 500):
-                batch = list(ids[start : start + 500])
-                marks = ",".join("?" * len(batch))
-                rows = self.conn.execute(
-                    f"SELECT rowid, embedding FROM chunks_vec WHERE rowid IN ({marks})", batch
-                )
-                out.extend((int(r[0]), bytes(r[1])) for r in rows)
-            return out
+        """(chunk id, vector) from the embedding cache, for the given chunks or all of them;
+        chunks whose vector is still pending are left out."""
         if not self.has_cache:
             return []
         model = model or self.meta().get("model_id", "")
+        if not model:
+            return []
         sql = (
             "SELECT c.id, e.vector FROM chunks c JOIN cache.embeddings e "
             "ON e.model = ? AND e.text_hash = c.text_hash"
         )
         if ids is None:
-            return [(int(r[0]), bytes(r[1])) for r in self.conn.execute(sql, (model,))]
+            return [(int(r[0]), bytes(r[1])) for r in self.conn.execute(sql + " ORDER BY c.id", (model,))]
         out = []
         for start in range(0, len(ids), 500):
             batch = list(ids[start : start + 500])
@@ -431,6 +536,7 @@ class Store:
         return out
 
     def chunk_rows(self, ids: Sequence[int]) -> dict[int, tuple[str, int, int, str, str | None]]:
+        """id -> (stored path, start, end, text, day)."""
         out: dict[int, tuple[str, int, int, str, str | None]] = {}
         for start in range(0, len(ids), 500):
             batch = list(ids[start : start + 500])
@@ -446,13 +552,17 @@ class Store:
 
     def counts(self) -> dict[str, int]:
         one = self.conn.execute
+        model = self.meta().get("model_id") or None
+        chunks = int(one("SELECT count(*) FROM chunks").fetchone()[0])
+        pending = self.pending_count(model) if model else 0
         counts = {
-            "files": one("SELECT count(*) FROM files").fetchone()[0],
-            "chunks": one("SELECT count(*) FROM chunks").fetchone()[0],
-            "vectors": one("SELECT count(*) FROM chunks_vec").fetchone()[0] if self.has_vec_table() else 0,
+            "files": int(one("SELECT count(*) FROM files").fetchone()[0]),
+            "chunks": chunks,
+            "vectors": chunks - pending if model else 0,
+            "pending_vectors": pending,
         }
         if self.has_cache:
-            counts["cached_embeddings"] = one("SELECT count(*) FROM cache.embeddings").fetchone()[0]
+            counts["cached_embeddings"] = int(one("SELECT count(*) FROM cache.embeddings").fetchone()[0])
         return counts
 
     def snapshot(self) -> dict[str, Any]:
@@ -463,20 +573,12 @@ class Store:
             "SELECT count(*) FROM chunks c LEFT JOIN chunks_fts f ON f.rowid = c.id WHERE f.rowid IS NULL"
         ).fetchone()[0]
         fts_count = self.conn.execute("SELECT count(*) FROM chunks_fts").fetchone()[0]
-        vec: list[tuple[Any, ...]] = []
-        if self.has_vec_table():
-            rows = self.conn.execute(
-                "SELECT c.path, c.start_line, c.end_line, v.embedding FROM chunks c "
-                "JOIN chunks_vec v ON v.rowid = c.id"
-            )
-            vec = sorted((r[0], r[1], r[2], bytes(r[3])) for r in rows)
-        return {
-            "files": files,
-            "chunks": chunks,
-            "fts_missing": fts_bad,
-            "fts_rows": fts_count,
-            "vectors": vec,
-        }
+        return {"files": files, "chunks": chunks, "fts_missing": fts_bad, "fts_rows": fts_count}
+
+    def chunk_keys(self) -> dict[int, tuple[str, int, int, str]]:
+        """id -> (path, start, end, text hash): what a vector file row must stand for."""
+        rows = self.conn.execute("SELECT id, path, start_line, end_line, text_hash FROM chunks")
+        return {int(r[0]): (r[1], r[2], r[3], r[4]) for r in rows}
 
 
 def _statements(sql: str) -> list[str]:

@@ -1,42 +1,63 @@
 """Keeps the index equal to a function of a git tree, updating it by tree-to-tree diffs.
 
-One update = plan (which paths changed, what they hold now) -> embed what the cache lacks
-(committed in small batches, so an interrupted run resumes without re-embedding) -> one write
-transaction. A full rebuild runs the same path with "every memory file" as the change set, so
-incremental and full results are the same by construction, and `verify_index` checks it.
+One update = plan (which paths changed, what they hold now: `plan.py`) -> chunk (one blob at
+a time) -> vectors from the cache, embedding what it lacks when this process can (`embedding.py`)
+-> one write transaction -> vector files (`matrix.py`) -> the marker (`layout.py`). A full
+rebuild runs the same path with "every memory file" as the change set, so incremental and full
+results are the same by construction, and `verify.py` checks it.
+
+What the index holds is a function of the tree, `memgit.toml` and memgit's version
+(`params.py`); the process's libraries and environment decide only whether vectors are filled
+now or left pending.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
-import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from memgit.core import paths
-from memgit.core.chunking import Chunk, char_token_counter, chunk_lines, split_lines
-from memgit.core.text import NotText, decode_memory_text
-from memgit.core.transcripts import transcript_lines
+from memgit.core.chunking import Chunk
 from memgit.embed import Embedder
-from memgit.errors import IndexLocked
 from memgit.git import plumbing
-from memgit.index.store import SCHEMA_VERSION, CorruptIndex, Store, backend
+from memgit.index.embedding import ProgressFn, embed_missing, open_embedder, plan_vectors
+from memgit.index.layout import cache_path, clear_marker, index_path, tree_marker_path, write_marker
+from memgit.index.lock import index_lock
+from memgit.index.params import describe_param_change, index_params
+from memgit.index.plan import FileState, changed_entries, chunk_states, plan_states, tree_states, worktree_overlay
+from memgit.index.store import (
+    CorruptIndex,
+    IndexUnavailable,
+    RetiredSchema,
+    Store,
+    describe_sqlite_error,
+    is_corruption,
+)
 from memgit.workspace import Workspace
 
-ProgressFn = Callable[[int, int], None]
-EMBED_BATCH = 32
 _UNSET: Any = object()
+
+__all__ = [
+    "IndexReport",
+    "cache_path",
+    "index_lock",
+    "index_path",
+    "open_embedder",
+    "open_store",
+    "tree_marker_path",
+    "update_index",
+]
 
 
 @dataclass
 class IndexReport:
-    mode: str = "noop"  # noop | incremental | full
-    reason: str | None = None  # why a full rebuild happened
+    mode: str = "noop"  # noop | incremental | full | due (a rebuild is due but was not allowed)
+    reason: str | None = None  # why a full rebuild happened (or is due)
     tree: str | None = None
     commit: str | None = None
     changed_paths: int = 0
@@ -45,189 +66,79 @@ class IndexReport:
     chunks: int = 0
     embedded: int = 0
     embeddings_cached: int = 0
+    vectors_filled: int = 0
+    pending_vectors: int = 0
+    model_id: str | None = None
     skipped: list[dict[str, str]] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    overlay: bool = False  # rows indexed from the work tree are in the index
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-@dataclass
-class VerifyReport:
-    ok: bool
-    differences: list[str]
-    tree: str | None
+def __getattr__(name: str) -> Any:
+    """`verify_index` and `index_status` live in their own modules; importable from here too."""
+    if name == "verify_index":
+        from memgit.index.verify import verify_index
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return verify_index
+    if name == "index_status":
+        from memgit.index.status import index_status
 
-
-@dataclass
-class FileState:
-    """What one path should hold in the index after this update (None content = remove)."""
-
-    path: str
-    blob: str
-    mode: int
-    source: str
-    content: bytes | None
-    skipped: str | None = None
+        return index_status
+    raise AttributeError(name)
 
 
-# -- paths of the per-clone data ------------------------------------------------------------
-def index_path(ws: Workspace) -> Path:
-    return ws.data_dir / "index.sqlite"
-
-
-def cache_path(ws: Workspace) -> Path:
-    return ws.data_dir / "embed-cache.sqlite"
-
-
-def _update_matrix(
-    store: Store,
-    data_dir: Path,
-    embedder: Embedder | None,
-    vectors: dict[str, bytes] | None,
-    old_generation: int,
-    generation: int,
-    removed: list[int],
-    added: list[tuple[int, str]],
-    *,
-    rebuilt: bool,
-) -> None:
-    """Carry the search vectors to the new generation at the cost of the diff.
-
-    Runs after the SQLite commit; if it dies half-way the files keep an older generation and
-    search uses vec0 until the next update rewrites them from SQLite.
-    """
-    from memgit.index import vectors as vector_files
-
-    if embedder is None or vectors is None:
-        vector_files.remove_files(data_dir)
-        return
-    import numpy as np
-
-    dim = embedder.dim
-    present = [(i, h) for i, h in added if h in vectors]
-    rows = np.frombuffer(b"".join(vectors[h] for _, h in present), dtype="<f4").reshape(len(present), dim)
-    ids = [i for i, _ in present]
-    if rebuilt:
-        vector_files.write_base(data_dir, generation, np.asarray(ids, dtype="<i8"), rows, dim)
-        return
-    if not vector_files.advance(data_dir, old_generation, generation, removed, ids, rows, dim):
-        _repair_matrix(store, data_dir, embedder, generation)
-
-
-def _repair_matrix(store: Store, data_dir: Path, embedder: Embedder, generation: int) -> None:
-    """A no-op update still rewrites missing or stale vector files (e.g. after a crash)."""
-    from memgit.index import vectors as vector_files
-
-    if not store.has_vec_table() or vector_files.VectorSet.open(data_dir, generation) is not None:
-        return
-    import numpy as np
-
-    pairs = store.vectors_for(None)
-    ids = np.asarray([p[0] for p in pairs], dtype="<i8")
-    matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), embedder.dim)
-    vector_files.write_base(data_dir, generation, ids, matrix, embedder.dim)
-
-
-def tree_marker_path(ws: Workspace) -> Path:
-    """A tiny file holding the indexed tree id: lets hooks decide "nothing to do" without SQLite."""
-    return ws.data_dir / "indexed_tree"
-
-
-@contextlib.contextmanager
-def index_lock(ws: Workspace, timeout: float | None = 30.0) -> Iterator[None]:
-    """Keep two updates from interleaving; readers never need it (SQLite WAL)."""
-    ws.data_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(ws.data_dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        deadline = time.monotonic() + (timeout or 0)
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if timeout is not None and time.monotonic() >= deadline:
-                    raise IndexLocked(
-                        f"another memgit run is updating the index ({ws.data_dir / 'lock'}); "
-                        "try again when it finishes"
-                    ) from None
-                time.sleep(0.05)
-        yield
-    finally:
-        os.close(fd)
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            path.with_name(path.name + suffix).unlink()
 
 
 def open_store(ws: Workspace, notices: list[str] | None = None) -> Store:
-    """Open (creating) the index; a corrupt file is moved aside and rebuilt, with a notice."""
-    ws.data_dir.mkdir(parents=True, exist_ok=True)
+    """Open (creating) the index. Only corruption (or an index from an older memgit) removes
+    the file, with a notice; any other SQLite failure raises `IndexUnavailable` and keeps it."""
+    try:
+        ws.data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise IndexUnavailable(f"cannot create {ws.data_dir} ({exc.strerror}); check its permissions") from None
     try:
         return Store(index_path(ws), cache_path(ws))
+    except RetiredSchema as exc:
+        _remove_database(index_path(ws))
+        if notices is not None:
+            notices.append(f"{exc}; rebuilding it")
     except CorruptIndex as exc:
-        for suffix in ("", "-wal", "-shm"):
-            with contextlib.suppress(FileNotFoundError):
-                index_path(ws).with_name(index_path(ws).name + suffix).unlink()
+        _remove_database(index_path(ws))
         if notices is not None:
             notices.append(f"{exc}; rebuilding it from scratch")
-        try:
-            return Store(index_path(ws), cache_path(ws))
-        except CorruptIndex:
-            for suffix in ("", "-wal", "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    cache_path(ws).with_name(cache_path(ws).name + suffix).unlink()
-            if notices is not None:
-                notices.append("the embedding cache was unreadable too; it was reset")
-            return Store(index_path(ws), cache_path(ws))
+    try:
+        return Store(index_path(ws), cache_path(ws))
+    except CorruptIndex:
+        _remove_database(cache_path(ws))
+        if notices is not None:
+            notices.append("the embedding cache was unreadable too; it was reset")
+        return Store(index_path(ws), cache_path(ws))
 
 
-def open_embedder(ws: Workspace, threads: int | None = None) -> tuple[Embedder | None, str | None]:
-    """The configured embedder; `threads` overrides the config (queries are fastest on one)."""
-    from memgit.embed.providers import open_embedder as open_provider
+class _LazyEmbedder:
+    """Loads the model only when an update has text to embed (a deletion or no-op never does)."""
 
-    cfg = ws.config.embedding
-    return open_provider(cfg.provider, cfg.model or None, n_threads=threads or cfg.threads)
+    def __init__(self, ws: Workspace, given: Any) -> None:
+        self.ws = ws
+        self._value: Embedder | None = None if given is _UNSET else given
+        self._loaded = given is not _UNSET
+        self.notice: str | None = None
 
-
-def index_params(ws: Workspace, embedder: Embedder | None) -> dict[str, Any]:
-    """Everything whose change makes the stored chunks or vectors stale."""
-    chunking = ws.config.chunking
-    memory = ws.config.memory
-    return {
-        "schema": SCHEMA_VERSION,
-        "model_id": embedder.model_id if embedder else None,
-        "dim": embedder.dim if embedder else None,
-        "chunking": {
-            "max_tokens": min(chunking.max_tokens, embedder.max_tokens) if embedder else chunking.max_tokens,
-            "overlap_tokens": chunking.overlap_tokens,
-            "counter": "model" if embedder else f"chars/{chunking.chars_per_token}",
-        },
-        "memory": {
-            "extra_paths": list(memory.extra_paths),
-            "sessions": memory.sessions,
-            "max_file_bytes": memory.max_file_bytes,
-        },
-        "vec0": bool(backend().vec_version),
-    }
+    def get(self) -> Embedder | None:
+        if not self._loaded:
+            self._value, self.notice = open_embedder(self.ws)
+            self._loaded = True
+        return self._value
 
 
-def _describe_param_change(old: dict[str, Any] | None, new: dict[str, Any]) -> str:
-    if not old:
-        return "new index"
-    if old.get("schema") != new["schema"]:
-        return f"index schema changed ({old.get('schema')} -> {new['schema']})"
-    if old.get("model_id") != new["model_id"]:
-        return f"embedding model changed ({old.get('model_id') or 'none'} -> {new['model_id'] or 'none'})"
-    if old.get("chunking") != new["chunking"]:
-        return "chunking settings changed"
-    if old.get("memory") != new["memory"]:
-        return "memory path settings changed"
-    return "vector storage changed"
-
-
-# -- the update -----------------------------------------------------------------------------
 def update_index(
     ws: Workspace,
     *,
@@ -236,49 +147,83 @@ def update_index(
     progress: ProgressFn | None = None,
     embedder: Any = _UNSET,
     lock_timeout: float | None = 30.0,
+    allow_rebuild: bool = True,
 ) -> IndexReport:
+    """Bring the index to HEAD (plus uncommitted memory files with `worktree`).
+
+    `allow_rebuild=False` (hooks) never rebuilds an existing index: when one is due the report
+    says so (mode "due") and the index is left as it is.
+    """
     started = time.perf_counter()
     notices: list[str] = []
+    lazy = _LazyEmbedder(ws, embedder)
     with index_lock(ws, lock_timeout):
-        if embedder is _UNSET:
-            embedder, notice = open_embedder(ws)
-            if notice:
-                notices.append(notice)
         store = open_store(ws, notices)
         try:
-            report = _update(
-                ws, store, embedder, full=full, worktree=worktree, progress=progress,
-                matrix_path=ws.data_dir,
-            )
+            with _sqlite_errors(store):
+                clear_marker(ws)
+                report = run_update(
+                    ws, store, lazy.get, full=full, worktree=worktree, progress=progress,
+                    allow_rebuild=allow_rebuild, vector_dir=ws.data_dir,
+                )
         finally:
             store.close()
-        _write_marker(ws, report)
+        if report.mode != "due":
+            _write_marker(ws, report)
+    if lazy.notice:
+        notices.append(lazy.notice)
     report.notices[:0] = notices
     report.seconds = round(time.perf_counter() - started, 4)
     return report
 
 
 def _write_marker(ws: Workspace, report: IndexReport) -> None:
-    tmp = tree_marker_path(ws).with_suffix(".tmp")
-    tmp.write_text(f"{report.tree or plumbing.EMPTY_TREE}\n")
-    os.replace(tmp, tree_marker_path(ws))
+    try:
+        write_marker(ws, report.tree or plumbing.EMPTY_TREE, overlay=report.overlay)
+    except OSError as exc:
+        raise IndexUnavailable(
+            f"the index was updated but its marker could not be written ({exc.strerror or exc}); "
+            f"check the free space and permissions of {ws.data_dir}"
+        ) from None
 
 
-def _update(
+@contextlib.contextmanager
+def _sqlite_errors(store: Store):  # type: ignore[no-untyped-def]
+    """SQLite and file-system failures during an update: one clear line, the index kept."""
+    try:
+        yield
+    except store.backend.module.Error as exc:
+        if is_corruption(exc):
+            raise CorruptIndex(
+                f"index database {store.path} is damaged ({exc}); run `memgit index --full` to rebuild it"
+            ) from None
+        raise IndexUnavailable(describe_sqlite_error(store.path, exc)) from None
+    except OSError as exc:
+        if exc.errno is None:
+            raise
+        raise IndexUnavailable(
+            f"writing the index files in {store.path.parent} failed ({exc.strerror or exc}); the database was kept; "
+            "free some space or fix the permissions, then run `memgit index`"
+        ) from None
+
+
+def run_update(
     ws: Workspace,
     store: Store,
-    embedder: Embedder | None,
+    get_embedder: Callable[[], Embedder | None],
     *,
     full: bool,
     worktree: bool,
     progress: ProgressFn | None,
+    allow_rebuild: bool = True,
     target: tuple[str | None, str] | None = None,
-    matrix_path: Path | None = None,
+    vector_dir: Path | None = None,
 ) -> IndexReport:
+    """One update of `store` to `target` (default: HEAD); the caller holds the lock."""
     commit, tree = target or plumbing.head_ids(ws.root)
     tree = tree or plumbing.EMPTY_TREE
     meta = store.meta()
-    params = index_params(ws, embedder)
+    params = index_params(ws)
     old_params = json.loads(meta["params"]) if "params" in meta else None
     old_tree = meta.get("tree")
     report = IndexReport(tree=tree, commit=commit)
@@ -289,90 +234,78 @@ def _update(
     if full:
         reason = "full rebuild requested"
     elif old_params != params:
-        reason = _describe_param_change(old_params, params)
-    elif old_tree and not plumbing.tree_exists(ws.root, old_tree):
-        reason = f"indexed tree {old_tree[:12]} is no longer in the repository"
-
-    tree_entries: dict[str, plumbing.Entry]
+        reason = describe_param_change(old_params, params)
+    entries: dict[str, plumbing.Entry | None] = {}
+    if not reason:
+        try:
+            entries = changed_entries(ws, old_tree, tree, store.worktree_paths())
+        except plumbing.MissingTree:
+            reason = f"indexed tree {(old_tree or '')[:12]} is no longer in the repository"
+    if reason and not allow_rebuild and reason != "new index":
+        report.mode, report.reason = "due", reason
+        report.notices.append(f"a full rebuild of the index is due ({reason}); run `memgit index`")
+        return report
     if reason:
-        tree_entries = {p: e for p, e in plumbing.entries(ws.root, tree).items() if ws.is_memory_path(p)}
-        changed = set(tree_entries)
-    else:
-        changed = set()
-        if old_tree != tree:
-            changed = plumbing.diff_paths(ws.root, old_tree, tree)
-        changed |= set(store.worktree_paths())
-        tree_entries = plumbing.entries(ws.root, tree, [p for p in changed if ws.is_memory_path(p)])
+        entries = dict(tree_states(ws, tree))
 
-    overlay: dict[str, bytes | None] = {}
-    if worktree:
-        for path in plumbing.worktree_changed_paths(ws.root):
-            if ws.is_memory_path(path):
-                full_path = ws.root / path
-                if full_path.is_symlink():
-                    overlay[path] = b""
-                else:
-                    overlay[path] = full_path.read_bytes() if full_path.is_file() else None
-        changed |= set(overlay)
+    overlay = worktree_overlay(ws) if worktree else {}
+    stored = {} if reason else store.files_for(set(entries) | set(overlay))
+    states = plan_states(ws, entries, overlay, stored, rebuild=bool(reason))
 
-    stored = {} if reason else store.files()
-    states: list[FileState] = []
-    for path in sorted(changed):
-        if not ws.is_memory_path(path):
-            if path in stored:
-                states.append(FileState(path, "", 0, "tree", None))
-            continue
-        state = _desired_state(ws, tree_entries.get(path), path, overlay)
-        if state is None:
-            if path in stored:
-                states.append(FileState(path, "", 0, "tree", None))
-            continue
-        previous = stored.get(path)
-        if previous and previous[:3] == (state.blob, state.mode, state.source) and not reason:
-            continue
-        states.append(state)
+    generation = int(meta.get("generation", "0"))
+    index_id = meta["index_id"]
+    provider = params["embedding"]["provider"]
+    indexed_model = None if reason else (meta.get("model_id") or None)
+    pending_before = 0 if reason else int(meta.get("pending_vectors", "0"))
 
-    unread = [st for st in states if st.source == "tree" and st.content == b"" and not st.skipped]
-    if unread:
-        blobs = plumbing.read_blobs(ws.root, [st.blob for st in unread])
-        for st in unread:
-            st.content = blobs[st.blob]
-
-    if not reason and not states and old_tree == tree:
+    adoptable = indexed_model is None and provider != "none" and not reason
+    if (
+        not reason
+        and not states
+        and old_tree == tree
+        and pending_before == 0
+        and not (adoptable and get_embedder() is not None)
+    ):
         report.mode = "noop"
-        if matrix_path is not None and embedder is not None:
-            _repair_matrix(store, matrix_path, embedder, int(meta.get("generation", "0")))
+        report.model_id = indexed_model
+        report.overlay = bool(store.worktree_paths())
+        if vector_dir is not None:
+            from memgit.index.matrix import repair_vector_files
+
+            repair_vector_files(
+                store, vector_dir, index_id=index_id, model_id=indexed_model, generation=generation
+            )
         return report
 
     chunked: dict[str, list[Chunk]] = {}
-    counter = _token_counter(ws, embedder)
-    chunk_params = params["chunking"]
-    for state in states:
-        if state.content is None:
-            continue
-        lines, problem = _decode(ws, state)
-        if problem:
-            state.skipped = problem
-            report.skipped.append({"path": state.path, "reason": problem})
-            continue
-        chunked[state.path] = chunk_lines(
-            lines,
-            max_tokens=chunk_params["max_tokens"],
-            overlap_tokens=chunk_params["overlap_tokens"],
-            count_tokens=counter,
-        )
 
-    vectors = _embed_missing(store, embedder, chunked, progress, report) if embedder else None
+    def keep(state: FileState, chunks: list[Chunk]) -> None:
+        chunked[state.path] = chunks
 
-    old_generation = int(meta.get("generation", "0"))
+    chunk_states(ws, states, report, keep)
+
+    texts = {c.text_hash: c.text for chunks in chunked.values() for c in chunks}
+    embedder = get_embedder() if provider != "none" and (texts or pending_before or indexed_model is None) else None
+    vplan = plan_vectors(indexed_model, embedder, rebuild=bool(reason), provider=provider)
+    if vplan.notice:
+        report.notices.append(vplan.notice)
+    fill: list[tuple[int, str]] = []
+    if vplan.can_embed and (pending_before or vplan.adopted) and vplan.model_id:
+        for chunk_id, thash, text in store.pending_chunks(vplan.model_id):
+            texts.setdefault(thash, text)
+            fill.append((chunk_id, thash))
+    vectors: dict[str, bytes] = {}
+    if vplan.model_id and embedder is not None and vplan.can_embed:
+        vectors = embed_missing(store, embedder, vplan.model_id, texts, progress, report)
+    elif vplan.model_id:
+        vectors = store.cached_vectors(vplan.model_id, texts)
+        report.embeddings_cached += len(vectors)
+
     removed_ids: list[int] = []
     added: list[tuple[int, str]] = []
     with store.transaction():
         if reason:
             store.clear_all()
-            store.reset_vectors(embedder.dim if embedder else None)
-        elif embedder and not store.has_vec_table():
-            store.reset_vectors(embedder.dim)
         for state in states:
             removed_ids.extend(store.delete_path(state.path))
             if state.content is None and state.source == "tree":
@@ -385,196 +318,58 @@ def _update(
                     state.path,
                     paths.daily_date(state.path),
                     ((c.start_line, c.end_line, c.text, c.text_hash) for c in chunks),
-                    vectors,
                 )
             )
             if state.content is not None and not state.skipped:
                 report.files_indexed += 1
+        gone = set(removed_ids)
+        filled = [(i, h) for i, h in fill if i not in gone and h in vectors]
+        missing_now = any(h not in vectors for _, h in added)
+        if vplan.model_id is None:
+            pending = 0
+        elif pending_before or missing_now or vplan.adopted or reason and missing_now:
+            pending = store.pending_count(vplan.model_id)
+        else:
+            pending = 0
+        old_count = int(meta.get("chunk_count", "0"))
         store.set_meta(
             {
                 "tree": tree,
                 "commit": commit,
                 "params": json.dumps(params, sort_keys=True),
-                "model_id": params["model_id"],
+                "model_id": vplan.model_id,
                 "updated_at": str(time.time()),
-                "generation": str(old_generation + 1),
-                "chunk_count": str(
-                    len(added) + (0 if reason else int(meta.get("chunk_count", "0")) - len(removed_ids))
-                )
-                if reason or "chunk_count" in meta
-                else None,
+                "generation": str(generation + 1),
+                "pending_vectors": str(pending),
+                "chunk_count": str(len(added) + (0 if reason else old_count - len(removed_ids))),
             }
         )
     report.chunks = len(added)
-    if matrix_path is not None:
-        _update_matrix(
-            store, matrix_path, embedder, vectors, old_generation, old_generation + 1,
-            removed_ids, added, rebuilt=bool(reason),
+    report.vectors_filled = len(filled)
+    report.pending_vectors = pending
+    report.model_id = vplan.model_id
+    report.overlay = bool(store.worktree_paths())
+    if pending:
+        report.notices.append(
+            f"{pending} chunk vectors are pending (this run could not embed); "
+            "the next `memgit index` or search with the model fills them"
+        )
+    if vector_dir is not None:
+        from memgit.index.matrix import sync_vector_files
+
+        sync_vector_files(
+            store,
+            vector_dir,
+            index_id=index_id,
+            model_id=vplan.model_id,
+            dim=None,
+            old_generation=generation,
+            generation=generation + 1,
+            removed=removed_ids,
+            added=[(i, vectors[h]) for i, h in added if h in vectors] + [(i, vectors[h]) for i, h in filled],
+            rewrite=bool(reason) or vplan.adopted,
         )
     report.mode = "full" if reason else "incremental"
     report.reason = reason
     report.changed_paths = len(states)
     return report
-
-
-def _desired_state(
-    ws: Workspace, entry: plumbing.Entry | None, path: str, overlay: dict[str, bytes | None]
-) -> FileState | None:
-    """What `path` should hold; tree contents are filled in afterwards, in one batch read."""
-    if path in overlay:
-        data = overlay[path]
-        if data is None:
-            # Deleted in the work tree: recorded so the next HEAD-only update restores it.
-            return FileState(path, "", 0, "worktree", None, "deleted in the work tree")
-        if (ws.root / path).is_symlink():
-            return FileState(path, "", 0o120000, "worktree", b"", "not a regular file (symlink)")
-        return FileState(path, plumbing.blob_id_of(data), 0o100644, "worktree", data)
-    if entry is None:
-        return None
-    if not entry.is_regular:
-        return FileState(path, entry.blob, entry.mode, "tree", b"", "not a regular file (symlink)")
-    return FileState(path, entry.blob, entry.mode, "tree", b"")
-
-
-def _decode(ws: Workspace, state: FileState) -> tuple[list[tuple[int, str]], str | None]:
-    """Numbered lines of a memory file, or why it cannot be indexed (never an exception)."""
-    if state.skipped:
-        return [], state.skipped
-    data = state.content or b""
-    limit = ws.config.memory.max_file_bytes
-    if len(data) > limit:
-        return [], f"larger than {limit} bytes ({len(data)}); raise [memory] max_file_bytes to index it"
-    try:
-        text = decode_memory_text(data)
-    except NotText as exc:
-        return [], exc.reason
-    if state.path.endswith(".jsonl"):
-        return transcript_lines(text), None
-    return list(enumerate(split_lines(text), start=1)), None
-
-
-def _token_counter(ws: Workspace, embedder: Embedder | None) -> Callable[[str], int]:
-    if embedder is None:
-        return char_token_counter(ws.config.chunking.chars_per_token)
-    return embedder.count_tokens
-
-
-def _embed_missing(
-    store: Store,
-    embedder: Embedder,
-    chunked: dict[str, list[Chunk]],
-    progress: ProgressFn | None,
-    report: IndexReport,
-) -> dict[str, bytes]:
-    import numpy as np
-
-    texts: dict[str, str] = {}
-    for chunks in chunked.values():
-        for chunk in chunks:
-            texts.setdefault(chunk.text_hash, chunk.text)
-    vectors = store.cached_vectors(embedder.model_id, texts)
-    report.embeddings_cached = len(vectors)
-    missing = [h for h in texts if h not in vectors]
-    if progress:
-        progress(0, len(missing))
-    for start in range(0, len(missing), EMBED_BATCH):
-        batch = missing[start : start + EMBED_BATCH]
-        matrix = embedder.embed([texts[h] for h in batch])
-        fresh = {h: np.asarray(matrix[i], dtype=np.float32) for i, h in enumerate(batch)}
-        store.cache_vectors(embedder.model_id, fresh)
-        vectors.update({h: v.astype("<f4").tobytes() for h, v in fresh.items()})
-        report.embedded += len(batch)
-        if progress:
-            progress(min(start + EMBED_BATCH, len(missing)), len(missing))
-    return vectors
-
-
-# -- verification and status ----------------------------------------------------------------
-def verify_index(ws: Workspace, *, embedder: Any = _UNSET) -> VerifyReport:
-    """Rebuild the indexed state from scratch in a scratch database and compare the two."""
-    if embedder is _UNSET:
-        embedder, _notice = open_embedder(ws)
-    with index_lock(ws):
-        store = open_store(ws)
-        scratch_path = ws.data_dir / f"verify-{os.getpid()}.sqlite"
-        try:
-            meta = store.meta()
-            target = (meta.get("commit"), meta.get("tree") or plumbing.EMPTY_TREE)
-            worktree = bool(store.worktree_paths())
-            scratch = Store(scratch_path, cache_path(ws))
-            try:
-                _update(ws, scratch, embedder, full=True, worktree=worktree, progress=None, target=target)
-                expected = scratch.snapshot()
-            finally:
-                scratch.close()
-            actual = store.snapshot()
-        finally:
-            store.close()
-            for suffix in ("", "-wal", "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    Path(str(scratch_path) + suffix).unlink()
-    differences = _compare(actual, expected)
-    return VerifyReport(ok=not differences, differences=differences, tree=meta.get("tree"))
-
-
-def _compare(actual: dict[str, Any], expected: dict[str, Any]) -> list[str]:
-    out: list[str] = []
-    for key in ("files", "chunks", "vectors"):
-        have, want = set(actual[key]), set(expected[key])
-        for row in sorted(have - want)[:5]:
-            out.append(f"{key}: unexpected {row[:3]}")
-        for row in sorted(want - have)[:5]:
-            out.append(f"{key}: missing {row[:3]}")
-        if len(actual[key]) != len(expected[key]) and not (have ^ want):
-            out.append(f"{key}: {len(actual[key])} rows, a rebuild has {len(expected[key])}")
-    if actual["fts_missing"] or actual["fts_rows"] != len(actual["chunks"]):
-        out.append(f"fts: {actual['fts_rows']} rows for {len(actual['chunks'])} chunks")
-    return out
-
-
-def index_status(ws: Workspace) -> dict[str, Any]:
-    commit, tree = plumbing.head_ids(ws.root)
-    head_tree = tree or plumbing.EMPTY_TREE
-    out: dict[str, Any] = {
-        "workspace": str(ws.root),
-        "index": str(index_path(ws)),
-        "head_commit": commit,
-        "head_tree": head_tree,
-        "indexed_tree": None,
-        "indexed_commit": None,
-        "model_id": None,
-        "pending": [],
-        "up_to_date": False,
-        "needs_full_rebuild": None,
-        "counts": {},
-        "worktree_overlay": [],
-        "skipped": [],
-    }
-    if not index_path(ws).exists():
-        out["needs_full_rebuild"] = "no index yet; run `memgit index`"
-        out["pending"] = sorted(p for p in plumbing.entries(ws.root, head_tree) if ws.is_memory_path(p))
-        return out
-    try:
-        store = Store(index_path(ws), cache_path(ws), readonly=True)
-    except CorruptIndex as exc:
-        out["needs_full_rebuild"] = f"{exc}; run `memgit index`"
-        return out
-    try:
-        meta = store.meta()
-        out["indexed_tree"] = meta.get("tree")
-        out["indexed_commit"] = meta.get("commit")
-        out["model_id"] = meta.get("model_id") or None
-        out["counts"] = store.counts()
-        files = store.files()
-        out["worktree_overlay"] = sorted(p for p, f in files.items() if f[2] == "worktree")
-        out["skipped"] = [{"path": p, "reason": f[3]} for p, f in sorted(files.items()) if f[3]]
-    finally:
-        store.close()
-    indexed = out["indexed_tree"]
-    if indexed and not plumbing.tree_exists(ws.root, indexed):
-        out["needs_full_rebuild"] = "the indexed tree is no longer in the repository"
-    elif indexed != head_tree:
-        changed = plumbing.diff_paths(ws.root, indexed, head_tree)
-        out["pending"] = sorted(p for p in changed if ws.is_memory_path(p))
-    out["up_to_date"] = indexed == head_tree and not out["worktree_overlay"]
-    return out

@@ -1,17 +1,25 @@
 """Memory-mapped vector files: the fast path for unfiltered vector search.
 
 vec0's brute-force KNN costs ~65-110 ms at 100k x 384 floats on 2 cores, a numpy product over a
-page-cached matrix ~7-30 ms. SQLite (vec0) stays the durable store; these files are derived and
-tagged with the index generation they reflect, so a stale or torn file is never used: search
-falls back to vec0 and the next index update rewrites them.
+page-cached matrix ~7-30 ms. The embedding cache in SQLite stays the durable store; these files
+are derived and keyed by (index id, generation): the index id is random per database file (a
+recreated database never matches old files) and the generation grows by one with every index
+transaction, so a stale, foreign or torn file is never used: search falls back to numpy over
+the cache and the next index update rewrites them. Chunk ids are never reused within an index
+id, so an id in a file always names the chunk text its vector was computed from.
+
+Interface (all a caller needs): `VectorSet.open(data_dir, index_id, generation)` -> the vectors
+of exactly that state or None; `write_base(...)` to write every row; `advance(...)` to carry the
+files one generation forward at the cost of the diff; `remove_files`. Files are written to a
+temporary name, fsynced, renamed and the folder fsynced before the index marker is written.
 
 Two files keep an update proportional to its diff: `vectors.f32` (the base: every row as of
 some generation) and `vectors.delta` (rows added and ids removed since the base, cumulative).
 When the delta grows past a tenth of the base, the two are compacted into a new base.
 
-Base layout: header (magic, generation, rows, dim; little-endian u64) + rows int64 chunk ids +
-rows x dim float32. Delta layout: header (magic, generation, base generation, removed, added,
-dim) + removed ids + added ids + added x dim float32.
+Base layout: header (magic, 16-byte index id, generation, rows, dim; little-endian u64) + rows
+int64 chunk ids + rows x dim float32. Delta layout: header (magic, index id, generation, base
+generation, removed, added, dim) + removed ids + added ids + added x dim float32.
 """
 
 from __future__ import annotations
@@ -27,16 +35,26 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-BASE_MAGIC = b"MGVEC002"
-DELTA_MAGIC = b"MGDLT002"
-BASE_HEADER = struct.Struct("<8sQQQ")
-DELTA_HEADER = struct.Struct("<8sQQQQQ")
+BASE_MAGIC = b"MGVEC003"
+DELTA_MAGIC = b"MGDLT003"
+BASE_HEADER = struct.Struct("<8s16sQQQ")
+DELTA_HEADER = struct.Struct("<8s16sQQQQQ")
 COMPACT_FRACTION = 0.1
 COMPACT_MIN_ROWS = 2_000
 
 
+def _id_bytes(index_id: str) -> bytes:
+    """The 16 bytes of an index id (32 hex digits); anything else maps to zeros, never matching."""
+    try:
+        raw = bytes.fromhex(index_id)
+    except ValueError:
+        raw = b""
+    return raw if len(raw) == 16 else bytes(16)
+
+
 @dataclass
 class Base:
+    index_id: bytes
     generation: int
     ids: np.ndarray
     matrix: np.ndarray
@@ -45,6 +63,7 @@ class Base:
 
 @dataclass
 class Delta:
+    index_id: bytes
     generation: int
     base_generation: int
     removed: np.ndarray
@@ -65,16 +84,16 @@ def _read_base(path: Path) -> Base | None:
 
     try:
         with path.open("rb") as fh:
-            magic, gen, rows, dim = BASE_HEADER.unpack(fh.read(BASE_HEADER.size))
+            magic, index_id, gen, rows, dim = BASE_HEADER.unpack(fh.read(BASE_HEADER.size))
         if magic != BASE_MAGIC or path.stat().st_size != BASE_HEADER.size + rows * 8 + rows * dim * 4:
             return None
         info = path.stat()
         stamp = (info.st_ino, info.st_mtime_ns)
         if rows == 0:
-            return Base(gen, np.zeros(0, dtype="<i8"), np.zeros((0, dim), dtype="<f4"), stamp)
+            return Base(index_id, gen, np.zeros(0, dtype="<i8"), np.zeros((0, dim), dtype="<f4"), stamp)
         ids = np.memmap(path, dtype="<i8", mode="r", offset=BASE_HEADER.size, shape=(rows,))
         matrix = np.memmap(path, dtype="<f4", mode="r", offset=BASE_HEADER.size + rows * 8, shape=(rows, dim))
-        return Base(gen, ids, matrix, stamp)
+        return Base(index_id, gen, ids, matrix, stamp)
     except (OSError, struct.error, ValueError):
         return None
 
@@ -84,7 +103,7 @@ def _read_delta(path: Path) -> Delta | None:
 
     try:
         data = path.read_bytes()
-        magic, gen, base_gen, n_removed, n_added, dim = DELTA_HEADER.unpack_from(data)
+        magic, index_id, gen, base_gen, n_removed, n_added, dim = DELTA_HEADER.unpack_from(data)
         if magic != DELTA_MAGIC or len(data) != DELTA_HEADER.size + (n_removed + n_added) * 8 + n_added * dim * 4:
             return None
         offset = DELTA_HEADER.size
@@ -93,31 +112,52 @@ def _read_delta(path: Path) -> Delta | None:
         ids = np.frombuffer(data, dtype="<i8", count=n_added, offset=offset)
         offset += n_added * 8
         matrix = np.frombuffer(data, dtype="<f4", count=n_added * dim, offset=offset).reshape(n_added, dim)
-        return Delta(gen, base_gen, removed, ids, matrix)
+        return Delta(index_id, gen, base_gen, removed, ids, matrix)
     except (OSError, struct.error, ValueError):
         return None
 
 
 def _atomic_write(path: Path, parts: Iterable[bytes]) -> None:
+    """Write, fsync, rename, fsync the folder: after a crash the file is the old or the new one,
+    and once this returns the new one survives a power cut (the marker is written after it)."""
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     try:
         with tmp.open("wb") as fh:
             for part in parts:
                 fh.write(part)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
+        fsync_dir(path.parent)
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
 
 
-def write_base(data_dir: Path, generation: int, ids: np.ndarray, matrix: np.ndarray, dim: int) -> None:
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable (a no-op where folders cannot be opened, e.g. Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_base(
+    data_dir: Path, index_id: str, generation: int, ids: np.ndarray, matrix: np.ndarray, dim: int
+) -> None:
     import numpy as np
 
     rows = len(ids)
     _atomic_write(
         base_path(data_dir),
         [
-            BASE_HEADER.pack(BASE_MAGIC, generation, rows, dim),
+            BASE_HEADER.pack(BASE_MAGIC, _id_bytes(index_id), generation, rows, dim),
             np.ascontiguousarray(ids, dtype="<i8").tobytes(),
             np.ascontiguousarray(matrix, dtype="<f4").reshape(rows, dim).tobytes(),
         ],
@@ -133,7 +173,13 @@ def write_delta(data_dir: Path, delta: Delta, dim: int) -> None:
         delta_path(data_dir),
         [
             DELTA_HEADER.pack(
-                DELTA_MAGIC, delta.generation, delta.base_generation, len(delta.removed), len(delta.ids), dim
+                DELTA_MAGIC,
+                delta.index_id,
+                delta.generation,
+                delta.base_generation,
+                len(delta.removed),
+                len(delta.ids),
+                dim,
             ),
             np.ascontiguousarray(delta.removed, dtype="<i8").tobytes(),
             np.ascontiguousarray(delta.ids, dtype="<i8").tobytes(),
@@ -158,21 +204,32 @@ class VectorSet:
         self._order: np.ndarray | None = None
 
     @classmethod
-    def open(cls, data_dir: Path, generation: int, previous: VectorSet | None = None) -> VectorSet | None:
-        """The vectors of exactly `generation`, or None when the files reflect another state.
+    def open(
+        cls, data_dir: Path, index_id: str, generation: int, previous: VectorSet | None = None
+    ) -> VectorSet | None:
+        """The vectors of exactly (`index_id`, `generation`), or None when the files reflect
+        another state (another database, an older or newer update, a torn write).
 
         `previous` lends its (possibly preloaded) base when the base file has not changed, so a
         long-running process pays only for the new delta after each update.
         """
+        key = _id_bytes(index_id)
         base = _read_base(base_path(data_dir))
-        if base is None:
+        if base is None or base.index_id != key:
             return None
-        if previous is not None and (previous.base.generation, previous.base.stamp) == (base.generation, base.stamp):
+        if previous is not None and (previous.base.index_id, previous.base.generation, previous.base.stamp) == (
+            base.index_id, base.generation, base.stamp
+        ):
             base = previous.base
         if base.generation == generation:
             return cls(base, None)
         delta = _read_delta(delta_path(data_dir))
-        if delta is None or delta.generation != generation or delta.base_generation != base.generation:
+        if (
+            delta is None
+            or delta.index_id != key
+            or delta.generation != generation
+            or delta.base_generation != base.generation
+        ):
             return None
         return cls(base, delta)
 
@@ -181,8 +238,26 @@ class VectorSet:
         import numpy as np
 
         self.base = Base(
-            self.base.generation, np.array(self.base.ids), np.array(self.base.matrix), self.base.stamp
+            self.base.index_id,
+            self.base.generation,
+            np.array(self.base.ids),
+            np.array(self.base.matrix),
+            self.base.stamp,
         )
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every (chunk id, vector) this set serves, ids ascending (what `--verify` compares)."""
+        import numpy as np
+
+        ids = np.asarray(self.base.ids)
+        matrix = np.asarray(self.base.matrix)
+        if self.base_mask is not None:
+            ids, matrix = ids[self.base_mask], matrix[self.base_mask]
+        if self.delta is not None and len(self.delta.ids):
+            ids = np.concatenate([ids, self.delta.ids])
+            matrix = np.concatenate([matrix, self.delta.matrix])
+        order = np.argsort(ids, kind="stable")
+        return ids[order], matrix[order]
 
     @property
     def dim(self) -> int:
@@ -243,6 +318,7 @@ class VectorSet:
 
 def advance(
     data_dir: Path,
+    index_id: str,
     previous_generation: int,
     generation: int,
     removed: list[int],
@@ -254,7 +330,7 @@ def advance(
     `previous_generation` (the caller then rebuilds them from SQLite)."""
     import numpy as np
 
-    current = VectorSet.open(data_dir, previous_generation)
+    current = VectorSet.open(data_dir, index_id, previous_generation)
     if current is None or current.dim != dim:
         return False
     base = current.base
@@ -274,14 +350,27 @@ def advance(
         keep_base = ~np.isin(base.ids, delta_removed) if len(delta_removed) else np.ones(len(base.ids), dtype=bool)
         write_base(
             data_dir,
+            index_id,
             generation,
             np.concatenate([np.asarray(base.ids)[keep_base], delta_ids]),
             np.concatenate([np.asarray(base.matrix)[keep_base], delta_rows]),
             dim,
         )
         return True
-    write_delta(data_dir, Delta(generation, base.generation, delta_removed, delta_ids, delta_rows), dim)
+    write_delta(
+        data_dir, Delta(_id_bytes(index_id), generation, base.generation, delta_removed, delta_ids, delta_rows), dim
+    )
     return True
+
+
+def peek_dim(data_dir: Path) -> int | None:
+    """The dimension of the base file, if there is a readable one."""
+    try:
+        with base_path(data_dir).open("rb") as fh:
+            magic, _index_id, _gen, _rows, dim = BASE_HEADER.unpack(fh.read(BASE_HEADER.size))
+    except (OSError, struct.error):
+        return None
+    return int(dim) if magic == BASE_MAGIC else None
 
 
 def remove_files(data_dir: Path) -> None:

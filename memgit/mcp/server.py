@@ -451,7 +451,7 @@ class MemoryService:
         return payload
 
     def status(self) -> dict[str, Any]:
-        from memgit.index.update import index_status
+        from memgit.index.status import index_status
 
         notices, fresh = self.sync()
         index = index_status(self.ws)

@@ -19,7 +19,7 @@ from memgit.core.text import match_expression, prune_common_terms, query_terms, 
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked, MemgitError
 from memgit.git import plumbing
-from memgit.index.store import CorruptIndex, Store
+from memgit.index.store import CorruptIndex, IndexUnavailable, Store
 from memgit.index.update import _UNSET, cache_path, index_path, open_embedder, update_index
 from memgit.workspace import Workspace
 
@@ -90,6 +90,7 @@ class Searcher:
         self._store: Store | None = None
         self._store_inode: int | None = None
         self._vector_cache: VectorSet | None = None
+        self._vector_index_id: str | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._checked_at = -1e9
 
@@ -149,16 +150,25 @@ class Searcher:
         if not worktree and now - self._checked_at < HEAD_RECHECK_SECONDS:
             return  # a batch of queries asks git once, not once per query
         self._checked_at = now
+        from memgit.index.layout import read_marker
+        from memgit.index.worktree import overlay_matches_worktree
+
         probed = plumbing.probe_head(self.ws.root)
         tree = probed[1] if probed else None
-        marker = self.ws.data_dir / "indexed_tree"
-        current = marker.read_text().strip() if marker.exists() else None
+        current, overlay = read_marker(self.ws)
         if not worktree and tree and current == tree and index_path(self.ws).exists():
-            return
+            # Rows indexed from the work tree are served only while the files still hold that
+            # text: `git restore` and `git stash` run no hook.
+            if not overlay or overlay_matches_worktree(self.ws):
+                return
+            worktree = True
         try:
             report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=0.5)
         except IndexLocked:
             notices.append("the index is being updated by another run; answering from its last complete state")
+            return
+        except IndexUnavailable as exc:
+            notices.append(f"the index could not be updated ({exc}); answering from its last complete state")
             return
         notices.extend(report.notices)
         if report.mode == "full":
@@ -196,6 +206,29 @@ class Searcher:
             report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=5)
             notices.extend(report.notices)
             store = self.store()
+        with store.snapshot_read():
+            return self._search_snapshot(
+                store, query, k=k, mode=mode, path_glob=path_glob, since_day=since_day, until_day=until_day,
+                today=today, notices=notices, started=started,
+            )
+
+    def _search_snapshot(
+        self,
+        store: Store,
+        query: str,
+        *,
+        k: int,
+        mode: str,
+        path_glob: str | list[str] | None,
+        since_day: str | None,
+        until_day: str | None,
+        today: date | None,
+        notices: list[str],
+        started: float,
+    ) -> SearchResult:
+        """The search proper, inside one read transaction: scores, lines, blobs and the commit
+        all come from the same committed state of the index."""
+        cfg = self.ws.config.search
         meta = store.meta()
         if not meta.get("commit"):
             notices.append("the repository has no commits yet: commit memory files to make them searchable")
@@ -235,7 +268,7 @@ class Searcher:
                 ids = store.chunk_ids_where(where, params)
                 vector_scores = dict(store.similarities(qvec, ids, n_candidates, meta.get("model_id")))
             else:
-                vector_scores = dict(store.knn(qvec, n_candidates))
+                vector_scores = dict(store.knn(qvec, n_candidates, meta.get("model_id")))
         if mode == "hybrid" and use_vectors and embedder is not None and query.strip():
             missing = [i for i in text_raw if i not in vector_scores]
             if missing and vset is not None:
@@ -319,9 +352,15 @@ class Searcher:
         from memgit.index.vectors import VectorSet
 
         generation = int(meta.get("generation", "0"))
-        if self._vector_cache is None or self._vector_cache.generation != generation:
+        index_id = meta.get("index_id", "")
+        if (
+            self._vector_cache is None
+            or self._vector_cache.generation != generation
+            or self._vector_index_id != index_id
+        ):
             previous = self._vector_cache
-            self._vector_cache = VectorSet.open(self.ws.data_dir, generation, previous)
+            self._vector_cache = VectorSet.open(self.ws.data_dir, index_id, generation, previous)
+            self._vector_index_id = index_id
             reused = previous is not None and self._vector_cache is not None and (
                 self._vector_cache.base is previous.base
             )
@@ -349,7 +388,7 @@ class Searcher:
         globs = [path_glob] if isinstance(path_glob, str) else list(path_glob or [])
         globs = [g if not g.endswith("/") else g + "**" for g in globs if g]
         if globs:
-            allowed = [p for p in store.files() if any(paths.glob_match(g, p) for g in globs)]
+            allowed = [p for p in store.stored_paths() if any(paths.glob_match(g, p) for g in globs)]
             clauses.append("c.path IN (SELECT value FROM json_each(?))")
             params.append(json.dumps(allowed))
         if since:

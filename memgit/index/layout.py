@@ -1,0 +1,65 @@
+"""Where the per-clone index data lives, and the marker file that lets hooks skip SQLite.
+
+Everything under `.git/memgit/` is derived and never committed. The marker names the tree the
+index reflects; it is removed before an update changes anything and written only after the
+update (SQLite commit, vector files fsynced) succeeded, so a marker never says "up to date"
+about an index that is not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from memgit.workspace import Workspace
+
+#: Suffix on the marker line while rows indexed from the work tree are in the index: the fast
+#: "HEAD's tree is indexed" check must then not pass, since `git restore` runs no hook.
+OVERLAY_SUFFIX = " worktree"
+
+
+def index_path(ws: Workspace) -> Path:
+    return ws.data_dir / "index.sqlite"
+
+
+def cache_path(ws: Workspace) -> Path:
+    return ws.data_dir / "embed-cache.sqlite"
+
+
+def tree_marker_path(ws: Workspace) -> Path:
+    """A tiny file holding the indexed tree id: lets hooks decide "nothing to do" without SQLite."""
+    return ws.data_dir / "indexed_tree"
+
+
+def read_marker(ws: Workspace) -> tuple[str | None, bool]:
+    """(indexed tree, whether work-tree rows are in the index) from the marker, or (None, False)."""
+    try:
+        text = tree_marker_path(ws).read_text().strip()
+    except (OSError, UnicodeDecodeError):
+        return None, False
+    if text.endswith(OVERLAY_SUFFIX.strip()) and " " in text:
+        return text.split(" ", 1)[0] or None, True
+    return text or None, False
+
+
+def clear_marker(ws: Workspace) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        tree_marker_path(ws).unlink()
+
+
+def write_marker(ws: Workspace, tree: str, *, overlay: bool) -> None:
+    from memgit.index.vectors import fsync_dir
+
+    path = tree_marker_path(ws)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    try:
+        with tmp.open("w") as fh:
+            fh.write(tree + (OVERLAY_SUFFIX if overlay else "") + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+        fsync_dir(path.parent)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()

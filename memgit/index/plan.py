@@ -1,0 +1,176 @@
+"""Planning an update: which paths changed, what each should hold, and its chunks.
+
+Pure decisions over plain values, fed by the git module: the tree-to-tree diff names the
+changed paths with their new blob ids (the cost follows the diff), blob sizes are checked
+before any content is read (a file over the limit is never loaded), and contents are read one
+at a time and dropped once chunked, so memory follows the chunks, not the blobs.
+
+Nothing about one file stops an update: a file that cannot be read, decoded or chunked is
+recorded as skipped, with the reason, and every other file is indexed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from memgit.core.chunking import Chunk, char_token_counter, chunk_lines, split_lines
+from memgit.core.text import NotText, decode_memory_text
+from memgit.core.transcripts import transcript_lines
+from memgit.git import plumbing
+from memgit.workspace import Workspace
+
+
+@dataclass
+class FileState:
+    """What one path should hold in the index after this update (None content = remove)."""
+
+    path: str
+    blob: str
+    mode: int
+    source: str
+    content: bytes | None
+    skipped: str | None = None
+    from_tree: bool = False  # content still to be read from the blob
+
+
+def tree_states(ws: Workspace, tree: str) -> dict[str, plumbing.Entry]:
+    """Every memory file of `tree` (a full rebuild's change set)."""
+    return {p: e for p, e in plumbing.entries(ws.root, tree).items() if ws.is_memory_path(p)}
+
+
+def changed_entries(
+    ws: Workspace, old_tree: str | None, tree: str, worktree_rows: list[str]
+) -> dict[str, plumbing.Entry | None]:
+    """Paths that may differ from the index, with what `tree` holds there: the diff from the
+    indexed tree, plus rows indexed from the work tree (they fall back to the tree's version)."""
+    changed = plumbing.diff_entries(ws.root, old_tree, tree)
+    rest = [p for p in worktree_rows if p not in changed]
+    if rest:
+        found = plumbing.entries(ws.root, tree, rest)
+        for path in rest:
+            changed[path] = found.get(path)
+    return changed
+
+
+def worktree_overlay(ws: Workspace) -> dict[str, bytes | None]:
+    """Uncommitted memory files: their bytes, b"" for a symlink, None when deleted."""
+    overlay: dict[str, bytes | None] = {}
+    for path in plumbing.worktree_changed_paths(ws.root):
+        if ws.is_memory_path(path):
+            full_path = ws.root / path
+            if full_path.is_symlink():
+                overlay[path] = b""
+            else:
+                overlay[path] = full_path.read_bytes() if full_path.is_file() else None
+    return overlay
+
+
+def plan_states(
+    ws: Workspace,
+    entries: dict[str, plumbing.Entry | None],
+    overlay: dict[str, bytes | None],
+    stored: dict[str, tuple[str, int, str, str | None]],
+    *,
+    rebuild: bool,
+) -> list[FileState]:
+    """The files to write or remove, in path order; unchanged ones are left out."""
+    states: list[FileState] = []
+    for path in sorted(set(entries) | set(overlay)):
+        state = desired_state(ws, entries.get(path), path, overlay) if ws.is_memory_path(path) else None
+        if state is None:
+            if path in stored:
+                states.append(FileState(path, "", 0, "tree", None))
+            continue
+        previous = stored.get(path)
+        if previous and previous[:3] == (state.blob, state.mode, state.source) and not rebuild:
+            continue
+        states.append(state)
+    return states
+
+
+def desired_state(
+    ws: Workspace, entry: plumbing.Entry | None, path: str, overlay: dict[str, bytes | None]
+) -> FileState | None:
+    """What `path` should hold; tree contents are read later, one blob at a time."""
+    if path in overlay:
+        data = overlay[path]
+        if data is None:
+            # Deleted in the work tree: recorded so the next HEAD-only update restores it.
+            return FileState(path, "", 0, "worktree", None, "deleted in the work tree")
+        if (ws.root / path).is_symlink():
+            return FileState(path, "", 0o120000, "worktree", b"", "not a regular file (symlink)")
+        return FileState(path, plumbing.blob_id_of(data), 0o100644, "worktree", data)
+    if entry is None:
+        return None
+    if not entry.is_regular:
+        return FileState(path, entry.blob, entry.mode, "tree", b"", "not a regular file (symlink)")
+    return FileState(path, entry.blob, entry.mode, "tree", b"", from_tree=True)
+
+
+def chunk_states(
+    ws: Workspace, states: list[FileState], report: Any, on_file: Callable[[FileState, list[Chunk]], None]
+) -> None:
+    """Read, decode and chunk every state that holds content, calling `on_file` for each and
+    dropping the bytes afterwards. Sizes are checked before reading."""
+    limit = ws.config.memory.max_file_bytes
+    chunking = ws.config.chunking
+    counter = char_token_counter(chunking.chars_per_token)
+    to_read = [st for st in states if st.from_tree and not st.skipped]
+    with plumbing.BlobReader(ws.root) as reader:
+        sizes = reader.sizes(st.blob for st in to_read) if to_read else {}
+        for state in states:
+            if state.content is None:
+                continue
+            try:
+                if state.from_tree and not state.skipped:
+                    size = sizes.get(state.blob, 0)
+                    if size > limit:
+                        state.skipped = _too_large(limit, size)
+                    else:
+                        state.content = reader.read(state.blob)
+                chunks = _chunks_of(ws, state, counter, limit)
+            except Exception as exc:  # one file never stops the update
+                state.skipped = f"could not be indexed ({type(exc).__name__}: {exc})"
+                chunks = []
+            if state.skipped:
+                report.skipped.append({"path": _shown(state.path), "reason": state.skipped})
+                chunks = []
+            state.content = b""  # the bytes are no longer needed
+            on_file(state, chunks)
+
+
+def _chunks_of(ws: Workspace, state: FileState, counter: Callable[[str], int], limit: int) -> list[Chunk]:
+    if state.skipped:
+        return []
+    data = state.content or b""
+    if len(data) > limit:
+        state.skipped = _too_large(limit, len(data))
+        return []
+    try:
+        text = decode_memory_text(data)
+    except NotText as exc:
+        state.skipped = exc.reason
+        return []
+    is_transcript = state.path.endswith(".jsonl")
+    lines = transcript_lines(text) if is_transcript else list(enumerate(split_lines(text), start=1))
+    chunking = ws.config.chunking
+    return chunk_lines(
+        lines,
+        max_tokens=chunking.max_tokens,
+        overlap_tokens=chunking.overlap_tokens,
+        count_tokens=counter,
+        markdown=not state.path.endswith(".jsonl"),
+    )
+
+
+def _too_large(limit: int, size: int) -> str:
+    return f"larger than {limit} bytes ({size}); raise [memory] max_file_bytes to index it"
+
+
+def _shown(path: str) -> str:
+    from memgit.core.paths import path_key
+
+    return path_key(path)
+

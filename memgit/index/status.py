@@ -1,0 +1,71 @@
+"""`memgit status`: what the index reflects, what is pending, what was skipped, what is due."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memgit.core.paths import path_key
+from memgit.git import plumbing
+from memgit.index.layout import cache_path, index_path
+from memgit.index.params import describe_param_change, index_params
+from memgit.index.store import CorruptIndex, IndexUnavailable, Store
+from memgit.workspace import Workspace
+
+
+def index_status(ws: Workspace) -> dict[str, Any]:
+    commit, tree = plumbing.head_ids(ws.root)
+    head_tree = tree or plumbing.EMPTY_TREE
+    out: dict[str, Any] = {
+        "workspace": str(ws.root),
+        "index": str(index_path(ws)),
+        "head_commit": commit,
+        "head_tree": head_tree,
+        "indexed_tree": None,
+        "indexed_commit": None,
+        "model_id": None,
+        "pending": [],
+        "pending_vectors": 0,
+        "up_to_date": False,
+        "needs_full_rebuild": None,
+        "counts": {},
+        "worktree_overlay": [],
+        "skipped": [],
+    }
+    if not index_path(ws).exists():
+        out["needs_full_rebuild"] = "no index yet; run `memgit index`"
+        out["pending"] = sorted(p for p in plumbing.entries(ws.root, head_tree) if ws.is_memory_path(p))
+        return out
+    try:
+        store = Store(index_path(ws), cache_path(ws), readonly=True)
+    except CorruptIndex as exc:
+        out["needs_full_rebuild"] = f"{exc}; run `memgit index`"
+        return out
+    except IndexUnavailable as exc:
+        out["needs_full_rebuild"] = None
+        out["error"] = str(exc)
+        return out
+    try:
+        meta = store.meta()
+        out["indexed_tree"] = meta.get("tree")
+        out["indexed_commit"] = meta.get("commit")
+        out["model_id"] = meta.get("model_id") or None
+        out["counts"] = store.counts()
+        out["pending_vectors"] = out["counts"].get("pending_vectors", 0)
+        files = store.files()
+        out["worktree_overlay"] = sorted(path_key(p) for p, f in files.items() if f[2] == "worktree")
+        out["skipped"] = [{"path": path_key(p), "reason": f[3]} for p, f in sorted(files.items()) if f[3]]
+        old_params = json.loads(meta["params"]) if "params" in meta else None
+    finally:
+        store.close()
+    params = index_params(ws)
+    indexed = out["indexed_tree"]
+    if old_params != params:
+        out["needs_full_rebuild"] = f"{describe_param_change(old_params, params)}; run `memgit index`"
+    if indexed and not plumbing.tree_exists(ws.root, indexed):
+        out["needs_full_rebuild"] = "the indexed tree is no longer in the repository"
+    elif indexed != head_tree:
+        changed = plumbing.diff_paths(ws.root, indexed, head_tree)
+        out["pending"] = sorted(path_key(p) for p in changed if ws.is_memory_path(p))
+    out["up_to_date"] = indexed == head_tree and not out["worktree_overlay"] and not out["needs_full_rebuild"]
+    return out
