@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from memgit.core.chunking import HEADING_RE, Chunk, char_token_counter, chunk_lines, split_lines, text_hash
+from memgit.core.chunking import Chunk, char_token_counter, chunk_lines, heading_rows, split_lines, text_hash
 from memgit.core.transcripts import transcript_lines
 
 # -- strategies --------------------------------------------------------------------------------
@@ -59,8 +59,13 @@ def lines_of(lines: list[tuple[int, str]], chunk: Chunk) -> list[tuple[int, str]
     return [(n, t) for n, t in lines if chunk.start_line <= n <= chunk.end_line]
 
 
-def is_body(text: str) -> bool:
-    return bool(text.strip()) and not HEADING_RE.match(text)
+def heading_numbers(lines: list[tuple[int, str]]) -> set[int]:
+    """Line numbers a CommonMark parser calls headings (the chunker's own definition)."""
+    return {lines[i][0] for i in heading_rows([t for _, t in lines])}
+
+
+def is_body(number: int, text: str, heads: set[int]) -> bool:
+    return bool(text.strip()) and number not in heads
 
 
 # -- chunk_lines properties --------------------------------------------------------------------
@@ -72,6 +77,7 @@ def test_chunk_invariants(lines: list[tuple[int, str]], params: dict[str, int]) 
     max_tokens = max(1, params["max_tokens"])
     overlap = max(0, min(params["overlap_tokens"], max_tokens // 2))
     numbers = [n for n, _ in lines]
+    heads = heading_numbers(lines)
 
     for chunk in chunks:
         assert chunk.start_line <= chunk.end_line
@@ -86,9 +92,9 @@ def test_chunk_invariants(lines: list[tuple[int, str]], params: dict[str, int]) 
         if len(inside) > 1:
             assert sum(count(t) + 1 for _, t in inside) <= max_tokens
         # A heading inside a chunk (not at its start) only follows headings and blank lines.
-        for i, (_, text) in enumerate(inside):
-            if i > 0 and HEADING_RE.match(text):
-                assert not any(is_body(t) for _, t in inside[:i]), (chunk, text)
+        for i, (number, text) in enumerate(inside):
+            if i > 0 and number in heads:
+                assert not any(is_body(n, t, heads) for n, t in inside[:i]), (chunk, text)
 
     # Ordered, always progressing, overlap bounded by the overlap budget.
     for prev, nxt in zip(chunks, chunks[1:], strict=False):
@@ -117,14 +123,15 @@ def test_heading_starts_a_chunk_after_body(texts: list[str], max_tokens: int) ->
     lines = list(enumerate(texts, start=1))
     chunks = chunk_lines(lines, max_tokens=max_tokens, overlap_tokens=8, count_tokens=char_token_counter(4))
     starts = {c.start_line for c in chunks}
-    for number, text in lines:
-        if not HEADING_RE.match(text):
+    heads = heading_numbers(lines)
+    for number, _text in lines:
+        if number not in heads:
             continue
         holders = [c for c in chunks if c.start_line <= number <= c.end_line]
         assert holders
         for chunk in holders:
-            before = [t for n, t in lines if chunk.start_line <= n < number]
-            assert number in starts or not any(is_body(t) for t in before)
+            before = [(n, t) for n, t in lines if chunk.start_line <= n < number]
+            assert number in starts or not any(is_body(n, t, heads) for n, t in before)
 
 
 def test_heading_example_sections_stay_with_their_heading() -> None:
@@ -134,6 +141,22 @@ def test_heading_example_sections_stay_with_their_heading() -> None:
     assert [(c.start_line, c.end_line) for c in chunks] == [(1, 3), (5, 7), (9, 10)]
     assert chunks[1].text == "## Section A\nalpha one\nalpha two"
     assert chunks[2].text.startswith("## Section B")
+
+
+def test_a_hash_line_in_a_fenced_code_block_is_not_a_heading() -> None:
+    text = "# Notes\n\nsetup:\n\n```sh\n# install the tools\nmake install\n```\n\n## Next\nmore\n"
+    lines = list(enumerate(split_lines(text), start=1))
+    assert heading_numbers(lines) == {1, 10}
+    chunks = chunk_lines(lines, max_tokens=1000, overlap_tokens=0, count_tokens=char_token_counter(4))
+    # The comment line stays inside the code block's chunk; only `## Next` starts a new one.
+    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 8), (10, 11)]
+
+
+def test_setext_headings_and_plain_hash_words() -> None:
+    lines = list(
+        enumerate(["Title", "=====", "body", "", "#hashtag is not a heading", "", "Sub", "---", "x"], start=1)
+    )
+    assert heading_numbers(lines) == {1, 7}
 
 
 def test_consecutive_headings_stay_together() -> None:

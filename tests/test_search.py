@@ -311,8 +311,8 @@ def test_vector_and_hybrid_modes_with_filters(
     assert paths(filtered) == ["memory/projects/p.md"]
     dated = search_json(workspace, "revenue", "--mode", "vector", "--since", "2026-01-01", env=env)
     assert set(paths(dated)) == {"memory/2026-01-05.md", "memory/2026-02-01.md"}
-    # An index built with another model (here: none) is not mixed with this one's query vectors.
-    assert memgit(workspace, "index", env=BM25).returncode == 0
+    # An index rebuilt with another model (here: none) is not mixed with this one's query vectors.
+    assert memgit(workspace, "index", "--full", env=BM25).returncode == 0
     monkeypatch.setenv("MEMGIT_MODEL", str(tiny_model))
     searcher = Searcher(Workspace.discover(workspace), auto_index=False)
     try:
