@@ -223,7 +223,10 @@ class Store:
                 self.conn.close()
             if isinstance(exc, RetiredSchema):
                 raise
-            if is_corruption(exc) or (readonly and "no such table" in str(exc)):
+            if readonly and "no such table" in str(exc):
+                # The file exists but its schema is not committed yet: the first build is running.
+                raise IndexUnavailable(f"there is no index yet at {path} (it is being built)") from None
+            if is_corruption(exc):
                 raise CorruptIndex(f"index database {path} is unreadable ({exc})") from None
             raise IndexUnavailable(describe_sqlite_error(path, exc)) from None
         except RetiredSchema:

@@ -289,6 +289,10 @@ def _percentile(values: list[float], pct: float) -> float | None:
 # ------------------------------------------------------------------------------------ service
 
 
+#: Seconds a search waits for the very first index build (there is no older index to answer from).
+FIRST_BUILD_WAIT = 30.0
+
+
 class MemoryService:
     """The tools' logic, synchronous. Not thread-safe: the server calls it from one thread."""
 
@@ -406,9 +410,14 @@ class MemoryService:
         try:
             result = self.searcher.search(query, k=k, path_glob=glob)
         except MemgitError as exc:
-            if self._pending is not None and "no index yet" in str(exc):
+            if self._pending is None or "no index yet" not in str(exc):
+                raise
+            # No earlier index to answer from: the first build is worth waiting for (bounded).
+            wait_futures([self._pending], timeout=FIRST_BUILD_WAIT)
+            if not self._pending.done():
                 raise MemgitError("the index is still being built for the first time; try again in a moment") from None
-            raise
+            notices += self._finish_pending()
+            result = self.searcher.search(query, k=k, path_glob=glob)
         elapsed = (time.perf_counter() - started) * 1000
         self.search_ms.append(elapsed)
         data = result.to_dict()

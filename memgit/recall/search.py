@@ -112,6 +112,10 @@ class Searcher:
                 raise MemgitError("there is no index yet; run `memgit index`")
             try:
                 self._store = Store(path, cache_path(self.ws), readonly=True)
+            except IndexUnavailable as exc:
+                if "no index yet" in str(exc):
+                    raise MemgitError("there is no index yet; run `memgit index`") from None
+                raise
             except CorruptIndex as exc:
                 raise CorruptIndex(f"{exc}; run `memgit index` to rebuild it") from None
             self._store_inode = inode
@@ -230,6 +234,8 @@ class Searcher:
         all come from the same committed state of the index."""
         cfg = self.ws.config.search
         meta = store.meta()
+        if "tree" not in meta:  # created, but the first build has not committed yet
+            raise MemgitError("there is no index yet; run `memgit index`")
         if not meta.get("commit"):
             notices.append("the repository has no commits yet: commit memory files to make them searchable")
         where, params = self._filters(store, path_glob, since_day, until_day)
