@@ -403,6 +403,26 @@ def worktree_files(root: Path) -> list[str]:
     return sorted(paths_found)
 
 
+def init_repository(target: Path) -> None:
+    """`git init` with `main` as the first branch (what `memgit init` creates)."""
+    proc = _git(target, "init", "-q", "--initial-branch=main")
+    if proc.returncode != 0:
+        raise MemgitError(f"git init failed in {target}: {proc.stderr.decode(errors='replace').strip()}")
+
+
+def commit_only(root: Path, paths: list[str], message: str) -> tuple[str | None, str]:
+    """Stage and commit exactly `paths` with the user's own git, so their hooks run as for any
+    commit; other staged changes stay staged and out of it. Returns (commit id, "") or
+    (None, git's complaint)."""
+    proc = _git(root, "add", "--", *paths)
+    if proc.returncode == 0:
+        proc = _git(root, "commit", "-q", "-m", message, "--only", "--", *paths)
+        if proc.returncode == 0:
+            head = _git(root, "rev-parse", "HEAD")
+            return head.stdout.decode().strip(), ""
+    return None, (proc.stderr + proc.stdout).decode(errors="replace").strip()
+
+
 def config_value(root: Path, key: str) -> str | None:
     """One git config value as git would resolve it for this repository (None when unset)."""
     pygit2 = _pygit2()

@@ -3,7 +3,7 @@
 Several writers (an MCP server, a shell, a cron job) may append to the same daily log at the
 same moment. Two rules keep that safe:
 
-* Every append takes an exclusive `flock` on the target file and writes with `O_APPEND`, so
+* Every append takes an exclusive lock for the target file (`filelock`) and writes with `O_APPEND`, so
   concurrent entries never interleave and nothing written earlier is ever rewritten (the
   pre-commit lint refuses rewritten past logs; the writer must never trip it).
 * What to write is decided by pure functions (`clean_text`, `render_entry`) from the file's
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
+import hashlib
 import os
 import re
 import stat
-import subprocess
 import time
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -174,48 +174,45 @@ def render_entry(
 # I/O
 
 
-def _open_locked(abs_path: Path, timeout: float) -> tuple[int, bool]:
-    """Open `abs_path` for appending (creating it), holding an exclusive flock.
+@contextlib.contextmanager
+def _append_lock(lock_path: Path, target: Path, timeout: float) -> Iterator[None]:
+    """An exclusive lock for appends to one file (`filelock`: flock on POSIX, msvcrt on Windows).
 
-    Returns the descriptor and whether the file was empty. Refuses symlinks (O_NOFOLLOW) and
-    re-opens if the file was replaced (renamed over) while we waited for the lock, so the
-    lock always guards the file that the path names.
+    The lock is a separate file (under `.git/memgit/locks/` for workspace appends), never the
+    memory file itself, so replacing the memory file cannot leave a writer holding a lock on
+    a file the path no longer names.
     """
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            fd = os.open(abs_path, flags, 0o644)
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                raise AppendRefused(f"{abs_path.name} is a symlink; memgit only appends to regular files") from exc
-            raise AppendRefused(f"cannot open {abs_path}: {exc.strerror}") from exc
-        try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise AppendRefused(
-                            f"another writer has held the lock on {abs_path.name} for over "
-                            f"{timeout:.0f} s; try again in a moment"
-                        ) from None
-                    time.sleep(0.01)
-            st = os.fstat(fd)
-            try:
-                current = os.stat(abs_path, follow_symlinks=False)
-            except FileNotFoundError:
-                current = None
-            if current is None or (current.st_ino, current.st_dev) != (st.st_ino, st.st_dev):
-                os.close(fd)
-                continue
-            if not stat.S_ISREG(st.st_mode):
-                raise AppendRefused(f"{abs_path.name} is not a regular file")
-            return fd, st.st_size == 0
-        except BaseException:
-            _close_quietly(fd)
-            raise
+    import filelock
+
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    lock = filelock.FileLock(str(lock_path), timeout=timeout, is_singleton=False)
+    try:
+        lock.acquire(poll_interval=0.01)
+    except filelock.Timeout:
+        raise AppendRefused(
+            f"another writer has held the lock on {target.name} for over {timeout:.0f} s; try again in a moment"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _open_for_append(abs_path: Path) -> tuple[int, bool]:
+    """Open `abs_path` for appending (creating it); returns the descriptor and whether the file
+    was empty. Refuses symlinks (O_NOFOLLOW) and anything but a regular file."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(abs_path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise AppendRefused(f"{abs_path.name} is a symlink; memgit only appends to regular files") from exc
+        raise AppendRefused(f"cannot open {abs_path}: {exc.strerror}") from exc
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        _close_quietly(fd)
+        raise AppendRefused(f"{abs_path.name} is not a regular file")
+    return fd, st.st_size == 0
 
 
 def _close_quietly(fd: int) -> None:
@@ -250,6 +247,7 @@ def write_entry(
     title: str | None,
     heading: str | None,
     lock_timeout: float = LOCK_TIMEOUT_SECONDS,
+    lock_path: Path | None = None,
 ) -> tuple[int, int, bool]:
     """Append `text` (already cleaned) to `abs_path` under an exclusive lock.
 
@@ -258,21 +256,24 @@ def write_entry(
     at its end, whatever else happens.
     """
     abs_path.parent.mkdir(parents=True, exist_ok=True)
-    fd, empty = _open_locked(abs_path, lock_timeout)
-    try:
-        size = os.fstat(fd).st_size
-        tail = _read_tail(fd, size) if size else ""
-        chunk, text_offset = render_entry(tail, text, title=title, heading=heading)
-        start_line = _count_newlines(fd, size) + chunk[:text_offset].count("\n") + 1
-        end_line = start_line + text.count("\n")
-        data = chunk.encode("utf-8")
-        written = 0
-        while written < len(data):
-            written += os.write(fd, data[written:])
-        os.fsync(fd)
-        return start_line, end_line, empty
-    finally:
-        _close_quietly(fd)  # closing releases the flock
+    if lock_path is None:
+        lock_path = abs_path.with_name(f".{abs_path.name}.lock")
+    with _append_lock(lock_path, abs_path, lock_timeout):
+        fd, empty = _open_for_append(abs_path)
+        try:
+            size = os.fstat(fd).st_size
+            tail = _read_tail(fd, size) if size else ""
+            chunk, text_offset = render_entry(tail, text, title=title, heading=heading)
+            start_line = _count_newlines(fd, size) + chunk[:text_offset].count("\n") + 1
+            end_line = start_line + text.count("\n")
+            data = chunk.encode("utf-8")
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+            return start_line, end_line, empty
+        finally:
+            _close_quietly(fd)
 
 
 def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
@@ -295,29 +296,17 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
     return [f"lint warning {f.code}: {f.message} (line {f.line} of the text)" for f in findings]
 
 
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    for key in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE"):
-        env.pop(key, None)  # inherited from an outer hook, these would point git elsewhere
-    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, env=env, check=False)
-
-
 def commit_paths(root: Path, paths: list[str], message: str, *, attempts: int = 20) -> str:
-    """Commit exactly `paths` with the user's own git, so their hooks (memgit's indexer,
-    the lint) run as for any commit. Other staged changes stay staged and out of it.
+    """Commit exactly `paths` through the git module (the user's own git, so their hooks, memgit's
+    indexer and the lint, run as for any commit). Retries while another git process holds the
+    index lock (two writers committing at once)."""
+    from memgit.git import plumbing
 
-    INTEGRATION POINT: this is the writer's only git call; it shells out on purpose, because
-    hooks run only for a real `git commit`. Retries while another git process holds the index
-    lock (two writers committing at once).
-    """
     last_error = ""
     for attempt in range(attempts):
-        proc = _git(root, "add", "--", *paths)
-        if proc.returncode == 0:
-            proc = _git(root, "commit", "-q", "-m", message, "--only", "--", *paths)
-            if proc.returncode == 0:
-                return _git(root, "rev-parse", "HEAD").stdout.strip()
-        last_error = (proc.stderr + proc.stdout).strip()
+        commit, last_error = plumbing.commit_only(root, paths, message)
+        if commit:
+            return commit
         if "index.lock" not in last_error:
             break
         time.sleep(0.05 * (attempt + 1))
@@ -351,7 +340,8 @@ def append_memory(
         title, heading = f"# {now.date().isoformat()}", now.strftime("%H:%M")
     rel = ws.safe_memory_path(rel)
     notices = lint_text(ws, rel, cleaned, now.date()) if lint else []
-    start, end, created = write_entry(ws.root / rel, cleaned, title=title, heading=heading)
+    lock_path = ws.data_dir / "locks" / (hashlib.sha1(rel.encode("utf-8")).hexdigest() + ".lock")
+    start, end, created = write_entry(ws.root / rel, cleaned, title=title, heading=heading, lock_path=lock_path)
     result = AppendResult(path=rel, start_line=start, end_line=end, heading=heading, created=created, notices=notices)
     if commit:
         where = "long-term memory" if long_term else "daily log"

@@ -17,25 +17,27 @@ def init_workspace(target: Path, *, explicit: bool = True) -> dict[str, Any]:
     finds it); an explicit directory that is not a repository's top level gets its own
     repository, as `git init DIR` would, never the one it happens to sit inside.
     """
-    import pygit2
-
-    from memgit.errors import MemgitError
+    from memgit.errors import MemgitError, NotAWorkspace
+    from memgit.git import plumbing
 
     if target.exists() and not target.is_dir():
         raise MemgitError(f"{target} exists and is not a directory")
     target.mkdir(parents=True, exist_ok=True)
-    found = pygit2.discover_repository(str(target))
-    if found is not None and explicit:
-        enclosing = pygit2.Repository(found).workdir
-        if enclosing is None or Path(enclosing).resolve() != target.resolve():
-            found = None
+    try:
+        found = plumbing.discover(target)
+    except NotAWorkspace:
+        if not explicit:
+            raise  # the enclosing repository is bare: nothing to adopt
+        found = None  # an explicit directory inside a bare repository gets its own repository
+    if found is not None and explicit and found[0] != target.resolve():
+        found = None
     adopted = found is not None
     if not adopted:
-        pygit2.init_repository(str(target), initial_head="main")
-    repo = pygit2.Repository(str(target))
-    if repo.workdir is None:
-        raise MemgitError(f"{target} is a bare repository; memgit needs a work tree")
-    root = Path(repo.workdir).resolve()
+        plumbing.init_repository(target)
+        found = plumbing.discover(target)
+    if found is None:
+        raise MemgitError(f"{target} could not be made a git repository")
+    root = found[0]
     created: list[str] = []
 
     def create(rel: str, text: str) -> None:
