@@ -21,6 +21,9 @@ from memgit.core.transcripts import transcript_lines
 from memgit.git import plumbing
 from memgit.workspace import Workspace
 
+#: The first line of a Git LFS pointer file (its blob holds this, not the file's content).
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
 
 @dataclass
 class FileState:
@@ -147,6 +150,9 @@ def _chunks_of(ws: Workspace, state: FileState, counter: Callable[[str], int], l
     data = state.content or b""
     if len(data) > limit:
         state.skipped = _too_large(limit, len(data))
+        return []
+    if data.startswith(LFS_POINTER) and len(data) < 1024:
+        state.skipped = "a Git LFS pointer: the file's content is not in git"
         return []
     try:
         text = decode_memory_text(data)

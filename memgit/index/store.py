@@ -200,17 +200,35 @@ class Store:
         self.has_cache = cache_path is not None
         self._vocab_ready = False
         module = self.backend.module
+        cache_target = str(cache_path) if cache_path is not None else ""
         try:
             self.conn = module.connect(str(path), isolation_level=None, check_same_thread=False, timeout=30)
+            if readonly:
+                self.conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
         except module.Error as exc:
-            raise IndexUnavailable(describe_sqlite_error(path, exc)) from None
+            if not readonly:
+                raise IndexUnavailable(describe_sqlite_error(path, exc)) from None
+            # A read-only folder (a read-only mount, another user's clone): SQLite cannot make
+            # the WAL's shared-memory file there, but nothing writes, so read it as immutable.
+            with contextlib.suppress(Exception):
+                self.conn.close()
+            try:
+                self.conn = module.connect(
+                    f"{path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None,
+                    check_same_thread=False,
+                )
+                self.conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
+            except module.Error as exc2:
+                raise IndexUnavailable(describe_sqlite_error(path, exc2)) from None
+            if cache_path is not None:
+                cache_target = f"{cache_path.resolve().as_uri()}?immutable=1"
         try:
             self.conn.execute("PRAGMA busy_timeout = 30000")
             if not readonly:
                 self.conn.execute("PRAGMA journal_mode = WAL")
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             if cache_path is not None:
-                self.conn.execute("ATTACH DATABASE ? AS cache", (str(cache_path),))
+                self.conn.execute("ATTACH DATABASE ? AS cache", (cache_target,))
                 if not readonly:
                     self.conn.execute("PRAGMA cache.journal_mode = WAL")
                     self.conn.executescript(CACHE_SCHEMA)
