@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -61,6 +62,9 @@ def content_for(path: str) -> st.SearchStrategy[bytes]:
 
 
 class IndexMachine(RuleBasedStateMachine):
+    #: The embedder of a process that can embed (None: BM25 only, as in the hooks' environment).
+    embedder: Any = None
+
     def __init__(self) -> None:
         super().__init__()
         self.root = Path(tempfile.mkdtemp(prefix="memgit-sm-")) / "ws"
@@ -196,11 +200,16 @@ class IndexMachine(RuleBasedStateMachine):
     def check_index(self) -> None:
         if self.ws is None:
             return
-        report = update_index(self.ws, embedder=None)
+        report = update_index(self.ws, embedder=self.embedder)
         head_tree = self.git("rev-parse", "HEAD^{tree}").stdout.strip()
         assert report.tree == head_tree
-        verify = verify_index(self.ws, embedder=None)
+        # With a model, verify also checks the vector files against the cache and the cache
+        # against fresh embeddings; nothing may be left pending by a process that can embed.
+        verify = verify_index(self.ws, embedder=self.embedder)
         assert verify.ok, verify.differences
+        if self.embedder is not None:
+            assert report.pending_vectors == verify.pending_vectors == 0
+            self.check_vector_files()
         assert verify.tree == head_tree
         # Independent oracle: `git ls-tree` says which memory files HEAD holds, with which blobs.
         expected = {}
@@ -229,12 +238,65 @@ class IndexMachine(RuleBasedStateMachine):
                 assert path in indexed_paths, path
 
 
+    def check_vector_files(self) -> None:
+        """The memory-mapped files hold exactly one vector per chunk, keyed to this database."""
+        import numpy as np
+
+        from memgit.index.vectors import VectorSet
+
+        store = Store(self.root / ".git" / "memgit" / "index.sqlite", self.root / ".git" / "memgit" / "embed-cache.sqlite")
+        try:
+            meta = store.meta()
+            chunk_ids = sorted(int(r[0]) for r in store.conn.execute("SELECT id FROM chunks"))
+            cached = dict(store.vectors_for(None, meta["model_id"]))
+        finally:
+            store.close()
+        vset = VectorSet.open(self.root / ".git" / "memgit", meta["index_id"], int(meta["generation"]))
+        if not chunk_ids:
+            return
+        assert vset is not None
+        ids, matrix = vset.rows()
+        assert ids.tolist() == chunk_ids == sorted(cached)
+        for chunk_id, row in zip(ids.tolist(), matrix, strict=True):
+            assert np.array_equal(row, np.frombuffer(cached[chunk_id], dtype="<f4"))
+
+
+class VectorIndexMachine(IndexMachine):
+    """The same histories with vectors (the tiny GGUF), and runs that cannot embed in between."""
+
+    @precondition(lambda self: self.ws is not None)
+    @rule()
+    def index_without_a_model(self) -> None:
+        """A hook in an environment without the model: text now, vectors pending, nothing rebuilt."""
+        assert self.ws is not None
+        self.commit("committed where no model loads")
+        report = update_index(self.ws, embedder=None)
+        assert report.mode != "full"
+        assert report.model_id == (self.embedder.model_id if report.model_id else None)
+
+
 def test_index_follows_random_git_histories() -> None:
     run_state_machine_as_test(
         IndexMachine,
         settings=settings(
             max_examples=20,
             stateful_step_count=20,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
+    )
+
+
+def test_index_with_vectors_follows_random_git_histories(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from memgit.embed.llama import LlamaEmbedder
+    from memgit.embed.tiny import write_tiny_bert_gguf
+
+    VectorIndexMachine.embedder = LlamaEmbedder(write_tiny_bert_gguf(tmp_path_factory.mktemp("tiny") / "t.gguf"))
+    run_state_machine_as_test(
+        VectorIndexMachine,
+        settings=settings(
+            max_examples=8,
+            stateful_step_count=15,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
         ),
