@@ -8,7 +8,15 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from memgit.core.chunking import Chunk, char_token_counter, chunk_lines, heading_rows, split_lines, text_hash
+from memgit.core.chunking import (
+    Chunk,
+    char_token_counter,
+    chunk_lines,
+    heading_rows,
+    parsed_heading_rows,
+    split_lines,
+    text_hash,
+)
 from memgit.core.transcripts import transcript_lines
 
 # -- strategies --------------------------------------------------------------------------------
@@ -150,6 +158,20 @@ def test_a_hash_line_in_a_fenced_code_block_is_not_a_heading() -> None:
     chunks = chunk_lines(lines, max_tokens=1000, overlap_tokens=0, count_tokens=char_token_counter(4))
     # The comment line stays inside the code block's chunk; only `## Next` starts a new one.
     assert [(c.start_line, c.end_line) for c in chunks] == [(1, 8), (10, 11)]
+
+
+markdownish = st.one_of(
+    line_text,
+    st.sampled_from(["```", "~~~", "    # indented", "> # quoted", "<div>", "---", "===", "***", "- item", "  # two"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(markdownish, max_size=30))
+def test_heading_detection_agrees_with_commonmark(texts: list[str]) -> None:
+    """The fast path for files without fences, quotes, HTML or underlines answers exactly as
+    markdown-it-py's parser does."""
+    assert heading_rows(texts) == parsed_heading_rows(texts)
 
 
 def test_setext_headings_and_plain_hash_words() -> None:

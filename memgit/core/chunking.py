@@ -14,9 +14,15 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-#: Lines that could start or underline a heading; files without any skip the parser.
-_HEADING_HINT = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$)")
+#: An ATX heading line, as CommonMark reads one outside any container block.
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+#: Lines after which a plain ATX match could disagree with CommonMark: fences, HTML blocks,
+#: block quotes, setext underlines / thematic breaks, deeply indented `#` (list items). Files
+#: with none of them (most daily logs) need no parser; the rest are parsed by markdown-it-py.
+_NEEDS_PARSER = re.compile(r"^(?: {0,3}(?:```|~~~|<|>|=+[ \t]*$|-+[ \t]*$|\*[ \t*]*$|_[ \t_]*$)| {4,}#|\t+ *#)")
+_PARSER: Any = None
 
 
 @dataclass(frozen=True)
@@ -55,11 +61,19 @@ def split_lines(text: str) -> list[str]:
 
 def heading_rows(texts: Sequence[str]) -> frozenset[int]:
     """Indices of the lines that begin a Markdown heading (ATX or setext), per CommonMark."""
-    if not any(_HEADING_HINT.match(text) for text in texts):
-        return frozenset()
-    from markdown_it import MarkdownIt
+    if not any(_NEEDS_PARSER.match(text) for text in texts):
+        return frozenset(i for i, text in enumerate(texts) if _ATX_HEADING.match(text))
+    return parsed_heading_rows(texts)
 
-    tokens = MarkdownIt("commonmark").parse("\n".join(texts))
+
+def parsed_heading_rows(texts: Sequence[str]) -> frozenset[int]:
+    """`heading_rows` by markdown-it-py's block parser (inline parsing is not needed)."""
+    global _PARSER
+    if _PARSER is None:
+        from markdown_it import MarkdownIt
+
+        _PARSER = MarkdownIt("commonmark").disable(["inline", "text_join"])
+    tokens = _PARSER.parse("\n".join(texts))
     return frozenset(tok.map[0] for tok in tokens if tok.type == "heading_open" and tok.map)
 
 

@@ -123,16 +123,17 @@ def chunk_states(
     to_read = [st for st in states if st.from_tree and not st.skipped]
     with plumbing.BlobReader(ws.root) as reader:
         sizes = reader.sizes(st.blob for st in to_read) if to_read else {}
+        for state in to_read:
+            if sizes.get(state.blob, 0) > limit:
+                state.skipped = _too_large(limit, sizes[state.blob])
+        wanted = [st.blob for st in to_read if not st.skipped]
+        contents = reader.read_many(wanted)  # streamed in the order of `states`
         for state in states:
             if state.content is None:
                 continue
             try:
                 if state.from_tree and not state.skipped:
-                    size = sizes.get(state.blob, 0)
-                    if size > limit:
-                        state.skipped = _too_large(limit, size)
-                    else:
-                        state.content = reader.read(state.blob)
+                    _oid, state.content = next(contents)
                 chunks = _chunks_of(ws, state, counter, limit)
             except Exception as exc:  # one file never stops the update
                 state.skipped = f"could not be indexed ({type(exc).__name__}: {exc})"
