@@ -119,6 +119,17 @@ def test_glob_classes_filter_search(workspace: Path) -> None:
     assert {h["path"] for h in result["hits"]} == {"memory/2026-01-20.md", "memory/2026-02-03.md"}
     result = search(workspace, "heron", "--path", "memory/2026-0[!12]-*.md")
     assert {h["path"] for h in result["hits"]} == {"memory/2026-03-09.md"}
+    # The MCP tool's path filter takes the same globs.
+    import anyio
+
+    from tests.test_mcp import call, mcp_session, ok
+
+    async def scenario() -> None:
+        async with mcp_session(workspace) as session:
+            found = ok(await call(session, "memory_search", {"query": "heron", "path": "memory/2026-0[12]-*.md"}))
+            assert {h["path"] for h in found["hits"]} == {"memory/2026-01-20.md", "memory/2026-02-03.md"}
+
+    anyio.run(scenario)
 
 
 # -- 2. the index is a function of tree, config and version, not of the process ---------------------
