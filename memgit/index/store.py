@@ -206,6 +206,10 @@ class Store:
             if readonly:
                 self.conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
         except module.Error as exc:
+            if is_corruption(exc):
+                with contextlib.suppress(Exception):
+                    self.conn.close()
+                raise CorruptIndex(f"index database {path} is unreadable ({exc})") from None
             if not readonly:
                 raise IndexUnavailable(describe_sqlite_error(path, exc)) from None
             # A read-only folder (a read-only mount, another user's clone): SQLite cannot make
