@@ -17,8 +17,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import os
 import time
-import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,7 +281,7 @@ class Store:
                     self.conn.execute(statement)
                 self.conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
                 self.conn.execute(
-                    "INSERT OR IGNORE INTO meta VALUES ('index_id', ?)", (uuid.uuid4().hex,)
+                    "INSERT OR IGNORE INTO meta VALUES ('index_id', ?)", (os.urandom(16).hex(),)
                 )
                 self.conn.execute("COMMIT")
             except Exception:
