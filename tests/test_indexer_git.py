@@ -640,6 +640,8 @@ def test_git_operations_with_vectors(workspace: Path, tiny_model: Path, monkeypa
     assert st["counts"]["vectors"] == vectors_before == st["counts"]["chunks"] - 1
     assert vector_hits_agree(workspace) == vectors_before  # the files still serve every other vector
     assert found(workspace, "Pendingpangolin") == {"memory/later.md"}
+    shown = memgit(workspace, "status", env=no_model)
+    assert shown.returncode == 0 and "1 pending" in shown.stdout, shown.stdout
     # The next run that can embed fills what is pending, incrementally.
     data = index(workspace, env=env)
     assert (data["mode"], data["vectors_filled"], data["embedded"], data["pending_vectors"]) == ("incremental", 1, 1, 0)

@@ -231,6 +231,13 @@ def status(ctx: click.Context, as_json: bool) -> None:
             f"contents:     {counts['files']} files, {counts['chunks']} chunks, {counts['vectors']} vectors "
             f"(model {data['model_id'] or 'none: BM25 only'})"
         )
+    if data.get("pending_vectors"):
+        click.echo(
+            f"vectors:      {data['pending_vectors']} pending (indexed where the model could not load); "
+            "`memgit index` with the model fills them"
+        )
+    if data.get("error"):
+        click.echo(f"error:        {data['error']}")
     for item in data["skipped"]:
         click.echo(f"  skipped {item['path']}: {item['reason']}")
 
