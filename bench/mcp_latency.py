@@ -40,6 +40,7 @@ def pct(values: list[float], p: float) -> float:
 
 async def run(opts: argparse.Namespace) -> dict:
     env = {k: v for k, v in os.environ.items() if k.startswith(("HOME", "PATH", "MEMGIT_", "GIT_"))}
+    env.setdefault("MEMGIT_NO_RECALL", "1")  # measure search, not the recall ledger
     if opts.embedding == "none":
         env["MEMGIT_EMBEDDING"] = "none"
     params = StdioServerParameters(command=sys.executable, args=["-m", "memgit", "mcp"], cwd=str(opts.workspace), env=env)

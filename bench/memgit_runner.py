@@ -27,6 +27,8 @@ class MemgitFailed(SystemExit):
 def memgit_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The caller's environment (MEMGIT_CACHE_DIR etc. pass through) plus ``extra``."""
     env = dict(os.environ)
+    # Benchmarks measure search, not the recall ledger: recording is off unless a bench turns it on.
+    env.setdefault("MEMGIT_NO_RECALL", "1")
     env.update(extra or {})
     return env
 

@@ -179,6 +179,53 @@ class SiteConfig:
     )
     history: int = setting(10, "recent commits listed on each note page", minimum=1, maximum=200)
     search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100)
+def _weights_table(value: Mapping[str, float]) -> str | None:
+    known = ("frequency", "relevance", "diversity", "recency", "consolidation", "conceptual")
+    problems = [f"unknown component {name!r} (known: {', '.join(known)})" for name in value if name not in known]
+    problems += [f"{name} must be a number >= 0" for name, weight in value.items()
+                 if name in known and (isinstance(weight, bool) or not isinstance(weight, int | float) or weight < 0)]
+    return "; ".join(problems) or None
+
+
+@dataclass(frozen=True)
+class DreamConfig:
+    record: bool = setting(True, "record the hits of every search in memory/.dreams/recall/ (the evidence dreaming reads)")
+    keep_queries: bool = setting(True, "keep the query text in the recall ledger (false: only its hash)")
+    light_lookback_days: int = setting(2, "days of recent logs, transcripts and recalls the light phase reads", minimum=1)
+    rem_lookback_days: int = setting(7, "days the REM phase looks back for themes and candidate truths", minimum=1)
+    theme_min_strength: float = setting(0.75, "REM theme strength min(1, 2*count/N) needed to report a theme",
+                                        minimum=0, maximum=1)
+    dedupe_similarity: float = setting(0.9, "light phase: recalled snippets this similar (Jaccard) fold together",
+                                       minimum=0, maximum=1)
+    max_promotions: int = setting(10, "most promotions (and supersedes) one run proposes", minimum=0)
+    min_score: float = setting(0.75, "a candidate needs at least this weighted score", minimum=0, maximum=1)
+    min_recall_count: int = setting(3, "a candidate needs at least this many recalls", minimum=1)
+    min_unique_queries: int = setting(3, "a candidate needs at least this many distinct queries", minimum=1)
+    max_age_days: int = setting(30, "recalls older than this are not evidence any more", minimum=1)
+    recency_half_life_days: float = setting(14.0, "half-life of the recency component", minimum=0.1)
+    max_entry_tokens: int = setting(160, "longest promoted text, in tokens (about 4 characters each)", minimum=8)
+    weights: dict[str, float] = setting(
+        {"frequency": 0.24, "relevance": 0.30, "diversity": 0.15, "recency": 0.15, "consolidation": 0.10,
+         "conceptual": 0.06},
+        "score weights of the six components (they are normalised to sum to 1)", check=_weights_table,
+    )
+    duplicate_similarity: float = setting(
+        0.9, "cosine similarity above which a candidate repeats a MEMORY.md entry", minimum=0, maximum=1)
+    duplicate_overlap: float = setting(
+        0.6, "term overlap (Jaccard) above which a candidate repeats an entry, when there is no model",
+        minimum=0, maximum=1)
+    supersede_similarity: float = setting(
+        0.6, "cosine similarity above which a newer candidate about the same subject updates an entry",
+        minimum=0, maximum=1)
+    supersede_overlap: float = setting(
+        0.2, "term overlap above which a newer candidate about the same subject updates an entry (no model)",
+        minimum=0, maximum=1)
+    forget_after_days: int = setting(90, "entries memgit wrote at least this long ago may be forgotten; 0 never",
+                                     minimum=0)
+    forget_unrecalled_days: int = setting(60, "... if no search surfaced them for this many days", minimum=1)
+    memory_max_chars: int = setting(
+        12_000, "load budget of MEMORY.md: a promotion that would pass it is held back (never truncated)", minimum=1)
+    branch_prefix: str = setting("memgit/dream/", "dream branches are named <prefix>YYYY-MM-DD")
 
 
 #: Sections in the order the docs and the commented file show them.
@@ -190,6 +237,7 @@ SECTIONS: dict[str, type] = {
     "lint": LintConfig,
     "mcp": McpConfig,
     "site": SiteConfig,
+    "dream": DreamConfig,
 }
 
 
@@ -202,6 +250,7 @@ class Config:
     lint: LintConfig = field(default_factory=LintConfig)
     mcp: McpConfig = field(default_factory=McpConfig)
     site: SiteConfig = field(default_factory=SiteConfig)
+    dream: DreamConfig = field(default_factory=DreamConfig)
     source: Path | None = None
 
 

@@ -131,6 +131,8 @@ def _search_options(func: Any) -> Any:
     default=None,
     help="Read one query a line from FILE ('-' for stdin); print one JSON object a line.",
 )
+@click.option("--no-record", is_flag=True, help="Do not add the hits to the recall ledger (dreaming's evidence).")
+@click.option("--now", "now_text", default=None, help="Record the hits as of this ISO time (default: MEMGIT_NOW or now).")
 @click.pass_context
 def search(
     ctx: click.Context,
@@ -142,8 +144,15 @@ def search(
     until: str | None,
     as_json: bool,
     batch: Any,
+    no_record: bool,
+    now_text: str | None,
 ) -> None:
-    """Search memory: BM25 and vectors merged; every hit names path:lines@commit."""
+    """Search memory: BM25 and vectors merged; every hit names path:lines@commit.
+
+    The hits are recorded in the recall ledger (memory/.dreams/recall/), the evidence dreaming
+    promotes from, unless --no-record, `[dream] record = false` or MEMGIT_NO_RECALL=1.
+    """
+    from memgit.dream.recording import Recorder
     from memgit.errors import MemgitError
     from memgit.recall.search import Searcher
 
@@ -152,6 +161,7 @@ def search(
     ws = workspace_from(ctx)
     # A batch amortises reading the vectors into memory (in-memory products are ~2x faster than
     # over the memory-mapped file); a single query is faster straight from the map.
+    recorder = Recorder(ws, no_record=no_record, now=now_text)
     searcher = Searcher(ws, preload_vectors=batch is not None)
     options = {"k": k, "mode": mode, "path_glob": list(path_glob), "since": since, "until": until}
     try:
@@ -160,12 +170,14 @@ def search(
                 text = line.rstrip("\n")
                 if not text.strip():
                     continue
-                emit(searcher.search(text, **options).to_dict())
+                emit(recorder.record(searcher.search(text, **options)).to_dict())
             return
         assert query is not None
-        result = searcher.search(query, **options)
+        result = recorder.record(searcher.search(query, **options))
     finally:
         searcher.close()
+        if recorder.problem:
+            warn(recorder.problem)
     if as_json:
         emit(result.to_dict())
         return

@@ -46,6 +46,8 @@ def _register_optional() -> None:
         ("memgit.cli.hooks", ("lint_command", "hooks_group", "hook_command")),
         ("memgit.cli.agent", ("mcp_command", "context_command", "remember_command", "log_command")),
         ("memgit.cli.site", ("site_group",)),
+        ("memgit.cli.dream", ("dream_command",)),
+        ("memgit.cli.ci", ("ci_group",)),
     ):
         try:
             module = importlib.import_module(module_name)

@@ -11,6 +11,10 @@ from collections.abc import Iterable
 DAILY_RE = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})(?:[^/]*)\.(?:md|jsonl)$")
 #: The daily log itself, exactly `memory/YYYY-MM-DD.md`: append-only, one per day.
 DAILY_LOG_RE = re.compile(r"^memory/(\d{4})-(\d{2})-(\d{2})\.md$")
+#: Dreaming's evidence: the recall ledger, one append-only JSONL file a day (never indexed).
+LEDGER_DIR = "memory/.dreams/recall"
+#: Dream reports, one Markdown file a day: what a dreaming run saw and proposed.
+DREAM_REPORT_DIR = "memory/dreams"
 
 
 @functools.lru_cache(maxsize=256)

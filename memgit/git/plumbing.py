@@ -383,6 +383,15 @@ def worktree_changed_paths(root: Path) -> set[str]:
     return {path for path, flags in status.items() if flags != pygit2.enums.FileStatus.CURRENT}
 
 
+def changed_paths_under(root: Path, folder: str) -> list[str]:
+    """Files under `folder` that are new or differ from HEAD (one `git status` limited to it)."""
+    proc = _git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", folder)
+    if proc.returncode != 0:
+        return []
+    items = [item.decode("utf-8", "surrogateescape") for item in proc.stdout.split(b"\0")]
+    return sorted(item[3:] for item in items if len(item) > 3 and item[3:].startswith(folder.rstrip("/") + "/"))
+
+
 # -- hooks and lint (issue 3: memgit/hooks.py, memgit/lint_git.py) ---------------------------
 def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry]:
     """Files staged in git's index: what the next commit will hold.

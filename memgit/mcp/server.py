@@ -306,6 +306,9 @@ class MemoryService:
         # One thread: queries are fastest that way, and appends embed only a few chunks.
         self._embedder, self._embedder_notice = open_embedder(ws, threads=1)
         self.searcher: Searcher = Searcher(ws, embedder=self._embedder, auto_index=False, preload_vectors=True)
+        from memgit.dream.recording import Recorder
+
+        self.recorder = Recorder(ws, read_only=options.read_only)  # recall ledger; read-only records nothing
         self.watcher = ChangeWatcher(ws)
         self._stop = threading.Event()
         self._scanner: threading.Thread | None = None
@@ -408,7 +411,7 @@ class MemoryService:
         notices, _fresh = self.sync()
         checked = time.perf_counter()
         try:
-            result = self.searcher.search(query, k=k, path_glob=glob)
+            result = self.recorder.record(self.searcher.search(query, k=k, path_glob=glob))
         except MemgitError as exc:
             if self._pending is None or "no index yet" not in str(exc):
                 raise

@@ -296,6 +296,15 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
     return [f"lint warning {f.code}: {f.message} (line {f.line} of the text)" for f in findings]
 
 
+def pending_ledger_paths(root: Path) -> list[str]:
+    """Recall-ledger files with lines git has not committed yet (new or appended to)."""
+    from memgit.core.paths import LEDGER_DIR
+    from memgit.git import plumbing
+
+    found = plumbing.changed_paths_under(root, LEDGER_DIR)
+    return sorted(path for path in found if path.endswith(".jsonl"))
+
+
 def commit_paths(root: Path, paths: list[str], message: str, *, attempts: int = 20) -> str:
     """Commit exactly `paths` through the git module (the user's own git, so their hooks, memgit's
     indexer and the lint, run as for any commit). Retries while another git process holds the
@@ -345,5 +354,6 @@ def append_memory(
     result = AppendResult(path=rel, start_line=start, end_line=end, heading=heading, created=created, notices=notices)
     if commit:
         where = "long-term memory" if long_term else "daily log"
-        result.commit = commit_paths(ws.root, [rel], f"memory: append to {where} {rel}")
+        # Pending recall-ledger lines ride along: they are how CI's dreaming sees the evidence.
+        result.commit = commit_paths(ws.root, [rel, *pending_ledger_paths(ws.root)], f"memory: append to {where} {rel}")
     return result

@@ -1,0 +1,283 @@
+"""Dreaming quality on the LoCoMo dev corpus: are the promoted lines the facts people asked about?
+
+For each conversation ``locomo-cN``: replay it as a git workspace (the corpus's replay.py) into
+``bench/.work/dream/locomo-cN``, index it, then simulate ``--days`` days of use: every gold question
+is asked on a seeded random number of those days (1 to ``--max-asks``), through
+``memgit search --batch --now DAY`` (which records the recall ledger), and each day's ledger is
+committed. Then ``memgit dream --now LAST_DAY`` with the reference defaults (and each extra
+``--variant``), and the promotions are scored:
+
+* precision: share of promoted entries whose source lines hold an evidence line of a gold question;
+* recall: share of the questions asked on >= 3 days that got one of their evidence lines promoted;
+* random baseline: the same number of lines drawn at random from the daily logs' non-blank,
+  non-heading lines (mean over ``--draws`` seeded draws), scored the same way;
+* junk: promoted headings, markers, ledger or metadata lines (must be 0).
+
+Then the default run's branch is merged and dreaming runs again at the same time: the table shows
+how many of the merged facts it proposed again (must be 0) and how many new ones it proposed.
+
+Usage (from the repository root):
+
+    .venv/bin/python bench/dream_quality.py [--corpus PATH] [--convs c0,c1] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.corpus import DEFAULT_CORPUS, WORK_DIR, Conversation, load_conversations  # noqa: E402
+from bench.memgit_runner import default_python, run_memgit  # noqa: E402
+
+Line = tuple[str, int]
+_SOURCE = re.compile(r"^(?P<path>[^:]+):(?P<start>\d+)-(?P<end>\d+)")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
+
+VARIANTS: dict[str, str] = {
+    "defaults": "",
+    "cap 40": "[dream]\nmax_promotions = 40\n",
+    "cap 40, 1 query": "[dream]\nmax_promotions = 40\nmin_unique_queries = 1\n",
+}
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def git(cwd: Path, *args: str) -> str:
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: git {' '.join(args)} failed in {cwd}: {proc.stderr}")
+    return proc.stdout
+
+
+# ------------------------------------------------------------------------------------ pure scoring
+
+
+def source_lines(source: str) -> set[Line]:
+    match = _SOURCE.match(source)
+    if not match:
+        return set()
+    return {(match["path"], n) for n in range(int(match["start"]), int(match["end"]) + 1)}
+
+
+def score_promotions(
+    promoted: list[set[Line]], evidence: dict[str, frozenset[Line]], asked_days: dict[str, int]
+) -> tuple[float, float, int]:
+    """(precision, recall over questions asked on >= 3 days, number of such questions)."""
+    all_evidence = set().union(*evidence.values()) if evidence else set()
+    hits = sum(1 for lines in promoted if lines & all_evidence)
+    precision = hits / len(promoted) if promoted else 0.0
+    covered = set().union(*promoted) if promoted else set()
+    frequent = [q for q, days in asked_days.items() if days >= 3]
+    found = sum(1 for q in frequent if evidence[q] & covered)
+    recall = found / len(frequent) if frequent else 0.0
+    return precision, recall, len(frequent)
+
+
+def candidate_lines(root: Path) -> list[Line]:
+    out = []
+    for path in sorted((root / "memory").glob("*.md")):
+        rel = path.relative_to(root).as_posix()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip() and not _HEADING.match(line):
+                out.append((rel, n))
+    return out
+
+
+def random_baseline(
+    lines: list[Line], n: int, evidence: dict[str, frozenset[Line]], asked: dict[str, int], draws: int, seed: int
+) -> tuple[float, float]:
+    rng = random.Random(seed)
+    precisions, recalls = [], []
+    for _ in range(draws):
+        picked = [{line} for line in rng.sample(lines, min(n, len(lines)))]
+        p, r, _ = score_promotions(picked, evidence, asked)
+        precisions.append(p)
+        recalls.append(r)
+    return sum(precisions) / draws, sum(recalls) / draws
+
+
+def is_junk(text: str) -> bool:
+    stripped = text.strip()
+    return (
+        not stripped
+        or bool(_HEADING.match(stripped))
+        or stripped.startswith("<!--")
+        or stripped.startswith("{")
+        or bool(re.fullmatch(r"[-*+]|\d+[.)]", stripped))
+    )
+
+
+# ------------------------------------------------------------------------------------ simulation
+
+
+@dataclass
+class ConvResult:
+    name: str
+    rows: dict[str, dict[str, Any]]
+    rerun_repeated: int
+    rerun_new: int
+    seconds: float
+
+
+def replay(corpus: Path, conv: Conversation, dest: Path) -> None:
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, str(corpus / "replay.py"), str(conv.workspace), str(conv.commits), str(dest)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: replay failed for {conv.name}:\n{proc.stdout}{proc.stderr}")
+
+
+def last_day(root: Path) -> date:
+    days = sorted(p.stem for p in (root / "memory").glob("*.md"))
+    return date.fromisoformat(days[-1])
+
+
+def dream(python: str, root: Path, now: str, *extra: str) -> dict[str, Any]:
+    proc, _ = run_memgit(python, ["dream", "--now", now, "--json", *extra], root)
+    return json.loads(proc.stdout)
+
+
+def run_conversation(
+    python: str, corpus: Path, conv: Conversation, work: Path, *, days: int, max_asks: int, seed: int, draws: int
+) -> ConvResult:
+    started = time.perf_counter()
+    root = work / conv.name
+    replay(corpus, conv, root)
+    run_memgit(python, ["index", "-q"], root)
+    rng = random.Random(f"{seed}:{conv.name}")
+    start = last_day(root) + timedelta(days=1)
+    calendar = [(start + timedelta(days=i)).isoformat() for i in range(days)]
+    asked: dict[str, int] = {}
+    per_day: dict[str, list[str]] = {day: [] for day in calendar}
+    for query in conv.queries:
+        chosen = rng.sample(calendar, rng.randint(1, min(max_asks, days)))
+        asked[query.id] = len(chosen)
+        for day in chosen:
+            per_day[day].append(query.question)
+    for day in calendar:
+        batch = root.parent / f"{conv.name}.{day}.txt"
+        batch.write_text("\n".join(per_day[day]) + "\n", encoding="utf-8")
+        run_memgit(python, ["search", "--batch", str(batch), "--now", f"{day}T12:00:00+00:00", "-k", "6"], root,
+                   {"MEMGIT_NO_RECALL": "0"})
+        batch.unlink()
+        git(root, "add", "memory/.dreams")
+        git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-q", "-m",
+            f"recall ledger {day}")
+    now = f"{calendar[-1]}T23:00:00+00:00"
+    evidence = {q.id: q.evidence for q in conv.queries}
+    lines = candidate_lines(root)
+    rows: dict[str, dict[str, Any]] = {}
+    for variant, toml in VARIANTS.items():
+        (root / "memgit.toml").write_text(toml, encoding="utf-8")  # read from the work tree, left uncommitted
+        out = dream(python, root, now, "--dry-run")
+        promoted = [a for a in out.get("actions", []) if a["action"] in ("promote", "supersede")]
+        sets = [source_lines(a["source"]) for a in promoted]
+        p, r, frequent = score_promotions(sets, evidence, asked)
+        rp, rr = random_baseline(lines, len(sets), evidence, asked, draws, seed)
+        rows[variant] = {
+            "promotions": len(sets),
+            "supersedes": sum(1 for a in promoted if a["action"] == "supersede"),
+            "precision": p,
+            "recall": r,
+            "frequent_questions": frequent,
+            "random_precision": rp,
+            "random_recall": rr,
+            "junk": sum(1 for a in promoted if is_junk(a["text"])),
+            "gates": out.get("gates", {}),
+        }
+    (root / "memgit.toml").unlink()
+    # The review loop: write the default branch, merge it, dream again at the same time.
+    first = dream(python, root, now, "--branch", "memgit/dream/first")
+    git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "merge", "-q", "--no-edit",
+        "memgit/dream/first")
+    merged = {a["key"] for a in first.get("actions", [])}
+    merged_sources = {a["source"].split("@")[0] for a in first.get("actions", []) if a.get("source")}
+    again = dream(python, root, now, "--dry-run")
+    proposals = [a for a in again.get("actions", []) if a["action"] in ("promote", "supersede")]
+    repeated = sum(1 for a in proposals if a["key"] in merged or a["source"].split("@")[0] in merged_sources)
+    return ConvResult(conv.name, rows, repeated, len(proposals) - repeated, time.perf_counter() - started)
+
+
+def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
+    out = [
+        f"Simulation: {days} days; each gold question asked on 1..{max_asks} random days (seeded); "
+        "`memgit dream` at the end of the last day.",
+        "",
+        "| workspace | settings | promotions | precision | recall (asked ≥3 days) | random precision | random recall | junk |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for res in results:
+        for variant, row in res.rows.items():
+            out.append(
+                f"| {res.name} | {variant} | {row['promotions']} | {row['precision']:.2f} | {row['recall']:.2f} "
+                f"(of {row['frequent_questions']}) | {row['random_precision']:.2f} | {row['random_recall']:.2f} "
+                f"| {row['junk']} |"
+            )
+    for variant in VARIANTS:
+        rows = [r.rows[variant] for r in results]
+        n = sum(r["promotions"] for r in rows)
+        if not n:
+            continue
+        precision = sum(r["precision"] * r["promotions"] for r in rows) / n
+        rand = sum(r["random_precision"] * r["promotions"] for r in rows) / n
+        freq = sum(r["frequent_questions"] for r in rows)
+        recall = sum(r["recall"] * r["frequent_questions"] for r in rows) / freq if freq else 0.0
+        rrecall = sum(r["random_recall"] * r["frequent_questions"] for r in rows) / freq if freq else 0.0
+        out.append(f"| **all** | {variant} | {n} | {precision:.2f} | {recall:.2f} (of {freq}) | {rand:.2f} | "
+                   f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} |")
+    out += [
+        "",
+        "| workspace | merged facts proposed again by a second run | new proposals in the second run |",
+        "|---|---:|---:|",
+    ]
+    for res in results:
+        out.append(f"| {res.name} | {res.rerun_repeated} | {res.rerun_new} |")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--convs", default="", help="comma-separated subset, e.g. c0,c1")
+    parser.add_argument("--days", type=int, default=7)
+    parser.add_argument("--max-asks", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--draws", type=int, default=200)
+    parser.add_argument("--python", default=default_python())
+    parser.add_argument("--markdown", action="store_true", help="print only the tables")
+    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    args = parser.parse_args(argv)
+    convs = load_conversations(args.corpus, [c.strip() for c in args.convs.split(",") if c.strip()] or None)
+    work = WORK_DIR / "dream"
+    results = []
+    for conv in convs:
+        log(f"{conv.name}: replay, index, {args.days} simulated days, dream")
+        res = run_conversation(args.python, args.corpus.resolve(), conv, work, days=args.days,
+                               max_asks=args.max_asks, seed=args.seed, draws=args.draws)
+        log(f"{conv.name}: done in {res.seconds:.0f} s")
+        results.append(res)
+    table = markdown(results, args.days, args.max_asks)
+    print(table)
+    if args.json:
+        args.json.write_text(json.dumps([r.__dict__ for r in results], indent=2, default=str), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,275 @@
+"""Deep phase (pure): score, gate, dedupe, supersede, forget, cap, budget -> the actions of a run.
+
+Order of the gates (a candidate reports the first it fails): minimum recalls, minimum distinct
+queries, minimum score, already in MEMORY.md (same key), duplicate of an entry or of a stronger
+candidate, the cap on promotions per run, the MEMORY.md load budget. Supersede is not a gate: a
+newer fact about the same subject as an entry memgit wrote becomes an edit of that entry.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date, timedelta
+
+from memgit.config import DreamConfig
+from memgit.core.paths import daily_log_day
+from memgit.core.provenance import EntryMarker, SourceRef
+from memgit.dream import memory_doc
+from memgit.dream.concepts import entry_key, plain, subject, words
+from memgit.dream.light import overlap
+from memgit.dream.ledger import Recall, text_hash
+from memgit.dream.model import Action, Candidate, ShortTerm, Similarity
+from memgit.dream.scoring import components
+
+GATES = (
+    "recalls",
+    "queries",
+    "score",
+    "too long",
+    "already promoted",
+    "duplicate",
+    "cap",
+    "budget",
+)
+
+
+def score_entries(entries: list[ShortTerm], cfg: DreamConfig, today: date) -> list[Candidate]:
+    out = []
+    for entry in entries:
+        comp = components(
+            recalls=entry.recalls,
+            queries=len(entry.queries),
+            days=entry.days,
+            relevance=entry.relevance,
+            tags=len(entry.tags),
+            today=today,
+            half_life_days=cfg.recency_half_life_days,
+        )
+        out.append(Candidate(key=entry_key(entry.text), entry=entry, components=comp, score=comp.weighted(cfg.weights)))
+    out.sort(key=lambda c: (-c.score, c.entry.path, c.entry.start))
+    return out
+
+
+def _entry_day(entry: memory_doc.MemoryEntry) -> str:
+    """When the fact of an entry was true: its source's daily-log day, else the promotion day."""
+    source = entry.marker.source
+    if source is not None:
+        day = daily_log_day(source.path)
+        if day is not None:
+            return day.isoformat()
+    return entry.marker.promoted or ""
+
+
+def _candidate_day(c: Candidate) -> str:
+    day = daily_log_day(c.entry.path)
+    return day.isoformat() if day else min(c.entry.days)
+
+
+def deep_phase(
+    entries: list[ShortTerm],
+    memory_text: str,
+    recalls: list[Recall],
+    *,
+    cfg: DreamConfig,
+    similarity: Similarity,
+    now_day: date,
+    base_commit: str,
+) -> tuple[list[Candidate], list[Action], list[str], dict[str, int]]:
+    """Candidates (each with its gate), the actions in commit order, MEMORY.md after each action,
+    and the count of candidates stopped at each gate."""
+    candidates = score_entries(entries, cfg, now_day)
+    existing = memory_doc.parse_entries(memory_text)
+    existing_keys = {e.key for e in existing}
+    max_chars = cfg.max_entry_tokens * 4
+    for c in candidates:
+        e = c.entry
+        c.source = SourceRef(e.path, e.start, e.end, base_commit)
+        c.also = [SourceRef(p, s, t, base_commit) for p, s, t in e.sources[1:]]
+        if e.recalls < cfg.min_recall_count:
+            c.gate = "recalls"
+        elif len(e.queries) < cfg.min_unique_queries:
+            c.gate = "queries"
+        elif c.score < cfg.min_score:
+            c.gate = "score"
+        elif len(plain(e.text)) > max_chars:
+            c.gate = "too long"
+        elif c.key in existing_keys:
+            c.gate = "already promoted"
+    passing = [c for c in candidates if c.gate is None]
+
+    # Duplicates and supersedes: compare survivors with MEMORY.md's entries and paragraphs.
+    human_units = _human_units(memory_text)
+    owned = [e for e in existing if e.owned]
+    pool = [plain(e.body) for e in existing] + [plain(u) for u in human_units]
+    if passing and pool:
+        sims = similarity.compare([plain(c.entry.text) for c in passing], pool)
+    else:
+        sims = [[] for _ in passing]
+    dup = similarity.duplicate_threshold(cfg)
+    sup = similarity.supersede_threshold(cfg)
+    pool_words = [words(text) for text in pool]
+
+    def same_words(text: str, others: list[frozenset[str]]) -> bool:
+        # The same words say the same thing whatever the model thinks (a rephrased line can sit
+        # below the cosine threshold, and near an update's cosine).
+        mine = words(text)
+        return any(overlap(mine, theirs) >= cfg.duplicate_overlap for theirs in others)
+
+    superseded: set[str] = set()
+    for c, row in zip(passing, sims, strict=True):
+        if (row and max(row) >= dup) or same_words(c.entry.text, pool_words):
+            c.gate = "duplicate"
+            continue
+        subj = subject(c.entry.text)
+        best: tuple[float, memory_doc.MemoryEntry] | None = None
+        for e, value in zip(existing, row, strict=False):
+            if not e.owned or e.key in superseded or value < sup or subject(e.body) != subj or subj is None:
+                continue
+            if _candidate_day(c) <= _entry_day(e):
+                continue
+            if best is None or value > best[0]:
+                best = (value, e)
+        if best is not None:
+            c.action, c.target = "supersede", best[1].key
+            superseded.add(best[1].key)
+    # Duplicates among this run's survivors: the stronger keeps its place and takes the other's source.
+    survivors = [c for c in passing if c.gate is None]
+    if len(survivors) > 1:
+        texts = [plain(c.entry.text) for c in survivors]
+        inner = similarity.compare(texts, texts)
+        inner_words = [words(t) for t in texts]
+        for j, c in enumerate(survivors):
+            for i in range(j):
+                if survivors[i].gate is None and (
+                    inner[j][i] >= dup or overlap(inner_words[j], inner_words[i]) >= cfg.duplicate_overlap
+                ):
+                    c.gate = "duplicate"
+                    survivors[i].also.append(c.source)  # type: ignore[arg-type]
+                    break
+
+    actions: list[Action] = []
+    states: list[str] = []
+    text = memory_text
+    for entry in _forgettable(owned, recalls, cfg, now_day, superseded):
+        text = memory_doc.remove_entry(text, entry.key)
+        actions.append(
+            Action(
+                kind="forget",
+                key=entry.key,
+                text=plain(entry.body),
+                source=entry.marker.source,
+                score=None,
+                components=None,
+                subject=f"dream: forget {_short(plain(entry.body))}",
+                body=_forget_body(entry, cfg),
+            )
+        )
+        states.append(text)
+    promoted = 0
+    day = now_day.isoformat()
+    for c in [c for c in passing if c.gate is None]:
+        if promoted >= cfg.max_promotions:
+            c.gate = "cap"
+            continue
+        body = "- " + plain(c.entry.text)
+        extra: dict[str, str] = {}
+        if c.also:
+            extra["also"] = ",".join(ref.format() for ref in c.also[:3])
+        if c.action == "supersede":
+            target = next(e for e in existing if e.key == c.target)
+            if target.marker.source is not None:
+                extra["was"] = target.marker.source.format()
+            extra["supersedes"] = target.key
+            marker = EntryMarker(c.key, c.source, round(c.score, 3), day, extra)
+            new_text = memory_doc.replace_entry(text, target.key, marker, body)
+        else:
+            marker = EntryMarker(c.key, c.source, round(c.score, 3), day, extra)
+            new_text = memory_doc.append_entry(text, marker, body)
+        if len(new_text) > cfg.memory_max_chars and len(new_text) > len(text):
+            c.gate = "budget"
+            continue
+        text = new_text
+        promoted += 1
+        previous = None
+        if c.action == "supersede":
+            previous = next(e for e in existing if e.key == c.target).marker.source
+        verb = "update" if c.action == "supersede" else "remember"
+        actions.append(
+            Action(
+                kind=c.action,
+                key=c.key,
+                text=plain(c.entry.text),
+                source=c.source,
+                score=c.score,
+                components=c.components,
+                subject=f"dream: {verb} {_short(plain(c.entry.text))}",
+                body=_promote_body(c, previous),
+                target=c.target,
+                previous_source=previous,
+                also=tuple(c.also),
+            )
+        )
+        states.append(text)
+    counts: dict[str, int] = defaultdict(int)
+    for c in candidates:
+        counts[c.gate or "proposed"] += 1
+    return candidates, actions, states, dict(counts)
+
+
+def _human_units(memory_text: str) -> list[str]:
+    """Paragraphs and list items a person wrote in MEMORY.md (what a candidate must not repeat)."""
+    units = []
+    for line in memory_doc.human_text(memory_text).splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#") and not stripped.startswith("<!--"):
+            units.append(stripped)
+    return units
+
+
+def _forgettable(
+    owned: list[memory_doc.MemoryEntry], recalls: list[Recall], cfg: DreamConfig, today: date, superseded: set[str]
+) -> list[memory_doc.MemoryEntry]:
+    if cfg.forget_after_days <= 0:
+        return []
+    written_before = (today - timedelta(days=cfg.forget_after_days)).isoformat()
+    recalled_since = (today - timedelta(days=cfg.forget_unrecalled_days)).isoformat()
+    recent = [r for r in recalls if r.day >= recalled_since]
+    out = []
+    for entry in owned:
+        if entry.key in superseded or not entry.marker.promoted or entry.marker.promoted > written_before:
+            continue
+        body_hash = text_hash(entry.body)
+        source = entry.marker.source
+        recalled = any(
+            (r.path == "MEMORY.md" and (r.text_hash == body_hash or entry.body_start <= r.focus_start <= entry.body_end))
+            or (source is not None and r.path == source.path and source.start <= r.focus_start <= source.end)
+            for r in recent
+        )
+        if not recalled:
+            out.append(entry)
+    return out
+
+
+def _short(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _promote_body(c: Candidate, previous: SourceRef | None) -> str:
+    e = c.entry
+    lines = [
+        f"Recalled {e.recalls} times by {len(e.queries)} distinct queries on {len(set(e.days))} days "
+        f"({min(e.days)} .. {max(e.days)}).",
+    ]
+    if c.action == "supersede":
+        lines.append(f"Replaces entry {c.target}" + (f" (from {previous.format()})" if previous else "") + ".")
+    if c.also:
+        lines.append("Also said in: " + ", ".join(ref.format() for ref in c.also) + ".")
+    return "\n".join(lines)
+
+
+def _forget_body(entry: memory_doc.MemoryEntry, cfg: DreamConfig) -> str:
+    return (
+        f"Written by memgit on {entry.marker.promoted}, not recalled by any search in the last "
+        f"{cfg.forget_unrecalled_days} days. Git history keeps it; revert this commit to keep it."
+    )

@@ -1,0 +1,221 @@
+"""The recall ledger: which hits each search surfaced, one append-only JSONL file a day.
+
+It is dreaming's evidence. A line is written for every hit of every search (CLI, `--batch`, MCP),
+so the writer must cost nothing a user can measure: the lines of one search are rendered in memory
+and land with a single `write` on a file opened with `O_APPEND` under an exclusive `flock` (the same
+discipline as memory appends, so two processes never interleave half lines). The files live under
+`memory/.dreams/recall/` (a hidden folder: never indexed) and carry `merge=union` in .gitattributes,
+so two clones that searched on the same day merge without a conflict.
+
+Reading is tolerant: a malformed line (a torn write, a bad merge, a hand edit) is skipped and
+counted, never fatal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR
+from memgit.core.text import query_terms
+from memgit.errors import MemgitError
+
+
+@dataclass(frozen=True)
+class Recall:
+    """One hit one search surfaced: where, what text (by hash), how well it scored, when."""
+
+    time: str
+    day: str
+    query_hash: str
+    query: str | None
+    path: str
+    start: int
+    end: int
+    focus_start: int
+    focus_end: int
+    text_hash: str
+    score: float
+
+    @property
+    def key(self) -> str:
+        """The short-term entry a recall counts for: the focused lines of one file."""
+        return f"{self.path}:{self.focus_start}:{self.focus_end}"
+
+
+@dataclass
+class LedgerRead:
+    recalls: list[Recall]
+    malformed: int = 0
+    files: int = 0
+    malformed_where: list[str] | None = None
+
+
+def ledger_path(day: date) -> str:
+    return f"{LEDGER_DIR}/{day.isoformat()}.jsonl"
+
+
+def query_hash(query: str) -> str:
+    """Same query, same hash, whatever its spacing or case: distinct queries are counted by it."""
+    normal = " ".join(query.lower().split())
+    return hashlib.sha1(normal.encode("utf-8")).hexdigest()[:16]
+
+
+def text_hash(text: str) -> str:
+    """Hash of a line range's text, whitespace at the ends of lines ignored (rehydration compares it)."""
+    normal = "\n".join(line.rstrip() for line in text.splitlines()).strip()
+    return hashlib.sha1(normal.encode("utf-8")).hexdigest()[:16]
+
+
+def focus_lines(query: str, text: str, start: int) -> tuple[int, int, str]:
+    """The line of a hit that best answers the query (most query terms), so a recall of a long
+    chunk counts for the fact, not for its neighbours. Falls back to the first non-blank line."""
+    terms = set(query_terms(query))
+    best: tuple[int, int] | None = None
+    lines = text.splitlines()
+    for offset, line in enumerate(lines):
+        if not line.strip():
+            continue
+        words = set(query_terms(line, drop_stop_words=False))
+        overlap = len(terms & words)
+        if best is None or overlap > best[0]:
+            best = (overlap, offset)
+    if best is None:
+        return start, start, ""
+    line = lines[best[1]]
+    return start + best[1], start + best[1], line
+
+
+def render_lines(
+    query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True
+) -> bytes:
+    """The ledger lines of one search (pure): one JSON object a hit, dream reports left out."""
+    stamp = now.isoformat(timespec="seconds")
+    qhash = query_hash(query)
+    out: list[str] = []
+    for hit in hits:
+        path = hit.path
+        if path.startswith(DREAM_REPORT_DIR + "/") or path.startswith(LEDGER_DIR + "/"):
+            continue  # dreaming's own output is never evidence for dreaming
+        focus_start, focus_end, line = focus_lines(query, hit.text, hit.start_line)
+        record: dict[str, Any] = {"t": stamp, "q": qhash}
+        if keep_query:
+            record["query"] = query
+        record.update(
+            {
+                "path": path,
+                "lines": [hit.start_line, hit.end_line],
+                "focus": [focus_start, focus_end],
+                "hash": text_hash(line),
+                "score": round(float(hit.score), 4),
+            }
+        )
+        out.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+    return ("\n".join(out) + "\n").encode("utf-8") if out else b""
+
+
+def recording_enabled(config_record: bool, no_record: bool = False) -> bool:
+    """Off with `[dream] record = false`, `--no-record`, or MEMGIT_NO_RECALL=1 (benchmarks set it)."""
+    if no_record or not config_record:
+        return False
+    return os.environ.get("MEMGIT_NO_RECALL", "").strip().lower() in ("", "0", "false", "no")
+
+
+def append_lines(root: Path, rel: str, data: bytes) -> None:
+    """One `write` of `data` at the end of `root/rel`, under an exclusive flock; links refused."""
+    if not data:
+        return
+    abs_path = root / rel
+    abs_path.parent.mkdir(parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
+    try:
+        fd = os.open(abs_path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise MemgitError(f"{rel} is a symlink; the recall ledger is only written to regular files") from None
+        raise MemgitError(f"cannot write the recall ledger {rel}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, data)
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def record_search(
+    root: Path, query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True
+) -> int:
+    """Record the hits of one search; returns how many lines were written."""
+    data = render_lines(query, hits, now, keep_query=keep_query)
+    append_lines(root, ledger_path(now.date()), data)
+    return data.count(b"\n")
+
+
+# ------------------------------------------------------------------------------------ reading
+
+
+def parse_line(line: str) -> Recall | None:
+    """One ledger line, or None when it is not a valid record (the caller counts those)."""
+    try:
+        obj = json.loads(line)
+        stamp = str(obj["t"])
+        when = datetime.fromisoformat(stamp)
+        start, end = (int(v) for v in obj["lines"])
+        focus = obj.get("focus") or [start, end]
+        focus_start, focus_end = int(focus[0]), int(focus[1])
+        path = obj["path"]
+        score = float(obj["score"])
+        qhash = str(obj["q"])
+        thash = str(obj.get("hash", ""))
+        query = obj.get("query")
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None
+    if not isinstance(path, str) or not path or path.startswith("/") or ".." in path.split("/"):
+        return None
+    if start < 1 or end < start or focus_start < 1 or focus_end < focus_start or not qhash:
+        return None
+    return Recall(
+        time=stamp,
+        day=when.date().isoformat(),
+        query_hash=qhash,
+        query=query if isinstance(query, str) else None,
+        path=path,
+        start=start,
+        end=end,
+        focus_start=focus_start,
+        focus_end=focus_end,
+        text_hash=thash,
+        score=score,
+    )
+
+
+def parse_ledger(files: Iterable[tuple[str, str]]) -> LedgerRead:
+    """Records of several ledger files `(path, text)`, in file then line order (pure)."""
+    result = LedgerRead(recalls=[], malformed_where=[])
+    for rel, text in files:
+        result.files += 1
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            record = parse_line(line)
+            if record is None:
+                result.malformed += 1
+                assert result.malformed_where is not None
+                result.malformed_where.append(f"{rel}:{number}")
+                continue
+            result.recalls.append(record)
+    return result
+
+
+def ledger_days(until: date, days: int) -> list[str]:
+    """File names of the ledger covering the `days` days that end on `until`."""
+    return [ledger_path(until - timedelta(days=offset)) for offset in range(days - 1, -1, -1)]

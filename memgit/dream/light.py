@@ -1,0 +1,163 @@
+"""Light phase (pure): recalls -> short-term entries, rehydrated, junk out, near-duplicates folded.
+
+A recall names the focused line of a hit and the hash of its text. Recalls of the same text in the
+same file count for one entry wherever the line has moved since; the entry is found again in the
+file as it is now (or dropped when its text is gone). Junk never becomes an entry: headings, bare
+list markers, memgit's markers and metadata, dream reports and the ledger, transcripts (JSON).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR
+from memgit.core.provenance import is_marker_line
+from memgit.dream.concepts import concept_tags, plain, words
+from memgit.dream.ledger import Recall, text_hash
+from memgit.dream.model import ShortTerm
+from memgit.dream.rehydrate import relocate
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
+_ONLY_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\])?\s*$")
+_METADATA = re.compile(r"^\s*(?:---|\+\+\+|[A-Za-z][\w-]{0,30}:\s*\S{0,40})\s*$")
+_RULE = re.compile(r"^\s*([-*_=])(\s*\1){2,}\s*$")
+MIN_WORDS = 4
+
+
+@dataclass
+class LightResult:
+    entries: list[ShortTerm]
+    gone: list[tuple[str, int, int, int]]  # path, start, end, recalls: text no longer in the file
+    junk: dict[str, int]
+    folded: int
+    recent_tags: dict[str, int]
+    notes_seen: int
+
+
+def path_reason(path: str) -> str | None:
+    """Why nothing from `path` may be promoted, or None."""
+    if path.startswith(DREAM_REPORT_DIR + "/") or path.startswith(LEDGER_DIR + "/") or "/.dreams/" in path:
+        return "dream output"
+    if path == "MEMORY.md":
+        return "already long-term"
+    if not path.endswith(".md"):
+        return "not a Markdown note"
+    return None
+
+
+def junk_reason(path: str, text: str) -> str | None:
+    """Why `text` (from `path`) must never be promoted, or None when it may be."""
+    reason = path_reason(path)
+    if reason:
+        return reason
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return "blank"
+    if any(is_marker_line(line) or line.lstrip().startswith("<!--") for line in lines):
+        return "memgit marker or comment"
+    if all(_HEADING.match(line) for line in lines):
+        return "heading"
+    if all(_ONLY_MARKER.match(line) or _RULE.match(line) for line in lines):
+        return "list marker"
+    if all(_METADATA.match(line) for line in lines):
+        return "metadata"
+    if text.lstrip().startswith("{") and '"q"' in text:
+        return "ledger line"
+    if len(plain(text).split()) < MIN_WORDS:
+        return "too short"
+    return None
+
+
+def light_phase(
+    recalls: Sequence[Recall],
+    files: Mapping[str, str | None],
+    recent_notes: Mapping[str, str],
+    *,
+    fold_similarity: float,
+) -> LightResult:
+    # Relevance: each recall's score relative to the best hit of the same search.
+    best: dict[tuple[str, str], float] = defaultdict(float)
+    for r in recalls:
+        best[(r.time, r.query_hash)] = max(best[(r.time, r.query_hash)], r.score)
+    groups: dict[tuple[str, str], list[Recall]] = defaultdict(list)
+    for r in recalls:
+        groups[(r.path, r.text_hash or f"{r.focus_start}:{r.focus_end}")].append(r)
+
+    entries: list[ShortTerm] = []
+    gone: list[tuple[str, int, int, int]] = []
+    junk: dict[str, int] = defaultdict(int)
+    split_cache: dict[str, list[str]] = {}
+    for (path, _hash), items in sorted(groups.items()):
+        latest = max(items, key=lambda r: (r.time, r.focus_start))
+        reason = path_reason(path)
+        if reason:
+            junk[reason] += 1
+            continue
+        text = files.get(path)
+        if text is None:
+            gone.append((path, latest.focus_start, latest.focus_end, len(items)))
+            continue
+        lines = split_cache.setdefault(path, text.splitlines())
+        located = relocate(lines, latest.focus_start, latest.focus_end, latest.text_hash)
+        if located is None:
+            gone.append((path, latest.focus_start, latest.focus_end, len(items)))
+            continue
+        reason = junk_reason(path, located.text)
+        if reason:
+            junk[reason] += 1
+            continue
+        evidence: dict[tuple[str, str, str], float] = {}
+        for r in items:
+            top = best[(r.time, r.query_hash)]
+            key = (r.time, r.query_hash, r.day)
+            evidence[key] = max(evidence.get(key, 0.0), r.score / top if top > 0 else 0.0)
+        entries.append(
+            ShortTerm(
+                path=path,
+                start=located.start,
+                end=located.end,
+                text=located.text,
+                text_hash=text_hash(located.text),
+                evidence=evidence,
+                tags=concept_tags(located.text),
+                moved=located.moved,
+                sources=[(path, located.start, located.end)],
+            )
+        )
+    entries, folded = fold(entries, fold_similarity)
+    recent_tags: dict[str, int] = defaultdict(int)
+    for _path, note in sorted(recent_notes.items()):
+        for line in note.splitlines():
+            if line.strip() and junk_reason("memory/x.md", line) is None:
+                for tag in concept_tags(line):
+                    recent_tags[tag] += 1
+    return LightResult(entries, gone, dict(junk), folded, dict(recent_tags), len(recent_notes))
+
+
+def fold(entries: list[ShortTerm], threshold: float) -> tuple[list[ShortTerm], int]:
+    """Near-duplicates (same words, Jaccard >= threshold) become one entry with all their evidence;
+    the most recalled copy (then the earliest path and line) keeps its text and place."""
+    order = sorted(entries, key=lambda e: (-e.recalls, e.path, e.start))
+    kept: list[tuple[ShortTerm, frozenset[str]]] = []
+    folded = 0
+    for entry in order:
+        mine = words(entry.text)
+        twin = next((k for k, theirs in kept if k.text_hash == entry.text_hash or overlap(mine, theirs) >= threshold),
+                    None)
+        if twin is None:
+            kept.append((entry, mine))
+            continue
+        folded += 1
+        for key, value in entry.evidence.items():
+            twin.evidence[key] = max(twin.evidence.get(key, 0.0), value)
+        twin.sources.extend(entry.sources)
+    return [k for k, _ in kept], folded
+
+
+def overlap(left: frozenset[str], right: frozenset[str]) -> float:
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)

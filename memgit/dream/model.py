@@ -1,0 +1,147 @@
+"""The data dreaming passes between its phases (plain frozen values; no I/O)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memgit.config import DreamConfig
+from memgit.core.provenance import SourceRef
+from memgit.dream.ledger import Recall
+from memgit.dream.scoring import Components
+
+#: (texts, other texts) -> similarity matrix as nested lists, values in [-1, 1].
+SimilarityFn = Callable[[list[str], list[str]], list[list[float]]]
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """How two texts are compared: embeddings when a model is installed, term overlap otherwise."""
+
+    kind: str  # "embedding" | "terms"
+    compare: SimilarityFn
+
+    def duplicate_threshold(self, cfg: DreamConfig) -> float:
+        return cfg.duplicate_similarity if self.kind == "embedding" else cfg.duplicate_overlap
+
+    def supersede_threshold(self, cfg: DreamConfig) -> float:
+        return cfg.supersede_similarity if self.kind == "embedding" else cfg.supersede_overlap
+
+
+@dataclass(frozen=True)
+class DreamInputs:
+    """Everything a run reads, gathered before any phase runs (so the phases are pure)."""
+
+    now: datetime
+    base_commit: str
+    recalls: list[Recall]
+    files: Mapping[str, str | None]  # current text (at the base) of every recalled file; None = gone
+    recent_notes: Mapping[str, str]  # daily logs and transcripts inside the light window
+    memory_text: str
+    config: DreamConfig
+    similarity: Similarity
+    malformed: int = 0
+    malformed_where: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()
+
+
+@dataclass
+class ShortTerm:
+    """One recalled fact (light phase): where it is now and the evidence for it."""
+
+    path: str
+    start: int
+    end: int
+    text: str
+    text_hash: str
+    #: (time, query hash, day) of each search that surfaced it -> its score relative to that
+    #: search's best hit. Copies of one fact folded together count each search once.
+    evidence: dict[tuple[str, str, str], float]
+    tags: list[str]
+    moved: bool = False
+    sources: list[tuple[str, int, int]] = field(default_factory=list)
+
+    @property
+    def recalls(self) -> int:
+        return len(self.evidence)
+
+    @property
+    def queries(self) -> set[str]:
+        return {q for _, q, _ in self.evidence}
+
+    @property
+    def days(self) -> list[str]:
+        return sorted(day for _, _, day in self.evidence)
+
+    @property
+    def relevance(self) -> float:
+        return sum(self.evidence.values()) / len(self.evidence) if self.evidence else 0.0
+
+
+@dataclass
+class Candidate:
+    """A short-term entry as the deep phase judges it."""
+
+    key: str
+    entry: ShortTerm
+    components: Components
+    score: float
+    gate: str | None = None  # the first gate it failed; None = proposed
+    action: str = "promote"  # promote | supersede
+    target: str | None = None  # key of the entry a supersede edits
+    source: SourceRef | None = None
+    also: list[SourceRef] = field(default_factory=list)
+
+    def explain(self) -> dict[str, Any]:
+        e = self.entry
+        return {
+            "key": self.key,
+            "source": f"{e.path}:{e.start}-{e.end}",
+            "text": e.text,
+            "score": round(self.score, 3),
+            "components": self.components.as_dict(),
+            "recalls": e.recalls,
+            "queries": len(e.queries),
+            "days": len(set(e.days)),
+            "gate": self.gate,
+            "action": None if self.gate else self.action,
+            "target": self.target,
+        }
+
+
+@dataclass(frozen=True)
+class Action:
+    """One commit of the dream branch."""
+
+    kind: str  # promote | supersede | forget
+    key: str
+    text: str
+    source: SourceRef | None
+    score: float | None
+    components: Components | None
+    subject: str
+    body: str
+    target: str | None = None
+    previous_source: SourceRef | None = None
+    also: tuple[SourceRef, ...] = ()
+
+
+@dataclass
+class DreamPlan:
+    day: str
+    actions: list[Action]
+    candidates: list[Candidate]
+    gate_counts: dict[str, int]
+    memory_before: str
+    memory_after: list[str]  # MEMORY.md after each action, in order
+    report: str
+    themes: list[tuple[str, float]]
+    truths: list[tuple[str, float]]
+    light: dict[str, int]
+    notices: list[str]
+
+    @property
+    def empty(self) -> bool:
+        return not self.actions

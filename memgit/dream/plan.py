@@ -1,0 +1,68 @@
+"""One dreaming run as a pure function: inputs gathered by `run.py` in, a plan of commits out."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from memgit.dream.deep import deep_phase
+from memgit.dream.light import light_phase
+from memgit.dream.model import DreamInputs, DreamPlan
+from memgit.dream.rem import rem_phase
+from memgit.dream.report import render_report
+
+
+def plan_dream(inputs: DreamInputs) -> DreamPlan:
+    cfg = inputs.config
+    today = inputs.now.date()
+    stamp = inputs.now.isoformat(timespec="seconds")
+    oldest = (today - timedelta(days=cfg.max_age_days - 1)).isoformat()
+    # Evidence: recalls up to `now` (a simulated clock may run behind later lines) and not too old.
+    evidence = [r for r in inputs.recalls if oldest <= r.day and r.time <= stamp]
+    light = light_phase(evidence, inputs.files, inputs.recent_notes, fold_similarity=cfg.dedupe_similarity)
+    light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
+    recent = [r for r in evidence if r.day >= light_first]
+    rem = rem_phase(
+        light.entries, light.recent_tags, today, lookback_days=cfg.rem_lookback_days,
+        min_strength=cfg.theme_min_strength,
+    )
+    candidates, actions, states, counts = deep_phase(
+        light.entries,
+        inputs.memory_text,
+        [r for r in inputs.recalls if r.time <= stamp],
+        cfg=cfg,
+        similarity=inputs.similarity,
+        now_day=today,
+        base_commit=inputs.base_commit,
+    )
+    if light.gone:
+        counts["source gone"] = len(light.gone)
+    for reason, n in light.junk.items():
+        counts[f"junk: {reason}"] = counts.get(f"junk: {reason}", 0) + n
+    stats = {
+        "recalls": len(evidence),
+        "recent_recalls": len(recent),
+        "entries": len(light.entries),
+        "folded": light.folded,
+        "gone": len(light.gone),
+        "notes_seen": light.notes_seen,
+        "malformed": inputs.malformed,
+    }
+    notices = list(inputs.notices)
+    if inputs.malformed:
+        where = ", ".join(inputs.malformed_where[:5]) + (" …" if len(inputs.malformed_where) > 5 else "")
+        notices.append(f"skipped {inputs.malformed} malformed recall-ledger line(s): {where}")
+    plan = DreamPlan(
+        day=today.isoformat(),
+        actions=actions,
+        candidates=candidates,
+        gate_counts=dict(sorted(counts.items())),
+        memory_before=inputs.memory_text,
+        memory_after=states,
+        report="",
+        themes=rem.themes,
+        truths=[(f"{e.path}:{e.start}-{e.end}", round(conf, 3)) for e, conf in rem.truths],
+        light=stats,
+        notices=notices,
+    )
+    plan.report = render_report(plan, inputs, light.gone)
+    return plan

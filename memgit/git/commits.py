@@ -1,0 +1,132 @@
+"""Commits written straight from trees with pygit2: the work tree, git's index and the checked-out
+branch are never touched (this is how dreaming builds its branch while a person keeps working).
+
+Every function takes and returns plain values (hex ids, paths, bytes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from memgit.errors import MemgitError
+
+
+def _repo(root: Path):  # type: ignore[no-untyped-def]
+    import pygit2
+
+    return pygit2.Repository(str(root))
+
+
+@dataclass(frozen=True)
+class Identity:
+    name: str
+    email: str
+
+
+def resolve_commit(root: Path, ref: str) -> str | None:
+    """The commit `ref` names, or None (no commits yet, or an unknown ref)."""
+    import pygit2
+
+    repo = _repo(root)
+    try:
+        obj = repo.revparse_single(ref)
+        return str(obj.peel(pygit2.Commit).id)
+    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+        return None
+
+
+def is_shallow(root: Path) -> bool:
+    return bool(_repo(root).is_shallow)
+
+
+def head_branch(root: Path) -> str | None:
+    """The checked-out branch (None on a detached HEAD or in an empty repository)."""
+    repo = _repo(root)
+    if repo.head_is_detached or repo.head_is_unborn:
+        return None
+    return str(repo.head.shorthand)
+
+
+def branch_commit(root: Path, name: str) -> str | None:
+    branch = _repo(root).branches.local.get(name)
+    return str(branch.target) if branch is not None else None
+
+
+def read_files(root: Path, commit: str, paths: Iterable[str]) -> dict[str, bytes | None]:
+    """Bytes of each path in the commit's tree; None where the path is not a file there."""
+    import pygit2
+
+    tree = _repo(root)[commit].peel(pygit2.Commit).tree
+    out: dict[str, bytes | None] = {}
+    for path in paths:
+        try:
+            obj = tree[path]
+        except KeyError:
+            out[path] = None
+            continue
+        out[path] = obj.data if isinstance(obj, pygit2.Blob) else None
+    return out
+
+
+def list_files(root: Path, commit: str, folder: str) -> list[str]:
+    """Paths of the files directly inside `folder` in the commit's tree."""
+    import pygit2
+
+    tree = _repo(root)[commit].peel(pygit2.Commit).tree
+    try:
+        sub = tree[folder]
+    except KeyError:
+        return []
+    if not isinstance(sub, pygit2.Tree):
+        return []
+    return sorted(f"{folder}/{entry.name}" for entry in sub if entry.type_str == "blob")
+
+
+def write_commits(
+    root: Path,
+    parent: str,
+    steps: list[tuple[str, Mapping[str, bytes | None]]],
+    *,
+    when: datetime,
+    identity: Identity,
+) -> list[str]:
+    """A chain of commits on top of `parent`, one a step: (message, {path: new bytes or None to
+    delete}). Author and committer dates are `when`, so the same steps give the same ids."""
+    import pygit2
+
+    repo = _repo(root)
+    offset = int(when.utcoffset().total_seconds() // 60) if when.utcoffset() else 0
+    signature = pygit2.Signature(identity.name, identity.email, int(when.timestamp()), offset)
+    index = pygit2.Index()
+    index.read_tree(repo[parent].peel(pygit2.Commit).tree)
+    ids: list[str] = []
+    current = parent
+    for message, changes in steps:
+        for path, data in sorted(changes.items()):
+            if data is None:
+                if path in index:
+                    index.remove(path)
+                continue
+            blob = repo.create_blob(data)
+            index.add(pygit2.IndexEntry(path, blob, pygit2.enums.FileMode.BLOB))
+        tree = index.write_tree(repo)
+        commit = repo.create_commit(None, signature, signature, message, tree, [current])
+        current = str(commit)
+        ids.append(current)
+    return ids
+
+
+def set_branch(root: Path, name: str, commit: str, *, force: bool = False) -> None:
+    """Point branch `name` at `commit`; refuses the checked-out branch, and an existing one unless forced."""
+    import pygit2
+
+    repo = _repo(root)
+    if head_branch(root) == name:
+        raise MemgitError(f"branch {name} is checked out; dreaming never moves the checked-out branch")
+    try:
+        repo.branches.local.create(name, repo[commit].peel(pygit2.Commit), force=force)
+    except (ValueError, pygit2.GitError) as exc:
+        raise MemgitError(f"cannot write branch {name}: {exc}") from None

@@ -1,0 +1,31 @@
+"""Pushing with the user's own git through GitPython: their remotes, credential helpers, SSH agent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memgit.errors import MemgitError
+
+
+def push_branch(root: Path, remote: str, branch: str, *, force: bool = False) -> str:
+    """Push `branch` to the same name on `remote`; returns git's summary line."""
+    import git
+
+    try:
+        repo = git.Repo(root)
+        target = repo.remote(remote)
+    except ValueError:
+        raise MemgitError(f"no remote named {remote!r}; see `git remote -v`") from None
+    except git.exc.GitError as exc:
+        raise MemgitError(f"cannot open the repository for pushing: {exc}") from None
+    spec = f"{'+' if force else ''}refs/heads/{branch}:refs/heads/{branch}"
+    try:
+        infos = target.push(spec)
+    except git.exc.GitCommandError as exc:
+        detail = (exc.stderr or str(exc)).strip().splitlines()
+        raise MemgitError(f"git push to {remote} failed: {detail[-1] if detail else exc}") from None
+    for info in infos:
+        if info.flags & (info.ERROR | info.REJECTED | info.REMOTE_REJECTED | info.REMOTE_FAILURE):
+            hint = " (the branch exists there: use --force to replace it)" if info.flags & info.REJECTED else ""
+            raise MemgitError(f"git push of {branch} to {remote} was refused: {info.summary.strip()}{hint}")
+    return "; ".join(info.summary.strip() for info in infos)
