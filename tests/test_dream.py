@@ -3,7 +3,6 @@ post-merge hook, supersede, duplicates, forgetting, determinism, and the bad-inp
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest

@@ -16,8 +16,8 @@ from memgit.core.paths import daily_log_day
 from memgit.core.provenance import EntryMarker, SourceRef
 from memgit.dream import memory_doc
 from memgit.dream.concepts import entry_key, plain, subject, words
-from memgit.dream.light import overlap
 from memgit.dream.ledger import Recall, text_hash
+from memgit.dream.light import overlap
 from memgit.dream.model import Action, Candidate, ShortTerm, Similarity
 from memgit.dream.scoring import components
 

@@ -1,0 +1,134 @@
+"""CI workflows that dream on a schedule and propose the result for review (GitHub, GitLab).
+
+The templates live in the top-level `hooks/` folder (shipped in the wheel); rendering is a pure
+substitution of a few `@NAME@` placeholders plus keeping or dropping the `# @PAGES-BEGIN@` ..
+`# @PAGES-END@` blocks (the memory-site job). Writing refuses to overwrite a file that differs
+unless forced, so a hand-tuned workflow is never lost.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memgit.errors import MemgitError
+from memgit.resources import shipped_file
+
+GITHUB_TEMPLATE = "memgit-dream.github.yml"
+GITLAB_TEMPLATE = "memgit-dream.gitlab-ci.yml"
+GITHUB_PATH = ".github/workflows/memgit-dream.yml"
+GITLAB_PATH = ".gitlab/memgit-dream.gitlab-ci.yml"
+GITLAB_ROOT = ".gitlab-ci.yml"
+DEFAULT_INSTALL = "agent-memgit[llama]"
+DEFAULT_CRON = "17 3 * * *"
+DEFAULT_BRANCH = "memgit/dream/next"
+
+_CRON_FIELD = re.compile(r"^[0-9A-Za-z*/,\-]+$")
+_PYTHON = re.compile(r"^3\.\d{1,2}$")
+_BRANCH = re.compile(r"^[A-Za-z0-9._/-]+$")
+
+
+@dataclass(frozen=True)
+class CiOptions:
+    pages: bool = False
+    cron: str = DEFAULT_CRON
+    install: str = DEFAULT_INSTALL
+    python: str = "3.12"
+    dream_branch: str = DEFAULT_BRANCH
+    default_branch: str = "main"
+
+
+@dataclass
+class CiResult:
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    hints: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"written": self.written, "unchanged": self.unchanged, "hints": self.hints}
+
+
+def check_options(options: CiOptions) -> None:
+    problems = []
+    fields = options.cron.split()
+    if len(fields) != 5 or not all(_CRON_FIELD.match(f) for f in fields):
+        problems.append(f"--cron {options.cron!r} is not a five-field cron schedule, e.g. {DEFAULT_CRON!r}")
+    if not _PYTHON.match(options.python):
+        problems.append(f"--python {options.python!r} must look like 3.12")
+    for name, value in (("--dream-branch", options.dream_branch), ("--default-branch", options.default_branch)):
+        if not _BRANCH.match(value) or ".." in value or value.startswith("/") or value.endswith("/"):
+            problems.append(f"{name} {value!r} is not a usable branch name")
+    if not options.install.strip() or any(c in options.install for c in "\"'\n`$"):
+        problems.append(f"--install {options.install!r} must be a pip requirement without quotes or $")
+    if problems:
+        raise MemgitError("; ".join(problems))
+
+
+def render(template: str, options: CiOptions) -> str:
+    """The template with its placeholders filled and the pages blocks kept or dropped (pure)."""
+    out: list[str] = []
+    keep = True
+    for line in template.splitlines(keepends=True):
+        marker = line.strip()
+        if marker == "# @PAGES-BEGIN@":
+            keep = options.pages
+            continue
+        if marker == "# @PAGES-END@":
+            keep = True
+            continue
+        if keep:
+            out.append(line)
+    text = "".join(out)
+    for name, value in {
+        "@CRON@": options.cron,
+        "@INSTALL@": options.install,
+        "@PYTHON@": options.python,
+        "@DREAM_BRANCH@": options.dream_branch,
+        "@DEFAULT_BRANCH@": options.default_branch,
+    }.items():
+        text = text.replace(name, value)
+    return text
+
+
+def _write(root: Path, rel: str, text: str, force: bool, result: CiResult) -> None:
+    path = root / rel
+    if path.is_symlink():
+        raise MemgitError(f"{rel} is a symlink; memgit does not write through links")
+    if path.exists():
+        if path.read_text(encoding="utf-8", errors="replace") == text:
+            result.unchanged.append(rel)
+            return
+        if not force:
+            raise MemgitError(f"{rel} exists and differs from what memgit would write; use --force to replace it")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    result.written.append(rel)
+
+
+def write_github(root: Path, options: CiOptions, *, force: bool = False) -> CiResult:
+    check_options(options)
+    result = CiResult()
+    _write(root, GITHUB_PATH, render(shipped_file("hooks", GITHUB_TEMPLATE).read_text(encoding="utf-8"), options),
+           force, result)
+    result.hints.append("enable Settings > Actions > General > 'Allow GitHub Actions to create and approve pull "
+                        "requests', then commit and push the workflow")
+    if options.pages:
+        result.hints.append("set Settings > Pages > Source to 'GitHub Actions'")
+    return result
+
+
+def write_gitlab(root: Path, options: CiOptions, *, force: bool = False) -> CiResult:
+    check_options(options)
+    result = CiResult()
+    _write(root, GITLAB_PATH, render(shipped_file("hooks", GITLAB_TEMPLATE).read_text(encoding="utf-8"), options),
+           force, result)
+    include = f"include:\n  - local: {GITLAB_PATH}\n"
+    main = root / GITLAB_ROOT
+    if not main.exists():
+        _write(root, GITLAB_ROOT, include, force, result)
+    elif GITLAB_PATH not in main.read_text(encoding="utf-8", errors="replace"):
+        result.hints.append(f"add to {GITLAB_ROOT}: include: [{{local: {GITLAB_PATH}}}]")
+    result.hints.append("store a project access token (write_repository, api) as the masked CI/CD variable "
+                        f"MEMGIT_DREAM_TOKEN and add a pipeline schedule ({options.cron})")
+    return result
