@@ -207,12 +207,12 @@ class DreamConfig:
     weights: dict[str, float] = setting(
         {"frequency": 0.24, "relevance": 0.30, "diversity": 0.15, "recency": 0.15, "consolidation": 0.10,
          "conceptual": 0.06},
-        "score weights of the six components (they are normalised to sum to 1)", check=_weights_table,
+        "score weights of the six components; keys left out keep their default; normalised to sum to 1", check=_weights_table,
     )
     duplicate_similarity: float = setting(
         0.9, "cosine similarity above which a candidate repeats a MEMORY.md entry", minimum=0, maximum=1)
     duplicate_overlap: float = setting(
-        0.6, "term overlap (Jaccard) above which a candidate repeats an entry, when there is no model",
+        0.6, "term overlap (Jaccard) above which a candidate repeats an entry (with or without a model)",
         minimum=0, maximum=1)
     supersede_similarity: float = setting(
         0.6, "cosine similarity above which a newer candidate about the same subject updates an entry",
@@ -222,7 +222,8 @@ class DreamConfig:
         minimum=0, maximum=1)
     forget_after_days: int = setting(90, "entries memgit wrote at least this long ago may be forgotten; 0 never",
                                      minimum=0)
-    forget_unrecalled_days: int = setting(60, "... if no search surfaced them for this many days", minimum=1)
+    forget_unrecalled_days: int = setting(
+        60, "and no search surfaced them for this many days: then they are proposed for forgetting", minimum=1)
     memory_max_chars: int = setting(
         12_000, "load budget of MEMORY.md: a promotion that would pass it is held back (never truncated)", minimum=1)
     branch_prefix: str = setting("memgit/dream/", "dream branches are named <prefix>YYYY-MM-DD")
