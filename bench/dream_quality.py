@@ -219,13 +219,14 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
         f"Simulation: {days} days; each gold question asked on 1..{max_asks} random days (seeded); "
         "`memgit dream` at the end of the last day.",
         "",
-        "| workspace | settings | promotions | precision | recall (asked ≥3 days) | random precision | random recall | junk |",
+        "| workspace | settings | promotions (updates) | precision | recall (asked ≥3 days) | random precision "
+        "| random recall | junk |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for res in results:
         for variant, row in res.rows.items():
             out.append(
-                f"| {res.name} | {variant} | {row['promotions']} | {row['precision']:.2f} | {row['recall']:.2f} "
+                f"| {res.name} | {variant} | {row['promotions']} ({row['supersedes']}) | {row['precision']:.2f} | {row['recall']:.2f} "
                 f"(of {row['frequent_questions']}) | {row['random_precision']:.2f} | {row['random_recall']:.2f} "
                 f"| {row['junk']} |"
             )
@@ -239,7 +240,8 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
         freq = sum(r["frequent_questions"] for r in rows)
         recall = sum(r["recall"] * r["frequent_questions"] for r in rows) / freq if freq else 0.0
         rrecall = sum(r["random_recall"] * r["frequent_questions"] for r in rows) / freq if freq else 0.0
-        out.append(f"| **all** | {variant} | {n} | {precision:.2f} | {recall:.2f} (of {freq}) | {rand:.2f} | "
+        updates = sum(r["supersedes"] for r in rows)
+        out.append(f"| **all** | {variant} | {n} ({updates}) | {precision:.2f} | {recall:.2f} (of {freq}) | {rand:.2f} | "
                    f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} |")
     out += [
         "",
@@ -262,7 +264,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", default=default_python())
     parser.add_argument("--markdown", action="store_true", help="print only the tables")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument("--from-json", type=Path, default=None, help="only print the tables of a --json file")
     args = parser.parse_args(argv)
+    if args.from_json:
+        saved = [ConvResult(**item) for item in json.loads(args.from_json.read_text(encoding="utf-8"))]
+        print(markdown(saved, args.days, args.max_asks))
+        return 0
     convs = load_conversations(args.corpus, [c.strip() for c in args.convs.split(",") if c.strip()] or None)
     work = WORK_DIR / "dream"
     results = []

@@ -3,6 +3,7 @@ post-merge hook, supersede, duplicates, forgetting, determinism, and the bad-inp
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -336,3 +337,18 @@ def test_base_option_and_junk_never_promoted(workspace: Path) -> None:
     assert [a["action"] for a in based["actions"]] == ["promote"]
     assert based["base"] == git(workspace, "rev-parse", "notes").strip()
     assert git(workspace, "rev-parse", f"{BRANCH}~2").strip() == based["base"]
+
+
+def test_light_phase_reads_recent_logs_and_transcripts_for_themes(workspace: Path) -> None:
+    turns = [{"role": "user", "content": "Plan the kayak trip on the river"},
+             {"role": "assistant", "content": "The kayak rental opens at eight near the river"},
+             {"role": "tool", "content": "ignored tool output about databases"}]
+    write(workspace / "sessions/2026-03-04-chat.jsonl", "\n".join(json.dumps(t) for t in turns) + "\n")
+    write(workspace / "memory/2026-03-04.md", "# 2026-03-04\n\n- Booked the kayak for Saturday on the river.\n")
+    write(workspace / "memory/2026-02-01.md", "# 2026-02-01\n\n- Old kayak notes, outside the window.\n")
+    commit_all(workspace, "recent")
+    out = dream(workspace, "--dry-run")
+    assert out["light"]["notes_seen"] == 2  # today's log and today's transcript; not February
+    themes = [t["tag"] for t in out["themes"]]
+    assert "kayak" in themes and "river" in themes and "databases" not in themes
+    assert "kayak" in out["report"]

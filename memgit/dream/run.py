@@ -21,6 +21,7 @@ from memgit.core.provenance import (
     format_trailers,
 )
 from memgit.core.text import NotText, decode_memory_text
+from memgit.core.transcripts import transcript_lines
 from memgit.dream import memory_doc
 from memgit.dream.concepts import jaccard
 from memgit.dream.ledger import parse_ledger
@@ -153,6 +154,15 @@ def gather(ws: Workspace, base: str, now: datetime, notices: list[str]) -> Dream
     files = {path: _text(data) for path, data in commits.read_files(root, base, wanted).items()}
     recent_paths = [daily_log_path(now.date() - timedelta(days=d)) for d in range(cfg.light_lookback_days)]
     recent = {p: t for p, d in commits.read_files(root, base, recent_paths).items() if (t := _text(d)) is not None}
+    if ws.config.memory.sessions:
+        # Transcripts of the light window: what was said (user and assistant turns) feeds the themes.
+        window = {(now.date() - timedelta(days=d)).isoformat() for d in range(cfg.light_lookback_days)}
+        sessions = [p for p in commits.list_files(root, base, "sessions")
+                    if p.endswith(".jsonl") and daily_date(p) in window]
+        for path, data in commits.read_files(root, base, sessions).items():
+            text = _text(data)
+            if text is not None:
+                recent[path] = "\n".join(line for _, line in transcript_lines(text))
     similarity = _similarity(ws, notices)
     return DreamInputs(
         now=now,
