@@ -188,6 +188,17 @@ def test_supersede_edits_the_entry_memgit_wrote_with_both_sources(workspace: Pat
     trailers = parse_trailers(git(workspace, "log", "-1", "--format=%B", out["commits"][0]))
     assert trailers["Memgit-Action"] == "supersede" and trailers["Memgit-Supersedes"] == "kold0000001"
     assert trailers["Memgit-Previous-Source"].startswith("memory/2026-01-02.md:5-5@")
+    # After the merge, the old fact recalled again is not promoted back: it is outdated.
+    git(workspace, "merge", "-q", "--no-edit", BRANCH)
+    write(workspace / "memory/2026-01-02.md", "# 2026-01-02\n\n## 09:00\n\n- Alice lives in Porto with her two cats.\n")
+    commit_all(workspace, "the old note")
+    later = ("2026-03-05", "2026-03-06", "2026-03-07")
+    recall(workspace, ("alice porto", "alice lives porto", "porto and her two cats"), later, env=similarity_env)
+    again = memgit_json(workspace, "dream", "--now", "2026-03-07T20:00:00+00:00", "--explain", "--dry-run",
+                        env=similarity_env)
+    assert again["actions"] == [], again["actions"]
+    porto = next(row for row in again["candidates"] if "Porto" in row["text"])
+    assert porto["gate"] == "outdated"
 
 
 def test_duplicates_fold_and_an_existing_entry_is_not_added_twice(workspace: Path, similarity_env: dict) -> None:

@@ -28,6 +28,7 @@ GATES = (
     "too long",
     "already promoted",
     "duplicate",
+    "outdated",
     "cap",
     "budget",
 )
@@ -116,19 +117,28 @@ def deep_phase(
         return any(overlap(mine, theirs) >= cfg.duplicate_overlap for theirs in others)
 
     superseded: set[str] = set()
+    replaced = {e.marker.extra["supersedes"] for e in existing if "supersedes" in e.marker.extra}
     for c, row in zip(passing, sims, strict=True):
         if (row and max(row) >= dup) or same_words(c.entry.text, pool_words):
             c.gate = "duplicate"
             continue
+        if c.key in replaced:
+            c.gate = "outdated"  # the very text an earlier run's update replaced
+            continue
         subj = subject(c.entry.text)
         best: tuple[float, memory_doc.MemoryEntry] | None = None
+        newer_entry = False
         for e, value in zip(existing, row, strict=False):
             if not e.owned or e.key in superseded or value < sup or subject(e.body) != subj or subj is None:
                 continue
             if _candidate_day(c) <= _entry_day(e):
+                newer_entry = True
                 continue
             if best is None or value > best[0]:
                 best = (value, e)
+        if best is None and newer_entry:
+            c.gate = "outdated"  # an entry about the same subject holds a newer fact
+            continue
         if best is not None:
             c.action, c.target = "supersede", best[1].key
             superseded.add(best[1].key)

@@ -20,6 +20,7 @@ GATE_WORDS = {
     "too long": "longer than the entry limit",
     "already promoted": "already in MEMORY.md",
     "duplicate": "says the same as an entry or a stronger candidate",
+    "outdated": "older than an entry about the same subject",
     "cap": "over the per-run cap",
     "budget": "MEMORY.md load budget reached",
     "source gone": "source text gone since the recall",
