@@ -13,8 +13,9 @@ committed. Then ``memgit dream --now LAST_DAY`` with the reference defaults (and
   non-heading lines (mean over ``--draws`` seeded draws), scored the same way;
 * junk: promoted headings, markers, ledger or metadata lines (must be 0).
 
-Then the default run's branch is merged and dreaming runs again at the same time: the table shows
-how many of the merged facts it proposed again (must be 0) and how many new ones it proposed.
+Then a run's branch is merged and dreaming runs again at the same time: the second table shows how
+many of the merged facts it proposed again (must be 0) and how many new ones it proposed: with the
+defaults, those the per-run cap held back; with no cap and no budget, none.
 
 Usage (from the repository root):
 
@@ -45,6 +46,7 @@ Line = tuple[str, int]
 _SOURCE = re.compile(r"^(?P<path>[^:]+):(?P<start>\d+)-(?P<end>\d+)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 
+UNCAPPED = "[dream]\nmax_promotions = 100000\nmemory_max_chars = 100000000\n"
 VARIANTS: dict[str, str] = {
     "defaults": "",
     "cap 40": "[dream]\nmax_promotions = 40\n",
@@ -128,8 +130,7 @@ def is_junk(text: str) -> bool:
 class ConvResult:
     name: str
     rows: dict[str, dict[str, Any]]
-    rerun_repeated: int
-    rerun_new: int
+    rerun: dict[str, Any]  # settings -> (merged by run 1, proposed again by run 2, new in run 2)
     seconds: float
 
 
@@ -201,17 +202,26 @@ def run_conversation(
             "junk": sum(1 for a in promoted if is_junk(a["text"])),
             "gates": out.get("gates", {}),
         }
+    # The review loop: write the branch, merge it, dream again at the same time. With the defaults
+    # the second run proposes what the cap held back; with no cap and no budget it must propose nothing.
+    pre_merge = git(root, "rev-parse", "HEAD").strip()
+    rerun: dict[str, tuple[int, int]] = {}
+    for label, toml in (("defaults", ""), ("no cap, no budget", UNCAPPED)):
+        (root / "memgit.toml").write_text(toml, encoding="utf-8")
+        git(root, "reset", "-q", "--hard", pre_merge)
+        branch = "memgit/dream/bench-" + label.replace(" ", "-").replace(",", "")
+        first = dream(python, root, now, "--branch", branch, "--force")
+        git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "merge", "-q", "--no-edit",
+            branch)
+        merged = {a["key"] for a in first.get("actions", [])}
+        merged_sources = {a["source"].split("@")[0] for a in first.get("actions", []) if a.get("source")}
+        again = dream(python, root, now, "--dry-run")
+        proposals = [a for a in again.get("actions", []) if a["action"] in ("promote", "supersede")]
+        repeated = sum(1 for a in proposals if a["key"] in merged or a["source"].split("@")[0] in merged_sources)
+        rerun[label] = (len(merged), repeated, len(proposals) - repeated)
     (root / "memgit.toml").unlink()
-    # The review loop: write the default branch, merge it, dream again at the same time.
-    first = dream(python, root, now, "--branch", "memgit/dream/first")
-    git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "merge", "-q", "--no-edit",
-        "memgit/dream/first")
-    merged = {a["key"] for a in first.get("actions", [])}
-    merged_sources = {a["source"].split("@")[0] for a in first.get("actions", []) if a.get("source")}
-    again = dream(python, root, now, "--dry-run")
-    proposals = [a for a in again.get("actions", []) if a["action"] in ("promote", "supersede")]
-    repeated = sum(1 for a in proposals if a["key"] in merged or a["source"].split("@")[0] in merged_sources)
-    return ConvResult(conv.name, rows, repeated, len(proposals) - repeated, time.perf_counter() - started)
+    git(root, "reset", "-q", "--hard", pre_merge)
+    return ConvResult(conv.name, rows, rerun, time.perf_counter() - started)
 
 
 def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
@@ -245,11 +255,12 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
                    f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} |")
     out += [
         "",
-        "| workspace | merged facts proposed again by a second run | new proposals in the second run |",
-        "|---|---:|---:|",
+        "| workspace | settings | merged from run 1 | proposed again by run 2 | new in run 2 |",
+        "|---|---|---:|---:|---:|",
     ]
     for res in results:
-        out.append(f"| {res.name} | {res.rerun_repeated} | {res.rerun_new} |")
+        for label, (merged, repeated, new) in res.rerun.items():
+            out.append(f"| {res.name} | {label} | {merged} | {repeated} | {new} |")
     return "\n".join(out)
 
 
