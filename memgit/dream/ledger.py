@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR
-from memgit.core.text import query_terms
+from memgit.core.text import WORD_RE, fts_text, query_terms
 from memgit.errors import MemgitError
 
 
@@ -76,23 +76,29 @@ def text_hash(text: str) -> str:
     return hashlib.sha1(normal.encode("utf-8")).hexdigest()[:16]
 
 
-def focus_lines(query: str, text: str, start: int) -> tuple[int, int, str]:
-    """The line of a hit that best answers the query (most query terms), so a recall of a long
+def _query_words(query: str) -> frozenset[str]:
+    """The query's search words, CJK phrases split into their characters (as `fts_text` spaces them)."""
+    out: set[str] = set()
+    for term in query_terms(query):
+        out.update(term.split())
+    return frozenset(out)
+
+
+def focus_lines(query: str | frozenset[str], text: str, start: int) -> tuple[int, int, str]:
+    """The line of a hit that best answers the query (most query words), so a recall of a long
     chunk counts for the fact, not for its neighbours. Falls back to the first non-blank line."""
-    terms = set(query_terms(query))
+    terms = _query_words(query) if isinstance(query, str) else query
     best: tuple[int, int] | None = None
     lines = text.splitlines()
     for offset, line in enumerate(lines):
         if not line.strip():
             continue
-        words = set(query_terms(line, drop_stop_words=False))
-        overlap = len(terms & words)
+        overlap = len(terms.intersection(w.lower() for w in WORD_RE.findall(fts_text(line))))
         if best is None or overlap > best[0]:
             best = (overlap, offset)
     if best is None:
         return start, start, ""
-    line = lines[best[1]]
-    return start + best[1], start + best[1], line
+    return start + best[1], start + best[1], lines[best[1]]
 
 
 def render_lines(
@@ -101,12 +107,13 @@ def render_lines(
     """The ledger lines of one search (pure): one JSON object a hit, dream reports left out."""
     stamp = now.isoformat(timespec="seconds")
     qhash = query_hash(query)
+    terms = _query_words(query)
     out: list[str] = []
     for hit in hits:
         path = hit.path
         if path.startswith(DREAM_REPORT_DIR + "/") or path.startswith(LEDGER_DIR + "/"):
             continue  # dreaming's own output is never evidence for dreaming
-        focus_start, focus_end, line = focus_lines(query, hit.text, hit.start_line)
+        focus_start, focus_end, line = focus_lines(terms, hit.text, hit.start_line)
         record: dict[str, Any] = {"t": stamp, "q": qhash}
         if keep_query:
             record["query"] = query
@@ -135,10 +142,13 @@ def append_lines(root: Path, rel: str, data: bytes) -> None:
     if not data:
         return
     abs_path = root / rel
-    abs_path.parent.mkdir(parents=True, exist_ok=True)
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
     try:
-        fd = os.open(abs_path, flags, 0o644)
+        try:
+            fd = os.open(abs_path, flags, 0o644)
+        except FileNotFoundError:  # the first line of the day in a new clone: make the folder once
+            abs_path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(abs_path, flags, 0o644)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise MemgitError(f"{rel} is a symlink; the recall ledger is only written to regular files") from None
