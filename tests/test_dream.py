@@ -13,7 +13,7 @@ from memgit.dream import memory_doc
 from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_json, write
 from tests.test_search import real_model  # noqa: F401 - the fixture: the MiniLM model in the test cache
 
-BM25 = {"MEMGIT_EMBEDDING": "none"}
+BM25 = {"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "0"}
 DAYS = ("2026-03-02", "2026-03-03", "2026-03-04")
 NOW = "2026-03-04T20:00:00+00:00"
 BRANCH = "memgit/dream/2026-03-04"
@@ -164,7 +164,7 @@ def similarity_env(request: pytest.FixtureRequest) -> dict[str, str]:
     if request.param == "terms":
         return BM25
     path = request.getfixturevalue("real_model")
-    return {"MEMGIT_MODEL": str(path)}
+    return {"MEMGIT_MODEL": str(path), "MEMGIT_NO_RECALL": "0"}
 
 
 def test_supersede_edits_the_entry_memgit_wrote_with_both_sources(workspace: Path, similarity_env: dict) -> None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from memgit.dream.ledger import focus_lines, parse_ledger, query_hash, text_hash
 from tests.helpers import assert_clean_error, commit_all, git, memgit, write
 from tests.test_mcp import call, mcp_session, ok, run
 
-BM25 = {"MEMGIT_EMBEDDING": "none"}
+BM25 = {"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "0"}
 LEDGER = "memory/.dreams/recall/2026-03-02.jsonl"
 
 
@@ -51,6 +53,8 @@ def test_batch_records_every_query_and_switches_work(workspace: Path, tmp_path: 
     assert recorded == {"tea", "billing service", "migration"}
     count = len(ledger_lines(workspace))
     assert memgit(workspace, "search", "tea", env={**env, "MEMGIT_NO_RECALL": "1"}).returncode == 0
+    assert len(ledger_lines(workspace)) == count
+    assert memgit(workspace, "search", "tea", env={**env, "MEMGIT_NO_RECALL": "true"}).returncode == 0
     assert len(ledger_lines(workspace)) == count
     write(workspace / "memgit.toml", "[dream]\nrecord = false\n")
     assert memgit(workspace, "search", "tea", env=env).returncode == 0
@@ -111,7 +115,8 @@ def test_focus_prefers_the_line_with_the_query_terms() -> None:
     assert focus_lines("zzz", "\n\n- only line\n", 1)[:2] == (3, 3)
 
 
-def test_mcp_search_records_and_read_only_does_not(workspace: Path) -> None:
+def test_mcp_search_records_and_read_only_does_not(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMGIT_NO_RECALL", "0")  # the server inherits MEMGIT_* from the test
     async def scenario(*args: str) -> None:
         async with mcp_session(workspace, *args) as session:
             assert ok(await call(session, "memory_search", {"query": "database migration"}))["hits"]

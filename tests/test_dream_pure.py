@@ -113,3 +113,17 @@ def test_score_shapes_match_the_reference() -> None:
     filler = score(recalls=1, queries=1, days=["2026-03-04"], relevance=0.8, tags=3)
     stale = score(recalls=3, queries=3, days=["2026-01-02", "2026-01-03", "2026-01-04"], relevance=0.85, tags=4)
     assert 0.75 <= durable <= 0.8 and 0.45 <= filler <= 0.55 and stale < 0.75
+
+
+def test_ledger_times_compare_as_instants() -> None:
+    from datetime import UTC, datetime
+
+    from memgit.dream.ledger import parse_line
+
+    line = '{{"t":"{t}","q":"a","path":"memory/a.md","lines":[1,1],"score":1}}'
+    east = parse_line(line.format(t="2026-03-04T21:00:00+02:00"))
+    naive = parse_line(line.format(t="2026-03-04T20:30:00"))
+    assert east is not None and naive is not None
+    now = datetime(2026, 3, 4, 20, 0, tzinfo=UTC)
+    assert east.at <= now < naive.at  # 19:00 UTC is before now; a naive time is read as UTC
+    assert naive.time == "2026-03-04T20:30:00+00:00"

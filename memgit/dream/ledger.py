@@ -21,7 +21,7 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,10 @@ class Recall:
     focus_end: int
     text_hash: str
     score: float
+
+    @property
+    def at(self) -> datetime:
+        return datetime.fromisoformat(self.time)
 
     @property
     def key(self) -> str:
@@ -177,8 +181,10 @@ def parse_line(line: str) -> Recall | None:
     """One ledger line, or None when it is not a valid record (the caller counts those)."""
     try:
         obj = json.loads(line)
-        stamp = str(obj["t"])
-        when = datetime.fromisoformat(stamp)
+        when = datetime.fromisoformat(str(obj["t"]))
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)  # a hand-written line without an offset
+        stamp = when.isoformat(timespec="seconds")
         start, end = (int(v) for v in obj["lines"])
         focus = obj.get("focus") or [start, end]
         focus_start, focus_end = int(focus[0]), int(focus[1])

@@ -14,10 +14,10 @@ from memgit.dream.report import render_report
 def plan_dream(inputs: DreamInputs) -> DreamPlan:
     cfg = inputs.config
     today = inputs.now.date()
-    stamp = inputs.now.isoformat(timespec="seconds")
     oldest = (today - timedelta(days=cfg.max_age_days - 1)).isoformat()
     # Evidence: recalls up to `now` (a simulated clock may run behind later lines) and not too old.
-    evidence = [r for r in inputs.recalls if oldest <= r.day and r.time <= stamp]
+    until_now = [r for r in inputs.recalls if r.at <= inputs.now]
+    evidence = [r for r in until_now if oldest <= r.day]
     light = light_phase(evidence, inputs.files, inputs.recent_notes, fold_similarity=cfg.dedupe_similarity)
     light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
     recent = [r for r in evidence if r.day >= light_first]
@@ -28,7 +28,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     candidates, actions, states, counts = deep_phase(
         light.entries,
         inputs.memory_text,
-        [r for r in inputs.recalls if r.time <= stamp],
+        until_now,
         cfg=cfg,
         similarity=inputs.similarity,
         now_day=today,
