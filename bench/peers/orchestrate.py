@@ -929,6 +929,7 @@ def render_only(json_path: Path, out: Path, fill_counts: bool = False) -> int:
 
 
 def main() -> int:
+    os.environ.setdefault("MEMGIT_NO_RECALL", "1")  # searches here must not write the recall ledger
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tools", default="memgit,qmd,memsearch")
     ap.add_argument("--corpora", default="locomo,synth")
