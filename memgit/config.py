@@ -179,6 +179,8 @@ class SiteConfig:
     )
     history: int = setting(10, "recent commits listed on each note page", minimum=1, maximum=200)
     search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100)
+
+
 def _weights_table(value: Mapping[str, float]) -> str | None:
     known = ("frequency", "relevance", "diversity", "recency", "consolidation", "conceptual")
     problems = [f"unknown component {name!r} (known: {', '.join(known)})" for name in value if name not in known]
