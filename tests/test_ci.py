@@ -62,7 +62,7 @@ def test_github_workflow_is_valid(workspace: Path, pages: bool) -> None:
     assert ("push" in doc["on"]) == pages
     text = path.read_text()
     assert "memgit dream" in text and "gh pr create" in text and "@" + "PAGES" not in text
-    assert ("memgit site build -o _site --scope public" in text) == pages
+    assert ('memgit site build -o "$RUNNER_TEMP/site" --scope public' in text) == pages
     assert ("actions/deploy-pages" in text) == pages
     for script in shell_blocks(doc):
         bash_ok(script)
@@ -80,7 +80,7 @@ def test_gitlab_pipeline_is_valid(workspace: Path, pages: bool) -> None:
     assert ("pages" in doc) == pages and "memgit-dream" in doc
     if pages:
         assert doc["pages"]["artifacts"]["paths"] == ["public"]
-        assert "memgit site build -o public --scope public" in doc["pages"]["script"]
+        assert any("memgit site build" in line and "--scope public" in line for line in doc["pages"]["script"])
     for script in shell_blocks(doc):
         bash_ok(script)
     assert load_yaml(root_file) == {"include": [{"local": ".gitlab/memgit-dream.gitlab-ci.yml"}]}
@@ -149,3 +149,22 @@ def test_github_dream_step_runs_for_real(workspace: Path, tmp_path: Path) -> Non
     assert proc.returncode == 0, proc.stderr
     assert "branch=\n" in output.read_text() and "nothing to promote" in proc.stderr
     assert json.loads((runner / "dream.json").read_text())["branch"] is None
+
+
+def test_pages_jobs_build_the_site_with_their_own_commands(workspace: Path, tmp_path: Path) -> None:
+    """The site command each generated pages job runs, run here on a real workspace."""
+    memgit_json(workspace, "ci", "github", "--pages")
+    memgit_json(workspace, "ci", "gitlab", "--pages")
+    github = load_yaml(workspace / ".github/workflows/memgit-dream.yml")["jobs"]["pages"]["steps"]
+    build = next(step["run"] for step in github if "memgit site build" in step.get("run", ""))
+    gitlab = "\n".join(line for line in load_yaml(workspace / ".gitlab/memgit-dream.gitlab-ci.yml")["pages"]["script"]
+                       if "pip install" not in line)
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    env = {**os.environ, **BM25, "RUNNER_TEMP": str(runner), "TMPDIR": str(runner),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    for command, built in ((build, runner / "site"), (gitlab, workspace / "public")):
+        proc = subprocess.run(["bash", "-e", "-c", command], cwd=workspace, env=env, capture_output=True, text=True,
+                              check=False)
+        assert proc.returncode == 0, proc.stderr
+        assert (built / "index.html").is_file()
