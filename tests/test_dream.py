@@ -59,8 +59,7 @@ def test_review_loop_push_merge_hook_search_and_marker(dreaming: Path, tmp_path:
     bare = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
     git(dreaming, "remote", "add", "origin", str(bare))
-    git(dreaming, "add", "memory/.dreams")
-    git(dreaming, "commit", "-q", "-m", "recall ledger")  # what CI sees
+    assert memgit(dreaming, "publish-recalls").returncode == 0  # what CI sees
     git(dreaming, "push", "-q", "origin", "main")
     out = dream(dreaming, "--push", "origin")
     assert out["branch"] == BRANCH and out["pushed"]
@@ -243,7 +242,7 @@ def test_forget_proposes_stale_entries_memgit_wrote_and_keeps_a_persons(workspac
 
 # -- bad input -------------------------------------------------------------------------------------
 def test_malformed_ledger_lines_are_skipped_counted_and_reported(dreaming: Path) -> None:
-    ledger = dreaming / "memory/.dreams/recall/2026-03-03.jsonl"
+    ledger = dreaming / ".git/memgit/recall/2026-03-03.jsonl"  # the spool, read when the base is HEAD
     with ledger.open("a") as handle:
         handle.write("{torn line\n\"just a string\"\n")
     out = dream(dreaming)
@@ -319,8 +318,7 @@ def test_detached_head(dreaming: Path) -> None:
 
 
 def test_shallow_clone_as_in_ci(dreaming: Path, tmp_path: Path) -> None:
-    git(dreaming, "add", "memory/.dreams")
-    git(dreaming, "commit", "-q", "-m", "recall ledger")
+    assert memgit(dreaming, "publish-recalls").returncode == 0
     shallow = tmp_path / "ci"
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{dreaming}", str(shallow))
     assert git(shallow, "rev-parse", "--is-shallow-repository").strip() == "true"
@@ -341,7 +339,7 @@ def test_base_option_and_junk_never_promoted(workspace: Path) -> None:
     assert any(k.startswith("junk: ") for k in out["gates"]), out["gates"]
     seed(workspace)
     recall(workspace)
-    commit_all(workspace, "notes and their recall ledger")
+    assert memgit(workspace, "publish-recalls").returncode == 0  # the notes were committed by seed()
     git(workspace, "branch", "notes")
     git(workspace, "checkout", "-q", "HEAD~2")  # somewhere else entirely; the base is named
     based = dream(workspace, "--base", "notes")

@@ -1,5 +1,6 @@
-"""The recall ledger end to end: what `memgit search` (single, --batch) and the MCP server record,
-how it is switched off, how two clones merge it, and that it is never searchable itself."""
+"""The recall ledger end to end: what `memgit search` (single, --batch) and the MCP server record
+(in the clone's spool), how it is switched off, how two clones merge it once published, and that it
+is never searchable itself. Publishing itself is tested in test_recall_spool.py."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from tests.test_mcp import call, mcp_session, ok, run
 
 BM25 = {"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "0"}
 LEDGER = "memory/.dreams/recall/2026-03-02.jsonl"
+SPOOL = ".git/memgit/recall/2026-03-02.jsonl"
 
 
-def ledger_lines(root: Path, rel: str = LEDGER) -> list[dict]:
+def ledger_lines(root: Path, rel: str = SPOOL) -> list[dict]:
     path = root / rel
     if not path.exists():
         return []
@@ -42,6 +44,7 @@ def test_search_records_each_hit_with_focus_and_hash(workspace: Path) -> None:
     again = json.loads(memgit(workspace, "search", first["q"], "--json", "--no-record", env=BM25).stdout)
     assert all(not h["path"].startswith("memory/.dreams") for h in again["hits"])
     assert len(ledger_lines(workspace)) == len(lines)  # --no-record wrote nothing
+    assert git(workspace, "status", "--porcelain") == ""  # a search never dirties the work tree
 
 
 def test_batch_records_every_query_and_switches_work(workspace: Path, tmp_path: Path) -> None:
@@ -68,16 +71,18 @@ def test_batch_records_every_query_and_switches_work(workspace: Path, tmp_path: 
 def test_bad_now_is_one_clean_error(workspace: Path) -> None:
     assert_clean_error(memgit(workspace, "search", "tea", "--now", "yesterday", env=BM25), "--now")
     assert_clean_error(memgit(workspace, "search", "tea", env={**BM25, "MEMGIT_NOW": "31/12/2026"}), "MEMGIT_NOW")
-    assert not (workspace / "memory/.dreams").exists()
+    assert not (workspace / "memory/.dreams").exists() and not (workspace / ".git/memgit/recall").exists()
 
 
-def test_remember_commit_takes_pending_ledger_lines(workspace: Path) -> None:
+def test_remember_commit_publishes_the_spool(workspace: Path) -> None:
     assert memgit(workspace, "search", "tea", "--now", "2026-03-02T09:00:00", env=BM25).returncode == 0
     proc = memgit(workspace, "remember", "--commit", "The user likes green tea.", env=BM25)
     assert proc.returncode == 0, proc.stderr
     changed = git(workspace, "show", "--name-only", "--format=", "HEAD").split()
     assert LEDGER in changed and "memory/" in " ".join(changed)
-    assert git(workspace, "status", "--porcelain", "--", "memory/.dreams") == ""
+    assert git(workspace, "status", "--porcelain") == ""
+    assert not (workspace / SPOOL).exists()  # published: the spool is empty
+    assert json.loads(git(workspace, "show", f"HEAD:{LEDGER}").splitlines()[0])["query"] == "tea"
 
 
 def test_ledger_of_two_clones_merges_without_conflict(workspace: Path, tmp_path: Path) -> None:
@@ -90,11 +95,11 @@ def test_ledger_of_two_clones_merges_without_conflict(workspace: Path, tmp_path:
     git(tmp_path, "clone", "-q", str(bare), str(b))
     for clone, query in ((a, "tea"), (b, "billing")):
         assert memgit(clone, "search", query, "--now", "2026-03-02T10:00:00", env=BM25).returncode == 0
-        commit_all(clone, f"ledger from {clone.name}")
+        assert memgit(clone, "publish-recalls", env=BM25).returncode == 0
     git(a, "push", "-q", "origin", "HEAD")
     git(b, "-c", "pull.rebase=false", "pull", "-q", "--no-edit", "origin", "main")
     assert "<<<<<<<" not in (b / LEDGER).read_text()
-    queries = [line["query"] for line in ledger_lines(b)]
+    queries = [line["query"] for line in ledger_lines(b, LEDGER)]
     assert "tea" in queries and "billing" in queries
     assert git(b, "status", "--porcelain") == ""
 
@@ -122,9 +127,10 @@ def test_mcp_search_records_and_read_only_does_not(workspace: Path, monkeypatch:
             assert ok(await call(session, "memory_search", {"query": "database migration"}))["hits"]
 
     run(lambda: scenario("--read-only"))
-    assert not (workspace / "memory/.dreams").exists()
+    assert not (workspace / ".git/memgit/recall").exists()
     run(lambda: scenario())
-    files = list((workspace / "memory/.dreams/recall").glob("*.jsonl"))
+    assert not (workspace / "memory/.dreams").exists()
+    files = list((workspace / ".git/memgit/recall").glob("*.jsonl"))
     assert len(files) == 1
     lines = [json.loads(line) for line in files[0].read_text().splitlines()]
     assert lines and lines[0]["query"] == "database migration" and lines[0]["path"] == "memory/2026-01-05.md"

@@ -149,8 +149,9 @@ def search(
 ) -> None:
     """Search memory: BM25 and vectors merged; every hit names path:lines@commit.
 
-    The hits are recorded in the recall ledger (memory/.dreams/recall/), the evidence dreaming
-    promotes from, unless --no-record, `[dream] record = false` or MEMGIT_NO_RECALL=1.
+    The hits are recorded in this clone's recall spool (.git/memgit/recall/; never the work tree),
+    the evidence dreaming promotes from, unless --no-record, `[dream] record = false` or
+    MEMGIT_NO_RECALL=1. `memgit publish-recalls` commits them to memory/.dreams/recall/.
     """
     from memgit.dream.recording import Recorder
     from memgit.errors import MemgitError
@@ -220,9 +221,11 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
 def status(ctx: click.Context, as_json: bool) -> None:
     """How the index compares with HEAD."""
     from memgit.index.status import index_status
+    from memgit.memory.recall_spool import pending_count
 
     ws = workspace_from(ctx)
     data = index_status(ws)
+    data["recall_pending"] = pending_count(ws.data_dir)
     if as_json:
         emit(data)
         return
@@ -247,6 +250,11 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(
             f"vectors:      {data['pending_vectors']} pending (indexed where the model could not load); "
             "`memgit index` with the model fills them"
+        )
+    if data["recall_pending"]:
+        click.echo(
+            f"recalls:      {data['recall_pending']} recall line(s) not published; "
+            "`memgit publish-recalls` (or `remember --commit`) commits them for dreaming in CI"
         )
     if data.get("error"):
         click.echo(f"error:        {data['error']}")

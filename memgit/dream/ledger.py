@@ -2,10 +2,12 @@
 
 It is dreaming's evidence. A line is written for every hit of every search (CLI, `--batch`, MCP),
 so the writer must cost nothing a user can measure: the lines of one search are rendered in memory
-and land with a single `write` on a file opened with `O_APPEND` under an exclusive `flock` (the same
-discipline as memory appends, so two processes never interleave half lines). The files live under
-`memory/.dreams/recall/` (a hidden folder: never indexed) and carry `merge=union` in .gitattributes,
-so two clones that searched on the same day merge without a conflict.
+and land with a single `write` under an exclusive `flock` (the same discipline as memory appends,
+so two processes never interleave half lines). Searches write to a per-clone spool under the data
+dir (`.git/memgit/recall/`, see memgit/memory/recall_spool.py), so they never dirty the work tree;
+publishing moves the lines into the tracked files under `memory/.dreams/recall/` (a hidden folder:
+never indexed), which carry `merge=union` in .gitattributes, so two clones that searched on the
+same day merge without a conflict.
 
 Reading is tolerant: a malformed line (a torn write, a bad merge, a hand edit) is skipped and
 counted, never fatal.
@@ -13,9 +15,6 @@ counted, never fatal.
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import fcntl
 import hashlib
 import json
 import os
@@ -27,7 +26,6 @@ from typing import Any
 
 from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR
 from memgit.core.text import WORD_RE, fts_text, query_terms
-from memgit.errors import MemgitError
 
 
 @dataclass(frozen=True)
@@ -141,36 +139,15 @@ def recording_enabled(config_record: bool, no_record: bool = False) -> bool:
     return os.environ.get("MEMGIT_NO_RECALL", "").strip().lower() in ("", "0", "false", "no")
 
 
-def append_lines(root: Path, rel: str, data: bytes) -> None:
-    """One `write` of `data` at the end of `root/rel`, under an exclusive flock; links refused."""
-    if not data:
-        return
-    abs_path = root / rel
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
-    try:
-        try:
-            fd = os.open(abs_path, flags, 0o644)
-        except FileNotFoundError:  # the first line of the day in a new clone: make the folder once
-            abs_path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(abs_path, flags, 0o644)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise MemgitError(f"{rel} is a symlink; the recall ledger is only written to regular files") from None
-        raise MemgitError(f"cannot write the recall ledger {rel}: {exc.strerror}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        os.write(fd, data)
-    finally:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-
-
 def record_search(
-    root: Path, query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True
+    data_dir: Path, query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True
 ) -> int:
-    """Record the hits of one search; returns how many lines were written."""
+    """Record the hits of one search in this clone's spool (never the work tree: a search must not
+    dirty it); returns how many lines were written. Publishing moves them into the tracked ledger."""
+    from memgit.memory.recall_spool import append_spool
+
     data = render_lines(query, hits, now, keep_query=keep_query)
-    append_lines(root, ledger_path(now.date()), data)
+    append_spool(data_dir, now.date(), data)
     return data.count(b"\n")
 
 

@@ -13,10 +13,10 @@ if TYPE_CHECKING:
 
 
 class Recorder:
-    """Records search results in the ledger when recording is on; passes results through."""
+    """Records search results in the recall spool when recording is on; passes results through."""
 
     def __init__(self, ws: Workspace, *, no_record: bool = False, now: str | None = None, read_only: bool = False):
-        self.root = ws.root
+        self.data_dir = ws.data_dir
         self.enabled = not read_only and recording_enabled(ws.config.dream.record, no_record)
         self.keep_query = ws.config.dream.keep_queries
         # A bad --now is refused before any search runs.
@@ -32,7 +32,7 @@ class Recorder:
         if self.enabled and result.hits:
             now = self._fixed or resolve_now()
             try:
-                record_search(self.root, result.query, result.hits, now, keep_query=self.keep_query)
+                record_search(self.data_dir, result.query, result.hits, now, keep_query=self.keep_query)
             except (MemgitError, OSError) as exc:
                 self.problem = f"the recall ledger was not written: {exc}"
                 self.enabled = False

@@ -1,7 +1,7 @@
 """A dreaming run's I/O shell: gather the inputs at the base commit, plan, write the branch, push.
 
-Everything is read from the base commit's tree (plus, when the base is HEAD, the ledger lines not
-committed yet), so a run is a function of (base commit, ledger, --now, config): the same inputs give
+Everything is read from the base commit's tree (plus, when the base is HEAD, the recall spool's lines not
+published yet), so a run is a function of (base commit, ledger, --now, config): the same inputs give
 byte-identical commits. Nothing here touches the work tree, git's index or the checked-out branch.
 """
 
@@ -29,6 +29,7 @@ from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
 from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
 from memgit.git import commits
+from memgit.memory.recall_spool import new_lines, read_spool
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
@@ -131,24 +132,22 @@ def gather(ws: Workspace, base: str, now: datetime, notices: list[str]) -> Dream
         raise MemgitError(
             f"MEMORY.md at {base[:12]} holds merge conflict markers; resolve the conflict and commit before dreaming"
         )
-    # Ledger: every file of the window, from the base tree; when the base is HEAD, the work tree's
-    # copy (a superset: the ledger is append-only) so lines not committed yet count too.
+    # Ledger: every file of the window, from the base tree; when the base is HEAD, plus this clone's
+    # spool (lines recorded, not published yet), an exact line already committed counted once.
     days = max(cfg.max_age_days, cfg.forget_unrecalled_days)
     first = (now.date() - timedelta(days=days - 1)).isoformat()
     names = [p for p in commits.list_files(root, base, LEDGER_DIR) if p.endswith(".jsonl")]
-    use_worktree = commits.resolve_commit(root, "HEAD") == base
-    if use_worktree and (root / LEDGER_DIR).is_dir():
-        names = sorted(set(names) | {f"{LEDGER_DIR}/{p.name}" for p in (root / LEDGER_DIR).glob("*.jsonl")})
+    spool = read_spool(ws.data_dir) if commits.resolve_commit(root, "HEAD") == base else {}
+    names = sorted(set(names) | set(spool))
     names = [p for p in names if (daily_date(p) or "9999") >= first and (daily_date(p) or "") <= now.date().isoformat()]
     committed = commits.read_files(root, base, names)
     texts: list[tuple[str, str]] = []
     for name in names:
-        data = committed.get(name)
-        if use_worktree:
-            path = root / name
-            if path.is_file() and not path.is_symlink():
-                data = path.read_bytes()
-        texts.append((name, (data or b"").decode("utf-8", errors="replace")))
+        text = (committed.get(name) or b"").decode("utf-8", errors="replace")
+        extra = new_lines(text.splitlines(), spool.get(name, ()))
+        if extra:
+            text = text + ("" if not text or text.endswith("\n") else "\n") + "\n".join(extra) + "\n"
+        texts.append((name, text))
     ledger = parse_ledger(texts)
     wanted = sorted({r.path for r in ledger.recalls})
     files = {path: _text(data) for path, data in commits.read_files(root, base, wanted).items()}

@@ -446,6 +446,32 @@ def commit_only(root: Path, paths: list[str], message: str) -> tuple[str | None,
     return None, (proc.stderr + proc.stdout).decode(errors="replace").strip()
 
 
+def unstage(root: Path, paths: list[str]) -> None:
+    """Put `paths` in git's index back as HEAD has them (a failed commit's `git add` undone)."""
+    if head_ids(root)[0] is None:
+        _git(root, "rm", "-q", "--cached", "--ignore-unmatch", "--", *paths)
+    else:
+        _git(root, "reset", "-q", "--", *paths)
+
+
+#: Files git keeps in a work tree's git dir while an operation waits for the user to finish it.
+IN_PROGRESS_MARKERS = (
+    ("MERGE_HEAD", "a merge"),
+    ("rebase-merge", "a rebase"),
+    ("rebase-apply", "a rebase or am"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick"),
+    ("REVERT_HEAD", "a revert"),
+)
+
+
+def operation_in_progress(git_dir: Path) -> str | None:
+    """What git operation is half done in this work tree (a merge, a rebase, ...), or None."""
+    for name, what in IN_PROGRESS_MARKERS:
+        if (git_dir / name).exists():
+            return what
+    return None
+
+
 def config_value(root: Path, key: str) -> str | None:
     """One git config value as git would resolve it for this repository (None when unset)."""
     pygit2 = _pygit2()

@@ -296,16 +296,15 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
     return [f"lint warning {f.code}: {f.message} (line {f.line} of the text)" for f in findings]
 
 
-def pending_ledger_paths(root: Path) -> list[str]:
-    """Recall-ledger files with lines git has not committed yet (new or appended to)."""
-    from memgit.core.paths import LEDGER_DIR
-    from memgit.git import plumbing
-
-    found = plumbing.changed_paths_under(root, LEDGER_DIR)
-    return sorted(path for path in found if path.endswith(".jsonl"))
-
-
-def commit_paths(root: Path, paths: list[str], message: str, *, attempts: int = 20) -> str:
+def commit_paths(
+    root: Path,
+    paths: list[str],
+    message: str,
+    *,
+    attempts: int = 20,
+    failure: str = "the text was appended, but git commit failed",
+    advice: str = "fix the problem and commit the file yourself",
+) -> str:
     """Commit exactly `paths` through the git module (the user's own git, so their hooks, memgit's
     indexer and the lint, run as for any commit). Retries while another git process holds the
     index lock (two writers committing at once)."""
@@ -319,10 +318,7 @@ def commit_paths(root: Path, paths: list[str], message: str, *, attempts: int = 
         if "index.lock" not in last_error:
             break
         time.sleep(0.05 * (attempt + 1))
-    raise AppendRefused(
-        f"the text was appended, but git commit failed: {last_error or 'unknown error'}; "
-        "fix the problem and commit the file yourself"
-    )
+    raise AppendRefused(f"{failure}: {last_error or 'unknown error'}; {advice}")
 
 
 def append_memory(
@@ -354,6 +350,19 @@ def append_memory(
     result = AppendResult(path=rel, start_line=start, end_line=end, heading=heading, created=created, notices=notices)
     if commit:
         where = "long-term memory" if long_term else "daily log"
-        # Pending recall-ledger lines ride along: they are how CI's dreaming sees the evidence.
-        result.commit = commit_paths(ws.root, [rel, *pending_ledger_paths(ws.root)], f"memory: append to {where} {rel}")
+        # The recall spool is published in the same commit: that is how CI's dreaming sees the
+        # evidence. A spool that cannot be published now (mid-merge, conflicted ledger) stays put.
+        from memgit.memory import recall_spool
+
+        try:
+            staged = recall_spool.stage(ws.root, ws.git_dir, ws.data_dir)
+        except recall_spool.PublishRefused as exc:
+            staged = recall_spool.Staged()
+            result.notices.append(f"recall lines not published: {exc}")
+        try:
+            result.commit = commit_paths(ws.root, [rel, *staged.paths], f"memory: append to {where} {rel}")
+        except MemgitError:
+            recall_spool.rollback(ws.root, staged)
+            raise
+        recall_spool.finish(staged)
     return result

@@ -1,0 +1,300 @@
+"""The recall spool, and publishing it into the tracked ledger.
+
+A search must never dirty the work tree (a dirty tracked file makes `git checkout` and `git pull`
+refuse), so searches record their hits in a per-clone spool under the data dir
+(`.git/memgit/recall/YYYY-MM-DD.jsonl`), never in `memory/.dreams/recall/`. The spool's lines reach
+the tracked ledger files (merge=union, so clones merge them) only when they are *published*: by
+`memgit publish-recalls` or by `memgit remember/log --commit`, in one commit of the ledger paths.
+
+Publishing is crash-safe and idempotent: the lines are appended to the tracked files, committed,
+and only then dropped from the spool (under its lock, keeping lines recorded meanwhile). A failed
+commit restores the tracked files and leaves the spool as it was; a line that is already in the
+tracked file is never appended twice, so a retry after a crash between commit and drop does not
+duplicate anything.
+
+Writers take an exclusive `flock` on the spool file and land a search's lines with one `write`;
+the spool is replaced by rename when lines are dropped, so a writer that waited on the old file
+notices it was replaced and writes to the new one instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from memgit.core.paths import LEDGER_DIR
+from memgit.errors import MemgitError
+
+SPOOL_FOLDER = "recall"
+_DAY_FILE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}\.jsonl$")
+_CONFLICT_RE = re.compile(r"^(<<<<<<<|=======|>>>>>>>)( |$)", re.MULTILINE)
+
+
+class PublishRefused(MemgitError):
+    """The spool cannot be published now; the message says why and what to do."""
+
+
+@dataclass
+class PublishResult:
+    """What a publish did: lines moved into the tracked ledger, the commit, the files."""
+
+    lines: int = 0
+    commit: str | None = None
+    paths: list[str] = field(default_factory=list)
+    pending: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# --------------------------------------------------------------------------------- pure logic
+
+
+def tracked_path(spool_name: str) -> str:
+    """The tracked ledger file a spool file publishes into (same day, same name)."""
+    return f"{LEDGER_DIR}/{spool_name}"
+
+
+def lines_of(data: bytes) -> list[str]:
+    """The non-blank lines of a ledger or spool file (a torn last line included: it is kept as is)."""
+    return [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+
+
+def new_lines(existing: Iterable[str], spool: Iterable[str]) -> list[str]:
+    """Spool lines not already in the tracked file, each once, in spool order: exact lines dedupe."""
+    seen = set(existing)
+    out: list[str] = []
+    for line in spool:
+        if line not in seen:
+            seen.add(line)
+            out.append(line)
+    return out
+
+
+def remaining(current: list[str], taken: list[str]) -> list[str]:
+    """The spool after dropping what was published: one occurrence per published line, so lines
+    recorded while the commit ran (after the spool was read) are kept."""
+    left = Counter(taken)
+    out: list[str] = []
+    for line in current:
+        if left[line] > 0:
+            left[line] -= 1
+        else:
+            out.append(line)
+    return out
+
+
+def has_conflict_markers(text: str) -> bool:
+    return _CONFLICT_RE.search(text) is not None
+
+
+def append_payload(existing: bytes, lines: list[str]) -> bytes:
+    """Bytes to append so `lines` start on a line of their own."""
+    if not lines:
+        return b""
+    lead = b"\n" if existing and not existing.endswith(b"\n") else b""
+    return lead + ("\n".join(lines) + "\n").encode("utf-8")
+
+
+# --------------------------------------------------------------------------------- the spool
+
+
+def spool_dir(data_dir: Path) -> Path:
+    return data_dir / SPOOL_FOLDER
+
+
+def spool_files(data_dir: Path) -> list[Path]:
+    folder = spool_dir(data_dir)
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if _DAY_FILE_RE.match(p.name) and p.is_file() and not p.is_symlink())
+
+
+@contextlib.contextmanager
+def _locked(path: Path, *, create: bool) -> Iterator[int | None]:
+    """An fd of `path` under an exclusive flock, reopened if the file was replaced while waiting."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW | (os.O_CREAT if create else 0)
+    while True:
+        try:
+            try:
+                fd = os.open(path, flags, 0o644)
+            except FileNotFoundError:
+                if not create:
+                    yield None
+                    return
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(path, flags, 0o644)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise MemgitError(f"{path} is a symlink; the recall spool is only written to regular files") from None
+            raise MemgitError(f"cannot open the recall spool {path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                same = os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                yield fd
+                return
+        finally:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _read_fd(fd: int) -> bytes:
+    size = os.fstat(fd).st_size
+    return os.pread(fd, size, 0) if size else b""
+
+
+def append_spool(data_dir: Path, day: date, data: bytes) -> None:
+    """One `write` of a search's lines at the end of the day's spool file, under its lock."""
+    if not data:
+        return
+    with _locked(spool_dir(data_dir) / f"{day.isoformat()}.jsonl", create=True) as fd:
+        assert fd is not None
+        os.write(fd, data)
+
+
+def read_spool(data_dir: Path) -> dict[str, list[str]]:
+    """Each spool file's lines by tracked ledger path (no lock: appends are whole writes)."""
+    out: dict[str, list[str]] = {}
+    for path in spool_files(data_dir):
+        with contextlib.suppress(OSError):
+            lines = lines_of(path.read_bytes())
+            if lines:
+                out[tracked_path(path.name)] = lines
+    return out
+
+
+def pending_count(data_dir: Path) -> int:
+    """Recall lines recorded here and not published yet."""
+    return sum(len(lines) for lines in read_spool(data_dir).values())
+
+
+def _drop(path: Path, taken: list[str]) -> None:
+    """Remove published lines from one spool file: new file by rename, under the old one's lock."""
+    with _locked(path, create=False) as fd:
+        if fd is None:
+            return
+        left = remaining(lines_of(_read_fd(fd)), taken)
+        if not left:
+            path.unlink()
+            return
+        temp = path.with_name(f".{path.name}.tmp")
+        temp.write_bytes(("\n".join(left) + "\n").encode("utf-8"))
+        with open(temp, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+
+
+# --------------------------------------------------------------------------------- publishing
+
+
+@dataclass
+class Staged:
+    """Spool lines written into the tracked ledger files, not committed yet."""
+
+    paths: list[str] = field(default_factory=list)
+    lines: int = 0
+    taken: dict[Path, list[str]] = field(default_factory=dict)
+    before: dict[str, bytes | None] = field(default_factory=dict)
+
+
+def stage(root: Path, git_dir: Path, data_dir: Path) -> Staged:
+    """Append the spool's new lines to the tracked ledger files (refusing a half-done merge or a
+    ledger file with conflict markers before writing anything)."""
+    staged = Staged()
+    spools = spool_files(data_dir)
+    if not spools:
+        return staged
+    from memgit.git import plumbing
+
+    operation = plumbing.operation_in_progress(git_dir)
+    if operation:
+        raise PublishRefused(
+            f"cannot publish the recall spool during {operation}; finish it (or abort it) first"
+        )
+    plans: list[tuple[Path, str, bytes | None, list[str], list[str]]] = []
+    for spool in spools:
+        with _locked(spool, create=False) as fd:
+            lines = lines_of(_read_fd(fd)) if fd is not None else []
+        if not lines:
+            continue
+        rel = tracked_path(spool.name)
+        target = root / rel
+        if target.is_symlink():
+            raise PublishRefused(f"{rel} is a symlink; the recall ledger is only written to regular files")
+        before = target.read_bytes() if target.is_file() else None
+        if before is not None and has_conflict_markers(before.decode("utf-8", errors="replace")):
+            raise PublishRefused(
+                f"{rel} holds merge conflict markers; resolve them (keep both sides' lines) and commit first"
+            )
+        plans.append((spool, rel, before, lines, new_lines(lines_of(before or b""), lines)))
+    for spool, rel, before, lines, fresh in plans:
+        staged.taken[spool] = lines
+        if fresh:
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "ab") as handle:
+                handle.write(append_payload(before or b"", fresh))
+            staged.before[rel] = before
+            staged.lines += len(fresh)
+        staged.paths.append(rel)
+    return staged
+
+
+def rollback(root: Path, staged: Staged) -> None:
+    """Undo `stage` after a failed commit: the tracked files and git's index as they were."""
+    from memgit.git import plumbing
+
+    for rel, before in staged.before.items():
+        target = root / rel
+        if before is None:
+            with contextlib.suppress(FileNotFoundError):
+                target.unlink()
+        else:
+            target.write_bytes(before)
+    if staged.paths:
+        plumbing.unstage(root, staged.paths)
+
+
+def finish(staged: Staged) -> None:
+    """After the commit: drop the published lines from the spool."""
+    for spool, lines in staged.taken.items():
+        _drop(spool, lines)
+
+
+def publish(root: Path, git_dir: Path, data_dir: Path, message: str | None = None) -> PublishResult:
+    """Publish the spool: append, commit only the ledger paths, then drop the published lines."""
+    from memgit.memory.append import commit_paths
+
+    staged = stage(root, git_dir, data_dir)
+    result = PublishResult(lines=staged.lines, paths=staged.paths)
+    if not staged.paths:
+        return result
+    from memgit.git import plumbing
+
+    if set(plumbing.changed_paths_under(root, LEDGER_DIR)) & set(staged.paths):
+        message = message or f"memory: publish {staged.lines} recall ledger line(s)"
+        try:
+            result.commit = commit_paths(
+                root, staged.paths, message,
+                failure="git commit of the recall ledger failed",
+                advice="the lines stay in the spool; fix the problem and publish again",
+            )
+        except MemgitError:
+            rollback(root, staged)
+            raise
+    finish(staged)
+    result.pending = pending_count(data_dir)
+    return result
