@@ -191,7 +191,7 @@ def _weights_table(value: Mapping[str, float]) -> str | None:
 
 @dataclass(frozen=True)
 class DreamConfig:
-    record: bool = setting(True, "record the hits of every search in memory/.dreams/recall/ (the evidence dreaming reads)")
+    record: bool = setting(True, "record the hits of every search in the clone's recall spool, .git/memgit/recall/ (the evidence dreaming reads, once published)")
     keep_queries: bool = setting(True, "keep the query text in the recall ledger (false: only its hash)")
     light_lookback_days: int = setting(2, "days of recent logs, transcripts and recalls the light phase reads", minimum=1)
     rem_lookback_days: int = setting(7, "days the REM phase looks back for themes and candidate truths", minimum=1)

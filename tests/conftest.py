@@ -29,9 +29,9 @@ def hermetic_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     # test overrides MEMGIT_CACHE_DIR itself.
     monkeypatch.setenv("MEMGIT_CACHE_DIR", os.environ.get("MEMGIT_TEST_CACHE_DIR", str(shared_cache_dir())))
     monkeypatch.delenv("MEMGIT_EMBEDDING", raising=False)
-    # Searches do not write the recall ledger unless a test turns it on (MEMGIT_NO_RECALL=0): its
-    # lines would dirty the work tree of tests about other things (checkouts refuse a dirty file).
-    monkeypatch.setenv("MEMGIT_NO_RECALL", "1")
+    # Searches record their hits, as for a user: they go to the clone's spool under .git/memgit,
+    # never the work tree, so no test's checkout or pull is disturbed by them.
+    monkeypatch.delenv("MEMGIT_NO_RECALL", raising=False)
     monkeypatch.delenv("MEMGIT_MODEL", raising=False)
     return home
 

@@ -208,3 +208,36 @@ def test_pure_helpers() -> None:
     assert append_payload(b"x", ["y"]) == b"\ny\n" and append_payload(b"", ["y", "z"]) == b"y\nz\n"
     assert append_payload(b"x\n", []) == b""
     assert has_conflict_markers("a\n<<<<<<< HEAD\n") and not has_conflict_markers('{"q":"<<<<<<<"}\n')
+
+
+def test_searches_racing_with_publishes_lose_and_duplicate_nothing(workspace: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = initialised(workspace)
+    queries = tmp_path / "queries.txt"
+    queries.write_text("tea\nbilling service\ndatabase migration\nproduction\ncoffee\ntwelve minutes\n" * 3)
+    env = {**os.environ, **BM25}
+    searches = [
+        subprocess.Popen(
+            [sys.executable, "-m", "memgit", "search", "--batch", str(queries), "--now", f"{DAY}T10:00:0{n}+00:00"],
+            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for n in range(4)
+    ]
+    while any(p.poll() is None for p in searches):  # publish again and again while they record
+        assert memgit(root, "publish-recalls", env=BM25).returncode == 0
+    outputs = [p.communicate() for p in searches]
+    assert all(p.returncode == 0 for p in searches), [err for _, err in outputs]
+    final = memgit_json(root, "publish-recalls", "--json", env=BM25)
+    # Each process's repeated queries give identical lines (same --now): those count once.
+    expected: set[tuple[str, str, int]] = set()
+    for n, (stdout, _) in enumerate(outputs):
+        for line in stdout.splitlines():
+            result = json.loads(line)
+            expected.update((f"{n}", result["query"], i) for i in range(len(result["hits"])))
+    published = git(root, "show", f"HEAD:{LEDGER}").splitlines()
+    assert len(published) == len(set(published)) == len(expected)
+    assert spool_lines(root) == [] and final["pending"] == 0
+    assert git(root, "status", "--porcelain") == ""

@@ -354,15 +354,16 @@ def append_memory(
         # evidence. A spool that cannot be published now (mid-merge, conflicted ledger) stays put.
         from memgit.memory import recall_spool
 
-        try:
-            staged = recall_spool.stage(ws.root, ws.git_dir, ws.data_dir)
-        except recall_spool.PublishRefused as exc:
-            staged = recall_spool.Staged()
-            result.notices.append(f"recall lines not published: {exc}")
-        try:
-            result.commit = commit_paths(ws.root, [rel, *staged.paths], f"memory: append to {where} {rel}")
-        except MemgitError:
-            recall_spool.rollback(ws.root, staged)
-            raise
-        recall_spool.finish(staged)
+        with recall_spool.publishing(ws.data_dir):
+            try:
+                staged = recall_spool.stage(ws.root, ws.git_dir, ws.data_dir)
+            except recall_spool.PublishRefused as exc:
+                staged = recall_spool.Staged()
+                result.notices.append(f"recall lines not published: {exc}")
+            try:
+                result.commit = commit_paths(ws.root, [rel, *staged.paths], f"memory: append to {where} {rel}")
+            except MemgitError:
+                recall_spool.rollback(ws.root, staged)
+                raise
+            recall_spool.finish(staged)
     return result

@@ -200,6 +200,20 @@ def _drop(path: Path, taken: list[str]) -> None:
 # --------------------------------------------------------------------------------- publishing
 
 
+@contextlib.contextmanager
+def publishing(data_dir: Path) -> Iterator[None]:
+    """One publisher at a time per clone (two would both append the same lines before either
+    commits); searches are not blocked: they take the spool files' own locks."""
+    lock = data_dir / "locks" / "recall-publish.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 @dataclass
 class Staged:
     """Spool lines written into the tracked ledger files, not committed yet."""
@@ -276,6 +290,11 @@ def finish(staged: Staged) -> None:
 
 def publish(root: Path, git_dir: Path, data_dir: Path, message: str | None = None) -> PublishResult:
     """Publish the spool: append, commit only the ledger paths, then drop the published lines."""
+    with publishing(data_dir):
+        return _publish(root, git_dir, data_dir, message)
+
+
+def _publish(root: Path, git_dir: Path, data_dir: Path, message: str | None) -> PublishResult:
     from memgit.memory.append import commit_paths
 
     staged = stage(root, git_dir, data_dir)
