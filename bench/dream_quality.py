@@ -3,8 +3,8 @@
 For each conversation ``locomo-cN``: replay it as a git workspace (the corpus's replay.py) into
 ``bench/.work/dream/locomo-cN``, index it, then simulate ``--days`` days of use: every gold question
 is asked on a seeded random number of those days (1 to ``--max-asks``), through
-``memgit search --batch --now DAY`` (which records the recall ledger), and each day's ledger is
-committed. Then ``memgit dream --now LAST_DAY`` with the reference defaults (and each extra
+``memgit search --batch --now DAY`` (which records the recall spool), and each day's spool is published
+(``memgit recalls publish``). Then ``memgit dream --now LAST_DAY`` with the reference defaults (and each extra
 ``--variant``), and the promotions are scored:
 
 * precision: share of promoted entries whose source lines hold an evidence line of a gold question;
@@ -177,9 +177,9 @@ def run_conversation(
         run_memgit(python, ["search", "--batch", str(batch), "--now", f"{day}T12:00:00+00:00", "-k", "6"], root,
                    {"MEMGIT_NO_RECALL": "0"})
         batch.unlink()
-        git(root, "add", "memory/.dreams")
-        git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-q", "-m",
-            f"recall ledger {day}")
+        run_memgit(python, ["recalls", "publish"], root,
+                   {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+                    "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid"})
     now = f"{calendar[-1]}T23:00:00+00:00"
     evidence = {q.id: q.evidence for q in conv.queries}
     lines = candidate_lines(root)

@@ -116,7 +116,7 @@ def test_github_dream_step_runs_for_real(workspace: Path, tmp_path: Path) -> Non
     """The workflow's own shell, run here: dream, push to the remote, outputs for the PR step."""
     seed(workspace)
     recall(workspace)
-    assert memgit(workspace, "publish-recalls").returncode == 0
+    assert memgit(workspace, "recalls", "publish").returncode == 0
     bare = tmp_path / "origin.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
     git(workspace, "remote", "add", "origin", str(bare))

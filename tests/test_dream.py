@@ -59,7 +59,7 @@ def test_review_loop_push_merge_hook_search_and_marker(dreaming: Path, tmp_path:
     bare = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
     git(dreaming, "remote", "add", "origin", str(bare))
-    assert memgit(dreaming, "publish-recalls").returncode == 0  # what CI sees
+    assert memgit(dreaming, "recalls", "publish").returncode == 0  # what CI sees
     git(dreaming, "push", "-q", "origin", "main")
     out = dream(dreaming, "--push", "origin")
     assert out["branch"] == BRANCH and out["pushed"]
@@ -318,7 +318,7 @@ def test_detached_head(dreaming: Path) -> None:
 
 
 def test_shallow_clone_as_in_ci(dreaming: Path, tmp_path: Path) -> None:
-    assert memgit(dreaming, "publish-recalls").returncode == 0
+    assert memgit(dreaming, "recalls", "publish").returncode == 0
     shallow = tmp_path / "ci"
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{dreaming}", str(shallow))
     assert git(shallow, "rev-parse", "--is-shallow-repository").strip() == "true"
@@ -339,7 +339,7 @@ def test_base_option_and_junk_never_promoted(workspace: Path) -> None:
     assert any(k.startswith("junk: ") for k in out["gates"]), out["gates"]
     seed(workspace)
     recall(workspace)
-    assert memgit(workspace, "publish-recalls").returncode == 0  # the notes were committed by seed()
+    assert memgit(workspace, "recalls", "publish").returncode == 0  # the notes were committed by seed()
     git(workspace, "branch", "notes")
     git(workspace, "checkout", "-q", "HEAD~2")  # somewhere else entirely; the base is named
     based = dream(workspace, "--base", "notes")

@@ -95,7 +95,7 @@ def test_ledger_of_two_clones_merges_without_conflict(workspace: Path, tmp_path:
     git(tmp_path, "clone", "-q", str(bare), str(b))
     for clone, query in ((a, "tea"), (b, "billing")):
         assert memgit(clone, "search", query, "--now", "2026-03-02T10:00:00", env=BM25).returncode == 0
-        assert memgit(clone, "publish-recalls", env=BM25).returncode == 0
+        assert memgit(clone, "recalls", "publish", env=BM25).returncode == 0
     git(a, "push", "-q", "origin", "HEAD")
     git(b, "-c", "pull.rebase=false", "pull", "-q", "--no-edit", "origin", "main")
     assert "<<<<<<<" not in (b / LEDGER).read_text()

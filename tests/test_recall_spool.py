@@ -1,5 +1,5 @@
 """The recall spool end to end: searches never dirty the work tree (so pull and checkout work), and
-`memgit publish-recalls` moves the lines into the tracked ledger crash-safely: only ledger paths
+`memgit recalls publish` moves the lines into the tracked ledger crash-safely: only ledger paths
 committed, a failed commit keeps the spool, a retry never duplicates, a half-done merge is refused."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_searches_keep_the_tree_clean_so_pull_and_checkout_work(workspace: Path,
     git(tmp_path, "clone", "-q", str(bare), str(other))
     # The other clone publishes today's ledger and pushes it ...
     search(other, "billing service")
-    assert memgit(other, "publish-recalls", env=BM25).returncode == 0
+    assert memgit(other, "recalls", "publish", env=BM25).returncode == 0
     git(other, "push", "-q", "origin", "main")
     # ... and a side branch here changes the same file.
     git(root, "checkout", "-q", "-b", "side")
@@ -63,7 +63,7 @@ def test_searches_keep_the_tree_clean_so_pull_and_checkout_work(workspace: Path,
     # Publishing lands this clone's lines after the pulled ones, in a commit of the ledger only.
     pulled = (root / LEDGER).read_text().splitlines()
     spooled = len(spool_lines(root))
-    out = memgit_json(root, "publish-recalls", "--json", env=BM25)
+    out = memgit_json(root, "recalls", "publish", "--json", env=BM25)
     assert out["lines"] == spooled and out["paths"] == [LEDGER]
     now = (root / LEDGER).read_text().splitlines()
     assert now[: len(pulled)] == pulled and len(now) == len(pulled) + out["lines"]
@@ -79,7 +79,7 @@ def test_publish_commits_only_ledger_paths_and_empties_the_spool(workspace: Path
     write(root / "scratch.txt", "staged, not mine to commit\n")
     git(root, "add", "scratch.txt")
     head = git(root, "rev-parse", "HEAD").strip()
-    out = memgit_json(root, "publish-recalls", "--json", env=BM25)
+    out = memgit_json(root, "recalls", "publish", "--json", env=BM25)
     assert out["commit"] == git(root, "rev-parse", "HEAD").strip() != head
     assert out["paths"] == [LEDGER, "memory/.dreams/recall/2026-03-03.jsonl"] and out["pending"] == 0
     committed = sorted(git(root, "show", "--name-only", "--format=", "HEAD").split())
@@ -88,7 +88,7 @@ def test_publish_commits_only_ledger_paths_and_empties_the_spool(workspace: Path
     assert not (root / ".git/memgit/recall").exists() or not list((root / ".git/memgit/recall").glob("*.jsonl"))
     status = git(root, "status", "--porcelain").splitlines()
     assert sorted(status) == [" M memory/2026-01-05.md", "A  scratch.txt"]  # left as they were
-    again = memgit(root, "publish-recalls", env=BM25)
+    again = memgit(root, "recalls", "publish", env=BM25)
     assert again.returncode == 0 and "nothing to publish" in again.stdout
     assert git(root, "rev-parse", "HEAD").strip() == out["commit"]
 
@@ -101,7 +101,7 @@ def test_status_counts_pending_recall_lines(workspace: Path) -> None:
     assert memgit_json(workspace, "status")["recall_pending"] == pending
     text = memgit(workspace, "status").stdout
     assert f"recalls:      {pending} recall line(s) not published" in text
-    assert memgit(workspace, "publish-recalls").returncode == 0
+    assert memgit(workspace, "recalls", "publish").returncode == 0
     assert memgit_json(workspace, "status")["recall_pending"] == 0
     assert "recalls:" not in memgit(workspace, "status").stdout
 
@@ -115,27 +115,27 @@ def test_failed_commit_keeps_the_spool_and_a_retry_never_duplicates(workspace: P
     hook = root / ".git/hooks/pre-commit"
     write(hook, "#!/bin/sh\necho 'refused by the test hook' >&2\nexit 1\n")
     hook.chmod(0o755)
-    proc = memgit(root, "publish-recalls", env=BM25)
+    proc = memgit(root, "recalls", "publish", env=BM25)
     assert_clean_error(proc, "refused by the test hook")
     assert "stay in the spool" in proc.stderr
     assert spool_lines(root) == recorded and git(root, "rev-parse", "HEAD").strip() == head
     assert git(root, "status", "--porcelain") == ""  # the tracked file and git's index restored
     hook.unlink()
-    first = memgit_json(root, "publish-recalls", "--json", env=BM25)
+    first = memgit_json(root, "recalls", "publish", "--json", env=BM25)
     assert first["lines"] == len(recorded) and git(root, "show", f"HEAD:{LEDGER}").splitlines() == recorded
     # A crash after the commit and before the spool was emptied: the same lines are back in the
     # spool, plus one recorded since. The retry publishes only the new one.
     write(root / SPOOL, "\n".join(recorded) + "\n")
     search(root, "migration")
     added = spool_lines(root)[len(recorded):]
-    second = memgit_json(root, "publish-recalls", "--json", env=BM25)
+    second = memgit_json(root, "recalls", "publish", "--json", env=BM25)
     assert added and second["lines"] == len(added) and second["commit"]
     assert git(root, "show", f"HEAD:{LEDGER}").splitlines() == [*recorded, *added]
     assert spool_lines(root) == []
     # Only the old lines again: nothing to commit, the spool is simply emptied.
     write(root / SPOOL, "\n".join(recorded) + "\n")
     head = git(root, "rev-parse", "HEAD").strip()
-    third = memgit(root, "publish-recalls", env=BM25)
+    third = memgit(root, "recalls", "publish", env=BM25)
     assert third.returncode == 0 and "already committed" in third.stdout
     assert git(root, "rev-parse", "HEAD").strip() == head and spool_lines(root) == []
 
@@ -153,14 +153,14 @@ def test_publish_refuses_mid_merge_and_conflict_markers(workspace: Path) -> None
     search(root, "database migration")
     recorded = spool_lines(root)
     assert recorded
-    assert_clean_error(memgit(root, "publish-recalls", env=BM25), "during a merge")
+    assert_clean_error(memgit(root, "recalls", "publish", env=BM25), "during a merge")
     assert spool_lines(root) == recorded and not (root / LEDGER).exists()
     git(root, "merge", "--abort")
     # A ledger committed with conflict markers (no merge=union somewhere) is refused, not appended to.
     write(root / LEDGER, "<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> other\n")
     commit_all(root, "a bad merge")
     before = (root / LEDGER).read_text()
-    assert_clean_error(memgit(root, "publish-recalls", env=BM25), "conflict markers")
+    assert_clean_error(memgit(root, "recalls", "publish", env=BM25), "conflict markers")
     assert (root / LEDGER).read_text() == before and spool_lines(root) == recorded
     # remember --commit still commits the note, says why the lines stayed, and keeps them.
     proc = memgit(root, "remember", "--commit", "Bob likes ten o'clock standups.", env=BM25)
@@ -191,7 +191,7 @@ def test_dream_counts_unpublished_spool_lines_once(workspace: Path) -> None:
     unpublished = memgit_json(workspace, "dream", "--now", NOW, "--dry-run", env=BM25)
     assert unpublished["light"]["recalls"] == lines and [a["action"] for a in unpublished["actions"]] == ["promote"]
     saved = {p.name: p.read_bytes() for p in spool.glob("*.jsonl")}
-    assert memgit(workspace, "publish-recalls").returncode == 0
+    assert memgit(workspace, "recalls", "publish").returncode == 0
     for name, data in saved.items():  # the same lines both committed and spooled: counted once
         (spool / name).write_bytes(data)
     both = memgit_json(workspace, "dream", "--now", NOW, "--dry-run", env=BM25)
@@ -227,10 +227,10 @@ def test_searches_racing_with_publishes_lose_and_duplicate_nothing(workspace: Pa
         for n in range(4)
     ]
     while any(p.poll() is None for p in searches):  # publish again and again while they record
-        assert memgit(root, "publish-recalls", env=BM25).returncode == 0
+        assert memgit(root, "recalls", "publish", env=BM25).returncode == 0
     outputs = [p.communicate() for p in searches]
     assert all(p.returncode == 0 for p in searches), [err for _, err in outputs]
-    final = memgit_json(root, "publish-recalls", "--json", env=BM25)
+    final = memgit_json(root, "recalls", "publish", "--json", env=BM25)
     # Each process's repeated queries give identical lines (same --now): those count once.
     expected: set[tuple[str, str, int]] = set()
     for n, (stdout, _) in enumerate(outputs):

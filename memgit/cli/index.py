@@ -151,7 +151,7 @@ def search(
 
     The hits are recorded in this clone's recall spool (.git/memgit/recall/; never the work tree),
     the evidence dreaming promotes from, unless --no-record, `[dream] record = false` or
-    MEMGIT_NO_RECALL=1. `memgit publish-recalls` commits them to memory/.dreams/recall/.
+    MEMGIT_NO_RECALL=1. `memgit recalls publish` commits them to memory/.dreams/recall/.
     """
     from memgit.dream.recording import Recorder
     from memgit.errors import MemgitError
@@ -254,7 +254,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
     if data["recall_pending"]:
         click.echo(
             f"recalls:      {data['recall_pending']} recall line(s) not published; "
-            "`memgit publish-recalls` (or `remember --commit`) commits them for dreaming in CI"
+            "`memgit recalls publish` (or `remember --commit`) commits them for dreaming in CI"
         )
     if data.get("error"):
         click.echo(f"error:        {data['error']}")

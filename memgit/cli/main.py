@@ -47,7 +47,7 @@ def _register_optional() -> None:
         ("memgit.cli.agent", ("mcp_command", "context_command", "remember_command", "log_command")),
         ("memgit.cli.site", ("site_group",)),
         ("memgit.cli.dream", ("dream_command",)),
-        ("memgit.cli.recalls", ("publish_recalls_command",)),
+        ("memgit.cli.recalls", ("recalls_group",)),
         ("memgit.cli.ci", ("ci_group",)),
     ):
         try:

@@ -1,4 +1,4 @@
-"""`memgit publish-recalls`: move this clone's recall spool into the tracked ledger and commit it."""
+"""`memgit recalls publish`: move this clone's recall spool into the tracked ledger and commit it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,12 @@ import click
 from memgit.cli.output import emit, workspace_from
 
 
-@click.command("publish-recalls")
+@click.group("recalls")
+def recalls_group() -> None:
+    """The recall spool: the hits searches recorded in this clone, before they are published."""
+
+
+@recalls_group.command("publish")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--directory", "-d", type=click.Path(file_okay=False, path_type=Path), default=None, hidden=True)
 @click.pass_context

@@ -4,7 +4,7 @@ A search must never dirty the work tree (a dirty tracked file makes `git checkou
 refuse), so searches record their hits in a per-clone spool under the data dir
 (`.git/memgit/recall/YYYY-MM-DD.jsonl`), never in `memory/.dreams/recall/`. The spool's lines reach
 the tracked ledger files (merge=union, so clones merge them) only when they are *published*: by
-`memgit publish-recalls` or by `memgit remember/log --commit`, in one commit of the ledger paths.
+`memgit recalls publish` or by `memgit remember/log --commit`, in one commit of the ledger paths.
 
 Publishing is crash-safe and idempotent: the lines are appended to the tracked files, committed,
 and only then dropped from the spool (under its lock, keeping lines recorded meanwhile). A failed
