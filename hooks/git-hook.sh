@@ -46,7 +46,37 @@ run_memgit() {
     fi
 }
 
+# The lint hook's fast path, without starting Python: nothing staged could be memory. Conservative:
+# any path that might be a memory file or look like one (the lint warns about those), memgit.toml,
+# a quoted (unusual) path, [memory] extra_paths in memgit.toml, or a git failure runs the lint.
+staged_may_be_memory() {
+    staged=$(git diff --cached --name-only --no-renames 2>/dev/null) || return 0
+    [ -n "$staged" ] || return 1
+    if [ -f memgit.toml ] && grep -q '^[[:space:]]*extra_paths' memgit.toml 2>/dev/null; then
+        return 0
+    fi
+    old_ifs=$IFS
+    IFS='
+'
+    set -f
+    found=1
+    for path in $staged; do
+        case $path in
+            \"*|memgit.toml|*[Mm][Ee][Mm][Oo][Rr][YyIi]*|*[Uu][Ss][Ee][Rr].[Mm][Dd]|*.[Jj][Ss][Oo][Nn][Ll]|*[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].*)
+                found=0
+                break
+                ;;
+        esac
+    done
+    set +f
+    IFS=$old_ifs
+    return $found
+}
+
 if [ "$MEMGIT_BLOCKING" = 1 ]; then
+    if ! staged_may_be_memory; then
+        exit "$legacy_status"
+    fi
     run_memgit "$@" >&2
     status=$?
     if [ "$legacy_status" -ne 0 ]; then
