@@ -7,13 +7,15 @@ commit that goes through therefore proved that the shell answered alone.
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from memgit.githooks import install as hook_install
 from memgit.workspace import Workspace
-from tests.helpers import git, write
+from tests.helpers import git, memgit, write
 from tests.test_hooks import commit
 
 
@@ -106,3 +108,63 @@ def test_lint_still_blocks_a_secret_through_the_installed_hook(workspace: Path, 
     git(workspace, "add", "-A")
     proc = commit(workspace, "-m", "key")
     assert proc.returncode == 1 and "S101" in proc.stderr, proc.stderr
+
+
+# -- the index hooks ------------------------------------------------------------------------------
+def index_hook_warnings(repo: Path, *args: str) -> list[str]:
+    proc = commit(repo, *args)
+    assert proc.returncode == 0, proc.stderr
+    return [line for line in proc.stderr.splitlines() if "memgit not found" in line]
+
+
+def test_code_commits_skip_the_index_hook_in_the_shell(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no Python to run, an index hook that tried would print one warning line."""
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    assert memgit(workspace, "index").returncode == 0
+    hook_install.install_hooks(
+        Workspace.discover(workspace), ["post-commit", "post-checkout"], python="/nonexistent/bin/python"
+    )
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    write(workspace / "src" / "app.py", "x = 1\n")
+    git(workspace, "add", "-A")
+    assert index_hook_warnings(workspace, "-m", "code") == []
+    git(workspace, "checkout", "-q", "-b", "feature")
+    write(workspace / "src" / "app.py", "x = 2\n")
+    git(workspace, "add", "-A")
+    assert index_hook_warnings(workspace, "-m", "more code") == []
+    checkout = subprocess.run(["git", "checkout", "-q", "main"], cwd=workspace, capture_output=True, text=True)
+    assert "memgit not found" not in checkout.stderr
+
+    write(workspace / "memory" / "2026-03-02.md", "- Narwhal tusks are teeth.\n")
+    git(workspace, "add", "-A")
+    assert len(index_hook_warnings(workspace, "-m", "memory")) == 1
+
+
+def test_index_after_code_commits_answers_for_head(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The skipped commits leave the index at an older tree with the same memory: status says so,
+    search finds everything, and the next reader moves the index to HEAD (equal to a rebuild)."""
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    monkeypatch.delenv("MEMGIT_SKIP_HOOKS", raising=False)
+    assert memgit(workspace, "hooks", "install").returncode == 0
+    write(workspace / "memory" / "2026-03-03.md", "- The okapi is related to the giraffe.\n")
+    git(workspace, "add", "-A")
+    assert commit(workspace, "-m", "memory").returncode == 0
+    marker = workspace / ".git" / "memgit" / "indexed_tree"
+    memory_tree = marker.read_text().strip()
+    write(workspace / "src" / "app.py", "x = 1\n")
+    git(workspace, "add", "-A")
+    assert commit(workspace, "-m", "code").returncode == 0
+    assert marker.read_text().strip() == memory_tree  # the shell skipped the update
+
+    status = memgit(workspace, "status", "--json")
+    data = json.loads(status.stdout)
+    assert data["pending"] == [] and data["indexed_tree"] == memory_tree
+    text = memgit(workspace, "status").stdout
+    assert "up to date for memory" in text
+
+    found = memgit(workspace, "search", "okapi giraffe", "--json")
+    assert found.returncode == 0, found.stderr
+    assert any("okapi" in hit["text"] for hit in json.loads(found.stdout)["hits"])
+    assert marker.read_text().strip() == git(workspace, "rev-parse", "HEAD^{tree}").strip()
+    verify = memgit(workspace, "index", "--verify", "--json")
+    assert verify.returncode == 0 and json.loads(verify.stdout)["verify"]["ok"], verify.stdout

@@ -221,14 +221,18 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
 def status(ctx: click.Context, as_json: bool) -> None:
     """How the index compares with HEAD."""
     from memgit.index.status import index_status
+    from memgit.memory.conflicts import conflict_advice, memory_conflicts
     from memgit.memory.recall_spool import pending_count
 
     ws = workspace_from(ctx)
     data = index_status(ws)
     data["recall_pending"] = pending_count(ws.data_dir)
+    data["conflicts"] = memory_conflicts(ws)
     if as_json:
         emit(data)
         return
+    for path in data["conflicts"]:
+        click.echo(f"conflict:     {conflict_advice(path)}")
     click.echo(f"workspace:    {data['workspace']}")
     click.echo(f"HEAD tree:    {data['head_tree']}  (commit {data['head_commit'] or 'none yet'})")
     click.echo(f"indexed tree: {data['indexed_tree'] or 'none'}")
@@ -236,6 +240,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"state:        {data['needs_full_rebuild']}")
     elif data["up_to_date"]:
         click.echo("state:        up to date")
+    elif data["indexed_tree"] and not data["pending"] and not data["worktree_overlay"]:
+        # The hooks skip commits that touch no memory file; the index answers for HEAD's memory.
+        click.echo("state:        up to date for memory (later commits changed no memory file)")
     else:
         click.echo(f"state:        {len(data['pending'])} memory files changed since indexing; run `memgit index`")
     for path in data["pending"][:20]:
