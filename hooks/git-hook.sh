@@ -9,7 +9,11 @@ MEMGIT_PYTHONPATH=@PYTHONPATH@
 # 1: this hook may stop the git operation (lint); 0: it never does (index updates).
 MEMGIT_BLOCKING=@BLOCKING@
 
-here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+# The hook's directory without spawning `dirname` (every process counts on an empty commit).
+case $0 in
+    */*) here=${0%/*} ;;
+    *) here=. ;;
+esac
 legacy="$here/$MEMGIT_HOOK.legacy"
 
 # post-rewrite is the one hook type here that git feeds on stdin; both hooks need a copy.
