@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,12 @@ def index(
     progress = Progress("embedding")
     try:
         report = update_index(ws, full=full, worktree=worktree, progress=progress, lock_timeout=wait)
+    except KeyboardInterrupt:
+        progress.finish()
+        # Embeddings are committed to the cache batch by batch: a new run starts where this stopped.
+        kept = f"{progress.done} of {progress.total} new embeddings are kept; " if progress.total else ""
+        click.echo(f"memgit: interrupted: {kept}run `memgit index` again to resume", err=True)
+        sys.exit(130)
     finally:
         progress.finish()
     verification = verify_index(ws) if verify else None
