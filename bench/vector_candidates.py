@@ -135,13 +135,11 @@ def binary_rescore(data_dir: Path, vset: VectorSet, rescore: int) -> tuple[Searc
 
 
 def sqlite_vec_tables(matrix: np.ndarray, workdir: Path) -> tuple[Any, dict[str, float]]:
-    import sqlite3
+    from memgit.index.store import backend, vec_extension_path
 
-    import sqlite_vec
-
-    db = sqlite3.connect(workdir / "vec.sqlite")
+    db = backend().module.connect(str(workdir / "vec.sqlite"))  # the SQLite memgit itself uses
     db.enable_load_extension(True)
-    sqlite_vec.load(db)
+    db.load_extension(vec_extension_path())
     dim = matrix.shape[1]
     built: dict[str, float] = {}
     for name, column, convert in (

@@ -109,6 +109,11 @@ class SearchConfig:
     )
     snippet_chars: int = setting(700, "longest hit text returned", minimum=1)
     auto_index: bool = setting(True, "bring the index up to HEAD before searching when it is behind")
+    quantized_above: int = setting(
+        50_000,
+        "chunks above which vectors are scanned as 1-bit codes, the best re-scored exactly (0: always)",
+        minimum=0,
+    )
 
 
 _SEVERITY_WORDS = ("error", "warning", "warn", "off")

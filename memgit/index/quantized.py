@@ -14,7 +14,8 @@ so codes for another base are never used: they are rebuilt instead. Rows added s
 (`vectors.delta`, at most a tenth of it) are scored exactly, as before.
 
 Layout: header (magic, generation, rows, dim, inode, mtime_ns; little-endian u64) + mean (dim
-float32) + rows x words uint64 codes (words = ceil(dim / 64)).
+float32) + words x rows uint64 codes (words = ceil(dim / 64)), word-major: a query XORs each word
+of every row as one contiguous run, several times faster than row-major.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from memgit.index.vectors import BASE_HEADER, Base, VectorSet, base_path
 if TYPE_CHECKING:
     import numpy as np
 
-MAGIC = b"MGBIN001"
+MAGIC = b"MGBIN002"
 HEADER = struct.Struct("<8sQQQQQ")
 BLOCK_ROWS = 65_536  # rows encoded at once: bounds the temporary memory of a build
 #: Candidates re-scored with floats: this many times the rows asked for, and at least MIN_RESCORE.
@@ -78,14 +79,16 @@ class Codes:
     generation: int
     stamp: tuple[int, int]
     mean: np.ndarray
-    bits: np.ndarray  # (rows, words) uint64
+    bits: np.ndarray  # (words, rows) uint64, word-major
 
     def nearest(self, query: np.ndarray, count: int, mask: np.ndarray | None = None) -> np.ndarray:
         """Row numbers of the `count` rows closest to `query` in Hamming distance (unordered)."""
         import numpy as np
 
         q = encode(np.asarray(query, dtype=np.float32).reshape(1, -1), self.mean)[0]
-        distance = np.bitwise_count(np.bitwise_xor(self.bits, q)).sum(axis=1, dtype=np.uint16)
+        distance = np.bitwise_count(np.bitwise_xor(self.bits[0], q[0])).astype(np.uint16)
+        for word in range(1, len(q)):
+            distance += np.bitwise_count(np.bitwise_xor(self.bits[word], q[word]))
         if mask is not None:
             distance = np.where(mask, distance, np.iinfo(np.uint16).max)
         count = min(count, len(distance))
@@ -102,7 +105,7 @@ def write_codes(data_dir: Path, base: Base) -> Codes:
 
     rows, dim = base.matrix.shape if len(base.ids) else (0, base.matrix.shape[1])
     mean = column_mean(base.matrix) if rows else np.zeros(dim, dtype=np.float32)
-    bits = encode(base.matrix, mean) if rows else np.zeros((0, words_for(dim)), dtype="<u8")
+    bits = np.ascontiguousarray(encode(base.matrix, mean).T) if rows else np.zeros((words_for(dim), 0), dtype="<u8")
     path = codes_path(data_dir)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     try:
@@ -140,11 +143,11 @@ def read_codes(data_dir: Path, base: Base, *, preload: bool) -> Codes | None:
     mean = np.fromfile(path, dtype="<f4", count=dim, offset=HEADER.size)
     offset = HEADER.size + dim * 4
     if rows == 0:
-        bits = np.zeros((0, words), dtype="<u8")
+        bits = np.zeros((words, 0), dtype="<u8")
     elif preload:
-        bits = np.fromfile(path, dtype="<u8", count=rows * words, offset=offset).reshape(rows, words)
+        bits = np.fromfile(path, dtype="<u8", count=rows * words, offset=offset).reshape(words, rows)
     else:
-        bits = np.memmap(path, dtype="<u8", mode="r", offset=offset, shape=(rows, words))
+        bits = np.memmap(path, dtype="<u8", mode="r", offset=offset, shape=(words, rows))
     return Codes(gen, (inode, mtime), mean, bits)
 
 
@@ -179,11 +182,17 @@ class QuantizedVectors:
         self.generation = vectors.generation
 
     @classmethod
-    def open(cls, data_dir: Path, vectors: VectorSet, *, preload: bool) -> QuantizedVectors:
-        """Codes for this base, built and written first when missing or stale."""
-        codes = read_codes(data_dir, vectors.base, preload=preload)
+    def open(
+        cls, data_dir: Path, vectors: VectorSet, *, preload: bool, previous: Codes | None = None
+    ) -> QuantizedVectors:
+        """Codes for this base: `previous` when made from it (a long-running process after a
+        delta update), else read from `vectors.bin`, else built and written first."""
+        base = vectors.base
+        if previous is not None and (previous.generation, previous.stamp) == (base.generation, base.stamp):
+            return cls(vectors, previous, data_dir)
+        codes = read_codes(data_dir, base, preload=preload)
         if codes is None:
-            codes = write_codes(data_dir, vectors.base)
+            codes = write_codes(data_dir, base)
         return cls(vectors, codes, data_dir)
 
     @property
