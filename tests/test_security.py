@@ -46,3 +46,18 @@ def test_hooks_never_evaluate_repository_content(workspace: Path, monkeypatch: p
     git(workspace, "checkout", "-q", "-b", "b$(touch${IFS}pwned)")  # hooks run at the top of the work tree
     git(workspace, "commit", "-q", "--allow-empty", "-m", "empty")
     assert not pwned.exists()
+
+
+def test_every_test_security_md_names_exists() -> None:
+    """docs/SECURITY.md backs each claim with a test; a renamed or deleted test breaks the doc."""
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "SECURITY.md").read_text(encoding="utf-8")
+    named = re.findall(r"`(test_\w+\.py)(?:::(\w+))?`", text)
+    named += [(file, extra) for file, _first, extra in re.findall(r"`(test_\w+\.py)::(\w+)`, `(\w+)`", text)]
+    assert len(named) >= 20
+    for file, function in named:
+        source = (root / "tests" / file).read_text(encoding="utf-8")
+        if function:
+            assert f"def {function}(" in source, f"docs/SECURITY.md names {file}::{function}, which does not exist"
