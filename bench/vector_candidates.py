@@ -1,12 +1,16 @@
 """The vector leg's candidates side by side: latency, recall against the exact scan, memory.
 
     .venv/bin/python bench/vector_candidates.py WORKSPACE [--rows 1000000] [--queries 200] [--k 24]
+    .venv/bin/python bench/vector_candidates.py WORKSPACE --real-cache   # recall on real embeddings
 
 WORKSPACE is an indexed workspace (e.g. from `bench/synthetic_index.py`); its `vectors.f32` gives
 the vectors. `--rows N` instead draws N real-shaped rows from a Gaussian fitted to them (mean and
 covariance), for sizes nobody wants to index just to time a matrix product. Queries are the real
 model's embeddings of queries made from the workspace's own notes (as `bench/mcp_latency.py`
-makes them), or Gaussian draws with `--synthetic-queries`.
+makes them), or Gaussian draws with `--synthetic-queries`. `--real-cache` takes the matrix from
+the workspace's embedding cache instead: real MiniLM vectors of real chunks (however many a real
+`memgit index` has embedded so far), the honest ground for recall, since Gaussian draws have no
+near neighbours and make every approximate scan look worse than it is on text.
 
 Candidates, each on one thread (the project pins BLAS to one):
 
@@ -54,6 +58,20 @@ def load_base(ws: Path) -> Base:
     if base is None:
         raise SystemExit(f"no vectors.f32 in {ws}/.git/memgit: index it with the real model first")
     return base
+
+
+def real_cache_base(ws: Path) -> Path:
+    """A base file of every real vector in the workspace's embedding cache."""
+    import sqlite3
+
+    cache = ws / ".git" / "memgit" / "embed-cache.sqlite"
+    with sqlite3.connect(f"file:{cache}?mode=ro", uri=True) as db:
+        blobs = [row[0] for row in db.execute("SELECT vector FROM embeddings")]
+    matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
+    out_dir = WORK_DIR / f"vectors-real-{ws.name}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_base(out_dir, 1, np.arange(1, len(matrix) + 1, dtype="<i8"), matrix, matrix.shape[1])
+    return out_dir
 
 
 def synthetic_base(source: Base, rows: int, seed: int) -> Path:
@@ -203,13 +221,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--k", type=int, default=24, help="rows the vector leg returns (k x candidates_factor)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--synthetic-queries", action="store_true")
+    parser.add_argument("--real-cache", action="store_true", help="real vectors from the embedding cache")
     parser.add_argument("--skip", default="", help="comma-separated candidates to leave out (e.g. sqlite-vec)")
     parser.add_argument("--json", type=Path)
     opts = parser.parse_args(argv)
     skip = set(filter(None, opts.skip.split(",")))
 
-    source = load_base(opts.workspace)
-    data_dir = synthetic_base(source, opts.rows, opts.seed) if opts.rows else opts.workspace / ".git" / "memgit"
+    if opts.real_cache:
+        data_dir = real_cache_base(opts.workspace)
+        source = _read_base(base_path(data_dir))
+        assert source is not None
+    else:
+        source = load_base(opts.workspace)
+        data_dir = synthetic_base(source, opts.rows, opts.seed) if opts.rows else opts.workspace / ".git" / "memgit"
     base = _read_base(base_path(data_dir))
     assert base is not None
     vset = VectorSet(base, None)

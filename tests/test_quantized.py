@@ -115,3 +115,18 @@ def test_cli_and_mcp_answer_like_the_float_scan(workspace: Path, tiny_model: Pat
     codes = quantized.codes_path(workspace / ".git" / "memgit")
     assert vector_hits() == floats  # every row fits in the re-score: the answer is exact
     assert codes.is_file()
+
+
+def test_similarities_match_the_float_set(base_dir: tuple[Path, np.ndarray, np.ndarray]) -> None:
+    data_dir, ids, matrix = base_dir
+    assert advance(data_dir, 7, 9, [int(i) for i in ids[:10]], [10**9], shaped(1, 4), DIM)
+    vset = VectorSet.open(data_dir, 9)
+    assert vset is not None
+    qv = quantized.QuantizedVectors.open(data_dir, vset, preload=True)
+    wanted = [int(i) for i in ids[:20]] + [int(i) for i in ids[-5:]] + [10**9, 42]  # removed, live, delta, unknown
+    q = matrix[100]
+    got = qv.similarities(q, wanted)
+    expected = vset.similarities(q, wanted)
+    assert got.keys() == expected.keys() and not set(got) & {int(i) for i in ids[:10]}
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, abs=1e-6)

@@ -180,6 +180,8 @@ class QuantizedVectors:
         self.codes = codes
         self.path = base_path(data_dir)
         self.generation = vectors.generation
+        self._order: np.ndarray | None = None
+        self._sorted_ids: np.ndarray | None = None
 
     @classmethod
     def open(
@@ -242,4 +244,35 @@ class QuantizedVectors:
         return [(int(ids[i]), float(scores[i])) for i in order]
 
     def similarities(self, query: np.ndarray, wanted: Iterable[int]) -> dict[int, float]:
-        return self.vectors.similarities(query, wanted)
+        """Exact scores of given chunks (BM25 hits the vector leg did not return), like
+        VectorSet.similarities but reading base rows by pread: touching rows of a memory map
+        makes the kernel map its read-ahead too (~128 KB a row), and the process's RSS grows by
+        the whole matrix within a few dozen searches."""
+        import numpy as np
+
+        base, delta = self.vectors.base, self.vectors.delta
+        if not isinstance(base.matrix, np.memmap):
+            return self.vectors.similarities(query, wanted)
+        q = np.asarray(query, dtype=np.float32)
+        want = np.fromiter(wanted, dtype="<i8")
+        out: dict[int, float] = {}
+        if not len(want):
+            return out
+        if delta is not None and len(delta.ids):
+            for i in np.nonzero(np.isin(delta.ids, want))[0]:
+                out[int(delta.ids[i])] = float(delta.matrix[i] @ q)
+        rest = np.asarray([i for i in want if int(i) not in out], dtype="<i8")
+        if len(rest) and len(base.ids):
+            if self._order is None:
+                self._order = np.argsort(np.asarray(base.ids), kind="stable")
+                self._sorted_ids = np.asarray(base.ids)[self._order]
+            pos = np.minimum(np.searchsorted(self._sorted_ids, rest), len(self._sorted_ids) - 1)
+            found = self._sorted_ids[pos] == rest
+            rows = self._order[pos[found]]
+            mask = self.vectors.base_mask
+            if mask is not None:
+                rows = rows[mask[rows]]
+            if len(rows):
+                ids, scores = self._base_rows(q, rows)
+                out.update({int(i): float(v) for i, v in zip(ids, scores, strict=True)})
+        return out
