@@ -130,3 +130,16 @@ def test_similarities_match_the_float_set(base_dir: tuple[Path, np.ndarray, np.n
     assert got.keys() == expected.keys() and not set(got) & {int(i) for i in ids[:10]}
     for key, value in expected.items():
         assert got[key] == pytest.approx(value, abs=1e-6)
+
+
+def test_unwritable_codes_file_still_searches(base_dir: tuple[Path, np.ndarray, np.ndarray]) -> None:
+    """Codes that cannot be saved (here: a directory sits where the file goes) are used from
+    memory: a search never fails for want of a file."""
+    data_dir, ids, matrix = base_dir
+    vset = VectorSet.open(data_dir, 7)
+    assert vset is not None
+    quantized.codes_path(data_dir).mkdir()
+    qv = quantized.QuantizedVectors.open(data_dir, vset, preload=False)
+    assert qv.top(matrix[9], 1)[0][0] == int(ids[9])
+    assert quantized.codes_path(data_dir).is_dir()
+    assert not [p for p in data_dir.iterdir() if ".tmp" in p.name]

@@ -114,8 +114,10 @@ def write_codes(data_dir: Path, base: Base) -> Codes:
             fh.write(np.ascontiguousarray(mean, dtype="<f4").tobytes())
             fh.write(np.ascontiguousarray(bits).tobytes())
         os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only data dir or a full disk: use the codes from memory, rebuild next time
     finally:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             tmp.unlink()
     return Codes(base.generation, base.stamp, mean, bits)
 
