@@ -41,7 +41,15 @@ def test_interrupted_full_index_resumes(tmp_path: Path, real_model: Path) -> Non
     env = {**os.environ, "MEMGIT_NO_PROGRESS": "1", "MEMGIT_MODEL": str(real_model)}
     env.pop("MEMGIT_EMBEDDING", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memgit", "index"], cwd=ws, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", "memgit", "index"],
+        cwd=ws,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # A test runner's worker may ignore SIGINT, and children inherit that: give the index
+        # the disposition a terminal would.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 240
     while cached_embeddings(cache) < 64 and proc.poll() is None and time.monotonic() < deadline:

@@ -65,18 +65,21 @@ def open_fds(pid: int) -> int:
 
 
 class GitChurn(threading.Thread):
-    """Commits, branches, merges and checkouts with hooks, never touching the server's daily log
-    except to commit it on main (so no checkout ever swaps its content)."""
+    """Commits, branches, merges and checkouts with hooks, in the server's work tree and in a
+    second worktree of the same repository. The server's work tree only ever checks out trees
+    equal to its HEAD (its uncommitted daily log must never be swapped under it); branches get
+    their commits in the other worktree and come back by merge."""
 
     def __init__(self, root: Path, stop: threading.Event) -> None:
         super().__init__(name="git-churn", daemon=True)
         self.root, self.stop_event = root, stop
+        self.side = root.parent / "side-worktree"
         self.errors: list[str] = []
         self.rounds = 0
 
-    def git(self, *args: str) -> None:
-        for attempt in range(40):  # index.lock held by the server's own commit: wait, retry
-            proc = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True)
+    def git(self, *args: str, cwd: Path | None = None) -> None:
+        for attempt in range(40):  # index.lock held by a hook or the server: wait, retry
+            proc = subprocess.run(["git", *args], cwd=cwd or self.root, capture_output=True, text=True)
             if proc.returncode == 0:
                 return
             if "index.lock" not in proc.stderr or attempt == 39:
@@ -85,19 +88,22 @@ class GitChurn(threading.Thread):
 
     def run(self) -> None:
         try:
+            self.git("worktree", "add", "-q", "--detach", str(self.side), "main")
             while not self.stop_event.is_set():
                 n = self.rounds
                 if (self.root / TODAY_LOG).exists():
                     self.git("add", TODAY_LOG)
-                    self.git("commit", "-q", "-m", f"daily log, round {n}", "--", TODAY_LOG)
-                self.git("checkout", "-q", "-b", f"side-{n}")
-                write(self.root / "memory" / "topics" / f"topic-{n}.md", f"# Topic {n}\n\n- {WORDS[n % 10]} topic {n}.\n")
-                write(self.root / "src" / f"mod{n}.py", f"VALUE = {n}\n")
-                self.git("add", f"memory/topics/topic-{n}.md", f"src/mod{n}.py")
-                self.git("commit", "-q", "-m", f"side {n}")
-                self.git("checkout", "-q", "main")
+                    self.git("commit", "-q", "--allow-empty", "-m", f"daily log, round {n}", "--", TODAY_LOG)
+                self.git("checkout", "-q", "-B", f"side-{n}", "main", cwd=self.side)
+                write(self.side / "memory" / "topics" / f"topic-{n}.md", f"# Topic {n}\n\n- {WORDS[n % 10]} topic {n}.\n")
+                write(self.side / "src" / f"mod{n}.py", f"VALUE = {n}\n")
+                self.git("add", f"memory/topics/topic-{n}.md", f"src/mod{n}.py", cwd=self.side)
+                self.git("commit", "-q", "-m", f"side {n}", cwd=self.side)
+                self.git("checkout", "-q", "--detach", cwd=self.side)
                 self.git("merge", "-q", "--no-ff", "-m", f"merge side {n}", f"side-{n}")
-                self.git("branch", "-q", "-d", f"side-{n}")
+                self.git("branch", "-q", "-D", f"side-{n}")
+                self.git("checkout", "-q", "--detach")  # the same tree: its post-checkout hook runs
+                self.git("checkout", "-q", "main")
                 self.rounds += 1
         except Exception as exc:  # reported by the test, never a silent thread death
             self.errors.append(repr(exc))
