@@ -23,9 +23,17 @@ MAX_GET_LINES = 500
 ServerOptions = McpConfig
 
 
-def server_options(config: McpConfig, *, read_only: bool = False) -> McpConfig:
-    """`[mcp]` from memgit.toml, already validated by the schema; `--read-only` can only tighten."""
-    return dataclasses.replace(config, read_only=True) if read_only else config
+#: What a group session never sees: curated, personal memory (as `memgit context --scope group`).
+PRIVATE_FILES = ("MEMORY.md", "USER.md")
+
+
+def server_options(config: McpConfig, *, read_only: bool = False, group: bool = False) -> McpConfig:
+    """`[mcp]` from memgit.toml, already validated by the schema; the flags can only tighten."""
+    if read_only:
+        config = dataclasses.replace(config, read_only=True)
+    if group:
+        config = dataclasses.replace(config, scope="group")
+    return config
 
 
 def path_filter(user_filter: str | None, *, is_dir: Callable[[str], bool] = lambda _p: False) -> str | None:

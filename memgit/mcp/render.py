@@ -111,7 +111,8 @@ def percentile(values: list[float], pct: float) -> float | None:
 def render_status(payload: dict[str, Any]) -> str:
     index, server = payload["index"], payload["server"]
     lines = [
-        f"memgit {payload['version']} on {payload['workspace']} ({'read-only' if payload['read_only'] else 'read-write'})",
+        f"memgit {payload['version']} on {payload['workspace']} ({'read-only' if payload['read_only'] else 'read-write'}"
+        f"{', group scope' if payload.get('scope') == 'group' else ''})",
         f"embedding: {payload['embedding'] or payload['embedding_notice'] or 'none'}",
         f"index: commit {str(index['indexed_commit'])[:12]} (HEAD {str(index['head_commit'])[:12]}), "
         f"{index['counts']}, fresh={index['fresh']}",

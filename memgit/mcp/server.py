@@ -119,6 +119,8 @@ def build_server(ws: "Workspace", options: ServerOptions) -> "MCPServer[Any]":
             worker.shutdown(wait=False, cancel_futures=True)
 
     mode = "read-only" if options.read_only else "read-write"
+    if options.scope == "group":
+        mode += ", group scope: MEMORY.md and USER.md are not available"
     app: MCPServer[Any] = MCPServer(
         "memgit",
         title="memgit memory",

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
 from memgit.errors import MemgitError
-from memgit.mcp.options import ServerOptions, path_filter
+from memgit.mcp.options import PRIVATE_FILES, ServerOptions, path_filter
 from memgit.mcp.render import get_payload, percentile, search_payload
 from memgit.mcp.watcher import ChangeWatcher
 
@@ -151,10 +151,17 @@ class MemoryService:
         if not query.strip():
             raise MemgitError("query is empty: say what to look for")
         glob = path_filter(path, is_dir=lambda rel: (self.ws.root / rel).is_dir())
+        if self.group and glob in PRIVATE_FILES:
+            raise MemgitError(self._group_refusal(glob))
         notices, _fresh = self.sync()
         checked = time.perf_counter()
         try:
-            result = self.recorder.record(self.searcher.search(query, k=k, path_glob=glob))
+            # A group session asks for more and drops private hits: never shown, fewer at worst.
+            wanted = min(k * 3, 200) if self.group else k
+            result = self.searcher.search(query, k=wanted, path_glob=glob)
+            if self.group:
+                result.hits = [h for h in result.hits if h.path not in PRIVATE_FILES][:k]
+            result = self.recorder.record(result)
         except MemgitError as exc:
             if self._pending is None or "no index yet" not in str(exc):
                 raise
@@ -184,6 +191,11 @@ class MemoryService:
 
         # No end line: the reader stops after `lines` (or 12,000 characters) and, when the file
         # goes on, says where to continue.
+        if self.group:
+            rel = self.ws.safe_memory_path(path)
+            real = (self.ws.root / rel).resolve().relative_to(self.ws.root.resolve()).as_posix()
+            if rel in PRIVATE_FILES or real in PRIVATE_FILES:  # also through a link
+                raise MemgitError(self._group_refusal(real))
         read = read_memory(self.ws, path, start or 1, None, max_lines=lines)
         return get_payload(read.to_dict(), [])
 
@@ -195,6 +207,8 @@ class MemoryService:
                 "memory is read-only in this session (the server runs with --read-only or "
                 "[mcp] read_only = true); nothing was written"
             )
+        if self.group and long_term:
+            raise MemgitError(self._group_refusal("MEMORY.md") + "; nothing was written")
         result = append_memory(
             self.ws, text, long_term=long_term, commit=commit, max_chars=self.options.max_append_chars
         )
@@ -205,6 +219,17 @@ class MemoryService:
         payload["citation"] = f"{result.path}:{result.start_line}-{result.end_line}"
         return payload
 
+    @property
+    def group(self) -> bool:
+        return self.options.scope == "group"
+
+    @staticmethod
+    def _group_refusal(path: str) -> str:
+        return (
+            f"{path} is private memory and this is a group session (`memgit mcp --scope group` or "
+            "[mcp] scope = \"group\"): search the daily logs and notes instead"
+        )
+
     def status(self) -> dict[str, Any]:
         from memgit.index.status import index_status
 
@@ -214,6 +239,7 @@ class MemoryService:
         return {
             "workspace": str(self.ws.root),
             "read_only": self.options.read_only,
+            "scope": self.options.scope,
             "version": __version__,
             "embedding": self._embedder.model_id if self._embedder else None,
             "embedding_notice": self._embedder_notice,
