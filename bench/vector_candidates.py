@@ -51,6 +51,7 @@ from memgit.index import quantized  # noqa: E402
 from memgit.index.vectors import Base, VectorSet, _read_base, base_path, write_base  # noqa: E402
 
 Search = Callable[[np.ndarray, int], np.ndarray]
+BENCH_INDEX_ID = "00000000000000000000000000000b3c"  # vector files written by this bench
 
 
 def load_base(ws: Path) -> Base:
@@ -70,7 +71,7 @@ def real_cache_base(ws: Path) -> Path:
     matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
     out_dir = WORK_DIR / f"vectors-real-{ws.name}"
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_base(out_dir, 1, np.arange(1, len(matrix) + 1, dtype="<i8"), matrix, matrix.shape[1])
+    write_base(out_dir, BENCH_INDEX_ID, 1, np.arange(1, len(matrix) + 1, dtype="<i8"), matrix, matrix.shape[1])
     return out_dir
 
 
@@ -90,7 +91,7 @@ def synthetic_base(source: Base, rows: int, seed: int) -> Path:
         n = min(100_000, rows - start)
         block = rng.standard_normal((n, dim)) @ factor.T + mean
         matrix[start : start + n] = block / np.linalg.norm(block, axis=1, keepdims=True)
-    write_base(out_dir, 1, np.arange(1, rows + 1, dtype="<i8"), matrix, dim)
+    write_base(out_dir, BENCH_INDEX_ID, 1, np.arange(1, rows + 1, dtype="<i8"), matrix, dim)
     return out_dir
 
 

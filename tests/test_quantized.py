@@ -20,6 +20,7 @@ from tests.helpers import commit_all, git, memgit, write
 from tests.test_search import tiny_model  # noqa: F401  (fixture)
 
 DIM = 384
+INDEX_ID = "0123456789abcdef0123456789abcdef"
 
 
 def shaped(rows: int, seed: int, topics: int = 200) -> np.ndarray:
@@ -42,13 +43,13 @@ def exact_top(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray, k: int) ->
 def base_dir(tmp_path: Path) -> tuple[Path, np.ndarray, np.ndarray]:
     matrix = shaped(20_000, 1)
     ids = np.arange(100, 100 + len(matrix), dtype="<i8")
-    write_base(tmp_path, 7, ids, matrix, DIM)
+    write_base(tmp_path, INDEX_ID, 7, ids, matrix, DIM)
     return tmp_path, ids, matrix
 
 
 def test_codes_find_the_exact_top_rows(base_dir: tuple[Path, np.ndarray, np.ndarray]) -> None:
     data_dir, ids, matrix = base_dir
-    vset = VectorSet.open(data_dir, 7)
+    vset = VectorSet.open(data_dir, INDEX_ID, 7)
     assert vset is not None
     qv = quantized.QuantizedVectors.open(data_dir, vset, preload=False)
     assert quantized.codes_path(data_dir).stat().st_size < base_path(data_dir).stat().st_size / 20
@@ -67,10 +68,10 @@ def test_codes_find_the_exact_top_rows(base_dir: tuple[Path, np.ndarray, np.ndar
 
 def test_codes_of_another_base_are_rebuilt(base_dir: tuple[Path, np.ndarray, np.ndarray]) -> None:
     data_dir, ids, matrix = base_dir
-    first = quantized.QuantizedVectors.open(data_dir, VectorSet.open(data_dir, 7), preload=True)  # type: ignore[arg-type]
+    first = quantized.QuantizedVectors.open(data_dir, VectorSet.open(data_dir, INDEX_ID, 7), preload=True)  # type: ignore[arg-type]
     assert quantized.read_codes(data_dir, first.vectors.base, preload=False) is not None
-    write_base(data_dir, 8, ids[:500], matrix[:500] * -1, DIM)  # a new base (another generation)
-    vset = VectorSet.open(data_dir, 8)
+    write_base(data_dir, INDEX_ID, 8, ids[:500], matrix[:500] * -1, DIM)  # a new base (another generation)
+    vset = VectorSet.open(data_dir, INDEX_ID, 8)
     assert vset is not None
     assert quantized.read_codes(data_dir, vset.base, preload=False) is None
     second = quantized.QuantizedVectors.open(data_dir, vset, preload=False, previous=first.codes)
@@ -84,8 +85,8 @@ def test_removed_rows_never_return_and_delta_rows_do(base_dir: tuple[Path, np.nd
     removed = [int(i) for i in ids[:50]]
     added_ids = [10**9 + n for n in range(5)]
     added = shaped(5, 3)
-    assert advance(data_dir, 7, 9, removed, added_ids, added, DIM)
-    vset = VectorSet.open(data_dir, 9)
+    assert advance(data_dir, INDEX_ID, 7, 9, removed, added_ids, added, DIM)
+    vset = VectorSet.open(data_dir, INDEX_ID, 9)
     assert vset is not None and vset.delta is not None
     qv = quantized.QuantizedVectors.open(data_dir, vset, preload=False)
     for row in range(5):
@@ -119,8 +120,8 @@ def test_cli_and_mcp_answer_like_the_float_scan(workspace: Path, tiny_model: Pat
 
 def test_similarities_match_the_float_set(base_dir: tuple[Path, np.ndarray, np.ndarray]) -> None:
     data_dir, ids, matrix = base_dir
-    assert advance(data_dir, 7, 9, [int(i) for i in ids[:10]], [10**9], shaped(1, 4), DIM)
-    vset = VectorSet.open(data_dir, 9)
+    assert advance(data_dir, INDEX_ID, 7, 9, [int(i) for i in ids[:10]], [10**9], shaped(1, 4), DIM)
+    vset = VectorSet.open(data_dir, INDEX_ID, 9)
     assert vset is not None
     qv = quantized.QuantizedVectors.open(data_dir, vset, preload=True)
     wanted = [int(i) for i in ids[:20]] + [int(i) for i in ids[-5:]] + [10**9, 42]  # removed, live, delta, unknown
@@ -136,7 +137,7 @@ def test_unwritable_codes_file_still_searches(base_dir: tuple[Path, np.ndarray, 
     """Codes that cannot be saved (here: a directory sits where the file goes) are used from
     memory: a search never fails for want of a file."""
     data_dir, ids, matrix = base_dir
-    vset = VectorSet.open(data_dir, 7)
+    vset = VectorSet.open(data_dir, INDEX_ID, 7)
     assert vset is not None
     quantized.codes_path(data_dir).mkdir()
     qv = quantized.QuantizedVectors.open(data_dir, vset, preload=False)
