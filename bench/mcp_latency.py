@@ -1,6 +1,9 @@
 """Warm memory_search latency through `memgit mcp` (server side and client round trip).
 
     python mcp_latency.py WORKSPACE [--queries 300] [--warmup 20] [--embedding none|default] [--k 6]
+
+Also reports the server process's memory from /proc: resident set after the run and its peak
+(VmHWM), the figure the scale targets use.
 """
 from __future__ import annotations
 
@@ -31,6 +34,25 @@ def make_queries(ws: Path, n: int, seed: int = 0) -> list[str]:
         if len(words) >= 2:
             out.append(" ".join(rng.sample(words, min(len(words), rng.randint(2, 4)))))
     return out
+
+
+def server_memory_mb() -> dict[str, float]:
+    """VmRSS and VmHWM of the `memgit mcp` child of this process (Linux /proc)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if int(fields.get("PPid", "0").strip()) == os.getpid() and b"mcp" in cmdline:
+            return {
+                "rss_mb": round(int(fields["VmRSS"].split()[0]) / 1024, 1),
+                "peak_rss_mb": round(int(fields["VmHWM"].split()[0]) / 1024, 1),
+            }
+    return {}
 
 
 def pct(values: list[float], p: float) -> float:
@@ -64,6 +86,7 @@ async def run(opts: argparse.Namespace) -> dict:
             search.append(data["timing"]["search_ms"])
             modes.add(data["mode"])
             notices.update(data["notices"])
+        memory = server_memory_mb()
     def summary(v):
         return {"p50": pct(v, 50), "p95": pct(v, 95), "mean": round(statistics.fmean(v), 2), "max": round(max(v), 2)}
     return {
@@ -78,6 +101,7 @@ async def run(opts: argparse.Namespace) -> dict:
         "search_ms": summary(search),
         "client_round_trip_ms": summary(client),
         "notices": sorted(notices),
+        "server_memory": memory,
     }
 
 

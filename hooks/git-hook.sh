@@ -9,7 +9,11 @@ MEMGIT_PYTHONPATH=@PYTHONPATH@
 # 1: this hook may stop the git operation (lint); 0: it never does (index updates).
 MEMGIT_BLOCKING=@BLOCKING@
 
-here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+# The hook's directory without spawning `dirname` (every process counts on an empty commit).
+case $0 in
+    */*) here=${0%/*} ;;
+    *) here=. ;;
+esac
 legacy="$here/$MEMGIT_HOOK.legacy"
 
 # post-rewrite is the one hook type here that git feeds on stdin; both hooks need a copy.
@@ -46,7 +50,43 @@ run_memgit() {
     fi
 }
 
+# Fast paths without starting Python, for commits that cannot concern memory. Conservative: a path
+# that might be a memory file or look like one (the lint warns about those), memgit.toml, a quoted
+# (unusual) path, or [memory] extra_paths in memgit.toml (the shell cannot match those globs) all
+# count as memory; a git failure means "ask Python".
+paths_may_be_memory() {
+    [ -n "$1" ] || return 1
+    if [ -f memgit.toml ] && grep -q '^[[:space:]]*extra_paths' memgit.toml 2>/dev/null; then
+        return 0
+    fi
+    old_ifs=$IFS
+    IFS='
+'
+    set -f
+    found=1
+    for path in $1; do
+        case $path in
+            \"*|memgit.toml|*[Mm][Ee][Mm][Oo][Rr][YyIi]*|*[Uu][Ss][Ee][Rr].[Mm][Dd]|*.[Jj][Ss][Oo][Nn][Ll]|*[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].*)
+                found=0
+                break
+                ;;
+        esac
+    done
+    set +f
+    IFS=$old_ifs
+    return $found
+}
+
+# The lint hook: is anything staged (in the index git named, GIT_INDEX_FILE for `commit -a`) memory?
+staged_may_be_memory() {
+    staged=$(git diff --cached --name-only --no-renames 2>/dev/null) || return 0
+    paths_may_be_memory "$staged"
+}
+
 if [ "$MEMGIT_BLOCKING" = 1 ]; then
+    if ! staged_may_be_memory; then
+        exit "$legacy_status"
+    fi
     run_memgit "$@" >&2
     status=$?
     if [ "$legacy_status" -ne 0 ]; then
@@ -78,6 +118,13 @@ if [ -n "$git_dir" ] && [ -f "$git_dir/memgit/index.sqlite" ] && [ -f "$git_dir/
 fi
 if [ -n "$indexed_tree" ] && [ "$indexed_tree" = "$head_tree" ]; then
     exit "$legacy_status"
+fi
+# HEAD moved, but only non-memory files differ from the indexed tree (a code commit, a checkout
+# of a branch that differs in code): the index still answers for HEAD's memory. It stays at its
+# tree until the next memory change or reader (`memgit search`, the MCP server) moves it along.
+if [ -n "$indexed_tree" ] && [ -n "$head_tree" ]; then
+    changed=$(git diff-tree -r --name-only --no-renames "$indexed_tree" "$head_tree" 2>/dev/null) &&
+        ! paths_may_be_memory "$changed" && exit "$legacy_status"
 fi
 
 if [ "$MEMGIT_HOOK" = post-rewrite ]; then

@@ -109,6 +109,11 @@ class SearchConfig:
     )
     snippet_chars: int = setting(700, "longest hit text returned", minimum=1)
     auto_index: bool = setting(True, "bring the index up to HEAD before searching when it is behind")
+    quantized_above: int = setting(
+        50_000,
+        "chunks above which vectors are scanned as 1-bit codes, the best re-scored exactly (0: always)",
+        minimum=0,
+    )
 
 
 _SEVERITY_WORDS = ("error", "warning", "warn", "off")
@@ -157,6 +162,11 @@ class LintConfig:
 @dataclass(frozen=True)
 class McpConfig:
     read_only: bool = setting(False, "serve without memory_append (a command-line --read-only always wins)")
+    scope: str = setting(
+        "private",
+        "'group' keeps MEMORY.md and USER.md out of every tool (a command-line --scope group always wins)",
+        choices=("private", "group"),
+    )
     max_append_chars: int = setting(16_000, "longest text one memory_append or `memgit remember` may add", minimum=1)
     update_wait: float = setting(
         3.0, "seconds a tool call waits for an index update before answering from the last good state", minimum=0

@@ -43,8 +43,14 @@ def _text_argument(words: tuple[str, ...]) -> str:
     is_flag=True,
     help="Refuse memory_append (for sandboxed or group sessions); search and get still work.",
 )
+@click.option(
+    "--scope",
+    type=click.Choice(["private", "group"]),
+    default=None,
+    help="group: MEMORY.md and USER.md stay out of every tool (for group chats); default from [mcp] scope.",
+)
 @_DIR_OPTION
-def mcp_command(read_only: bool, directory: Path | None) -> None:
+def mcp_command(read_only: bool, scope: str | None, directory: Path | None) -> None:
     """Serve this memory to an agent over MCP (stdio): search, get, append, status.
 
     Register it with an MCP host as the command `memgit mcp -C /path/to/memory`. The server keeps
@@ -53,7 +59,7 @@ def mcp_command(read_only: bool, directory: Path | None) -> None:
     from memgit.mcp.server import serve, server_options
 
     ws = _workspace(directory)
-    options = server_options(ws.config.mcp, read_only=read_only)
+    options = server_options(ws.config.mcp, read_only=read_only, group=scope == "group")
     serve(ws, options)
 
 

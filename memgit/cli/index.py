@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,12 @@ def index(
     progress = Progress("embedding")
     try:
         report = update_index(ws, full=full, worktree=worktree, progress=progress, lock_timeout=wait)
+    except KeyboardInterrupt:
+        progress.finish()
+        # Embeddings are committed to the cache batch by batch: a new run starts where this stopped.
+        kept = f"{progress.done} of {progress.total} new embeddings are kept; " if progress.total else ""
+        click.echo(f"memgit: interrupted: {kept}run `memgit index` again to resume", err=True)
+        sys.exit(130)
     finally:
         progress.finish()
     verification = verify_index(ws) if verify else None
@@ -221,14 +228,18 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
 def status(ctx: click.Context, as_json: bool) -> None:
     """How the index compares with HEAD."""
     from memgit.index.status import index_status
+    from memgit.memory.conflicts import conflict_advice, memory_conflicts
     from memgit.memory.recall_spool import pending_count
 
     ws = workspace_from(ctx)
     data = index_status(ws)
     data["recall_pending"] = pending_count(ws.data_dir)
+    data["conflicts"] = memory_conflicts(ws)
     if as_json:
         emit(data)
         return
+    for path in data["conflicts"]:
+        click.echo(f"conflict:     {conflict_advice(path)}")
     click.echo(f"workspace:    {data['workspace']}")
     click.echo(f"HEAD tree:    {data['head_tree']}  (commit {data['head_commit'] or 'none yet'})")
     click.echo(f"indexed tree: {data['indexed_tree'] or 'none'}")
@@ -236,6 +247,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"state:        {data['needs_full_rebuild']}")
     elif data["up_to_date"]:
         click.echo("state:        up to date")
+    elif data["indexed_tree"] and not data["pending"] and not data["worktree_overlay"]:
+        # The hooks skip commits that touch no memory file; the index answers for HEAD's memory.
+        click.echo("state:        up to date for memory (later commits changed no memory file)")
     else:
         click.echo(f"state:        {len(data['pending'])} memory files changed since indexing; run `memgit index`")
     for path in data["pending"][:20]:

@@ -40,6 +40,8 @@ RULES: tuple[Rule, ...] = (
     Rule("S101", "private-key", ERROR, "a private key block"),
     Rule("S102", "api-token", ERROR, "a string shaped like a known API token or credential"),
     Rule("S103", "high-entropy-secret", ERROR, "a secret-looking name assigned a high-entropy value"),
+    Rule("S104", "password-in-text", ERROR, "a password written out in prose or on a command line"),
+    Rule("S105", "service-token", ERROR, "a service credential found by detect-secrets' detectors"),
     Rule(
         "P201",
         "injection-phrase",
@@ -239,7 +241,7 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}")),
     ("JSON Web Token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     ("bearer token", re.compile(r"(?i)\bauthorization:\s*bearer\s+[A-Za-z0-9._~+/-]{20,}=*")),
-    ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:([^\s:/@'\"]{3,})@[^\s/'\"]+")),
+    ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:([^\s:/@'\"]{3,})@[^\s/'\"]+")),
 )
 _SECRET_NAME = (
     r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"
@@ -247,8 +249,15 @@ _SECRET_NAME = (
 )
 _ASSIGNMENT = re.compile(
     r"(?i)([A-Za-z0-9_.-]*" + _SECRET_NAME + r"[A-Za-z0-9_.-]*)[\"']?\s*(?::|=|:=|=>)\s*[\"'`]?"
-    r"([A-Za-z0-9+/_\-.~=]{16,})"
+    r"([A-Za-z0-9+/_\-.~=]{16,})(?![A-Za-z0-9+/_\-.~=])(?!\s*(?::|=))"
 )
+# A password spelled out: "the wifi password is X", "password: X", "DB_PASSWORD=X", "-p'X'".
+_PASSWORD_TEXT = re.compile(
+    r"(?i)(?<![A-Za-z])(?:password|passwd|passphrase|pwd)s?(?![A-Za-z])"
+    r"(?:[^\n:=]{0,40}?\b(?:is|was|are)\b\s*:?|\s*[\"']?\s*(?::|=|:=))\s*[\"'`]?([^\s\"'`]{6,})"
+)
+_PASSWORD_OPTION = re.compile(r"(?:^|\s)(?:-p|--password=|--password\s+)[\"']?([^\s\"'`]{6,})")
+_REFERENCE = re.compile(r"^[$%]|\$\{|[\[\](){}]|^(?:os|env|process|settings|config)\.")
 _PLACEHOLDER = re.compile(
     r"(?i)x{4,}|\*{3,}|example|placeholder|changeme|your[_-]|redacted|dummy|<|\$\{|^(?:pass(?:word)?|secret|pwd)$"
 )
@@ -277,7 +286,29 @@ def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, s
                 continue
             found.append(("S103", f"{name} is assigned a high-entropy value ({_redact(value)}); is it a secret?"))
             break
+    if not found:
+        password = _spelled_out_password(line)
+        if password:
+            found.append(("S104", f"a password written out ({_redact(password)}); keep it in a password manager"))
+    if not found:
+        from memgit.core.secret_detectors import library_findings
+
+        for label, value in library_findings(line)[:1]:
+            found.append(("S105", f"{label} ({_redact(value)}); remove it and rotate the credential"))
     return found
+
+
+def _spelled_out_password(line: str) -> str | None:
+    """A password value after the word or a `-p` option: not a placeholder, reference or plain word."""
+    for pattern in (_PASSWORD_TEXT, _PASSWORD_OPTION):
+        for match in pattern.finditer(line):
+            value = match.group(1).rstrip(".,;")
+            if len(value) < 6 or _PLACEHOLDER.search(value) or _REFERENCE.search(value) or _PATH_LIKE.search(value):
+                continue
+            if value.isalpha():
+                continue  # "the password is stored in Vault", "password policy"
+            return value
+    return None
 
 
 def shannon_entropy(value: str) -> float:
@@ -294,6 +325,9 @@ def shannon_entropy(value: str) -> float:
 def _looks_random(value: str, threshold: float) -> bool:
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
+    if len(value) >= 32 and all(c in "0123456789abcdefABCDEF" for c in value):
+        # Hex carries at most 4 bits a character: a random 32-digit key often measures under 3.5.
+        threshold = min(threshold, 3.0)
     return has_digit and has_alpha and shannon_entropy(value) >= threshold
 
 

@@ -480,3 +480,12 @@ def config_value(root: Path, key: str) -> str | None:
         return str(repo.config[key])
     except KeyError:
         return None
+
+
+def unmerged_paths(root: Path) -> list[str]:
+    """Paths git's index holds in conflict (stages 1-3): a merge or rebase stopped on them."""
+    proc = _git(root, "ls-files", "--unmerged", "-z")
+    if proc.returncode != 0:
+        return []
+    records = (record.split(b"\t", 1) for record in proc.stdout.split(b"\0") if b"\t" in record)
+    return sorted({path.decode("utf-8", "surrogateescape") for _meta, path in records})

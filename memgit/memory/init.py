@@ -8,6 +8,15 @@ from typing import Any
 from memgit.config import CONFIG_NAME, default_config_text
 
 GITATTRIBUTES_LINE = "memory/.dreams/**/*.jsonl merge=union"
+DAILY_LOG_ATTRIBUTES_LINE = "memory/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].md merge=union"
+
+#: Append-only files: when two machines append to the same one, git keeps both sides' lines
+#: (ours, then theirs) instead of stopping on a conflict. MEMORY.md is not here: its facts get
+#: edited, and an edit on both sides is a real conflict for a person to resolve.
+UNION_MERGE_LINES: tuple[tuple[str, str], ...] = (
+    ("dreaming's recall ledger is append-only: merge both sides", GITATTRIBUTES_LINE),
+    ("daily logs are append-only: two machines' entries for one day merge", DAILY_LOG_ATTRIBUTES_LINE),
+)
 
 
 def init_workspace(target: Path, *, explicit: bool = True) -> dict[str, Any]:
@@ -53,12 +62,10 @@ def init_workspace(target: Path, *, explicit: bool = True) -> dict[str, Any]:
     create(CONFIG_NAME, default_config_text())
     attributes = root / ".gitattributes"
     existing = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
-    if GITATTRIBUTES_LINE not in existing:
+    missing = [(why, line) for why, line in UNION_MERGE_LINES if line not in existing.splitlines()]
+    if missing:
         prefix = "" if not existing or existing.endswith("\n") else "\n"
-        attributes.write_text(
-            existing + prefix + "# dreaming's recall ledger is append-only: merge both sides\n"
-            + GITATTRIBUTES_LINE + "\n",
-            encoding="utf-8",
-        )
+        added = "".join(f"# {why}\n{line}\n" for why, line in missing)
+        attributes.write_text(existing + prefix + added, encoding="utf-8")
         created.append(".gitattributes")
     return {"root": str(root), "adopted": adopted, "created": created, "hooks": []}

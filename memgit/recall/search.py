@@ -24,6 +24,7 @@ from memgit.index.update import _UNSET, cache_path, index_path, open_embedder, u
 from memgit.workspace import Workspace
 
 if TYPE_CHECKING:
+    from memgit.index.quantized import Codes, QuantizedVectors
     from memgit.index.vectors import VectorSet
 
 MODES = ("hybrid", "bm25", "vector")
@@ -91,6 +92,8 @@ class Searcher:
         self._store_inode: int | None = None
         self._vector_cache: VectorSet | None = None
         self._vector_index_id: str | None = None
+        self._quantized: QuantizedVectors | None = None
+        self._codes: Codes | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._checked_at = -1e9
 
@@ -353,8 +356,14 @@ class Searcher:
         diverse = mmr(pool, [token_set(c.text) for c in pool], k * 2, cfg.mmr_lambda)
         return drop_repeated_lines(diverse)[:k]
 
-    def _vectors(self, meta: dict[str, str]) -> VectorSet | None:
-        """The memory-mapped vectors of this index generation, if the files are intact."""
+    def _vectors(self, meta: dict[str, str]) -> VectorSet | QuantizedVectors | None:
+        """The memory-mapped vectors of this index generation, if the files are intact.
+
+        Past `[search] quantized_above` chunks the base is scanned through its 1-bit codes and
+        only the best rows are re-scored from the floats (memgit.index.quantized); a long-running
+        process then keeps the codes in RAM, not the float matrix.
+        """
+        from memgit.index.quantized import QuantizedVectors
         from memgit.index.vectors import VectorSet
 
         generation = int(meta.get("generation", "0"))
@@ -370,9 +379,17 @@ class Searcher:
             reused = previous is not None and self._vector_cache is not None and (
                 self._vector_cache.base is previous.base
             )
-            if self._vector_cache is not None and self.preload_vectors and not reused:
-                self._vector_cache.preload()
-        return self._vector_cache
+            vset = self._vector_cache
+            quantize = vset is not None and len(vset.base.ids) > self.ws.config.search.quantized_above
+            if vset is not None and self.preload_vectors and not reused and not quantize:
+                vset.preload()
+            self._quantized = None
+            if vset is not None and quantize:
+                self._quantized = QuantizedVectors.open(
+                    self.ws.data_dir, vset, preload=self.preload_vectors, previous=self._codes
+                )
+                self._codes = self._quantized.codes
+        return self._quantized or self._vector_cache
 
     def _vector_problem(self, embedder: Embedder | None, meta: dict[str, str]) -> str | None:
         if embedder is None:

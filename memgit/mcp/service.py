@@ -1,0 +1,267 @@
+"""The MCP tools' logic, synchronous: one warm searcher, an index kept fresh on its own thread.
+
+* **Warm.** One `Searcher` (SQLite connection + embedding model) lives for the whole session,
+  so a search costs a query, not a process start and a model load.
+* **Fresh.** Before each tool call `ChangeWatcher` checks, cheaply and without asking git,
+  whether HEAD or a memory file changed; only then does `update_index(worktree=True)` run,
+  which also indexes uncommitted files.
+* **Never blocked by a rebuild.** Index updates run on their own thread. A tool call waits for
+  one at most `update_wait` seconds (in total, across calls), then answers from the last
+  committed index state (SQLite WAL readers see it) and says so in a notice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+import sys
+import threading
+import time
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
+from typing import TYPE_CHECKING, Any
+
+from memgit import __version__
+from memgit.errors import MemgitError
+from memgit.mcp.options import PRIVATE_FILES, ServerOptions, path_filter
+from memgit.mcp.render import get_payload, percentile, search_payload
+from memgit.mcp.watcher import ChangeWatcher
+
+if TYPE_CHECKING:
+    from memgit.workspace import Workspace
+
+
+#: Seconds a search waits for the very first index build (there is no older index to answer from).
+FIRST_BUILD_WAIT = 30.0
+
+
+class MemoryService:
+    """The tools' logic, synchronous. Not thread-safe: the server calls it from one thread."""
+
+    def __init__(self, ws: Workspace, options: ServerOptions) -> None:
+        from memgit.index.update import open_embedder
+        from memgit.recall.search import Searcher
+
+        self.ws = ws
+        self.options = options
+        self.started = time.time()
+        # One thread: queries are fastest that way, and appends embed only a few chunks.
+        self._embedder, self._embedder_notice = open_embedder(ws, threads=1)
+        self.searcher: Searcher = Searcher(ws, embedder=self._embedder, auto_index=False, preload_vectors=True)
+        from memgit.dream.recording import Recorder
+
+        self.recorder = Recorder(ws, read_only=options.read_only)  # recall ledger; read-only records nothing
+        self.watcher = ChangeWatcher(ws)
+        self._stop = threading.Event()
+        self._scanner: threading.Thread | None = None
+        if options.scan_interval > 0:
+            self._scanner = threading.Thread(target=self._scan_loop, name="memgit-scan", daemon=True)
+            self._scanner.start()
+        self._updater = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memgit-index")
+        self._pending: Future[Any] | None = None
+        self._pending_sig: tuple[Any, ...] | None = None
+        self._pending_started = 0.0
+        self._indexed_sig: tuple[Any, ...] | None = None
+        self._failed: tuple[tuple[Any, ...], float, str] | None = None
+        self.last_report: dict[str, Any] | None = None
+        self.updates = 0
+        self.search_ms: deque[float] = deque(maxlen=2000)
+
+    def _scan_loop(self) -> None:
+        while not self._stop.wait(self.options.scan_interval):
+            with contextlib.suppress(Exception):  # a vanished directory mid-walk: next time
+                self.watcher.scan()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._updater.shutdown(wait=False, cancel_futures=True)
+        self.searcher.close()
+
+    # -- keeping the index current -------------------------------------------------------
+    def _run_update(self) -> dict[str, Any]:
+        from memgit.index.update import update_index
+
+        report = update_index(self.ws, worktree=True, embedder=self._embedder, lock_timeout=600)
+        return report.to_dict()
+
+    def _finish_pending(self) -> list[str]:
+        assert self._pending is not None
+        future, sig = self._pending, self._pending_sig
+        self._pending = self._pending_sig = None
+        try:
+            report = future.result()
+        except MemgitError as exc:
+            self._failed = (sig or (), time.monotonic(), str(exc))
+            return [f"index update failed: {exc}; answering from the last complete index"]
+        except Exception as exc:  # an index problem must never take the server down
+            print(f"memgit mcp: index update failed: {exc!r}", file=sys.stderr)
+            self._failed = (sig or (), time.monotonic(), f"{type(exc).__name__}: {exc}")
+            return [f"index update failed ({type(exc).__name__}); answering from the last complete index"]
+        self._failed = None
+        self._indexed_sig = sig
+        self.last_report = report
+        self.updates += 1
+        self.searcher.refresh()
+        notices = list(report.get("notices", []))
+        if report.get("mode") == "full":
+            notices.append(f"index rebuilt: {report.get('reason')}")
+        return notices
+
+    def _wait_pending(self) -> list[str]:
+        """Wait for a running update, but never more than `update_wait` since it started."""
+        assert self._pending is not None
+        budget = self.options.update_wait - (time.monotonic() - self._pending_started)
+        if budget > 0:
+            wait_futures([self._pending], timeout=budget)
+        if self._pending.done():
+            return self._finish_pending()
+        running = time.monotonic() - self._pending_started
+        return [
+            f"the index is being updated (for {running:.0f} s); these results come from the last "
+            "complete index and may miss the newest changes"
+        ]
+
+    def sync(self) -> tuple[list[str], bool]:
+        """Bring the index up to the work tree if anything changed. Returns (notices, fresh)."""
+        notices: list[str] = []
+        if self._pending is not None:
+            notices += self._wait_pending()
+            if self._pending is not None:
+                return notices, False
+        sig = self.watcher.snapshot()
+        if sig == self._indexed_sig:
+            return notices, True
+        if self._failed and self._failed[0] == sig and time.monotonic() - self._failed[1] < 5.0:
+            return [*notices, f"index update failed: {self._failed[2]}; answering from the last complete index"], False
+        self._pending = self._updater.submit(self._run_update)
+        self._pending_sig = sig
+        self._pending_started = time.monotonic()
+        notices += self._wait_pending()
+        return notices, self._pending is None and self._indexed_sig == sig
+
+    def warm(self) -> None:
+        """Open the model and bring the index up to date before the first call needs it."""
+        with contextlib.suppress(Exception):
+            self.sync()
+
+    # -- tools ------------------------------------------------------------------------------
+    def search(self, query: str, k: int, path: str | None) -> dict[str, Any]:
+        started = time.perf_counter()
+        if not query.strip():
+            raise MemgitError("query is empty: say what to look for")
+        glob = path_filter(path, is_dir=lambda rel: (self.ws.root / rel).is_dir())
+        if self.group and glob in PRIVATE_FILES:
+            raise MemgitError(self._group_refusal(glob))
+        notices, _fresh = self.sync()
+        checked = time.perf_counter()
+        try:
+            # A group session asks for more and drops private hits: never shown, fewer at worst.
+            wanted = min(k * 3, 200) if self.group else k
+            result = self.searcher.search(query, k=wanted, path_glob=glob)
+            if self.group:
+                result.hits = [h for h in result.hits if h.path not in PRIVATE_FILES][:k]
+            result = self.recorder.record(result)
+        except MemgitError as exc:
+            if self._pending is None or "no index yet" not in str(exc):
+                raise
+            # No earlier index to answer from: the first build is worth waiting for (bounded).
+            wait_futures([self._pending], timeout=FIRST_BUILD_WAIT)
+            if not self._pending.done():
+                raise MemgitError("the index is still being built for the first time; try again in a moment") from None
+            notices += self._finish_pending()
+            result = self.searcher.search(query, k=k, path_glob=glob)
+        elapsed = (time.perf_counter() - started) * 1000
+        self.search_ms.append(elapsed)
+        data = result.to_dict()
+        if self._embedder is None and self._embedder_notice:
+            # The provider's reason (and its fix) beats the searcher's generic "no model".
+            data["notices"] = [n for n in data["notices"] if not n.startswith("BM25 only")]
+            notices.append(self._embedder_notice)
+        payload = search_payload(data, notices, elapsed)
+        payload["notices"] = list(dict.fromkeys(payload["notices"]))
+        payload["timing"] = {
+            "freshness_check_ms": round((checked - started) * 1000, 2),
+            "search_ms": round((time.perf_counter() - checked) * 1000, 2),
+        }
+        return payload
+
+    def get(self, path: str, start: int | None, lines: int) -> dict[str, Any]:
+        from memgit.recall.get import read_memory
+
+        # No end line: the reader stops after `lines` (or 12,000 characters) and, when the file
+        # goes on, says where to continue.
+        if self.group:
+            rel = self.ws.safe_memory_path(path)
+            real = (self.ws.root / rel).resolve().relative_to(self.ws.root.resolve()).as_posix()
+            if rel in PRIVATE_FILES or real in PRIVATE_FILES:  # also through a link
+                raise MemgitError(self._group_refusal(real))
+        read = read_memory(self.ws, path, start or 1, None, max_lines=lines)
+        return get_payload(read.to_dict(), [])
+
+    def append(self, text: str, long_term: bool, commit: bool) -> dict[str, Any]:
+        from memgit.memory.append import append_memory
+
+        if self.options.read_only:
+            raise MemgitError(
+                "memory is read-only in this session (the server runs with --read-only or "
+                "[mcp] read_only = true); nothing was written"
+            )
+        if self.group and long_term:
+            raise MemgitError(self._group_refusal("MEMORY.md") + "; nothing was written")
+        result = append_memory(
+            self.ws, text, long_term=long_term, commit=commit, max_chars=self.options.max_append_chars
+        )
+        notices, fresh = self.sync()
+        payload = result.to_dict()
+        payload["notices"] = [*payload["notices"], *notices]
+        payload["indexed"] = fresh
+        payload["citation"] = f"{result.path}:{result.start_line}-{result.end_line}"
+        return payload
+
+    @property
+    def group(self) -> bool:
+        return self.options.scope == "group"
+
+    @staticmethod
+    def _group_refusal(path: str) -> str:
+        return (
+            f"{path} is private memory and this is a group session (`memgit mcp --scope group` or "
+            "[mcp] scope = \"group\"): search the daily logs and notes instead"
+        )
+
+    def status(self) -> dict[str, Any]:
+        from memgit.index.status import index_status
+
+        notices, fresh = self.sync()
+        index = index_status(self.ws)
+        recent = list(self.search_ms)
+        return {
+            "workspace": str(self.ws.root),
+            "read_only": self.options.read_only,
+            "scope": self.options.scope,
+            "version": __version__,
+            "embedding": self._embedder.model_id if self._embedder else None,
+            "embedding_notice": self._embedder_notice,
+            "index": {
+                "fresh": fresh,
+                "head_commit": index.get("head_commit"),
+                "indexed_commit": index.get("indexed_commit"),
+                "up_to_date_with_head": index.get("indexed_tree") == index.get("head_tree"),
+                "uncommitted_files_indexed": index.get("worktree_overlay", []),
+                "counts": index.get("counts", {}),
+                "skipped": index.get("skipped", []),
+                "needs_full_rebuild": index.get("needs_full_rebuild"),
+            },
+            "server": {
+                "uptime_s": round(time.time() - self.started, 1),
+                "index_updates": self.updates,
+                "updating": self._pending is not None,
+                "last_update": self.last_report,
+                "searches": len(recent),
+                "search_ms_p50": percentile(recent, 50),
+                "search_ms_p95": percentile(recent, 95),
+                "search_ms_mean": round(statistics.fmean(recent), 2) if recent else None,
+            },
+            "notices": notices,
+        }
