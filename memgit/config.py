@@ -47,6 +47,13 @@ def _relative_globs(value: tuple[str, ...]) -> str | None:
             return "must be a list of non-empty strings"
         if item.startswith("/") or ".." in item.split("/"):
             return f"entry {item!r} must be a relative path inside the repository"
+        from memgit.core.paths import glob_to_regex
+        from memgit.errors import BadPattern
+
+        try:
+            glob_to_regex(item)
+        except BadPattern as exc:
+            return str(exc)
     return None
 
 

@@ -27,3 +27,7 @@ class IndexLocked(MemgitError):
 
 class ModelError(MemgitError):
     pass
+
+
+class BadPattern(MemgitError):
+    """A glob (`--path`, `[memory] extra_paths`, a path filter) that git's wildmatch rules reject."""

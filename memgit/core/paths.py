@@ -7,6 +7,8 @@ import functools
 import re
 from collections.abc import Iterable
 
+from memgit.errors import BadPattern
+
 #: Any dated memory file (`memory/2026-02-06.md`, `sessions/2026-02-06-x.jsonl`): dates for decay.
 DAILY_RE = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})(?:[^/]*)\.(?:md|jsonl)$")
 #: The daily log itself, exactly `memory/YYYY-MM-DD.md`: append-only, one per day.
@@ -30,7 +32,10 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
     text = pattern if pattern.startswith("/") else "/" + pattern
     if text.endswith("/"):
         text += "**"
-    regex, _include = GitIgnoreSpecPattern.pattern_to_regex(text)
+    try:
+        regex, _include = GitIgnoreSpecPattern.pattern_to_regex(text)
+    except ValueError as exc:  # pathspec's GitIgnorePatternError, e.g. a lone trailing backslash
+        raise BadPattern(f"invalid glob {pattern!r}: {exc}") from None
     return re.compile(regex or r"(?!)")
 
 

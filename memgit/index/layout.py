@@ -9,7 +9,6 @@ about an index that is not.
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 
 from memgit.workspace import Workspace
@@ -49,17 +48,6 @@ def clear_marker(ws: Workspace) -> None:
 
 
 def write_marker(ws: Workspace, tree: str, *, overlay: bool) -> None:
-    from memgit.index.vectors import fsync_dir
+    from memgit.index.vectors import atomic_write
 
-    path = tree_marker_path(ws)
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    try:
-        with tmp.open("w") as fh:
-            fh.write(tree + (OVERLAY_SUFFIX if overlay else "") + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        fsync_dir(path.parent)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+    atomic_write(tree_marker_path(ws), [(tree + (OVERLAY_SUFFIX if overlay else "") + "\n").encode()])

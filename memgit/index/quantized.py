@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memgit.index.vectors import BASE_HEADER, Base, VectorSet, base_path
+from memgit.index.vectors import BASE_HEADER, Base, VectorSet, base_path, top_k
 
 if TYPE_CHECKING:
     import numpy as np
@@ -240,12 +240,7 @@ class QuantizedVectors:
             return []
         ids = np.concatenate(ids_parts)
         scores = np.concatenate(score_parts).astype(np.float32)
-        k = min(k, len(scores))
-        if k <= 0:
-            return []
-        part = np.argpartition(-scores, k - 1)[:k]
-        order = part[np.argsort(-scores[part])]
-        return [(int(ids[i]), float(scores[i])) for i in order]
+        return top_k(ids, scores, k)
 
     def similarities(self, query: np.ndarray, wanted: Iterable[int]) -> dict[int, float]:
         """Exact scores of given chunks (BM25 hits the vector leg did not return), like

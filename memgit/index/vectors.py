@@ -30,7 +30,7 @@ import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -117,7 +117,7 @@ def _read_delta(path: Path) -> Delta | None:
         return None
 
 
-def _atomic_write(path: Path, parts: Iterable[bytes]) -> None:
+def atomic_write(path: Path, parts: Iterable[bytes]) -> None:
     """Write, fsync, rename, fsync the folder: after a crash the file is the old or the new one,
     and once this returns the new one survives a power cut (the marker is written after it)."""
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
@@ -132,6 +132,18 @@ def _atomic_write(path: Path, parts: Iterable[bytes]) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+
+
+def top_k(ids: Any, scores: Any, k: int) -> list[tuple[int, float]]:
+    """The `k` best (id, score) pairs, best first; non-finite scores (masked rows) never count."""
+    import numpy as np
+
+    k = min(k, int(np.isfinite(scores).sum()))
+    if k <= 0:
+        return []
+    part = np.argpartition(-scores, k - 1)[:k]
+    order = part[np.argsort(-scores[part])]
+    return [(int(ids[i]), float(scores[i])) for i in order]
 
 
 def fsync_dir(folder: Path) -> None:
@@ -154,7 +166,7 @@ def write_base(
     import numpy as np
 
     rows = len(ids)
-    _atomic_write(
+    atomic_write(
         base_path(data_dir),
         [
             BASE_HEADER.pack(BASE_MAGIC, _id_bytes(index_id), generation, rows, dim),
@@ -169,7 +181,7 @@ def write_base(
 def write_delta(data_dir: Path, delta: Delta, dim: int) -> None:
     import numpy as np
 
-    _atomic_write(
+    atomic_write(
         delta_path(data_dir),
         [
             DELTA_HEADER.pack(
@@ -282,12 +294,7 @@ class VectorSet:
             return []
         ids = np.concatenate(ids_parts) if len(ids_parts) > 1 else ids_parts[0]
         scores = np.concatenate(score_parts) if len(score_parts) > 1 else score_parts[0]
-        k = min(k, int(np.isfinite(scores).sum()))
-        if k <= 0:
-            return []
-        part = np.argpartition(-scores, k - 1)[:k]
-        order = part[np.argsort(-scores[part])]
-        return [(int(ids[i]), float(scores[i])) for i in order]
+        return top_k(ids, scores, k)
 
     def similarities(self, query: np.ndarray, wanted: Iterable[int]) -> dict[int, float]:
         """Exact scores of given chunks (e.g. BM25 hits the vector leg did not return)."""
