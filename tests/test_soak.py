@@ -186,7 +186,7 @@ def test_soak_search_and_append_while_git_runs_hooks(workspace: Path, monkeypatc
     assert churn.rounds >= 3, "git did too little to call this a soak"
     assert len(appended) >= 20
     assert failures == []
-    assert untrue == []
+    assert untrue == [], json.dumps(untrue, indent=1)[:4000]
     log_text = (workspace / TODAY_LOG).read_text(encoding="utf-8")
     assert [t for t in appended if t not in log_text] == []
     warm = [s for s in samples if s[0] >= SECONDS / 4]
