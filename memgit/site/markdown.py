@@ -14,14 +14,17 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from memgit.core.provenance import EntryMarker, is_marker_line, parse_marker
 from memgit.site import urls
+
+if TYPE_CHECKING:  # imported where a page is rendered: a rebuild that renders no Markdown skips it
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 _EXTERNAL = ("http", "https", "mailto")
 
@@ -36,6 +39,8 @@ class Entry:
 
 
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable(["table", "strikethrough"])
     return md
@@ -125,6 +130,8 @@ class Renderer:
             spans = _entry_tokens(tokens)
             for (opened, closed), entry in reversed(list(zip(spans, _pair(tokens, spans, markers), strict=True))):
                 tokens[opened].attrSet("id", f"L{entry.start}")
+                from markdown_it.token import Token
+
                 note = Token("html_block", "", 0)
                 note.content = annotate(entry)
                 tokens.insert(closed, note)

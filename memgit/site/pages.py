@@ -8,6 +8,7 @@ import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.core.provenance import SourceRef
@@ -260,12 +261,20 @@ class Site(Inputs):
         for number, members in shards.items():
             url = f"assets/search/{number:02d}.js"
 
-            def produce(contents: dict[str, bytes], members=members) -> bytes:
+            def produce(contents: dict[str, bytes], members=members, number=number) -> bytes:
+                cache = self._shard_cache(number)
+                kept: dict[str, list] = {}
                 docs = []
                 for path, entry in members:
-                    text = self._text(contents, entry.blob)[0]
-                    if text is not None:
-                        docs += models.search_docs(path, text, self.params)
+                    cached = cache.get(path)
+                    if cached is not None and cached[0] == entry.blob:
+                        file_docs = cached[1]
+                    else:
+                        text = self._text(contents, entry.blob)[0]
+                        file_docs = models.search_docs(path, text, self.params) if text is not None else []
+                    kept[path] = [entry.blob, file_docs]
+                    docs += file_docs
+                self._save_shard_cache(number, kept)
                 body = json.dumps(docs, ensure_ascii=True, separators=(",", ":"))
                 return f"(window.memgitSearch = window.memgitSearch || []).push({body});\n".encode()
 
@@ -276,6 +285,28 @@ class Site(Inputs):
                           lambda contents: self._render("search.html", urls.SEARCH, shards=shard_urls,
                                                         title="Search")))
         return plans
+
+    def _shard_cache_path(self, number: int) -> Path:
+        """A shard's chunks per file (path -> [blob, docs]), so a one-file commit re-chunks one
+        file, not the shard's hundred; keyed by everything else the chunks depend on."""
+        return self.ws.data_dir / "site" / "search-docs" / f"{self.global_key[:16]}-{number:02d}.json"
+
+    def _shard_cache(self, number: int) -> dict[str, list]:
+        try:
+            data = json.loads(self._shard_cache_path(number).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _save_shard_cache(self, number: int, kept: dict[str, list]) -> None:
+        path = self._shard_cache_path(number)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(json.dumps(kept, ensure_ascii=True, separators=(",", ":")), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            pass  # a cache: the next build re-chunks what it cannot find
 
     def _dreams_plan(self) -> Plan:
         reports = [{"path": p, "url": urls.relative(urls.DREAMS, urls.note_url(p)), "first": self.summary(p).first,
