@@ -152,8 +152,13 @@ def _git(root: Path, *args: str, data: bytes | None = None) -> subprocess.Comple
 
 
 def head_ids(root: Path) -> tuple[str | None, str | None]:
-    """(HEAD commit, its tree) from one `git` process: the cheap start of every index update."""
-    proc = _git(root, "rev-parse", "-q", "HEAD^{commit}", "HEAD^{tree}")
+    """(HEAD commit, its tree) from one `git` process: the cheap start of every index update.
+
+    HEAD is resolved once (`log -1 --format`), so the pair always belongs together: with
+    `rev-parse HEAD^{commit} HEAD^{tree}` git resolves HEAD twice, and a commit landing in between
+    paired the old commit with the new tree (a hit could then name a commit without its file).
+    """
+    proc = _git(root, "log", "-1", "--no-walk", "--format=%H %T", "HEAD", "--")
     lines = proc.stdout.decode().split()
     if proc.returncode == 0 and len(lines) == 2 and all(_is_object_id(x) for x in lines):
         return lines[0], lines[1]
