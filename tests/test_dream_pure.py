@@ -127,3 +127,10 @@ def test_ledger_times_compare_as_instants() -> None:
     now = datetime(2026, 3, 4, 20, 0, tzinfo=UTC)
     assert east.at <= now < naive.at  # 19:00 UTC is before now; a naive time is read as UTC
     assert naive.time == "2026-03-04T20:30:00+00:00"
+
+
+def test_filler_words_are_not_concepts() -> None:
+    from memgit.dream.concepts import concept_tags
+
+    tags = concept_tags("Two views must be refreshed by hand after a rollback; also one need.")
+    assert tags == ["views", "refreshed", "hand", "rollback"]

@@ -13,6 +13,9 @@ import re
 from memgit.core.text import CJK_RE, STOP_WORDS, WORD_RE
 
 MAX_TAGS = 8
+#: Words search keeps in a query (they can matter to BM25) but that name no concept: a theme
+#: "must" in a dream report tells a reviewer nothing.
+NOT_CONCEPTS = frozenset({"must", "may", "might", "shall", "also", "need", "needs", "one", "two", "yes", "okay"})
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _EMPHASIS = re.compile(r"(\*\*|__|`)")
 _SPEAKER = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<name>[^*]{1,40})\*\*\s*:")
@@ -25,7 +28,7 @@ def concept_tags(text: str, limit: int = MAX_TAGS) -> list[str]:
         lowered = word.lower()
         if CJK_RE.search(word):
             tag = lowered[:32]
-        elif lowered in STOP_WORDS or not 3 <= len(lowered) <= 32 or lowered.isdigit():
+        elif lowered in STOP_WORDS or lowered in NOT_CONCEPTS or not 3 <= len(lowered) <= 32 or lowered.isdigit():
             continue
         else:
             tag = lowered
