@@ -9,22 +9,23 @@ MEMGIT_PYTHONPATH=@PYTHONPATH@
 # 1: this hook may stop the git operation (lint); 0: it never does (index updates).
 MEMGIT_BLOCKING=@BLOCKING@
 
-# The hook's directory without spawning `dirname` (every process counts on an empty commit).
+# Every process counts on an empty or code-only commit: the common paths below fork one `git`
+# and nothing else (no `dirname`, `sed`, `cat`, no `rev-parse` the environment already answers).
+nl='
+'
 case $0 in
     */*) here=${0%/*} ;;
     *) here=. ;;
 esac
 legacy="$here/$MEMGIT_HOOK.legacy"
 
-# post-rewrite is the one hook type here that git feeds on stdin; both hooks need a copy.
-if [ "$MEMGIT_HOOK" = post-rewrite ]; then
-    stdin_copy=$(cat; echo .)
-    stdin_copy=${stdin_copy%.}
-fi
-
+# post-rewrite is the one hook type here that git feeds on stdin. A chained hook and memgit both
+# need it, so it is copied then; otherwise memgit's Python (if it runs at all) reads it directly.
 legacy_status=0
 if [ -x "$legacy" ]; then
     if [ "$MEMGIT_HOOK" = post-rewrite ]; then
+        stdin_copy=$(cat; echo .)
+        stdin_copy=${stdin_copy%.}
         printf '%s' "$stdin_copy" | "$legacy" "$@" || legacy_status=$?
     else
         "$legacy" "$@" || legacy_status=$?
@@ -50,18 +51,16 @@ run_memgit() {
     fi
 }
 
-# Fast paths without starting Python, for commits that cannot concern memory. Conservative: a path
-# that might be a memory file or look like one (the lint warns about those), memgit.toml, a quoted
-# (unusual) path, or [memory] extra_paths in memgit.toml (the shell cannot match those globs) all
-# count as memory; a git failure means "ask Python".
+# Fast paths without starting Python, for commits that cannot concern memory. The shell's notion
+# of "could be memory" is wider than memgit's, never narrower: a path that might be a memory file
+# or look like one (the lint warns about those), memgit.toml, any path git quotes (non-ASCII,
+# control characters, quotes: core.quotePath is forced on, so a user's `false` cannot hand the
+# shell names it would misjudge), or any path at all when memgit.toml sets `extra_paths` (the
+# shell does not match those globs). Paths arrive one per line, as `git diff --name-only` prints.
 paths_may_be_memory() {
     [ -n "$1" ] || return 1
-    if [ -f memgit.toml ] && grep -q '^[[:space:]]*extra_paths' memgit.toml 2>/dev/null; then
-        return 0
-    fi
     old_ifs=$IFS
-    IFS='
-'
+    IFS=$nl
     set -f
     found=1
     for path in $1; do
@@ -74,17 +73,25 @@ paths_may_be_memory() {
     done
     set +f
     IFS=$old_ifs
-    return $found
+    [ "$found" = 0 ] || config_widens_memory
 }
 
-# The lint hook: is anything staged (in the index git named, GIT_INDEX_FILE for `commit -a`) memory?
-staged_may_be_memory() {
-    staged=$(git diff --cached --name-only --no-renames 2>/dev/null) || return 0
-    paths_may_be_memory "$staged"
+# Does memgit.toml (the work tree's, which memgit reads) set `extra_paths`, in any TOML spelling
+# (`[memory]` table, dotted `memory.extra_paths`, inline table, quoted or escaped key)? Comment
+# lines do not count; an unreadable file does. One `grep`, only for commits that stage files.
+config_widens_memory() {
+    [ -f memgit.toml ] || return 1
+    grep -Eq '^[[:space:]]*([^#[:space:]].*)?(extra_paths|\\[uU])' memgit.toml 2>/dev/null
+    [ "$?" -ne 1 ]
 }
 
 if [ "$MEMGIT_BLOCKING" = 1 ]; then
-    if ! staged_may_be_memory; then
+    # The lint hook: is anything staged (in the index git named: GIT_INDEX_FILE, which `commit -a`
+    # points at a temporary index) possibly memory? Renames count as a deletion and an addition,
+    # so a file moved into or out of the memory paths is seen on both sides. A git failure (say,
+    # an unborn HEAD it cannot diff) means "ask Python".
+    if staged=$(git -c core.quotePath=true diff --cached --name-only --no-renames 2>/dev/null) &&
+        ! paths_may_be_memory "$staged"; then
         exit "$legacy_status"
     fi
     run_memgit "$@" >&2
@@ -102,41 +109,66 @@ fi
 # Index hooks never fail a git operation: whatever happens, at most one warning line, exit as
 # the chained hook did.
 
-# Fast no-op, without starting Python: HEAD's tree is the tree the index holds (the indexer
-# writes it to <git dir>/memgit/indexed_tree), or a checkout of files that left HEAD alone.
+# Hook arguments that say HEAD did not move: a file-only checkout, a squash merge.
 if [ "$MEMGIT_HOOK" = post-checkout ] && [ "${3:-}" = 0 ]; then
     exit "$legacy_status"
 fi
-probe=$(git rev-parse --absolute-git-dir --verify -q 'HEAD^{tree}' 2>/dev/null)
-nl='
-'
-git_dir=${probe%%"$nl"*}
-head_tree=${probe#*"$nl"}
+if [ "$MEMGIT_HOOK" = post-merge ] && [ "${1:-}" = 1 ]; then
+    exit "$legacy_status"
+fi
+
+# The git directory, from what git hands its hooks: GIT_DIR when it exported one (linked
+# worktrees), else `.git` in the work tree's top folder (a hook's working directory), a
+# directory or a `gitdir:` file (submodules, --separate-git-dir). Only a bare or unusual layout
+# pays a `git rev-parse`. A wrong guess can only cost time: the index marker is then missing, or
+# names a tree git cannot find, and Python decides.
+git_dir=${GIT_DIR:-}
+if [ -z "$git_dir" ]; then
+    if [ -d .git ]; then
+        git_dir=.git
+    elif [ -f .git ]; then
+        IFS= read -r gitdir_line < .git || :
+        case $gitdir_line in
+            "gitdir: "*) git_dir=${gitdir_line#gitdir: } ;;
+        esac
+    fi
+    if [ -z "$git_dir" ]; then
+        git_dir=$(git rev-parse --absolute-git-dir 2>/dev/null) || git_dir=
+    fi
+fi
+
+# During a rebase git runs post-commit for every picked commit; the rebase's own post-rewrite
+# updates the index once at the end (memgit's Python skips these too).
+if [ "$MEMGIT_HOOK" = post-commit ] && [ -n "$git_dir" ] &&
+    { [ -d "$git_dir/rebase-merge" ] || [ -d "$git_dir/rebase-apply" ]; }; then
+    exit "$legacy_status"
+fi
+
+# Fast no-op in one `git diff-tree`: the paths that differ between the tree the index holds
+# (the indexer writes it to <git dir>/memgit/indexed_tree) and HEAD. None (an empty commit, a
+# checkout of the same tree) or none that could be memory (a code commit, a checkout of a branch
+# that differs only in code): the index still answers for HEAD's memory. It stays at its tree
+# until the next memory change or reader (`memgit search`, the MCP server) moves it along.
 indexed_tree=
 if [ -n "$git_dir" ] && [ -f "$git_dir/memgit/index.sqlite" ] && [ -f "$git_dir/memgit/indexed_tree" ]; then
     IFS= read -r indexed_tree < "$git_dir/memgit/indexed_tree" || :
 fi
-if [ -n "$indexed_tree" ] && [ "$indexed_tree" = "$head_tree" ]; then
-    exit "$legacy_status"
-fi
-# HEAD moved, but only non-memory files differ from the indexed tree (a code commit, a checkout
-# of a branch that differs in code): the index still answers for HEAD's memory. It stays at its
-# tree until the next memory change or reader (`memgit search`, the MCP server) moves it along.
-if [ -n "$indexed_tree" ] && [ -n "$head_tree" ]; then
-    changed=$(git diff-tree -r --name-only --no-renames "$indexed_tree" "$head_tree" 2>/dev/null) &&
+if [ -n "$indexed_tree" ]; then
+    changed=$(git -c core.quotePath=true diff-tree -r --name-only --no-renames "$indexed_tree" HEAD -- 2>/dev/null) &&
         ! paths_may_be_memory "$changed" && exit "$legacy_status"
 fi
 
-if [ "$MEMGIT_HOOK" = post-rewrite ]; then
+if [ -n "${stdin_copy+set}" ]; then
     output=$(printf '%s' "$stdin_copy" | run_memgit "$@" 2>&1)
+elif [ "$MEMGIT_HOOK" = post-rewrite ]; then
+    output=$(run_memgit "$@" 2>&1)
 else
     output=$(run_memgit "$@" 2>&1 </dev/null)
 fi
 status=$?
 if [ "$status" -ne 0 ]; then
-    last=$(printf '%s\n' "$output" | sed -n '$p')
-    echo "memgit: warning: the $MEMGIT_HOOK hook could not update the index (exit $status: $last); run \`memgit index\` to catch up" >&2
+    echo "memgit: warning: the $MEMGIT_HOOK hook could not update the index (exit $status: ${output##*"$nl"}); run \`memgit index\` to catch up" >&2
 elif [ -n "$output" ]; then
-    printf '%s\n' "$output" | sed -n '1p' >&2
+    printf '%s\n' "${output%%"$nl"*}" >&2
 fi
 exit "$legacy_status"

@@ -8,12 +8,16 @@ commit that goes through therefore proved that the shell answered alone.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memgit.githooks import install as hook_install
+from memgit.resources import shipped_file
 from memgit.workspace import Workspace
 from tests.helpers import git, memgit, write
 from tests.test_hooks import commit
@@ -97,7 +101,177 @@ def test_extra_paths_make_every_commit_run_the_lint(lint_hook_without_python: Pa
     assert tried_python(lint_hook_without_python, "-m", "extra path")
 
 
-def test_lint_still_blocks_a_secret_through_the_installed_hook(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_renames_into_or_out_of_memory_run_the_lint(lint_hook_without_python: Path) -> None:
+    repo = lint_hook_without_python
+    write(repo / "drafts" / "facts.md", "- a fact\n")
+    git(repo, "add", "-A")
+    assert not tried_python(repo, "-m", "draft")
+    git(repo, "mv", "drafts/facts.md", "memory/facts.md")
+    assert tried_python(repo, "-m", "into memory")  # (which unstaged it again)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "into memory")
+    git(repo, "mv", "memory/facts.md", "drafts/facts.md")
+    assert tried_python(repo, "-m", "out of memory")
+
+
+@pytest.mark.parametrize(
+    ("path", "memory"),
+    [
+        ("docs/meeting notes.txt", False),
+        ("src/my app/main.py", False),
+        ("memory/team notes.md", True),
+        ("memory/projects/q3 plan.md", True),
+    ],
+)
+def test_paths_with_spaces(lint_hook_without_python: Path, path: str, memory: bool) -> None:
+    write(lint_hook_without_python / path, "- text\n")
+    git(lint_hook_without_python, "add", "-A")
+    assert tried_python(lint_hook_without_python, "-m", "spaces") is memory
+
+
+@pytest.mark.parametrize("quote_path", ["true", "false"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "memory/café.md",
+        "notes/٢٠٢٦-٠١-٠٥.md",  # Arabic-Indic digits: the lint's date pattern (\d) calls it memory-like
+        "src/東京.py",  # not memory, but a quoted name is never guessed at
+    ],
+)
+def test_unicode_paths_ask_python_whatever_core_quotepath_says(
+    lint_hook_without_python: Path, path: str, quote_path: str
+) -> None:
+    git(lint_hook_without_python, "config", "core.quotePath", quote_path)
+    write(lint_hook_without_python / path, "- text\n")
+    git(lint_hook_without_python, "add", "-A")
+    assert tried_python(lint_hook_without_python, "-m", "unicode")
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        '[memory]\nextra_paths = ["kb/**/*.md"]\n',
+        'memory.extra_paths = ["kb/**/*.md"]\n',
+        'memory = { extra_paths = ["kb/**/*.md"] }\n',
+        '[memory]\n"extra_paths" = [\n  "kb/**/*.md",\n]\n',
+        '[memory]\n"extra\\u005fpaths" = ["kb/**/*.md"]\n',
+        '  [memory]  # notes\n  extra_paths=["kb/**/*.md"]\n',
+    ],
+)
+def test_every_spelling_of_extra_paths_runs_the_lint(lint_hook_without_python: Path, config: str) -> None:
+    """Each of these is the same TOML: a staged file the globs cover is memory, the shell cannot tell."""
+    from memgit.config import load_config
+
+    repo = lint_hook_without_python
+    write(repo / "memgit.toml", config)
+    assert load_config(repo).memory.extra_paths == ("kb/**/*.md",)
+    (repo / ".git" / "info" / "exclude").write_text("memgit.toml\n")
+    write(repo / "kb" / "facts.md", "- fact\n")
+    git(repo, "add", "kb")
+    assert tried_python(repo, "-m", "extra path")
+
+
+def test_the_commented_config_init_writes_does_not_widen_memory(lint_hook_without_python: Path) -> None:
+    """`memgit init`'s memgit.toml mentions extra_paths only in comments: code commits stay in the shell."""
+    from memgit.config import default_config_text
+
+    repo = lint_hook_without_python
+    assert "extra_paths" in default_config_text()
+    write(repo / "memgit.toml", default_config_text())
+    git(repo, "add", "memgit.toml")
+    assert tried_python(repo, "-m", "config")  # memgit.toml itself is staged
+    git(repo, "add", "memgit.toml")
+    git(repo, "commit", "-q", "--no-verify", "-m", "config")
+    write(repo / "src" / "app.py", "x = 1\n")
+    git(repo, "add", "-A")
+    assert not tried_python(repo, "-m", "code")
+
+
+# -- the shell's notion of memory is never narrower than memgit's ----------------------------------
+_COMPONENTS = st.sampled_from(
+    [
+        "memory",
+        "Memory",
+        "MEMORY.md",
+        "memories",
+        "notes",
+        "src",
+        "sessions",
+        "USER.md",
+        "user.md",
+        "2026-01-05.md",
+        "2026-01-05.MD",
+        "٢٠٢٦-٠١-٠٥.md",
+        "2026-13-45.txt",
+        "x.jsonl",
+        "a b",
+        "café",
+        "東京",
+        "kb",
+        "facts.md",
+        "q\tx.md",
+        "-",
+        "a-b-c.md",
+        "README.md",
+        "memgit.toml",
+        '"q".md',
+        "é.markdown",
+        "mem",
+        "ory",
+        ".hidden",
+        "memo ry.md",
+    ]
+)
+_PATHS = st.lists(_COMPONENTS, min_size=1, max_size=4).map("/".join)
+
+
+def _shell_functions() -> str:
+    """The hook template's path functions, to call them on their own."""
+    template = shipped_file("hooks", hook_install.TEMPLATE).read_text(encoding="utf-8")
+    start = template.index("paths_may_be_memory() {")
+    end = template.index('if [ "$MEMGIT_BLOCKING" = 1 ]')
+    return "nl='\n'\n" + template[start:end]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    paths=st.lists(_PATHS, min_size=1, max_size=12, unique=True),
+    extra=st.sampled_from([(), ("kb/**/*.md",), ("src/**",)]),
+)
+def test_shell_never_calls_memory_non_memory(
+    tmp_path_factory: pytest.TempPathFactory, paths: list[str], extra: tuple[str, ...]
+) -> None:
+    """Real git lists the staged names (quoting as it does); each one memgit would lint as memory,
+    or as memory-looking (F405), the shell function must call "could be memory"."""
+    from memgit.core.lint import looks_like_memory
+    from memgit.core.paths import is_memory_path
+
+    paths = [p for p in paths if not any(part.lower() == ".git" for part in p.split("/"))]
+    # A file cannot also be a folder: keep the paths that are no other path's prefix.
+    paths = [p for p in paths if not any(o.startswith(p + "/") for o in paths)]
+    repo = tmp_path_factory.mktemp("names")
+    git(repo, "init", "-q")
+    if extra:
+        write(repo / "memgit.toml", "[memory]\nextra_paths = [" + ", ".join(f'"{g}"' for g in extra) + "]\n")
+    blob = git(repo, "hash-object", "-w", "--stdin", input="x\n").strip()
+    git(repo, "update-index", "--add", "-z", "--index-info", input="".join(f"100644 {blob}\t{p}\0" for p in paths))
+    listed = git(repo, "-c", "core.quotePath=false", "diff", "--cached", "--name-only", "-z").split("\0")[:-1]
+    assert sorted(listed) == sorted(paths)
+    quoted = git(repo, "-c", "core.quotePath=true", "diff", "--cached", "--name-only", "--no-renames")
+    driver = 'while IFS= read -r line; do if paths_may_be_memory "$line"; then echo Y; else echo N; fi; done'
+    proc = subprocess.run(
+        ["sh", "-c", _shell_functions() + driver], cwd=repo, input=quoted, capture_output=True, text=True, check=True
+    )
+    verdicts = dict(zip(listed, proc.stdout.split(), strict=True))  # both in git's (byte) order
+    for path in paths:
+        memgit_says = is_memory_path(path, extra) or looks_like_memory(path) or path == "memgit.toml"
+        if memgit_says:
+            assert verdicts[path] == "Y", (path, extra)
+
+
+def test_lint_still_blocks_a_secret_through_the_installed_hook(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The fast path only skips; a staged memory file still reaches the real lint."""
     monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
     hook_install.install_hooks(Workspace.discover(workspace), ["pre-commit"])
@@ -168,3 +342,140 @@ def test_index_after_code_commits_answers_for_head(workspace: Path, monkeypatch:
     assert marker.read_text().strip() == git(workspace, "rev-parse", "HEAD^{tree}").strip()
     verify = memgit(workspace, "index", "--verify", "--json")
     assert verify.returncode == 0 and json.loads(verify.stdout)["verify"]["ok"], verify.stdout
+
+
+# -- what the fast paths fork ----------------------------------------------------------------------
+# git runs its hooks with its own exec path first on PATH, so git processes are counted with
+# GIT_TRACE (each git process logs its command); every other tool a hook could fork is wrapped.
+SHIMMED = ("grep", "sed", "cat", "dirname", "basename", "tr", "head", "tail", "awk")
+
+
+@pytest.fixture
+def logged_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    logs = tmp_path / "logs"
+    shims = logs / "shims"
+    shims.mkdir(parents=True)
+    for tool in SHIMMED:
+        real = shutil.which(tool)
+        if real is None:
+            continue
+        shim = shims / tool
+        shim.write_text(f'#!/bin/sh\nprintf "%s\\n" "{tool} $*" >> "{logs / "tools.log"}"\nexec "{real}" "$@"\n')
+        shim.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shims}:/usr/bin:/bin")
+    monkeypatch.setenv("GIT_TRACE", str(logs / "git.log"))
+    return logs
+
+
+def forks(logs: Path) -> list[str]:
+    """What the hooks ran since the last call: `git SUBCOMMAND` per git process, and other tools."""
+    out = []
+    git_log, tools_log = logs / "git.log", logs / "tools.log"
+    if git_log.exists():
+        commands = [
+            line.split("trace: built-in: ", 1)[1]
+            for line in git_log.read_text().splitlines()
+            if "trace: built-in: " in line
+        ]
+        # the first is the command the test ran; `maintenance run --auto` is git's own, hooks or not
+        out += [" ".join(c.split()[:2]) for c in commands[1:] if not c.startswith("git maintenance")]
+        git_log.unlink()
+    if tools_log.exists():
+        out += [line.split()[0] for line in tools_log.read_text().splitlines()]
+        tools_log.unlink()
+    return out
+
+
+def run_git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def real_commit(repo: Path, *args: str) -> None:
+    proc = run_git(repo, "commit", "-q", *args)
+    assert "memgit not found" not in proc.stderr, proc.stderr  # no hook tried to start Python
+
+
+@pytest.fixture
+def all_hooks_without_python(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    monkeypatch.delenv("MEMGIT_SKIP_HOOKS", raising=False)
+    assert memgit(workspace, "index").returncode == 0
+    hook_install.install_hooks(Workspace.discover(workspace), python="/nonexistent/bin/python")
+    return workspace
+
+
+def test_empty_and_code_commits_fork_one_git_per_hook(all_hooks_without_python: Path, logged_tools: Path) -> None:
+    repo = all_hooks_without_python
+    real_commit(repo, "--allow-empty", "-m", "empty")
+    assert forks(logged_tools) == ["git diff", "git diff-tree"]
+    write(repo / "src" / "app.py", "x = 1\n")
+    run_git(repo, "add", "-A")
+    forks(logged_tools)
+    real_commit(repo, "-m", "code")
+    assert forks(logged_tools) == ["git diff", "git diff-tree"]
+
+
+def test_with_a_config_a_code_commit_adds_one_grep_per_hook(all_hooks_without_python: Path, logged_tools: Path) -> None:
+    from memgit.config import default_config_text
+
+    repo = all_hooks_without_python
+    write(repo / "memgit.toml", default_config_text())
+    run_git(repo, "add", "-A")
+    run_git(repo, "commit", "-q", "--no-verify", "-m", "config")
+    assert memgit(repo, "index").returncode == 0
+    forks(logged_tools)
+    real_commit(repo, "--allow-empty", "-m", "empty")
+    assert forks(logged_tools) == ["git diff", "git diff-tree"]
+    write(repo / "src" / "app.py", "x = 1\n")
+    run_git(repo, "add", "-A")
+    forks(logged_tools)
+    real_commit(repo, "-m", "code")
+    assert sorted(forks(logged_tools)) == ["git diff", "git diff-tree", "grep", "grep"]
+
+
+def test_squash_merge_file_checkout_and_rebase_picks_stay_in_the_shell(
+    all_hooks_without_python: Path, logged_tools: Path
+) -> None:
+    """Hook arguments and the rebase state say there is nothing to index: not even git is asked."""
+    repo = all_hooks_without_python
+    run_git(repo, "checkout", "-q", "-b", "side")
+    write(repo / "memory" / "2026-03-04.md", "- side note\n")
+    run_git(repo, "add", "-A")
+    run_git(repo, "commit", "-q", "--no-verify", "-m", "side")
+    run_git(repo, "checkout", "-q", "main")
+    forks(logged_tools)
+    run_git(repo, "merge", "-q", "--squash", "side")
+    assert forks(logged_tools) == []  # post-merge 1: a squash merge moves no HEAD
+    run_git(repo, "reset", "-q", "--hard")
+    forks(logged_tools)
+    run_git(repo, "checkout", "-q", "side", "--", "memory/2026-03-04.md")
+    assert forks(logged_tools) == []  # post-checkout ... 0: a file checkout moves no HEAD
+    run_git(repo, "reset", "-q", "--hard")
+
+    write(repo / "src" / "app.py", "x = 1\n")
+    run_git(repo, "add", "-A")
+    run_git(repo, "commit", "-q", "--no-verify", "-m", "code on main")
+    forks(logged_tools)
+    proc = run_git(repo, "rebase", "-q", "side")
+    ran = forks(logged_tools)
+    # the rebase's checkout and its post-rewrite each diff once; the picked commit's post-commit
+    # (rebase state in the git directory) forks nothing
+    assert ran.count("git diff-tree") == 2, ran
+    assert proc.stderr.count("memgit not found") == 2, proc.stderr  # memory changed: Python is asked
+
+
+def test_a_linked_worktree_finds_its_own_index_without_rev_parse(
+    all_hooks_without_python: Path, logged_tools: Path, tmp_path: Path
+) -> None:
+    repo = all_hooks_without_python
+    other = tmp_path / "wt"
+    run_git(repo, "worktree", "add", "-q", str(other))
+    assert memgit(other, "index").returncode == 0
+    assert (repo / ".git" / "worktrees" / "wt" / "memgit" / "indexed_tree").is_file()
+    write(other / "src" / "app.py", "x = 1\n")
+    run_git(other, "add", "-A")
+    forks(logged_tools)
+    real_commit(other, "-m", "code in the worktree")
+    assert forks(logged_tools) == ["git diff", "git diff-tree"]
