@@ -174,10 +174,102 @@ def test_heading_detection_agrees_with_commonmark(texts: list[str]) -> None:
     assert heading_rows(texts) == parsed_heading_rows(texts)
 
 
+# Block-level Markdown as memory files hold it, and the constructs that trip a line-by-line reading:
+# fences of both kinds and lengths (with info strings, closers indented or too short, never
+# closed), fences and headings inside list items, nested markers, tabs, setext underlines and
+# thematic breaks at any indentation, quotes, HTML.
+_indent = st.sampled_from(["", "", "", " ", "  ", "   ", "    ", "\t", " \t", "      "])
+_fence_marks = st.sampled_from(["```", "````", "~~~", "~~~~", "``", "`````"])
+_info = st.sampled_from(["", "python", " sh", "x`y", "~~", " {.lang}"])
+_markers = st.sampled_from(["-", "*", "+", "1.", "2)", "10.", "- -", "1. -"])
+_content = st.one_of(
+    words,
+    st.sampled_from(["# title", "## sub", "```", "~~~", "> quote", "<div>", "---", "===", "- nested", "text # no"]),
+)
+block_line = st.one_of(
+    words,
+    headings,
+    blank,
+    st.builds(lambda i, h: i + h, _indent, headings),
+    st.builds(lambda m, info: m + info, _fence_marks, _info),
+    st.builds(lambda i, m: i + m, _indent, _fence_marks),
+    st.builds(
+        lambda i, m, sep, c: i + m + sep + c, _indent, _markers, st.sampled_from([" ", "  ", "\t", "     "]), _content
+    ),
+    st.builds(lambda i, u: i + u, _indent, st.sampled_from(["---", "===", "***", "___", "- - -", "-", "=", "* * *"])),
+    st.builds(
+        lambda i, t: i + t, _indent, st.sampled_from(["> # q", "<!-- c -->", "<p>", "#hashtag", "#", "####### seven"])
+    ),
+)
+
+
+@st.composite
+def memory_documents(draw: st.DrawFn) -> list[str]:
+    """Mostly-plain documents (the fast path's case) with a few tricky lines mixed in."""
+    plain = st.one_of(words, headings, blank, st.builds(lambda w: "- " + w, words))
+    body = draw(st.lists(st.one_of(plain, plain, block_line), max_size=40))
+    if draw(st.booleans()):  # a well-formed fenced block somewhere, with heading-like code inside
+        mark = draw(st.sampled_from(["```", "~~~", "````"]))
+        inside = draw(st.lists(st.one_of(headings, words, block_line), max_size=6))
+        at = draw(st.integers(0, len(body)))
+        body[at:at] = [mark + draw(_info.filter(lambda x: "`" not in x)), *inside, mark]
+    return body
+
+
+@settings(max_examples=1500, deadline=None)
+@given(memory_documents())
+def test_fast_heading_path_agrees_with_commonmark_on_generated_markdown(texts: list[str]) -> None:
+    """The regex path (plain blocks and first-column fences) and the parser give the same headings."""
+    assert heading_rows(texts) == parsed_heading_rows(texts)
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["- # heading in a list item"],
+        ["1. # heading in an ordered item"],
+        ["- a", "\t# tab-indented heading in the item"],
+        ["- Foo", "    ---"],
+        ["- ```", "  # code", "  ```"],
+        ["- item", "  ```", "# after the list ends the fence"],
+        ["```", "# code", "````"],
+        ["````", "# code", "```", "# still code"],
+        ["~~~ sh ```", "# code", "~~~", "# heading"],
+        ["``` x`y", "# heading: that was no fence"],
+        ["```", "# never closed"],
+        ["```", "    ```", "# still code: a closer is indented three spaces at most", "```", "# heading"],
+        ["```", "   ```", "# heading after a closer indented three spaces"],
+        ["```", "\t```", "# still code", "```"],
+        ["~~~", "```", "# still code", "~~~~  ", "# heading"],
+        ["```", "``` x", "# still code: a closer has no info string", "```"],
+    ],
+)
+def test_fast_heading_path_examples(texts: list[str]) -> None:
+    assert heading_rows(texts) == parsed_heading_rows(texts)
+
+
+def test_plain_files_with_code_fences_take_the_regex_path() -> None:
+    """The common case (daily logs with code blocks) must not need the parser: that is the speed."""
+    from memgit.core.chunking import _plain_heading_rows
+
+    texts = [
+        "# 2026-01-05",
+        "",
+        "## Deploy",
+        "- ran it:",
+        "",
+        "```sh",
+        "# install",
+        "    # indented",
+        "<b>",
+        "```",
+        "- done",
+    ]
+    assert _plain_heading_rows(texts) == frozenset({0, 2}) == parsed_heading_rows(texts)
+
+
 def test_setext_headings_and_plain_hash_words() -> None:
-    lines = list(
-        enumerate(["Title", "=====", "body", "", "#hashtag is not a heading", "", "Sub", "---", "x"], start=1)
-    )
+    lines = list(enumerate(["Title", "=====", "body", "", "#hashtag is not a heading", "", "Sub", "---", "x"], start=1))
     assert heading_numbers(lines) == {1, 7}
 
 

@@ -18,10 +18,28 @@ from typing import Any
 
 #: An ATX heading line, as CommonMark reads one outside any container block.
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
-#: Lines after which a plain ATX match could disagree with CommonMark: fences, HTML blocks,
-#: block quotes, setext underlines / thematic breaks, deeply indented `#` (list items). Files
-#: with none of them (most daily logs) need no parser; the rest are parsed by markdown-it-py.
-_NEEDS_PARSER = re.compile(r"^(?: {0,3}(?:```|~~~|<|>|=+[ \t]*$|-+[ \t]*$|\*[ \t*]*$|_[ \t_]*$)| {4,}#|\t+ *#)")
+#: Fence lines the regex path follows itself: an opener in the first column (CommonMark: three or
+#: more backticks whose info string holds no backtick, or three or more tildes) and a closer (up to
+#: three spaces, the same character at least as many times, then only spaces or tabs).
+_FENCE_OPENER = re.compile(r"^(?:(`{3,})[^`]*|(~{3,}).*)$")
+_FENCE_START = re.compile(r"^(?:```|~~~)")
+#: Lines outside fenced code after which a plain ATX match could disagree with CommonMark, at any
+#: indentation (inside a list item, four spaces may still be a heading's or underline's own
+#: indentation): HTML blocks and block quotes, setext underlines and thematic breaks, a `#` that
+#: only a list item's indentation can make a heading, an indented fence (a list item's), a list
+#: item that opens with a block of its own (`- # title`, `1. ```` `, a nested list marker).
+#: Files with none of them (most memory files, code fences and all) need no parser; the rest are
+#: parsed by markdown-it-py. A property test holds the two equal on generated Markdown.
+_NEEDS_PARSER = re.compile(
+    r"""^(?:
+      [ \t]*[<>]
+    | [ \t]*(?:=+|-+|\*[ \t*]*|_[ \t_]*)[ \t]*$
+    | (?:\ {0,3}\t|\ {4,})[ \t]*\#
+    | [ \t]+(?:```|~~~)
+    | [ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+(?:[\#`~<>]|(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$))
+    )""",
+    re.VERBOSE,
+)
 _PARSER: Any = None
 
 
@@ -61,9 +79,40 @@ def split_lines(text: str) -> list[str]:
 
 def heading_rows(texts: Sequence[str]) -> frozenset[int]:
     """Indices of the lines that begin a Markdown heading (ATX or setext), per CommonMark."""
-    if not any(_NEEDS_PARSER.match(text) for text in texts):
-        return frozenset(i for i, text in enumerate(texts) if _ATX_HEADING.match(text))
-    return parsed_heading_rows(texts)
+    rows = _plain_heading_rows(texts)
+    return rows if rows is not None else parsed_heading_rows(texts)
+
+
+def _plain_heading_rows(texts: Sequence[str]) -> frozenset[int] | None:
+    """Headings by regex for files of plain blocks and first-column code fences; None for the rest.
+
+    Inside a fence nothing is a heading and nothing needs the parser; outside, an ATX match is
+    a heading unless some line could change that (`_NEEDS_PARSER`), in which case the caller
+    parses the whole file.
+    """
+    rows = []
+    fence = ""  # the open fence's marker run ("```", "~~~~", ...), or "" outside fenced code
+    for i, text in enumerate(texts):
+        if fence:
+            stripped = text.lstrip(" ")
+            if (
+                len(text) - len(stripped) <= 3
+                and stripped.startswith(fence)
+                and not stripped.lstrip(fence[0]).strip(" \t")
+            ):
+                fence = ""
+            continue
+        if _FENCE_START.match(text):
+            opener = _FENCE_OPENER.match(text)
+            if opener is None:
+                return None  # "```" with a backtick in its info string is no fence: let the parser say
+            fence = opener.group(1) or opener.group(2)
+            continue
+        if _NEEDS_PARSER.match(text):
+            return None
+        if _ATX_HEADING.match(text):
+            rows.append(i)
+    return frozenset(rows)
 
 
 def parsed_heading_rows(texts: Sequence[str]) -> frozenset[int]:
