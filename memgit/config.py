@@ -248,6 +248,16 @@ class DreamConfig:
     branch_prefix: str = setting("memgit/dream/", "dream branches are named <prefix>YYYY-MM-DD")
 
 
+@dataclass(frozen=True)
+class IndexConfig:
+    busy_timeout: float = setting(
+        30.0,
+        "seconds to wait for another process's write lock on the index database, then one error line"
+        " (the index is kept)",
+        minimum=0,
+    )
+
+
 #: Sections in the order the docs and the commented file show them.
 SECTIONS: dict[str, type] = {
     "memory": MemoryConfig,
@@ -258,6 +268,7 @@ SECTIONS: dict[str, type] = {
     "mcp": McpConfig,
     "site": SiteConfig,
     "dream": DreamConfig,
+    "index": IndexConfig,
 }
 
 
@@ -271,6 +282,7 @@ class Config:
     mcp: McpConfig = field(default_factory=McpConfig)
     site: SiteConfig = field(default_factory=SiteConfig)
     dream: DreamConfig = field(default_factory=DreamConfig)
+    index: IndexConfig = field(default_factory=IndexConfig)
     source: Path | None = None
 
 

@@ -140,7 +140,10 @@ def test_a_hook_never_rebuilds_it_says_one_is_due(workspace: Path) -> None:
     write(workspace / "memgit.toml", "[chunking]\nmax_tokens = 40\n")
     git(workspace, "add", "memgit.toml")
     proc = subprocess.run(
-        ["git", "commit", "-q", "-m", "smaller chunks"], cwd=workspace, capture_output=True, text=True,
+        ["git", "commit", "-q", "-m", "smaller chunks"],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
         env={**os.environ, **BM25},
     )
     assert proc.returncode == 0, proc.stderr
@@ -186,8 +189,11 @@ def test_mcp_hits_match_their_commit_while_a_writer_commits(workspace: Path) -> 
     index(workspace)
     stop = workspace.parent / "stop"
     writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(workspace), str(stop)], env={**os.environ, **BM25},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-c", WRITER, str(workspace), str(stop)],
+        env={**os.environ, **BM25},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     checked = 0
 
@@ -271,7 +277,11 @@ def test_a_full_disk_keeps_the_index_and_says_so(workspace: Path) -> None:
     size_kb = max(p.stat().st_size for p in data_dir(workspace).iterdir()) // 1024 + 16
     proc = subprocess.run(
         ["bash", "-c", f'ulimit -f {size_kb}; exec "$0" -m memgit index', sys.executable],
-        cwd=workspace, capture_output=True, text=True, env={**os.environ, **BM25}, timeout=300,
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **BM25},
+        timeout=300,
     )
     assert_clean_error(proc)
     assert len([line for line in proc.stderr.splitlines() if line.strip()]) == 1, proc.stderr
@@ -289,6 +299,67 @@ def test_a_full_disk_keeps_the_index_and_says_so(workspace: Path) -> None:
     assert data["mode"] == "incremental" and hit_paths(search(workspace, "diskfull"), "Diskfull") == {"memory/bulk.md"}
 
 
+_HOLD_LOCK = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
+conn.execute("BEGIN " + sys.argv[2])
+conn.execute("INSERT INTO meta SELECT * FROM meta WHERE 0")  # a write inside the held transaction
+print("locked", flush=True)
+sys.stdin.read()  # hold the lock until the test closes stdin
+conn.execute("ROLLBACK")
+"""
+
+
+@pytest.mark.parametrize("mode", ["IMMEDIATE", "EXCLUSIVE"])
+def test_a_write_lock_held_by_another_process_waits_then_says_so(workspace: Path, mode: str) -> None:
+    """Another process (a real sqlite3 connection) holds a write transaction on the index:
+    `memgit index` waits `[index] busy_timeout`, then prints one error line and keeps the index;
+    `memgit search` waits as long, then answers from the last complete index with a notice."""
+    import time
+
+    index(workspace)
+    write(workspace / "memgit.toml", "[index]\nbusy_timeout = 1.5\n")
+    (workspace / ".git" / "info" / "exclude").write_text("memgit.toml\n")
+    write(workspace / "memory" / "2026-01-06.md", "- The capybara is the largest living rodent.\n")
+    commit_all(workspace, "new fact")
+    db = data_dir(workspace) / "index.sqlite"
+    marker_before = (data_dir(workspace) / "indexed_tree").read_text()
+    tables = {row[0] for row in sqlite3.connect(db).execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "meta" in tables, tables
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(db), mode], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        started = time.perf_counter()
+        proc = memgit(workspace, "index", env=BM25)
+        waited = time.perf_counter() - started
+        assert_clean_error(proc, "locked by another process")
+        assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert 1.5 <= waited < 30, waited  # the configured wait, not SQLite's default of 30 s
+        marker = data_dir(workspace) / "indexed_tree"
+        assert not marker.exists() or marker.read_text() == marker_before  # never claims the new tree
+
+        started = time.perf_counter()
+        found = search(workspace, "billing capybara")
+        assert time.perf_counter() - started >= 1.5
+        assert any("answering from its last complete state" in n and "locked" in n for n in found["notices"])
+        assert hit_paths(found, "billing") == {"memory/2026-01-05.md"}
+        assert hit_paths(found, "capybara") == set()  # the index is where it was
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        assert holder.wait(timeout=30) == 0
+    data = index(workspace)  # the lock gone, the same update lands and equals a rebuild
+    assert data["mode"] == "incremental"
+    assert hit_paths(search(workspace, "capybara"), "capybara") == {"memory/2026-01-06.md"}
+
+
+def test_busy_timeout_is_checked_like_every_setting(workspace: Path) -> None:
+    write(workspace / "memgit.toml", "[index]\nbusy_timeout = -1\n")
+    assert_clean_error(memgit(workspace, "index", env=BM25), "busy_timeout")
+
+
 def _unshare_works() -> bool:
     if shutil.which("unshare") is None:
         return False
@@ -304,8 +375,14 @@ def test_a_read_only_data_dir_keeps_the_index_and_says_so(workspace: Path) -> No
     folder = data_dir(workspace)
     script = f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && exec "$0" -m memgit index'
     env = {**os.environ, **BM25}
-    proc = subprocess.run(["unshare", "-rm", "sh", "-c", script, sys.executable], cwd=workspace,
-                          capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script, sys.executable],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert_clean_error(proc)
     assert len([line for line in proc.stderr.splitlines() if line.strip()]) == 1, proc.stderr
     assert "read-only" in proc.stderr.lower() or "permission" in proc.stderr.lower(), proc.stderr
@@ -313,8 +390,14 @@ def test_a_read_only_data_dir_keeps_the_index_and_says_so(workspace: Path) -> No
     assert after == before
     # Search on a read-only data dir answers from the index it has, and says why it is behind.
     script = script.replace("-m memgit index", "-m memgit search billing --json --mode bm25")
-    proc = subprocess.run(["unshare", "-rm", "sh", "-c", script, sys.executable], cwd=workspace,
-                          capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script, sys.executable],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert {h["path"] for h in result["hits"]} == {"memory/2026-01-05.md"}
@@ -356,8 +439,14 @@ def test_killed_between_the_sqlite_commit_and_the_vector_files_or_marker(
     index(workspace, env=env)
     write(workspace / "memory" / "killed.md", "# Killed\n\nKillednarwhal notes about billing.\n")
     commit_all(workspace, "one more")
-    proc = subprocess.run([sys.executable, "-c", KILL_AT, kill_at], cwd=workspace, env={**os.environ, **env},
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", KILL_AT, kill_at],
+        cwd=workspace,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == -9, proc.stderr
     ws = Workspace.discover(workspace)
     st = index_status(ws)

@@ -193,7 +193,10 @@ class Store:
     bytes as surrogate escapes); only this class sees the stored form.
     """
 
-    def __init__(self, path: Path, cache_path: Path | None = None, *, readonly: bool = False) -> None:
+    def __init__(
+        self, path: Path, cache_path: Path | None = None, *, readonly: bool = False, busy_timeout: float = 30.0
+    ) -> None:
+        """`busy_timeout`: seconds SQLite waits for another connection's lock before "database is locked"."""
         self.path = path
         self.backend = backend()
         self.readonly = readonly
@@ -202,7 +205,7 @@ class Store:
         module = self.backend.module
         cache_target = str(cache_path) if cache_path is not None else ""
         try:
-            self.conn = module.connect(str(path), isolation_level=None, check_same_thread=False, timeout=30)
+            self.conn = module.connect(str(path), isolation_level=None, check_same_thread=False, timeout=busy_timeout)
             if readonly:
                 self.conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
         except module.Error as exc:
@@ -227,7 +230,7 @@ class Store:
             if cache_path is not None:
                 cache_target = f"{cache_path.resolve().as_uri()}?immutable=1"
         try:
-            self.conn.execute("PRAGMA busy_timeout = 30000")
+            self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
             if not readonly:
                 self.conn.execute("PRAGMA journal_mode = WAL")
                 self.conn.execute("PRAGMA synchronous = NORMAL")

@@ -105,7 +105,7 @@ def open_store(ws: Workspace, notices: list[str] | None = None) -> Store:
     except OSError as exc:
         raise IndexUnavailable(f"cannot create {ws.data_dir} ({exc.strerror}); check its permissions") from None
     try:
-        return Store(index_path(ws), cache_path(ws))
+        return Store(index_path(ws), cache_path(ws), busy_timeout=ws.config.index.busy_timeout)
     except RetiredSchema as exc:
         _remove_database(index_path(ws))
         if notices is not None:
@@ -115,12 +115,12 @@ def open_store(ws: Workspace, notices: list[str] | None = None) -> Store:
         if notices is not None:
             notices.append(f"{exc}; rebuilding it from scratch")
     try:
-        return Store(index_path(ws), cache_path(ws))
+        return Store(index_path(ws), cache_path(ws), busy_timeout=ws.config.index.busy_timeout)
     except CorruptIndex:
         _remove_database(cache_path(ws))
         if notices is not None:
             notices.append("the embedding cache was unreadable too; it was reset")
-        return Store(index_path(ws), cache_path(ws))
+        return Store(index_path(ws), cache_path(ws), busy_timeout=ws.config.index.busy_timeout)
 
 
 class _LazyEmbedder:

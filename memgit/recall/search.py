@@ -114,7 +114,9 @@ class Searcher:
             if inode is None:
                 raise MemgitError("there is no index yet; run `memgit index`")
             try:
-                self._store = Store(path, cache_path(self.ws), readonly=True)
+                self._store = Store(
+                    path, cache_path(self.ws), readonly=True, busy_timeout=self.ws.config.index.busy_timeout
+                )
             except IndexUnavailable as exc:
                 if "no index yet" in str(exc):
                     raise MemgitError("there is no index yet; run `memgit index`") from None
