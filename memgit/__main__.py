@@ -7,6 +7,15 @@ def _run() -> None:
         from memgit.githooks.run import main as hook_main
 
         sys.exit(hook_main(sys.argv[2:]))
+    # The pre-commit framework runs `memgit lint --staged FILE...` for every commit that stages
+    # files: when none could be memory, answer before importing the CLI (as the shell hook does).
+    if sys.argv[1:3] == ["lint", "--staged"]:
+        from pathlib import Path
+
+        from memgit.githooks.fastpath import lint_can_skip
+
+        if lint_can_skip(sys.argv[3:], Path.cwd()):
+            sys.exit(0)
     from memgit.cli import main
 
     main()

@@ -8,14 +8,17 @@ commit that goes through therefore proved that the shell answered alone.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memgit.githooks import fastpath
 from memgit.githooks import install as hook_install
 from memgit.resources import shipped_file
 from memgit.workspace import Workspace
@@ -263,6 +266,8 @@ def test_shell_never_calls_memory_non_memory(
         ["sh", "-c", _shell_functions() + driver], cwd=repo, input=quoted, capture_output=True, text=True, check=True
     )
     verdicts = dict(zip(listed, proc.stdout.split(), strict=True))  # both in git's (byte) order
+    for path in paths:  # the Python entry points' copy of the rule answers exactly as the shell
+        assert fastpath.paths_may_be_memory([path], repo) is (verdicts[path] == "Y"), (path, extra)
     for path in paths:
         memgit_says = is_memory_path(path, extra) or looks_like_memory(path) or path == "memgit.toml"
         if memgit_says:
@@ -479,3 +484,54 @@ def test_a_linked_worktree_finds_its_own_index_without_rev_parse(
     forks(logged_tools)
     real_commit(other, "-m", "code in the worktree")
     assert forks(logged_tools) == ["git diff", "git diff-tree"]
+
+
+# -- the Python entry points (the pre-commit framework's) -----------------------------------------
+@pytest.fixture
+def poisoned(tmp_path: Path) -> dict[str, str]:
+    """An environment in which importing click, numpy, SQLite or filelock fails: what the fast paths must not need."""
+    shadow = tmp_path / "shadow"
+    for name in ("click", "numpy", "sqlite3", "sqlean", "filelock"):
+        write(shadow / name / "__init__.py", f"raise ImportError('{name} was imported')\n")
+    return {**os.environ, "PYTHONPATH": str(shadow), "MEMGIT_EMBEDDING": "none"}
+
+
+def python_memgit(repo: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "memgit", *args], cwd=repo, env=env, capture_output=True, text=True)
+
+
+def test_framework_lint_of_code_files_answers_before_the_cli(workspace: Path, poisoned: dict[str, str]) -> None:
+    write(workspace / "src" / "app.py", "x = 1\n")
+    write(workspace / "docs" / "guide.md", "# Guide\n")
+    git(workspace, "add", "-A")
+    proc = python_memgit(workspace, poisoned, "lint", "--staged", "src/app.py", "docs/guide.md")
+    assert proc.returncode == 0 and proc.stdout == proc.stderr == "", proc.stderr
+    # anything that could be memory, a folder, an option or a widened config goes to the real lint
+    write(workspace / "memory" / "2026-03-06.md", "- note\n")
+    git(workspace, "add", "-A")
+    for args in (["memory/2026-03-06.md"], ["src"], ["--json", "src/app.py"], ["../x.py"]):
+        proc = python_memgit(workspace, poisoned, "lint", "--staged", *args)
+        assert "click was imported" in proc.stderr, (args, proc.stderr)
+    write(workspace / "memgit.toml", '[memory]\nextra_paths = ["src/**"]\n')
+    proc = python_memgit(workspace, poisoned, "lint", "--staged", "src/app.py")
+    assert "click was imported" in proc.stderr, proc.stderr
+
+
+def test_python_index_hook_skips_code_commits_like_the_shell(workspace: Path, poisoned: dict[str, str]) -> None:
+    assert memgit(workspace, "index", env={"MEMGIT_EMBEDDING": "none"}).returncode == 0
+    marker = workspace / ".git" / "memgit" / "indexed_tree"
+    indexed = marker.read_text().strip()
+    write(workspace / "src" / "app.py", "x = 1\n")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "--no-verify", "-m", "code")
+    proc = python_memgit(workspace, poisoned, "hook", "post-commit")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr  # nothing heavy was imported
+    assert marker.read_text().strip() == indexed
+    write(workspace / "memory" / "2026-03-07.md", "- The quokka lives on Rottnest Island.\n")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "--no-verify", "-m", "memory")
+    proc = python_memgit(workspace, poisoned, "hook", "post-commit")
+    assert proc.returncode == 0 and "was imported" in proc.stderr, proc.stderr  # the update was tried
+    proc = python_memgit(workspace, {**os.environ, "MEMGIT_EMBEDDING": "none"}, "hook", "post-commit")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert marker.read_text().strip() == git(workspace, "rev-parse", "HEAD^{tree}").strip()

@@ -97,7 +97,10 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     git_dir, head_tree = probe
     if name == "post-commit" and _rebase_in_progress(git_dir):
         return None  # each picked commit would re-index; post-rewrite runs when the rebase ends
-    if _indexed_tree(git_dir) == head_tree:
+    indexed = _indexed_tree(git_dir)
+    if indexed == head_tree:
+        return None
+    if indexed is not None and _memory_unchanged(cwd, indexed, head_tree):
         return None
 
     for key in _GIT_LOCATION_ENV:
@@ -110,6 +113,21 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     # rebuild is minutes of work inside `git commit`): it says in one line that one is due.
     report = update_index(ws, lock_timeout=_lock_timeout(), allow_rebuild=False)
     return _notice_worth_a_line(report.mode, report.notices)
+
+
+def _memory_unchanged(cwd: Path, indexed: str, head_tree: str) -> bool:
+    """Only files that cannot be memory differ from the indexed tree (a code commit, a checkout of
+    a branch that differs in code): the index still answers for HEAD's memory, as the shell hook
+    decides. One `git diff-tree`; any doubt (a git failure, not the work tree's top) says no."""
+    from memgit.githooks.fastpath import is_work_tree_top, paths_may_be_memory
+
+    if not is_work_tree_top(cwd):
+        return False
+    try:
+        changed = plumbing.diff_paths(cwd, indexed, head_tree)
+    except Exception:
+        return False
+    return not paths_may_be_memory(changed, cwd)
 
 
 def _lock_timeout() -> float:

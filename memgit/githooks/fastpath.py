@@ -1,0 +1,66 @@
+"""Could a commit concern memory? The hooks' cheap answer, for the Python entry points.
+
+The installed shell hooks (`hooks/git-hook.sh`) answer this without starting Python; the pre-commit
+framework cannot run them, it starts `memgit lint --staged FILES` and `memgit hook index`. Those
+ask the same question here, before importing the CLI, memgit's config schema or the lint rules
+(which cost more than the answer). The rule is the shell's, kept wider than memgit's own notion
+of memory and never narrower (a test holds the two equal, and both wider than memgit's): a path
+that could be a memory file or look like one, `memgit.toml`, a name git would quote, or any path
+at all when `memgit.toml` sets `extra_paths`, whose globs only the full config can match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+CONFIG_NAME = "memgit.toml"
+_MAY_BE_MEMORY = re.compile(
+    r"memor[yi]|user\.md$|\.jsonl$|[0-9]{4}-[0-9]{2}-[0-9]{2}\.|^memgit\.toml$", re.IGNORECASE
+)
+#: What `git` quotes with core.quotePath on: control characters, non-ASCII, `"` and `\`.
+_QUOTED = re.compile(r'[^\x20-\x7e]|["\\]')
+#: A non-comment line naming `extra_paths`, or with a `\u` escape that could spell it.
+_WIDENS = re.compile(r"^[ \t\r\f\v]*(?:[^#\s].*)?(?:extra_paths|\\[uU])", re.MULTILINE)
+
+
+def config_widens_memory(root: Path) -> bool:
+    """Does `<root>/memgit.toml` set `extra_paths` (in any TOML spelling)? Unreadable counts as yes."""
+    path = root / CONFIG_NAME
+    try:
+        text = path.read_bytes().decode("utf-8", "replace")
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return _WIDENS.search(text) is not None
+
+
+def paths_may_be_memory(paths: Iterable[str], root: Path) -> bool:
+    """True when any of `paths` (repository-relative) could be memory under the rule above."""
+    paths = [p for p in paths if p]
+    if not paths:
+        return False
+    if any(_QUOTED.search(p) or _MAY_BE_MEMORY.search(p) for p in paths):
+        return True
+    return config_widens_memory(root)
+
+
+def is_work_tree_top(cwd: Path) -> bool:
+    """Hooks run in the work tree's top folder; elsewhere (a manual run in a subfolder) the
+    relative names and `memgit.toml` are not where this module looks, so it does not answer."""
+    return (cwd / ".git").exists()
+
+
+def lint_can_skip(args: list[str], cwd: Path) -> bool:
+    """`memgit lint --staged FILE...` as the framework runs it: nothing named could be memory.
+
+    Only plain file names are judged (no options, no folders, which select everything below).
+    """
+    if not args or not is_work_tree_top(cwd):
+        return False
+    for arg in args:
+        if arg.startswith("-") or Path(arg).is_absolute() or ".." in Path(arg).parts or (cwd / arg).is_dir():
+            return False
+    return not paths_may_be_memory(args, cwd)
