@@ -21,8 +21,9 @@ Each kind of commit is timed as a whole `git commit` process (`time.perf_counter
 * code: one non-memory file changed (`src/app.py`);
 * memory: one line appended to a daily log (the lint runs, the index updates).
 
-Prints medians, the difference of each variant's median from the baseline's, and the load
-average before and after. BM25 only (`MEMGIT_EMBEDDING=none`) so the model load does not hide the
+Prints wall-clock medians and the difference of each variant's median from the baseline's, the
+mean CPU time (user + system) of the whole `git commit` process tree and its difference, which
+does not grow with machine load as wall time does, and the load average before and after. BM25 only (`MEMGIT_EMBEDDING=none`) so the model load does not hide the
 hook's own cost.
 """
 
@@ -31,7 +32,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -96,9 +99,12 @@ def prepare(opts: argparse.Namespace) -> dict[str, Path]:
     for key, value in {"user.name": "Bench", "user.email": "bench@example.invalid"}.items():
         git(source, "config", key, value)
     if opts.config:
-        from memgit.config import default_config_text
-
-        (source / "memgit.toml").write_text(default_config_text(), encoding="utf-8")
+        # The commented file as `memgit init` writes it; from the older checkout when comparing,
+        # so that both understand every section in it.
+        writer = opts.compare_python or opts.python
+        code = "from memgit.config import default_config_text; print(default_config_text(), end='')"
+        text = subprocess.run([writer, "-c", code], cwd="/", check=True, capture_output=True, text=True).stdout
+        (source / "memgit.toml").write_text(text, encoding="utf-8")
         git(source, "add", "memgit.toml")
         git(source, "commit", "-q", "--no-verify", "-m", "memgit.toml as memgit init writes it")
     run_memgit(opts.python, ["index"], source, ENV)
@@ -127,14 +133,23 @@ def prepare(opts: argparse.Namespace) -> dict[str, Path]:
     return variants
 
 
-def git_commit(ws: Path, *args: str) -> float:
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def git_commit(ws: Path, *args: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one `git commit`, the CPU of every process it ran included
+    (each is waited for, so the kernel adds it to ours): CPU does not grow with machine load."""
     env = {**os.environ, **ENV}
+    cpu = children_cpu()
     started = time.perf_counter()
     proc = subprocess.run(["git", "-C", str(ws), "commit", "-q", *args], env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
+    cpu = children_cpu() - cpu
     if proc.returncode != 0:
         raise SystemExit(f"git commit {' '.join(args)} failed in {ws}: {proc.stderr}{proc.stdout}")
-    return elapsed
+    return elapsed, cpu
 
 
 def change_code(ws: Path, run: int) -> None:
@@ -168,6 +183,7 @@ def measure(variants: dict[str, Path], kinds: Sequence[str], runs: int) -> list[
     for kind in kinds:
         title, prepare_change, args = KINDS[kind]
         samples: dict[str, list[float]] = {name: [] for name in variants}
+        cpu: dict[str, list[float]] = {name: [] for name in variants}
         before = load_average()
         for run in range(runs):
             # rotate the order each run, so no variant always follows the same one
@@ -176,21 +192,32 @@ def measure(variants: dict[str, Path], kinds: Sequence[str], runs: int) -> list[
             for name in names:
                 if prepare_change:
                     prepare_change(variants[name], run)
-                samples[name].append(git_commit(variants[name], *args))
+                wall, used = git_commit(variants[name], *args)
+                samples[name].append(wall)
+                cpu[name].append(used)
         after = load_average()
         base = summarize(samples[BASELINE])["median"]
+        base_cpu = statistics.mean(cpu[BASELINE])
         print(f"{title} (n={runs}; load average {before} -> {after}):")
         row: dict[str, Any] = {"kind": title, "runs": runs, "load_before": before, "load_after": after}
         for name, values in samples.items():
             stats = summarize(values)
             added = (stats["median"] - base) * 1000
-            extra = "" if name == BASELINE else f", adds {added:+.1f} ms"
-            print(f"  {name:22} median {stats['median'] * 1000:7.1f} ms (min {stats['min'] * 1000:6.1f}){extra}")
+            mean_cpu = statistics.mean(cpu[name])
+            added_cpu = (mean_cpu - base_cpu) * 1000
+            extra = "" if name == BASELINE else f", adds {added:+.1f} ms wall, {added_cpu:+.1f} ms CPU"
+            print(
+                f"  {name:22} median {stats['median'] * 1000:7.1f} ms (min {stats['min'] * 1000:6.1f}), "
+                f"CPU {mean_cpu * 1000:6.1f} ms{extra}"
+            )
             row[name] = {
                 "median_ms": round(stats["median"] * 1000, 2),
                 "min_ms": round(stats["min"] * 1000, 2),
                 "added_ms": round(added, 2),
+                "cpu_mean_ms": round(mean_cpu * 1000, 2),
+                "added_cpu_ms": round(added_cpu, 2),
                 "samples": values,
+                "cpu_samples": cpu[name],
             }
         results.append(row)
     return results

@@ -153,8 +153,11 @@ indexed_tree=
 if [ -n "$git_dir" ] && [ -f "$git_dir/memgit/index.sqlite" ] && [ -f "$git_dir/memgit/indexed_tree" ]; then
     IFS= read -r indexed_tree < "$git_dir/memgit/indexed_tree" || :
 fi
+# (git diff-tree reads the index file though it compares two trees; pointing it at a file that
+# does not exist spares it parsing one entry per tracked file.)
 if [ -n "$indexed_tree" ]; then
-    changed=$(git -c core.quotePath=true diff-tree -r --name-only --no-renames "$indexed_tree" HEAD -- 2>/dev/null) &&
+    changed=$(GIT_INDEX_FILE="$git_dir/memgit/no-index" \
+        git -c core.quotePath=true diff-tree -r --name-only --no-renames "$indexed_tree" HEAD -- 2>/dev/null) &&
         ! paths_may_be_memory "$changed" && exit "$legacy_status"
 fi
 

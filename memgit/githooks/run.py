@@ -13,7 +13,8 @@ Two ways in, one behaviour. Plain git hooks (`memgit hooks install`) and the pre
 
 Hooks run on every commit, so this module imports nothing heavy at import time, and the no-op
 check (is HEAD's tree the indexed tree?) costs one `git rev-parse` and one small file read before
-anything touches pygit2 or SQLite.
+anything touches pygit2 or SQLite; when the trees differ only in files that cannot be memory (a code
+commit), one `git diff-tree` more says so and the hook stops there, as the shell hook does.
 
 Installing, uninstalling and reporting on the scripts is `memgit.githooks.install`.
 """
