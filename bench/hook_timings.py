@@ -12,7 +12,8 @@ unless `--no-config`) is indexed and copied; the copies differ only in their hoo
   interpreter, i.e. its hook script, for a before/after in the same minutes;
 * `framework + memgit` and `framework, no hooks` (`--framework`): the pre-commit framework installed
   for every hook type, once with memgit's two hooks (`repo: local`, as in docs/HOOKS.md) and once
-  with an empty hook list, which is what the framework costs by itself.
+  with an empty hook list, which is what the framework costs by itself (with `--compare-python`
+  also `framework + other memgit`: the hooks run by the other checkout's memgit).
 
 Each kind of commit is timed as a whole `git commit` process (`time.perf_counter` around
 `subprocess.run`), one run of every variant in turn, so machine load hits them alike:
@@ -114,6 +115,8 @@ def prepare(opts: argparse.Namespace) -> dict[str, Path]:
         names.append("other memgit hooks")
     if opts.framework:
         names += ["framework + memgit", "framework, no hooks"]
+        if opts.compare_python:
+            names.append("framework + other memgit")
     variants = {}
     for number, name in enumerate(names):
         ws = base / f"v{number}"
@@ -124,7 +127,8 @@ def prepare(opts: argparse.Namespace) -> dict[str, Path]:
         elif name == "other memgit hooks":
             run_memgit(opts.compare_python, ["hooks", "install"], ws, ENV)
         elif name.startswith("framework"):
-            config = framework_config(opts.python, with_memgit=name == "framework + memgit")
+            runner = opts.compare_python if name == "framework + other memgit" else opts.python
+            config = framework_config(runner, with_memgit=name != "framework, no hooks")
             (ws / ".pre-commit-config.yaml").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
             git(ws, "add", ".pre-commit-config.yaml")
             git(ws, "commit", "-q", "--no-verify", "-m", "pre-commit config")
