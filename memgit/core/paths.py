@@ -15,6 +15,8 @@ DAILY_RE = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})(?:[^/]*)\.(?:md|jsonl)$")
 DAILY_LOG_RE = re.compile(r"^memory/(\d{4})-(\d{2})-(\d{2})\.md$")
 #: Dreaming's evidence: the recall ledger, one append-only JSONL file a day (never indexed).
 LEDGER_DIR = "memory/.dreams/recall"
+#: Where each dream's concepts are placed, one JSON file a day beside the report (never indexed).
+CONCEPTS_DIR = "memory/.dreams/concepts"
 #: Dream reports, one Markdown file a day: what a dreaming run saw and proposed.
 DREAM_REPORT_DIR = "memory/dreams"
 

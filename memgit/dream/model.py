@@ -141,6 +141,8 @@ class DreamPlan:
     truths: list[tuple[str, float]]
     light: dict[str, int]
     notices: list[str]
+    #: memory/.dreams/concepts/<day>.json: themes and where each concept appears (concept_map).
+    concepts: str = ""
 
     @property
     def empty(self) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from memgit.dream.concept_map import concept_places, concepts_document
 from memgit.dream.deep import deep_phase
 from memgit.dream.light import light_phase
 from memgit.dream.model import DreamInputs, DreamPlan
@@ -19,6 +20,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     until_now = [r for r in inputs.recalls if r.at <= inputs.now]
     evidence = [r for r in until_now if oldest <= r.day]
     light = light_phase(evidence, inputs.files, inputs.recent_notes, fold_similarity=cfg.dedupe_similarity)
+    places = concept_places(light.entries, inputs.files, inputs.recent_notes)
     light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
     recent = [r for r in evidence if r.day >= light_first]
     rem = rem_phase(
@@ -65,4 +67,5 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         notices=notices,
     )
     plan.report = render_report(plan, inputs, light.gone)
+    plan.concepts = concepts_document(plan.day, inputs.base_commit, rem.themes, places)
     return plan

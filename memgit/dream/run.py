@@ -23,6 +23,7 @@ from memgit.core.provenance import (
 from memgit.core.text import NotText, decode_memory_text
 from memgit.core.transcripts import transcript_lines
 from memgit.dream import memory_doc
+from memgit.dream.concept_map import concepts_path
 from memgit.dream.concepts import jaccard
 from memgit.dream.ledger import parse_ledger
 from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
@@ -67,6 +68,7 @@ class DreamOutcome:
                     "light": plan.light,
                     "themes": [{"tag": t, "strength": round(s, 3)} for t, s in plan.themes],
                     "report": plan.report,
+                    "concepts_file": concepts_path(plan.day),
                 }
             )
             if explain:
@@ -232,9 +234,10 @@ def run_dream(
     report_path = f"{DREAM_REPORT_DIR}/{plan.day}.md"
     steps.append(
         (
-            f"dream: report for {plan.day}\n\n{len(plan.actions)} proposal(s); see {report_path}.\n\n"
+            f"dream: report for {plan.day}\n\n{len(plan.actions)} proposal(s); see {report_path}\n"
+            f"(where its concepts appear: {concepts_path(plan.day)}).\n\n"
             f"{TRAILER_ACTION}: report\n",
-            {report_path: plan.report.encode("utf-8")},
+            {report_path: plan.report.encode("utf-8"), concepts_path(plan.day): plan.concepts.encode("utf-8")},
         )
     )
     outcome.commits = commits.write_commits(root, base_commit, steps, when=now, identity=IDENTITY)

@@ -17,6 +17,7 @@ from memgit.core import paths
 from memgit.core.provenance import SourceRef, parse_reference
 from memgit.git import history, plumbing
 from memgit.resources import shipped_dir
+from memgit.site import concepts as site_concepts
 from memgit.site import manifest as manifest_mod
 from memgit.site import models, render
 from memgit.workspace import Workspace
@@ -64,6 +65,13 @@ class Inputs:
             path: entry for path, entry in sorted(tree_files.items())
             if ws.is_memory_path(path) and (self.scope == "private" or not models.is_private(path, self.cfg.private_paths))
         }
+        # Dreaming's concepts files (memory/.dreams/concepts/*.json), newest first: not memory, read
+        # whatever the scope (a public site links only to the public places they name).
+        dream_files = sorted(((p, e) for p, e in tree_files.items()
+                              if p.startswith(paths.CONCEPTS_DIR + "/") and p.endswith(".json") and e.is_regular),
+                             reverse=True)
+        self.dream_concept_files = dream_files[: site_concepts.MAX_DREAMS]
+        self.dream_concept_days = {day for p, _ in dream_files if (day := paths.daily_date(p.removesuffix(".json") + ".md"))}
         blobs = {e.blob for e in self.files.values() if e.is_regular}
         missing = sorted(blobs - set(mf.summaries))
         fresh = plumbing.read_blobs(ws.root, missing) if missing else {}

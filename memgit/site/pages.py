@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.core import paths
 from memgit.core.provenance import SourceRef
 from memgit.errors import MemgitError
 from memgit.git import history, plumbing
+from memgit.site import concepts as site_concepts
 from memgit.site import models, output, render, urls
 from memgit.site.inputs import ZERO, Inputs, input_key
 
@@ -229,28 +231,127 @@ class Site(Inputs):
         return Plan(urls.NOTES, input_key(self.global_key, "notes", shown), produce)
 
     def _concept_plans(self, present: set[str]) -> list[Plan]:
+        """`#tags` written in notes and the concepts dreaming found (`site.concepts`), one page a tag.
+
+        The key holds exactly what the pages show: the tagged files' summaries, the dreams' concepts
+        files, the notes their places are in, the reports and MEMORY.md (private sites): a commit
+        that touches none of them renders none of these pages."""
         tagged = [p for p in self.files if self.records[p]["concepts"]]
-        key = input_key(self.global_key, "concepts", [(p, self.records[p]["concepts"]) for p in tagged])
         old = self.mf.concepts
+        docs, doc_cache = self._dream_docs(old.get("dreams") or {})
+        private = self.scope == "private"
+        readable = {p for p, e in self.files.items() if e.is_regular and not self.records[p]["problem"]}
+        place_paths = sorted({place[0] for doc in docs for _, _, places in doc["concepts"] for place in places}
+                             & readable)
+        reports: dict[str, str] = {}  # day -> report path, the newest ones
+        if private:
+            dated = ((day, p) for p in readable if p.startswith(models.DREAMS_DIR) and (day := paths.daily_date(p)))
+            reports = dict(sorted(dated, reverse=True)[: site_concepts.MAX_DREAMS])
+        memory = "MEMORY.md" if private and "MEMORY.md" in readable else None
+        key = input_key(self.global_key, "concepts", [(p, self.records[p]["concepts"]) for p in tagged],
+                        [(p, e.blob) for p, e in self.dream_concept_files],
+                        [(p, self.files[p].blob) for p in place_paths],
+                        sorted((day, self.files[p].blob) for day, p in reports.items()),
+                        self.files[memory].blob if memory else None)
         if old.get("key") == key and all(u in present and u in self.mf.pages for u in old.get("urls", [])):
-            self.concepts_state = old
+            self.concepts_state = {**old, "dreams": doc_cache}
             return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old["urls"]]
+        wanted = [self.files[p].blob for p in {*place_paths, *reports.values(), *([memory] if memory else [])}]
+        texts = plumbing.read_blobs(self.ws.root, sorted(set(wanted))) if wanted else {}
+
+        def lines_of(path: str) -> list[str]:
+            text = self._text(texts, self.files[path].blob)[0]
+            return models.source_lines(text) if text is not None else []
+
+        report_links: dict[str, tuple[str, int | None]] = {}
+        for day, path in sorted(reports.items(), reverse=True):
+            line, themes = site_concepts.report_themes("\n".join(lines_of(path)))
+            report_links[day] = (path, line)
+            if day not in self.dream_concept_days:  # a report written before the concepts files
+                docs.append({"day": day, "base": "", "themes": [list(t) for t in themes], "concepts": []})
+        docs = sorted(docs, key=lambda doc: doc["day"], reverse=True)[: site_concepts.MAX_DREAMS]
+        dream = site_concepts.dream_concepts(docs, {p: lines_of(p) for p in place_paths},
+                                             self._memory_concepts(lines_of(memory)) if memory else (),
+                                             public=not private)
         index = models.concept_index({p: self.summary(p) for p in tagged})
-        rows = [{"tag": tag, "url": urls.relative(urls.CONCEPTS, urls.concept_url(tag)), "count": len(places)}
-                for tag, places in index.items()]
-        plans = [Plan(urls.CONCEPTS, input_key(self.global_key, "concepts", rows),
-                      lambda contents: self._render("concepts.html", urls.CONCEPTS, concepts=rows, tag=None,
-                                                    places=[], title="Concepts"))]
-        for tag, places in index.items():
-            url = urls.concept_url(tag)
-            items = [{"path": p, "url": urls.relative(url, urls.note_url(p)),
-                      "lines": [(n, urls.relative(url, urls.note_url(p) + urls.lines_anchor(n, n))) for n in lines]}
-                     for p, lines in places]
-            plans.append(Plan(url, input_key(self.global_key, "concept", tag, items),
-                              lambda contents, url=url, tag=tag, items=items: self._render(
-                                  "concepts.html", url, concepts=[], tag=tag, places=items, title=f"#{tag}")))
-        self.concepts_state = {"key": key, "urls": sorted(p.url for p in plans)}
+        plans = self._concept_index_plan(index, dream, report_links)
+        for tag in sorted(index.keys() | {c.tag for c in dream}):
+            plans.append(self._concept_page_plan(tag, index.get(tag, []), next((c for c in dream if c.tag == tag), None),
+                                                 report_links))
+        self.concepts_state = {"key": key, "urls": sorted(p.url for p in plans), "dreams": doc_cache}
         return plans
+
+    def _dream_docs(self, cached: dict[str, dict | None]) -> tuple[list[dict], dict[str, dict | None]]:
+        """The newest dreams' concepts files, parsed once per blob (kept in the manifest)."""
+        missing = sorted({e.blob for _, e in self.dream_concept_files} - cached.keys())
+        fresh = plumbing.read_blobs(self.ws.root, missing) if missing else {}
+        cache = {e.blob: cached[e.blob] if e.blob in cached else site_concepts.parse_document(fresh[e.blob])
+                 for _, e in self.dream_concept_files}
+        docs = [dict(cache[e.blob]) for _, e in self.dream_concept_files if cache[e.blob] is not None]
+        return docs, cache
+
+    def _memory_concepts(self, lines: list[str]) -> list[tuple[int, int, list[str]]]:
+        """(start, end, concept tags) of the MEMORY.md entries memgit promoted (those with a marker)."""
+        from memgit.dream.concepts import concept_tags
+        from memgit.site.markdown import entries as parse_entries
+
+        found = parse_entries("\n".join(lines) + "\n")
+        return [(e.start, e.end, concept_tags("\n".join(lines[e.start - 1 : e.end])))
+                for e in found if e.marker is not None]
+
+    def _report_link(self, page: str, report_links: dict, day: str, anchored: bool) -> dict:
+        path, line = report_links.get(day, (None, None))
+        url = None
+        if path is not None:
+            url = urls.relative(page, urls.note_url(path) + (urls.lines_anchor(line, line) if anchored and line else ""))
+        return {"day": day, "url": url}
+
+    def _concept_index_plan(self, index: dict, dream: list[site_concepts.DreamConcept],
+                            report_links: dict) -> list[Plan]:
+        page = urls.CONCEPTS
+        rows = [{"tag": tag, "url": urls.relative(page, urls.concept_url(tag)), "count": len(places)}
+                for tag, places in index.items()]
+        private = self.scope == "private"
+        themes = [{"tag": c.tag, "url": urls.relative(page, urls.concept_url(c.tag)), "strength": c.strength,
+                   "places": site_concepts.places_note(c),
+                   "days": [self._report_link(page, report_links, d, True) for d in c.theme_days]}
+                  for c in dream if c.theme_days and private]
+        found = [{"tag": c.tag, "url": urls.relative(page, urls.concept_url(c.tag)),
+                  "places": site_concepts.places_note(c), "memory": len(c.memory)}
+                 for c in dream if not (c.theme_days and private)]
+        extra: dict[str, Any] = {"themes": themes, "found": found}
+        return [Plan(page, input_key(self.global_key, "concepts", rows, themes, found),
+                     lambda contents: self._render("concepts.html", page, concepts=rows, tag=None, places=[],
+                                                   title="Concepts", **extra))]
+
+    def _concept_page_plan(self, tag: str, places: list, concept: site_concepts.DreamConcept | None,
+                           report_links: dict) -> Plan:
+        url = urls.concept_url(tag)
+        items = [{"path": p, "url": urls.relative(url, urls.note_url(p)),
+                  "lines": [(n, urls.relative(url, urls.note_url(p) + urls.lines_anchor(n, n))) for n in lines]}
+                 for p, lines in places]
+        extra: dict[str, Any] = {"dream": None}
+        if concept is not None:
+            private = self.scope == "private"
+            extra["dream"] = {
+                "strength": concept.strength if private else None,
+                "theme_days": [self._report_link(url, report_links, d, True) for d in concept.theme_days]
+                if private else [],
+                "found_days": [self._report_link(url, report_links, d, False) for d in concept.found_days]
+                if private else [],
+                "places": [{"label": f"{p}:{a}" + (f"-{b}" if b > a else ""), "text": text,
+                            "url": urls.relative(url, urls.note_url(p) + urls.lines_anchor(a, b))}
+                           for p, a, b, text in concept.places[: site_concepts.MAX_PLACES]],
+                "more": max(0, len(concept.places) - site_concepts.MAX_PLACES),
+                "gone": concept.gone,
+                "memory": [{"label": f"MEMORY.md:{a}" + (f"-{b}" if b > a else ""),
+                            "url": urls.relative(url, urls.note_url("MEMORY.md") + urls.lines_anchor(a, b))}
+                           for a, b in concept.memory],
+            }
+        title = f"#{tag}" if places else tag
+        return Plan(url, input_key(self.global_key, "concept", tag, items, extra),
+                    lambda contents: self._render("concepts.html", url, concepts=[], tag=tag, places=items,
+                                                  title=title, **extra))
 
     def _search_plans(self) -> list[Plan]:
         shards: dict[int, list[tuple[str, plumbing.Entry]]] = {i: [] for i in range(SHARDS)}
