@@ -1,12 +1,15 @@
 """Memory-site benchmarks: full build, rebuild after a one-file commit, client-side search.
 
-    .venv/bin/python bench/site_perf.py build  [-n 5] [--files 2000] [--seed 0]
+    .venv/bin/python bench/site_perf.py build  [-n 5] [--files 2000] [--seed 0] [--dream]
     .venv/bin/python bench/site_perf.py search [--files 2000] [--seed 0] [--queries 50]
 
 `build` times `python -m memgit site build -o DIR` subprocesses on a generated workspace: a full
 build (output folder and manifest deleted before each run), then a rebuild after each of n
 one-file commits, and `python -m memgit --version` as the process-start baseline; it prints
-medians and the ratio rebuild/full net of process start. `search` builds the site once and, under
+medians and the ratio rebuild/full net of process start. With `--dream` the workspace first gets
+a real dream merged (searches recorded on its last three days, `memgit dream`, merge), so the
+Concepts pages have themes and places, and the one-file commits touch the newest daily log, which
+the dream's concepts name: the worst case for the concept pages' incremental key. `search` builds the site once and, under
 Node, loads its search shards, builds the in-browser index with the vendored MiniSearch and with
 Lunr 2.3.9 (fetched with `npm pack` into bench/.work, never vendored), and times queries.
 """
@@ -14,6 +17,7 @@ Lunr 2.3.9 (fetched with `npm pack` into bench/.work, never vendored), and times
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import shutil
 import statistics
@@ -41,8 +45,33 @@ def wipe(ws: Path) -> None:
     shutil.rmtree(ws / ".git" / "memgit" / "site", ignore_errors=True)
 
 
+def add_dream(ws: Path, python: str) -> None:
+    """Record searches on the last three days of the workspace, dream, merge the branch."""
+    from bench import vocab as V
+    from bench.gen_workspace import git_env
+
+    newest = sorted((ws / "memory").glob("????-??-??.md"))[-1].stem
+    last = dt.date.fromisoformat(newest)
+    (ws / "memgit.toml").write_text("[dream]\nmin_score = 0.0\nmin_recall_count = 2\nmin_unique_queries = 2\n")
+    env = {**ENV, "MEMGIT_NO_RECALL": "0"}
+    for offset, service in enumerate(V.SERVICES[:6]):
+        day = last - dt.timedelta(days=offset % 3)
+        for hour, query in ((10, f"deployed {service} rollback plan"), (11, f"{service} rollback snapshot")):
+            run_memgit(python, ["search", query, "--now", f"{day.isoformat()}T{hour}:00:00+00:00"], ws, env)
+    proc, _ = run_memgit(python, ["dream", "--now", f"{last.isoformat()}T20:00:00+00:00", "--force", "--json"], ws, ENV)
+    branch = json.loads(proc.stdout)["branch"]
+    if branch is None:
+        raise SystemExit("bench: the dream proposed nothing; no concepts to measure")
+    genv = git_env(dt.datetime(2026, 7, 1, 11, tzinfo=dt.UTC))
+    subprocess.run(["git", "-C", str(ws), "merge", "-q", "--no-edit", branch], env=genv, check=True,
+                   stdout=subprocess.DEVNULL)
+    log(f"  merged {branch}")
+
+
 def cmd_build(opts: argparse.Namespace) -> None:
     ws = fresh_workspace("site", opts.files, opts.seed)
+    if opts.dream:
+        add_dream(ws, opts.python)
     args = ["site", "build", "-o", str(site_dir(ws)), "--json"]
     cmd = show_command([opts.python, "-m", "memgit", *args], ws, ENV)
     full, reports, full_inner = [], [], []
@@ -150,6 +179,7 @@ def main() -> None:
     build.add_argument("-n", "--runs", type=int, default=5)
     build.add_argument("--files", type=int, default=2000)
     build.add_argument("--seed", type=int, default=0)
+    build.add_argument("--dream", action="store_true", help="merge a real dream first (concept pages)")
     search = sub.add_parser("search")
     search.add_argument("--files", type=int, default=2000)
     search.add_argument("--seed", type=int, default=0)

@@ -233,3 +233,20 @@ def test_a_report_from_before_concepts_files_still_lists_its_themes(workspace: P
     report = [h for h, _ in links(page) if "notes/memory/dreams/" in h]
     assert report and target_lines(page, report[0])[0].startswith("Themes: ")
     assert check_links(site)[1] == []
+
+
+def test_concepts_file_is_bounded_and_deterministic() -> None:
+    from memgit.dream import concept_map
+
+    places = {f"tag{n:03d}": [(f"memory/2026-01-{d % 28 + 1:02d}.md", d + 1, d + 1, f"{d:016x}") for d in range(n % 45)]
+              for n in range(120)}
+    themes = [("tag001", 1.0), ("tag119", 0.8)]
+    text = concept_map.concepts_document("2026-03-04", "c" * 40, themes, places)
+    assert text == concept_map.concepts_document("2026-03-04", "c" * 40, themes, dict(reversed(places.items())))
+    doc = json.loads(text)
+    tags = [c["tag"] for c in doc["concepts"]]
+    assert tags[:2] == ["tag001", "tag119"]  # every theme, whatever its count
+    assert len(tags) == 2 + concept_map.MAX_CONCEPTS
+    assert all(len(c["places"]) <= concept_map.MAX_PLACES for c in doc["concepts"])
+    assert doc["concepts"][2]["count"] == 44  # then by places, most first
+    assert site_concepts.parse_document(text.encode()) is not None

@@ -70,9 +70,8 @@ def concepts_document(day: str, base_commit: str, themes: Sequence[tuple[str, fl
                       places: Mapping[str, list[Place]]) -> str:
     """The JSON text committed beside the report (deterministic, bounded)."""
     strength = {tag: round(value, 3) for tag, value in themes}
-    ranked = sorted(places, key=lambda tag: (tag not in strength, -len(places[tag]), tag))
-    kept = [tag for tag in ranked if tag in strength][: len(strength)]
-    kept += [tag for tag in ranked if tag not in strength][:MAX_CONCEPTS]
+    kept = [tag for tag in strength if tag in places]  # every theme, strongest first
+    kept += sorted((tag for tag in places if tag not in strength), key=lambda tag: (-len(places[tag]), tag))[:MAX_CONCEPTS]
     themes_rows = [{"tag": tag, "strength": value} for tag, value in strength.items()]
     concept_rows = [{"tag": tag, "count": len(places.get(tag, [])), "places": [list(p) for p in places.get(tag, [])[:MAX_PLACES]]}
                     for tag in kept]

@@ -256,29 +256,44 @@ class Site(Inputs):
         if old.get("key") == key and all(u in present and u in self.mf.pages for u in old.get("urls", [])):
             self.concepts_state = {**old, "dreams": doc_cache}
             return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old["urls"]]
-        wanted = [self.files[p].blob for p in {*place_paths, *reports.values(), *([memory] if memory else [])}]
-        texts = plumbing.read_blobs(self.ws.root, sorted(set(wanted))) if wanted else {}
+        # Reports' Themes lines and MEMORY.md's promoted entries are kept per blob in the manifest:
+        # a rebuild after a commit to a note reads that note, not every report, and parses no Markdown.
+        old_reports, old_memory = old.get("reports") or {}, old.get("memory") or {}
+        memory_blob = self.files[memory].blob if memory else None
+        wanted = {self.files[p].blob for p in place_paths}
+        wanted |= {self.files[p].blob for p in reports.values()} - old_reports.keys()
+        wanted |= {memory_blob} - old_memory.keys() - {None}
+        texts = plumbing.read_blobs(self.ws.root, sorted(wanted)) if wanted else {}
 
         def lines_of(path: str) -> list[str]:
             text = self._text(texts, self.files[path].blob)[0]
             return models.source_lines(text) if text is not None else []
 
         report_links: dict[str, tuple[str, int | None]] = {}
+        report_state: dict[str, list] = {}
         for day, path in sorted(reports.items(), reverse=True):
-            line, themes = site_concepts.report_themes("\n".join(lines_of(path)))
+            blob = self.files[path].blob
+            if blob not in old_reports:
+                line, found = site_concepts.report_themes("\n".join(lines_of(path)))
+                old_reports = {**old_reports, blob: [line, [list(t) for t in found]]}
+            line, themes = report_state[blob] = old_reports[blob]
             report_links[day] = (path, line)
             if day not in self.dream_concept_days:  # a report written before the concepts files
-                docs.append({"day": day, "base": "", "themes": [list(t) for t in themes], "concepts": []})
+                docs.append({"day": day, "base": "", "themes": themes, "concepts": []})
         docs = sorted(docs, key=lambda doc: doc["day"], reverse=True)[: site_concepts.MAX_DREAMS]
+        memory_state: dict[str, list] = {}
+        if memory_blob is not None:
+            memory_state[memory_blob] = old_memory[memory_blob] if memory_blob in old_memory else \
+                self._memory_concepts(lines_of(memory))
         dream = site_concepts.dream_concepts(docs, {p: lines_of(p) for p in place_paths},
-                                             self._memory_concepts(lines_of(memory)) if memory else (),
-                                             public=not private)
+                                             memory_state.get(memory_blob or "", []), public=not private)
         index = models.concept_index({p: self.summary(p) for p in tagged})
         plans = self._concept_index_plan(index, dream, report_links)
         for tag in sorted(index.keys() | {c.tag for c in dream}):
             plans.append(self._concept_page_plan(tag, index.get(tag, []), next((c for c in dream if c.tag == tag), None),
                                                  report_links))
-        self.concepts_state = {"key": key, "urls": sorted(p.url for p in plans), "dreams": doc_cache}
+        self.concepts_state = {"key": key, "urls": sorted(p.url for p in plans), "dreams": doc_cache,
+                               "reports": report_state, "memory": memory_state}
         return plans
 
     def _dream_docs(self, cached: dict[str, dict | None]) -> tuple[list[dict], dict[str, dict | None]]:
@@ -290,13 +305,13 @@ class Site(Inputs):
         docs = [dict(cache[e.blob]) for _, e in self.dream_concept_files if cache[e.blob] is not None]
         return docs, cache
 
-    def _memory_concepts(self, lines: list[str]) -> list[tuple[int, int, list[str]]]:
+    def _memory_concepts(self, lines: list[str]) -> list[list]:
         """(start, end, concept tags) of the MEMORY.md entries memgit promoted (those with a marker)."""
         from memgit.dream.concepts import concept_tags
         from memgit.site.markdown import entries as parse_entries
 
         found = parse_entries("\n".join(lines) + "\n")
-        return [(e.start, e.end, concept_tags("\n".join(lines[e.start - 1 : e.end])))
+        return [[e.start, e.end, concept_tags("\n".join(lines[e.start - 1 : e.end]))]
                 for e in found if e.marker is not None]
 
     def _report_link(self, page: str, report_links: dict, day: str, anchored: bool) -> dict:
