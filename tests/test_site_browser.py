@@ -260,3 +260,31 @@ def test_site_over_memgit_site_serve(browser: object, site_ws: Path, served: tup
         time.sleep(0.3)
     assert "Committedkoala" in page.inner_text("main")
     page.close()
+
+
+def test_concept_page_links_land_on_highlighted_lines(browser: object, workspace: Path, tmp_path: Path) -> None:
+    """A dream's theme, from the Concepts page to the lines that hold it, highlighted and in view."""
+    from memgit.site import urls
+    from tests.test_site_concepts import THEME, dreamt
+
+    dreamt(workspace)
+    out = tmp_path / "site"
+    build(workspace, out)
+    base = out.as_uri() + "/"
+    page = browser.new_page(viewport={"width": 1200, "height": 700})
+    watch = Watch(page, ("file://",))
+    page.goto(base + "concepts.html")
+    page.click(f"table.themes a[href='{urls.concept_url(THEME)}']")
+    assert page.url.endswith(urls.concept_url(THEME))
+    page.locator(".dream-places a").first.click()
+    page.wait_for_selector(".line.hl")
+    lines = highlighted(page)
+    assert lines and in_view(page, lines[0])
+    assert THEME in page.inner_text(f"#{lines[0]}").lower()
+    page.goto(base + urls.concept_url(THEME))
+    page.locator(".memory-places a").first.click()
+    page.wait_for_selector(".line.hl")
+    assert page.url.split("#")[0].endswith("notes/MEMORY.html")
+    assert THEME in " ".join(page.inner_text(f"#{n}") for n in highlighted(page)).lower()
+    watch.assert_clean()
+    page.close()
