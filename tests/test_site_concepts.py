@@ -202,6 +202,11 @@ def test_rebuild_without_concept_inputs_renders_no_concept_page_and_is_determini
     third = tmp_path / "third"
     build(workspace, third)
     assert tree_bytes(site) == tree_bytes(again) == tree_bytes(third)
+    # --at a commit before the dream's report: the concepts are those of that commit, none.
+    before_report = tmp_path / "before"
+    build(workspace, before_report, "--at", f"{git(workspace, 'rev-list', '-1', 'HEAD', '--', CONCEPTS_DIR).strip()}~1")
+    assert "Themes (REM)" not in (before_report / "concepts.html").read_text()
+    assert "Themes (REM)" in (site / "concepts.html").read_text()
 
 
 def test_reports_without_a_concepts_file_still_give_their_themes() -> None:
