@@ -255,3 +255,15 @@ def test_concepts_file_is_bounded_and_deterministic() -> None:
     assert all(len(c["places"]) <= concept_map.MAX_PLACES for c in doc["concepts"])
     assert doc["concepts"][2]["count"] == 44  # then by places, most first
     assert site_concepts.parse_document(text.encode()) is not None
+
+
+def test_recalled_places_come_before_lines_only_read_in_a_recent_log() -> None:
+    from memgit.dream.concept_map import concept_places
+    from memgit.dream.model import ShortTerm
+
+    recalled = ShortTerm("memory/z.md", 1, 1, "Kayak river trip planned", "h", {}, ["kayak"],
+                         sources=[("memory/z.md", 1, 1)])
+    places = concept_places([recalled], {"memory/z.md": "Kayak river trip planned\n"},
+                            {"memory/a.md": "# a\n- kayak on the lake\n", "sessions/x.jsonl": "kayak kayak kayak"})
+    assert [p[:3] for p in places["kayak"]] == [("memory/z.md", 1, 1), ("memory/a.md", 2, 2)]
+    assert places["lake"] == [("memory/a.md", 2, 2, text_hash("- kayak on the lake"))]

@@ -38,16 +38,17 @@ def concept_places(entries: Sequence[ShortTerm], files: Mapping[str, str | None]
     """tag -> the places (path, start, end, text hash) whose own text carries it.
 
     Places are every source of the light phase's short-term entries (a folded copy is a place of
-    its own, tagged by its own text) and every line of the recent daily logs the light phase read
+    its own, tagged by its own text), then every line of the recent daily logs the light phase read
     for themes. Transcripts are left out: their lines are not the file's lines.
     """
-    found: dict[str, set[Place]] = {}
+    found: dict[str, dict[Place, int]] = {}  # tag -> place -> 0 recalled, 1 only read in a recent log
     split: dict[str, list[str]] = {}
 
-    def add(path: str, start: int, end: int, text: str) -> None:
+    def add(path: str, start: int, end: int, text: str, rank: int) -> None:
         place = (path, start, end, text_hash(text))
         for tag in concept_tags(text):
-            found.setdefault(tag, set()).add(place)
+            ranks = found.setdefault(tag, {})
+            ranks[place] = min(rank, ranks.get(place, rank))
 
     for entry in entries:
         for path, start, end in entry.sources:
@@ -56,14 +57,15 @@ def concept_places(entries: Sequence[ShortTerm], files: Mapping[str, str | None]
                 continue
             lines = split.setdefault(path, text.splitlines())
             if 1 <= start <= end <= len(lines):
-                add(path, start, end, "\n".join(lines[start - 1 : end]))
+                add(path, start, end, "\n".join(lines[start - 1 : end]), 0)
     for path, note in sorted(recent_notes.items()):
         if not path.endswith(".md"):
             continue
         for number, line in enumerate(note.splitlines(), start=1):
             if line.strip() and junk_reason("memory/x.md", line) is None:
-                add(path, number, number, line)
-    return {tag: sorted(places, key=lambda p: (p[0], p[1], p[2])) for tag, places in found.items()}
+                add(path, number, number, line, 1)
+    # Recalled places first (a file keeps the first MAX_PLACES), then by path and line.
+    return {tag: sorted(ranks, key=lambda p: (ranks[p], p[0], p[1], p[2])) for tag, ranks in found.items()}
 
 
 def concepts_document(day: str, base_commit: str, themes: Sequence[tuple[str, float]],
