@@ -215,11 +215,13 @@ def test_reports_without_a_concepts_file_still_give_their_themes() -> None:
     doc = {"day": "2026-03-01", "base": "", "themes": [["kayak", 1.0]], "concepts": [
         ["river", 2, [["memory/a.md", 2, 2, "0" * 16], ["memory/a.md", 1, 1, text_hash("- the river")]]],
         ["gone", 1, [["memory/a.md", 2, 2, "0" * 16]]]]}
-    found = site_concepts.dream_concepts([doc], {"memory/a.md": ["# a", "- the river"]})
-    # The river line moved down one line and is found there; the rewritten place is counted, not linked;
-    # a tag with no place left is not listed; a theme is, with its strength.
-    assert [(c.tag, c.strength, c.places, c.gone) for c in found] == [
-        ("kayak", 1.0, [], 0), ("river", None, [("memory/a.md", 2, 2, "- the river")], 1)]
+    found = site_concepts.dream_concepts([doc], {"memory/a.md"})
+    # Themes (with their strength) and every tag with a place in a shown note; nothing is read yet.
+    assert [(c.tag, c.strength, len(c.raw)) for c in found] == [("kayak", 1.0, 0), ("river", None, 2), ("gone", None, 1)]
+    # The river line moved down one line and is found there; the rewritten place is counted, not linked.
+    assert site_concepts.locate(found[1].raw, {"memory/a.md": ["# a", "- the river"]}) == (
+        [("memory/a.md", 2, 2, "- the river")], 1)
+    assert site_concepts.dream_concepts([doc], {"memory/b.md"}) == found[:1]
     assert site_concepts.dream_concepts([doc], {}, public=True) == []
     assert site_concepts.parse_document(b"{not json") is None
     assert site_concepts.parse_document(b'{"version": 1, "day": "x", "concepts": [{"tag": 1}]}') is None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memgit.dream.rehydrate import relocate
@@ -39,8 +39,7 @@ class DreamConcept:
     theme_days: list[str] = field(default_factory=list)  # dreams that named it a theme, newest first
     found_days: list[str] = field(default_factory=list)  # dreams whose light phase tagged it
     count: int = 0  # the most places one dream counted
-    places: list[tuple[str, int, int, str]] = field(default_factory=list)  # path, lines now, first words
-    gone: int = 0  # places whose text is no longer in their note
+    raw: list[tuple[str, int, int, str]] = field(default_factory=list)  # path, lines, text hash at the dream
     memory: list[tuple[int, int]] = field(default_factory=list)  # promoted MEMORY.md entries carrying it
 
 
@@ -71,18 +70,19 @@ def report_themes(text: str) -> tuple[int | None, list[tuple[str, float]]]:
     return None, []
 
 
-def dream_concepts(docs: Sequence[dict], current: Mapping[str, list[str]],
+def dream_concepts(docs: Sequence[dict], shown: Container[str],
                    memory_entries: Iterable[tuple[int, int, Sequence[str]]] = (),
                    limit: int = MAX_CONCEPTS, public: bool = False) -> list[DreamConcept]:
-    """Concepts of the dreams `docs` (newest first), their places found again in `current`.
+    """Concepts of the dreams `docs` (newest first) with the places they name in `shown` notes.
 
-    `current` holds the lines of every note a page may link to (a public site passes only public
-    notes, so a private place is never named); `memory_entries` the (start, end, tags) of promoted
-    MEMORY.md entries (empty on a public site). A public site lists only concepts with a place
-    it shows: a theme alone would be read from a private report.
+    `shown` holds every note a page may link to (a public site passes only public notes, so a
+    private place is never named); `memory_entries` the (start, end, tags) of promoted MEMORY.md
+    entries (empty on a public site). A public site lists only concepts with a place it shows: a
+    theme alone would be read from a private report. Nothing here reads a note: the places are
+    found again in the notes when a concept's page is rendered (`locate`), so a commit to one note
+    re-renders only the pages of the concepts it holds.
     """
     found: dict[str, DreamConcept] = {}
-    raw: dict[str, list[list]] = {}
     for doc in docs:
         for tag, strength in doc["themes"]:
             concept = found.setdefault(tag, DreamConcept(tag))
@@ -92,32 +92,34 @@ def dream_concepts(docs: Sequence[dict], current: Mapping[str, list[str]],
             concept = found.setdefault(tag, DreamConcept(tag))
             concept.found_days.append(doc["day"])
             concept.count = max(concept.count, count)
-            raw.setdefault(tag, []).extend(places)
+            concept.raw.extend(tuple(place) for place in places if place[0] in shown)
     ranked = sorted(found.values(), key=lambda c: (c.strength is None, -(c.strength or 0.0), -c.count, c.tag))
     kept = ranked[:limit]
-    split: dict[str, list[str]] = {}
     for concept in kept:
-        seen_text: set[tuple[str, str]] = set()
-        spots: set[tuple[str, int, int, str]] = set()
-        for path, start, end, text_hash in raw.get(concept.tag, []):
-            if (path, text_hash) in seen_text:
-                continue
-            seen_text.add((path, text_hash))
-            lines = current.get(path)
-            if lines is None:
-                continue
-            located = relocate(split.setdefault(path, lines), start, end, text_hash)
-            if located is None:
-                concept.gone += 1
-            else:
-                spots.add((path, located.start, located.end, snippet(located.text)))
-        concept.places = sorted(spots)
+        unique = {(path, text_hash): (path, start, end, text_hash) for path, start, end, text_hash in reversed(concept.raw)}
+        concept.raw = sorted(unique.values(), key=lambda p: (p[0], p[1], p[2], p[3]))
     by_tag = {c.tag: c for c in kept}
     for start, end, tags in memory_entries:
         for tag in tags:
             if tag in by_tag:
                 by_tag[tag].memory.append((start, end))
-    return [c for c in kept if c.places or c.memory or (c.theme_days and not public)]
+    return [c for c in kept if c.raw or c.memory or (c.theme_days and not public)]
+
+
+def locate(raw: Sequence[tuple[str, int, int, str]], current: Mapping[str, list[str]]
+           ) -> tuple[list[tuple[str, int, int, str]], int]:
+    """The places as they are in `current` (path -> lines): (path, start, end, first words), and
+    how many are gone (their text rewritten or deleted since the dream). A moved line is followed."""
+    spots: set[tuple[str, int, int, str]] = set()
+    gone = 0
+    for path, start, end, text_hash in raw:
+        lines = current.get(path)
+        located = relocate(lines, start, end, text_hash) if lines is not None else None
+        if located is None:
+            gone += 1
+        else:
+            spots.add((path, located.start, located.end, snippet(located.text)))
+    return sorted(spots), gone
 
 
 def snippet(text: str, width: int = 100) -> str:
@@ -128,8 +130,5 @@ def snippet(text: str, width: int = 100) -> str:
 
 def places_note(concept: DreamConcept) -> str:
     """What a listing says about a concept's places, in a few words."""
-    shown = len(concept.places)
-    words = f"{shown} place{'s' if shown != 1 else ''}"
-    if concept.gone:
-        words += f", {concept.gone} changed since"
-    return words
+    shown = len(concept.raw)
+    return f"{shown} place{'s' if shown != 1 else ''}"

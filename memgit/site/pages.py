@@ -260,8 +260,7 @@ class Site(Inputs):
         # a rebuild after a commit to a note reads that note, not every report, and parses no Markdown.
         old_reports, old_memory = old.get("reports") or {}, old.get("memory") or {}
         memory_blob = self.files[memory].blob if memory else None
-        wanted = {self.files[p].blob for p in place_paths}
-        wanted |= {self.files[p].blob for p in reports.values()} - old_reports.keys()
+        wanted = {self.files[p].blob for p in reports.values()} - old_reports.keys()
         wanted |= {memory_blob} - old_memory.keys() - {None}
         texts = plumbing.read_blobs(self.ws.root, sorted(wanted)) if wanted else {}
 
@@ -285,8 +284,8 @@ class Site(Inputs):
         if memory_blob is not None:
             memory_state[memory_blob] = old_memory[memory_blob] if memory_blob in old_memory else \
                 self._memory_concepts(lines_of(memory))
-        dream = site_concepts.dream_concepts(docs, {p: lines_of(p) for p in place_paths},
-                                             memory_state.get(memory_blob or "", []), public=not private)
+        dream = site_concepts.dream_concepts(docs, readable, memory_state.get(memory_blob or "", []),
+                                             public=not private)
         index = models.concept_index({p: self.summary(p) for p in tagged})
         plans = self._concept_index_plan(index, dream, report_links)
         for tag in sorted(index.keys() | {c.tag for c in dream}):
@@ -345,28 +344,39 @@ class Site(Inputs):
         items = [{"path": p, "url": urls.relative(url, urls.note_url(p)),
                   "lines": [(n, urls.relative(url, urls.note_url(p) + urls.lines_anchor(n, n))) for n in lines]}
                  for p, lines in places]
-        extra: dict[str, Any] = {"dream": None}
-        if concept is not None:
-            private = self.scope == "private"
-            extra["dream"] = {
-                "strength": concept.strength if private else None,
-                "theme_days": [self._report_link(url, report_links, d, True) for d in concept.theme_days]
-                if private else [],
-                "found_days": [self._report_link(url, report_links, d, False) for d in concept.found_days]
-                if private else [],
-                "places": [{"label": f"{p}:{a}" + (f"-{b}" if b > a else ""), "text": text,
-                            "url": urls.relative(url, urls.note_url(p) + urls.lines_anchor(a, b))}
-                           for p, a, b, text in concept.places[: site_concepts.MAX_PLACES]],
-                "more": max(0, len(concept.places) - site_concepts.MAX_PLACES),
-                "gone": concept.gone,
-                "memory": [{"label": f"MEMORY.md:{a}" + (f"-{b}" if b > a else ""),
-                            "url": urls.relative(url, urls.note_url("MEMORY.md") + urls.lines_anchor(a, b))}
-                           for a, b in concept.memory],
-            }
+        if concept is None:
+            return Plan(url, input_key(self.global_key, "concept", tag, items),
+                        lambda contents: self._render("concepts.html", url, concepts=[], tag=tag, places=items,
+                                                      title=f"#{tag}", dream=None))
+        private = self.scope == "private"
+        dream: dict[str, Any] = {
+            "strength": concept.strength if private else None,
+            "theme_days": [self._report_link(url, report_links, d, True) for d in concept.theme_days] if private else [],
+            "found_days": [self._report_link(url, report_links, d, False) for d in concept.found_days] if private else [],
+            "memory": [{"label": f"MEMORY.md:{a}" + (f"-{b}" if b > a else ""),
+                        "url": urls.relative(url, urls.note_url("MEMORY.md") + urls.lines_anchor(a, b))}
+                       for a, b in concept.memory],
+        }
+        # The places are found again in the notes when the page renders, from the blobs the build
+        # reads anyway: the key names those blobs, so only the pages of a changed note re-render.
+        blobs = {p: self.files[p].blob for p in sorted({place[0] for place in concept.raw})}
         title = f"#{tag}" if places else tag
-        return Plan(url, input_key(self.global_key, "concept", tag, items, extra),
-                    lambda contents: self._render("concepts.html", url, concepts=[], tag=tag, places=items,
-                                                  title=title, **extra))
+
+        def produce(contents: dict[str, bytes]) -> bytes:
+            current = {}
+            for path, blob in blobs.items():
+                text = self._text(contents, blob)[0]
+                current[path] = models.source_lines(text) if text is not None else []
+            found, gone = site_concepts.locate(concept.raw, current)
+            shown = {"places": [{"label": f"{p}:{a}" + (f"-{b}" if b > a else ""), "text": text,
+                                 "url": urls.relative(url, urls.note_url(p) + urls.lines_anchor(a, b))}
+                                for p, a, b, text in found[: site_concepts.MAX_PLACES]],
+                     "more": max(0, len(found) - site_concepts.MAX_PLACES), "gone": gone}
+            return self._render("concepts.html", url, concepts=[], tag=tag, places=items, title=title,
+                                dream={**dream, **shown})
+
+        return Plan(url, input_key(self.global_key, "concept", tag, items, dream, concept.raw, blobs), produce,
+                    tuple(sorted(set(blobs.values()))))
 
     def _search_plans(self) -> list[Plan]:
         shards: dict[int, list[tuple[str, plumbing.Entry]]] = {i: [] for i in range(SHARDS)}
