@@ -238,11 +238,10 @@ class Site(Inputs):
         that touches none of them renders none of these pages."""
         tagged = [p for p in self.files if self.records[p]["concepts"]]
         old = self.mf.concepts
-        docs, doc_cache = self._dream_docs(old.get("dreams") or {})
+        named, fresh_docs = self._dream_paths(old.get("dreams") or {})
         private = self.scope == "private"
         readable = {p for p, e in self.files.items() if e.is_regular and not self.records[p]["problem"]}
-        place_paths = sorted({place[0] for doc in docs for _, _, places in doc["concepts"] for place in places}
-                             & readable)
+        place_paths = sorted({path for found in named.values() for path in found or ()} & readable)
         reports: dict[str, str] = {}  # day -> report path, the newest ones
         if private:
             dated = ((day, p) for p in readable if p.startswith(models.DREAMS_DIR) and (day := paths.daily_date(p)))
@@ -254,7 +253,7 @@ class Site(Inputs):
                         sorted((day, self.files[p].blob) for day, p in reports.items()),
                         self.files[memory].blob if memory else None)
         if old.get("key") == key and all(u in present and u in self.mf.pages for u in old.get("urls", [])):
-            self.concepts_state = {**old, "dreams": doc_cache}
+            self.concepts_state = {**old, "dreams": named}
             return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old["urls"]]
         # Reports' Themes lines and MEMORY.md's promoted entries are kept per blob in the manifest:
         # a rebuild after a commit to a note reads that note, not every report, and parses no Markdown.
@@ -262,7 +261,13 @@ class Site(Inputs):
         memory_blob = self.files[memory].blob if memory else None
         wanted = {self.files[p].blob for p in reports.values()} - old_reports.keys()
         wanted |= {memory_blob} - old_memory.keys() - {None}
+        wanted |= {e.blob for _, e in self.dream_concept_files} - fresh_docs.keys()
         texts = plumbing.read_blobs(self.ws.root, sorted(wanted)) if wanted else {}
+        docs = []
+        for _, entry in self.dream_concept_files:
+            doc = fresh_docs[entry.blob] if entry.blob in fresh_docs else site_concepts.parse_document(texts[entry.blob])
+            if doc is not None:
+                docs.append(doc)
 
         def lines_of(path: str) -> list[str]:
             text = self._text(texts, self.files[path].blob)[0]
@@ -291,18 +296,27 @@ class Site(Inputs):
         for tag in sorted(index.keys() | {c.tag for c in dream}):
             plans.append(self._concept_page_plan(tag, index.get(tag, []), next((c for c in dream if c.tag == tag), None),
                                                  report_links))
-        self.concepts_state = {"key": key, "urls": sorted(p.url for p in plans), "dreams": doc_cache,
+        self.concepts_state = {"key": key, "urls": sorted(p.url for p in plans), "dreams": named,
                                "reports": report_state, "memory": memory_state}
         return plans
 
-    def _dream_docs(self, cached: dict[str, dict | None]) -> tuple[list[dict], dict[str, dict | None]]:
-        """The newest dreams' concepts files, parsed once per blob (kept in the manifest)."""
+    def _dream_paths(self, cached: dict[str, list[str] | None]) -> tuple[dict[str, list[str] | None], dict[str, dict | None]]:
+        """The notes each of the newest dreams' concepts files names (blob -> paths, None when it is
+        not a concepts file), kept in the manifest; and the files read to learn it, parsed. Only the
+        paths are kept: the files themselves are read again when the concept pages are planned."""
+        cached = {blob: paths for blob, paths in cached.items() if paths is None or isinstance(paths, list)}
         missing = sorted({e.blob for _, e in self.dream_concept_files} - cached.keys())
         fresh = plumbing.read_blobs(self.ws.root, missing) if missing else {}
-        cache = {e.blob: cached[e.blob] if e.blob in cached else site_concepts.parse_document(fresh[e.blob])
-                 for _, e in self.dream_concept_files}
-        docs = [dict(cache[e.blob]) for _, e in self.dream_concept_files if cache[e.blob] is not None]
-        return docs, cache
+        docs = {blob: site_concepts.parse_document(data) for blob, data in fresh.items()}
+        named = {}
+        for _, entry in self.dream_concept_files:
+            if entry.blob in cached:
+                named[entry.blob] = cached[entry.blob]
+            else:
+                doc = docs[entry.blob]
+                named[entry.blob] = None if doc is None else sorted(
+                    {place[0] for _, _, places in doc["concepts"] for place in places})
+        return named, docs
 
     def _memory_concepts(self, lines: list[str]) -> list[list]:
         """(start, end, concept tags) of the MEMORY.md entries memgit promoted (those with a marker)."""
