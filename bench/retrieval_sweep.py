@@ -66,6 +66,7 @@ class Variant:
     window: int = -1  # small-to-big: grow each hit to about this many characters of its file (-1: as is)
     k: int = K  # hits asked for (smaller units fill the same reading budget with more hits)
     third: float = 0.0  # share of a second embedder's cosine in the vector score (a third leg)
+    parent: bool = False  # small-to-big: return the default-size chunk that holds each small unit
 
 
 def grid(name: str) -> list[Variant]:
@@ -80,6 +81,7 @@ def grid(name: str) -> list[Variant]:
             for chars in (400, 700, 1000):
                 for k in (10, 6):
                     out.append(Variant(f"small-to-big: units {m}/0 grown to {chars} chars, k {k}", chunking=(m, 0), window=chars, k=k))
+            out.append(Variant(f"small-to-big: units {m}/0, the 160/32 chunk that holds each", chunking=(m, 0), parent=True))
         return out
     if name == "bm25":
         out = [
@@ -101,7 +103,7 @@ def grid(name: str) -> list[Variant]:
         out += [Variant(f"fusion: z-score, vector weight {w}", fusion="zscore", search=(("vector_weight", w), ("text_weight", round(1 - w, 2)))) for w in (0.5, 0.6)]
         return out
     if name == "third":
-        return [Variant(f"third leg: e5-small, share {a}", third=a) for a in (0.25, 0.5, 0.75)]
+        return [Variant(f"third leg: e5-small, share {a}", third=a) for a in (0.25, 0.5, 0.75, 1.0)]
     raise SystemExit(f"bench: unknown grid {name!r}; choose from chunking, window, bm25, fusion, third")
 
 
@@ -302,6 +304,42 @@ def widened(hits: Sequence[Candidate], files: Callable[[str], list[str]], chars:
     return drop_repeated_lines(out)
 
 
+Parents = dict[str, list[tuple[int, int, str]]]
+
+
+def parent_chunks(hits: Sequence[Candidate], parents: Parents) -> list[Candidate]:
+    """Each small unit replaced by the larger chunk that holds it (of several, the one where the
+    unit sits most centrally); a chunk already returned by a higher unit is not returned again."""
+    out, seen = [], set()
+    for h in hits:
+        holding = [p for p in parents.get(h.path, []) if p[0] <= h.start_line and h.end_line <= p[1]]
+        if not holding:
+            out.append(h)
+            continue
+        middle = (h.start_line + h.end_line) / 2
+        start, end, text = min(holding, key=lambda p: (abs((p[0] + p[1]) / 2 - middle), p[0]))
+        if (h.path, start) in seen:
+            continue
+        seen.add((h.path, start))
+        out.append(dataclasses.replace(h, start_line=start, end_line=end, text=text))
+    return drop_repeated_lines(out)
+
+
+def default_chunks(root: Path) -> Parents:
+    """path -> [(start_line, end_line, text)] of the index built with the default chunking."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{root / '.git' / 'memgit' / 'index.sqlite'}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT path, start_line, end_line, text FROM chunks ORDER BY path, start_line").fetchall()
+    finally:
+        conn.close()
+    out: Parents = {}
+    for path, start, end, text in rows:
+        out.setdefault(path, []).append((int(start), int(end), text))
+    return out
+
+
 # -- workspaces -----------------------------------------------------------------------------------
 
 
@@ -359,6 +397,7 @@ def run_variant(
         ws.config = dataclasses.replace(ws.config, search=search_cfg)
         searcher = SweepSearcher(ws, variant)
         files = file_reader(root)
+        parents = default_chunks(workspace_for(corpus, conv, work, DEFAULT_CHUNKING, python)) if variant.parent else {}
         second = second_vectors(work, conv.name) if variant.third > 0 else None
         if variant.third > 0 and second is None:
             raise SystemExit(f"bench: no second-embedder vectors for {conv.name} under {work / 'e5'}")
@@ -369,7 +408,7 @@ def run_variant(
                 started = time.perf_counter()
                 chosen = searcher.run(q.question)
                 times.append((time.perf_counter() - started) * 1000)
-                chosen = widened(chosen, files, variant.window)
+                chosen = parent_chunks(chosen, parents) if variant.parent else widened(chosen, files, variant.window)
                 snippet = max(search_cfg.snippet_chars, variant.window)
                 hits = [Hit(c.path, c.start_line, c.end_line, c.text[:snippet]) for c in chosen]
                 scores = score_query(hits, q.evidence)

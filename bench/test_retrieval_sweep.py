@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from bench.retrieval_sweep import Variant, bm25_match, fused_scores, grid, names_in, widened
+from bench.retrieval_sweep import Variant, bm25_match, fused_scores, grid, names_in, parent_chunks, widened
 from memgit.core.ranking import Candidate
 from memgit.core.text import query_terms
 
@@ -86,6 +86,20 @@ def test_window_grows_both_ways_within_the_budget_and_drops_repeats() -> None:
     assert (got[1].start_line, got[1].end_line) == (13, 13)
     assert widened([cand(1, 1, lines)], lambda _: lines, 8 * 3)[0].end_line == 3  # the top edge
     assert widened([cand(5, 5, lines)], lambda _: lines, -1)[0].end_line == 5  # -1 leaves it
+
+
+def test_small_units_become_the_chunk_that_holds_them_once() -> None:
+    lines = [f"line {i:02d}" for i in range(1, 21)]
+    parents = {"memory/a.md": [(1, 8, "p1"), (7, 14, "p2"), (13, 20, "p3")]}
+    parents = {p: [(s, e, "\n".join(lines[s - 1 : e])) for s, e, _ in rows] for p, rows in parents.items()}
+    got = parent_chunks([cand(8, 8, lines), cand(12, 12, lines), cand(10, 10, lines)], parents)
+    # line 8 sits in 1-8 and 7-14: 7-14 holds it more centrally; 12 and 10 then map to 7-14 again
+    assert [(h.start_line, h.end_line) for h in got] == [(7, 14)]
+    got = parent_chunks([cand(2, 2, lines), cand(13, 13, lines)], parents)
+    # 13 is in 7-14 and 13-20; 7-14's middle (10.5) is nearer than 13-20's (16.5)
+    assert [(h.start_line, h.end_line) for h in got] == [(1, 8), (9, 14)]  # 7-8 already returned
+    outside = Candidate(0, "memory/b.md", 3, 3, "x", None)
+    assert parent_chunks([outside], parents) == [outside]
 
 
 def test_grids_are_named_and_unknown_ones_refused() -> None:
