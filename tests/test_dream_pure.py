@@ -134,3 +134,6 @@ def test_filler_words_are_not_concepts() -> None:
 
     tags = concept_tags("Two views must be refreshed by hand after a rollback; also one need.")
     assert tags == ["views", "refreshed", "hand", "rollback"]
+    # Verbs, adverbs and chat filler never become concepts; nouns stay, even generic ones.
+    tags = concept_tags("First we found that every deploy really needed the cache warmed, so yeah, time to fix it")
+    assert tags == ["deploy", "cache", "warmed", "time", "fix"]

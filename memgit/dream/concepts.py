@@ -14,8 +14,17 @@ from memgit.core.text import CJK_RE, STOP_WORDS, WORD_RE
 
 MAX_TAGS = 8
 #: Words search keeps in a query (they can matter to BM25) but that name no concept: a theme
-#: "must" in a dream report tells a reviewer nothing.
-NOT_CONCEPTS = frozenset({"must", "may", "might", "shall", "also", "need", "needs", "one", "two", "yes", "okay"})
+#: "must" or "found" in a dream report, or a concept page for "every", tells a reviewer nothing.
+#: Common verbs, adverbs and chat filler; nouns stay, even generic ones ("time", "work").
+NOT_CONCEPTS = frozenset(
+    """must may might shall also need needs needed one two yes okay ok yeah sure thanks thank hey wow
+    first last next every much many lot lots really still always never maybe often sometimes already
+    even well good great nice new old big little today yesterday tomorrow tonight
+    get gets got getting make makes made making use uses used using find finds found finding want wants
+    wanted know knows knew think thinks thought said say says tell told going went come came take took
+    give gave keep kept like likes liked let lets see saw seen look looks looked seems feel felt try tried
+    thing things something anything everything nothing someone anyone everyone""".split()
+)
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _EMPHASIS = re.compile(r"(\*\*|__|`)")
 _SPEAKER = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<name>[^*]{1,40})\*\*\s*:")
