@@ -1,6 +1,7 @@
 """Warm memory_search latency through `memgit mcp` (server side and client round trip).
 
     python mcp_latency.py WORKSPACE [--queries 300] [--warmup 20] [--embedding none|default] [--k 6]
+        [--python PYTHON]   # the interpreter that runs `-m memgit mcp` (another checkout's venv)
 
 Also reports the server process's memory from /proc: resident set after the run and its peak
 (VmHWM), the figure the scale targets use.
@@ -65,7 +66,7 @@ async def run(opts: argparse.Namespace) -> dict:
     env.setdefault("MEMGIT_NO_RECALL", "1")  # measure search, not the recall ledger
     if opts.embedding == "none":
         env["MEMGIT_EMBEDDING"] = "none"
-    params = StdioServerParameters(command=sys.executable, args=["-m", "memgit", "mcp"], cwd=str(opts.workspace), env=env)
+    params = StdioServerParameters(command=opts.python, args=["-m", "memgit", "mcp"], cwd=str(opts.workspace), env=env)
     queries = make_queries(opts.workspace, opts.queries + opts.warmup)
     started = time.perf_counter()
     async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
@@ -112,6 +113,7 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=20)
     p.add_argument("--k", type=int, default=6)
     p.add_argument("--embedding", choices=("none", "default"), default="default")
+    p.add_argument("--python", default=sys.executable, help="interpreter that runs `-m memgit mcp`")
     opts = p.parse_args()
     print(json.dumps(anyio.run(run, opts), indent=1))
 

@@ -114,6 +114,11 @@ class SearchConfig:
         minimum=0,
         maximum=1,
     )
+    bm25_cache_mb: float = setting(
+        16.0,
+        "memory a long-running searcher (MCP server, --batch) keeps for per-word BM25 scores; 0: none",
+        minimum=0,
+    )
     snippet_chars: int = setting(700, "longest hit text returned", minimum=1)
     auto_index: bool = setting(True, "bring the index up to HEAD before searching when it is behind")
     quantized_above: int = setting(

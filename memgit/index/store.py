@@ -480,6 +480,31 @@ class Store:
         rows = self.conn.execute(sql, [match, *params, limit])
         return [(int(row[0]), -float(row[1])) for row in rows]
 
+    def bm25_phrase(self, match: str) -> tuple[np.ndarray, np.ndarray]:
+        """(chunk ids, scores) of every chunk matching one quoted phrase, unordered and unlimited.
+
+        FTS5's bm25() is a sum over the query's phrases of a term that depends only on the
+        phrase (its idf over the whole table) and the row (its count there, the row's length):
+        the score of a one-phrase query is exactly that phrase's share of any OR query's score,
+        so warm searchers can keep these per word and add them up (memgit.recall.bm25_terms).
+        """
+        import itertools
+
+        import numpy as np
+
+        rows = self.conn.execute(
+            "SELECT rowid, -bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,)
+        )
+        flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.float64).reshape(-1, 2)
+        return flat[:, 0].astype(np.int64), np.ascontiguousarray(flat[:, 1])
+
+    def fts_state(self) -> bytes:
+        """Bytes that change whenever the FTS5 index does: its averages record (row and token
+        totals) and its structure record (segments and write counter), read in the caller's
+        transaction. Per-phrase scores cached under one state are valid only while it holds."""
+        rows = self.conn.execute("SELECT id, block FROM chunks_fts_data WHERE id IN (1, 10) ORDER BY id")
+        return b"".join(bytes(block) for _, block in rows)
+
     def term_document_counts(self, terms: Sequence[str]) -> dict[str, int]:
         """How many chunks contain each query word, as FTS5 counts them after its own tokenizer
         (porter stemming included): the words go through a scratch FTS5 table in the temp schema

@@ -48,7 +48,9 @@ class MemoryService:
         self.started = time.time()
         # One thread: queries are fastest that way, and appends embed only a few chunks.
         self._embedder, self._embedder_notice = open_embedder(ws, threads=1)
-        self.searcher: Searcher = Searcher(ws, embedder=self._embedder, auto_index=False, preload_vectors=True)
+        self.searcher: Searcher = Searcher(
+            ws, embedder=self._embedder, auto_index=False, preload_vectors=True, keep_term_scores=True
+        )
         from memgit.dream.recording import Recorder
 
         self.recorder = Recorder(ws, read_only=options.read_only)  # recall ledger; read-only records nothing

@@ -26,6 +26,7 @@ from memgit.workspace import Workspace
 if TYPE_CHECKING:
     from memgit.index.quantized import Codes, QuantizedVectors
     from memgit.index.vectors import VectorSet
+    from memgit.recall.bm25_terms import TermScores
 
 MODES = ("hybrid", "bm25", "vector")
 MAX_K = 200
@@ -82,9 +83,17 @@ class Searcher:
         embedder: Any = _UNSET,
         auto_index: bool | None = None,
         preload_vectors: bool = False,
+        keep_term_scores: bool = False,
     ) -> None:
         self.ws = ws
         self.preload_vectors = preload_vectors
+        # A long-running searcher keeps per-word BM25 scores (memgit.recall.bm25_terms); a
+        # one-shot search would only pay for filling them.
+        self._term_scores: TermScores | None = None
+        if keep_term_scores and ws.config.search.bm25_cache_mb > 0:
+            from memgit.recall.bm25_terms import TermScores
+
+            self._term_scores = TermScores(int(ws.config.search.bm25_cache_mb * 2**20))
         self._embedder: Any = embedder
         self._embedder_notice: str | None = None
         self.auto_index = ws.config.search.auto_index if auto_index is None else auto_index
@@ -132,6 +141,10 @@ class Searcher:
         share = self.ws.config.search.bm25_max_term_share
         if 0 < share < 1 and len(terms) > 1:
             terms = prune_common_terms(terms, store.term_document_counts(terms), store.chunk_total(), share)
+        if self._term_scores is not None and not where:
+            meta = store.meta()
+            state = (meta.get("index_id"), meta.get("generation"), store.fts_state())
+            return self._term_scores.top(store, terms, limit, state)
         match = match_expression(terms)
         return store.bm25(match, limit, where, params) if match else []
 
