@@ -62,7 +62,7 @@ def byte_compile(python: str) -> str:
     """Byte-compile the memgit package `python` imports; returns its directory."""
     where = subprocess.run(
         [python, "-c", "import memgit, os; print(os.path.dirname(memgit.__file__))"],
-        capture_output=True, text=True, check=True,
+        capture_output=True, text=True, check=True, cwd="/",  # not a checkout in the current directory
     ).stdout.strip()
     subprocess.run([python, "-m", "compileall", "-q", where], capture_output=True, check=True)
     return where

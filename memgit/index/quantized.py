@@ -160,7 +160,7 @@ def read_rows(path: Path, rows_total: int, dim: int, rows: Iterable[int]) -> tup
     this process's memory does not."""
     import numpy as np
 
-    wanted = sorted(int(r) for r in rows)
+    wanted = np.sort(np.fromiter(rows, dtype=np.int64)).tolist()
     out = np.empty((len(wanted), dim), dtype="<f4")
     start = BASE_HEADER.size + rows_total * 8
     width = dim * 4
