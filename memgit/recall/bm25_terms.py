@@ -84,25 +84,21 @@ class TermScores:
         if not parts or limit <= 0:
             return []
         if len(parts) == 1:
-            ids, sums = parts[0]
-            best = np.argpartition(-sums, limit - 1)[:limit] if len(ids) > limit else np.arange(len(ids))
+            ids, scores = parts[0]
+            best = np.argpartition(-scores, limit - 1)[:limit] if len(ids) > limit else np.arange(len(ids))
+            chosen = [(int(ids[i]), float(scores[i])) for i in best]
         else:
             # Add the words' scores in a dense array indexed by chunk id (a word's ids are
             # unique, so `+=` on a fancy index is exact, and every score is above 0), pick the
             # best ids straight from it, then zero it again for the next query.
-            top_id = max(int(p[0][-1]) for p in parts) + 1  # FTS5 returns rows in rowid order
+            top_id = max(int(p[0].max()) for p in parts) + 1
             if self._sums is None or len(self._sums) < top_id:
                 self._sums = np.zeros(max(top_id, 2 * len(self._sums) if self._sums is not None else 0))
-            sums = self._sums
+            window = self._sums[:top_id]
             for part_ids, part_scores in parts:
-                sums[part_ids] += part_scores
-            window = sums[:top_id]
+                window[part_ids] += part_scores
             best = np.argpartition(-window, limit - 1)[:limit] if top_id > limit else np.arange(top_id)
-            best = best[window[best] > 0]
-            ids = np.arange(top_id)
-            chosen = [(int(i), float(window[i])) for i in best]
+            chosen = [(int(i), float(window[i])) for i in best if window[i] > 0]
             for part_ids, _ in parts:
-                sums[part_ids] = 0.0
-            return sorted(chosen, key=lambda pair: (-pair[1], pair[0]))
-        order = sorted(best.tolist(), key=lambda i: (-sums[i], ids[i]))
-        return [(int(ids[i]), float(sums[i])) for i in order]
+                window[part_ids] = 0.0
+        return sorted(chosen, key=lambda pair: (-pair[1], pair[0]))
