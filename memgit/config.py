@@ -116,7 +116,7 @@ class SearchConfig:
     )
     bm25_cache_mb: float = setting(
         16.0,
-        "memory a long-running searcher (MCP server, --batch) keeps for per-word BM25 scores; 0: none",
+        "MB per 100,000 chunks a long-running searcher (MCP, --batch) keeps for per-word BM25 scores; 0: none",
         minimum=0,
     )
     snippet_chars: int = setting(700, "longest hit text returned", minimum=1)

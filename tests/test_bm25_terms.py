@@ -84,6 +84,8 @@ def test_a_small_budget_evicts_and_still_ranks_the_same(workspace: Path) -> None
     finally:
         store.close()
     assert cache.misses > 7  # seven distinct words, asked twice: evicted ones were scored again
+    cache.resize(0)  # the budget follows the index size; a smaller one evicts at once
+    assert cache.rows == 0
 
 
 def test_a_new_index_state_is_never_answered_from_old_scores(workspace: Path) -> None:

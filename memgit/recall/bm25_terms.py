@@ -6,7 +6,8 @@ FTS5 computes `bm25()` for every chunk holding any query word. At 100k chunks a 
 But bm25() is a sum over the query's phrases of a part that depends only on the phrase and the
 row, so one phrase's scores (`Store.bm25_phrase`) are exactly its share of any query's score.
 A long-running searcher (the MCP server, `memgit search --batch`) keeps them per word, within
-`[search] bm25_cache_mb`, least recently used out first, and adds them up per query. The same
+`[search] bm25_cache_mb` per 100,000 chunks (a word's rows grow with the index), least recently
+used out first, and adds them up per query. The same
 words come back in an agent's searches, and the common words, the expensive ones, most of all.
 
 Everything cached belongs to one state of the FTS index (`Store.fts_state`, plus the index id and
@@ -45,6 +46,16 @@ class TermScores:
     def rows(self) -> int:
         return self._rows
 
+    def resize(self, max_bytes: int) -> None:
+        """A new budget (the index grew or shrank); the least recently used words go first."""
+        self.max_rows = max_bytes // ROW_BYTES
+        self._evict()
+
+    def _evict(self) -> None:
+        while self._rows > self.max_rows and self._words:
+            _, (old_ids, _) = self._words.popitem(last=False)
+            self._rows -= len(old_ids)
+
     def _phrase(self, store: Store, term: str) -> tuple[np.ndarray, np.ndarray]:
         import numpy as np
 
@@ -64,9 +75,7 @@ class TermScores:
         if len(ids) <= self.max_rows:
             self._words[term] = (ids, scores)
             self._rows += len(ids)
-            while self._rows > self.max_rows:
-                _, (old_ids, _) = self._words.popitem(last=False)
-                self._rows -= len(old_ids)
+            self._evict()
         return ids, scores
 
     def top(self, store: Store, terms: list[str], limit: int, state: tuple[object, ...]) -> list[tuple[int, float]]:

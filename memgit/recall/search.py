@@ -93,7 +93,7 @@ class Searcher:
         if keep_term_scores and ws.config.search.bm25_cache_mb > 0:
             from memgit.recall.bm25_terms import TermScores
 
-            self._term_scores = TermScores(int(ws.config.search.bm25_cache_mb * 2**20))
+            self._term_scores = TermScores(int(ws.config.search.bm25_cache_mb * 2**20))  # resized per search
         self._embedder: Any = embedder
         self._embedder_notice: str | None = None
         self.auto_index = ws.config.search.auto_index if auto_index is None else auto_index
@@ -144,6 +144,8 @@ class Searcher:
         if self._term_scores is not None and not where:
             meta = store.meta()
             state = (meta.get("index_id"), meta.get("generation"), store.fts_state())
+            per_100k = self.ws.config.search.bm25_cache_mb * 2**20
+            self._term_scores.resize(int(per_100k * max(1.0, int(meta.get("chunk_count", "0")) / 100_000)))
             return self._term_scores.top(store, terms, limit, state)
         match = match_expression(terms)
         return store.bm25(match, limit, where, params) if match else []
