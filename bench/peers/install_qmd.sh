@@ -24,3 +24,26 @@ if [ ! -f "$pj" ] || [ "$(node -p "require('$pj').version")" != "$QMD_VERSION" ]
 fi
 echo "qmd: @tobilu/qmd $(node -p "require('$pj').version")"
 node -e "const D=require('$work/qmd/node_modules/better-sqlite3'); new D(':memory:').prepare('select 1').get(); console.log('qmd: better-sqlite3 loads')"
+
+# QMD formats every text it embeds with embeddinggemma's prompts ("task: search result | query: ...",
+# "title: ... | text: ...") whatever the embed model (only Qwen3-Embedding gets its own format). For the
+# row measured without them, the throwaway copy gets a one-line guard per function that returns the raw
+# text when QMD_BENCH_NO_PROMPT_PREFIX=1; unset, QMD behaves exactly as shipped.
+llm="$work/qmd/node_modules/@tobilu/qmd/dist/llm.js"
+if ! grep -q QMD_BENCH_NO_PROMPT_PREFIX "$llm"; then
+  node - "$llm" <<'JS'
+const fs = require("fs");
+const path = process.argv[2];
+let src = fs.readFileSync(path, "utf8");
+const guards = [
+  ["export function formatQueryForEmbedding(query, modelUri) {", "query"],
+  ["export function formatDocForEmbedding(text, title, modelUri) {", "text"],
+];
+for (const [head, raw] of guards) {
+  if (!src.includes(head)) throw new Error(`qmd: cannot patch ${path}: "${head}" not found`);
+  src = src.replace(head, `${head}\n    if (process.env.QMD_BENCH_NO_PROMPT_PREFIX === "1") return ${raw};`);
+}
+fs.writeFileSync(path, src);
+JS
+fi
+echo "qmd: prompt-prefix switch (QMD_BENCH_NO_PROMPT_PREFIX=1) in place"

@@ -27,6 +27,7 @@ import platform
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -38,7 +39,8 @@ from typing import Any
 PEERS = Path(__file__).resolve().parent
 REPO = PEERS.parent.parent
 WORK = PEERS / ".work"
-RUN = WORK / "run"
+# PEERS_WORK_RUN moves the per-run copies elsewhere (the harness's own test runs in a temporary folder)
+RUN = Path(os.environ.get("PEERS_WORK_RUN") or WORK / "run")
 RESULTS = WORK / "results"
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(PEERS))
@@ -47,16 +49,21 @@ from measure import measure  # noqa: E402
 
 from bench.corpus import DEFAULT_CORPUS, load_conversations  # noqa: E402
 from bench.scoring_retrieval import (  # noqa: E402
+    BUDGETS,
     CATEGORY_NAMES,
     DEFAULT_BUDGET_CHARS,
     Hit,
     aggregate,
+    budget_lines,
     budget_recall,
     hit_at_k,
     recall_at_k,
 )
 
 KS = (1, 5, 10)
+ONESHOT_N = 5  # one-shot CLI calls per tool and corpus (one cold process each); the median is reported
+# per-query scores kept in the results for the paired bootstrap verdicts (analysis.py)
+PAIRED = ("hit@5", "recall@10", *(f"budget_lines@{c}" for c in BUDGETS), "evidence_n")
 FETCH_K = 20  # hits asked of every tool: top 10 for hit/recall@k, all 20 available to the budget walk
 MS_VENV = WORK / "memsearch-venv"
 MS_MODEL = WORK / "models" / "all-MiniLM-L6-v2"
@@ -297,23 +304,83 @@ def hits_whole_file(root: Path, hits: list[dict], fc: FileCache) -> Scored:
 
 
 def score(scored: Scored, evidence: frozenset) -> dict[str, float]:
+    """One query's scores. Budget figures at 2,000 / 4,000 / 8,000 characters come from the same walk
+    as `bench/scoring_retrieval.py`: `budget_lines@C` (evidence lines taken) over `evidence_n` gives the
+    micro figure (`budget_micro@C` after aggregating), `budget_hit@C` whether any was taken."""
     s = {f"hit@{k}": hit_at_k(scored.ranges, evidence, k) for k in KS}
     s.update({f"recall@{k}": recall_at_k(scored.ranges, evidence, k) for k in KS})
     s["budget_recall"] = budget_recall(scored.budget, evidence, DEFAULT_BUDGET_CHARS)
+    s["evidence_n"] = float(len(evidence))
+    for chars in BUDGETS:
+        covered = len(evidence & budget_lines(scored.budget, chars))
+        s[f"budget_lines@{chars}"] = float(covered)
+        s[f"budget_recall@{chars}"] = covered / len(evidence) if evidence else 0.0
+        s[f"budget_hit@{chars}"] = 1.0 if covered else 0.0
     s["empty"] = 0.0 if scored.ranges else 1.0
     s["returned_chars@10"] = float(sum(len(h.text) for h in scored.ranges[:10]))
     return s
 
 
-def quality(corpus: Corpus, per_ws: dict[str, list[Scored]]) -> dict[str, Any]:
+def quality(corpus: Corpus, per_ws: dict[str, list[Scored]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(aggregates per category and overall, per-query scores for the paired bootstrap)."""
     rows = []
+    per_query: dict[str, list] = {"ids": [], **{m: [] for m in PAIRED}}
     for ws in corpus.workspaces:
         results = per_ws.get(ws.name)
         if results is None:
             continue
         for q, sc in zip(ws.queries, results, strict=True):
-            rows.append((q["category"], score(sc, q["evidence"])))
-    return aggregate(rows)
+            scores = score(sc, q["evidence"])
+            rows.append((q["category"], scores))
+            per_query["ids"].append(q["id"])
+            for m in PAIRED:
+                per_query[m].append(scores[m])
+    return aggregate(rows), per_query
+
+
+def disk_usage(paths: Sequence[Path], root: Path) -> dict[str, Any]:
+    """Bytes the given files (and everything under the given directories) occupy, by file size."""
+    files: dict[str, int] = {}
+    for p in paths:
+        for f in [p] if p.is_file() else (sorted(x for x in p.rglob("*") if x.is_file()) if p.is_dir() else []):
+            files[f.relative_to(root).as_posix()] = f.stat().st_size
+    return {"bytes": sum(files.values()), "files": files}
+
+
+def sum_sizes(sizes: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Index size over a corpus's workspaces; the file names of the first are kept as the example."""
+    if not sizes:
+        return None
+    return {"bytes": sum(s["bytes"] for s in sizes), "example_files": sizes[0]["files"]}
+
+
+def oneshot_queries(ws: Workspace, n: int = ONESHOT_N) -> list[str]:
+    """`n` questions spread over the workspace's queries (none with a double quote, which QMD's typed
+    query rejects), the same for every tool."""
+    pool = [q["question"] for q in ws.queries if '"' not in q["question"] and "\n" not in q["question"]]
+    if len(pool) <= n:
+        return pool
+    return [pool[round(i * (len(pool) - 1) / (n - 1))] for i in range(n)] if n > 1 else pool[:1]
+
+
+def one_shot(
+    make_cmd: Callable[[str], list[str]], questions: list[str], env: dict[str, str], what: str
+) -> dict[str, Any] | None:
+    """The wall time of one fresh process answering one question (start-up, model load and the query),
+    per question; median and peak RSS over them. None when no call succeeded."""
+    walls, peaks = [], []
+    for q in questions:
+        res = measure(make_cmd(q), env=env, timeout=600)
+        if res["rc"] != 0 or res["timed_out"]:
+            log(f"  {what} one-shot failed: " + res["stderr_tail"][-300:].replace("\n", " "))
+            continue
+        walls.append(res["wall_s"])
+        peaks.append(res["peak_rss_mb"])
+    if not walls:
+        return None
+    med = statistics.median(walls)
+    log(f"  {what} one-shot: median {med:.2f} s over {len(walls)} calls")
+    return {"median_s": round(med, 4), "walls_s": walls, "n": len(walls), "peak_rss_mb": max(peaks)}
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -337,6 +404,13 @@ class SystemResult:
     quality: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     quality_only: bool = False
+    driver: str = ""  # the --tools name that produced the row (a re-run of that tool replaces it)
+    per_query: dict[str, Any] = field(default_factory=dict)
+    index_size: dict[str, Any] | None = None
+    oneshot: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        self.driver = self.driver or self.tool
 
 
 def step(
@@ -415,7 +489,7 @@ def run_memsearch(corpora: list[Corpus]) -> list[SystemResult]:
     for corpus in corpora:
         log(f"memsearch on {corpus.name}")
         r = SystemResult(label, "memsearch", corpus.name)
-        full, incr, lat, peaks, per_ws, loads = [], [], [], [], {}, []
+        full, incr, lat, peaks, per_ws, loads, sizes = [], [], [], [], {}, [], []
         fc = FileCache()
         for ws in corpus.workspaces:
             d = fresh_copy(ws, "memsearch")
@@ -424,6 +498,10 @@ def run_memsearch(corpora: list[Corpus]) -> list[SystemResult]:
             common = ["--ws", str(d), "--db", str(db), "--model", str(MS_MODEL)]
             s = step([*base, "index", *common], env=OFFLINE_ENV, what=f"{ws.name} full index")
             full.append(s)
+            # Milvus Lite keeps the collection in milvus.db (and may put a lock or side files next to it)
+            sizes.append(
+                disk_usage(sorted(d.parent.glob("milvus.db*")) + sorted(d.parent.glob(".milvus.db*")), d.parent)
+            )
             info = last_json(s["stdout_tail"])
             loads.append(info.get("load_s"))
             if not s["ok"]:
@@ -445,6 +523,25 @@ def run_memsearch(corpora: list[Corpus]) -> list[SystemResult]:
             lat.extend(row["ms"] for row in rows)
             per_ws[ws.name] = [hits_ranged_text(d, row["hits"], fc) for row in rows]
             if ws.name == corpus.incr_ws:
+                ms_cli = [str(MS_VENV / "bin" / "memsearch"), "search"]
+                ms_opts = ["-p", "local", "-m", str(MS_MODEL), "--milvus-uri", str(db), "-c", "bench"]
+                r.oneshot = one_shot(
+                    lambda q, ms_cli=ms_cli, ms_opts=ms_opts: [
+                        *ms_cli,
+                        q,
+                        *ms_opts,
+                        "-k",
+                        str(FETCH_K),
+                        "-j",
+                        "--reranker-model",
+                        "",
+                    ],
+                    oneshot_queries(ws),
+                    {**OFFLINE_ENV, "HOME": str(d.parent)},
+                    f"{ws.name} memsearch search",
+                )
+                if r.oneshot:
+                    r.oneshot["command"] = "memsearch search Q -p local -m MODEL --milvus-uri DB -k 20 -j"
                 apply_change(d, ws.change_file)
                 s = step([*base, "index", *common], env=OFFLINE_ENV, what=f"{ws.name} incremental index")
                 info = last_json(s["stdout_tail"])
@@ -459,6 +556,7 @@ def run_memsearch(corpora: list[Corpus]) -> list[SystemResult]:
             "incremental_chunks": incr[0].get("chunks_reembedded") if incr else None,
         }
         r.search = summarize_latency(lat, max(peaks) if peaks else None)
+        r.index_size = sum_sizes(sizes)
         if incr and incr[0].get("in_process_index_s") is not None:
             r.notes.append(
                 f"incremental re-index inside an already-running process (model loaded, as under "
@@ -467,7 +565,7 @@ def run_memsearch(corpora: list[Corpus]) -> list[SystemResult]:
                 f"process (`memsearch index`), model load included"
             )
         if r.status == "ok":
-            r.quality = quality(corpus, per_ws)
+            r.quality, r.per_query = quality(corpus, per_ws)
         results.append(r)
     return results
 
@@ -509,30 +607,62 @@ def write_qmd_config(base: Path, gguf: Path | None) -> Path:
     return cfg
 
 
-def run_qmd(corpora: list[Corpus], gguf: Path | None, gguf_note: str) -> list[SystemResult]:
+QMD_NO_PREFIX_ENV = "QMD_BENCH_NO_PROMPT_PREFIX"  # honoured by the one-line patch install_qmd.sh applies
+
+
+def qmd_prefix_patch_applied() -> bool:
+    llm = QMD_DIR / "node_modules" / "@tobilu" / "qmd" / "dist" / "llm.js"
+    try:
+        return QMD_NO_PREFIX_ENV in llm.read_text(encoding="utf-8")
+    except OSError:
+        return False
+
+
+def run_qmd(corpora: list[Corpus], gguf: Path | None, gguf_note: str, noprefix: bool = False) -> list[SystemResult]:
+    """QMD as shipped: `qmd search` (BM25) and lex+vec. With ``noprefix``, only the lex+vec rows, on an
+    index embedded without QMD's embeddinggemma prompt prefixes (the throwaway install's patch, switched
+    on by an environment variable): the same MiniLM, fed the raw chunk and query text."""
     lb = "QMD `qmd search` (BM25, whole documents)"
     lh = "QMD `qmd query` lex+vec (RRF, no expansion, no rerank)"
+    driver, tool_dir = "qmd", "qmd"
+    if noprefix:
+        lh = "QMD `qmd query` lex+vec without embeddinggemma prompt prefixes (patched)"
+        driver, tool_dir = "qmd-noprefix", "qmd-noprefix"
     if not QMD_BIN.exists() or not (NODE_BIN / "node").exists():
         reason = "not run: QMD or Node 22 missing (run bench/peers/install_qmd.sh)"
-        return [SystemResult(lab, "qmd", c.name, status=reason) for c in corpora for lab in (lb, lh)]
+        labels = (lh,) if noprefix else (lb, lh)
+        return [SystemResult(lab, "qmd", c.name, status=reason, driver=driver) for c in corpora for lab in labels]
+    if noprefix and not qmd_prefix_patch_applied():
+        reason = "not run: the prompt-prefix patch is not applied (run bench/peers/install_qmd.sh)"
+        return [SystemResult(lh, "qmd", c.name, status=reason, driver=driver) for c in corpora]
     out: list[SystemResult] = []
     node = str(NODE_BIN / "node")
     for corpus in corpora:
-        log(f"qmd on {corpus.name}")
-        rb, rh = SystemResult(lb, "qmd", corpus.name), SystemResult(lh, "qmd", corpus.name)
-        rbw = SystemResult(lb + " — hit = whole file", "qmd", corpus.name, quality_only=True)
-        rhw = SystemResult(lh + " — hit = whole file", "qmd", corpus.name, quality_only=True)
+        log(f"{driver} on {corpus.name}")
+        rb, rh = (
+            SystemResult(lb, "qmd", corpus.name, driver=driver),
+            SystemResult(lh, "qmd", corpus.name, driver=driver),
+        )
+        rbw = SystemResult(lb + " — hit = whole file", "qmd", corpus.name, quality_only=True, driver=driver)
+        rhw = SystemResult(lh + " — hit = whole file", "qmd", corpus.name, quality_only=True, driver=driver)
         if gguf is None:
             rh.status = f"not run: no MiniLM GGUF ({gguf_note})"
         fb, fh_embed, ib, ih_embed = [], [], [], []
         lat_b, lat_h, pk_b, pk_h = [], [], [], []
         per_b, per_h, per_bw, per_hw = {}, {}, {}, {}
+        size_b, size_h = [], []
         fc = FileCache()
         for ws in corpus.workspaces:
-            d = fresh_copy(ws, "qmd")
+            d = fresh_copy(ws, tool_dir)
             base = d.parent
             env = qmd_env(base)
+            if noprefix:
+                env[QMD_NO_PREFIX_ENV] = "1"
             cfg = write_qmd_config(base, gguf)
+
+            def index_files(base: Path = base) -> list[Path]:
+                return sorted(base.glob("index.sqlite*"))  # the WAL and SHM files too
+
             qf = base / "queries.jsonl"
             write_queries(ws, qf)
             s = step(
@@ -544,12 +674,14 @@ def run_qmd(corpora: list[Corpus], gguf: Path | None, gguf_note: str) -> list[Sy
             if not s["ok"]:
                 rb.status = rh.status = "failed: collection add " + s["stderr_tail"][-300:]
                 break
+            size_b.append(disk_usage(index_files(), base))
             if gguf is not None and rh.status == "ok":
                 s = step([str(QMD_BIN), "embed"], env=env, what=f"{ws.name} embed")
                 fh_embed.append(s)
                 if not s["ok"]:
                     rh.status = "failed: embed " + s["stderr_tail"][-300:]
-            modes = [("bm25", rb, lat_b, pk_b, per_b, per_bw)]
+                size_h.append(disk_usage(index_files(), base))
+            modes = [] if noprefix else [("bm25", rb, lat_b, pk_b, per_b, per_bw)]
             if rh.status == "ok":
                 modes.append(("hybrid", rh, lat_h, pk_h, per_h, per_hw))
             for mode, res, lat, pk, per, perw in modes:
@@ -589,6 +721,23 @@ def run_qmd(corpora: list[Corpus], gguf: Path | None, gguf_note: str) -> list[Sy
                 per[ws.name] = [hits_ranged_text(d, row["hits"], fc, text_key="snippet") for row in rows]
                 perw[ws.name] = [hits_whole_file(d, row["hits"], fc) for row in rows]
             if ws.name == corpus.incr_ws:
+                questions = oneshot_queries(ws)
+                fmt = ["--format", "json", "-n", str(FETCH_K)]
+                if not noprefix:
+                    rb.oneshot = one_shot(
+                        lambda q, fmt=fmt: [str(QMD_BIN), "search", q, *fmt], questions, env, f"{ws.name} qmd search"
+                    )
+                    if rb.oneshot:
+                        rb.oneshot["command"] = "qmd search Q --format json -n 20"
+                if rh.status == "ok":
+                    rh.oneshot = one_shot(
+                        lambda q, fmt=fmt: [str(QMD_BIN), "query", f"lex: {q}\nvec: {q}", "--no-rerank", *fmt],
+                        questions,
+                        env,
+                        f"{ws.name} qmd query",
+                    )
+                    if rh.oneshot:
+                        rh.oneshot["command"] = "qmd query $'lex: Q\\nvec: Q' --no-rerank --format json -n 20"
                 apply_change(d, ws.change_file)
                 s = step([str(QMD_BIN), "update"], env=env, what=f"{ws.name} incremental update")
                 ib.append(s)
@@ -601,6 +750,7 @@ def run_qmd(corpora: list[Corpus], gguf: Path | None, gguf_note: str) -> list[Sy
             "incremental": combine_index(ib + ih_embed) if ib else None,
             "embed_only_s": combine_index(fh_embed)["wall_s"] if fh_embed else None,
         }
+        rb.index_size, rh.index_size = sum_sizes(size_b), sum_sizes(size_h)
         for res, lat, pk in ((rb, lat_b, pk_b), (rh, lat_h, pk_h)):
             counts = {k: res.search.get(k, 0) for k in ("retried", "errors")}
             res.search = summarize_latency(lat, max(pk) if pk else None, counts)
@@ -611,14 +761,14 @@ def run_qmd(corpora: list[Corpus], gguf: Path | None, gguf_note: str) -> list[Sy
                 )
             if counts["errors"]:
                 res.notes.append(f"{counts['errors']} queries raised an error in QMD (scored as no hits)")
-        if rb.status == "ok":
-            rb.quality, rbw.quality = quality(corpus, per_b), quality(corpus, per_bw)
+        if rb.status == "ok" and not noprefix:
+            (rb.quality, rb.per_query), (rbw.quality, rbw.per_query) = quality(corpus, per_b), quality(corpus, per_bw)
         if rh.status == "ok":
-            rh.quality, rhw.quality = quality(corpus, per_h), quality(corpus, per_hw)
+            (rh.quality, rh.per_query), (rhw.quality, rhw.per_query) = quality(corpus, per_h), quality(corpus, per_hw)
         else:
             rhw.status = rh.status
         rbw.status = rb.status
-        out += [rb, rh, rbw, rhw]
+        out += [rh, rhw] if noprefix else [rb, rh, rbw, rhw]
     return out
 
 
@@ -709,6 +859,7 @@ def run_memgit(corpora: list[Corpus], cmd: list[str] | None, gguf: Path | None) 
         lat_src: dict[str, str] = {}
         peaks: dict[str, list] = {m: [] for m in labels}
         per: dict[str, dict] = {m: {} for m in labels}
+        sizes: dict[str, list] = {"bm25": [], "hybrid": []}
         fc = FileCache()
         for ws in corpus.workspaces:
             bf = RUN / "memgit-queries" / f"{ws.name}.txt"
@@ -728,6 +879,9 @@ def run_memgit(corpora: list[Corpus], cmd: list[str] | None, gguf: Path | None) 
                     for m in [kind] if kind == "bm25" else ["hybrid", "bm25h"]:
                         res[m].status = "failed: index " + s["stderr_tail"][-300:]
                     continue
+                # everything memgit derives lives in .git/memgit/ (index.sqlite, the embedding cache,
+                # the vector files); the recall spool is off (MEMGIT_NO_RECALL) and empty here
+                sizes[kind].append(disk_usage([d / ".git" / "memgit"], d))
                 for key, mode in modes:
                     outp = d.parent / f"hits-{key}.jsonl"
                     s = step(
@@ -767,6 +921,16 @@ def run_memgit(corpora: list[Corpus], cmd: list[str] | None, gguf: Path | None) 
                     if notices:
                         res[key].notes.append("notices: " + "; ".join(sorted(notices))[:300])
                     per[key][ws.name] = [hits_ranged_text(d, row.get("hits", []), fc) for row in rows]
+                if ws.name == corpus.incr_ws and res[kind].status == "ok":
+                    res[kind].oneshot = one_shot(
+                        lambda q, d=d: [*cmd, "-C", str(d), "search", q, "--json", "-k", str(FETCH_K)],
+                        oneshot_queries(ws),
+                        env,
+                        f"{ws.name} memgit search ({kind})",
+                    )
+                    if res[kind].oneshot:
+                        prefix = "MEMGIT_EMBEDDING=none " if kind == "bm25" else ""
+                        res[kind].oneshot["command"] = prefix + "memgit search Q --json -k 20"
                 if ws.name == corpus.incr_ws:
                     apply_change(d, ws.change_file)
                     steps[f"incr_{kind}"].append(
@@ -779,11 +943,13 @@ def run_memgit(corpora: list[Corpus], cmd: list[str] | None, gguf: Path | None) 
                 "incremental": combine_index(steps[f"incr_{kind}"]) if steps[f"incr_{kind}"] else None,
                 "command": "MEMGIT_EMBEDDING=none memgit index" if kind == "bm25" else "memgit index",
             }
+            if key != "bm25h":
+                r.index_size = sum_sizes(sizes[kind])
             r.search = summarize_latency(
                 lat[key], max(peaks[key]) if peaks[key] else None, {"latency_source": lat_src.get(key)}
             )
             if r.status == "ok" and per[key]:
-                r.quality = quality(corpus, per[key])
+                r.quality, r.per_query = quality(corpus, per[key])
             out.append(r)
     return out
 
@@ -840,6 +1006,23 @@ def versions(memgit: list[str] | None, gguf: Path | None) -> dict[str, str]:
     return v
 
 
+def memgit_settings(ws: Path | None) -> dict[str, Any]:
+    """The memgit settings the run used (read from the benchmark workspace, which has no config file of
+    its own, so these are memgit's defaults): the report quotes them instead of remembering them."""
+    if ws is None or not PROJECT_PY.exists():
+        return {}
+    code = (
+        "import dataclasses, json, sys; from pathlib import Path; from memgit.config import load_config; "
+        "c = load_config(Path(sys.argv[1])); "
+        "print(json.dumps({'chunking': dataclasses.asdict(c.chunking), 'search': dataclasses.asdict(c.search)}, default=str))"
+    )
+    out = cmd_out([str(PROJECT_PY), "-c", code, str(ws)])
+    try:
+        return json.loads(out.splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        return {"error": out[-300:]}
+
+
 def machine() -> str:
     cpu = ""
     try:
@@ -874,7 +1057,7 @@ def render(results: list[SystemResult], corpora: list[Corpus], meta: dict[str, A
     return render_markdown(results, corpora, meta)
 
 
-def index_counts() -> dict[str, dict[str, int]]:
+def index_counts(tools: Sequence[str] = ("memgit", "qmd", "memsearch")) -> dict[str, dict[str, int]]:
     """Chunks each tool embedded, read from the indexes the run left in RUN (after the incremental step):
     `memgit status`, `qmd status`, and memsearch's own chunker over the same files."""
     counts: dict[str, dict[str, int]] = {}
@@ -886,17 +1069,17 @@ def index_counts() -> dict[str, dict[str, int]]:
         counts.setdefault(corpus, {})
         counts[corpus][tool] = counts[corpus].get(tool, 0) + n
 
-    mg = memgit_cmd()
+    mg = memgit_cmd() if "memgit" in tools else None
     for ws in sorted((RUN / "memgit").glob("*/ws")) if mg else []:
         out = cmd_out([*mg, "-C", str(ws), "status"], env={"MEMGIT_NO_PROGRESS": "1"})
         m = re.search(r"(\d+) chunks, (\d+) vectors", out)
         add(ws.parent.name, "memgit", int(m.group(2)) if m else None)
-    for base in sorted((RUN / "qmd").glob("*")) if QMD_BIN.exists() else []:
+    for base in sorted((RUN / "qmd").glob("*")) if QMD_BIN.exists() and "qmd" in tools else []:
         out = cmd_out([str(QMD_BIN), "status"], env=qmd_env(base))
         m = re.search(r"Vectors:\s+(\d+) embedded", out)
         add(base.name, "qmd", int(m.group(1)) if m else None)
     py = MS_VENV / "bin" / "python"
-    for ws in sorted((RUN / "memsearch").glob("*/ws")) if py.exists() else []:
+    for ws in sorted((RUN / "memsearch").glob("*/ws")) if py.exists() and "memsearch" in tools else []:
         code = (
             "import sys, pathlib; from memsearch.chunker import chunk_markdown; "
             "root = pathlib.Path(sys.argv[1]); "
@@ -928,10 +1111,23 @@ def render_only(json_path: Path, out: Path, fill_counts: bool = False) -> int:
     return 0
 
 
+ALL_TOOLS = "memgit,qmd,qmd-noprefix,memsearch"
+
+
+def load_previous(json_path: Path, corpora: list[Corpus]) -> dict[str, Any] | None:
+    """The results a --merge run adds to: only when they were measured on the same queries."""
+    try:
+        data = json.loads(json_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    same = {c["name"]: c["queries"] for c in data.get("corpora", [])} == {c.name: c.n_queries for c in corpora}
+    return data if same else None
+
+
 def main() -> int:
     os.environ.setdefault("MEMGIT_NO_RECALL", "1")  # searches here must not write the recall ledger
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tools", default="memgit,qmd,memsearch")
+    ap.add_argument("--tools", default=ALL_TOOLS, help=f"comma-separated, of {ALL_TOOLS}")
     ap.add_argument("--corpora", default="locomo,synth")
     ap.add_argument("--corpus-dir", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--synth-files", type=int, default=2000)
@@ -939,6 +1135,12 @@ def main() -> int:
     ap.add_argument("--max-queries", type=int, default=0, help="cap LoCoMo queries (dev runs)")
     ap.add_argument("--out", type=Path, default=REPO / "docs" / "COMPARISON.md")
     ap.add_argument("--json", type=Path, default=RESULTS / "peers.json")
+    ap.add_argument(
+        "--merge",
+        action="store_true",
+        help="keep the rows of the tools not in --tools from the existing --json (same corpora and queries), "
+        "replacing only the rows of the tools run now; e.g. --tools memgit --merge refreshes memgit's rows",
+    )
     ap.add_argument(
         "--render-only", action="store_true", help="re-render --out from the raw results in --json (no measuring)"
     )
@@ -951,11 +1153,23 @@ def main() -> int:
     if args.render_only:
         return render_only(args.json, args.out, args.fill_counts)
     tools = [t.strip() for t in args.tools.split(",") if t.strip()]
+    unknown = sorted(set(tools) - set(ALL_TOOLS.split(",")))
+    if unknown:
+        ap.error(f"unknown tool(s): {', '.join(unknown)} (known: {ALL_TOOLS})")
     started = time.time()
     stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    log(f"peers benchmark: tools={tools} corpora={args.corpora}")
-    shutil.rmtree(RUN, ignore_errors=True)
-    (RUN / "src").mkdir(parents=True)
+    log(f"peers benchmark: tools={tools} corpora={args.corpora}{' (merge)' if args.merge else ''}")
+    if args.merge:
+        # keep the source workspaces (deterministic) and the other tools' indexes; each tool's own
+        # copies are replaced by fresh_copy
+        own = {"memgit": ["memgit", "memgit-bm25", "memgit-queries"], "qmd": ["qmd"], "qmd-noprefix": ["qmd-noprefix"]}
+        for tool in tools:
+            for tool_dir in own.get(tool, [tool]):
+                shutil.rmtree(RUN / tool_dir, ignore_errors=True)
+        (RUN / "src").mkdir(parents=True, exist_ok=True)
+    else:
+        shutil.rmtree(RUN, ignore_errors=True)
+        (RUN / "src").mkdir(parents=True)
     corpora: list[Corpus] = []
     wanted = [c.strip() for c in args.corpora.split(",")]
     if "locomo" in wanted:
@@ -963,6 +1177,9 @@ def main() -> int:
     if "synth" in wanted:
         corpora.append(build_synth(args.synth_files, args.synth_queries))
     log("workspaces: " + ", ".join(f"{c.name} ({c.n_queries} queries)" for c in corpora))
+    previous = load_previous(args.json, corpora) if args.merge else None
+    if args.merge and previous is None:
+        log(f"--merge: {args.json} is missing or was measured on other queries; starting afresh")
 
     mg = memgit_cmd()
     gguf, gguf_note = memgit_model(mg)
@@ -970,32 +1187,58 @@ def main() -> int:
         gguf, gguf_note = Path(os.environ["PEERS_GGUF"]), f"PEERS_GGUF={os.environ['PEERS_GGUF']} ({gguf_note})"
     log(f"MiniLM GGUF: {gguf} ({gguf_note})")
 
+    kept: list[SystemResult] = []
+    prev_meta: dict[str, Any] = {}
+    if previous is not None:
+        kept = [SystemResult(**r) for r in previous["results"]]
+        kept = [r for r in kept if r.driver not in tools]
+        prev_meta = previous["meta"]
     results: list[SystemResult] = []
     drivers: dict[str, Callable[[], list[SystemResult]]] = {
         "memsearch": lambda: run_memsearch(corpora),
         "qmd": lambda: run_qmd(corpora, gguf, gguf_note),
+        "qmd-noprefix": lambda: run_qmd(corpora, gguf, gguf_note, noprefix=True),
         "memgit": lambda: run_memgit(corpora, mg, gguf),
     }
-    timings: dict[str, float] = {}
-    loads: dict[str, Any] = {}
-    vers = versions(mg, gguf)
+    timings: dict[str, float] = dict(prev_meta.get("tool_seconds", {}))
+    loads: dict[str, Any] = dict(prev_meta.get("loadavg", {}))
+    dates: dict[str, str] = dict(prev_meta.get("tool_dates", {}))
+    vers = {**prev_meta.get("versions", {}), **versions(mg, gguf)}
+    settings = prev_meta.get("memgit_settings", {})
+    if "memgit" in tools and corpora:
+        settings = memgit_settings(corpora[0].workspaces[0].src)
+    counts: dict[str, dict[str, int]] = {}
 
     def save(final: bool) -> None:
         meta = {
-            "date": stamp,
+            "date": stamp if previous is None else prev_meta.get("date", stamp),
             "machine": machine(),
             "versions": vers,
             "gguf_note": gguf_note,
             "tool_seconds": timings,
+            "tool_dates": dates,
             "loadavg": loads,
-            "total_seconds": round(time.time() - started, 1),
+            "total_seconds": round(time.time() - started, 1)
+            + (prev_meta.get("total_seconds", 0.0) if previous else 0.0),
             "command": "bench/peers/run " + " ".join(sys.argv[1:]),
+            "commands": [
+                *prev_meta.get("commands", [prev_meta["command"]] if prev_meta.get("command") else []),
+                "bench/peers/run " + " ".join(sys.argv[1:]),
+            ]
+            if previous
+            else ["bench/peers/run " + " ".join(sys.argv[1:])],
             "fetch_k": FETCH_K,
+            "oneshot_n": ONESHOT_N,
+            "memgit_settings": settings,
+            "qmd_prefix_patch": qmd_prefix_patch_applied(),
             "complete": final,
             "json": os.path.relpath(args.json, REPO),
         }
         if final:
-            meta["index_counts"] = counts
+            merged_counts = {c: dict(v) for c, v in prev_meta.get("index_counts", {}).items()}
+            for c, per_tool in counts.items():
+                merged_counts.setdefault(c, {}).update(per_tool)
+            meta["index_counts"] = merged_counts
         data = {
             "meta": meta,
             "corpora": [
@@ -1009,12 +1252,15 @@ def main() -> int:
                 }
                 for c in corpora
             ],
-            "results": [r.__dict__ for r in results],
+            "results": [r.__dict__ for r in kept + results],
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(render(results, corpora, meta), encoding="utf-8")
+        try:
+            args.out.write_text(render(kept + results, corpora, meta), encoding="utf-8")
+        except Exception as exc:  # the JSON is written: `--render-only` can render it once the report is fixed
+            log(f"rendering {args.out} failed: {exc!r}")
 
     for tool in tools:
         t0 = time.time()
@@ -1023,11 +1269,12 @@ def main() -> int:
             results += drivers[tool]()
         except Exception as exc:  # keep the other tools' rows
             log(f"{tool} crashed: {exc!r}")
-            results.append(SystemResult(tool, tool, "all", status=f"failed: {exc!r}"))
+            results.append(SystemResult(tool, tool, "all", status=f"failed: {exc!r}", driver=tool))
         timings[tool] = round(time.time() - t0, 1)
+        dates[tool] = stamp
         loads[tool] = {"before": load_before, "after": Path("/proc/loadavg").read_text().split()[:3]}
         save(final=False)
-    counts = index_counts()
+    counts = index_counts([t for t in tools if t in ("memgit", "qmd", "memsearch")])
     save(final=True)
     log(f"wrote {args.out} and {args.json} in {time.time() - started:.0f} s")
     return 0

@@ -7,7 +7,8 @@ from typing import Any
 from bench.scoring_retrieval import CATEGORY_NAMES
 
 GROUPS = [*CATEGORY_NAMES.values(), "overall"]
-QUALITY = ("hit@1", "hit@5", "hit@10", "recall@5", "recall@10", "budget_recall")
+QUALITY = ("hit@1", "hit@5", "hit@10", "recall@5", "recall@10")
+BUDGETS = (2000, 4000, 8000)
 
 
 def _n(x: Any, fmt: str = "{:.1f}") -> str:
@@ -30,41 +31,74 @@ def _ordered(results: list[Any]) -> list[Any]:
     return sorted(results, key=lambda r: ORDER.get(r.tool, 9))
 
 
-def main_table(results: list[Any], corpus: Any) -> list[str]:
-    rows = [r for r in _ordered(results) if r.corpus == corpus.name]
+def _size_mb(r: Any) -> float | None:
+    size = getattr(r, "index_size", None) or {}
+    return None if size.get("bytes") is None else size["bytes"] / 1e6
+
+
+def _oneshot_ms(r: Any) -> float | None:
+    one = getattr(r, "oneshot", None) or {}
+    return None if one.get("median_s") is None else one["median_s"] * 1000
+
+
+def cost_table(results: list[Any], corpus: Any) -> list[str]:
+    """What each tool costs: index build, disk, memory, warm and one-shot search."""
+    rows = [r for r in _ordered(results) if r.corpus == corpus.name and not r.quality_only]
     head = [
         "system",
         "full index (s)",
         "incremental, 1 file (s)",
+        "index on disk (MB)",
         "index peak RSS (MB)",
-        "search p50 / p95 (ms)",
+        "warm search p50 / p95 (ms)",
+        "one-shot CLI, median (ms)",
         "search peak RSS (MB)",
-        *(m.replace("_", " ") for m in QUALITY),
-        "empty",
-        "chars in top 10",
     ]
     out = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for r in rows:
         if r.status != "ok" and not r.quality:
             out.append(f"| {r.label} | {r.status} |" + " |" * (len(head) - 2))
             continue
-        if r.quality_only:
-            perf = ["(same index as above)", "", "", "", ""]
-        else:
-            s = r.search or {}
-            peaks = [v for v in (_idx(r, "full", "peak_rss_mb"), _idx(r, "incremental", "peak_rss_mb")) if v]
-            perf = [
-                _n(_idx(r, "full", "wall_s")),
-                _n(_idx(r, "incremental", "wall_s"), "{:.2f}"),
-                _n(max(peaks) if peaks else None, "{:.0f}"),
-                f"{_n(s.get('p50_ms'))} / {_n(s.get('p95_ms'))}",
-                _n(s.get("peak_rss_mb"), "{:.0f}"),
-            ]
+        s = r.search or {}
+        peaks = [v for v in (_idx(r, "full", "peak_rss_mb"), _idx(r, "incremental", "peak_rss_mb")) if v]
+        cells = [
+            r.label,
+            _n(_idx(r, "full", "wall_s")),
+            _n(_idx(r, "incremental", "wall_s"), "{:.2f}"),
+            _n(_size_mb(r), "{:.1f}"),
+            _n(max(peaks) if peaks else None, "{:.0f}"),
+            f"{_n(s.get('p50_ms'))} / {_n(s.get('p95_ms'))}",
+            _n(_oneshot_ms(r), "{:,.0f}"),
+            _n(s.get("peak_rss_mb"), "{:.0f}"),
+        ]
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def quality_table(results: list[Any], corpus: Any) -> list[str]:
+    """What each tool finds: ranked-range metrics, then what fits in 2,000 / 4,000 / 8,000 characters."""
+    rows = [r for r in _ordered(results) if r.corpus == corpus.name]
+    head = [
+        "system",
+        *QUALITY,
+        *(f"budget recall {c // 1000}k" for c in BUDGETS),
+        "budget hit 4k",
+        "per-query budget recall 4k",
+        "empty",
+        "chars in top 10",
+    ]
+    out = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    for r in rows:
+        if not r.quality:
+            out.append(f"| {r.label} | {r.status} |" + " |" * (len(head) - 2))
+            continue
         empty = _q(r, "empty")
         cells = [
             r.label,
-            *perf,
             *(_n(_q(r, m), "{:.3f}") for m in QUALITY),
+            *(_n(_q(r, f"budget_micro@{c}"), "{:.3f}") for c in BUDGETS),
+            _n(_q(r, "budget_hit@4000"), "{:.3f}"),
+            _n(_q(r, "budget_recall"), "{:.3f}"),
             _n(None if empty is None else 100 * empty, "{:.0f}%"),
             _n(_q(r, "returned_chars@10"), "{:,.0f}"),
         ]
@@ -99,27 +133,47 @@ def render_markdown(results: list[Any], corpora: list[Any], meta: dict[str, Any]
             else ""
         )
     )
+    dates = meta.get("tool_dates") or {}
+    if len(set(dates.values())) > 1:
+        L.append("")
+        L.append(
+            "Rows were measured by more than one run (`--merge`), on the same workspaces and questions: "
+            + ", ".join(f"{k} on {v}" for k, v in dates.items())
+            + "; commands: "
+            + "; ".join(f"`{c}`" for c in meta.get("commands", []))
+            + "."
+        )
     if not meta.get("complete", True):
         L += ["", "**This run did not finish: rows below are the tools that completed.**"]
     L.append("")
     for corpus in corpora:
         L += [f"## {corpus.label}", "", corpus.note, ""]
-        L += main_table(results, corpus)
+        L += ["**Cost**", ""] + cost_table(results, corpus) + [""]
+        L.append(
+            "*index on disk* = bytes of the files the index occupies after the full index (which files: see "
+            "*Method*); *one-shot CLI* = wall time of one fresh process answering one question (start-up, "
+            f"model load and the query), median over {meta.get('oneshot_n', 5)} questions; *warm search* = "
+            "per-query time inside one long-lived process. Rows whose index is shared with a row above "
+            "(`--mode bm25` on the hybrid index, QMD's *whole file* readings) are in the quality table only."
+        )
         L.append("")
+        L += ["**Quality**", ""] + quality_table(results, corpus) + [""]
         n = next(
             (r.quality.get("overall", {}).get("n") for r in results if r.corpus == corpus.name and r.quality), None
         )
         L.append(
-            f"{n or corpus.n_queries} queries. hit@k / recall@k on the top 10 hits' line ranges; budget recall "
-            "= evidence lines whose returned text fits in 1,000 tokens (4,000 chars), walking up to "
-            f"{meta['fetch_k']} hits; *empty* = queries with no hit at all; *chars in top 10* = mean characters "
-            "of text the top 10 hits return (bigger hits buy recall@k with reading budget). Index and latency "
-            "columns: see *Method*."
+            f"{n or corpus.n_queries} queries. hit@k / recall@k on the top 10 hits' line ranges; *budget recall Ck* "
+            "= evidence lines whose returned text fits in C,000 characters (≈ C/4 thousand tokens), walking up to "
+            f"{meta['fetch_k']} hits, over all evidence lines (micro, as `docs/RETRIEVAL.md` defines it); *budget "
+            "hit 4k* = questions with at least one evidence line in 4,000 characters; *per-query budget recall "
+            "4k* = the same walk averaged per question (the figure earlier versions of this page reported); "
+            "*empty* = queries with no hit at all; *chars in top 10* = mean characters of text the top 10 hits "
+            "return (bigger hits buy recall@k with reading budget)."
         )
         L.append("")
         if corpus.name == "locomo":
             for metric, title in (
-                ("budget_recall", "Budget recall (1,000 tokens) by category"),
+                ("budget_micro@4000", "Budget recall (4,000 characters, micro) by category"),
                 ("hit@5", "hit@5 by category"),
                 ("recall@10", "recall@10 by category"),
             ):
