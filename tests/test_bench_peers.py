@@ -171,6 +171,7 @@ def test_memgit_rows_rerun_alone_and_merge(tmp_path: Path, real_model: Path) -> 
 
     # a peer's row from an earlier run (here: memgit's BM25 row relabelled) must survive a memgit re-run
     peer = dict(rows["memgit bm25 (BM25-only install)"], tool="memsearch", driver="memsearch", label="peer row")
+    peer["measured"] = "2000-01-01 00:00 UTC"
     data["results"].append(peer)
     data["meta"]["tool_dates"]["memsearch"] = "2000-01-01 00:00 UTC"
     out_json.write_text(json.dumps(data))

@@ -1,18 +1,22 @@
 """Side-by-side comparison of memgit with peer memory tools (memsearch, QMD). Driven by ``bench/peers/run``.
 
-    python bench/peers/orchestrate.py [--tools memsearch,qmd,memgit] [--corpora locomo,synth]
-        [--synth-files 2000] [--max-queries N] [--out docs/COMPARISON.md]
+    python bench/peers/orchestrate.py [--tools memgit,qmd,qmd-noprefix,memsearch] [--corpora locomo,synth]
+        [--synth-files 2000] [--max-queries N] [--out docs/COMPARISON.md] [--merge]
 
 Builds the workspaces (LoCoMo dev replayed as git histories; a synthetic workspace from
 ``bench/gen_workspace.py``), gives every tool its own copy, and for each tool measures, each step in a
 fresh process under ``measure.py`` (wall time, peak RSS of the process tree):
 
 * full index, then incremental re-index after one changed (appended-to and committed) file;
+* the index's size on disk right after the full index;
 * warm search: one long-lived process per tool and corpus, untimed warm-up query, then every query
   timed inside that process (p50/p95);
-* retrieval quality with ``bench/scoring_retrieval.py`` (hit@k, recall@k, 1,000-token budget recall).
+* one-shot search: one fresh CLI process per question, for a few questions (median);
+* retrieval quality with ``bench/scoring_retrieval.py`` (hit@k, recall@k, budget recall at 2,000 /
+  4,000 / 8,000 characters), per query too, for the paired bootstrap verdicts of ``analysis.py``.
 
-Raw results go to ``bench/peers/.work/results/peers.json``, the report to ``--out``.
+Raw results go to ``bench/peers/.work/results/peers.json``, the report to ``--out``. With ``--merge``
+only the named tools' rows (on the named corpora) are replaced in an existing results file.
 """
 
 from __future__ import annotations
@@ -405,6 +409,7 @@ class SystemResult:
     notes: list[str] = field(default_factory=list)
     quality_only: bool = False
     driver: str = ""  # the --tools name that produced the row (a re-run of that tool replaces it)
+    measured: str = ""  # when the run that produced the row started (rows of --merge runs differ)
     per_query: dict[str, Any] = field(default_factory=dict)
     index_size: dict[str, Any] | None = None
     oneshot: dict[str, Any] | None = None
@@ -1115,12 +1120,14 @@ ALL_TOOLS = "memgit,qmd,qmd-noprefix,memsearch"
 
 
 def load_previous(json_path: Path, corpora: list[Corpus]) -> dict[str, Any] | None:
-    """The results a --merge run adds to: only when they were measured on the same queries."""
+    """The results a --merge run adds to: only when every corpus both runs have was measured on the same
+    number of queries (a corpus only one of them has is simply carried over or added)."""
     try:
         data = json.loads(json_path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
-    same = {c["name"]: c["queries"] for c in data.get("corpora", [])} == {c.name: c.n_queries for c in corpora}
+    before = {c["name"]: c["queries"] for c in data.get("corpora", [])}
+    same = all(before.get(c.name, c.n_queries) == c.n_queries for c in corpora)
     return data if same else None
 
 
@@ -1189,10 +1196,15 @@ def main() -> int:
 
     kept: list[SystemResult] = []
     prev_meta: dict[str, Any] = {}
+    prev_corpora: list[dict[str, Any]] = []
+    names = {c.name for c in corpora}
     if previous is not None:
         kept = [SystemResult(**r) for r in previous["results"]]
-        kept = [r for r in kept if r.driver not in tools]
+        for r in kept:
+            r.measured = r.measured or previous["meta"].get("date", "")
+        kept = [r for r in kept if r.driver not in tools or r.corpus not in names]
         prev_meta = previous["meta"]
+        prev_corpora = [c for c in previous.get("corpora", []) if c["name"] not in names]
     results: list[SystemResult] = []
     drivers: dict[str, Callable[[], list[SystemResult]]] = {
         "memsearch": lambda: run_memsearch(corpora),
@@ -1241,7 +1253,8 @@ def main() -> int:
             meta["index_counts"] = merged_counts
         data = {
             "meta": meta,
-            "corpora": [
+            "corpora": prev_corpora
+            + [
                 {
                     "name": c.name,
                     "label": c.label,
@@ -1257,8 +1270,9 @@ def main() -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
         args.out.parent.mkdir(parents=True, exist_ok=True)
+        shown: list[Any] = [CorpusInfo(c["name"], c["label"], c["note"], c["queries"]) for c in prev_corpora]
         try:
-            args.out.write_text(render(kept + results, corpora, meta), encoding="utf-8")
+            args.out.write_text(render(kept + results, shown + corpora, meta), encoding="utf-8")
         except Exception as exc:  # the JSON is written: `--render-only` can render it once the report is fixed
             log(f"rendering {args.out} failed: {exc!r}")
 
@@ -1266,10 +1280,13 @@ def main() -> int:
         t0 = time.time()
         load_before = Path("/proc/loadavg").read_text().split()[:3]
         try:
-            results += drivers[tool]()
+            new = drivers[tool]()
         except Exception as exc:  # keep the other tools' rows
             log(f"{tool} crashed: {exc!r}")
-            results.append(SystemResult(tool, tool, "all", status=f"failed: {exc!r}", driver=tool))
+            new = [SystemResult(tool, tool, "all", status=f"failed: {exc!r}", driver=tool)]
+        for r in new:
+            r.measured = stamp
+        results += new
         timings[tool] = round(time.time() - t0, 1)
         dates[tool] = stamp
         loads[tool] = {"before": load_before, "after": Path("/proc/loadavg").read_text().split()[:3]}

@@ -133,16 +133,19 @@ def render_markdown(results: list[Any], corpora: list[Any], meta: dict[str, Any]
             else ""
         )
     )
-    dates = meta.get("tool_dates") or {}
-    if len(set(dates.values())) > 1:
-        L.append("")
-        L.append(
-            "Rows were measured by more than one run (`--merge`), on the same workspaces and questions: "
-            + ", ".join(f"{k} on {v}" for k, v in dates.items())
-            + "; commands: "
+    runs: dict[str, list[str]] = {}
+    for r in results:
+        if getattr(r, "measured", "") and not r.quality_only:
+            runs.setdefault(r.measured, []).append(f"{r.label} on {r.corpus}")
+    if len(runs) > 1:
+        L += [
+            "",
+            "Rows were measured by more than one run (`--merge`; the same workspaces and questions): "
+            + "; ".join(f"on {when}: " + ", ".join(dict.fromkeys(rows)) for when, rows in sorted(runs.items()))
+            + ". Commands: "
             + "; ".join(f"`{c}`" for c in meta.get("commands", []))
-            + "."
-        )
+            + ". Times from different runs met different loads on the shared machine.",
+        ]
     if not meta.get("complete", True):
         L += ["", "**This run did not finish: rows below are the tools that completed.**"]
     L.append("")
