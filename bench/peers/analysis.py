@@ -138,8 +138,10 @@ def verdicts(results: list[Any], corpus: str) -> list[tuple[Any, Any, dict[str, 
     """(memgit row, peer row, {metric label: (difference, low, high)}) for every pair with per-query scores."""
     out = []
     mine_rows = [r for r in results if r.corpus == corpus and r.tool == "memgit" and not r.quality_only and r.quality]
+    # every peer reading, QMD's "whole file" ones included: a verdict must not leave out a row memgit loses to
+    peers = [r for r in results if r.corpus == corpus and r.tool != "memgit" and r.status == "ok" and r.quality]
     for mine in mine_rows:
-        for peer in peer_rows(results, corpus):
+        for peer in peers:
             cells = {}
             for metric, label, micro, _ in VERDICTS:
                 diff = paired(mine, peer, metric, micro)

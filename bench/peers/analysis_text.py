@@ -123,24 +123,24 @@ def _quality(results: list[Any], value: Value) -> list[str]:
         )
     r10 = {k: _q(r, "recall@10") for k, r in (("mh", mh), ("ms", ms), ("qhw", qhw))}
     if r10["ms"] is not None and r10["mh"] is not None:
-        if r10["ms"] > r10["mh"]:
-            out.append(
-                f"- **At equal k, bigger hits cover more lines.** memsearch's recall@10 ({_f(r10['ms'])}) beats "
-                f"memgit hybrid's ({_f(r10['mh'])}) because its ten hits carry about "
-                f"{_f((_q(ms, 'returned_chars@10') or 0) / max(1.0, _q(mh, 'returned_chars@10') or 1), '{:.1f}')}× "
-                "as much text; QMD's *whole file* rows (recall@10 "
-                f"{_f(r10['qhw'])}) are the extreme case: ten whole daily logs are most of a conversation. "
-                + (
-                    "Per character read, memgit is ahead (budget recall above)."
-                    if _vs(results, mh, ms, "budget recall 4k").endswith("a win")
-                    else ""
-                )
-            )
+        gap = _vs(results, mh, ms, "recall@10")
+        ratio = (_q(ms, "returned_chars@10") or 0) / max(1.0, _q(mh, "returned_chars@10") or 1)
+        if gap.endswith("a loss"):
+            head = f"memsearch's recall@10 ({_f(r10['ms'])}) beats memgit hybrid's ({_f(r10['mh'])}; {gap})"
+        elif gap.endswith("a win"):
+            head = f"memgit hybrid's recall@10 ({_f(r10['mh'])}) beats memsearch's ({_f(r10['ms'])}; {gap}) even"
         else:
-            out.append(
-                f"- **At equal k** memgit hybrid's recall@10 ({_f(r10['mh'])}) is also at or above memsearch's "
-                f"({_f(r10['ms'])}), although memsearch's hits are larger."
+            head = f"memsearch's recall@10 ({_f(r10['ms'])}) and memgit hybrid's ({_f(r10['mh'])}) are level ({gap})"
+        out.append(
+            f"- **At equal k, bigger hits cover more lines.** {head} though memsearch's ten hits carry about "
+            f"{_f(ratio, '{:.1f}')}× as much text; QMD's *whole file* rows (recall@10 {_f(r10['qhw'])}) are the "
+            "extreme case: ten whole daily logs are most of a conversation. "
+            + (
+                "Per character read, memgit is ahead (budget recall above)."
+                if _vs(results, mh, ms, "budget recall 4k").endswith("a win")
+                else ""
             )
+        )
     if qb is not None and qb.quality:
         out.append(
             f"- **QMD as shipped, without its LLM stages.** `qmd search` ANDs every term of the question, so "
@@ -275,7 +275,7 @@ def _cost(results: list[Any], corpus: str, label: str, value: Value, meta: dict[
         f"{_f(v['ms']['oneshot'], '{:,.0f}')} ms; QMD `qmd query` {_f(v['qh']['oneshot'], '{:,.0f}')} ms, "
         f"`qmd search` {_f(v['qb']['oneshot'], '{:,.0f}')} ms. This is what an agent pays when it shells out "
         "once per question: interpreter start-up, imports and, with vectors, loading the model dominate; the "
-        "warm figures below are what a long-lived process (an MCP server, `--batch`) pays."
+        "warm figures above are what a long-lived process (an MCP server, `--batch`) pays."
     )
     out.append(
         f"- Peak memory: memgit {_f(v['mh']['index_peak'], '{:.0f}')} MB indexing / "
@@ -326,9 +326,10 @@ REMEDY = {
         "would add ≈18 points)."
     ),
     "index_size": (
-        "**Index on disk.** memgit keeps an embedding cache beside the index (so a re-index never embeds the "
-        "same text twice) and float32 vectors plus their quantized copy; the cache could be pruned of texts "
-        "no longer in any tree, and the float32 file dropped where the quantized search is enough."
+        "**Index on disk.** Beside `index.sqlite`, memgit keeps an embedding cache (`embed-cache.sqlite`, so "
+        "a re-index never embeds the same text twice) and the float32 vectors (`vectors.f32`; above 50,000 "
+        "chunks also their binary codes): the cache holds a second copy of every vector. It could store "
+        "float16 or be pruned of texts no longer in any tree."
     ),
     "oneshot": (
         "**One-shot CLI call.** A cold `memgit search` pays Python start-up, memgit's imports and, with "

@@ -146,6 +146,15 @@ def render_markdown(results: list[Any], corpora: list[Any], meta: dict[str, Any]
             + "; ".join(f"`{c}`" for c in meta.get("commands", []))
             + ". Times from different runs met different loads on the shared machine.",
         ]
+    peak_load = max((float(v["after"][1]) for v in meta.get("loadavg", {}).values()), default=0.0)
+    if peak_load > 4:
+        L += [
+            "",
+            f"**Load warning.** The 5-minute load average reached {peak_load:.1f} on 2 cores during this run: "
+            "processes waited for CPU much of the time. The quality figures do not depend on it; the time "
+            "columns do, and not necessarily by the same factor for every tool. Read them as what this loaded "
+            "run measured, not as what a quiet machine gives; re-run before quoting them.",
+        ]
     if not meta.get("complete", True):
         L += ["", "**This run did not finish: rows below are the tools that completed.**"]
     L.append("")
