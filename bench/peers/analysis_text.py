@@ -187,7 +187,7 @@ def _synth_quality(results: list[Any]) -> list[str]:
     gap = _vs(results, rows["memgit BM25-only"], rows["memgit hybrid"], "budget recall 4k")
     if gap.endswith("a win"):
         out[-1] += f" (memgit's own BM25 beats its hybrid here: {gap})"
-    out[-1] += "; it checks that results stay findable at 2,000 notes, not which tool understands questions."
+    out[-1] += "; it checks that results stay findable in a generated workspace, not which tool understands questions."
     return out + [""]
 
 

@@ -1220,6 +1220,7 @@ def main() -> int:
     if "memgit" in tools and corpora:
         settings = memgit_settings(corpora[0].workspaces[0].src)
     counts: dict[str, dict[str, int]] = {}
+    prev_runs: list[dict[str, Any]] = list(prev_meta.get("runs", []))
 
     def save(final: bool) -> None:
         meta = {
@@ -1246,6 +1247,16 @@ def main() -> int:
             "complete": final,
             "json": os.path.relpath(args.json, REPO),
         }
+        this_run = {
+            "command": "bench/peers/run " + " ".join(sys.argv[1:]),
+            "date": stamp,
+            "tools": tools,
+            "corpora": sorted(names),
+            "seconds": round(time.time() - started, 1),
+            "tool_seconds": {t: timings[t] for t in tools if t in timings},
+            "loadavg": {t: loads[t] for t in tools if t in loads},
+        }
+        meta["runs"] = [*prev_runs, this_run]
         if final:
             merged_counts = {c: dict(v) for c, v in prev_meta.get("index_counts", {}).items()}
             for c, per_tool in counts.items():
