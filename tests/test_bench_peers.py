@@ -185,6 +185,13 @@ def test_memgit_rows_rerun_alone_and_merge(tmp_path: Path, real_model: Path) -> 
     assert "memgit hybrid (BM25 + MiniLM vectors) vs peer row" in doc
     assert "measured by more than one run" in doc
 
+    # rows measured on another workspace are never mixed in: a --merge onto them refuses and keeps them
+    before = out_json.read_text()
+    other = ["--corpora", "synth", "--synth-files", "13", "--synth-queries", "4", "--json", str(out_json)]
+    proc = run_harness(["--tools", "memgit", "--merge", *other, "--out", str(tmp_path / "x.md")], tmp_path / "run")
+    assert proc.returncode == 2 and "other workspaces or questions" in proc.stdout
+    assert out_json.read_text() == before
+
     # re-rendering from the JSON alone gives the same document
     rendered = tmp_path / "again.md"
     proc = run_harness(["--render-only", "--json", str(out_json), "--out", str(rendered)], tmp_path / "run")

@@ -1126,8 +1126,9 @@ def load_previous(json_path: Path, corpora: list[Corpus]) -> dict[str, Any] | No
         data = json.loads(json_path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
-    before = {c["name"]: c["queries"] for c in data.get("corpora", [])}
-    same = all(before.get(c.name, c.n_queries) == c.n_queries for c in corpora)
+    before = {c["name"]: (c["label"], c["queries"]) for c in data.get("corpora", [])}
+    # the label names the workspace (e.g. the synthetic workspace's size), the count the questions
+    same = all(before.get(c.name, (c.label, c.n_queries)) == (c.label, c.n_queries) for c in corpora)
     return data if same else None
 
 
@@ -1186,7 +1187,10 @@ def main() -> int:
     log("workspaces: " + ", ".join(f"{c.name} ({c.n_queries} queries)" for c in corpora))
     previous = load_previous(args.json, corpora) if args.merge else None
     if args.merge and previous is None:
-        log(f"--merge: {args.json} is missing or was measured on other queries; starting afresh")
+        if args.json.exists():
+            log(f"--merge: {args.json} was measured on other workspaces or questions (see --synth-files)")
+            return 2  # never mix rows measured on different workspaces, nor silently discard the old ones
+        log(f"--merge: {args.json} does not exist; starting afresh")
 
     mg = memgit_cmd()
     gguf, gguf_note = memgit_model(mg)
