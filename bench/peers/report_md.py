@@ -166,7 +166,8 @@ def render_markdown(results: list[Any], corpora: list[Any], meta: dict[str, Any]
             "",
             "Rows were measured by more than one run (`--merge`; the same workspaces and questions): "
             + "; ".join(f"on {when}: " + ", ".join(dict.fromkeys(rows)) for when, rows in sorted(runs.items()))
-            + ". Times from different runs met different loads on the shared machine.",
+            + ". Times from different runs met different loads on the shared machine: compare time columns "
+            "only between rows measured by the same run.",
         ]
     peak_load = max((float(v["after"][1]) for run in _runs(meta) for v in run.get("loadavg", {}).values()), default=0.0)
     if peak_load > 4:
