@@ -95,15 +95,6 @@ def test_commit_all_reads_the_temporary_index(lint_hook_without_python: Path) ->
     assert tried_python(lint_hook_without_python, "-a", "-m", "memory via -a")
 
 
-def test_extra_paths_make_every_commit_run_the_lint(lint_hook_without_python: Path) -> None:
-    """With [memory] extra_paths the shell cannot tell memory from code, so it asks Python."""
-    write(lint_hook_without_python / "memgit.toml", '[memory]\nextra_paths = ["kb/**/*.md"]\n')
-    (lint_hook_without_python / ".git" / "info" / "exclude").write_text("memgit.toml\n")
-    write(lint_hook_without_python / "kb" / "facts.md", "- fact\n")
-    git(lint_hook_without_python, "add", "kb")
-    assert tried_python(lint_hook_without_python, "-m", "extra path")
-
-
 def test_renames_into_or_out_of_memory_run_the_lint(lint_hook_without_python: Path) -> None:
     repo = lint_hook_without_python
     write(repo / "drafts" / "facts.md", "- a fact\n")
@@ -162,7 +153,8 @@ def test_unicode_paths_ask_python_whatever_core_quotepath_says(
     ],
 )
 def test_every_spelling_of_extra_paths_runs_the_lint(lint_hook_without_python: Path, config: str) -> None:
-    """Each of these is the same TOML: a staged file the globs cover is memory, the shell cannot tell."""
+    """With [memory] extra_paths the shell cannot tell memory from code, so it asks Python: each of
+    these is the same TOML, and a staged file the globs cover is memory."""
     from memgit.config import load_config
 
     repo = lint_hook_without_python
@@ -411,15 +403,22 @@ def all_hooks_without_python(workspace: Path, monkeypatch: pytest.MonkeyPatch) -
     return workspace
 
 
-def test_empty_and_code_commits_fork_one_git_per_hook(all_hooks_without_python: Path, logged_tools: Path) -> None:
-    repo = all_hooks_without_python
+def forks_of_an_empty_and_a_code_commit(repo: Path, logged_tools: Path) -> tuple[list[str], list[str]]:
+    """What the hooks forked for an empty commit, then for a commit staging only src/app.py."""
+    forks(logged_tools)
     real_commit(repo, "--allow-empty", "-m", "empty")
-    assert forks(logged_tools) == ["git diff", "git diff-tree"]
+    empty = forks(logged_tools)
     write(repo / "src" / "app.py", "x = 1\n")
     run_git(repo, "add", "-A")
     forks(logged_tools)
     real_commit(repo, "-m", "code")
-    assert forks(logged_tools) == ["git diff", "git diff-tree"]
+    return empty, forks(logged_tools)
+
+
+def test_empty_and_code_commits_fork_one_git_per_hook(all_hooks_without_python: Path, logged_tools: Path) -> None:
+    empty, code = forks_of_an_empty_and_a_code_commit(all_hooks_without_python, logged_tools)
+    assert empty == ["git diff", "git diff-tree"]
+    assert code == ["git diff", "git diff-tree"]
 
 
 def test_with_a_config_a_code_commit_adds_one_grep_per_hook(all_hooks_without_python: Path, logged_tools: Path) -> None:
@@ -430,14 +429,9 @@ def test_with_a_config_a_code_commit_adds_one_grep_per_hook(all_hooks_without_py
     run_git(repo, "add", "-A")
     run_git(repo, "commit", "-q", "--no-verify", "-m", "config")
     assert memgit(repo, "index").returncode == 0
-    forks(logged_tools)
-    real_commit(repo, "--allow-empty", "-m", "empty")
-    assert forks(logged_tools) == ["git diff", "git diff-tree"]
-    write(repo / "src" / "app.py", "x = 1\n")
-    run_git(repo, "add", "-A")
-    forks(logged_tools)
-    real_commit(repo, "-m", "code")
-    assert sorted(forks(logged_tools)) == ["git diff", "git diff-tree", "grep", "grep"]
+    empty, code = forks_of_an_empty_and_a_code_commit(repo, logged_tools)
+    assert empty == ["git diff", "git diff-tree"]
+    assert sorted(code) == ["git diff", "git diff-tree", "grep", "grep"]
 
 
 def test_squash_merge_file_checkout_and_rebase_picks_stay_in_the_shell(

@@ -367,6 +367,14 @@ def _unshare_works() -> bool:
 
 
 @pytest.mark.skipif(not _unshare_works(), reason="needs `unshare -rm` (user and mount namespaces)")
+def _run_with_read_only_data_dir(script: str, workspace: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run memgit in a user and mount namespace where `script` made the data dir read-only."""
+    return subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script, sys.executable],
+        cwd=workspace, capture_output=True, text=True, env=env, timeout=300,
+    )
+
+
 def test_a_read_only_data_dir_keeps_the_index_and_says_so(workspace: Path) -> None:
     index(workspace)
     before = {p.name: p.read_bytes() for p in data_dir(workspace).iterdir() if p.is_file()}
@@ -375,14 +383,7 @@ def test_a_read_only_data_dir_keeps_the_index_and_says_so(workspace: Path) -> No
     folder = data_dir(workspace)
     script = f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && exec "$0" -m memgit index'
     env = {**os.environ, **BM25}
-    proc = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", script, sys.executable],
-        cwd=workspace,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    proc = _run_with_read_only_data_dir(script, workspace, env)
     assert_clean_error(proc)
     assert len([line for line in proc.stderr.splitlines() if line.strip()]) == 1, proc.stderr
     assert "read-only" in proc.stderr.lower() or "permission" in proc.stderr.lower(), proc.stderr
@@ -390,14 +391,7 @@ def test_a_read_only_data_dir_keeps_the_index_and_says_so(workspace: Path) -> No
     assert after == before
     # Search on a read-only data dir answers from the index it has, and says why it is behind.
     script = script.replace("-m memgit index", "-m memgit search billing --json --mode bm25")
-    proc = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", script, sys.executable],
-        cwd=workspace,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    proc = _run_with_read_only_data_dir(script, workspace, env)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert {h["path"] for h in result["hits"]} == {"memory/2026-01-05.md"}
