@@ -92,8 +92,11 @@ class GitChurn(threading.Thread):
             while not self.stop_event.is_set():
                 n = self.rounds
                 if (self.root / TODAY_LOG).exists():
+                    # Commit what `git add` staged, with no pathspec: `git commit -- PATH` reads the
+                    # file twice (once for the index, once for the commit), so an append landing in
+                    # between left the index behind HEAD, and the next merge refused to run.
                     self.git("add", TODAY_LOG)
-                    self.git("commit", "-q", "--allow-empty", "-m", f"daily log, round {n}", "--", TODAY_LOG)
+                    self.git("commit", "-q", "--allow-empty", "-m", f"daily log, round {n}")
                 self.git("checkout", "-q", "-B", f"side-{n}", "main", cwd=self.side)
                 write(self.side / "memory" / "topics" / f"topic-{n}.md", f"# Topic {n}\n\n- {WORDS[n % 10]} topic {n}.\n")
                 write(self.side / "src" / f"mod{n}.py", f"VALUE = {n}\n")
