@@ -456,6 +456,10 @@ def commit_only(root: Path, paths: list[str], message: str) -> tuple[str | None,
     if proc.returncode == 0:
         proc = _git(root, "commit", "-q", "-m", message, "--only", "--", *paths)
         if proc.returncode == 0:
+            # `commit --only` reads each file twice (once into the real index, once into the
+            # commit): lines another process appended in between are committed but not staged,
+            # and git would show them as a staged removal. The index takes HEAD's version.
+            _git(root, "reset", "-q", "--", *paths)
             head = _git(root, "rev-parse", "HEAD")
             return head.stdout.decode().strip(), ""
     return None, (proc.stderr + proc.stdout).decode(errors="replace").strip()

@@ -1,0 +1,39 @@
+"""memgit's commits of memory files stay clean while another process appends to the same file."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from memgit.git import plumbing
+from tests.helpers import commit_all, git, write
+
+
+def test_commit_only_leaves_the_index_equal_to_head_while_another_process_appends(workspace: Path) -> None:
+    """`git commit --only` reads the file twice; an append in between must not leave the index
+    behind HEAD (found by the soak test's churn, which committed the same way)."""
+    log = workspace / "memory" / "race.md"
+    write(log, "- start\n")
+    commit_all(workspace, "start")
+    stop = threading.Event()
+
+    def append() -> None:
+        i = 0
+        while not stop.is_set():
+            with log.open("a", encoding="utf-8") as handle:
+                handle.write(f"- line {i}\n")
+            i += 1
+
+    writer = threading.Thread(target=append, daemon=True)
+    writer.start()
+    behind = 0
+    try:
+        for n in range(40):
+            commit, problem = plumbing.commit_only(workspace, ["memory/race.md"], f"round {n}")
+            assert commit, problem
+            staged = git(workspace, "diff", "--cached", "--name-only", "--", "memory/race.md").strip()
+            behind += bool(staged)
+    finally:
+        stop.set()
+        writer.join()
+    assert behind == 0, f"{behind} of 40 commits left the index behind HEAD"
