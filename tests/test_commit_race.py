@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 
 from memgit.git import plumbing
-from tests.helpers import commit_all, git, write
+from tests.helpers import commit_all, git, memgit, write
 
 
 def test_commit_only_leaves_the_index_equal_to_head_while_another_process_appends(workspace: Path) -> None:
@@ -37,3 +37,29 @@ def test_commit_only_leaves_the_index_equal_to_head_while_another_process_append
         stop.set()
         writer.join()
     assert behind == 0, f"{behind} of 40 commits left the index behind HEAD"
+
+
+def test_memgit_log_commit_leaves_nothing_staged_while_another_process_appends(workspace: Path) -> None:
+    """The same through the CLI: `memgit log --commit` while a writer keeps appending to that log."""
+    first = memgit(workspace, "log", "--commit", "- first note")
+    assert first.returncode == 0, first.stderr
+    today = git(workspace, "log", "-1", "--name-only", "--format=").strip()
+    log = workspace / today
+    stop = threading.Event()
+
+    def append() -> None:
+        while not stop.is_set():
+            with log.open("a", encoding="utf-8") as handle:
+                handle.write("- raw line\n")
+
+    writer = threading.Thread(target=append, daemon=True)
+    writer.start()
+    try:
+        for n in range(4):
+            proc = memgit(workspace, "log", "--commit", f"- note {n}")
+            assert proc.returncode == 0, proc.stderr
+            assert git(workspace, "diff", "--cached", "--name-only", "--", today).strip() == ""
+    finally:
+        stop.set()
+        writer.join()
+    assert "- note 3" in git(workspace, "show", f"HEAD:{today}")
