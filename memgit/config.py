@@ -115,9 +115,13 @@ class SearchConfig:
         maximum=1,
     )
     bm25_cache_mb: float = setting(
-        16.0,
+        48.0,
         "MB per 100,000 chunks a long-running searcher (MCP, --batch) keeps for per-word BM25 scores; 0: none",
         minimum=0,
+    )
+    bm25_prewarm: bool = setting(
+        True,
+        "the MCP server fills the per-word BM25 cache in the background with the index's most widespread words",
     )
     snippet_chars: int = setting(700, "longest hit text returned", minimum=1)
     auto_index: bool = setting(True, "bring the index up to HEAD before searching when it is behind")

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from memgit.core.text import match_expression, query_terms
 from memgit.index.store import Store
-from memgit.recall.bm25_terms import ROW_BYTES, TermScores
+from memgit.recall.bm25_terms import PREWARM_FILL, ROW_BYTES, TermScores, surface_forms
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, memgit, write
@@ -146,3 +150,154 @@ def test_cache_can_be_turned_off(workspace: Path) -> None:
         assert searcher.search("billing", mode="bm25").hits
     finally:
         searcher.close()
+
+
+def test_stemmed_spellings_share_one_entry(workspace: Path) -> None:
+    """"deploy", "deploys" and "deployed" are one index token: one cached entry, FTS5's scores."""
+    _many_notes(workspace)
+    commit_all(workspace)
+    assert memgit(workspace, "index", env=BM25).returncode == 0
+    store = Store(workspace / ".git" / "memgit" / "index.sqlite", readonly=True)
+    cache = TermScores(max_bytes=10_000_000)
+    try:
+        with store.snapshot_read():
+            state = _state(store)
+            for query in ["deploy", "deploys budget", "deployed"]:
+                terms = query_terms(query)
+                _same_ranking(store.bm25(match_expression(terms) or "", 10), cache.top(store, terms, 10, state))
+    finally:
+        store.close()
+    assert cache.misses == 2 and cache.hits == 2  # deploy, budget scored; deploys, deployed found
+
+
+def test_surface_forms_spell_porter_tokens() -> None:
+    assert "deploy" in surface_forms("deploi")
+    assert "agree" in surface_forms("agre")
+    assert "the" not in surface_forms("the")  # a stop word is never a query word
+
+
+def test_prewarm_fills_the_costliest_words_and_ranks_the_same(workspace: Path) -> None:
+    """A prewarm scores the most widespread words first, within its share of the budget, and a
+    search afterwards is answered from them with FTS5's own ranking."""
+    _many_notes(workspace)
+    commit_all(workspace)
+    assert memgit(workspace, "index", env=BM25).returncode == 0
+    store = Store(workspace / ".git" / "memgit" / "index.sqlite", readonly=True)
+    budget_rows = 150  # a few of the sixteen words
+    cache = TermScores(max_bytes=budget_rows * ROW_BYTES)
+    try:
+        with store.snapshot_read():
+            state = _state(store)
+            report = cache.prewarm(store, state)
+            assert report["words"] >= 1 and cache.rows == report["rows"] <= budget_rows * PREWARM_FILL
+            counts = dict(store.frequent_tokens(100))
+            cached = set(cache._words)
+            assert cached <= set(counts)
+            # nothing left out that fitted the room and was more widespread than a word taken
+            smallest_taken = min(counts[t] for t in cached)
+            skipped = [t for t, n in counts.items() if t not in cached and n > smallest_taken]
+            assert all(counts[t] > budget_rows * PREWARM_FILL - report["rows"] + smallest_taken for t in skipped)
+            hits_before = cache.hits
+            word = next(w for w in WORDS if store.fts_tokens([w]).get(w) in cached)
+            _same_ranking(store.bm25(match_expression([word]) or "", 10), cache.top(store, [word], 10, state))
+            assert cache.hits == hits_before + 1
+            for query in ["budget approved kestrel", "billing migration standup latency", "tenant shard"]:
+                terms = query_terms(query)
+                _same_ranking(store.bm25(match_expression(terms) or "", 24), cache.top(store, terms, 24, state))
+    finally:
+        store.close()
+
+
+def test_prewarm_stops_when_told_and_never_mixes_states(workspace: Path) -> None:
+    _many_notes(workspace)
+    commit_all(workspace)
+    assert memgit(workspace, "index", env=BM25).returncode == 0
+    store = Store(workspace / ".git" / "memgit" / "index.sqlite", readonly=True)
+    try:
+        with store.snapshot_read():
+            state = _state(store)
+            stopped = TermScores(max_bytes=10_000_000)
+            assert stopped.prewarm(store, state, stop=lambda: True)["words"] == 0 and stopped.rows == 0
+            moved = TermScores(max_bytes=10_000_000)
+            calls = iter(range(1000))
+
+            def another_search_moves_on() -> bool:  # a search adopts a newer state mid-prewarm
+                if next(calls) == 2:
+                    moved.top(store, ["budget"], 5, ("other", "state"))
+                return False
+
+            report = moved.prewarm(store, state, stop=another_search_moves_on)
+            assert report["words"] <= 2
+            assert moved._state == ("other", "state") and set(moved._words) <= {"budget"}
+    finally:
+        store.close()
+
+
+def _service(root: Path) -> Any:
+    from memgit.config import McpConfig
+    from memgit.mcp.service import MemoryService
+
+    return MemoryService(Workspace.discover(root), McpConfig(scan_interval=0))
+
+
+def _prewarm_done(service: Any, timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        thread = service._prewarm_thread
+        if thread is not None and not thread.is_alive() and service.prewarm_report is not None:
+            return service.status()["server"]["bm25_prewarm"]
+        time.sleep(0.05)
+    raise AssertionError("the BM25 prewarm did not finish")
+
+
+def test_the_mcp_service_prewarms_at_start_and_after_updates(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server fills the word cache in the background at start, searches are answered from
+    it, and after an append (a new index state) a new round fills it again for the new state."""
+    import memgit.mcp.service as service_module
+
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    monkeypatch.setenv("MEMGIT_NO_RECALL", "1")
+    monkeypatch.setattr(service_module, "PREWARM_AFTER_UPDATE_S", 0.2)
+    _many_notes(workspace)
+    commit_all(workspace)
+    service = _service(workspace)
+    try:
+        service.warm()
+        first = _prewarm_done(service)
+        assert first["running"] is False and first["words"] >= 10 and first["rows"] > 0
+        cache = service.searcher._term_scores
+        assert cache is not None
+        misses = cache.misses
+        assert service.search("budget approved kestrel", 5, None)["hits"]
+        assert cache.misses == misses and cache.hits >= 3  # all three words were warm
+        old_state = cache._state
+
+        service._prewarm_thread = None
+        service.append("- Zanzibar budget approved for the kestrel pilot.", long_term=False, commit=False)
+        assert service.search("zanzibar", 5, None)["hits"]  # the update is seen at once
+        again = _prewarm_done(service)
+        assert again["words"] >= 10 and cache._state != old_state
+        fresh = Searcher(Workspace.discover(workspace), embedder=None, auto_index=False)
+        try:
+            expected = fresh.search("budget approved kestrel zanzibar", k=6, mode="bm25")
+        finally:
+            fresh.close()
+        warm = service.searcher.search("budget approved kestrel zanzibar", k=6, mode="bm25")
+        assert [(h.path, h.start_line) for h in warm.hits] == [(h.path, h.start_line) for h in expected.hits]
+    finally:
+        service.close()
+
+
+def test_prewarm_can_be_turned_off(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    write(workspace / "memgit.toml", "[search]\nbm25_prewarm = false\n")
+    commit_all(workspace)
+    service = _service(workspace)
+    try:
+        service.warm()
+        assert service._prewarm_thread is None
+        assert service.status()["server"]["bm25_prewarm"] == {"running": False}
+    finally:
+        service.close()

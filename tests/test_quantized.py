@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memgit.index import quantized
 from memgit.index.vectors import VectorSet, advance, base_path, write_base
@@ -144,3 +146,18 @@ def test_unwritable_codes_file_still_searches(base_dir: tuple[Path, np.ndarray, 
     assert qv.top(matrix[9], 1)[0][0] == int(ids[9])
     assert quantized.codes_path(data_dir).is_dir()
     assert not [p for p in data_dir.iterdir() if ".tmp" in p.name]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 70), min_size=0, max_size=300).map(lambda v: np.asarray(v, dtype=np.uint16)),
+    st.integers(0, 320),
+)
+def test_closest_rows_are_the_smallest_distances(distance: np.ndarray, count: int) -> None:
+    """The histogram cut-off picks exactly `count` rows (or all), none farther than any row left out."""
+    chosen = quantized.closest(distance, count)
+    assert len(chosen) == min(count, len(distance))
+    assert len(set(chosen.tolist())) == len(chosen)
+    left = np.setdiff1d(np.arange(len(distance)), chosen)
+    if len(chosen) and len(left):
+        assert distance[chosen].max() <= distance[left].min()

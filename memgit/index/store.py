@@ -505,10 +505,7 @@ class Store:
         rows = self.conn.execute("SELECT id, block FROM chunks_fts_data WHERE id IN (1, 10) ORDER BY id")
         return b"".join(bytes(block) for _, block in rows)
 
-    def term_document_counts(self, terms: Sequence[str]) -> dict[str, int]:
-        """How many chunks contain each query word, as FTS5 counts them after its own tokenizer
-        (porter stemming included): the words go through a scratch FTS5 table in the temp schema
-        and are looked up in an fts5vocab view of the index."""
+    def _ensure_vocab(self) -> None:
         if not self._vocab_ready:
             self.conn.execute(
                 "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_tokens USING fts5 "
@@ -521,7 +518,13 @@ class Store:
                 "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_terms USING fts5vocab(main, chunks_fts, row)"
             )
             self._vocab_ready = True
-        words = list(terms)
+
+    def fts_tokens(self, words: Sequence[str]) -> dict[str, str]:
+        """The one index token each word becomes after FTS5's own tokenizer (porter stemming
+        included): the words go through a scratch FTS5 table in the temp schema. Words that make
+        no token or several are left out."""
+        self._ensure_vocab()
+        words = list(words)
         self.conn.execute("DELETE FROM temp.query_tokens")
         self.conn.executemany(
             "INSERT INTO temp.query_tokens (rowid, body) VALUES (?, ?)", list(enumerate(words))
@@ -529,14 +532,22 @@ class Store:
         tokens: dict[int, list[str]] = {}
         for doc, token in self.conn.execute("SELECT doc, term FROM temp.query_token_rows"):
             tokens.setdefault(int(doc), []).append(token)
+        return {word: found[0] for index, word in enumerate(words) if len(found := tokens.get(index, [])) == 1}
+
+    def term_document_counts(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many chunks contain each query word, as FTS5 counts them after its tokenizer."""
         out: dict[str, int] = {}
-        for index, word in enumerate(words):
-            found = tokens.get(index, [])
-            if len(found) != 1:
-                continue
-            row = self.conn.execute("SELECT doc FROM temp.chunk_terms WHERE term = ?", (found[0],)).fetchone()
+        for word, token in self.fts_tokens(terms).items():
+            row = self.conn.execute("SELECT doc FROM temp.chunk_terms WHERE term = ?", (token,)).fetchone()
             out[word] = int(row[0]) if row else 0
         return out
+
+    def frequent_tokens(self, limit: int) -> list[tuple[str, int]]:
+        """(index token, chunks holding it), the most widespread first: the words whose BM25
+        scores cost most to compute."""
+        self._ensure_vocab()
+        rows = self.conn.execute("SELECT term, doc FROM temp.chunk_terms ORDER BY doc DESC LIMIT ?", (limit,))
+        return [(str(term), int(doc)) for term, doc in rows]
 
     def chunk_total(self) -> int:
         meta = self.meta()

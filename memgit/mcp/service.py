@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import statistics
 import sys
 import threading
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 
 #: Seconds a search waits for the very first index build (there is no older index to answer from).
 FIRST_BUILD_WAIT = 30.0
+#: Quiet seconds after an index update before the BM25 word cache is filled again.
+PREWARM_AFTER_UPDATE_S = 30.0
 
 
 class MemoryService:
@@ -69,6 +72,9 @@ class MemoryService:
         self.last_report: dict[str, Any] | None = None
         self.updates = 0
         self.search_ms: deque[float] = deque(maxlen=2000)
+        self._prewarm_round = 0
+        self._prewarm_thread: threading.Thread | None = None
+        self.prewarm_report: dict[str, Any] | None = None
 
     def _scan_loop(self) -> None:
         while not self._stop.wait(self.options.scan_interval):
@@ -77,6 +83,7 @@ class MemoryService:
 
     def close(self) -> None:
         self._stop.set()
+        self._prewarm_round += 1
         self._updater.shutdown(wait=False, cancel_futures=True)
         self.searcher.close()
 
@@ -105,6 +112,8 @@ class MemoryService:
         self.last_report = report
         self.updates += 1
         self.searcher.refresh()
+        if report.get("mode") != "noop":
+            self._start_prewarm(delay=PREWARM_AFTER_UPDATE_S)
         notices = list(report.get("notices", []))
         if report.get("mode") == "full":
             notices.append(f"index rebuilt: {report.get('reason')}")
@@ -146,6 +155,37 @@ class MemoryService:
         """Open the model and bring the index up to date before the first call needs it."""
         with contextlib.suppress(Exception):
             self.sync()
+        self._start_prewarm()
+
+    def _start_prewarm(self, delay: float = 0.0) -> None:
+        """Score the index's most widespread words in the background (memgit.recall.bm25_terms):
+        they are what a cold search pays most for. After an index update the scores of every word
+        change, so a new round starts once the index has been quiet for `delay` seconds (an agent
+        appending in a burst pays for one round, not one per append); a newer round stops an older
+        one. The thread runs at a lower CPU priority than searches."""
+        if not self.ws.config.search.bm25_prewarm:
+            return
+        self._prewarm_round += 1
+        current = self._prewarm_round
+
+        def stale() -> bool:
+            return self._stop.is_set() or current != self._prewarm_round
+
+        def run() -> None:
+            with contextlib.suppress(OSError, AttributeError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)  # this thread only (Linux)
+            if delay > 0 and (self._stop.wait(delay) or stale()):
+                return
+            try:
+                report = self.searcher.prewarm_terms(stop=stale)
+            except Exception as exc:  # a cache that stays cold must never take the server down
+                report = {"error": f"{type(exc).__name__}: {exc}"}
+            if not stale() and report is not None:
+                self.prewarm_report = report
+
+        self.prewarm_report = None
+        self._prewarm_thread = threading.Thread(target=run, name="memgit-bm25-prewarm", daemon=True)
+        self._prewarm_thread.start()
 
     # -- tools ------------------------------------------------------------------------------
     def search(self, query: str, k: int, path: str | None) -> dict[str, Any]:
@@ -264,6 +304,10 @@ class MemoryService:
                 "search_ms_p50": percentile(recent, 50),
                 "search_ms_p95": percentile(recent, 95),
                 "search_ms_mean": round(statistics.fmean(recent), 2) if recent else None,
+                "bm25_prewarm": {
+                    "running": self._prewarm_thread is not None and self._prewarm_thread.is_alive(),
+                    **(self.prewarm_report or {}),
+                },
             },
             "notices": notices,
         }

@@ -10,16 +10,23 @@ A long-running searcher (the MCP server, `memgit search --batch`) keeps them per
 used out first, and adds them up per query. The same
 words come back in an agent's searches, and the common words, the expensive ones, most of all.
 
+Words are kept under the index token FTS5 makes of them (porter stemming: "deploys" and
+"deployed" are one entry), and a long-running process may `prewarm` the cache in the background
+with the index's most widespread tokens, the ones a first search would pay most for.
+
 Everything cached belongs to one state of the FTS index (`Store.fts_state`, plus the index id and
 generation); any other state empties the cache first, so a score is never from another index.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from memgit.core.text import match_expression
+from memgit.core.text import STOP_WORDS, match_expression
 
 if TYPE_CHECKING:
     import numpy as np
@@ -28,17 +35,36 @@ if TYPE_CHECKING:
 
 #: Bytes a cached row takes: its chunk id (int32 while ids fit, else int64) and its score (float32).
 ROW_BYTES = 8
+#: Share of the budget a prewarm fills, leaving room for the words searches bring.
+PREWARM_FILL = 0.75
+#: Words whose index token is remembered (a word -> token lookup is one SQL round trip).
+MAX_TOKEN_MEMO = 50_000
+
+
+def surface_forms(token: str) -> list[str]:
+    """Words that may stem to `token` (porter): a prewarm only knows the index's tokens, but a
+    phrase query needs a word; each candidate is checked through FTS5's tokenizer before use."""
+    forms = [token, token + "e", token + "s", token + "ed", token + "ing"]
+    if token.endswith("i"):
+        forms += [token[:-1] + "y", token[:-1] + "ies"]
+    return [f for f in dict.fromkeys(forms) if f not in STOP_WORDS]
 
 
 class TermScores:
-    """Per-word BM25 scores of one index state, least recently used dropped past `max_rows`."""
+    """Per-token BM25 scores of one index state, least recently used dropped past `max_rows`.
+
+    A search thread and one prewarm thread may share it: the lock guards the table, never a
+    computation.
+    """
 
     def __init__(self, max_bytes: int) -> None:
         self.max_rows = max_bytes // ROW_BYTES
         self._state: tuple[object, ...] | None = None
         self._words: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._tokens: dict[str, str] = {}
         self._rows = 0
         self._sums: np.ndarray | None = None
+        self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
@@ -48,35 +74,68 @@ class TermScores:
 
     def resize(self, max_bytes: int) -> None:
         """A new budget (the index grew or shrank); the least recently used words go first."""
-        self.max_rows = max_bytes // ROW_BYTES
-        self._evict()
+        with self._lock:
+            self.max_rows = max_bytes // ROW_BYTES
+            self._evict()
 
     def _evict(self) -> None:
         while self._rows > self.max_rows and self._words:
             _, (old_ids, _) = self._words.popitem(last=False)
             self._rows -= len(old_ids)
 
-    def _phrase(self, store: Store, term: str) -> tuple[np.ndarray, np.ndarray]:
+    def _adopt(self, state: tuple[object, ...]) -> None:
+        """Called with the lock held: scores of any other state are dropped."""
+        if state != self._state:
+            self._words.clear()
+            self._tokens.clear()
+            self._rows = 0
+            self._state = state
+
+    def _keys(self, store: Store, terms: list[str]) -> dict[str, str]:
+        """term -> cache key: its index token, or the term itself (a phrase, an unknown word)."""
+        with self._lock:
+            unknown = [t for t in terms if t not in self._tokens and " " not in t]
+        if unknown:
+            found = store.fts_tokens(unknown)
+            with self._lock:
+                if len(self._tokens) > MAX_TOKEN_MEMO:
+                    self._tokens.clear()
+                self._tokens.update(found)
+        with self._lock:
+            return {t: self._tokens.get(t, t) for t in terms}
+
+    @staticmethod
+    def _compute(store: Store, word: str) -> tuple[np.ndarray, np.ndarray]:
         import numpy as np
 
-        found = self._words.get(term)
-        if found is not None:
-            self._words.move_to_end(term)
-            self.hits += 1
-            return found
-        self.misses += 1
-        match = match_expression([term])
+        match = match_expression([word])
         assert match is not None
         ids, scores = store.bm25_phrase(match)
         # float32 keeps the cache small: a sum of a few of them differs from FTS5's float64
         # score by ~1e-6 of its size, which can only swap two chunks FTS5 scores within that.
         ids = ids.astype(np.int32) if len(ids) and int(ids[-1]) < 2**31 else ids
-        scores = scores.astype(np.float32)
-        if len(ids) <= self.max_rows:
-            self._words[term] = (ids, scores)
-            self._rows += len(ids)
+        return ids, scores.astype(np.float32)
+
+    def _store(self, key: str, entry: tuple[np.ndarray, np.ndarray], state: tuple[object, ...]) -> bool:
+        with self._lock:
+            if state != self._state or key in self._words or len(entry[0]) > self.max_rows:
+                return False
+            self._words[key] = entry
+            self._rows += len(entry[0])
             self._evict()
-        return ids, scores
+            return True
+
+    def _phrase(self, store: Store, term: str, key: str, state: tuple[object, ...]) -> tuple[np.ndarray, np.ndarray]:
+        with self._lock:
+            found = self._words.get(key)
+            if found is not None:
+                self._words.move_to_end(key)
+                self.hits += 1
+                return found
+            self.misses += 1
+        entry = self._compute(store, term)
+        self._store(key, entry, state)
+        return entry
 
     def top(self, store: Store, terms: list[str], limit: int, state: tuple[object, ...]) -> list[tuple[int, float]]:
         """The `limit` best chunks for the OR of `terms`, as `Store.bm25` ranks them, with the
@@ -84,11 +143,11 @@ class TermScores:
         transaction that `state` was read in."""
         import numpy as np
 
-        if state != self._state:
-            self._words.clear()
-            self._rows = 0
-            self._state = state
-        parts = [self._phrase(store, term) for term in dict.fromkeys(terms)]
+        with self._lock:
+            self._adopt(state)
+        keys = self._keys(store, list(dict.fromkeys(terms)))
+        # Two words with one token (`deploys deployed`) are one phrase: FTS5 sums both, so do we.
+        parts = [self._phrase(store, term, key, state) for term, key in keys.items()]
         parts = [p for p in parts if len(p[0])]
         if not parts or limit <= 0:
             return []
@@ -111,3 +170,33 @@ class TermScores:
             for part_ids, _ in parts:
                 window[part_ids] = 0.0
         return sorted(chosen, key=lambda pair: (-pair[1], pair[0]))
+
+    def prewarm(
+        self, store: Store, state: tuple[object, ...], *, stop: Callable[[], bool] = lambda: False
+    ) -> dict[str, float]:
+        """Fill the cache with the index's most widespread tokens, up to `PREWARM_FILL` of the
+        budget, costliest first. Call inside the read transaction `state` was read in; stops
+        early when `stop()` says so or a search moved the cache to another state."""
+        started = time.perf_counter()
+        with self._lock:
+            self._adopt(state)
+            room = int(self.max_rows * PREWARM_FILL) - self._rows
+        words = rows = 0
+        # The costliest tokens that fit: ask for a few times more than could fit, largest first.
+        for token, count in store.frequent_tokens(2_000):
+            if stop() or room <= 0 or self._state != state:
+                break
+            if count > room:
+                continue
+            with self._lock:
+                if token in self._words:
+                    continue
+            spelled = {w for w, t in store.fts_tokens(surface_forms(token)).items() if t == token}
+            if not spelled:
+                continue
+            entry = self._compute(store, min(spelled))
+            if self._store(token, entry, state):
+                words += 1
+                rows += len(entry[0])
+                room -= len(entry[0])
+        return {"words": words, "rows": rows, "seconds": round(time.perf_counter() - started, 3)}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date
@@ -144,11 +145,37 @@ class Searcher:
         if self._term_scores is not None and not where:
             meta = store.meta()
             state = (meta.get("index_id"), meta.get("generation"), store.fts_state())
-            per_100k = self.ws.config.search.bm25_cache_mb * 2**20
-            self._term_scores.resize(int(per_100k * max(1.0, int(meta.get("chunk_count", "0")) / 100_000)))
+            self._term_scores.resize(self._term_budget(meta))
             return self._term_scores.top(store, terms, limit, state)
         match = match_expression(terms)
         return store.bm25(match, limit, where, params) if match else []
+
+    def prewarm_terms(self, stop: Callable[[], bool] = lambda: False) -> dict[str, Any] | None:
+        """Fill the per-word BM25 cache with the index's most widespread words, on the calling
+        thread and its own connection (the search thread's is never shared), so that the first
+        searches do not pay for them. None when this searcher keeps no cache or there is no index."""
+        if self._term_scores is None or not index_path(self.ws).exists():
+            return None
+        try:
+            store = Store(index_path(self.ws), None, readonly=True, busy_timeout=self.ws.config.index.busy_timeout)
+        except (IndexUnavailable, CorruptIndex):
+            return None
+        try:
+            with store.snapshot_read():
+                meta = store.meta()
+                if "tree" not in meta:
+                    return None
+                self._term_scores.resize(self._term_budget(meta))
+                state = (meta.get("index_id"), meta.get("generation"), store.fts_state())
+                return self._term_scores.prewarm(store, state, stop=stop)
+        finally:
+            store.close()
+
+    def _term_budget(self, meta: dict[str, str]) -> int:
+        """Bytes of per-word BM25 scores: `bm25_cache_mb` per 100,000 chunks (a word's rows grow
+        with the index)."""
+        per_100k = self.ws.config.search.bm25_cache_mb * 2**20
+        return int(per_100k * max(1.0, int(meta.get("chunk_count", "0")) / 100_000))
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._executor is None:
