@@ -119,6 +119,9 @@ class SearchConfig:
         "MB per 100,000 chunks a long-running searcher (MCP, --batch) keeps for per-word BM25 scores; 0: none",
         minimum=0,
     )
+    bm25_cache_max_mb: float = setting(
+        256.0, "the most MB the per-word BM25 scores take, however large the index", minimum=0
+    )
     bm25_prewarm: bool = setting(
         True,
         "the MCP server fills the per-word BM25 cache in the background with the index's most widespread words",

@@ -301,3 +301,14 @@ def test_prewarm_can_be_turned_off(workspace: Path, monkeypatch: pytest.MonkeyPa
         assert service.status()["server"]["bm25_prewarm"] == {"running": False}
     finally:
         service.close()
+
+
+def test_the_budget_grows_with_the_index_up_to_its_cap(workspace: Path) -> None:
+    write(workspace / "memgit.toml", "[search]\nbm25_cache_mb = 10\nbm25_cache_max_mb = 35\n")
+    commit_all(workspace)
+    searcher = Searcher(Workspace.discover(workspace), embedder=None, keep_term_scores=True)
+    try:
+        mb = [searcher._term_budget({"chunk_count": str(n)}) / 2**20 for n in (500, 100_000, 250_000, 10**7)]
+    finally:
+        searcher.close()
+    assert mb == [10, 10, 25, 35]

@@ -174,8 +174,9 @@ class Searcher:
     def _term_budget(self, meta: dict[str, str]) -> int:
         """Bytes of per-word BM25 scores: `bm25_cache_mb` per 100,000 chunks (a word's rows grow
         with the index)."""
-        per_100k = self.ws.config.search.bm25_cache_mb * 2**20
-        return int(per_100k * max(1.0, int(meta.get("chunk_count", "0")) / 100_000))
+        cfg = self.ws.config.search
+        scaled = cfg.bm25_cache_mb * max(1.0, int(meta.get("chunk_count", "0")) / 100_000)
+        return int(min(scaled, cfg.bm25_cache_max_mb) * 2**20)
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._executor is None:
