@@ -1,7 +1,8 @@
 """`memgit mcp` end to end: the real server in a subprocess, driven by the SDK's stdio client.
 
-Server start costs about two seconds (mostly importing the SDK), so each test runs one session
-and walks through many calls in it.
+The server has its own JSON-RPC transport; the SDK's client talking to it is the interop check
+(tests/test_mcp_wire.py covers the wire itself). Each test runs one session and walks through
+many calls in it.
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ from typing import Any
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memgit.config import McpConfig
 from memgit.index.lock import index_lock
@@ -131,6 +133,47 @@ def test_arguments_are_checked_against_the_advertised_schema() -> None:
         with pytest.raises(ArgumentError) as info:
             check_arguments(schema, arguments)
         assert message in str(info.value) and "\n" not in str(info.value), (arguments, str(info.value))
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(line=st.binary(max_size=200) | JSON.map(lambda v: json.dumps(v).encode()))
+def test_decode_never_raises(line: bytes) -> None:
+    assert isinstance(wire.decode(line), wire.Request | wire.Notification | wire.Ignored | wire.Invalid)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tool=st.sampled_from(["memory_search", "memory_get", "memory_append", "memory_status"]),
+    arguments=st.dictionaries(st.sampled_from(["query", "k", "path", "from", "lines", "text", "long_term", "commit",
+                                               "x"]), JSON, max_size=4),
+)
+def test_checked_arguments_always_satisfy_the_schema(tool: str, arguments: dict[str, Any]) -> None:
+    schema = {t.name: t for t in build_tools(McpConfig())}[tool].input_schema
+    try:
+        values = check_arguments(schema, arguments)
+    except ArgumentError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert set(values) == set(schema["properties"])
+    for name, prop in schema["properties"].items():
+        value = values[name]
+        if value is None:
+            assert any(o["type"] == "null" for o in prop.get("anyOf", ())), name
+            continue
+        [prop] = [o for o in prop.get("anyOf", [prop]) if o["type"] != "null"]
+        kind = {"string": str, "integer": int, "boolean": bool}[prop["type"]]
+        assert type(value) is kind, (name, value)
+        if kind is str:
+            assert prop.get("minLength", 0) <= len(value) <= prop.get("maxLength", len(value))
+        if kind is int:
+            assert prop.get("minimum", value) <= value <= prop.get("maximum", value)
 
 
 # ----------------------------------------------------------------------------- a raw client
