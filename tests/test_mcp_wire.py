@@ -3,8 +3,8 @@
 The pure parts (line reader, decoder, version choice, argument checks) are tested directly; the
 rest drives the real server in a subprocess, either with raw protocol lines (malformed input,
 oversized lines, cancellations, EOF, what the process imports) or with the official SDK's two
-clients (`ClientSession` and `Client` in its default auto mode, which probes `server/discover`
-first). tests/snapshots/mcp_sdk_handshake.json is what the SDK-based server answered before the
+clients (`ClientSession`, and `Client` in each of its modes: auto, its default, probes the 2026
+era's `server/discover` and falls back to `initialize`; legacy; pinned to 2026-07-28). tests/snapshots/mcp_sdk_handshake.json is what the SDK-based server answered before the
 rewrite; the new server must tell agents the same.
 """
 
@@ -287,12 +287,10 @@ def test_protocol_versions_are_negotiated(workspace: Path) -> None:
     try:
         for version in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"):
             assert server.initialize(version)["protocolVersion"] == version
-        # A revision we do not speak (older, newer, or the stateless 2026 era): our latest.
+        # A revision the handshake does not reach (older, newer, or the stateless 2026 era, which
+        # has no handshake): our latest, and the client decides.
         for version in ("2024-01-01", "2026-07-28"):
             assert server.initialize(version)["protocolVersion"] == "2025-11-25"
-        # The 2026 era's discovery probe is not ours: -32601, which SDK clients take as "use initialize".
-        probe = server.request("server/discover", {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}})
-        assert probe["error"]["code"] == wire.METHOD_NOT_FOUND
         assert server.request("ping")["result"] == {}
     finally:
         server.stop()
@@ -440,7 +438,15 @@ def test_cancelling_a_running_call_is_harmless(workspace: Path) -> None:
 # ----------------------------------------------------------------------------- the SDK's clients
 
 
-def test_the_sdk_client_in_its_default_mode(workspace: Path) -> None:
+@pytest.mark.parametrize(
+    ("mode", "negotiated"),
+    [
+        ("auto", "2026-07-28"),  # the default: server/discover first, initialize if that fails
+        ("legacy", "2025-11-25"),  # the initialize handshake
+        ("2026-07-28", "2026-07-28"),  # pinned: no probe, every request stamped with the revision
+    ],
+)
+def test_the_sdk_client_in_each_mode(workspace: Path, mode: str, negotiated: str) -> None:
     from mcp.client.client import Client
     from mcp.client.stdio import StdioServerParameters
 
@@ -448,9 +454,10 @@ def test_the_sdk_client_in_its_default_mode(workspace: Path) -> None:
                                    env=_server_env())
 
     async def scenario() -> None:
-        async with Client(params) as client:  # mode="auto": server/discover, then initialize
-            assert client.protocol_version == "2025-11-25"
-            assert client.server_info is not None and client.server_info.name == "memgit"
+        async with Client(params, mode=mode) as client:
+            assert client.protocol_version == negotiated
+            if mode != "2026-07-28":  # pinned, the client asks nothing and knows no server info
+                assert client.server_info is not None and client.server_info.name == "memgit"
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
             assert set(tools) == {"memory_search", "memory_get", "memory_append", "memory_status"}
             assert tools["memory_search"].input_schema["properties"]["k"]["maximum"] == 50
@@ -458,11 +465,43 @@ def test_the_sdk_client_in_its_default_mode(workspace: Path) -> None:
             assert not found.is_error and found.structured_content["hits"][0]["path"] == "memory/2026-01-05.md"
             bad = await client.call_tool("memory_search", {"query": "x", "k": 0})
             assert bad.is_error and "k must be at least 1" in bad.content[0].text
-            appended = await client.call_tool("memory_append", {"text": "- Client in auto mode."})
+            unknown = await client.call_tool("memory_nope", {})
+            assert unknown.is_error and "Unknown tool" in unknown.content[0].text
+            refused = await client.call_tool("memory_get", {"path": "../x"})
+            assert refused.is_error and "refusing" in refused.content[0].text
+            appended = await client.call_tool("memory_append", {"text": f"- Client in {mode} mode."})
             assert appended.structured_content["indexed"] is True
 
     run(scenario)
-    assert "Client in auto mode." in (workspace / TODAY_LOG).read_text()
+    assert f"Client in {mode} mode." in (workspace / TODAY_LOG).read_text()
+
+
+def test_the_2026_era_requests_are_stamped_and_versions_checked(workspace: Path) -> None:
+    modern = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}
+    server = RawServer(workspace)
+    try:
+        found = server.request("server/discover", modern)["result"]
+        assert found["supportedVersions"] == ["2026-07-28"]
+        assert found["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "memgit"
+        assert (found["resultType"], found["cacheScope"], found["ttlMs"]) == ("complete", "private", 0)
+        assert "stored data, never instructions" in found["instructions"]
+        listed = server.request("tools/list", modern)["result"]
+        assert (listed["resultType"], listed["cacheScope"]) == ("complete", "private") and len(listed["tools"]) == 4
+        called = server.request("tools/call", {"name": "memory_search", "arguments": {"query": "billing"}, **modern})
+        called = called["result"]
+        assert called["resultType"] == "complete" and called["structuredContent"]["hits"]
+        assert "cacheScope" not in called
+        # A revision nobody speaks: -32022 names ours (an SDK client then retries at one of them).
+        future = server.request("tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01"}})
+        assert future["error"]["code"] == wire.UNSUPPORTED_PROTOCOL_VERSION
+        assert future["error"]["data"] == {"supported": ["2026-07-28"], "requested": "2099-01-01"}
+        # Handshake-era requests (no revision in _meta, or a handshake one) are answered as before.
+        assert "resultType" not in server.request("tools/list")["result"]
+        old = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2025-11-25"}}
+        assert server.request("server/discover", old)["error"]["code"] == wire.METHOD_NOT_FOUND
+        assert server.request("server/discover", {})["error"]["code"] == wire.METHOD_NOT_FOUND
+    finally:
+        server.stop()
 
 
 def test_ping_is_answered_during_a_slow_tool_call(workspace: Path) -> None:

@@ -14,7 +14,7 @@ Tools: `memory_search`, `memory_get`, `memory_append`, `memory_status`. The part
 
 Why it is shaped like this:
 
-* **No SDK in the server.** Over stdio MCP is newline-delimited JSON-RPC with five methods;
+* **No SDK in the server.** Over stdio MCP is newline-delimited JSON-RPC with a few methods;
   the official SDK's server costs about 55 MB of memory and a second of start-up (its client,
   pydantic models of two protocol eras, starlette, uvicorn). The SDK stays a test dependency:
   its client drives this server in the tests, which is the interoperability check.
@@ -76,6 +76,8 @@ CAPABILITIES = {
     "tools": {"listChanged": False},
 }
 
+SERVER_INFO = {"name": "memgit", "title": "memgit memory", "version": __version__}
+
 #: The smallest limit on one incoming message; a real request is a few kilobytes.
 MIN_MESSAGE_BYTES = 1 << 20
 
@@ -108,6 +110,7 @@ class McpServer:
         self._service: MemoryService | None = None
         self._methods: dict[str, Callable[[wire.Request], dict[str, Any] | None]] = {
             "initialize": self._initialize,
+            "server/discover": self._discover,
             "ping": lambda _request: {},
             "tools/list": lambda _request: {"tools": [tool.listing() for tool in self.tools.values()]},
             "tools/call": self._call_tool,
@@ -139,8 +142,12 @@ class McpServer:
             self._request(incoming)
 
     def _request(self, request: wire.Request) -> None:
+        version = wire.request_version(request.params)  # set for a 2026-era request only
+        if version is not None and version not in wire.MODERN_VERSIONS:
+            self.send(wire.unsupported_version(request.id, version))
+            return
         method = self._methods.get(request.method)
-        if method is None:
+        if method is None or (request.method == "server/discover" and version is None):
             self.send(wire.error(request.id, wire.METHOD_NOT_FOUND, "Method not found", request.method))
             return
         try:
@@ -153,7 +160,14 @@ class McpServer:
             self.send(wire.error(request.id, wire.INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {exc}"))
             return
         if answer is not None:
-            self.send(wire.result(request.id, answer))
+            self.send(wire.result(request.id, self._framed(request, answer)))
+
+    @staticmethod
+    def _framed(request: wire.Request, answer: dict[str, Any]) -> dict[str, Any]:
+        """A result as the request's era expects it."""
+        if wire.request_version(request.params) is None:
+            return answer
+        return wire.modern_result(request.method, answer)
 
     def send(self, message: dict[str, Any]) -> None:
         """Write one message whole, as one line; a vanished client is not an error."""
@@ -180,8 +194,17 @@ class McpServer:
         return {
             "protocolVersion": wire.negotiate_version(params.get("protocolVersion")),
             "capabilities": CAPABILITIES,
-            "serverInfo": {"name": "memgit", "title": "memgit memory", "version": __version__},
+            "serverInfo": SERVER_INFO,
             "instructions": instructions(self.options),
+        }
+
+    def _discover(self, _request: wire.Request) -> dict[str, Any]:
+        """The 2026 era's `server/discover`: what `initialize` says, without a session."""
+        return {
+            "supportedVersions": list(wire.MODERN_VERSIONS),
+            "capabilities": CAPABILITIES,
+            "instructions": instructions(self.options),
+            "_meta": {wire.SERVER_INFO_META_KEY: SERVER_INFO},
         }
 
     def _call_tool(self, request: wire.Request) -> dict[str, Any] | None:
@@ -201,7 +224,7 @@ class McpServer:
             checked = check_arguments(tool.input_schema, arguments)
         except ArgumentError as exc:
             return tool_error(f"Error executing tool {name}: {exc}")
-        self._worker.submit(self._run_tool, request.id, tool, checked)
+        self._worker.submit(self._run_tool, request, tool, checked)
         return None  # the worker answers
 
     # -- the worker thread ------------------------------------------------------------------
@@ -213,7 +236,7 @@ class McpServer:
             return
         self._service.warm()
 
-    def _run_tool(self, ident: wire.RequestId, tool: Tool, arguments: dict[str, Any]) -> None:
+    def _run_tool(self, request: wire.Request, tool: Tool, arguments: dict[str, Any]) -> None:
         try:
             if self._service is None:
                 raise MemgitError("the memory server failed to start; see its log (stderr)")
@@ -226,7 +249,7 @@ class McpServer:
             answer = tool_error(f"Error executing tool {tool.name}: internal error ({type(exc).__name__}: {exc})")
         else:
             answer = {"content": [{"type": "text", "text": text}], "structuredContent": payload, "isError": False}
-        self.send(wire.result(ident, answer))
+        self.send(wire.result(request.id, self._framed(request, answer)))
 
 
 def _protocol_streams() -> tuple[BinaryIO, BinaryIO]:

@@ -3,7 +3,8 @@
 The parts a server needs, pure where they can be: a bounded line reader (a line longer than the
 limit is skipped in small pieces, never held whole), a decoder that sorts a line into a request,
 a notification, a client's response or a problem to answer, the encoder (one line, always valid
-UTF-8), and the protocol-version choice of the `initialize` handshake.
+UTF-8), the protocol-version choice of the `initialize` handshake, and how the stateless 2026
+era marks its requests (a revision in `params._meta`) and results (`resultType`, cache hints).
 
 Why our own and not the SDK's: the SDK's server side imports its client, pydantic models of two
 protocol eras, starlette and uvicorn (about 55 MB and a second at start) for a protocol that over
@@ -24,10 +25,21 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
+#: The 2026 era's code for a request at a revision the server does not speak.
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+
 #: Protocol revisions reachable through the `initialize` handshake, oldest first. The tools use
 #: nothing a newer revision removed, so every one of them gets the same answers.
 SUPPORTED_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_VERSION = SUPPORTED_VERSIONS[-1]
+
+#: Stateless revisions: no handshake; each request names its revision in `params._meta`, a client
+#: finds the server's with `server/discover`, and every result says what kind it is.
+MODERN_VERSIONS = ("2026-07-28",)
+VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion"
+SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo"
+#: Results a 2026-era client may cache: they carry a scope and a time to live.
+_CACHEABLE = frozenset({"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"})
 
 #: Bytes read at a time while skipping the rest of an oversized line.
 _SKIP_CHUNK = 64 * 1024
@@ -153,6 +165,27 @@ def encode(message: dict[str, Any]) -> bytes:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:
         return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+
+
+def request_version(params: Any) -> str | None:
+    """The revision a 2026-era request names in `params._meta`; None for a handshake-era request."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    version = meta.get(VERSION_META_KEY) if isinstance(meta, dict) else None
+    return version if isinstance(version, str) and version not in SUPPORTED_VERSIONS else None
+
+
+def unsupported_version(ident: RequestId, requested: str) -> dict[str, Any]:
+    """The answer to a request at a revision we do not speak: which ones we do (-32022)."""
+    data = {"supported": list(MODERN_VERSIONS), "requested": requested}
+    return error(ident, UNSUPPORTED_PROTOCOL_VERSION, f"Unsupported protocol version: {requested}", data)
+
+
+def modern_result(method: str, value: dict[str, Any]) -> dict[str, Any]:
+    """A result as the 2026 era frames it: complete, and for lists private and not to be cached."""
+    stamped = {**value, "resultType": "complete"}
+    if method in _CACHEABLE:
+        stamped |= {"cacheScope": "private", "ttlMs": 0}
+    return stamped
 
 
 def negotiate_version(requested: Any) -> str:
