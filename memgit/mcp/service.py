@@ -74,6 +74,7 @@ class MemoryService:
         self.search_ms: deque[float] = deque(maxlen=2000)
         self._prewarm_round = 0
         self._prewarm_thread: threading.Thread | None = None
+        self._prewarm_cancel = threading.Event()
         self.prewarm_report: dict[str, Any] | None = None
 
     def _scan_loop(self) -> None:
@@ -83,6 +84,7 @@ class MemoryService:
 
     def close(self) -> None:
         self._stop.set()
+        self._prewarm_cancel.set()
         self._prewarm_round += 1
         self._updater.shutdown(wait=False, cancel_futures=True)
         self.searcher.close()
@@ -167,6 +169,8 @@ class MemoryService:
             return
         self._prewarm_round += 1
         current = self._prewarm_round
+        self._prewarm_cancel.set()  # an older round still waiting ends now
+        cancel = self._prewarm_cancel = threading.Event()
 
         def stale() -> bool:
             return self._stop.is_set() or current != self._prewarm_round
@@ -174,7 +178,7 @@ class MemoryService:
         def run() -> None:
             with contextlib.suppress(OSError, AttributeError):
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)  # this thread only (Linux)
-            if delay > 0 and (self._stop.wait(delay) or stale()):
+            if delay > 0 and (cancel.wait(delay) or stale()):
                 return
             try:
                 report = self.searcher.prewarm_terms(stop=stale)
