@@ -32,8 +32,6 @@ if TYPE_CHECKING:
 MODES = ("hybrid", "bm25", "vector")
 MAX_K = 200
 HEAD_RECHECK_SECONDS = 1.0
-#: Word sets a long-running searcher keeps for MMR (~20 candidates a search; a few MB at most).
-TOKEN_SET_MEMO = 5_000
 
 
 @dataclass
@@ -93,8 +91,6 @@ class Searcher:
         # A long-running searcher keeps per-word BM25 scores (memgit.recall.bm25_terms); a
         # one-shot search would only pay for filling them.
         self._term_scores: TermScores | None = None
-        # ... and each candidate's word set for MMR, by text (a chunk id may be reused by other text).
-        self._token_sets: dict[str, frozenset[str]] | None = {} if keep_term_scores else None
         if keep_term_scores and ws.config.search.bm25_cache_mb > 0:
             from memgit.recall.bm25_terms import TermScores
 
@@ -402,18 +398,8 @@ class Searcher:
             ]
         candidates = sorted(candidates, key=lambda c: (-c.score, c.path, c.start_line))
         pool = candidates[: max(3 * k, 20)]
-        diverse = mmr(pool, [self._token_set(c.text) for c in pool], k * 2, cfg.mmr_lambda)
+        diverse = mmr(pool, [token_set(c.text) for c in pool], k * 2, cfg.mmr_lambda)
         return drop_repeated_lines(diverse)[:k]
-
-    def _token_set(self, text: str) -> frozenset[str]:
-        if self._token_sets is None:
-            return token_set(text)
-        found = self._token_sets.get(text)
-        if found is None:
-            if len(self._token_sets) >= TOKEN_SET_MEMO:
-                self._token_sets.clear()
-            found = self._token_sets[text] = token_set(text)
-        return found
 
     def _vectors(self, meta: dict[str, str]) -> VectorSet | QuantizedVectors | None:
         """The memory-mapped vectors of this index generation, if the files are intact.
