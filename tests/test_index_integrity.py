@@ -187,6 +187,7 @@ def test_mcp_hits_match_their_commit_while_a_writer_commits(workspace: Path) -> 
     from tests.test_mcp import call, mcp_session, ok
 
     index(workspace)
+    commits_before = int(git(workspace, "rev-list", "--count", "HEAD"))
     stop = workspace.parent / "stop"
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(workspace), str(stop)],
@@ -201,7 +202,11 @@ def test_mcp_hits_match_their_commit_while_a_writer_commits(workspace: Path) -> 
         nonlocal checked
         async with mcp_session(workspace) as session:
             with anyio.fail_after(90):
-                for _ in range(40):
+                searches = 0
+                # At least 40 searches, and on until the writer has committed a few times (a
+                # server that starts fast could otherwise be done before the race begins).
+                while searches < 40 or int(git(workspace, "rev-list", "--count", "HEAD")) < commits_before + 3:
+                    searches += 1
                     result = ok(await call(session, "memory_search", {"query": "racefact round", "k": 8}))
                     for hit in result["hits"]:
                         if hit["source"] != "tree":
