@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from memgit.cli.output import Progress, emit, notice, warn, workspace_from
+from memgit.cli.output import Progress, emit, notice, skip_teardown, warn, workspace_from
 
 
 @click.command()
@@ -186,6 +186,7 @@ def search(
         searcher.close()
         if recorder.problem:
             warn(recorder.problem)
+    skip_teardown()  # everything is closed; what is left to print needs no model
     if as_json:
         emit(result.to_dict())
         return

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -67,6 +68,30 @@ _register_optional()
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every failure becomes one `memgit: error: ...` line and a non-zero exit."""
+    try:
+        _main(argv)
+    except SystemExit as exc:
+        _end(exc)
+        raise
+    _end(SystemExit(0))
+
+
+def _end(ending: SystemExit) -> None:
+    """End the process at once when the command allowed it (`output.skip_teardown`), nothing else
+    runs, and the standard streams flush; otherwise return and let Python exit as usual."""
+    from memgit.cli.output import teardown_skipped
+
+    if not teardown_skipped() or threading.active_count() > 1 or not isinstance(ending.code, int | None):
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return  # a closed or broken pipe: the usual exit path reports it
+    os._exit(ending.code or 0)
+
+
+def _main(argv: list[str] | None) -> None:
     from memgit.errors import ConfigError, MemgitError
 
     try:

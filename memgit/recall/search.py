@@ -191,7 +191,7 @@ class Searcher:
     def close(self) -> None:
         self.refresh()
         if self._executor is not None:
-            self._executor.shutdown(wait=False)
+            self._executor.shutdown(wait=True)  # idle by now; a CLI may then end without teardown
             self._executor = None
 
     def ensure_index(self, notices: list[str], *, worktree: bool = False) -> None:
