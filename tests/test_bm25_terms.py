@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,20 @@ def _many_notes(root: Path, files: int = 40, seed: int = 3) -> None:
         for _ in range(rng.randint(2, 12)):
             lines.append("- " + " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 14))) + ".")
         write(root / "memory" / "notes" / f"n{i:03d}.md", "\n".join(lines) + "\n")
+
+
+@contextmanager
+def _indexed(workspace: Path) -> Iterator[Store]:
+    """The notes committed and indexed (BM25 only); a read connection inside one snapshot."""
+    _many_notes(workspace)
+    commit_all(workspace)
+    assert memgit(workspace, "index", env=BM25).returncode == 0
+    store = Store(workspace / ".git" / "memgit" / "index.sqlite", readonly=True)
+    try:
+        with store.snapshot_read():
+            yield store
+    finally:
+        store.close()
 
 
 def _state(store: Store) -> tuple[object, ...]:
@@ -154,19 +170,12 @@ def test_cache_can_be_turned_off(workspace: Path) -> None:
 
 def test_stemmed_spellings_share_one_entry(workspace: Path) -> None:
     """"deploy", "deploys" and "deployed" are one index token: one cached entry, FTS5's scores."""
-    _many_notes(workspace)
-    commit_all(workspace)
-    assert memgit(workspace, "index", env=BM25).returncode == 0
-    store = Store(workspace / ".git" / "memgit" / "index.sqlite", readonly=True)
     cache = TermScores(max_bytes=10_000_000)
-    try:
-        with store.snapshot_read():
-            state = _state(store)
-            for query in ["deploy", "deploys budget", "deployed"]:
-                terms = query_terms(query)
-                _same_ranking(store.bm25(match_expression(terms) or "", 10), cache.top(store, terms, 10, state))
-    finally:
-        store.close()
+    with _indexed(workspace) as store:
+        state = _state(store)
+        for query in ["deploy", "deploys budget", "deployed"]:
+            terms = query_terms(query)
+            _same_ranking(store.bm25(match_expression(terms) or "", 10), cache.top(store, terms, 10, state))
     assert cache.misses == 2 and cache.hits == 2  # deploy, budget scored; deploys, deployed found
 
 
@@ -179,58 +188,44 @@ def test_surface_forms_spell_porter_tokens() -> None:
 def test_prewarm_fills_the_costliest_words_and_ranks_the_same(workspace: Path) -> None:
     """A prewarm scores the most widespread words first, within its share of the budget, and a
     search afterwards is answered from them with FTS5's own ranking."""
-    _many_notes(workspace)
-    commit_all(workspace)
-    assert memgit(workspace, "index", env=BM25).returncode == 0
-    store = Store(workspace / ".git" / "memgit" / "index.sqlite", readonly=True)
     budget_rows = 150  # a few of the sixteen words
     cache = TermScores(max_bytes=budget_rows * ROW_BYTES)
-    try:
-        with store.snapshot_read():
-            state = _state(store)
-            report = cache.prewarm(store, state)
-            assert report["words"] >= 1 and cache.rows == report["rows"] <= budget_rows * PREWARM_FILL
-            counts = dict(store.frequent_tokens(100))
-            cached = set(cache._words)
-            assert cached <= set(counts)
-            # nothing left out that fitted the room and was more widespread than a word taken
-            smallest_taken = min(counts[t] for t in cached)
-            skipped = [t for t, n in counts.items() if t not in cached and n > smallest_taken]
-            assert all(counts[t] > budget_rows * PREWARM_FILL - report["rows"] + smallest_taken for t in skipped)
-            hits_before = cache.hits
-            word = next(w for w in WORDS if store.fts_tokens([w]).get(w) in cached)
-            _same_ranking(store.bm25(match_expression([word]) or "", 10), cache.top(store, [word], 10, state))
-            assert cache.hits == hits_before + 1
-            for query in ["budget approved kestrel", "billing migration standup latency", "tenant shard"]:
-                terms = query_terms(query)
-                _same_ranking(store.bm25(match_expression(terms) or "", 24), cache.top(store, terms, 24, state))
-    finally:
-        store.close()
+    with _indexed(workspace) as store:
+        state = _state(store)
+        report = cache.prewarm(store, state)
+        assert report["words"] >= 1 and cache.rows == report["rows"] <= budget_rows * PREWARM_FILL
+        counts = dict(store.frequent_tokens(100))
+        cached = set(cache._words)
+        assert cached <= set(counts)
+        # Greedy, costliest first: a more widespread token was left out only when it no longer fitted.
+        smallest_taken = min(counts[t] for t in cached)
+        skipped = [t for t, n in counts.items() if t not in cached and n > smallest_taken]
+        assert all(counts[t] > budget_rows * PREWARM_FILL - report["rows"] + smallest_taken for t in skipped)
+        hits_before = cache.hits
+        word = next(w for w in WORDS if store.fts_tokens([w]).get(w) in cached)
+        _same_ranking(store.bm25(match_expression([word]) or "", 10), cache.top(store, [word], 10, state))
+        assert cache.hits == hits_before + 1
+        for query in ["budget approved kestrel", "billing migration standup latency", "tenant shard"]:
+            terms = query_terms(query)
+            _same_ranking(store.bm25(match_expression(terms) or "", 24), cache.top(store, terms, 24, state))
 
 
 def test_prewarm_stops_when_told_and_never_mixes_states(workspace: Path) -> None:
-    _many_notes(workspace)
-    commit_all(workspace)
-    assert memgit(workspace, "index", env=BM25).returncode == 0
-    store = Store(workspace / ".git" / "memgit" / "index.sqlite", readonly=True)
-    try:
-        with store.snapshot_read():
-            state = _state(store)
-            stopped = TermScores(max_bytes=10_000_000)
-            assert stopped.prewarm(store, state, stop=lambda: True)["words"] == 0 and stopped.rows == 0
-            moved = TermScores(max_bytes=10_000_000)
-            calls = iter(range(1000))
+    with _indexed(workspace) as store:
+        state = _state(store)
+        stopped = TermScores(max_bytes=10_000_000)
+        assert stopped.prewarm(store, state, stop=lambda: True)["words"] == 0 and stopped.rows == 0
+        moved = TermScores(max_bytes=10_000_000)
+        calls = iter(range(1000))
 
-            def another_search_moves_on() -> bool:  # a search adopts a newer state mid-prewarm
-                if next(calls) == 2:
-                    moved.top(store, ["budget"], 5, ("other", "state"))
-                return False
+        def another_search_moves_on() -> bool:  # a search adopts a newer state mid-prewarm
+            if next(calls) == 2:
+                moved.top(store, ["budget"], 5, ("other", "state"))
+            return False
 
-            report = moved.prewarm(store, state, stop=another_search_moves_on)
-            assert report["words"] <= 2
-            assert moved._state == ("other", "state") and set(moved._words) <= {"budget"}
-    finally:
-        store.close()
+        report = moved.prewarm(store, state, stop=another_search_moves_on)
+        assert report["words"] <= 2
+        assert moved._state == ("other", "state") and set(moved._words) <= {"budget"}
 
 
 def _service(root: Path) -> Any:
