@@ -281,6 +281,11 @@ def test_the_mcp_service_prewarms_at_start_and_after_updates(
             fresh.close()
         warm = service.searcher.search("budget approved kestrel zanzibar", k=6, mode="bm25")
         assert [(h.path, h.start_line) for h in warm.hits] == [(h.path, h.start_line) for h in expected.hits]
+        # A costly round (a very large index) waits proportionally longer for a quiet index.
+        last = service._last_prewarm["seconds"]
+        assert service._prewarm_delay() == max(0.2, last * service_module.PREWARM_QUIET_FACTOR)
+        service._last_prewarm = {"seconds": 40.0}
+        assert service._prewarm_delay() == 40.0 * service_module.PREWARM_QUIET_FACTOR
     finally:
         service.close()
 

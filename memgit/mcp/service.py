@@ -35,8 +35,12 @@ if TYPE_CHECKING:
 
 #: Seconds a search waits for the very first index build (there is no older index to answer from).
 FIRST_BUILD_WAIT = 30.0
-#: Quiet seconds after an index update before the BM25 word cache is filled again.
+#: Quiet seconds after an index update before the BM25 word cache is filled again: at least
+#: this, and at least `PREWARM_QUIET_FACTOR` times the last round's duration, so that an agent
+#: appending steadily to a very large index (a round takes ~40 s at a million chunks) spends at
+#: most about a tenth of a core on it.
 PREWARM_AFTER_UPDATE_S = 30.0
+PREWARM_QUIET_FACTOR = 10.0
 
 
 class MemoryService:
@@ -76,6 +80,7 @@ class MemoryService:
         self._prewarm_thread: threading.Thread | None = None
         self._prewarm_cancel = threading.Event()
         self.prewarm_report: dict[str, Any] | None = None
+        self._last_prewarm: dict[str, Any] | None = None  # the last round that ran, for its cost
 
     def _scan_loop(self) -> None:
         while not self._stop.wait(self.options.scan_interval):
@@ -115,7 +120,7 @@ class MemoryService:
         self.updates += 1
         self.searcher.refresh()
         if report.get("mode") != "noop":
-            self._start_prewarm(delay=PREWARM_AFTER_UPDATE_S)
+            self._start_prewarm(delay=self._prewarm_delay())
         notices = list(report.get("notices", []))
         if report.get("mode") == "full":
             notices.append(f"index rebuilt: {report.get('reason')}")
@@ -159,12 +164,16 @@ class MemoryService:
             self.sync()
         self._start_prewarm()
 
+    def _prewarm_delay(self) -> float:
+        last = (self._last_prewarm or {}).get("seconds", 0.0)
+        return max(PREWARM_AFTER_UPDATE_S, PREWARM_QUIET_FACTOR * float(last))
+
     def _start_prewarm(self, delay: float = 0.0) -> None:
         """Score the index's most widespread words in the background (memgit.recall.bm25_terms):
         they are what a cold search pays most for. After an index update the scores of every word
         change, so a new round starts once the index has been quiet for `delay` seconds (an agent
-        appending in a burst pays for one round, not one per append); a newer round stops an older
-        one. The thread runs at a lower CPU priority than searches."""
+        appending in a burst pays for one round, not one per append; `_prewarm_delay`); a newer
+        round stops an older one. The thread runs at a lower CPU priority than searches."""
         if not self.ws.config.search.bm25_prewarm:
             return
         self._prewarm_round += 1
@@ -184,6 +193,8 @@ class MemoryService:
                 report = self.searcher.prewarm_terms(stop=stale)
             except Exception as exc:  # a cache that stays cold must never take the server down
                 report = {"error": f"{type(exc).__name__}: {exc}"}
+            if report is not None and "seconds" in report:
+                self._last_prewarm = report
             if not stale() and report is not None:
                 self.prewarm_report = report
 
