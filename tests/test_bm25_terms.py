@@ -179,6 +179,17 @@ def test_stemmed_spellings_share_one_entry(workspace: Path) -> None:
     assert cache.misses == 2 and cache.hits == 2  # deploy, budget scored; deploys, deployed found
 
 
+def test_a_word_of_two_tokens_is_its_own_phrase(workspace: Path) -> None:
+    """`budget_approved` is two FTS5 tokens (a phrase): kept under its own spelling, FTS5's scores."""
+    cache = TermScores(max_bytes=10_000_000)
+    with _indexed(workspace) as store:
+        state = _state(store)
+        for _ in range(2):
+            terms = query_terms("budget_approved kestrel")
+            _same_ranking(store.bm25(match_expression(terms) or "", 10), cache.top(store, terms, 10, state))
+    assert "budget_approved" in cache._words and cache.misses == 2 and cache.hits == 2
+
+
 def test_surface_forms_spell_porter_tokens() -> None:
     assert "deploy" in surface_forms("deploi")
     assert "agree" in surface_forms("agre")

@@ -100,7 +100,8 @@ class TermScores:
             with self._lock:
                 if len(self._tokens) > MAX_TOKEN_MEMO:
                     self._tokens.clear()
-                self._tokens.update(found)
+                # A word that makes no token or several keeps its own spelling as its key.
+                self._tokens.update({word: found.get(word, word) for word in unknown})
         with self._lock:
             return {t: self._tokens.get(t, t) for t in terms}
 
