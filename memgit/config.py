@@ -126,6 +126,18 @@ class SearchConfig:
         True,
         "the MCP server fills the per-word BM25 cache in the background with the index's most widespread words",
     )
+    bm25_feedback_terms: int = setting(
+        0,
+        "pseudo-relevance feedback: words taken from the first BM25 hits and searched again (0: off)",
+        minimum=0,
+        maximum=50,
+    )
+    bm25_feedback_docs: int = setting(
+        3, "pseudo-relevance feedback: how many of the first BM25 hits the words come from", minimum=1, maximum=50
+    )
+    bm25_feedback_weight: float = setting(
+        0.3, "pseudo-relevance feedback: weight of the feedback query's BM25 scores", minimum=0, maximum=1
+    )
     snippet_chars: int = setting(700, "longest hit text returned", minimum=1)
     auto_index: bool = setting(True, "bring the index up to HEAD before searching when it is behind")
     quantized_above: int = setting(

@@ -139,6 +139,38 @@ class Searcher:
     def _bm25_leg(
         self, store: Store, terms: list[str], limit: int, where: str, params: list[Any]
     ) -> list[tuple[int, float]]:
+        rows = self._bm25_rows(store, terms, limit, where, params)
+        if self.ws.config.search.bm25_feedback_terms > 0 and rows:
+            rows = self._bm25_feedback(store, terms, rows, limit, where, params)
+        return rows
+
+    def _bm25_feedback(
+        self, store: Store, terms: list[str], rows: list[tuple[int, float]], limit: int, where: str, params: list[Any]
+    ) -> list[tuple[int, float]]:
+        """Pseudo-relevance feedback (opt-in): the first hits' most telling words, searched as
+        one OR query, add β × their scores to the leg's (memgit.core.feedback)."""
+        from memgit.core.feedback import add_feedback, feedback_words, pick_feedback_terms
+
+        cfg = self.ws.config.search
+        top = [chunk_id for chunk_id, _ in rows[: cfg.bm25_feedback_docs]]
+        texts = [row[3] for row in store.chunk_rows(top).values()]
+        tf = feedback_words(texts, exclude=terms)
+        if not tf:
+            return rows
+        tokens = store.fts_tokens([*tf, *terms])
+        query_tokens = [tokens[t] for t in terms if t in tokens]
+        counts = store.term_document_counts(list(tf))
+        words = pick_feedback_terms(
+            tf, counts, store.chunk_total(), cfg.bm25_feedback_terms, tokens=tokens, query_tokens=query_tokens
+        )
+        match = match_expression(words)
+        if match is None:
+            return rows
+        return add_feedback(rows, store.bm25(match, limit, where, params), cfg.bm25_feedback_weight, limit)
+
+    def _bm25_rows(
+        self, store: Store, terms: list[str], limit: int, where: str, params: list[Any]
+    ) -> list[tuple[int, float]]:
         share = self.ws.config.search.bm25_max_term_share
         if 0 < share < 1 and len(terms) > 1:
             terms = prune_common_terms(terms, store.term_document_counts(terms), store.chunk_total(), share)
