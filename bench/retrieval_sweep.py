@@ -1,6 +1,6 @@
 """Sweep retrieval settings in-process on the tune split (c0–c1), each against today's defaults.
 
-    .venv/bin/python bench/retrieval_sweep.py [--grid chunking,bm25,fusion,window] [--only NAME,...]
+    .venv/bin/python bench/retrieval_sweep.py [--grid chunking,bm25,fusion,window,feedback] [--only NAME,...]
                                               [--split tune|report] [--markdown]
 
 Each variant runs memgit's own ``Searcher`` (k = 10, hybrid) over every question of the split and
@@ -17,6 +17,9 @@ The grids (the candidates of issue #13 not measured before):
 * ``bm25``: how the BM25 query is built: stop words kept, a phrase bonus for adjacent query words,
   the question's names weighted up or down (a term repeated in FTS5's OR query counts twice),
   ``[search] bm25_max_term_share``.
+* ``feedback``: BM25 pseudo-relevance feedback (``[search] bm25_feedback_terms / _docs / _weight``):
+  t words picked by tf x idf from the first m BM25 hits, searched as one OR query, beta x its
+  scores added to the leg's.
 * ``fusion``: candidates per leg, MMR lambda, and the fusion rule (min-max, z-score, reciprocal
   rank with k) over the same two legs.
 
@@ -102,9 +105,19 @@ def grid(name: str) -> list[Variant]:
         out += [Variant("fusion: RRF k=60, legs equal", fusion="rrf:60", search=(("vector_weight", 0.5), ("text_weight", 0.5)))]
         out += [Variant(f"fusion: z-score, vector weight {w}", fusion="zscore", search=(("vector_weight", w), ("text_weight", round(1 - w, 2)))) for w in (0.5, 0.6)]
         return out
+    if name == "feedback":
+        return [
+            Variant(
+                f"bm25 feedback: {t} words from the first {m}, beta {b}",
+                search=(("bm25_feedback_terms", t), ("bm25_feedback_docs", m), ("bm25_feedback_weight", b)),
+            )
+            for t in (3, 5, 10)
+            for m in (3, 5)
+            for b in (0.3, 0.5)
+        ]
     if name == "third":
         return [Variant(f"third leg: e5-small, share {a}", third=a) for a in (0.25, 0.5, 0.75, 1.0)]
-    raise SystemExit(f"bench: unknown grid {name!r}; choose from chunking, window, bm25, fusion, third")
+    raise SystemExit(f"bench: unknown grid {name!r}; choose from chunking, window, bm25, fusion, third, feedback")
 
 
 # -- BM25 query construction -------------------------------------------------------------------
