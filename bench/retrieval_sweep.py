@@ -1,6 +1,6 @@
 """Sweep retrieval settings in-process on the tune split (c0–c1), each against today's defaults.
 
-    .venv/bin/python bench/retrieval_sweep.py [--grid chunking,bm25,fusion,window,feedback] [--only NAME,...]
+    .venv/bin/python bench/retrieval_sweep.py [--grid chunking,bm25,fusion,window,feedback,feedback-edge] [--only NAME,...]
                                               [--split tune|report] [--markdown]
 
 Each variant runs memgit's own ``Searcher`` (k = 10, hybrid) over every question of the split and
@@ -20,6 +20,7 @@ The grids (the candidates of issue #13 not measured before):
 * ``feedback``: BM25 pseudo-relevance feedback (``[search] bm25_feedback_terms / _docs / _weight``):
   t words picked by tf x idf from the first m BM25 hits, searched as one OR query, beta x its
   scores added to the leg's.
+* ``feedback-edge``: the feedback grid's best corner (10 words, 5 chunks) pushed further.
 * ``fusion``: candidates per leg, MMR lambda, and the fusion rule (min-max, z-score, reciprocal
   rank with k) over the same two legs.
 
@@ -115,9 +116,18 @@ def grid(name: str) -> list[Variant]:
             for m in (3, 5)
             for b in (0.3, 0.5)
         ]
+    if name == "feedback-edge":  # the feedback grid's best corner (10 words, 5 chunks) pushed further
+        return [
+            Variant(
+                f"bm25 feedback: {t} words from the first {m}, beta {b}",
+                search=(("bm25_feedback_terms", t), ("bm25_feedback_docs", m), ("bm25_feedback_weight", b)),
+            )
+            for t, m in ((10, 8), (15, 5), (15, 8), (20, 5), (20, 8), (20, 10))
+            for b in (0.3, 0.5, 0.7)
+        ]
     if name == "third":
         return [Variant(f"third leg: e5-small, share {a}", third=a) for a in (0.25, 0.5, 0.75, 1.0)]
-    raise SystemExit(f"bench: unknown grid {name!r}; choose from chunking, window, bm25, fusion, third, feedback")
+    raise SystemExit(f"bench: unknown grid {name!r}; choose from chunking, window, bm25, fusion, third, feedback, feedback-edge")
 
 
 # -- BM25 query construction -------------------------------------------------------------------
