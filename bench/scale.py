@@ -133,6 +133,8 @@ def mcp(python: str, ws: Path, queries: int, warmup: int) -> dict[str, Any]:
         "search_ms_p50": data["search_ms"]["p50"],
         "round_trip_ms_p50": data["client_round_trip_ms"]["p50"],
         "ready_s": data["ready_s"],
+        "prewarm_s": data["bm25_prewarm"].get("seconds"),
+        "warm_s": data["bm25_prewarm"].get("ready_s"),
         **data["server_memory"],
         "chunks": data["chunks"].get("chunks"),
     }

@@ -309,7 +309,7 @@ def test_prewarm_can_be_turned_off(workspace: Path, monkeypatch: pytest.MonkeyPa
     try:
         service.warm()
         assert service._prewarm_thread is None
-        assert service.status()["server"]["bm25_prewarm"] == {"running": False}
+        assert service.status()["server"]["bm25_prewarm"] == {"phase": "off", "running": False}
     finally:
         service.close()
 

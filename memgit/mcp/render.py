@@ -119,5 +119,9 @@ def render_status(payload: dict[str, Any]) -> str:
         f"uncommitted files indexed: {', '.join(index['uncommitted_files_indexed']) or 'none'}",
         f"searches: {server['searches']}, p50 {server['search_ms_p50']} ms, p95 {server['search_ms_p95']} ms",
     ]
+    prewarm = server.get("bm25_prewarm") or {}
+    if prewarm.get("phase", "off") != "off":
+        scored = f", last round {prewarm['words']} words in {prewarm['seconds']} s" if "words" in prewarm else ""
+        lines.append(f"BM25 word cache prewarm: {prewarm['phase']}{scored}")
     lines += [f"Note: {n}" for n in payload["notices"]]
     return "\n".join(lines) + "\n"

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 FIRST_BUILD_WAIT = 30.0
 #: Quiet seconds after an index update before the BM25 word cache is filled again: at least
 #: this, and at least `PREWARM_QUIET_FACTOR` times the last round's duration, so that an agent
-#: appending steadily to a very large index (a round takes ~40 s at a million chunks) spends at
+#: appending steadily to a very large index (a round takes ~75 s at a million chunks) spends at
 #: most about a tenth of a core on it.
 PREWARM_AFTER_UPDATE_S = 30.0
 PREWARM_QUIET_FACTOR = 10.0
@@ -80,6 +80,7 @@ class MemoryService:
         self._prewarm_thread: threading.Thread | None = None
         self._prewarm_cancel = threading.Event()
         self.prewarm_report: dict[str, Any] | None = None
+        self._prewarm_phase = "off"  # off | waiting (for a quiet index) | running | done
         self._last_prewarm: dict[str, Any] | None = None  # the last round that ran, for its cost
 
     def _scan_loop(self) -> None:
@@ -189,16 +190,20 @@ class MemoryService:
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)  # this thread only (Linux)
             if delay > 0 and (cancel.wait(delay) or stale()):
                 return
+            self._prewarm_phase = "running"
             try:
                 report = self.searcher.prewarm_terms(stop=stale)
             except Exception as exc:  # a cache that stays cold must never take the server down
                 report = {"error": f"{type(exc).__name__}: {exc}"}
             if report is not None and "seconds" in report:
                 self._last_prewarm = report
-            if not stale() and report is not None:
-                self.prewarm_report = report
+            if not stale():
+                self._prewarm_phase = "done"
+                if report is not None:
+                    self.prewarm_report = report
 
-        self.prewarm_report = None
+        # The last round's report stays visible while the next one waits or runs.
+        self._prewarm_phase = "waiting" if delay > 0 else "running"
         self._prewarm_thread = threading.Thread(target=run, name="memgit-bm25-prewarm", daemon=True)
         self._prewarm_thread.start()
 
@@ -320,8 +325,9 @@ class MemoryService:
                 "search_ms_p95": percentile(recent, 95),
                 "search_ms_mean": round(statistics.fmean(recent), 2) if recent else None,
                 "bm25_prewarm": {
-                    "running": self._prewarm_thread is not None and self._prewarm_thread.is_alive(),
                     **(self.prewarm_report or {}),
+                    "phase": self._prewarm_phase,
+                    "running": self._prewarm_phase == "running",
                 },
             },
             "notices": notices,
