@@ -242,7 +242,7 @@ def test_converted_checkpoint_matches_reference_bert(tmp_path: Path) -> None:
     embedder = LlamaEmbedder(gguf_path)
     try:
         for text in ("the cat sits on the mat", "deploy the billing service, then check the database!"):
-            ids = embedder._llm.tokenize(text.encode(), add_bos=True)
+            ids = embedder._tokenize(text.encode(), add_special=True)
             ref = reference_forward(weights, ids, layers=2, heads=2)
             got = embedder.embed([text])[0]
             assert float(ref @ got) > 0.9999
@@ -301,7 +301,7 @@ def test_count_tokens_uses_model_tokenizer(tiny: LlamaEmbedder) -> None:
     assert tiny.count_tokens("THE CAT") == 2  # lowercasing normaliser
     assert tiny.count_tokens("cat, mat!") == 4  # punctuation splits
     text = "deploy the billing services quickly"
-    assert tiny.count_tokens(text) == len(tiny._llm.tokenize(text.encode(), add_bos=False))
+    assert tiny.count_tokens(text) == len(tiny._tokenize(text.encode(), add_special=False)) > 5  # word pieces
 
 
 @needs_llama
@@ -476,7 +476,7 @@ def test_real_model_matches_reference(real: LlamaEmbedder) -> None:
         pytest.skip("source weights not installed")
     weights = convert.read_safetensors(src / "model.safetensors")
     text = "The database migration took twelve minutes."
-    ids = real._llm.tokenize(text.encode(), add_bos=True)
+    ids = real._tokenize(text.encode(), add_special=True)
     assert ids[0] == 101 and ids[-1] == 102
     ref = reference_forward(weights, ids, layers=6, heads=12)
     assert float(ref @ real.embed([text])[0]) > 0.999  # q8_0
@@ -491,6 +491,91 @@ def test_real_model_id_is_stable(real: LlamaEmbedder, real_model_path: Path) -> 
         assert again.model_id.startswith("llama:all-minilm-l6-v2.q8_0:")
     finally:
         again.close()
+
+
+# ------------------------------------------------ the ctypes layer against llama-cpp-python's Llama
+
+PACKAGE_CHECK_TEXTS = [
+    "coffee with the team",
+    "",
+    "!!!",
+    "日本語のテキスト",
+    "The database migration took twelve minutes. " * 60,  # cut to max_tokens first
+    "a \ud800 lone surrogate",
+]
+
+
+def package_embeddings(path: Path, texts: list[str]) -> tuple[np.ndarray, list[list[int]]]:
+    """Vectors and token ids from llama-cpp-python's high-level `Llama`, in a child process.
+
+    A child, so that this test process keeps the state every other test sees: the ctypes layer
+    loaded without the package's `__init__`.
+    """
+    code = textwrap.dedent(
+        """
+        import json, sys
+        import numpy as np
+        import llama_cpp
+        path, texts = sys.argv[1], json.loads(sys.stdin.read())
+        llm = llama_cpp.Llama(model_path=path, embedding=True, n_ctx=512, n_batch=512, n_ubatch=512,
+                              n_threads=1, n_threads_batch=1, verbose=False,
+                              pooling_type=llama_cpp.LLAMA_POOLING_TYPE_MEAN)
+        vecs, ids = [], []
+        for text in texts:
+            vec = np.asarray(llm.embed(text), dtype=np.float64)
+            vecs.append((vec / np.linalg.norm(vec)).tolist())
+            ids.append(llm.tokenize(text.encode("utf-8"), add_bos=True))
+        print(json.dumps({"vecs": vecs, "ids": ids}))
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(path)], input=json.dumps(texts), capture_output=True, text=True, check=True
+    )
+    data = json.loads(proc.stdout)
+    return np.asarray(data["vecs"], dtype=np.float32), data["ids"]
+
+
+def assert_same_as_package(embedder: LlamaEmbedder) -> None:
+    texts = [embedder.truncate(t) for t in PACKAGE_CHECK_TEXTS]
+    expected, expected_ids = package_embeddings(embedder.path, texts)
+    got = embedder.embed(texts)
+    assert [embedder._tokenize(t.encode("utf-8"), add_special=True) for t in texts] == expected_ids
+    assert np.abs(got - expected).max() < 1e-6
+
+
+@needs_llama
+def test_ctypes_layer_embeds_exactly_as_llama_cpp_python(tiny: LlamaEmbedder) -> None:
+    assert_same_as_package(tiny)
+
+
+@needs_llama
+@pytest.mark.model
+def test_real_model_embeds_exactly_as_llama_cpp_python(real: LlamaEmbedder) -> None:
+    assert_same_as_package(real)
+
+
+@needs_llama
+def test_ctypes_layer_loads_without_the_package_and_leaves_it_importable(tiny_path: Path) -> None:
+    """The embedder must not import llama-cpp-python's high-level half (jinja2 and friends), and a
+    later `import llama_cpp` must still give the whole package, sharing the loaded library."""
+    code = textwrap.dedent(
+        f"""
+        import sys
+        from memgit.embed.llama import LlamaEmbedder
+        embedder = LlamaEmbedder({str(tiny_path)!r})
+        embedder.embed(["the cat sits on the mat"])
+        assert "llama_cpp" not in sys.modules, "package __init__ ran"
+        assert "jinja2" not in sys.modules and "llama_cpp.llama" not in sys.modules
+        low = sys.modules["llama_cpp.llama_cpp"]
+        import llama_cpp
+        assert llama_cpp.Llama is not None and llama_cpp.llama_cpp is low
+        embedder.close()
+        print("ok")
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok"
 
 
 # ---------------------------------------------------------------- providers

@@ -160,17 +160,28 @@ def search(
     the evidence dreaming promotes from, unless --no-record, `[dream] record = false` or
     MEMGIT_NO_RECALL=1. `memgit recalls publish` commits them to memory/.dreams/recall/.
     """
-    from memgit.dream.recording import Recorder
     from memgit.errors import MemgitError
-    from memgit.recall.search import Searcher
 
     if (query is None) == (batch is None):
         raise MemgitError("give a QUERY or --batch FILE (one of the two)")
     ws = workspace_from(ctx)
+    early: dict[str, Any] = {}
+    if mode != "bm25":
+        from memgit.index.embedding import EmbedderLoad
+
+        early["embedder"] = EmbedderLoad(ws, threads=1)  # first: the model loads while the rest imports
+    from memgit.dream.recording import Recorder
+    from memgit.recall.search import Searcher
+
     # A batch amortises reading the vectors into memory (in-memory products are ~2x faster than
     # over the memory-mapped file); a single query is faster straight from the map.
     recorder = Recorder(ws, no_record=no_record, now=now_text)
-    searcher = Searcher(ws, preload_vectors=batch is not None, keep_term_scores=batch is not None)
+    searcher = Searcher(
+        ws,
+        preload_vectors=batch is not None,
+        keep_term_scores=batch is not None,
+        **early,
+    )
     options = {"k": k, "mode": mode, "path_glob": list(path_glob), "since": since, "until": until}
     try:
         if batch is not None:

