@@ -642,3 +642,19 @@ def test_missing_llama_cpp_degrades(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     embedder, notice = providers.open_embedder("llama", str(model))
     assert embedder is None
     assert notice == "BM25 only: llama-cpp-python is not installed; pip install 'agent-memgit[llama]'"
+
+
+@needs_llama
+def test_a_llama_cpp_python_without_the_c_api_we_call_is_a_clear_model_error(
+    tiny_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memgit.embed import llama
+
+    lib = llama.low_level()
+    monkeypatch.delattr(lib, "llama_memory_clear")
+    with pytest.raises(ModelError, match=r"llama-cpp-python \S+ lacks llama_memory_clear .*pip install -U"):
+        LlamaEmbedder(tiny_path)
+    monkeypatch.undo()
+    embedder, notice = providers.open_embedder("llama", str(tiny_path))
+    assert notice is None and embedder is not None
+    embedder.close()

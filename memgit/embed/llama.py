@@ -107,24 +107,27 @@ def default_threads() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
+_IMPORT_LOCK = threading.Lock()
+
+
 def low_level() -> ModuleType:
     """llama-cpp-python's ctypes layer, without running its package `__init__`.
 
     The package's `__init__` imports the high-level `Llama` class, which pulls in jinja2 (chat
-    templates), diskcache and multiprocessing: ≈35 ms of a one-shot search, none of it needed to
+    templates), diskcache and multiprocessing: ≈40 ms of a one-shot search, none of it needed to
     embed. The ctypes module itself only needs the package to exist as a namespace while it loads;
     once it is in `sys.modules`, a later `import llama_cpp` runs the real `__init__`, which finds
     and reuses it, so both views share one loaded library.
     """
-    loaded = sys.modules.get("llama_cpp.llama_cpp")
-    if loaded is not None:
-        return loaded
-    if "llama_cpp" in sys.modules:
-        return importlib.import_module("llama_cpp.llama_cpp")
-    spec = importlib.util.find_spec("llama_cpp")
-    if spec is None or spec.submodule_search_locations is None:
-        raise ImportError("llama_cpp")
     with _IMPORT_LOCK:
+        loaded = sys.modules.get("llama_cpp.llama_cpp")
+        if loaded is not None:
+            return loaded
+        if "llama_cpp" in sys.modules:
+            return importlib.import_module("llama_cpp.llama_cpp")
+        spec = importlib.util.find_spec("llama_cpp")
+        if spec is None or spec.submodule_search_locations is None:
+            raise ImportError("llama_cpp")
         package = importlib.util.module_from_spec(spec)
         sys.modules["llama_cpp"] = package
         try:
@@ -135,7 +138,6 @@ def low_level() -> ModuleType:
                 del sys.modules["llama_cpp"]
 
 
-_IMPORT_LOCK = threading.Lock()
 _BACKEND_READY = False
 
 #: The C API this module calls; a llama-cpp-python without them is too old (or too new) for us.
@@ -183,8 +185,8 @@ class LlamaEmbedder:
         missing = [name for name in REQUIRED_SYMBOLS if not hasattr(lib, name)]
         if missing:
             raise ModelError(
-                f"this llama-cpp-python lacks {', '.join(missing[:3])}; "
-                "pip install 'llama-cpp-python>=0.3.16,<0.4'"
+                f"llama-cpp-python {_installed_version()} lacks {', '.join(missing[:3])} of llama.cpp's C API; "
+                "pip install -U llama-cpp-python"
             )
         self._lib = lib
         self._model: Any = None
@@ -349,6 +351,15 @@ class LlamaEmbedder:
 
     def __repr__(self) -> str:
         return f"LlamaEmbedder({str(self.path)!r}, model_id={self.model_id!r}, dim={self.dim})"
+
+
+def _installed_version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("llama-cpp-python")
+    except metadata.PackageNotFoundError:
+        return "(unknown version)"
 
 
 def _int_or(value: str | None, default: int) -> int:
