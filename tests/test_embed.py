@@ -357,10 +357,37 @@ def test_model_id_uses_sidecar_hash_only_when_fresh(tmp_path: Path, tiny_path: P
 def test_load_failure_is_a_model_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.gguf"
     bad.write_bytes(b"GGUF" + b"\x00" * 100)
-    with pytest.raises(ModelError, match="cannot load embedding model"):
+    # llama.cpp's own reason, kept by the listening retry (the first load ignores the log lines)
+    with pytest.raises(ModelError, match="cannot load embedding model .*failed to read header"):
         LlamaEmbedder(bad)
     with pytest.raises(ModelError, match="memgit model install"):
         LlamaEmbedder(tmp_path / "missing.gguf")
+
+
+@needs_llama
+def test_llama_cpp_logs_never_reach_stderr(tmp_path: Path, tiny_path: Path) -> None:
+    """Neither a load (≈300 log lines, sent to a C function that ignores them), nor a failed one
+    (retried with the Python callback that keeps them for the message), nor embedding prints."""
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"GGUF" + b"\x00" * 100)
+    code = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        from memgit.embed.llama import LlamaEmbedder
+        from memgit.errors import ModelError
+        good = LlamaEmbedder(Path({str(tiny_path)!r}))
+        try:
+            LlamaEmbedder(Path({str(bad)!r}))
+        except ModelError:
+            pass
+        again = LlamaEmbedder(Path({str(tiny_path)!r}))
+        assert good.embed(["the cat"]).shape == again.embed(["sat on the mat"]).shape
+        print("ok")
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+    assert proc.stderr == ""
 
 
 # ---------------------------------------------------------------- models.py

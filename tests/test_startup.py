@@ -133,3 +133,58 @@ def test_one_shot_search_loads_the_model_only_when_it_embeds(workspace: Path, ti
 
     bm25, state = _probe(workspace, env, "search", "--json", "--mode", "bm25", "-k", "5", "kestrel budget")
     assert json.loads(bm25.stdout)["hits"] and not state["llama"]
+
+
+# ---------------------------------------------------------------- the BM25 query started early
+
+
+def _kestrel_notes(root: Path, n: int = 40) -> None:
+    for i in range(n):
+        write(root / "memory" / f"2026-04-{i % 28 + 1:02d}-{i}.md", f"# Day {i}\n\n- Kestrel pilot budget review {i}, approved.\n")
+    commit_all(root)
+
+
+def _hits(result: object) -> list[tuple[str, int, float]]:
+    return [(h.path, h.start_line, h.score) for h in result.hits]  # type: ignore[attr-defined]
+
+
+def test_prefetched_bm25_rows_are_used_only_for_the_same_index_state(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memgit.recall import bm25_query
+    from memgit.recall.search import Searcher
+
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    monkeypatch.setenv("MEMGIT_NO_RECALL", "1")
+    monkeypatch.setattr(bm25_query, "PREFETCH_MIN_CHUNKS", 0)
+    _kestrel_notes(workspace)
+    assert memgit(workspace, "index").returncode == 0
+    ws = Workspace.discover(workspace)
+    taken: list[bool] = []
+    real_take = bm25_query.BM25Prefetch.take
+
+    def spy(self: bm25_query.BM25Prefetch, *args: object) -> object:
+        rows = real_take(self, *args)  # type: ignore[arg-type]
+        taken.append(rows is not None)
+        return rows
+
+    monkeypatch.setattr(bm25_query.BM25Prefetch, "take", spy)
+    query = "kestrel budget approved"
+
+    plain = Searcher(ws, embedder=None)
+    expected = _hits(plain.search(query, k=5, mode="bm25"))
+    plain.close()
+    early = Searcher(ws, embedder=None, bm25_prefetch=bm25_query.BM25Prefetch(ws, query, 5))
+    assert _hits(early.search(query, k=5, mode="bm25")) == expected and taken == [True]
+    early.close()
+
+    # The index changes after the early query ran: its rows are not used, the answer is fresh.
+    prefetch = bm25_query.BM25Prefetch(ws, query, 5)
+    prefetch.close()  # done, on the old state
+    write(workspace / "memory" / "2026-05-01.md", "# May\n\n- Kestrel kestrel kestrel budget approved approved.\n")
+    commit_all(workspace)
+    assert memgit(workspace, "index").returncode == 0
+    fresh = Searcher(ws, embedder=None, bm25_prefetch=prefetch)
+    hits = _hits(fresh.search(query, k=5, mode="bm25"))
+    fresh.close()
+    assert taken[-1] is False and hits[0][0] == "memory/2026-05-01.md"

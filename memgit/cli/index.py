@@ -170,6 +170,10 @@ def search(
         from memgit.index.embedding import EmbedderLoad
 
         early["embedder"] = EmbedderLoad(ws, threads=1)  # first: the model loads while the rest imports
+    if query is not None and mode != "vector" and not (path_glob or since or until):
+        from memgit.recall.bm25_query import BM25Prefetch
+
+        early["bm25_prefetch"] = BM25Prefetch(ws, query, k)  # and a large index's BM25 query starts
     from memgit.dream.recording import Recorder
     from memgit.recall.search import Searcher
 

@@ -122,3 +122,9 @@ def drop_repeated_lines(hits: Sequence[Candidate]) -> list[Candidate]:
         covered.append((trimmed.start_line, trimmed.end_line))
         out.append(trimmed)
     return out
+
+
+def best_of(scored: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
+    """The `limit` best (id, score) pairs, best first; equal scores by id, so that the order
+    does not depend on which query found a pair."""
+    return sorted(scored, key=lambda pair: (-pair[1], pair[0]))[:limit]

@@ -36,29 +36,48 @@ MAX_TOKENS_CAP = 256
 
 _LAST_WS = re.compile(r"\s\S*\Z")
 
-# llama.cpp logs to stderr from C; CLI output must stay clean, but load errors are worth keeping
-# for the message we raise. The callback must stay referenced for as long as llama.cpp may call it.
+# llama.cpp logs to stderr from C; CLI output must stay clean. A model load logs ≈300 lines, and
+# a Python callback needs the GIL for each: while another thread imports (a one-shot search loads
+# the model on a thread meanwhile), every line waits its turn and the load takes twice as long.
+# So lines normally go to a C function that ignores its arguments (libc's `abs`: it reads one
+# integer register and returns, under every C calling convention memgit runs on), and only a
+# failed load is retried with the Python callback, to keep the lines that explain the failure.
+# Callbacks must stay referenced for as long as llama.cpp may call them.
 _LOG_TAIL: deque[str] = deque(maxlen=200)
-_LOG_CALLBACK: Any = None
+_LOG_SINKS: dict[bool, Any] = {}
 _LOG_LOCK = threading.Lock()
 
 
-def _silence_llama_logs(llama_cpp: Any) -> None:
-    global _LOG_CALLBACK
+def _log_sink(llama_cpp: Any, capture: bool) -> None:
+    """Send llama.cpp's log lines to `_LOG_TAIL` (`capture`) or nowhere."""
     with _LOG_LOCK:
-        if _LOG_CALLBACK is not None:
-            return
+        sink = _LOG_SINKS.get(capture)
+        if sink is None:
+            sink = _capture_callback(llama_cpp) if capture else _ignore_callback(llama_cpp)
+            _LOG_SINKS[capture] = sink
+        llama_cpp.llama_log_set(sink, ctypes.c_void_p(0))
 
-        # The level numbering changed between ggml versions, so keep every line and pick the
-        # failure lines by their wording when a load fails.
-        @llama_cpp.llama_log_callback
-        def _keep_errors(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
-            line = text.decode("utf-8", "replace").strip()
-            if line:
-                _LOG_TAIL.append(line)
 
-        _LOG_CALLBACK = _keep_errors
-        llama_cpp.llama_log_set(_keep_errors, ctypes.c_void_p(0))
+def _capture_callback(llama_cpp: Any) -> Any:
+    # The level numbering changed between ggml versions, so keep every line and pick the
+    # failure lines by their wording when a load fails.
+    @llama_cpp.llama_log_callback
+    def _keep(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        line = text.decode("utf-8", "replace").strip()
+        if line:
+            _LOG_TAIL.append(line)
+
+    return _keep
+
+
+def _ignore_callback(llama_cpp: Any) -> Any:
+    try:
+        address = ctypes.cast(ctypes.CDLL(None).abs, ctypes.c_void_p).value
+    except (AttributeError, OSError):  # no C library to borrow from: ignore the lines in Python
+        address = None
+    if not address:
+        return llama_cpp.llama_log_callback(lambda level, text, user_data: None)
+    return llama_cpp.llama_log_callback(address)
 
 
 def _load_failure_detail() -> str:
@@ -192,18 +211,13 @@ class LlamaEmbedder:
         self._model: Any = None
         self._ctx: Any = None
         self._batch: Any = None
-        _silence_llama_logs(lib)
         threads = n_threads or default_threads()
-        _LOG_TAIL.clear()
         try:
+            _log_sink(lib, capture=False)
             self._open(lib, path, threads)
-        except Exception as exc:  # llama.cpp reports failures as NULL handles and log lines
+        except Exception:  # llama.cpp reports failures as NULL handles and log lines: load again, listening
             self.close()
-            detail = _load_failure_detail() or str(exc)
-            raise ModelError(
-                f"cannot load embedding model {path}: {detail} "
-                "(is it a GGUF embedding model? `memgit model install --force` rebuilds the default one)"
-            ) from exc
+            self._open_listening(lib, path, threads)
         self.path = path
         self.dim: int = int(lib.llama_model_n_embd(self._model))
         arch = self._meta("general.architecture") or "bert"
@@ -213,6 +227,21 @@ class LlamaEmbedder:
         self.model_id: str = f"llama:{path.stem}:{model_sha256(path)[:12]}"
         # llama.cpp contexts are not thread-safe; the MCP server may call from several threads.
         self._lock = threading.RLock()
+
+    def _open_listening(self, lib: Any, path: Path, threads: int) -> None:
+        _LOG_TAIL.clear()
+        _log_sink(lib, capture=True)
+        try:
+            self._open(lib, path, threads)
+        except Exception as exc:
+            self.close()
+            detail = _load_failure_detail() or str(exc)
+            raise ModelError(
+                f"cannot load embedding model {path}: {detail} "
+                "(is it a GGUF embedding model? `memgit model install --force` rebuilds the default one)"
+            ) from exc
+        finally:
+            _log_sink(lib, capture=False)
 
     def _open(self, lib: Any, path: Path, threads: int) -> None:
         global _BACKEND_READY

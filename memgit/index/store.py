@@ -498,6 +498,12 @@ class Store:
         flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.float64).reshape(-1, 2)
         return flat[:, 0].astype(np.int64), np.ascontiguousarray(flat[:, 1])
 
+    def fts_row_count(self) -> int:
+        """Rows in the FTS table as its bm25() counts them: the first varint of FTS5's
+        averages record (read in the caller's transaction; no scan)."""
+        row = self.conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
+        return _sqlite_varint(bytes(row[0])) if row and row[0] else 0
+
     def fts_state(self) -> bytes:
         """Bytes that change whenever the FTS5 index does: its averages record (row and token
         totals) and its structure record (segments and write counter), read in the caller's
@@ -647,3 +653,13 @@ class Store:
 
 def _statements(sql: str) -> list[str]:
     return [s.strip() for s in sql.split(";") if s.strip() and not s.strip().startswith("--")]
+
+
+def _sqlite_varint(data: bytes) -> int:
+    """SQLite's varint at the start of `data`: big-endian, 7 bits a byte, the ninth byte whole."""
+    value = 0
+    for byte in data[:8]:
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value
+    return (value << 8) | data[8] if len(data) > 8 else value

@@ -23,6 +23,7 @@ from memgit.git import plumbing
 from memgit.index.embedding import EmbedderLoad
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
 from memgit.index.update import _UNSET, cache_path, index_path, open_embedder, update_index
+from memgit.recall.bm25_query import BM25Prefetch, candidate_count, index_state, plain_bm25
 from memgit.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -113,8 +114,10 @@ class Searcher:
         auto_index: bool | None = None,
         preload_vectors: bool = False,
         keep_term_scores: bool = False,
+        bm25_prefetch: BM25Prefetch | None = None,
     ) -> None:
         self.ws = ws
+        self._bm25_prefetch = bm25_prefetch
         self.preload_vectors = preload_vectors
         # A long-running searcher keeps per-word BM25 scores (memgit.recall.bm25_terms); a
         # one-shot search would only pay for filling them.
@@ -202,15 +205,15 @@ class Searcher:
         self, store: Store, terms: list[str], limit: int, where: str, params: list[Any]
     ) -> list[tuple[int, float]]:
         share = self.ws.config.search.bm25_max_term_share
+        if self._term_scores is None or where:
+            early = None
+            if self._bm25_prefetch is not None and not where:
+                early = self._bm25_prefetch.take(index_state(store), terms, limit)
+            return early if early is not None else plain_bm25(store, terms, limit, share, where, params)
         if 0 < share < 1 and len(terms) > 1:
             terms = prune_common_terms(terms, store.term_document_counts(terms), store.chunk_total(), share)
-        if self._term_scores is not None and not where:
-            meta = store.meta()
-            state = (meta.get("index_id"), meta.get("generation"), store.fts_state())
-            self._term_scores.resize(self._term_budget(meta))
-            return self._term_scores.top(store, terms, limit, state)
-        match = match_expression(terms)
-        return store.bm25(match, limit, where, params) if match else []
+        self._term_scores.resize(self._term_budget(store.meta()))
+        return self._term_scores.top(store, terms, limit, index_state(store))
 
     def prewarm_terms(self, stop: Callable[[], bool] = lambda: False) -> dict[str, Any] | None:
         """Fill the per-word BM25 cache with the index's most widespread words, on the calling
@@ -228,8 +231,7 @@ class Searcher:
                 if "tree" not in meta:
                     return None
                 self._term_scores.resize(self._term_budget(meta))
-                state = (meta.get("index_id"), meta.get("generation"), store.fts_state())
-                return self._term_scores.prewarm(store, state, stop=stop)
+                return self._term_scores.prewarm(store, index_state(store), stop=stop)
         finally:
             store.close()
 
@@ -250,6 +252,8 @@ class Searcher:
             self._text_leg.join()
             self._text_leg = None
         self.refresh()
+        if self._bm25_prefetch is not None:
+            self._bm25_prefetch.close()
         if isinstance(self._embedder, EmbedderLoad):  # never used (BM25 only, an error): still wait
             self._embedder, self._embedder_notice = self._embedder.result()
 
@@ -346,7 +350,7 @@ class Searcher:
         if not meta.get("commit"):
             notices.append("the repository has no commits yet: commit memory files to make them searchable")
         where, params = self._filters(store, path_glob, since_day, until_day)
-        n_candidates = max(k * cfg.candidates_factor, 20)
+        n_candidates = candidate_count(k, cfg.candidates_factor)
 
         # The BM25 leg runs in a worker thread while this one embeds the query and scans the
         # vectors: SQLite, llama.cpp and numpy all release the GIL, so the legs overlap.
