@@ -73,7 +73,7 @@ def _capture_callback(llama_cpp: Any) -> Any:
 def _ignore_callback(llama_cpp: Any) -> Any:
     try:
         address = ctypes.cast(ctypes.CDLL(None).abs, ctypes.c_void_p).value
-    except (AttributeError, OSError):  # no C library to borrow from: ignore the lines in Python
+    except (AttributeError, OSError, TypeError):  # no C library to borrow from: ignore lines in Python
         address = None
     if not address:
         return llama_cpp.llama_log_callback(lambda level, text, user_data: None)
