@@ -188,3 +188,15 @@ def test_prefetched_bm25_rows_are_used_only_for_the_same_index_state(
     hits = _hits(fresh.search(query, k=5, mode="bm25"))
     fresh.close()
     assert taken[-1] is False and hits[0][0] == "memory/2026-05-01.md"
+
+
+def test_a_refused_search_waits_for_what_it_started(workspace: Path, tiny_model: Path) -> None:
+    """A bad --now is refused after the model and the BM25 query have started: the error is one
+    clean line, and the process neither hangs nor dies in llama.cpp while Python exits."""
+    _kestrel_notes(workspace, 5)
+    env = {"MEMGIT_MODEL": str(tiny_model)}
+    assert memgit(workspace, "index", env=env).returncode == 0
+    proc = memgit(workspace, "search", "--now", "not-a-time", "kestrel budget", env=env)
+    assert proc.returncode != 0
+    assert proc.stderr.startswith("memgit: error:") and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1

@@ -179,13 +179,13 @@ def search(
 
     # A batch amortises reading the vectors into memory (in-memory products are ~2x faster than
     # over the memory-mapped file); a single query is faster straight from the map.
-    recorder = Recorder(ws, no_record=no_record, now=now_text)
-    searcher = Searcher(
-        ws,
-        preload_vectors=batch is not None,
-        keep_term_scores=batch is not None,
-        **early,
-    )
+    try:
+        recorder = Recorder(ws, no_record=no_record, now=now_text)
+        searcher = Searcher(ws, preload_vectors=batch is not None, keep_term_scores=batch is not None, **early)
+    except BaseException:
+        for started in early.values():  # never leave llama.cpp or SQLite working while Python exits
+            started.close()
+        raise
     options = {"k": k, "mode": mode, "path_glob": list(path_glob), "since": since, "until": until}
     try:
         if batch is not None:

@@ -59,6 +59,13 @@ class EmbedderLoad:
             raise self._error
         return self._outcome
 
+    def close(self) -> None:
+        """Wait for the load and free what it made, for a caller that will not use it."""
+        self._thread.join()
+        embedder = self._outcome[0]
+        if embedder is not None and hasattr(embedder, "close"):
+            embedder.close()
+
 
 @dataclass(frozen=True)
 class VectorPlan:
