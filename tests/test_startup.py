@@ -200,3 +200,12 @@ def test_a_refused_search_waits_for_what_it_started(workspace: Path, tiny_model:
     assert proc.returncode != 0
     assert proc.stderr.startswith("memgit: error:") and "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1
+
+
+def test_a_bm25_only_index_never_imports_numpy_for_a_search(workspace: Path) -> None:
+    """Opening the vectors early (while the model loads) is skipped when the index has none."""
+    _kestrel_notes(workspace, 6)
+    env = {"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "1"}
+    assert memgit(workspace, "index", env=env).returncode == 0
+    proc, state = _probe(workspace, env, "search", "--json", "kestrel budget")
+    assert json.loads(proc.stdout)["hits"] and not state["numpy"] and not state["llama"]

@@ -362,6 +362,10 @@ class Searcher:
 
         vector_scores: dict[int, float] = {}
         use_vectors = mode in ("hybrid", "vector")
+        if use_vectors and isinstance(self._embedder, EmbedderLoad) and meta.get("model_id"):
+            # The model is still loading on its thread, in C code that leaves this one free: open
+            # the index's vectors (and import numpy, ≈45 ms) meanwhile rather than after it.
+            self._vectors(meta)
         embedder = self.embedder if use_vectors else None
         if use_vectors:
             reason = self._vector_problem(embedder, meta)
