@@ -23,6 +23,8 @@ The grids (the candidates of issue #13 not measured before):
 * ``feedback-edge``: the feedback grid's best corner (10 words, 5 chunks) pushed further.
 * ``fusion``: candidates per leg, MMR lambda, and the fusion rule (min-max, z-score, reciprocal
   rank with k) over the same two legs.
+* ``vector-query``: the text the vector leg embeds: the question without its question words
+  (what, when, did, is...), the BM25 words alone, or the question's vector blended with either.
 
 Settings are chosen on the tune split only; ``--split report`` exists to report a choice made there.
 """
@@ -71,6 +73,7 @@ class Variant:
     k: int = K  # hits asked for (smaller units fill the same reading budget with more hits)
     third: float = 0.0  # share of a second embedder's cosine in the vector score (a third leg)
     parent: bool = False  # small-to-big: return the default-size chunk that holds each small unit
+    vector_query: str = "question"  # what the vector leg embeds (see vector_query_texts)
 
 
 def grid(name: str) -> list[Variant]:
@@ -125,9 +128,56 @@ def grid(name: str) -> list[Variant]:
             for t, m in ((10, 8), (15, 5), (15, 8), (20, 5), (20, 8), (20, 10))
             for b in (0.3, 0.5, 0.7)
         ]
+    if name == "vector-query":
+        return [Variant(f"vector query: {how}", vector_query=how) for how in VECTOR_QUERIES[1:]]
     if name == "third":
         return [Variant(f"third leg: e5-small, share {a}", third=a) for a in (0.25, 0.5, 0.75, 1.0)]
-    raise SystemExit(f"bench: unknown grid {name!r}; choose from chunking, window, bm25, fusion, third, feedback, feedback-edge")
+    raise SystemExit(
+        f"bench: unknown grid {name!r}; choose from chunking, window, bm25, fusion, third, feedback, feedback-edge, "
+        "vector-query"
+    )
+
+
+# -- the vector leg's query text --------------------------------------------------------------
+
+VECTOR_QUERIES = ("question", "content", "bm25_words", "blend_content", "blend_bm25_words")
+QUESTION_WORDS = frozenset(
+    "what when where who whom which why how did does do is was were are would could has have had".split()
+)
+
+
+def vector_query_texts(question: str, how: str) -> list[str]:
+    """The texts whose normalised vectors are summed into the vector leg's query vector."""
+    content = " ".join(w for w in WORD_RE.findall(question) if w.lower() not in QUESTION_WORDS)
+    bm25_words = " ".join(query_terms(question))
+    return {
+        "question": [question],
+        "content": [content],
+        "bm25_words": [bm25_words],
+        "blend_content": [question, content],
+        "blend_bm25_words": [question, bm25_words],
+    }[how]
+
+
+class RewrittenQueryEmbedder:
+    """The searcher's embedder, embedding a variant's texts in place of the question."""
+
+    def __init__(self, inner: Any, how: str) -> None:
+        self.inner = inner
+        self.how = how
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def embed(self, texts: list[str]) -> Any:
+        import numpy as np
+
+        out = []
+        for text in texts:
+            summed = self.inner.embed(vector_query_texts(text, self.how)).sum(axis=0)
+            norm = float(np.linalg.norm(summed))
+            out.append(summed / norm if norm > 0 else summed)
+        return np.asarray(out, dtype=np.float32)
 
 
 # -- BM25 query construction -------------------------------------------------------------------
@@ -210,6 +260,13 @@ class SweepSearcher(Searcher):
         self.question = ""
         self.raw_bm25: dict[int, float] = {}
         self.second: tuple[dict[int, Any], Any] | None = None  # chunk id -> vector, query vector
+
+    @property
+    def embedder(self) -> Any:
+        inner = Searcher.embedder.fget(self)  # type: ignore[attr-defined]
+        if inner is None or self.variant.vector_query == "question":
+            return inner
+        return RewrittenQueryEmbedder(inner, self.variant.vector_query)
 
     def _bm25_leg(self, store: Any, terms: list[str], limit: int, where: str, params: list[Any]) -> list[tuple[int, float]]:
         if self.variant.query == "default":

@@ -6,7 +6,17 @@ import sqlite3
 
 import pytest
 
-from bench.retrieval_sweep import Variant, bm25_match, fused_scores, grid, names_in, parent_chunks, widened
+from bench.retrieval_sweep import (
+    VECTOR_QUERIES,
+    Variant,
+    bm25_match,
+    fused_scores,
+    grid,
+    names_in,
+    parent_chunks,
+    vector_query_texts,
+    widened,
+)
 from memgit.core.ranking import Candidate
 from memgit.core.text import query_terms
 
@@ -109,3 +119,11 @@ def test_grids_are_named_and_unknown_ones_refused() -> None:
         assert all(isinstance(v, Variant) for v in variants)
     with pytest.raises(SystemExit):
         grid("nope")
+
+
+def test_vector_query_texts() -> None:
+    assert vector_query_texts(QUESTION, "question") == [QUESTION]
+    assert vector_query_texts(QUESTION, "content") == ["Melanie paint a sunrise with Caroline"]
+    assert vector_query_texts(QUESTION, "bm25_words") == [" ".join(query_terms(QUESTION))]
+    assert vector_query_texts(QUESTION, "blend_content") == [QUESTION, "Melanie paint a sunrise with Caroline"]
+    assert [v.vector_query for v in grid("vector-query")] == list(VECTOR_QUERIES[1:])
