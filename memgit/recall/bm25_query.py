@@ -10,12 +10,12 @@ Two things keep it short on large indexes:
   are skipped when the bound proves none of them can reach the best `limit`. Otherwise, or
   when the proof fails, the whole OR query runs as before. The answer is the same rows with
   the same scores either way (up to the last bit of a float sum taken in another order).
-- **Started early.** At a million chunks a question with common words makes FTS5 score several hundred thousand rows
-(≈1.4 µs each): that query, not start-up, is then the one-shot search's critical path, and it
-cannot start before the search command has imported its modules, checked HEAD and opened the
-index (≈100 ms into the process). This module starts it right after the workspace is found, on
-its own connection and thread. The searcher uses the rows only if its own read transaction sees
-the same index state and asks the same question; otherwise it computes them as before.
+- **Started early.** At a million chunks the query can still take a few hundred ms, and it
+  is then the one-shot search's critical path; yet it cannot start before the search command
+  has imported its modules, checked HEAD and opened the index (≈100 ms into the process).
+  `BM25Prefetch` starts it right after the workspace is found, on its own connection and
+  thread. The searcher uses the rows only if its own read transaction sees the same index state
+  and asks the same question; otherwise it computes them as before.
 
 Light on purpose: it imports only the store and the text helpers, so the thread reaches SQLite's
 C code while the command is still importing the rest.
