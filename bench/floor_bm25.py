@@ -6,6 +6,11 @@ the question's words OR'ed (each quoted), ranked by ``bm25()``, top 10. Scored w
 functions as memgit (``bench/scoring_retrieval.py``).
 
 Run: ``.venv/bin/python bench/floor_bm25.py [--corpus PATH] [--json OUT]``.
+
+``--sensitivity`` prints how far the floor moves under choices a floor might reasonably make
+(each hit's text cut as memgit's snippets are, other chunk sizes, overlap, a stemming tokenizer,
+stop words dropped), on the report split: a floor quoted from elsewhere can differ from this one
+by that much without either being wrong.
 """
 
 from __future__ import annotations
@@ -14,14 +19,16 @@ import argparse
 import re
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus import DEFAULT_CORPUS, Conversation, load_conversations, memory_files  # noqa: E402
-from bench.scoring_retrieval import Hit  # noqa: E402
+from bench.scoring_retrieval import Hit, aggregate, score_query  # noqa: E402
+from memgit.core.text import match_expression, query_terms  # noqa: E402
 
 CHUNK_CHARS = 1600
 OVERLAP_CHARS = 320
@@ -77,43 +84,86 @@ def fts_query(question: str) -> str:
     return " OR ".join(f'"{word}"' for word in seen.values())
 
 
+def without_stop_words(question: str) -> str | None:
+    """memgit's own query words (stop words dropped), OR'ed: a sensitivity variant."""
+    return match_expression(query_terms(question))
+
+
 class FloorIndex:
     """An in-memory FTS5 index of one workspace's memory files."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(
+        self,
+        root: Path,
+        chunk_chars: int = CHUNK_CHARS,
+        overlap_chars: int = OVERLAP_CHARS,
+        tokenize: str = "unicode61",
+        query: Callable[[str], str | None] = fts_query,
+        cut: int | None = None,
+    ) -> None:
+        self.query = query
+        self.cut = cut
         self.db = sqlite3.connect(":memory:")
         self.db.execute(
             "CREATE VIRTUAL TABLE chunks USING fts5("
-            "text, path UNINDEXED, start_line UNINDEXED, end_line UNINDEXED, tokenize='unicode61')"
+            f"text, path UNINDEXED, start_line UNINDEXED, end_line UNINDEXED, tokenize='{tokenize}')"
         )
         rows = []
         for rel, absolute in memory_files(root):
             lines = absolute.read_text(encoding="utf-8").split("\n")
             if lines and lines[-1] == "":
                 lines.pop()  # the final newline does not start a line
-            rows.extend((c.text, c.path, c.start_line, c.end_line) for c in chunk_lines(rel, lines))
+            chunks = chunk_lines(rel, lines, chunk_chars, overlap_chars)
+            rows.extend((c.text, c.path, c.start_line, c.end_line) for c in chunks)
         self.db.executemany("INSERT INTO chunks(text, path, start_line, end_line) VALUES (?, ?, ?, ?)", rows)
         self.chunk_count = len(rows)
 
     def search(self, question: str, k: int = TOP_K) -> list[Hit]:
-        match = fts_query(question)
+        match = self.query(question)
         if not match:
             return []
         cur = self.db.execute(
             "SELECT path, start_line, end_line, text FROM chunks WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT ?",
             (match, k),
         )
-        return [Hit(path, start, end, text) for path, start, end, text in cur]
+        return [Hit(path, start, end, text[: self.cut]) for path, start, end, text in cur]
 
 
-def run_floor(conversations: Sequence[Conversation], k: int = TOP_K) -> dict[str, list[Hit]]:
-    """Query id -> ranked hits, for every query of every conversation."""
+def run_floor(conversations: Sequence[Conversation], k: int = TOP_K, **options: Any) -> dict[str, list[Hit]]:
+    """Query id -> ranked hits, for every query of every conversation (``options``: FloorIndex's)."""
     results: dict[str, list[Hit]] = {}
     for conv in conversations:
-        index = FloorIndex(conv.workspace)
+        index = FloorIndex(conv.workspace, **options)
         for query in conv.queries:
             results[query.id] = index.search(query.question, k)
     return results
+
+
+SENSITIVITY: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("this floor (1,600/320 characters, unicode61, every question word)", {}),
+    ("each hit's text cut to 700 characters (memgit's snippet)", {"cut": 700}),
+    ("each hit's text cut to 1,000 characters", {"cut": 1000}),
+    ("no overlap", {"overlap_chars": 0}),
+    ("chunks of 1,200 / 240 characters", {"chunk_chars": 1200, "overlap_chars": 240}),
+    ("chunks of 2,000 / 400 characters", {"chunk_chars": 2000, "overlap_chars": 400}),
+    ("porter stemming", {"tokenize": "porter unicode61"}),
+    ("stop words dropped (memgit's query words)", {"query": without_stop_words}),
+)
+
+
+def sensitivity(conversations: Sequence[Conversation]) -> str:
+    """A Markdown table: the floor's micro budget recall and budget hit under each variant."""
+    out = [
+        "| floor variant | micro @2,000 | micro @4,000 | micro @8,000 | hit @4,000 |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for label, options in SENSITIVITY:
+        results = run_floor(conversations, **options)
+        rows = [(q.category, score_query(results[q.id], q.evidence)) for c in conversations for q in c.queries]
+        overall = aggregate(rows)["overall"]
+        cells = [f"{overall[f'budget_micro@{c}']:.3f}" for c in (2000, 4000, 8000)]
+        out.append(f"| {label} | " + " | ".join(cells) + f" | {overall['budget_hit@4000']:.3f} |")
+    return "\n".join(out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -122,7 +172,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="locomo-dev folder")
     parser.add_argument("--json", type=Path, help="also write the scores to this JSON file")
+    parser.add_argument(
+        "--sensitivity", action="store_true", help="how far the floor moves under other reasonable choices"
+    )
+    parser.add_argument("--convs", default="locomo-c2,locomo-c3", help="conversations for --sensitivity")
     args = parser.parse_args(argv)
+    if args.sensitivity:
+        print(sensitivity(load_conversations(args.corpus, args.convs.split(","))))
+        return 0
     conversations = load_conversations(args.corpus)
     systems = {LABEL: evaluate(conversations, run_floor(conversations))}
     print(markdown_tables(systems))

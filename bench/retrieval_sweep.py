@@ -25,6 +25,10 @@ The grids (the candidates of issue #13 not measured before):
   rank with k) over the same two legs.
 * ``vector-query``: the text the vector leg embeds: the question without its question words
   (what, when, did, is...), the BM25 words alone, or the question's vector blended with either.
+* ``expansion``: BM25 query expansion from the workspace's vocabulary by word vectors
+  (``bench/word_neighbours.py``): n neighbours a query word at cosine >= tau, beta x their scores.
+* ``lines``: line windows across the first ``depth`` hits by line cosine and chunk score
+  (``bench/line_selection.py``) in place of whole chunks.
 
 Settings are chosen on the tune split only; ``--split report`` exists to report a choice made there.
 """
@@ -47,10 +51,13 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.corpus import DEFAULT_CORPUS, WORK_DIR, Conversation, check_corpus, load_conversations  # noqa: E402
+from bench.corpus import DEFAULT_CORPUS, WORK_DIR, Conversation, check_corpus, load_conversations, memory_files  # noqa: E402
+from bench.line_selection import line_windows  # noqa: E402
 from bench.memgit_runner import default_python, run_memgit  # noqa: E402
 from bench.report import SPLITS, compare  # noqa: E402
 from bench.scoring_retrieval import BUDGETS, CATEGORY_NAMES, Hit, aggregate, score_query  # noqa: E402
+from bench.word_neighbours import neighbours, vocabulary  # noqa: E402
+from memgit.core.feedback import add_feedback  # noqa: E402
 from memgit.core.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax  # noqa: E402
 from memgit.core.text import WORD_RE, match_expression, query_terms  # noqa: E402
 from memgit.recall.search import Searcher  # noqa: E402
@@ -74,6 +81,8 @@ class Variant:
     third: float = 0.0  # share of a second embedder's cosine in the vector score (a third leg)
     parent: bool = False  # small-to-big: return the default-size chunk that holds each small unit
     vector_query: str = "question"  # what the vector leg embeds (see vector_query_texts)
+    expansion: tuple[int, float, float] = (0, 0.0, 0.0)  # word neighbours: n, tau, beta (n 0: off)
+    lines: tuple[float, int, int] = (-1.0, 0, 0)  # line windows: alpha, w, depth (alpha < 0: off)
 
 
 def grid(name: str) -> list[Variant]:
@@ -130,11 +139,23 @@ def grid(name: str) -> list[Variant]:
         ]
     if name == "vector-query":
         return [Variant(f"vector query: {how}", vector_query=how) for how in VECTOR_QUERIES[1:]]
+    if name == "expansion":
+        return [
+            Variant(f"word neighbours: n {n}, cosine >= {tau}, beta {beta}", expansion=(n, tau, beta))
+            for n in (2, 3, 5, 8)
+            for tau in (0.5, 0.6, 0.7)
+            for beta in (0.3, 0.6, 1.0)
+        ]
+    if name == "lines":
+        settings = [(0.0, 1, 30), (0.3, 1, 30), (0.5, 1, 30), (0.7, 1, 30), (1.0, 1, 30), (0.5, 2, 30), (0.5, 1, 10), (0.5, 3, 20)]
+        return [
+            Variant(f"line windows: alpha {a}, +-{w} lines, first {d} hits", lines=(a, w, d), k=d) for a, w, d in settings
+        ]
     if name == "third":
         return [Variant(f"third leg: e5-small, share {a}", third=a) for a in (0.25, 0.5, 0.75, 1.0)]
     raise SystemExit(
         f"bench: unknown grid {name!r}; choose from chunking, window, bm25, fusion, third, feedback, feedback-edge, "
-        "vector-query"
+        "vector-query, expansion, lines"
     )
 
 
@@ -274,8 +295,30 @@ class SweepSearcher(Searcher):
         else:
             match = bm25_match(self.question, terms, self.variant.query)
             rows = store.bm25(match, limit, where, params) if match else []
+        if self.variant.expansion[0] > 0 and rows:
+            rows = self.expanded(store, terms, rows, limit, where, params)
         self.raw_bm25 = dict(rows)
         return rows
+
+    def expanded(
+        self, store: Any, terms: list[str], rows: list[tuple[int, float]], limit: int, where: str, params: list[Any]
+    ) -> list[tuple[int, float]]:
+        """The leg's rows plus beta x the scores of the query words' vocabulary neighbours."""
+        n, tau, beta = self.variant.expansion
+        words, vectors = workspace_vocabulary(self)
+        asked = [t for t in terms if t.isalpha()]
+        if not asked:
+            return rows
+        picked = neighbours(asked, unit_rows(self.inner_embedder().embed(asked)), words, vectors, n, tau)
+        stems = set(store.fts_tokens(asked).values())
+        tokens = store.fts_tokens(list(picked))
+        match = match_expression([w for w in picked if tokens.get(w) not in stems])
+        if match is None:
+            return rows
+        return add_feedback(rows, store.bm25(match, limit, where, params), beta, limit)
+
+    def inner_embedder(self) -> Any:
+        return Searcher.embedder.fget(self)  # type: ignore[attr-defined]
 
     def run(self, question: str) -> list[Candidate]:
         self.question = question
@@ -332,6 +375,43 @@ class SweepSearcher(Searcher):
             base = fuse(c.text_score, vector, cfg.text_weight, cfg.vector_weight)
             out.append(dataclasses.replace(c, vector_score=vector, score=base * decay(c.day, today, cfg.half_life_days, cfg.decay_floor)))
         return out
+
+
+VOCABULARIES: dict[str, tuple[list[str], Any]] = {}
+LINE_VECTORS: dict[str, dict[tuple[str, int], Any]] = {}
+
+
+def unit_rows(vectors: Any) -> Any:
+    import numpy as np
+
+    array = np.asarray(vectors, dtype=np.float32)
+    return array / np.maximum(np.linalg.norm(array, axis=1, keepdims=True), 1e-12)
+
+
+def workspace_vocabulary(searcher: SweepSearcher) -> tuple[list[str], Any]:
+    """The workspace's vocabulary and its unit word vectors, embedded once per workspace."""
+    key = str(searcher.ws.root)
+    if key not in VOCABULARIES:
+        texts = [row[0] for row in searcher.store().conn.execute("SELECT text FROM chunks")]
+        words = vocabulary(texts)
+        VOCABULARIES[key] = (words, unit_rows(searcher.inner_embedder().embed(words)))
+    return VOCABULARIES[key]
+
+
+def line_cosines(searcher: SweepSearcher, root: Path, question: str) -> dict[tuple[str, int], float]:
+    """Cosine of the question with every non-blank line of the workspace's memory files (the
+    lines are embedded once per workspace)."""
+    key = str(root)
+    if key not in LINE_VECTORS:
+        keys, texts = [], []
+        for rel, absolute in memory_files(root):
+            for n, text in enumerate(absolute.read_text(encoding="utf-8").split("\n"), 1):
+                if text.strip():
+                    keys.append((rel, n))
+                    texts.append(text)
+        LINE_VECTORS[key] = dict(zip(keys, unit_rows(searcher.inner_embedder().embed(texts)), strict=True))
+    query = unit_rows(searcher.inner_embedder().embed([question]))[0]
+    return {line: float(vector @ query) for line, vector in LINE_VECTORS[key].items()}
 
 
 def second_vectors(work: Path, conv: str) -> tuple[dict[int, Any], dict[str, Any]] | None:
@@ -488,9 +568,15 @@ def run_variant(
                 started = time.perf_counter()
                 chosen = searcher.run(q.question)
                 times.append((time.perf_counter() - started) * 1000)
-                chosen = parent_chunks(chosen, parents) if variant.parent else widened(chosen, files, variant.window)
                 snippet = max(search_cfg.snippet_chars, variant.window)
-                hits = [Hit(c.path, c.start_line, c.end_line, c.text[:snippet]) for c in chosen]
+                if variant.lines[0] >= 0:
+                    alpha, w, depth = variant.lines
+                    cosine = line_cosines(searcher, root, q.question)
+                    windows = line_windows(chosen, cosine, files, alpha, w, depth)
+                    hits = [Hit(h.path, h.start_line, h.end_line, h.text[:snippet]) for h in windows]
+                else:
+                    chosen = parent_chunks(chosen, parents) if variant.parent else widened(chosen, files, variant.window)
+                    hits = [Hit(c.path, c.start_line, c.end_line, c.text[:snippet]) for c in chosen]
                 scores = score_query(hits, q.evidence)
                 per_query[q.id] = scores
                 rows.append((q.category, scores))
