@@ -148,9 +148,11 @@ def test_every_config_problem_at_once(workspace: Path) -> None:
     proc = memgit(workspace, "index", env=BM25)
     assert_clean_error(proc)
     assert proc.returncode == 1
-    errors = proc.stderr.strip().splitlines()
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("memgit: error: "), proc.stderr  # one line, all of them
+    errors = lines[0].removeprefix("memgit: error: ").split("; ")
     assert len(errors) == 6, proc.stderr
-    assert all(line.startswith(f"memgit: error: {workspace / 'memgit.toml'}: ") for line in errors)
+    assert all(problem.startswith(f"{workspace / 'memgit.toml'}: ") for problem in errors)
     for key in (
         "memory.extra_paths",
         "memory.max_file_bytes",

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from memgit.cli.output import Progress, emit, notice, skip_teardown, warn, workspace_from
+from memgit.cli.output import Progress, emit, notice, skip_teardown, utf8_argument, warn, workspace_from
 
 
 @click.command()
@@ -134,7 +134,7 @@ def _search_options(func: Any) -> Any:
 @_search_options
 @click.option(
     "--batch",
-    type=click.File("r", encoding="utf-8"),
+    type=click.File("rb"),
     default=None,
     help="Read one query a line from FILE ('-' for stdin); print one JSON object a line.",
 )
@@ -164,6 +164,8 @@ def search(
 
     if (query is None) == (batch is None):
         raise MemgitError("give a QUERY or --batch FILE (one of the two)")
+    if query is not None:
+        query = utf8_argument(query, "the query")
     ws = workspace_from(ctx)
     early: dict[str, Any] = {}
     if mode != "bm25":
@@ -189,10 +191,7 @@ def search(
     options = {"k": k, "mode": mode, "path_glob": list(path_glob), "since": since, "until": until}
     try:
         if batch is not None:
-            for line in batch:
-                text = line.rstrip("\n")
-                if not text.strip():
-                    continue
+            for text in batch_queries(batch):
                 emit(recorder.record(searcher.search(text, **options)).to_dict())
             return
         assert query is not None
@@ -216,6 +215,20 @@ def search(
         click.secho(f"{where}  {origin}  score {hit.score:.3f}", bold=True)
         for line in hit.text.splitlines()[:8]:
             click.echo(f"    {line}")
+
+
+def batch_queries(lines: Any) -> Any:
+    """The non-blank lines of a --batch file (bytes), one query each; a line that is not UTF-8
+    stops the batch there, naming it (the queries before it are answered)."""
+    from memgit.errors import MemgitError
+
+    for number, raw in enumerate(lines, 1):
+        try:
+            text = raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            raise MemgitError(f"--batch: line {number} is not valid UTF-8; memgit reads UTF-8 text only") from None
+        if text.strip():
+            yield text
 
 
 @click.command()

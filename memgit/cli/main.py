@@ -92,15 +92,11 @@ def _end(ending: SystemExit) -> None:
 
 
 def _main(argv: list[str] | None) -> None:
-    from memgit.errors import ConfigError, MemgitError
+    from memgit.errors import MemgitError
 
     try:
         result = cli.main(args=argv, prog_name="memgit", standalone_mode=False)
-    except ConfigError as exc:
-        for problem in exc.problems:
-            click.echo(f"memgit: error: {problem}", err=True)
-        sys.exit(1)
-    except MemgitError as exc:
+    except MemgitError as exc:  # a ConfigError's problems, all of them, on its one line
         click.echo(f"memgit: error: {exc}", err=True)
         sys.exit(1)
     except click.exceptions.Abort:
@@ -116,6 +112,11 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(exc.exit_code)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as exc:  # the system refused: a full disk, a read-only folder, a file in the way
+        if os.environ.get("MEMGIT_DEBUG"):
+            raise
+        _say_error(os_error_line(exc))
+        sys.exit(1)
     except Exception as exc:
         if os.environ.get("MEMGIT_DEBUG"):
             raise
@@ -126,3 +127,23 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(1)
     if isinstance(result, int) and result:
         sys.exit(result)
+
+
+def os_error_line(exc: OSError) -> str:
+    """`cannot use PATH: reason`, in git's quoting for a name that is not UTF-8; pure."""
+    from memgit.core.paths import path_key
+
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is None:
+        return f"the system refused: {reason}"
+    where = path_key(os.fsdecode(exc.filename))
+    if exc.filename2 is not None:
+        return f"cannot move {where} to {path_key(os.fsdecode(exc.filename2))}: {reason}"
+    return f"cannot use {where}: {reason}"
+
+
+def _say_error(line: str) -> None:
+    import contextlib
+
+    with contextlib.suppress(OSError):  # stderr itself is gone; the exit status still says it failed
+        click.echo(f"memgit: error: {line}", err=True)

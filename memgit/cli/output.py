@@ -87,7 +87,24 @@ def teardown_skipped() -> bool:
 
 
 def emit(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=None))
+    text = json.dumps(data, ensure_ascii=False, indent=None)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (bytes that are not UTF-8): escaped, still JSON
+        text = json.dumps(data, ensure_ascii=True, indent=None)
+    click.echo(text)
+
+
+def utf8_argument(value: str, what: str) -> str:
+    """`value` when it is valid UTF-8. A command-line word that is not arrives with its bytes as
+    surrogate escapes, which no index, ledger or JSON line can hold: refused here, up front."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        from memgit.errors import MemgitError
+
+        raise MemgitError(f"{what} is not valid UTF-8; memgit reads and writes UTF-8 text only") from None
+    return value
 
 
 def notice(message: str) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from memgit.core.paths import daily_log_day, glob_match
+from memgit.core.paths import daily_log_day, glob_match, path_key
 
 ERROR = "error"
 WARNING = "warning"
@@ -99,11 +99,11 @@ class Finding:
 
     def format(self) -> str:
         suffix = " (warning)" if self.severity == WARNING else ""
-        return f"{self.path}:{self.line}: {self.code} {self.message}{suffix}"
+        return f"{path_key(self.path)}:{self.line}: {self.code} {self.message}{suffix}"
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "path": self.path,
+            "path": path_key(self.path),  # git's quoting for a name that is not UTF-8, as search shows it
             "line": self.line,
             "code": self.code,
             "name": RULES_BY_CODE[self.code].name,

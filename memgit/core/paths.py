@@ -38,7 +38,10 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
         regex, _include = GitIgnoreSpecPattern.pattern_to_regex(text)
     except ValueError as exc:  # pathspec's GitIgnorePatternError, e.g. a lone trailing backslash
         raise BadPattern(f"invalid glob {pattern!r}: {exc}") from None
-    return re.compile(regex or r"(?!)")
+    try:
+        return re.compile(regex or r"(?!)")
+    except re.error as exc:  # a class pathspec passes through, e.g. the reversed range `[z-a]`
+        raise BadPattern(f"invalid glob {pattern!r}: {exc.msg}") from None
 
 
 def glob_match(pattern: str, path: str) -> bool:

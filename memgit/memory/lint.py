@@ -108,13 +108,29 @@ def lint_workspace(
     Paths are taken relative to `cwd` (where the user typed them), like git does.
     """
     settings = settings_for(ws)
+    if any(not p for p in paths):
+        raise PathRefused("an empty path names nothing; give a file or folder, or none to lint everything")
     wanted = [_repo_relative(ws, p, cwd or Path.cwd()) for p in paths]
     if staged:
         inputs = _staged_inputs(ws, wanted, index_file if index_file is not None else _env_index_file(ws))
     else:
         inputs = _worktree_inputs(ws, wanted)
+        _check_named(ws, paths, wanted, inputs)
     findings = lint_files(inputs, settings, today or date.today())
     return LintReport(findings=findings, files_checked=len(inputs))
+
+
+def _check_named(ws: Workspace, paths: Sequence[str], wanted: Sequence[str], inputs: Sequence[LintInput]) -> None:
+    """A path named on the command line that is neither in the work tree nor in HEAD is a typo
+    (`memory/Secret.md` for `memory/secret.md`): checking nothing there must not pass as clean.
+    (The staged mode stays quiet: a hook is handed the files git lists, changed or not.)"""
+    head = None
+    for shown, rel in zip(paths, wanted, strict=True):
+        if not rel or (ws.root / rel).exists() or any(_selected(i.path, [rel]) for i in inputs):
+            continue
+        head = plumbing.head_files(ws.root) if head is None else head
+        if not any(_selected(path, [rel]) for path in head):
+            raise PathRefused(f"no file or folder {shown!r} in the work tree or in HEAD; nothing to lint there")
 
 
 def _env_index_file(ws: Workspace) -> Path | None:

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from memgit.core.chunking import split_lines
+from memgit.core.paths import path_from_key, path_key
 from memgit.core.text import NotText, decode_memory_text
 from memgit.errors import MemgitError
 from memgit.workspace import Workspace
@@ -30,13 +31,14 @@ class ReadResult:
 
 
 def parse_spec(spec: str) -> tuple[str, int | None, int | None]:
-    """`PATH[:START[-END]]` -> (path, start, end); pure."""
+    """`PATH[:START[-END]]` -> (path, start, end); pure. PATH may be in git's quoting, as
+    `memgit search` prints a name that is not UTF-8 (`"memory/caf\\351.md":3-4`)."""
     match = SPEC_RE.match(spec.strip())
     if not match:
         raise MemgitError(f"cannot read {spec!r}: use PATH, PATH:START or PATH:START-END")
     start = int(match["start"]) if match["start"] else None
     end = int(match["end"]) if match["end"] else None
-    return match["path"], start, end
+    return path_from_key(match["path"]), start, end
 
 
 def read_memory(
@@ -48,21 +50,23 @@ def read_memory(
     max_lines: int = 120,
     max_chars: int = 12_000,
 ) -> ReadResult:
-    rel = ws.safe_memory_path(path)
+    rel = ws.safe_memory_path(path_from_key(path))  # search's quoted form is accepted too
     full = ws.root / rel
+    shown = path_key(rel)  # git's quoting for a name that is not UTF-8, as search shows it
     if not full.is_file():
-        raise MemgitError(f"no memory file {rel!r} in {ws.root}")
+        raise MemgitError(f"no memory file {shown} in {path_key(str(ws.root))}")
     data = full.read_bytes()
     try:
         lines = split_lines(decode_memory_text(data))
     except NotText as exc:
-        raise MemgitError(f"{rel}: {exc.reason}; memgit reads UTF-8 text only") from None
+        raise MemgitError(f"{shown}: {exc.reason}; memgit reads UTF-8 text only") from None
     first = 1 if start is None else start
     if first < 1 or (end is not None and end < first):
-        raise MemgitError(f"invalid line range {first}-{end}: lines count from 1 and END >= START")
+        asked = f"{first}" if end is None else f"{first}-{end}"
+        raise MemgitError(f"invalid line range {asked}: lines count from 1 and END >= START")
     total = len(lines)
     if first > max(total, 1):
-        raise MemgitError(f"{rel} has {total} lines; line {first} is past the end")
+        raise MemgitError(f"{shown} has {total} lines; line {first} is past the end")
     last = min(end or total, total, first + max_lines - 1)
     taken: list[str] = []
     size = 0
@@ -78,5 +82,5 @@ def read_memory(
     next_start = last + 1 if truncated else None
     hint = None
     if truncated:
-        hint = f"more lines follow: {rel}:{next_start}-{wanted_end} ({wanted_end - last} lines left)"
-    return ReadResult(rel, first, last, total, "\n".join(taken), truncated, next_start, hint)
+        hint = f"more lines follow: {shown}:{next_start}-{wanted_end} ({wanted_end - last} lines left)"
+    return ReadResult(shown, first, last, total, "\n".join(taken), truncated, next_start, hint)
