@@ -10,6 +10,7 @@ listing it in `SECTIONS`.
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 import types
 import typing
@@ -24,6 +25,22 @@ CONFIG_NAME = "memgit.toml"
 
 Check = Callable[[Any], str | None]
 
+# Ceilings (`cap=`) for quantities that have no natural end. Generous, yet small enough that no date,
+# timer, buffer size or C integer computed from a setting can overflow: a typo such as
+# `max_age_days = 999999999` is a config problem naming the key, never a crash deep inside a command.
+#: Day counts: 100 years, so `today - timedelta(days=...)` stays a valid date.
+DAYS = 36_500
+#: Seconds: a day, within what thread waits take and what SQLite's busy timeout (milliseconds, a C int) holds.
+SECONDS = 86_400
+#: Sizes in bytes: a gigabyte.
+BYTES = 1_000_000_000
+#: Memory budgets in MB: a terabyte.
+MEGABYTES = 1_000_000
+#: Characters, tokens and counts of things.
+COUNT = 1_000_000
+#: Largest `k` a search accepts, from the config or the command line (`memgit.recall.search`).
+MAX_K = 200
+
 
 def setting(
     default: Any,
@@ -31,11 +48,21 @@ def setting(
     *,
     minimum: float | None = None,
     maximum: float | None = None,
+    cap: float | None = None,
     choices: tuple[str, ...] | None = None,
     check: Check | None = None,
 ) -> Any:
-    """Declare one key: its default, what it means, and the limits its value must respect."""
-    metadata = {"help": help, "minimum": minimum, "maximum": maximum, "choices": choices, "check": check}
+    """Declare one key: its default, what it means, and the limits its value must respect.
+
+    A number needs a `minimum` and an upper limit: `maximum`, the end of the range the value means
+    something in (a share between 0 and 1, the model's 256 tokens), or `cap`, a plausibility ceiling
+    for a quantity with no natural end (one of DAYS, SECONDS, ... above). Both are enforced alike;
+    they differ only in how a float outside them is reported ("between 0 and 1" vs "at most 36500").
+    """
+    numeric = isinstance(default, int | float) and not isinstance(default, bool)
+    if numeric and (minimum is None or (maximum is None) == (cap is None)):  # pragma: no cover - schema authoring error
+        raise TypeError("a numeric setting needs a minimum and exactly one of maximum= or cap=")
+    metadata = {"help": help, "minimum": minimum, "maximum": maximum, "cap": cap, "choices": choices, "check": check}
     if isinstance(default, dict):
         return field(default_factory=lambda: dict(default), metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -66,7 +93,9 @@ class MemoryConfig:
         (), 'extra in-repo globs that count as memory, e.g. "notes/**/*.md"', check=_relative_globs
     )
     sessions: bool = setting(True, "index sessions/*.jsonl transcripts (user and assistant text)")
-    max_file_bytes: int = setting(5_000_000, "larger memory files are skipped with a warning", minimum=1)
+    max_file_bytes: int = setting(
+        5_000_000, "larger memory files are skipped with a warning", minimum=1, cap=BYTES
+    )
 
 
 @dataclass(frozen=True)
@@ -77,7 +106,7 @@ class EmbeddingConfig:
         choices=("llama", "none"),
     )
     model: str = setting("", "path to a GGUF embedding model; empty = the one `memgit model install` builds")
-    threads: int = setting(2, "CPU threads used for embedding", minimum=1)
+    threads: int = setting(2, "CPU threads used for embedding", minimum=1, cap=1024)
 
 
 @dataclass(frozen=True)
@@ -85,18 +114,22 @@ class ChunkingConfig:
     max_tokens: int = setting(
         160, "largest chunk, in model tokens (MiniLM reads at most 256)", minimum=1, maximum=256
     )
-    overlap_tokens: int = setting(32, "tokens of overlap carried from one chunk into the next", minimum=0)
-    chars_per_token: int = setting(4, "token estimate used when there is no embedding model", minimum=1)
+    overlap_tokens: int = setting(
+        32, "tokens of overlap carried from one chunk into the next", minimum=0, maximum=256
+    )
+    chars_per_token: int = setting(
+        4, "token estimate used when there is no embedding model", minimum=1, cap=100
+    )
 
 
 @dataclass(frozen=True)
 class SearchConfig:
-    k: int = setting(6, "hits returned by default", minimum=1)
-    candidates_factor: int = setting(4, "each leg fetches k x this many candidates", minimum=1)
+    k: int = setting(6, "hits returned by default", minimum=1, maximum=MAX_K)
+    candidates_factor: int = setting(4, "each leg fetches k x this many candidates", minimum=1, cap=1000)
     vector_weight: float = setting(0.7, "weight of the vector score in the hybrid merge", minimum=0, maximum=1)
     text_weight: float = setting(0.3, "weight of the BM25 score in the hybrid merge", minimum=0, maximum=1)
     half_life_days: float = setting(
-        30.0, "temporal decay half-life for dated daily logs; 0 disables", minimum=0
+        30.0, "temporal decay half-life for dated daily logs; 0 disables", minimum=0, cap=DAYS
     )
     decay_floor: float = setting(
         0.8, "lowest decay multiplier, so old facts stay findable", minimum=0, maximum=1
@@ -107,7 +140,7 @@ class SearchConfig:
     rerank: bool = setting(
         False, "re-score the merged candidates with the shipped learned re-ranker (hybrid mode)"
     )
-    min_score: float = setting(0.0, "hits scoring below this are dropped")
+    min_score: float = setting(0.0, "hits scoring below this are dropped", minimum=0, maximum=1)
     bm25_max_term_share: float = setting(
         1.0,
         "query words found in more than this share of chunks are left out of BM25 (1 keeps all)",
@@ -118,9 +151,10 @@ class SearchConfig:
         48.0,
         "MB per 100,000 chunks a long-running searcher (MCP, --batch) keeps for per-word BM25 scores; 0: none",
         minimum=0,
+        cap=MEGABYTES,
     )
     bm25_cache_max_mb: float = setting(
-        256.0, "the most MB the per-word BM25 scores take, however large the index", minimum=0
+        256.0, "the most MB the per-word BM25 scores take, however large the index", minimum=0, cap=MEGABYTES
     )
     bm25_prewarm: bool = setting(
         True,
@@ -138,12 +172,13 @@ class SearchConfig:
     bm25_feedback_weight: float = setting(
         0.3, "pseudo-relevance feedback: weight of the feedback query's BM25 scores", minimum=0, maximum=1
     )
-    snippet_chars: int = setting(700, "longest hit text returned", minimum=1)
+    snippet_chars: int = setting(700, "longest hit text returned", minimum=1, cap=COUNT)
     auto_index: bool = setting(True, "bring the index up to HEAD before searching when it is behind")
     quantized_above: int = setting(
         50_000,
         "chunks above which vectors are scanned as 1-bit codes, the best re-scored exactly (0: always)",
         minimum=0,
+        cap=1_000_000_000,
     )
 
 
@@ -183,10 +218,14 @@ class LintConfig:
     )
     outside_paths: str = setting("", "'error' | 'warning' | 'off' for F405 (empty: the rule's default)",
                                  choices=("", *_SEVERITY_WORDS))
-    max_file_bytes: int = setting(0, "largest memory file a commit may hold; 0 = [memory] max_file_bytes", minimum=0)
+    max_file_bytes: int = setting(
+        0, "largest memory file a commit may hold; 0 = [memory] max_file_bytes", minimum=0, cap=BYTES
+    )
     entropy_threshold: float = setting(3.5, "bits per character above which a token looks random", minimum=1.0,
                                        maximum=6.0)
-    daily_grace_days: int = setting(1, "days after which a daily log counts as past (append-only)", minimum=0)
+    daily_grace_days: int = setting(
+        1, "days after which a daily log counts as past (append-only)", minimum=0, cap=DAYS
+    )
     allow_outside: tuple[str, ...] = setting((), "path globs F405 (memory-like file outside memory paths) ignores")
 
 
@@ -198,15 +237,23 @@ class McpConfig:
         "'group' keeps MEMORY.md and USER.md out of every tool (a command-line --scope group always wins)",
         choices=("private", "group"),
     )
-    max_append_chars: int = setting(16_000, "longest text one memory_append or `memgit remember` may add", minimum=1)
+    max_append_chars: int = setting(
+        16_000, "longest text one memory_append or `memgit remember` may add", minimum=1, cap=COUNT
+    )
     update_wait: float = setting(
-        3.0, "seconds a tool call waits for an index update before answering from the last good state", minimum=0
+        3.0,
+        "seconds a tool call waits for an index update before answering from the last good state",
+        minimum=0,
+        cap=SECONDS,
     )
     scan_interval: float = setting(
-        5.0, "seconds between background scans for uncommitted edits of older notes; 0 turns it off", minimum=0
+        5.0,
+        "seconds between background scans for uncommitted edits of older notes; 0 turns it off",
+        minimum=0,
+        cap=SECONDS,
     )
     context_budget: int = setting(8000, "default budget of `memgit context` and the session context, in tokens",
-                                  minimum=1)
+                                  minimum=1, cap=COUNT)
 
 
 @dataclass(frozen=True)
@@ -219,14 +266,20 @@ class SiteConfig:
         "", "folder of override templates, relative to the workspace (empty: .memgit/templates)"
     )
     history: int = setting(10, "recent commits listed on each note page", minimum=1, maximum=200)
-    search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100)
+    search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100, cap=COUNT)
+
+
+#: Largest weight of one dreaming score component (they are normalised to sum to 1 anyway).
+MAX_WEIGHT = 1000
 
 
 def _weights_table(value: Mapping[str, float]) -> str | None:
     known = ("frequency", "relevance", "diversity", "recency", "consolidation", "conceptual")
     problems = [f"unknown component {name!r} (known: {', '.join(known)})" for name in value if name not in known]
-    problems += [f"{name} must be a number >= 0" for name, weight in value.items()
-                 if name in known and (isinstance(weight, bool) or not isinstance(weight, int | float) or weight < 0)]
+    # Written so that NaN fails too: every comparison with NaN is false.
+    problems += [f"{name} must be a number between 0 and {MAX_WEIGHT}" for name, weight in value.items()
+                 if name in known and (isinstance(weight, bool) or not isinstance(weight, int | float)
+                                       or not 0 <= weight <= MAX_WEIGHT)]
     return "; ".join(problems) or None
 
 
@@ -234,19 +287,24 @@ def _weights_table(value: Mapping[str, float]) -> str | None:
 class DreamConfig:
     record: bool = setting(True, "record the hits of every search in the clone's recall spool, .git/memgit/recall/ (the evidence dreaming reads, once published)")
     keep_queries: bool = setting(True, "keep the query text in the recall ledger (false: only its hash)")
-    light_lookback_days: int = setting(2, "days of recent logs, transcripts and recalls the light phase reads", minimum=1)
-    rem_lookback_days: int = setting(7, "days the REM phase looks back for themes and candidate truths", minimum=1)
+    light_lookback_days: int = setting(2, "days of recent logs, transcripts and recalls the light phase reads", minimum=1,
+                                      cap=DAYS)
+    rem_lookback_days: int = setting(7, "days the REM phase looks back for themes and candidate truths", minimum=1,
+                                    cap=DAYS)
     theme_min_strength: float = setting(0.75, "REM theme strength min(1, 2*count/N) needed to report a theme",
                                         minimum=0, maximum=1)
     dedupe_similarity: float = setting(0.9, "light phase: recalled snippets this similar (Jaccard) fold together",
                                        minimum=0, maximum=1)
-    max_promotions: int = setting(10, "most promotions (and supersedes) one run proposes", minimum=0)
+    max_promotions: int = setting(10, "most promotions (and supersedes) one run proposes", minimum=0, cap=COUNT)
     min_score: float = setting(0.75, "a candidate needs at least this weighted score", minimum=0, maximum=1)
-    min_recall_count: int = setting(3, "a candidate needs at least this many recalls", minimum=1)
-    min_unique_queries: int = setting(3, "a candidate needs at least this many distinct queries", minimum=1)
-    max_age_days: int = setting(30, "recalls older than this are not evidence any more", minimum=1)
-    recency_half_life_days: float = setting(14.0, "half-life of the recency component", minimum=0.1)
-    max_entry_tokens: int = setting(160, "longest promoted text, in tokens (about 4 characters each)", minimum=8)
+    min_recall_count: int = setting(3, "a candidate needs at least this many recalls", minimum=1, cap=COUNT)
+    min_unique_queries: int = setting(3, "a candidate needs at least this many distinct queries", minimum=1,
+                                     cap=COUNT)
+    max_age_days: int = setting(30, "recalls older than this are not evidence any more", minimum=1, cap=DAYS)
+    recency_half_life_days: float = setting(14.0, "half-life of the recency component", minimum=0.1,
+                                            cap=DAYS)
+    max_entry_tokens: int = setting(160, "longest promoted text, in tokens (about 4 characters each)", minimum=8,
+                                   cap=COUNT)
     weights: dict[str, float] = setting(
         {"frequency": 0.24, "relevance": 0.30, "diversity": 0.15, "recency": 0.15, "consolidation": 0.10,
          "conceptual": 0.06},
@@ -264,11 +322,13 @@ class DreamConfig:
         0.2, "term overlap above which a newer candidate about the same subject updates an entry (no model)",
         minimum=0, maximum=1)
     forget_after_days: int = setting(90, "entries memgit wrote at least this long ago may be forgotten; 0 never",
-                                     minimum=0)
+                                     minimum=0, cap=DAYS)
     forget_unrecalled_days: int = setting(
-        60, "and no search surfaced them for this many days: then they are proposed for forgetting", minimum=1)
+        60, "and no search surfaced them for this many days: then they are proposed for forgetting", minimum=1,
+        cap=DAYS)
     memory_max_chars: int = setting(
-        12_000, "load budget of MEMORY.md: a promotion that would pass it is held back (never truncated)", minimum=1)
+        12_000, "load budget of MEMORY.md: a promotion that would pass it is held back (never truncated)", minimum=1,
+        cap=COUNT)
     branch_prefix: str = setting("memgit/dream/", "dream branches are named <prefix>YYYY-MM-DD")
 
 
@@ -279,6 +339,7 @@ class IndexConfig:
         "seconds to wait for another process's write lock on the index database, then one error line"
         " (the index is kept)",
         minimum=0,
+        cap=SECONDS,
     )
 
 
@@ -323,6 +384,8 @@ def load_config(root: Path) -> Config:
     except UnicodeDecodeError:
         raise ConfigError([f"{path}: not valid UTF-8"]) from None
     except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([f"{path}: invalid TOML: {exc}"]) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits, which Python refuses to parse
         raise ConfigError([f"{path}: invalid TOML: {exc}"]) from None
     except OSError as exc:
         raise ConfigError([f"{path}: cannot be read: {exc.strerror or exc}"]) from None
@@ -379,8 +442,14 @@ def _convert(hint: Any, value: Any) -> tuple[Any, str | None]:
     if hint is int:
         return value, None if isinstance(value, int) else f"must be an integer, got {value!r}"
     if hint is float:
-        ok = isinstance(value, int | float)
-        return (float(value) if ok else value), None if ok else f"must be a number, got {value!r}"
+        if not isinstance(value, int | float):
+            return value, f"must be a number, got {value!r}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return value, f"must be a finite number, got {value!r}"
+        try:
+            return float(value), None
+        except OverflowError:  # an integer too large for a float: left as it is, for the limits to refuse
+            return value, None
     if hint is str:
         return value, None if isinstance(value, str) else f"must be a string, got {value!r}"
     if origin is tuple:
@@ -390,7 +459,13 @@ def _convert(hint: Any, value: Any) -> tuple[Any, str | None]:
     if origin is dict:
         if not isinstance(value, dict):
             return value, f"must be a table, got {value!r}"
-        return dict(value), None
+        item_hint = typing.get_args(hint)[1]
+        converted, problems = {}, []
+        for name, item in value.items():
+            converted[name], problem = _convert(item_hint, item)
+            if problem is not None:
+                problems.append(f"{name} {problem}")
+        return converted, "; ".join(problems) or None
     if origin in (types.UnionType, typing.Union):
         raise TypeError(f"unsupported config type {hint}")  # pragma: no cover - schema authoring error
     raise TypeError(f"unsupported config type {hint}")  # pragma: no cover
@@ -398,12 +473,14 @@ def _convert(hint: Any, value: Any) -> tuple[Any, str | None]:
 
 def _check_limits(metadata: Mapping[str, Any], value: Any) -> str | None:
     minimum, maximum, choices = metadata.get("minimum"), metadata.get("maximum"), metadata.get("choices")
+    upper = maximum if maximum is not None else metadata.get("cap")
+    # Comparisons written so that they fail for NaN as well (though _convert already refuses it).
     if isinstance(value, float) and minimum is not None and maximum is not None and not minimum <= value <= maximum:
         return f"must be between {_number(minimum)} and {_number(maximum)}"
-    if minimum is not None and value < minimum:
+    if minimum is not None and not value >= minimum:
         return "must not be negative" if minimum == 0 else f"must be at least {_number(minimum)}"
-    if maximum is not None and value > maximum:
-        return f"must be at most {_number(maximum)}"
+    if upper is not None and not value <= upper:
+        return f"must be at most {_number(upper)}"
     if choices is not None and value not in choices:
         shown = " or ".join(f'"{c}"' for c in choices if c)
         return f"must be {shown}, got {value!r}"
@@ -468,7 +545,8 @@ def config_reference_markdown() -> str:
         "# memgit.toml reference",
         "",
         "Every key is optional. `memgit init` writes this file with every key commented out.",
-        "Unknown keys and wrong types are errors, all reported at once with the file and key.",
+        "Unknown keys, wrong types and numbers out of range (NaN and infinity included) are errors,",
+        "all reported at once with the file and key, on one `memgit: error:` line separated by `; `.",
         "Environment overrides: `MEMGIT_EMBEDDING=none` forces BM25 only; `MEMGIT_MODEL=PATH` picks",
         "a GGUF model; `MEMGIT_CACHE_DIR` moves the model cache (default `~/.cache/memgit`).",
         "This page is generated from `memgit/config.py` (`python -m memgit.config > docs/CONFIG.md`).",

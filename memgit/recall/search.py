@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from memgit.config import MAX_K
 from memgit.core import paths
 from memgit.core.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
 from memgit.core.text import match_expression, prune_common_terms, query_terms, token_set
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from memgit.recall.bm25_terms import TermScores
 
 MODES = ("hybrid", "bm25", "vector")
-MAX_K = 200
 HEAD_RECHECK_SECONDS = 1.0
 
 
