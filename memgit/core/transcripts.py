@@ -20,7 +20,7 @@ def transcript_lines(text: str) -> list[tuple[int, str]]:
             continue
         try:
             record = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read: not a turn
             continue
         turn = _turn(record)
         if turn:

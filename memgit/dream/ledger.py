@@ -170,7 +170,7 @@ def parse_line(line: str) -> Recall | None:
         qhash = str(obj["q"])
         thash = str(obj.get("hash", ""))
         query = obj.get("query")
-    except (ValueError, KeyError, TypeError, IndexError):
+    except (ValueError, KeyError, TypeError, IndexError, RecursionError):  # RecursionError: absurd nesting
         return None
     if not isinstance(path, str) or not path or path.startswith("/") or ".." in path.split("/"):
         return None

@@ -210,6 +210,10 @@ def run_dream(
         if base == "HEAD" and commits.resolve_commit(root, "HEAD") is None:
             return DreamOutcome(plan=None, reason="the repository has no commits yet: nothing to dream about")
         raise MemgitError(f"--base {base!r} is not a commit here; give a branch, tag or commit id")
+    if push:
+        from memgit.git.remote import check_remote
+
+        check_remote(root, push)  # before anything is written: a typo must not leave a branch behind
     notices: list[str] = []
     inputs = gather(ws, base_commit, now, notices)
     plan = plan_dream(inputs)
@@ -246,5 +250,17 @@ def run_dream(
     if push:
         from memgit.git.remote import push_branch
 
-        outcome.pushed = push_branch(root, push, name, force=force)
+        try:
+            outcome.pushed = push_branch(root, push, name, force=force)
+        except MemgitError as exc:
+            # The run is all or nothing: put the branch back as it was, so the same command can be run again.
+            if commits.restore_branch(root, name, outcome.commits[-1], existing):
+                kept = "restored" if existing is not None else "removed"
+                raise MemgitError(
+                    f"{exc}; branch {name} was {kept} locally, so nothing was written: "
+                    "run the same `memgit dream` again once the push can succeed"
+                ) from None
+            raise MemgitError(
+                f"{exc}; branch {name} is left written locally: push it with `git push {push} {name}`"
+            ) from None
     return outcome

@@ -12,12 +12,13 @@ from datetime import datetime
 from pathlib import Path
 
 from memgit.errors import MemgitError
+from memgit.git import plumbing
 
 
 def _repo(root: Path):  # type: ignore[no-untyped-def]
-    import pygit2
-
-    return pygit2.Repository(str(root))
+    """A fresh pygit2 repository (refs re-read); a clear MemgitError for one pygit2 cannot open
+    (a SHA-256 repository): writing commits without pygit2 would be a second implementation."""
+    return plumbing.repository(root, "dreaming")
 
 
 @dataclass(frozen=True)
@@ -130,3 +131,14 @@ def set_branch(root: Path, name: str, commit: str, *, force: bool = False) -> No
         repo.branches.local.create(name, repo[commit].peel(pygit2.Commit), force=force)
     except (ValueError, pygit2.GitError) as exc:
         raise MemgitError(f"cannot write branch {name}: {exc}") from None
+
+
+def restore_branch(root: Path, name: str, written: str, previous: str | None) -> bool:
+    """Undo `set_branch`: point `name` back at `previous` (delete it when None), only while it still
+    points at `written` (one atomic `git update-ref`). False when the branch moved meanwhile."""
+    ref = f"refs/heads/{name}"
+    if previous is None:
+        proc = plumbing._git(root, "update-ref", "-d", ref, written)
+    else:
+        proc = plumbing._git(root, "update-ref", ref, previous, written)
+    return proc.returncode == 0

@@ -159,7 +159,10 @@ def blobs_at(root: Path, items: Iterable[tuple[str, str]]) -> dict[tuple[str, st
 
 
 def blame_lines(root: Path, commit: str, path: str) -> list[str]:
-    """For each line of `path` at `commit`, the id of the commit that last changed it (pygit2 blame)."""
+    """For each line of `path` at `commit`, the id of the commit that last changed it (pygit2 blame;
+    `git blame` in a repository pygit2 cannot open, such as a SHA-256 one)."""
+    if not plumbing.pygit2_can_read(root):
+        return _blame_lines_git(root, commit, path)
     pygit2 = plumbing._pygit2()
     repo = plumbing.open_repo(root)
     try:
@@ -169,6 +172,24 @@ def blame_lines(root: Path, commit: str, path: str) -> list[str]:
     out: list[str] = []
     for hunk in blame:
         out.extend([str(hunk.final_commit_id)] * hunk.lines_in_hunk)
+    return out
+
+
+def _blame_lines_git(root: Path, commit: str, path: str) -> list[str]:
+    """`blame_lines` from `git blame --porcelain`: each final line is a header naming its commit,
+    some metadata lines, then the line's text after a tab."""
+    proc = plumbing._git(root, "blame", "--porcelain", commit, "--", path)
+    if proc.returncode != 0:
+        return []
+    out: list[str] = []
+    current = ""
+    for line in proc.stdout.split(b"\n"):
+        if line.startswith(b"\t"):
+            out.append(current)
+            continue
+        fields = line.split(b" ")
+        if len(fields) in (3, 4) and plumbing._is_object_id(fields[0].decode("ascii", "replace")):
+            current = fields[0].decode()
     return out
 
 

@@ -131,14 +131,58 @@ def _discover_pygit2(start: Path) -> tuple[Path, Path, Path] | None:
     return Path(repo.workdir).resolve(), git_dir, common
 
 
+class UnsupportedObjectFormat(MemgitError):
+    """The repository names its objects with another hash than SHA-1 (`git init
+    --object-format=sha256`): pygit2 (libgit2) cannot open it yet, the `git` binary can."""
+
+    def __init__(self, root: Path, object_format: str, what: str = "this command") -> None:
+        super().__init__(
+            f"{what} needs a SHA-1 repository; {root} uses {object_format} objects, which pygit2 cannot read yet"
+        )
+        self.object_format = object_format
+
+
+def object_format(root: Path) -> str:
+    """The repository's object hash as git names it (`sha1`, `sha256`); `sha1` when git cannot say."""
+    proc = _git(root, "rev-parse", "--show-object-format")
+    text = proc.stdout.decode(errors="replace").strip()
+    return text if proc.returncode == 0 and text else "sha1"
+
+
+def repository(root: Path, what: str = "this command") -> pygit2.Repository:
+    """A pygit2 repository, or a MemgitError saying why not (UnsupportedObjectFormat for a SHA-256 one).
+
+    `what` names the feature in that error (e.g. "dreaming")."""
+    pygit2 = _pygit2()
+    try:
+        return pygit2.Repository(str(root))
+    except (pygit2.GitError, ValueError) as exc:
+        found = object_format(root)
+        if found != "sha1":
+            raise UnsupportedObjectFormat(root, found, what) from None
+        raise MemgitError(f"cannot open the repository at {root}: {exc}") from None
+
+
 @functools.lru_cache(maxsize=8)
 def open_repo(root: Path) -> pygit2.Repository:
-    return _pygit2().Repository(str(root))
+    return repository(root)
 
 
-def _git(root: Path, *args: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    """One `git` process in `root`, with the hook's location variables removed."""
+def pygit2_can_read(root: Path) -> bool:
+    """False for a repository pygit2 cannot open because of its object format (callers then use `git`)."""
+    try:
+        open_repo(root)
+    except UnsupportedObjectFormat:
+        return False
+    return True
+
+
+def _git(
+    root: Path, *args: str, data: bytes | None = None, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """One `git` process in `root`, with the hook's location variables removed (`extra_env` added after)."""
     env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_ENV}
+    env.update(extra_env or {})
     try:
         return subprocess.run(
             ["git", "--literal-pathspecs", "-C", str(root), *args],
@@ -368,6 +412,8 @@ def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
 
 
 def read_blob(root: Path, blob_id: str) -> bytes:
+    if not pygit2_can_read(root):
+        return read_blobs(root, [blob_id])[blob_id]
     return bytes(open_repo(root)[blob_id].data)
 
 
@@ -414,6 +460,8 @@ def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry
     `index_file` is the index a pre-commit hook must read when git exported `GIT_INDEX_FILE`
     (`git commit -a` and `git commit PATH` stage into a temporary index, not `.git/index`).
     """
+    if not pygit2_can_read(root):
+        return _index_entries_git(root, index_file)
     pygit2 = _pygit2()
     repo = open_repo(root)
     path = index_file if index_file is not None else Path(repo.path) / "index"
@@ -423,6 +471,21 @@ def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry
     return {entry.path: Entry(str(entry.id), int(entry.mode)) for entry in index}
 
 
+def _index_entries_git(root: Path, index_file: Path | None) -> dict[str, Entry]:
+    """`index_entries` through `git ls-files --stage`, for repositories pygit2 cannot open."""
+    extra = {"GIT_INDEX_FILE": str(index_file)} if index_file is not None else None
+    proc = _git(root, "ls-files", "--stage", "-z", extra_env=extra)
+    if proc.returncode != 0:
+        raise MemgitError(f"git ls-files failed: {proc.stderr.decode(errors='replace').strip()}")
+    out: dict[str, Entry] = {}
+    for record in proc.stdout.split(b"\0"):
+        meta, tab, name = record.partition(b"\t")
+        fields = meta.split(b" ")
+        if tab and len(fields) == 3:
+            out[name.decode("utf-8", "surrogateescape")] = Entry(fields[1].decode(), int(fields[0], 8))
+    return out
+
+
 def head_files(root: Path) -> dict[str, Entry]:
     """Every file of HEAD's tree; empty in a repository with no commits yet."""
     return entries(root, head_ids(root)[1])
@@ -430,6 +493,11 @@ def head_files(root: Path) -> dict[str, Entry]:
 
 def worktree_files(root: Path) -> list[str]:
     """Tracked files plus untracked files git does not ignore: what `memgit lint` looks at."""
+    if not pygit2_can_read(root):
+        proc = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+        if proc.returncode != 0:
+            raise MemgitError(f"git ls-files failed: {proc.stderr.decode(errors='replace').strip()}")
+        return sorted({p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p})
     pygit2 = _pygit2()
     repo = open_repo(root)
     index = repo.index
@@ -493,8 +561,12 @@ def operation_in_progress(git_dir: Path) -> str | None:
 
 def config_value(root: Path, key: str) -> str | None:
     """One git config value as git would resolve it for this repository (None when unset)."""
-    pygit2 = _pygit2()
-    repo = pygit2.Repository(str(root))
+    try:
+        repo = repository(root)
+    except UnsupportedObjectFormat:
+        proc = _git(root, "config", "--get", key)
+        text = proc.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
+        return text if proc.returncode == 0 else None
     try:
         return str(repo.config[key])
     except KeyError:

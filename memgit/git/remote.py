@@ -7,6 +7,21 @@ from pathlib import Path
 from memgit.errors import MemgitError
 
 
+def check_remote(root: Path, remote: str) -> None:
+    """A MemgitError unless `remote` is a remote of this repository (one `git remote` process):
+    asked before anything is written, so a typo costs nothing."""
+    from memgit.git import plumbing
+
+    if not remote or remote.startswith("-"):
+        raise MemgitError(f"--push {remote!r} is not a remote name; see `git remote -v`")
+    proc = plumbing._git(root, "remote")
+    if proc.returncode != 0:
+        detail = proc.stderr.decode(errors="replace").strip()
+        raise MemgitError(f"cannot list the repository's remotes: {detail or f'git remote exit {proc.returncode}'}")
+    if remote not in proc.stdout.decode("utf-8", "surrogateescape").split("\n"):
+        raise MemgitError(f"no remote named {remote!r}; see `git remote -v`")
+
+
 def push_branch(root: Path, remote: str, branch: str, *, force: bool = False) -> str:
     """Push `branch` to the same name on `remote`; returns git's summary line."""
     import git
@@ -22,8 +37,9 @@ def push_branch(root: Path, remote: str, branch: str, *, force: bool = False) ->
     try:
         infos = target.push(spec)
     except git.exc.GitCommandError as exc:
-        detail = (exc.stderr or str(exc)).strip().splitlines()
-        raise MemgitError(f"git push to {remote} failed: {detail[-1] if detail else exc}") from None
+        # GitPython quotes git's stderr (`stderr: 'fatal: ...'`): the last line ends with that quote.
+        detail = [line for line in (exc.stderr or str(exc)).strip().strip("'").splitlines() if line.strip()]
+        raise MemgitError(f"git push to {remote} failed: {detail[-1].strip() if detail else exc}") from None
     for info in infos:
         if info.flags & (info.ERROR | info.REJECTED | info.REMOTE_REJECTED | info.REMOTE_FAILURE):
             hint = " (the branch exists there: use --force to replace it)" if info.flags & info.REJECTED else ""

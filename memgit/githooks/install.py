@@ -189,10 +189,13 @@ def install_hooks(
     types = _check_types(hook_types)
     report = HooksReport(hooks_dir=directory, hooks_path=configured)
 
+    _check_directory(directory)
     problems = []
     for name in types:
         path, legacy = directory / name, directory / f"{name}.legacy"
-        if (path.exists() or path.is_symlink()) and not is_memgit_hook(path) and legacy.exists():
+        if path.is_dir() and not path.is_symlink():
+            problems.append(f"{path} is a folder, not a hook script; move it away, then run `memgit hooks install` again")
+        elif (path.exists() or path.is_symlink()) and not is_memgit_hook(path) and (legacy.exists() or legacy.is_symlink()):
             problems.append(
                 f"{path} is not memgit's and {legacy.name} already exists; move one of them away, "
                 "then run `memgit hooks install` again"
@@ -200,7 +203,10 @@ def install_hooks(
     if problems:
         raise _error("; ".join(problems))
 
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _error(f"cannot create the hooks directory {directory}: {exc.strerror or exc}") from None
     for name in types:
         path, legacy = directory / name, directory / f"{name}.legacy"
         if path.is_symlink() or (path.exists() and not is_memgit_hook(path)):
@@ -253,6 +259,19 @@ def hooks_status(ws: Workspace, hook_types: Iterable[str] = HOOK_TYPES) -> Hooks
     report = HooksReport(hooks_dir=directory, hooks_path=configured)
     report.hooks = _states(directory, _check_types(hook_types))
     return report
+
+
+def _check_directory(directory: Path) -> None:
+    """Refuse, before anything is written, a hooks directory that is (or sits under) a file."""
+    for folder in (directory, *directory.parents):
+        if folder.exists() or folder.is_symlink():
+            if not folder.is_dir():
+                what = "the hooks directory" if folder == directory else f"a folder above the hooks directory {directory}"
+                raise _error(
+                    f"{folder} is a file, not a folder, so memgit cannot install hooks there ({what}); "
+                    "move or remove that file, then run `memgit hooks install` again"
+                )
+            return
 
 
 def _states(directory: Path, types: Sequence[str]) -> list[HookState]:

@@ -78,20 +78,25 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
     todo = [p for p in plans if mf.pages.get(p.url, ("", ""))[0] != p.key or p.url not in present]
     needed = {blob for plan in todo for blob in plan.needs}
     contents = plumbing.read_blobs(ws.root, sorted(needed)) if needed else {}
-    output.mark(out)
     pages: dict[str, tuple[str, str]] = {p.url: mf.pages[p.url] for p in plans if p.url in mf.pages}
-    for done, plan in enumerate(todo, start=1):
-        data = plan.produce(contents)
-        sha = output.digest(data)
-        if mf.pages.get(plan.url, ("", ""))[1] != sha or plan.url not in present:
-            output.write_file(out, plan.url, data)
-            report.written.append(plan.url)
-        pages[plan.url] = (plan.key, sha)
-        if progress is not None:
-            progress(done, len(todo))
+    # Pages go to a staging folder first: a page that fails to render leaves `out` as it was.
+    staging = output.Staging(out)
+    try:
+        for done, plan in enumerate(todo, start=1):
+            data = plan.produce(contents)
+            sha = output.digest(data)
+            if mf.pages.get(plan.url, ("", ""))[1] != sha or plan.url not in present:
+                staging.write(plan.url, data)
+                report.written.append(plan.url)
+            pages[plan.url] = (plan.key, sha)
+            if progress is not None:
+                progress(done, len(todo))
+        stale = sorted(set(mf.pages) - {p.url for p in plans})
+        staging.commit(stale)
+    except BaseException:
+        staging.abort()
+        raise
     report.rendered = len(todo)
-    stale = sorted(set(mf.pages) - {p.url for p in plans})
-    output.remove_files(out, stale)
     report.removed = stale
     mf.pages = pages
     mf.commit = commit

@@ -47,7 +47,7 @@ def parse_document(data: bytes) -> dict | None:
     """A concepts file as plain data, or None when it is not one (hand-edited, conflicted)."""
     try:
         doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     if not isinstance(doc, dict) or doc.get("version") != 1 or not isinstance(doc.get("day"), str):
         return None

@@ -2,12 +2,18 @@
 
 memgit writes a site only into an empty folder or one it wrote before (it holds `.memgit-site`),
 never into the workspace's work tree, and it removes only files its own manifest says it wrote.
+
+A build writes its pages into a staging folder beside the output (`Staging`) and puts them in place
+only once every page rendered: a build that fails leaves the output folder as it was (absent, empty,
+or the previous site), never half a site.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import secrets
+import shutil
 from pathlib import Path
 
 from memgit.errors import MemgitError
@@ -85,3 +91,61 @@ def mark(root: Path) -> None:
     stamp = root / STAMP
     if not stamp.is_file():
         stamp.write_text("written by `memgit site build`; memgit may replace everything listed in its manifest\n")
+
+
+class Staging:
+    """Pages written aside (a hidden sibling of the output folder, so renames stay on one file
+    system), moved into the output folder by `commit`, or thrown away by `abort`.
+
+    A first build (no output folder, or an empty one) renames the whole staging folder into place;
+    an incremental build moves each written page over its old version, so pages it did not write
+    keep their bytes and times.
+    """
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.fresh = not out.is_dir() or not any(out.iterdir())
+        self._created: list[Path] = []  # folders above the output made for it (removed by abort)
+        parent = out.parent
+        while not parent.exists():
+            self._created.append(parent)
+            parent = parent.parent
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            self.dir = out.parent / f".{out.name}.memgit-build-{os.getpid()}-{secrets.token_hex(4)}"
+            self.dir.mkdir()
+        except OSError as exc:
+            self.abort()
+            raise MemgitError(f"cannot write the site next to {out}: {exc.strerror or exc}") from None
+        self.written: list[str] = []
+
+    def write(self, rel: str, data: bytes) -> None:
+        write_file(self.dir, rel, data)
+        self.written.append(rel)
+
+    def commit(self, stale: list[str]) -> None:
+        """Put the staged pages in place and remove `stale` ones: the only step that touches `out`."""
+        if self.fresh:
+            mark(self.dir)
+            os.replace(self.dir, self.out)  # replaces an empty folder in one step
+            self._created = []
+            return
+        mark(self.out)
+        for rel in self.written:
+            target = self.out / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.dir / rel, target)
+        remove_files(self.out, stale)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def abort(self) -> None:
+        """Remove the staging folder and any folder made above the output: as before the build."""
+        staged = getattr(self, "dir", None)
+        if staged is not None:
+            shutil.rmtree(staged, ignore_errors=True)
+        for folder in self._created:  # innermost first
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        self._created = []
