@@ -473,6 +473,24 @@ def test_verify_compares_the_vector_files(workspace: Path, tiny_model: Path) -> 
     assert index(workspace, "--full", env=env)["mode"] == "full"
 
 
+def test_verify_reports_its_progress_through_every_cached_vector(
+    workspace: Path, tiny_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memgit.index.verify import verify_index
+
+    monkeypatch.setenv("MEMGIT_MODEL", str(tiny_model))
+    for n in range(40):  # more than one batch of 32 texts to embed again
+        write(workspace / "memory" / f"2026-02-{n % 28 + 1:02d}-{n}.md", f"- fact {n}: Progressotter{n}.\n")
+    commit_all(workspace, "many notes")
+    index(workspace, env={"MEMGIT_MODEL": str(tiny_model)})
+    calls: list[tuple[int, int]] = []
+    report = verify_index(Workspace.discover(workspace), progress=lambda done, total: calls.append((done, total)))
+    assert report.ok and report.vectors_checked > 32
+    totals = {total for _, total in calls}
+    assert len(totals) == 1 and len(calls) >= 2  # one total, reached in batches
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls) and calls[-1][0] == calls[-1][1]
+
+
 def test_vector_files_of_a_recreated_database_are_never_used(
     workspace: Path, tiny_model: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

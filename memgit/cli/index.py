@@ -76,7 +76,13 @@ def index(
         sys.exit(130)
     finally:
         progress.finish()
-    verification = verify_index(ws) if verify else None
+    verification = None
+    if verify:
+        checking = Progress("verify: embedding again")  # every cached vector: the slow half
+        try:
+            verification = verify_index(ws, progress=checking)
+        finally:
+            checking.finish()
     if as_json:
         data = report.to_dict()
         if verification is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,13 @@ class VerifyReport:
         return asdict(self)
 
 
-def verify_index(ws: Workspace, *, embedder: Any = _UNSET) -> VerifyReport:
-    """Rebuild the indexed state from scratch in a scratch database and compare the two."""
+def verify_index(
+    ws: Workspace, *, embedder: Any = _UNSET, progress: Callable[[int, int], None] | None = None
+) -> VerifyReport:
+    """Rebuild the indexed state from scratch in a scratch database and compare the two.
+
+    `progress(done, total)` follows the slow half: every cached vector embedded again.
+    """
     notices: list[str] = []
     if embedder is _UNSET:
         embedder, notice = open_embedder(ws)
@@ -63,7 +69,7 @@ def verify_index(ws: Workspace, *, embedder: Any = _UNSET) -> VerifyReport:
             actual = store.snapshot()
             differences = compare_snapshots(actual, expected)
             model = meta.get("model_id") or None
-            checked, vector_differences = _check_vectors(ws, store, meta, model, embedder)
+            checked, vector_differences = _check_vectors(ws, store, meta, model, embedder, progress)
             differences.extend(vector_differences)
             pending = store.pending_count(model)
         finally:
@@ -99,7 +105,12 @@ def compare_snapshots(actual: dict[str, Any], expected: dict[str, Any]) -> list[
 
 
 def _check_vectors(
-    ws: Workspace, store: Store, meta: dict[str, str], model: str | None, embedder: Embedder | None
+    ws: Workspace,
+    store: Store,
+    meta: dict[str, str],
+    model: str | None,
+    embedder: Embedder | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[int, list[str]]:
     """(vectors checked, differences): the files against the cache, the cache against the model."""
     if model is None:
@@ -145,6 +156,8 @@ def _check_vectors(
                 stored_vec = np.frombuffer(cached[h], dtype="<f4")
                 if float(np.dot(stored_vec, np.asarray(row, dtype=np.float32))) < VECTOR_MIN_COSINE:
                     bad += 1
+            if progress is not None:
+                progress(start + len(batch), len(hashes))
         if bad:
             out.append(f"vectors: {bad} cached vectors differ from a fresh embedding of their text")
     return checked, out
