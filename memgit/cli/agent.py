@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +31,23 @@ def _workspace(directory: Path | None) -> Any:
 
 
 def _text_argument(words: tuple[str, ...]) -> str:
-    """Words joined by spaces, as a shell would pass a sentence; `-` reads stdin."""
+    """Words joined by spaces, as a shell would pass a sentence; `-` reads stdin (as UTF-8).
+
+    Bytes that are not UTF-8 (from argv or stdin) arrive as lone surrogates, which the writer
+    refuses before writing anything.
+    """
     if words == ("-",):
-        return sys.stdin.read()
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        return data.decode("utf-8", errors="surrogateescape")
     return " ".join(words)
+
+
+def _now() -> datetime:
+    """The current local time, or MEMGIT_NOW's (the clock `search` and `dream` use), validated
+    the same way: an invalid MEMGIT_NOW is an error here too, never silently ignored."""
+    from memgit.dream.clock import resolve_now
+
+    return resolve_now().astimezone()
 
 
 @click.command("mcp")
@@ -92,9 +105,12 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
         when = date.fromisoformat(day) if day else None
     except ValueError:
         raise MemgitError(f"--date must look like 2026-02-06, got {day!r}") from None
+    when = when or _now().date()
     ws = _workspace(directory)
     limit = budget or server_options(ws.config.mcp).context_budget
     result = build_context(ws, scope=scope, day=when, budget=limit)
+    for message in result.warnings:
+        click.echo(f"memgit: warning: {message}", err=True)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -107,8 +123,9 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
 def _append(text: str, *, long_term: bool, commit: bool, as_json: bool, directory: Path | None) -> None:
     from memgit.memory.append import append_memory
 
+    now = _now()
     ws = _workspace(directory)
-    result = append_memory(ws, text, long_term=long_term, commit=commit)
+    result = append_memory(ws, text, long_term=long_term, commit=commit, now=now)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return

@@ -95,6 +95,19 @@ def find_control_character(text: str) -> tuple[int, str] | None:
     return None
 
 
+def find_invalid_utf8(text: str) -> int | None:
+    """Offset of the first character UTF-8 cannot encode, or None.
+
+    Bytes that were not UTF-8 reach Python from argv (or a file read with `surrogateescape`)
+    as lone surrogates; they cannot be written as UTF-8, so they are refused up front.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
+
+
 def clean_text(text: str, *, max_chars: int = DEFAULT_MAX_APPEND_CHARS) -> str:
     """Validate and normalise text for appending; raise `AppendRefused` with the fix.
 
@@ -104,6 +117,11 @@ def clean_text(text: str, *, max_chars: int = DEFAULT_MAX_APPEND_CHARS) -> str:
     """
     if not isinstance(text, str):
         raise AppendRefused("text must be a string")
+    bad = find_invalid_utf8(text)
+    if bad is not None:
+        raise AppendRefused(
+            f"the text is not valid UTF-8 (at character {bad}): convert it to UTF-8 (e.g. with iconv) and try again"
+        )
     text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
     found = find_control_character(text)
     if found is not None:
@@ -175,27 +193,57 @@ def render_entry(
 
 
 @contextlib.contextmanager
-def _append_lock(lock_path: Path, target: Path, timeout: float) -> Iterator[None]:
+def _append_lock(lock_path: Path, target: Path, timeout: float, *, holder: str = "another writer") -> Iterator[None]:
     """An exclusive lock for appends to one file (`filelock`: flock on POSIX, msvcrt on Windows).
 
     The lock is a separate file (under `.git/memgit/locks/` for workspace appends), never the
     memory file itself, so replacing the memory file cannot leave a writer holding a lock on
-    a file the path no longer names.
+    a file the path no longer names. A lock that cannot be created (a read-only `.git`) refuses
+    the append before anything is written.
     """
     import filelock
 
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    lock = filelock.FileLock(str(lock_path), timeout=timeout, is_singleton=False)
     try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        lock = filelock.FileLock(str(lock_path), timeout=timeout, is_singleton=False)
         lock.acquire(poll_interval=0.01)
     except filelock.Timeout:
         raise AppendRefused(
-            f"another writer has held the lock on {target.name} for over {timeout:.0f} s; try again in a moment"
+            f"{holder} has held the lock on {target.name} for over {timeout:.0f} s; try again in a moment"
+        ) from None
+    except OSError as exc:
+        folder = lock_path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        raise AppendRefused(
+            f"cannot create the lock file {lock_path}: {exc.strerror or exc}; "
+            f"memgit needs write access to {folder}: fix its permissions and try again (nothing was written)"
         ) from None
     try:
         yield
     finally:
         lock.release()
+
+
+def _refuse_non_folders(root: Path, rel: str) -> None:
+    """Refuse when a folder on the way to `rel` is something else (e.g. a file named `memory`),
+    before anything is written; the error says what memgit expects there."""
+    parts = rel.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        folder = "/".join(parts[:depth])
+        try:
+            st = os.stat(root / folder)
+        except FileNotFoundError:
+            return  # created by the append
+        except OSError as exc:
+            raise AppendRefused(f"cannot look at {folder}: {exc.strerror}") from None
+        if not stat.S_ISDIR(st.st_mode):
+            if folder == "memory":
+                raise AppendRefused(
+                    "memory is a file, not a folder; memgit keeps daily logs in memory/YYYY-MM-DD.md: "
+                    "rename that file (e.g. `git mv memory memory.md`) and try again"
+                )
+            raise AppendRefused(f"{folder} is a file, not a folder, so {rel} cannot be written there")
 
 
 def _open_for_append(abs_path: Path) -> tuple[int, bool]:
@@ -255,10 +303,13 @@ def write_entry(
     The file is only ever extended: it is opened with O_APPEND and a single `write` lands
     at its end, whatever else happens.
     """
-    abs_path.parent.mkdir(parents=True, exist_ok=True)
     if lock_path is None:
         lock_path = abs_path.with_name(f".{abs_path.name}.lock")
     with _append_lock(lock_path, abs_path, lock_timeout):
+        try:
+            abs_path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise AppendRefused(f"cannot create the folder {abs_path.parent}: {exc.strerror or exc}") from None
         fd, empty = _open_for_append(abs_path)
         try:
             size = os.fstat(fd).st_size
@@ -296,6 +347,48 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
     return [f"lint warning {f.code}: {f.message} (line {f.line} of the text)" for f in findings]
 
 
+#: How long a `--commit` append waits for another one to finish its commit (hooks may index).
+COMMIT_LOCK_TIMEOUT_SECONDS = 120.0
+
+_GIT_LEADS = ("fatal:", "error:")
+
+
+def git_complaint(output: str, *, limit: int = 300) -> str:
+    """git's (or a hook's) output squeezed to one line: its first `fatal:`/`error:` line, else
+    its last line, whitespace collapsed and length capped (memgit errors are one line)."""
+    lines = [" ".join(line.split()) for line in output.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        return "unknown error"
+    line = next((line for line in lines if line.lower().startswith(_GIT_LEADS)), lines[-1])
+    return line if len(line) <= limit else line[: limit - 1] + "\u2026"
+
+
+def _commit_advice(complaint: str, advice: str) -> str:
+    """`advice`, after how to clear a stale index lock when that is what git complained about."""
+    if "index.lock" in complaint:
+        return (
+            "another git process holds .git/index.lock (or a crashed one left it): when none is running, "
+            f"delete that file; {advice}"
+        )
+    return advice
+
+
+def _try_commit(root: Path, paths: list[str], message: str, attempts: int) -> tuple[str | None, str]:
+    """`plumbing.commit_only`, retried while another git process holds the index lock."""
+    from memgit.git import plumbing
+
+    last_error = ""
+    for attempt in range(attempts):
+        commit, last_error = plumbing.commit_only(root, paths, message)
+        if commit:
+            return commit, ""
+        if "index.lock" not in last_error:
+            break
+        time.sleep(0.05 * (attempt + 1))
+    return None, last_error
+
+
 def commit_paths(
     root: Path,
     paths: list[str],
@@ -307,18 +400,45 @@ def commit_paths(
 ) -> str:
     """Commit exactly `paths` through the git module (the user's own git, so their hooks, memgit's
     indexer and the lint, run as for any commit). Retries while another git process holds the
-    index lock (two writers committing at once)."""
+    index lock (two writers committing at once). A failure is one line: git's own first
+    complaint, then what to do."""
+    commit, last_error = _try_commit(root, paths, message, attempts)
+    if commit:
+        return commit
+    complaint = git_complaint(last_error)
+    raise AppendRefused(f"{failure} ({complaint}); {_commit_advice(complaint, advice)}")
+
+
+def _committed_already(root: Path, rel: str, start: int, end: int, text: str) -> str | None:
+    """HEAD's id when HEAD already holds `text` at lines `start`-`end` of `rel` (another process
+    committed the file after this append), else None."""
     from memgit.git import plumbing
 
-    last_error = ""
-    for attempt in range(attempts):
-        commit, last_error = plumbing.commit_only(root, paths, message)
-        if commit:
-            return commit
-        if "index.lock" not in last_error:
-            break
-        time.sleep(0.05 * (attempt + 1))
-    raise AppendRefused(f"{failure}: {last_error or 'unknown error'}; {advice}")
+    try:
+        head, tree = plumbing.head_ids(root)
+        entry = plumbing.entries(root, tree, [rel]).get(rel)
+        if head is None or entry is None:
+            return None
+        lines = plumbing.read_blob(root, entry.blob).decode("utf-8", errors="replace").split("\n")
+    except (MemgitError, OSError, KeyError, ValueError):
+        return None
+    return head if lines[start - 1 : end] == text.split("\n") else None
+
+
+def _refuse_commit_now(ws: Workspace, rel: str) -> None:
+    """Refuse `--commit` up front, before anything is written, when git could not take the
+    commit: a merge (rebase, cherry-pick...) waiting to be finished, or `rel` itself in conflict."""
+    from memgit.git import plumbing
+    from memgit.memory.conflicts import conflict_advice
+
+    operation = plumbing.operation_in_progress(ws.git_dir)
+    if operation:
+        raise AppendRefused(
+            f"cannot commit during {operation}: finish it (or abort it) first, or append without --commit; "
+            "nothing was written"
+        )
+    if rel in plumbing.unmerged_paths(ws.root):
+        raise AppendRefused(f"cannot append and commit now: {conflict_advice(rel)}; nothing was written")
 
 
 def append_memory(
@@ -335,6 +455,8 @@ def append_memory(
     MEMORY.md with `long_term`; optionally commit just that file.
 
     Validation and lint run before anything is written, so a refused append leaves no trace.
+    With `commit`, appends that commit hold one lock per clone from the write to the end of
+    the commit, so each run commits its own text (none finds it already committed by another).
     """
     now = now or datetime.now().astimezone()
     cleaned = clean_text(text, max_chars=max_chars)
@@ -344,26 +466,55 @@ def append_memory(
         rel = daily_log_path(now.date())
         title, heading = f"# {now.date().isoformat()}", now.strftime("%H:%M")
     rel = ws.safe_memory_path(rel)
-    notices = lint_text(ws, rel, cleaned, now.date()) if lint else []
-    lock_path = ws.data_dir / "locks" / (hashlib.sha1(rel.encode("utf-8")).hexdigest() + ".lock")
-    start, end, created = write_entry(ws.root / rel, cleaned, title=title, heading=heading, lock_path=lock_path)
-    result = AppendResult(path=rel, start_line=start, end_line=end, heading=heading, created=created, notices=notices)
+    _refuse_non_folders(ws.root, rel)
     if commit:
-        where = "long-term memory" if long_term else "daily log"
-        # The recall spool is published in the same commit: that is how CI's dreaming sees the
-        # evidence. A spool that cannot be published now (mid-merge, conflicted ledger) stays put.
-        from memgit.memory import recall_spool
-
-        with recall_spool.publishing(ws.data_dir):
-            try:
-                staged = recall_spool.stage(ws.root, ws.git_dir, ws.data_dir)
-            except recall_spool.PublishRefused as exc:
-                staged = recall_spool.Staged()
-                result.notices.append(f"recall lines not published: {exc}")
-            try:
-                result.commit = commit_paths(ws.root, [rel, *staged.paths], f"memory: append to {where} {rel}")
-            except MemgitError:
-                recall_spool.rollback(ws.root, staged)
-                raise
-            recall_spool.finish(staged)
+        _refuse_commit_now(ws, rel)
+    notices = lint_text(ws, rel, cleaned, now.date()) if lint else []
+    locks = ws.data_dir / "locks"
+    lock_path = locks / (hashlib.sha1(rel.encode("utf-8")).hexdigest() + ".lock")
+    if not commit:
+        start, end, created = write_entry(ws.root / rel, cleaned, title=title, heading=heading, lock_path=lock_path)
+        return AppendResult(path=rel, start_line=start, end_line=end, heading=heading, created=created, notices=notices)
+    with _append_lock(
+        locks / "append-commit.lock", ws.root / rel, COMMIT_LOCK_TIMEOUT_SECONDS, holder="another `--commit` append"
+    ):
+        start, end, created = write_entry(ws.root / rel, cleaned, title=title, heading=heading, lock_path=lock_path)
+        result = AppendResult(path=rel, start_line=start, end_line=end, heading=heading, created=created, notices=notices)
+        result.commit = _commit_append(ws, result, cleaned, long_term=long_term)
     return result
+
+
+def _commit_append(ws: Workspace, result: AppendResult, text: str, *, long_term: bool) -> str:
+    """Commit the appended file (and the recall spool's new ledger lines) after `append_memory`."""
+    rel = result.path
+    where = "long-term memory" if long_term else "daily log"
+    message = f"memory: append to {where} {rel}"
+    # The recall spool is published in the same commit: that is how CI's dreaming sees the
+    # evidence. A spool that cannot be published now (mid-merge, conflicted ledger) stays put.
+    from memgit.memory import recall_spool
+
+    with recall_spool.publishing(ws.data_dir):
+        try:
+            staged = recall_spool.stage(ws.root, ws.git_dir, ws.data_dir)
+        except recall_spool.PublishRefused as exc:
+            staged = recall_spool.Staged()
+            result.notices.append(f"recall lines not published: {exc}")
+        commit, last_error = _try_commit(ws.root, [rel, *staged.paths], message, 20)
+        if commit is None:
+            recall_spool.rollback(ws.root, staged)
+            # Someone else's commit (a plain `git commit -a`) may already hold the text: then
+            # there was nothing left to commit, which is success (the spool keeps its lines).
+            commit = _committed_already(ws.root, rel, result.start_line, result.end_line, text)
+            if commit is not None:
+                result.notices.append(f"the text was already committed (in {commit[:12]}) by another process")
+                return commit
+            complaint = git_complaint(last_error)
+            advice = f'then commit the text yourself: git add {rel} && git commit -m "{message}" -- {rel}'
+            if "index.lock" not in complaint:
+                advice = "fix that, " + advice
+            raise AppendRefused(
+                f"the text was appended to {rel} (lines {result.start_line}-{result.end_line}), but git commit "
+                f"failed ({complaint}); {_commit_advice(complaint, advice)}"
+            )
+        recall_spool.finish(staged)
+    return commit

@@ -80,6 +80,8 @@ class ContextResult:
     tokens: int
     sections: list[Section] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    #: Files that could not be read (left out of the context), one readable line each.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def cuts(self) -> list[Section]:
@@ -96,6 +98,7 @@ class ContextResult:
                 {"path": s.path, "lines": list(s.cut), "fetch": fetch_hint(s.path, *s.cut)} for s in self.cuts if s.cut
             ],
             "missing": list(self.missing),
+            "warnings": list(self.warnings),
             "text": self.text,
         }
 
@@ -272,21 +275,35 @@ def assemble_context(
     )
 
 
-def _read_work_tree_file(ws: Workspace, rel: str) -> str | None:
+def _read_work_tree_file(ws: Workspace, rel: str, warnings: list[str] | None = None) -> str | None:
     """A memory file's current text (uncommitted appends included), or None when absent.
 
     Symlinks are refused like everywhere else: the context must not become a way to read
-    files outside the memory.
+    files outside the memory. A file that cannot be read (a file named `memory` where the
+    daily-log folder belongs, no permission) is left out with a warning in `warnings`: the
+    session still gets the rest of its memory.
     """
     safe = ws.safe_memory_path(rel)
     path = ws.root / safe
     try:
         st = os.stat(path, follow_symlinks=False)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return None
-    if not stat.S_ISREG(st.st_mode):
-        return None
-    return path.read_text(encoding="utf-8", errors="replace")
+    except NotADirectoryError:
+        message = f"{safe} left out: a folder on its path is a file"
+        if safe.startswith("memory/") and not (ws.root / "memory").is_dir():
+            message = (
+                "daily logs left out: memory is a file, not a folder; memgit keeps daily logs in "
+                "memory/YYYY-MM-DD.md (rename that file, e.g. `git mv memory memory.md`)"
+            )
+    except OSError as exc:
+        message = f"{safe} left out: cannot read it ({exc.strerror or exc})"
+    if warnings is not None and message not in warnings:
+        warnings.append(message)
+    return None
 
 
 def build_context(
@@ -300,7 +317,11 @@ def build_context(
     day = day or date.today()
     if budget is not None and budget <= 0:
         raise MemgitError("the budget must be a positive number of tokens")
+    warnings: list[str] = []
     sources = [
-        Source(path, label, keep, _read_work_tree_file(ws, path)) for path, label, keep in plan_sources(scope, day)
+        Source(path, label, keep, _read_work_tree_file(ws, path, warnings))
+        for path, label, keep in plan_sources(scope, day)
     ]
-    return assemble_context(sources, scope=scope, day=day, budget=budget)
+    result = assemble_context(sources, scope=scope, day=day, budget=budget)
+    result.warnings = warnings
+    return result
