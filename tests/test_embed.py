@@ -627,10 +627,19 @@ def test_missing_model_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     missing = tmp_path / "nope.gguf"
     embedder, notice = providers.open_embedder("llama", str(missing))
     assert embedder is None
-    assert notice == f"BM25 only: no embedding model at {missing}; run `memgit model install`"
+    # a path someone chose: installing the default model would not fix it
+    assert notice == (
+        f"BM25 only: no embedding model at {missing}; memgit.toml's [embedding] model names no file: "
+        "correct it, or empty it to use the model `memgit model install` builds"
+    )
+    monkeypatch.setenv("MEMGIT_MODEL", str(missing))
+    _, notice = providers.open_embedder("llama", None)
+    assert notice is not None and "MEMGIT_MODEL names no file" in notice
+    monkeypatch.delenv("MEMGIT_MODEL")
     monkeypatch.setenv("MEMGIT_CACHE_DIR", str(tmp_path / "cache"))
     _, notice = providers.open_embedder("llama", None)
-    assert str(tmp_path / "cache" / "models" / "all-minilm-l6-v2.q8_0.gguf") in notice
+    assert notice is not None and str(tmp_path / "cache" / "models" / "all-minilm-l6-v2.q8_0.gguf") in notice
+    assert notice.endswith("; run `memgit model install`")  # the default one: installing fixes it
 
 
 @needs_llama

@@ -53,6 +53,19 @@ def resolve_model_path(model: str | None) -> Path:
     return Path(chosen).expanduser() if chosen else default_model_path()
 
 
+def missing_model_fix(model: str | None) -> str:
+    """What to do about a missing model file: `memgit model install` builds only the default one;
+    a path someone chose (`MEMGIT_MODEL`, `[embedding] model`) is theirs to correct."""
+    if os.environ.get("MEMGIT_MODEL"):
+        return "MEMGIT_MODEL names no file: correct it, or unset it to use the model `memgit model install` builds"
+    if model:
+        return (
+            "memgit.toml's [embedding] model names no file: correct it, or empty it to use the model "
+            "`memgit model install` builds"
+        )
+    return "run `memgit model install`"
+
+
 def _configured_path() -> Path:
     return resolve_model_path(None)
 

@@ -26,11 +26,11 @@ def open_embedder(provider: str, model: str | None, n_threads: int | None = None
     if provider != "llama":
         return None, f"BM25 only: unknown embedding provider {provider!r} (use 'llama' or 'none')"
 
-    from memgit.embed.models import resolve_model_path
+    from memgit.embed.models import missing_model_fix, resolve_model_path
 
     path = resolve_model_path(model)
     if not path.is_file():
-        return None, f"BM25 only: no embedding model at {path}; run `memgit model install`"
+        return None, f"BM25 only: no embedding model at {path}; {missing_model_fix(model)}"
     if importlib.util.find_spec("llama_cpp") is None:
         return None, "BM25 only: llama-cpp-python is not installed; pip install 'agent-memgit[llama]'"
 
