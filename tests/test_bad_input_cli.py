@@ -132,3 +132,17 @@ def test_mcp_string_arguments_must_be_unicode_text() -> None:
 def test_memgit_helper_still_sees_text(ws: Path) -> None:
     # the plain text helper and the bytes runner agree on a normal search
     assert "heron" in memgit(ws, "search", "heron", "--no-record", env={"MEMGIT_EMBEDDING": "none"}).stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("index", "--wait", "nan"), "'--wait': 'nan' is not a number"),
+        (("index", "--wait", "1e9"), "'--wait'"),
+        (("site", "serve", "--port", "0", "--interval", "nan"), "'--interval': 'nan' is not a number"),
+    ],
+)
+def test_nan_and_absurd_seconds_are_usage_errors(ws: Path, args: tuple[str, ...], needle: str) -> None:
+    proc = run(ws, *args)
+    assert proc.returncode == 2  # click's usage error: before any lock, server or loop
+    one_error(proc, needle)

@@ -8,7 +8,16 @@ from typing import Any
 
 import click
 
-from memgit.cli.output import Progress, emit, notice, skip_teardown, utf8_argument, warn, workspace_from
+from memgit.cli.output import (
+    FiniteRange,
+    Progress,
+    emit,
+    notice,
+    skip_teardown,
+    utf8_argument,
+    warn,
+    workspace_from,
+)
 
 
 @click.command()
@@ -51,7 +60,7 @@ def init(ctx: click.Context, directory: Path | None, with_hooks: bool, as_json: 
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
 @click.option(
     "--wait",
-    type=click.FloatRange(0),
+    type=FiniteRange(0, 86_400),
     default=30.0,
     show_default=True,
     help="Seconds to wait for another run holding the index lock (0: fail at once).",

@@ -86,6 +86,17 @@ def teardown_skipped() -> bool:
     return _SKIP_TEARDOWN
 
 
+class FiniteRange(click.FloatRange):
+    """click's FloatRange, which lets NaN through (every comparison with NaN is false): a NaN
+    `--interval` made `site serve` spin and a NaN `--wait` reached the lock as an internal error."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if number != number:  # NaN
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+
 def emit(data: Any) -> None:
     text = json.dumps(data, ensure_ascii=False, indent=None)
     try:

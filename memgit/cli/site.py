@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from memgit.cli.output import Progress, emit, workspace_from
+from memgit.cli.output import FiniteRange, Progress, emit, workspace_from
 
 
 @click.group("site")
@@ -45,7 +45,7 @@ def build_command(out: Path | None, scope: str, base_url: str, at: str, as_json:
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port on 127.0.0.1 (0 picks a free one).")
 @click.option("--scope", type=click.Choice(["private", "public"]), default="private", show_default=True)
-@click.option("--interval", type=click.FloatRange(0.1, 60), default=1.0, show_default=True,
+@click.option("--interval", type=FiniteRange(0.1, 60), default=1.0, show_default=True,
               help="Seconds between checks for a new HEAD or changed memory files.")
 def serve_command(port: int, scope: str, interval: float) -> None:
     """Preview the site on 127.0.0.1; it rebuilds when HEAD or a memory file changes."""
