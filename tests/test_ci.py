@@ -109,7 +109,22 @@ def test_bad_options_are_one_clean_error(workspace: Path) -> None:
     assert_clean_error(memgit(workspace, "ci", "github", "--cron", "every night"), "cron")
     assert_clean_error(memgit(workspace, "ci", "gitlab", "--python", "latest"), "--python")
     assert_clean_error(memgit(workspace, "ci", "github", "--install", 'x"; rm -rf /'), "--install")
+    # a trailing backslash would escape the workflow's closing quote
+    assert_clean_error(memgit(workspace, "ci", "github", "--install", "agent-memgit\\"), "--install")
+    # five fields, but no schedule a CI would run
+    for cron in ("99 99 99 99 99", "a b c d e", "5-1 * * * *", "*/0 * * * *"):
+        assert_clean_error(memgit(workspace, "ci", "github", "--cron", cron), "cron")
+    both = ("--dream-branch", "main", "--default-branch", "main")
+    assert_clean_error(memgit(workspace, "ci", "github", *both), "is the default branch")
     assert not (workspace / ".github").exists() and not (workspace / ".gitlab").exists()
+
+
+def test_cron_fields_in_range_and_names_are_taken(workspace: Path) -> None:
+    for cron in ("0,30 */2 * * mon-fri", "0 0 1 JAN SUN", "0 0 * * 7"):
+        out = memgit_json(workspace, "ci", "github", "--cron", cron, "--force")
+        assert out["written"] or out["unchanged"]
+    git(workspace, "checkout", "-q", "-b", "feat+x")  # a valid git name, taken as the default branch
+    assert ".gitlab/memgit-dream.gitlab-ci.yml" in memgit_json(workspace, "ci", "gitlab")["written"]
 
 
 def test_github_dream_step_runs_for_real(workspace: Path, tmp_path: Path) -> None:

@@ -24,9 +24,40 @@ DEFAULT_INSTALL = "agent-memgit[llama]"
 DEFAULT_CRON = "17 3 * * *"
 DEFAULT_BRANCH = "memgit/dream/next"
 
-_CRON_FIELD = re.compile(r"^[0-9A-Za-z*/,\-]+$")
 _PYTHON = re.compile(r"^3\.\d{1,2}$")
-_BRANCH = re.compile(r"^[A-Za-z0-9._/-]+$")
+_BRANCH = re.compile(r"^[A-Za-z0-9._/+-]+$")
+#: Each cron field's range and the names it also takes (minute, hour, day of month, month, weekday).
+_CRON_RANGES = (
+    (0, 59, ()),
+    (0, 23, ()),
+    (1, 31, ()),
+    (1, 12, tuple("jan feb mar apr may jun jul aug sep oct nov dec".split())),
+    (0, 7, tuple("sun mon tue wed thu fri sat".split())),
+)
+_CRON_ITEM = re.compile(r"^(?:\*|(?P<a>[0-9a-z]+)(?:-(?P<b>[0-9a-z]+))?)(?:/(?P<step>[0-9]+))?$")
+
+
+def cron_field_ok(text: str, low: int, high: int, names: tuple[str, ...]) -> bool:
+    """One field of a five-field cron schedule: `*`, N, N-M, with `/STEP`, comma lists; numbers
+    within the field's range (a schedule GitHub or GitLab would reject, or never run, is refused)."""
+
+    def value(token: str) -> int | None:
+        if token.isdigit():
+            number = int(token)
+            return number if low <= number <= high else None
+        return names.index(token) + (1 if low == 1 else 0) if token in names else None
+
+    for item in text.lower().split(","):
+        match = _CRON_ITEM.match(item)
+        if match is None:
+            return False
+        first = value(match["a"]) if match["a"] else low
+        last = value(match["b"]) if match["b"] else first
+        if first is None or last is None or last < first:
+            return False
+        if match["step"] is not None and not 1 <= int(match["step"]) <= high:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -52,15 +83,19 @@ class CiResult:
 def check_options(options: CiOptions) -> None:
     problems = []
     fields = options.cron.split()
-    if len(fields) != 5 or not all(_CRON_FIELD.match(f) for f in fields):
+    if len(fields) != 5 or not all(cron_field_ok(f, *r) for f, r in zip(fields, _CRON_RANGES, strict=False)):
         problems.append(f"--cron {options.cron!r} is not a five-field cron schedule, e.g. {DEFAULT_CRON!r}")
     if not _PYTHON.match(options.python):
         problems.append(f"--python {options.python!r} must look like 3.12")
     for name, value in (("--dream-branch", options.dream_branch), ("--default-branch", options.default_branch)):
         if not _BRANCH.match(value) or ".." in value or value.startswith("/") or value.endswith("/"):
             problems.append(f"{name} {value!r} is not a usable branch name")
-    if not options.install.strip() or any(c in options.install for c in "\"'\n`$"):
-        problems.append(f"--install {options.install!r} must be a pip requirement without quotes or $")
+    if options.dream_branch == options.default_branch:
+        problems.append(
+            f"--dream-branch {options.dream_branch!r} is the default branch: proposals must come from a branch of their own"
+        )
+    if not options.install.strip() or any(c in options.install for c in "\"'\n`$\\"):
+        problems.append(f"--install {options.install!r} must be a pip requirement without quotes, backslashes or $")
     if problems:
         raise MemgitError("; ".join(problems))
 
@@ -109,10 +144,17 @@ def _write(root: Path, rel: str, text: str, force: bool, result: CiResult) -> No
 def write_github(root: Path, options: CiOptions, *, force: bool = False) -> CiResult:
     check_options(options)
     result = CiResult()
-    _write(root, GITHUB_PATH, render(shipped_file("hooks", GITHUB_TEMPLATE).read_text(encoding="utf-8"), options),
-           force, result)
-    result.hints.append("enable Settings > Actions > General > 'Allow GitHub Actions to create and approve pull "
-                        "requests', then commit and push the workflow")
+    _write(
+        root,
+        GITHUB_PATH,
+        render(shipped_file("hooks", GITHUB_TEMPLATE).read_text(encoding="utf-8"), options),
+        force,
+        result,
+    )
+    result.hints.append(
+        "enable Settings > Actions > General > 'Allow GitHub Actions to create and approve pull "
+        "requests', then commit and push the workflow"
+    )
     if options.pages:
         result.hints.append("set Settings > Pages > Source to 'GitHub Actions'")
     return result
@@ -121,14 +163,21 @@ def write_github(root: Path, options: CiOptions, *, force: bool = False) -> CiRe
 def write_gitlab(root: Path, options: CiOptions, *, force: bool = False) -> CiResult:
     check_options(options)
     result = CiResult()
-    _write(root, GITLAB_PATH, render(shipped_file("hooks", GITLAB_TEMPLATE).read_text(encoding="utf-8"), options),
-           force, result)
+    _write(
+        root,
+        GITLAB_PATH,
+        render(shipped_file("hooks", GITLAB_TEMPLATE).read_text(encoding="utf-8"), options),
+        force,
+        result,
+    )
     include = f"include:\n  - local: {GITLAB_PATH}\n"
     main = root / GITLAB_ROOT
     if not main.exists():
         _write(root, GITLAB_ROOT, include, force, result)
     elif GITLAB_PATH not in main.read_text(encoding="utf-8", errors="replace"):
         result.hints.append(f"add to {GITLAB_ROOT}: include: [{{local: {GITLAB_PATH}}}]")
-    result.hints.append("store a project access token (write_repository, api) as the masked CI/CD variable "
-                        f"MEMGIT_DREAM_TOKEN and add a pipeline schedule ({options.cron})")
+    result.hints.append(
+        "store a project access token (write_repository, api) as the masked CI/CD variable "
+        f"MEMGIT_DREAM_TOKEN and add a pipeline schedule ({options.cron})"
+    )
     return result
