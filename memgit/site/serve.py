@@ -81,7 +81,7 @@ def serve(ws: Workspace, *, port: int, scope: str, interval: float, announce: Ca
     try:
         while not stop.wait(interval):
             now = signature(ws)
-            if now == last:
+            if now == last and (out / "index.html").is_file():  # a deleted preview is built again
                 continue
             last = now
             try:
