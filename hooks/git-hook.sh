@@ -18,6 +18,16 @@ case $0 in
     *) here=. ;;
 esac
 legacy="$here/$MEMGIT_HOOK.legacy"
+# This script may itself be NAME.legacy: another hook manager (the pre-commit framework's
+# `pre-commit install`) moved it aside and runs it first. It has no hook of its own to chain
+# then, and running "NAME.legacy" would run itself, again and again. (`-ef`, same file, also
+# catches a NAME.legacy that links back here; a shell without it just says no.)
+case ${0##*/} in
+    "$MEMGIT_HOOK.legacy") legacy= ;;
+esac
+if [ -n "$legacy" ] && [ "$legacy" -ef "$0" ] 2>/dev/null; then
+    legacy=
+fi
 
 # post-rewrite is the one hook type here that git feeds on stdin. A chained hook and memgit both
 # need it, so it is copied then; otherwise memgit's Python (if it runs at all) reads it directly.

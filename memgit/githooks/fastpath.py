@@ -54,7 +54,8 @@ def is_work_tree_top(cwd: Path) -> bool:
 
 
 def lint_can_skip(args: list[str], cwd: Path) -> bool:
-    """`memgit lint --staged FILE...` as the framework runs it: nothing named could be memory.
+    """`memgit lint --staged FILE...` as the framework runs it: nothing named could be memory,
+    and no staged deletion could be either.
 
     Only plain file names are judged (no options, no folders, which select everything below).
     """
@@ -63,4 +64,31 @@ def lint_can_skip(args: list[str], cwd: Path) -> bool:
     for arg in args:
         if arg.startswith("-") or Path(arg).is_absolute() or ".." in Path(arg).parts or (cwd / arg).is_dir():
             return False
-    return not paths_may_be_memory(args, cwd)
+    if paths_may_be_memory(args, cwd):
+        return False
+    # The framework never names a deleted file, but a staged deletion of a past daily log must
+    # still be linted (D302): one `git diff` for the staged deletions, judged by the same rule.
+    deleted = staged_deletions(cwd)
+    return deleted is not None and not paths_may_be_memory(deleted, cwd)
+
+
+def staged_deletions(cwd: Path) -> list[str] | None:
+    """Paths the index (git's GIT_INDEX_FILE, as a hook sees it) deletes from HEAD, the old side of
+    renames included, quoted as the shell hook sees them; None when git cannot say."""
+    import subprocess
+
+    try:
+        proc = subprocess.run(
+            ["git", "-c", "core.quotePath=true", "diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            check=False,
+        )
+    except OSError:
+        return None
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.splitlines()

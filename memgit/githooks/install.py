@@ -3,6 +3,11 @@
 Installed scripts come from one template (`hooks/git-hook.sh` at the repository's top level, shipped
 in the wheel) carrying an ID marker, so memgit recognises its own scripts; a foreign hook found in
 the way is kept as `NAME.legacy` and run first, and `uninstall` puts it back.
+
+Another manager can do the same to memgit: `pre-commit install` moves memgit's script to
+`NAME.legacy` and runs it first. The script then must not chain "its own" `NAME.legacy` (itself,
+forever): the template guards against that, `install` rewrites memgit's script where it sits, and
+`status` says where that is.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ class HookState:
     state: str  # memgit | foreign | framework | absent
     legacy: bool = False
     python: str | None = None
+    #: memgit's own script sits at NAME.legacy, under another hook at NAME that (if it is the
+    #: pre-commit framework's, or chains like it) runs it first.
+    memgit_at_legacy: bool = False
 
     def describe(self) -> str:
         text = {
@@ -41,7 +49,13 @@ class HookState:
             "framework": "pre-commit framework hook",
             "absent": "not installed",
         }[self.state]
-        if self.legacy:
+        if self.memgit_at_legacy:
+            runner = "the framework" if self.state == "framework" else "that hook, if it chains it,"
+            text += (
+                f"; memgit's own hook sits at {self.name}.legacy, which {runner} runs first "
+                f"(leave it there; `memgit hooks install` refreshes it in place)"
+            )
+        elif self.legacy:
             text += f", chains {self.name}.legacy"
         if self.python:
             text += f", runs {self.python}" + ("" if Path(self.python).exists() else " (missing!)")
@@ -53,6 +67,7 @@ class HookState:
             "path": str(self.path),
             "state": self.state,
             "legacy": self.legacy,
+            "memgit_at_legacy": self.memgit_at_legacy,
             "python": self.python,
         }
 
@@ -195,7 +210,12 @@ def install_hooks(
         path, legacy = directory / name, directory / f"{name}.legacy"
         if path.is_dir() and not path.is_symlink():
             problems.append(f"{path} is a folder, not a hook script; move it away, then run `memgit hooks install` again")
-        elif (path.exists() or path.is_symlink()) and not is_memgit_hook(path) and (legacy.exists() or legacy.is_symlink()):
+        elif (
+            (path.exists() or path.is_symlink())
+            and not is_memgit_hook(path)
+            and (legacy.exists() or legacy.is_symlink())
+            and not _memgit_at(legacy)
+        ):
             problems.append(
                 f"{path} is not memgit's and {legacy.name} already exists; move one of them away, "
                 "then run `memgit hooks install` again"
@@ -209,20 +229,38 @@ def install_hooks(
         raise _error(f"cannot create the hooks directory {directory}: {exc.strerror or exc}") from None
     for name in types:
         path, legacy = directory / name, directory / f"{name}.legacy"
+        if (path.exists() or path.is_symlink()) and not is_memgit_hook(path) and _memgit_at(legacy):
+            # Another manager (the pre-commit framework) put its hook at NAME and memgit's at
+            # NAME.legacy, which it runs first: refresh memgit's script where it is.
+            _write_script(legacy, name, python, pythonpath)
+            report.actions.append(
+                f"{name}: updated memgit's hook at {legacy.name}, which the hook at {name} runs first"
+            )
+            report.installed.append(name)
+            continue
         if path.is_symlink() or (path.exists() and not is_memgit_hook(path)):
             os.replace(path, legacy)
             report.actions.append(f"{name}: kept the existing hook as {legacy.name}; it runs first")
             verb = "installed"
         else:
             verb = "updated" if path.exists() else "installed"
-        tmp = path.with_name(f".{name}.memgit-tmp")
-        tmp.write_text(render_hook(name, python, pythonpath), encoding="utf-8")
-        tmp.chmod(0o755)
-        os.replace(tmp, path)
+        _write_script(path, name, python, pythonpath)
         report.actions.append(f"{name}: {verb}")
         report.installed.append(name)
     report.hooks = _states(directory, types)
     return report
+
+
+def _memgit_at(path: Path) -> bool:
+    """Is `path` memgit's own script (a regular file, not a link to one somewhere else)?"""
+    return path.is_file() and not path.is_symlink() and is_memgit_hook(path)
+
+
+def _write_script(path: Path, name: str, python: str, pythonpath: str) -> None:
+    tmp = path.with_name(f".{name}.memgit-tmp")
+    tmp.write_text(render_hook(name, python, pythonpath), encoding="utf-8")
+    tmp.chmod(0o755)
+    os.replace(tmp, path)
 
 
 def uninstall_hooks(
@@ -235,7 +273,11 @@ def uninstall_hooks(
     for name in types:
         path, legacy = directory / name, directory / f"{name}.legacy"
         if path.exists() and not is_memgit_hook(path):
-            report.actions.append(f"{name}: not memgit's hook; left alone")
+            if _memgit_at(legacy):
+                legacy.unlink()
+                report.actions.append(f"{name}: removed memgit's hook at {legacy.name}; the hook at {name} stays")
+            else:
+                report.actions.append(f"{name}: not memgit's hook; left alone")
             continue
         if path.exists():
             path.unlink()
@@ -278,15 +320,18 @@ def _states(directory: Path, types: Sequence[str]) -> list[HookState]:
     out = []
     for name in types:
         path = directory / name
-        legacy = (directory / f"{name}.legacy").exists()
+        legacy_path = directory / f"{name}.legacy"
+        legacy = legacy_path.exists()
         if not path.exists():
             out.append(HookState(name, path, "absent", legacy))
         elif is_memgit_hook(path):
             out.append(HookState(name, path, "memgit", legacy, _recorded_python(path)))
-        elif FRAMEWORK_MARKER in _read_head(path):
-            out.append(HookState(name, path, "framework", legacy))
         else:
-            out.append(HookState(name, path, "foreign", legacy))
+            state = "framework" if FRAMEWORK_MARKER in _read_head(path) else "foreign"
+            if _memgit_at(legacy_path):
+                out.append(HookState(name, path, state, legacy, _recorded_python(legacy_path), memgit_at_legacy=True))
+            else:
+                out.append(HookState(name, path, state, legacy))
     return out
 
 

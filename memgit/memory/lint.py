@@ -105,7 +105,9 @@ def lint_workspace(
 ) -> LintReport:
     """Lint the staged changes (`staged`) or the work tree, limited to `paths` when given.
 
-    Paths are taken relative to `cwd` (where the user typed them), like git does.
+    Paths are taken relative to `cwd` (where the user typed them), like git does. In the staged
+    mode `paths` limit only the files whose new content is checked: staged deletions of memory
+    files are checked whatever `paths` say (the framework passes added and modified files only).
     """
     settings = settings_for(ws)
     if any(not p for p in paths):
@@ -163,9 +165,14 @@ def _staged_inputs(ws: Workspace, wanted: Sequence[str], index_file: Path | None
     inputs = []
     for path in sorted(set(staged) | set(head)):
         new, old = staged.get(path), head.get(path)
-        if new == old or not _selected(path, wanted):
+        if new == old:
             continue
         is_memory = ws.is_memory_path(path)
+        # Named files narrow the content checks only: a staged deletion of a memory file (or the
+        # old side of a rename) is always checked, since the pre-commit framework, which names
+        # the files, never names a deleted one (D302 would slip through beside any other file).
+        if not _selected(path, wanted) and not (new is None and is_memory):
+            continue
         if new is not None and not new.is_regular:
             continue  # symlinks and submodules carry no text of their own
         data = None
