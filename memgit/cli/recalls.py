@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from memgit.cli.output import emit, workspace_from
+from memgit.cli.output import emit, warn, workspace_from
 
 
 @click.group("recalls")
@@ -30,6 +30,11 @@ def publish_recalls_command(ctx: click.Context, as_json: bool, directory: Path |
 
     ws = workspace_from(ctx, directory)
     result = publish(ws.root, ws.git_dir, ws.data_dir)
+    if result.dropped:
+        warn(
+            f"dropped {result.dropped} malformed recall line(s) from the spool "
+            "(not valid UTF-8 or not a ledger record); they were not published"
+        )
     if as_json:
         emit(result.to_dict())
         return
@@ -37,7 +42,7 @@ def publish_recalls_command(ctx: click.Context, as_json: bool, directory: Path |
         click.echo(f"published {result.lines} recall line(s) in {len(result.paths)} file(s): commit {result.commit[:12]}")
     elif result.paths:
         click.echo("the recall lines were already committed; dropped them from the spool")
-    else:
+    elif not result.dropped:
         click.echo("nothing to publish: the recall spool is empty")
     if result.pending:
         click.echo(f"{result.pending} line(s) recorded meanwhile stay in the spool")

@@ -20,38 +20,16 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR
 from memgit.core.text import WORD_RE, fts_text, query_terms
 
-
-@dataclass(frozen=True)
-class Recall:
-    """One hit one search surfaced: where, what text (by hash), how well it scored, when."""
-
-    time: str
-    day: str
-    query_hash: str
-    query: str | None
-    path: str
-    start: int
-    end: int
-    focus_start: int
-    focus_end: int
-    text_hash: str
-    score: float
-
-    @property
-    def at(self) -> datetime:
-        return datetime.fromisoformat(self.time)
-
-    @property
-    def key(self) -> str:
-        """The short-term entry a recall counts for: the focused lines of one file."""
-        return f"{self.path}:{self.focus_start}:{self.focus_end}"
+# A record and its parser live with the spool (a lower layer), so publishing can refuse exactly the
+# lines this reader would skip; they are re-exported here, where dreaming has always found them.
+from memgit.memory.recall_spool import Recall, ledger_lines, parse_line
 
 
 @dataclass
@@ -154,49 +132,12 @@ def record_search(
 # ------------------------------------------------------------------------------------ reading
 
 
-def parse_line(line: str) -> Recall | None:
-    """One ledger line, or None when it is not a valid record (the caller counts those)."""
-    try:
-        obj = json.loads(line)
-        when = datetime.fromisoformat(str(obj["t"]))
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)  # a hand-written line without an offset
-        stamp = when.isoformat(timespec="seconds")
-        start, end = (int(v) for v in obj["lines"])
-        focus = obj.get("focus") or [start, end]
-        focus_start, focus_end = int(focus[0]), int(focus[1])
-        path = obj["path"]
-        score = float(obj["score"])
-        qhash = str(obj["q"])
-        thash = str(obj.get("hash", ""))
-        query = obj.get("query")
-    except (ValueError, KeyError, TypeError, IndexError, RecursionError):  # RecursionError: absurd nesting
-        return None
-    if not isinstance(path, str) or not path or path.startswith("/") or ".." in path.split("/"):
-        return None
-    if start < 1 or end < start or focus_start < 1 or focus_end < focus_start or not qhash:
-        return None
-    return Recall(
-        time=stamp,
-        day=when.date().isoformat(),
-        query_hash=qhash,
-        query=query if isinstance(query, str) else None,
-        path=path,
-        start=start,
-        end=end,
-        focus_start=focus_start,
-        focus_end=focus_end,
-        text_hash=thash,
-        score=score,
-    )
-
-
 def parse_ledger(files: Iterable[tuple[str, str]]) -> LedgerRead:
     """Records of several ledger files `(path, text)`, in file then line order (pure)."""
     result = LedgerRead(recalls=[], malformed_where=[])
     for rel, text in files:
         result.files += 1
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(ledger_lines(text), 1):
             if not line.strip():
                 continue
             record = parse_line(line)

@@ -30,7 +30,7 @@ from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
 from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
 from memgit.git import commits
-from memgit.memory.recall_spool import new_lines, read_spool
+from memgit.memory.recall_spool import ledger_lines, new_lines, read_spool
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
@@ -146,7 +146,7 @@ def gather(ws: Workspace, base: str, now: datetime, notices: list[str]) -> Dream
     texts: list[tuple[str, str]] = []
     for name in names:
         text = (committed.get(name) or b"").decode("utf-8", errors="replace")
-        extra = new_lines(text.splitlines(), spool.get(name, ()))
+        extra = new_lines(ledger_lines(text), spool.get(name, ()))
         if extra:
             text = text + ("" if not text or text.endswith("\n") else "\n") + "\n".join(extra) + "\n"
         texts.append((name, text))
@@ -226,6 +226,7 @@ def run_dream(
     if dry_run:
         outcome.reason = "dry run: no branch written"
         return outcome
+    commits.refuse_checked_out(root, name)  # before anything is written, in every worktree
     existing = commits.branch_commit(root, name)
     if existing is not None and not force:
         raise MemgitError(

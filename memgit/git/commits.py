@@ -120,13 +120,45 @@ def write_commits(
     return ids
 
 
+def checked_out_at(root: Path, name: str) -> str | None:
+    """The work tree (main or linked) where branch `name` is checked out, or None.
+
+    Reads `git worktree list --porcelain -z`, as `git branch -f` does, so a branch checked out in
+    any worktree of the repository is seen, not only the one `root` is in."""
+    proc = plumbing._git(root, "worktree", "list", "--porcelain", "-z")
+    if proc.returncode != 0:
+        if head_branch(root) == name:
+            return str(root)
+        raise MemgitError(
+            f"cannot list the worktrees of {root}: {proc.stderr.decode(errors='replace').strip() or 'git worktree list failed'}"
+        )
+    ref = f"refs/heads/{name}"
+    path: str | None = None
+    for field_ in proc.stdout.decode("utf-8", errors="replace").split("\0"):
+        if field_.startswith("worktree "):
+            path = field_[len("worktree "):]
+        elif field_ == f"branch {ref}" and path is not None:
+            return path
+    return None
+
+
+def refuse_checked_out(root: Path, name: str) -> None:
+    """A MemgitError when branch `name` is checked out in any worktree: dreaming never moves it."""
+    where = checked_out_at(root, name)
+    if where is not None:
+        raise MemgitError(
+            f"branch {name} is checked out at {where}; dreaming never moves a checked-out branch: "
+            "pass --branch NAME, or switch that worktree to another branch first"
+        )
+
+
 def set_branch(root: Path, name: str, commit: str, *, force: bool = False) -> None:
-    """Point branch `name` at `commit`; refuses the checked-out branch, and an existing one unless forced."""
+    """Point branch `name` at `commit`; refuses a branch checked out in any worktree, and an
+    existing one unless forced."""
     import pygit2
 
     repo = _repo(root)
-    if head_branch(root) == name:
-        raise MemgitError(f"branch {name} is checked out; dreaming never moves the checked-out branch")
+    refuse_checked_out(root, name)
     try:
         repo.branches.local.create(name, repo[commit].peel(pygit2.Commit), force=force)
     except (ValueError, pygit2.GitError) as exc:

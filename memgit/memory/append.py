@@ -517,4 +517,6 @@ def _commit_append(ws: Workspace, result: AppendResult, text: str, *, long_term:
                 f"failed ({complaint}); {_commit_advice(complaint, advice)}"
             )
         recall_spool.finish(staged)
+        if staged.dropped:
+            result.notices.append(f"dropped {staged.dropped} malformed recall line(s) from the spool")
     return commit

@@ -22,12 +22,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import json
 import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,7 @@ class PublishResult:
     commit: str | None = None
     paths: list[str] = field(default_factory=list)
     pending: int = 0
+    dropped: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -59,14 +62,112 @@ class PublishResult:
 # --------------------------------------------------------------------------------- pure logic
 
 
+@dataclass(frozen=True)
+class Recall:
+    """One hit one search surfaced: where, what text (by hash), how well it scored, when."""
+
+    time: str
+    day: str
+    query_hash: str
+    query: str | None
+    path: str
+    start: int
+    end: int
+    focus_start: int
+    focus_end: int
+    text_hash: str
+    score: float
+
+    @property
+    def at(self) -> datetime:
+        return datetime.fromisoformat(self.time)
+
+    @property
+    def key(self) -> str:
+        """The short-term entry a recall counts for: the focused lines of one file."""
+        return f"{self.path}:{self.focus_start}:{self.focus_end}"
+
+
+
+def parse_line(line: str) -> Recall | None:
+    """One ledger line, or None when it is not a valid record (the caller counts those)."""
+    try:
+        obj = json.loads(line)
+        when = datetime.fromisoformat(str(obj["t"]))
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)  # a hand-written line without an offset
+        stamp = when.isoformat(timespec="seconds")
+        start, end = (int(v) for v in obj["lines"])
+        focus = obj.get("focus") or [start, end]
+        focus_start, focus_end = int(focus[0]), int(focus[1])
+        path = obj["path"]
+        score = float(obj["score"])
+        qhash = str(obj["q"])
+        thash = str(obj.get("hash", ""))
+        query = obj.get("query")
+    except (ValueError, KeyError, TypeError, IndexError, RecursionError):  # RecursionError: absurd nesting
+        return None
+    if not isinstance(path, str) or not path or path.startswith("/") or ".." in path.split("/"):
+        return None
+    if start < 1 or end < start or focus_start < 1 or focus_end < focus_start or not qhash:
+        return None
+    return Recall(
+        time=stamp,
+        day=when.date().isoformat(),
+        query_hash=qhash,
+        query=query if isinstance(query, str) else None,
+        path=path,
+        start=start,
+        end=end,
+        focus_start=focus_start,
+        focus_end=focus_end,
+        text_hash=thash,
+        score=score,
+    )
+
+
+
+
 def tracked_path(spool_name: str) -> str:
     """The tracked ledger file a spool file publishes into (same day, same name)."""
     return f"{LEDGER_DIR}/{spool_name}"
 
 
+def ledger_lines(text: str) -> list[str]:
+    """The lines of a ledger text, split on newlines only: a line is one JSON object, and JSON
+    written with `ensure_ascii=False` may hold U+2028 and other characters `str.splitlines` splits on."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def lines_of(data: bytes) -> list[str]:
     """The non-blank lines of a ledger or spool file (a torn last line included: it is kept as is)."""
-    return [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    return [line for line, _ in _decoded(data)]
+
+
+def _decoded(data: bytes) -> list[tuple[str, bool]]:
+    """Each non-blank line, and whether its bytes were valid UTF-8 (a line that is not is shown
+    with U+FFFD in place of its bad bytes, the same text every time, so it can still be dropped)."""
+    out: list[tuple[str, bool]] = []
+    for raw in data.split(b"\n"):
+        raw = raw.removesuffix(b"\r")
+        try:
+            line, ok = raw.decode("utf-8"), True
+        except UnicodeDecodeError:
+            line, ok = raw.decode("utf-8", errors="replace"), False
+        if line.strip():
+            out.append((line, ok))
+    return out
+
+
+def sort_lines(data: bytes) -> tuple[list[str], list[str]]:
+    """(every non-blank line, the ones fit to publish): valid UTF-8 that the ledger parser accepts."""
+    every: list[str] = []
+    good: list[str] = []
+    for line, ok in _decoded(data):
+        every.append(line)
+        if ok and parse_line(line) is not None:
+            good.append(line)
+    return every, good
 
 
 def new_lines(existing: Iterable[str], spool: Iterable[str]) -> list[str]:
@@ -222,11 +323,49 @@ class Staged:
     lines: int = 0
     taken: dict[Path, list[str]] = field(default_factory=dict)
     before: dict[str, bytes | None] = field(default_factory=dict)
+    dropped: int = 0
+    made_dirs: list[Path] = field(default_factory=list)
+
+
+def _check_target(root: Path, rel: str) -> bytes | None:
+    """The tracked ledger file's bytes (None when absent), refusing anything but a regular file
+    in a folder that is, or can be made, a real folder: checked for every file before any write."""
+    target = root / rel
+    folder = root
+    for part in rel.split("/")[:-1]:
+        folder = folder / part
+        try:
+            mode = os.stat(folder, follow_symlinks=False).st_mode
+        except FileNotFoundError:
+            break  # made when writing
+        except OSError as exc:
+            raise PublishRefused(f"cannot use {folder.relative_to(root)}: {exc.strerror}") from None
+        if stat.S_ISLNK(mode):
+            raise PublishRefused(f"{folder.relative_to(root)} is a symlink; the recall ledger is only written to real folders")
+        if not stat.S_ISDIR(mode):
+            raise PublishRefused(f"{folder.relative_to(root)} is not a folder; move it away and publish again")
+    try:
+        mode = os.stat(target, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise PublishRefused(f"cannot use {rel}: {exc.strerror}") from None
+    if stat.S_ISLNK(mode):
+        raise PublishRefused(f"{rel} is a symlink; the recall ledger is only written to regular files")
+    if not stat.S_ISREG(mode):
+        raise PublishRefused(f"{rel} is not a regular file; move it away and publish again")
+    try:
+        return target.read_bytes()
+    except OSError as exc:
+        raise PublishRefused(f"cannot read {rel}: {exc.strerror}") from None
 
 
 def stage(root: Path, git_dir: Path, data_dir: Path) -> Staged:
-    """Append the spool's new lines to the tracked ledger files (refusing a half-done merge or a
-    ledger file with conflict markers before writing anything)."""
+    """Append the spool's new lines to the tracked ledger files (refusing a half-done merge, a
+    ledger file with conflict markers, or one that is not a regular file, before writing anything;
+    undoing what was written when a write fails). Spool lines the ledger parser rejects (a torn
+    write, a hand edit, bytes that are not UTF-8) are never published: they are dropped from the
+    spool with the rest, and counted in `dropped`."""
     staged = Staged()
     spools = spool_files(data_dir)
     if not spools:
@@ -241,36 +380,52 @@ def stage(root: Path, git_dir: Path, data_dir: Path) -> Staged:
     plans: list[tuple[Path, str, bytes | None, list[str], list[str]]] = []
     for spool in spools:
         with _locked(spool, create=False) as fd:
-            lines = lines_of(_read_fd(fd)) if fd is not None else []
+            lines, good = sort_lines(_read_fd(fd)) if fd is not None else ([], [])
         if not lines:
             continue
         rel = tracked_path(spool.name)
-        target = root / rel
-        if target.is_symlink():
-            raise PublishRefused(f"{rel} is a symlink; the recall ledger is only written to regular files")
-        before = target.read_bytes() if target.is_file() else None
+        before = _check_target(root, rel) if good else None
         if before is not None and has_conflict_markers(before.decode("utf-8", errors="replace")):
             raise PublishRefused(
                 f"{rel} holds merge conflict markers; resolve them (keep both sides' lines) and commit first"
             )
-        plans.append((spool, rel, before, lines, new_lines(lines_of(before or b""), lines)))
-    for spool, rel, before, lines, fresh in plans:
-        staged.taken[spool] = lines
-        if fresh:
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "ab") as handle:
-                handle.write(append_payload(before or b"", fresh))
-            staged.before[rel] = before
-            staged.lines += len(fresh)
-        staged.paths.append(rel)
+        staged.dropped += len(lines) - len(good)
+        plans.append((spool, rel, before, lines, new_lines(lines_of(before or b""), good) if good else []))
+    try:
+        for spool, rel, before, lines, fresh in plans:
+            staged.taken[spool] = lines
+            if fresh:
+                target = root / rel
+                _make_dirs(root, target.parent, staged)
+                staged.before[rel] = before
+                with open(target, "ab") as handle:
+                    handle.write(append_payload(before or b"", fresh))
+                staged.lines += len(fresh)
+            if fresh or before is not None:
+                staged.paths.append(rel)
+    except OSError as exc:
+        _undo_writes(root, staged)
+        raise PublishRefused(
+            f"cannot write the recall ledger: {exc.strerror or exc}"
+            + (f" ({exc.filename})" if exc.filename else "")
+            + "; nothing was published, the lines stay in the spool"
+        ) from None
     return staged
 
 
-def rollback(root: Path, staged: Staged) -> None:
-    """Undo `stage` after a failed commit: the tracked files and git's index as they were."""
-    from memgit.git import plumbing
+def _make_dirs(root: Path, folder: Path, staged: Staged) -> None:
+    """`mkdir -p`, remembering each folder it made so a failed publish can remove it again."""
+    missing: list[Path] = []
+    while not folder.exists() and folder != root:
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        path.mkdir()
+        staged.made_dirs.append(path)
 
+
+def _undo_writes(root: Path, staged: Staged) -> None:
+    """The tracked files as they were before `stage` (their bytes back, new ones and new folders gone)."""
     for rel, before in staged.before.items():
         target = root / rel
         if before is None:
@@ -278,6 +433,16 @@ def rollback(root: Path, staged: Staged) -> None:
                 target.unlink()
         else:
             target.write_bytes(before)
+    for folder in reversed(staged.made_dirs):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+def rollback(root: Path, staged: Staged) -> None:
+    """Undo `stage` after a failed commit: the tracked files and git's index as they were."""
+    from memgit.git import plumbing
+
+    _undo_writes(root, staged)
     if staged.paths:
         plumbing.unstage(root, staged.paths)
 
@@ -298,8 +463,11 @@ def _publish(root: Path, git_dir: Path, data_dir: Path, message: str | None) -> 
     from memgit.memory.append import commit_paths
 
     staged = stage(root, git_dir, data_dir)
-    result = PublishResult(lines=staged.lines, paths=staged.paths)
+    result = PublishResult(lines=staged.lines, paths=staged.paths, dropped=staged.dropped)
     if not staged.paths:
+        if staged.taken:  # only lines the ledger parser rejects: nothing to commit, drop them
+            finish(staged)
+            result.pending = pending_count(data_dir)
         return result
     from memgit.git import plumbing
 
