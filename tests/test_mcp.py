@@ -305,3 +305,19 @@ def test_search_during_an_index_update_answers_from_the_last_good_state(workspac
             assert [h["path"] for h in after["hits"]] == [TODAY_LOG]
 
     run(scenario)
+
+
+def test_an_index_deleted_under_the_server_is_built_again(workspace: Path) -> None:
+    """It used to answer "no index yet" (and call itself fresh) until a memory file changed."""
+    import shutil
+
+    async def scenario() -> None:
+        async with mcp_session(workspace) as session:
+            assert ok(await call(session, "memory_search", {"query": "billing service production"}))["hits"]
+            shutil.rmtree(workspace / ".git" / "memgit")
+            again = ok(await call(session, "memory_search", {"query": "billing service production"}))
+            assert again["hits"] and again["hits"][0]["path"] == "memory/2026-01-05.md"
+            status = ok(await call(session, "memory_status", {}))
+            assert status["index"]["fresh"] is True and status["index"]["indexed_commit"], status["index"]
+
+    run(scenario)

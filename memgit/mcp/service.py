@@ -62,6 +62,9 @@ class MemoryService:
 
         self.recorder = Recorder(ws, read_only=options.read_only)  # recall ledger; read-only records nothing
         self.watcher = ChangeWatcher(ws)
+        from memgit.index.layout import index_path
+
+        self._index_file = index_path(ws)  # deleted under the server: built again, not "no index yet"
         self._stop = threading.Event()
         self._scanner: threading.Thread | None = None
         if options.scan_interval > 0:
@@ -149,7 +152,7 @@ class MemoryService:
             if self._pending is not None:
                 return notices, False
         sig = self.watcher.snapshot()
-        if sig == self._indexed_sig:
+        if sig == self._indexed_sig and self._index_file.exists():
             return notices, True
         if self._failed and self._failed[0] == sig and time.monotonic() - self._failed[1] < 5.0:
             return [*notices, f"index update failed: {self._failed[2]}; answering from the last complete index"], False
