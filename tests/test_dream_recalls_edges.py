@@ -149,3 +149,12 @@ def test_a_line_separator_inside_a_query_is_one_ledger_line(workspace: Path) -> 
     assert proc.returncode == 0, proc.stderr
     out = memgit_json(root, "recalls", "publish")
     assert out["lines"] >= 1 and out["dropped"] == 0
+
+
+@pytest.mark.parametrize("name", ["@", "HEAD", "refs/heads/zz", "-x", "a..b", "a b"])
+def test_dream_branch_names_that_git_would_read_otherwise_are_refused(dreaming: Path, name: str) -> None:  # noqa: F811
+    before = git(dreaming, "for-each-ref", "--format=%(refname)")
+    proc = memgit(dreaming, "dream", "--now", NOW, "--branch", name, env=BM25)
+    assert_clean_error(proc, "--branch")
+    assert proc.stderr.count("memgit: error:") == 1
+    assert git(dreaming, "for-each-ref", "--format=%(refname)") == before

@@ -210,6 +210,8 @@ def run_dream(
         if base == "HEAD" and commits.resolve_commit(root, "HEAD") is None:
             return DreamOutcome(plan=None, reason="the repository has no commits yet: nothing to dream about")
         raise MemgitError(f"--base {base!r} is not a commit here; give a branch, tag or commit id")
+    if branch is not None:
+        commits.check_branch_name(root, branch)
     if push:
         from memgit.git.remote import check_remote
 

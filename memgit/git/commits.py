@@ -152,6 +152,16 @@ def refuse_checked_out(root: Path, name: str) -> None:
         )
 
 
+def check_branch_name(root: Path, name: str) -> None:
+    """A MemgitError unless `name` is a plain branch name git accepts. `@` and `HEAD` name the
+    current branch in git commands (`git log -p @` would show HEAD, not the dream), and a name that
+    starts with `refs/` would become `refs/heads/refs/...`."""
+    if name in ("@", "HEAD") or name.startswith(("refs/", "-")):
+        raise MemgitError(f"--branch {name!r} is not a plain branch name; give one like memgit/dream/review")
+    if plumbing._git(root, "check-ref-format", f"refs/heads/{name}").returncode != 0:
+        raise MemgitError(f"--branch {name!r} is not a valid branch name (see `git check-ref-format`)")
+
+
 def set_branch(root: Path, name: str, commit: str, *, force: bool = False) -> None:
     """Point branch `name` at `commit`; refuses a branch checked out in any worktree, and an
     existing one unless forced."""
