@@ -146,3 +146,14 @@ def test_nan_and_absurd_seconds_are_usage_errors(ws: Path, args: tuple[str, ...]
     proc = run(ws, *args)
     assert proc.returncode == 2  # click's usage error: before any lock, server or loop
     one_error(proc, needle)
+
+
+def test_a_name_with_a_newline_stays_on_one_line_and_reads_back(ws: Path) -> None:
+    (ws / "memory" / "a\nb.md").write_text("- newlinefox lives here\n", encoding="utf-8")
+    commit_all(ws, "a name with a newline")
+    out = run(ws, "search", "newlinefox", "--mode", "bm25", "--no-record").stdout.decode("utf-8")
+    first = out.splitlines()[0]
+    assert first.startswith('"memory/a\\012b.md":1-1'), out  # git's quoting, one line
+    shown = first.split(":1-1")[0]
+    got = run(ws, "get", shown)
+    assert got.returncode == 0 and b"newlinefox" in got.stdout, got.stderr

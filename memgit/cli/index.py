@@ -224,8 +224,10 @@ def search(
     if not result.hits:
         click.echo("no hits")
         return
+    from memgit.core.paths import display_path, path_from_key
+
     for hit in result.hits:
-        where = f"{hit.path}:{hit.start_line}-{hit.end_line}"
+        where = f"{display_path(path_from_key(hit.path))}:{hit.start_line}-{hit.end_line}"
         origin = f"@{hit.commit[:10]}" if hit.commit else "(uncommitted)"
         click.secho(f"{where}  {origin}  score {hit.score:.3f}", bold=True)
         for line in hit.text.splitlines()[:8]:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from memgit.core.paths import daily_log_day, glob_match, path_key
+from memgit.core.paths import daily_log_day, display_path, glob_match, path_key
 
 ERROR = "error"
 WARNING = "warning"
@@ -99,7 +99,7 @@ class Finding:
 
     def format(self) -> str:
         suffix = " (warning)" if self.severity == WARNING else ""
-        return f"{path_key(self.path)}:{self.line}: {self.code} {self.message}{suffix}"
+        return f"{display_path(self.path)}:{self.line}: {self.code} {self.message}{suffix}"
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -80,6 +80,23 @@ def path_key(path: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def display_path(path: str) -> str:
+    """A path for one line of text output: `path_key`, and git's quoting also for a name holding a
+    control character (a newline in a name must not break the line; `memgit get` reads it back)."""
+    key = path_key(path)
+    if key.startswith('"') or not any(ord(c) < 0x20 or ord(c) == 0x7F for c in key):
+        return key
+    out = []
+    for char in key:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\{ord(char):03o}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
 def path_from_key(key: str) -> str:
     """The inverse of `path_key`."""
     if not key.startswith('"') or not key.endswith('"') or len(key) < 2:
