@@ -334,30 +334,34 @@ def _check_target(root: Path, rel: str) -> bytes | None:
     folder = root
     for part in rel.split("/")[:-1]:
         folder = folder / part
-        try:
-            mode = os.stat(folder, follow_symlinks=False).st_mode
-        except FileNotFoundError:
+        mode = _own_mode(folder, folder.relative_to(root).as_posix())
+        if mode is None:
             break  # made when writing
-        except OSError as exc:
-            raise PublishRefused(f"cannot use {folder.relative_to(root)}: {exc.strerror}") from None
-        if stat.S_ISLNK(mode):
-            raise PublishRefused(f"{folder.relative_to(root)} is a symlink; the recall ledger is only written to real folders")
         if not stat.S_ISDIR(mode):
             raise PublishRefused(f"{folder.relative_to(root)} is not a folder; move it away and publish again")
-    try:
-        mode = os.stat(target, follow_symlinks=False).st_mode
-    except FileNotFoundError:
+    mode = _own_mode(target, rel)
+    if mode is None:
         return None
-    except OSError as exc:
-        raise PublishRefused(f"cannot use {rel}: {exc.strerror}") from None
-    if stat.S_ISLNK(mode):
-        raise PublishRefused(f"{rel} is a symlink; the recall ledger is only written to regular files")
     if not stat.S_ISREG(mode):
         raise PublishRefused(f"{rel} is not a regular file; move it away and publish again")
     try:
         return target.read_bytes()
     except OSError as exc:
         raise PublishRefused(f"cannot read {rel}: {exc.strerror}") from None
+
+
+def _own_mode(path: Path, shown: str) -> int | None:
+    """The mode of `path` itself, None when absent; a symlink is refused (the ledger is written
+    only to real files in real folders, never through a link to somewhere else)."""
+    try:
+        mode = os.stat(path, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise PublishRefused(f"cannot use {shown}: {exc.strerror}") from None
+    if stat.S_ISLNK(mode):
+        raise PublishRefused(f"{shown} is a symlink; the recall ledger is only written to real files and folders")
+    return mode
 
 
 def stage(root: Path, git_dir: Path, data_dir: Path) -> Staged:
