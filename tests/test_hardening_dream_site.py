@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import commit_all, git, memgit, write
-from tests.test_dream import BM25, BRANCH, NOW, recall, seed
+from tests.test_dream import BM25, BRANCH, NOW, dreaming, recall, seed  # noqa: F401 - fixture
 
 
 def assert_one_error(proc: subprocess.CompletedProcess[str], needle: str = "") -> str:
@@ -173,14 +173,7 @@ def test_failed_rebuild_leaves_the_previous_site_unchanged(workspace: Path, tmp_
 
 
 # -- 4. dream --push to a remote that is not there ------------------------------------------------
-@pytest.fixture
-def dreaming(workspace: Path) -> Path:
-    seed(workspace)
-    recall(workspace)
-    return workspace
-
-
-def test_push_to_unknown_remote_is_refused_before_any_branch(dreaming: Path, tmp_path: Path) -> None:
+def test_push_to_unknown_remote_is_refused_before_any_branch(dreaming: Path, tmp_path: Path) -> None:  # noqa: F811 - the fixture
     before = branches(dreaming)
     proc = memgit(dreaming, "dream", "--now", NOW, "--push", "nonexistent-remote", env=BM25)
     assert_one_error(proc, "no remote named 'nonexistent-remote'")
@@ -194,7 +187,7 @@ def test_push_to_unknown_remote_is_refused_before_any_branch(dreaming: Path, tmp
     assert git(bare, "for-each-ref", "--format=%(refname)").split() == [f"refs/heads/{BRANCH}"]
 
 
-def test_failed_push_removes_the_branch_so_the_same_command_can_run_again(dreaming: Path, tmp_path: Path) -> None:
+def test_failed_push_removes_the_branch_so_the_same_command_can_run_again(dreaming: Path, tmp_path: Path) -> None:  # noqa: F811 - the fixture
     git(dreaming, "remote", "add", "broken", str(tmp_path / "no-such-remote.git"))
     before = branches(dreaming)
     proc = memgit(dreaming, "dream", "--now", NOW, "--push", "broken", env=BM25)

@@ -109,12 +109,12 @@ def emit(data: Any) -> None:
 def utf8_argument(value: str, what: str) -> str:
     """`value` when it is valid UTF-8. A command-line word that is not arrives with its bytes as
     surrogate escapes, which no index, ledger or JSON line can hold: refused here, up front."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
+    from memgit.core.text import invalid_utf8_at
+
+    if invalid_utf8_at(value) is not None:
         from memgit.errors import MemgitError
 
-        raise MemgitError(f"{what} is not valid UTF-8; memgit reads and writes UTF-8 text only") from None
+        raise MemgitError(f"{what} is not valid UTF-8; memgit reads and writes UTF-8 text only")
     return value
 
 

@@ -68,6 +68,17 @@ def fts_text(text: str) -> str:
     return CJK_RE.sub(r" \1 ", text)
 
 
+def invalid_utf8_at(text: str) -> int | None:
+    """Offset of the first character UTF-8 cannot encode, or None. Bytes that were not UTF-8
+    reach Python from argv, a file read with `surrogateescape` or a JSON `"\\udcff"` as lone
+    surrogates; no memory file, index or JSON line can hold them, so callers refuse them."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
+
+
 def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
     """Search terms of a free-text query: words, with CJK runs kept as phrases of characters."""
     terms: list[str] = []

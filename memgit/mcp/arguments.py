@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from memgit.core.text import invalid_utf8_at
 from memgit.errors import MemgitError
 
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
@@ -64,10 +65,8 @@ def _boolean(name: str, value: Any) -> bool:
 def _string(name: str, value: Any, schema: dict[str, Any]) -> str:
     if not isinstance(value, str):
         raise ArgumentError(f"{name} must be a string (got {_shown(value)})")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:  # JSON may carry a lone surrogate (`"\\udcff"`); no file or index can
-        raise ArgumentError(f"{name} is not valid Unicode text (it holds a lone surrogate)") from None
+    if invalid_utf8_at(value) is not None:  # JSON may carry a lone surrogate (`"\\udcff"`)
+        raise ArgumentError(f"{name} is not valid Unicode text (it holds a lone surrogate)")
     if "minLength" in schema and len(value) < schema["minLength"]:
         if not value:
             raise ArgumentError(f"{name} must not be empty")

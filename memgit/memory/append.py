@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgit.config import McpConfig
 from memgit.core.paths import daily_log_path
+from memgit.core.text import invalid_utf8_at
 from memgit.errors import MemgitError
 
 if TYPE_CHECKING:
@@ -95,19 +96,6 @@ def find_control_character(text: str) -> tuple[int, str] | None:
     return None
 
 
-def find_invalid_utf8(text: str) -> int | None:
-    """Offset of the first character UTF-8 cannot encode, or None.
-
-    Bytes that were not UTF-8 reach Python from argv (or a file read with `surrogateescape`)
-    as lone surrogates; they cannot be written as UTF-8, so they are refused up front.
-    """
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return exc.start
-    return None
-
-
 def clean_text(text: str, *, max_chars: int = DEFAULT_MAX_APPEND_CHARS) -> str:
     """Validate and normalise text for appending; raise `AppendRefused` with the fix.
 
@@ -117,7 +105,7 @@ def clean_text(text: str, *, max_chars: int = DEFAULT_MAX_APPEND_CHARS) -> str:
     """
     if not isinstance(text, str):
         raise AppendRefused("text must be a string")
-    bad = find_invalid_utf8(text)
+    bad = invalid_utf8_at(text)
     if bad is not None:
         raise AppendRefused(
             f"the text is not valid UTF-8 (at character {bad}): convert it to UTF-8 (e.g. with iconv) and try again"
