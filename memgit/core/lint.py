@@ -63,6 +63,7 @@ _CODE_BY_NAME: dict[str, str] = {rule.name: rule.code for rule in RULES}
 
 # Group switches in memgit.toml set several rules at once; `severity` and `disable` refine them.
 _INJECTION_CODES = ("P201", "P202", "P203")
+SECRET_CODES = ("S101", "S102", "S103", "S104", "S105")
 _DAILY_CODES = ("D301", "D302")
 _PAST_DAILY_POLICY = {"error": ERROR, "warn": WARNING, "warning": WARNING, "allow": OFF, "off": OFF}
 
