@@ -12,8 +12,8 @@ The tools' rules hold here too:
 * **read-only** changes nothing: reading a resource never writes;
 * files are read through `memgit.recall.context.read_agent_file`, the session context's own
   reader (no links out of the workspace, no non-memory paths);
-* entry markers (`<!-- memgit:… -->`, provenance for reviewers and the site) are left out, as
-  `memgit.core.provenance.is_marker_line` recognises them; a secret that reached a file anyway
+* entry markers (`<!-- memgit:… -->`, provenance for reviewers and the site) are left out
+  (`memgit.recall.context.without_markers`); a secret that reached a file anyway
   (committed with `--no-verify`) is replaced by the lint's `[redacted: RULE]`.
 
 Unknown or refused URIs are JSON-RPC -32602 errors (what the 2025-11-25 revision settled on for
@@ -29,11 +29,11 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from memgit.core.paths import daily_log_path
-from memgit.core.provenance import is_marker_line
+from memgit.core.paths import daily_log_path, normalise_user_path
 from memgit.errors import MemgitError
 from memgit.mcp.options import PRIVATE_FILES, ServerOptions
 from memgit.mcp.wire import ParamsError
+from memgit.recall.context import build_context, read_agent_file, without_markers
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
@@ -162,8 +162,6 @@ def read(ws: Workspace, options: ServerOptions, uri: Any, today: date) -> dict[s
                 f"{rel} is private memory and this is a group session: read the daily logs instead",
                 {"uri": uri},
             )
-        from memgit.recall.context import read_agent_file
-
         try:
             found = read_agent_file(ws, rel)
         except MemgitError:  # not a memory path after all
@@ -187,8 +185,6 @@ def _path_of(uri: str, today: date) -> str:
                 {"uri": uri},
             ) from None
     if uri.startswith(FILE_PREFIX):
-        from memgit.core.paths import normalise_user_path
-
         rel = normalise_user_path(unquote(uri[len(FILE_PREFIX) :]))
         if rel is not None:
             return rel
@@ -196,8 +192,6 @@ def _path_of(uri: str, today: date) -> str:
 
 
 def _context_text(ws: Workspace, options: ServerOptions, today: date, budget: int | None = None) -> str:
-    from memgit.recall.context import build_context
-
     result = build_context(ws, scope=options.scope, day=today, budget=budget or options.context_budget)
     return without_markers(result.text)
 
@@ -208,16 +202,9 @@ def session_context(ws: Workspace, options: ServerOptions, today: date, budget: 
     return _redacted(ws, _context_text(ws, options, today, budget))
 
 
-def without_markers(text: str) -> str:
-    """`text` minus memgit's marker lines (pure)."""
-    if "<!--" not in text:
-        return text
-    return "".join(line for line in text.splitlines(keepends=True) if not is_marker_line(line))
-
-
 def _redacted(ws: Workspace, text: str) -> str:
     from memgit.core.redact import redact_text
-    from memgit.memory.lint import lint_settings
+    from memgit.memory.lint import settings_for
 
-    settings = lint_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
+    settings = settings_for(ws)
     return redact_text(text, entropy_threshold=settings.entropy_threshold, severities=settings.severities)[0]

@@ -335,3 +335,13 @@ def read_agent_file(ws: Workspace, rel: str, warnings: list[str] | None = None) 
     (links refused, unreadable files left out with a warning) holds for both.
     """
     return _read_work_tree_file(ws, rel, warnings)
+
+
+def without_markers(text: str) -> str:
+    """`text` minus memgit's marker lines (`<!-- memgit:… -->`, provenance for reviewers and the
+    site, noise to an agent), recognised only by `memgit.core.provenance.is_marker_line`. Pure."""
+    from memgit.core.provenance import is_marker_line
+
+    if "<!--" not in text:
+        return text
+    return "".join(line for line in text.splitlines(keepends=True) if not is_marker_line(line))
