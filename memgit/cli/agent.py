@@ -207,7 +207,7 @@ def log_command(text: tuple[str, ...], commit: bool, as_json: bool, directory: P
     "--transcript",
     "transcript",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path, readable=False),  # the capture says why it cannot read it, in one line
     help="The host's transcript file (JSONL, or a JSON array of messages).",
 )
 @click.option(
