@@ -256,7 +256,7 @@ def _close_quietly(fd: int) -> None:
         os.close(fd)
 
 
-def _count_newlines(fd: int, size: int) -> int:
+def count_newlines(fd: int, size: int) -> int:
     """Newlines in the first `size` bytes, read in blocks (logs can be long)."""
     count = 0
     offset = 0
@@ -303,7 +303,7 @@ def write_entry(
             size = os.fstat(fd).st_size
             tail = _read_tail(fd, size) if size else ""
             chunk, text_offset = render_entry(tail, text, title=title, heading=heading)
-            start_line = _count_newlines(fd, size) + chunk[:text_offset].count("\n") + 1
+            start_line = count_newlines(fd, size) + chunk[:text_offset].count("\n") + 1
             end_line = start_line + text.count("\n")
             data = chunk.encode("utf-8")
             written = 0

@@ -342,6 +342,8 @@ def _write_parts(
 
 def _append(path: Path, rel: str, chunk: bytes, written: list[_Written]) -> int:
     """Append `chunk` (whole lines) in one write; returns the file's last line number after it."""
+    from memgit.memory.append import count_newlines
+
     flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
     existed = os.path.lexists(path)
     try:
@@ -358,7 +360,7 @@ def _append(path: Path, rel: str, chunk: bytes, written: list[_Written]) -> int:
         if st.st_size:
             tail = os.pread(fd, 1, st.st_size - 1)
             lead = b"" if tail == b"\n" else b"\n"
-            newlines = _count_newlines(fd, st.st_size)
+            newlines = count_newlines(fd, st.st_size)
         data = lead + chunk
         done = 0
         while done < len(data):
@@ -368,17 +370,6 @@ def _append(path: Path, rel: str, chunk: bytes, written: list[_Written]) -> int:
     finally:
         with contextlib.suppress(OSError):
             os.close(fd)
-
-
-def _count_newlines(fd: int, size: int) -> int:
-    count = offset = 0
-    while offset < size:
-        block = os.pread(fd, min(1 << 20, size - offset), offset)
-        if not block:
-            break
-        count += block.count(b"\n")
-        offset += len(block)
-    return count
 
 
 def _undo(written: list[_Written]) -> None:
