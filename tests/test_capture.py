@@ -167,6 +167,8 @@ def test_redaction_before_writing_line_by_line_then_the_whole_record() -> None:
     # Each line alone is innocent; the encoded record (one line) is not, so the whole text goes.
     line, codes = render_turn(Turn("user", "the wifi password\n is Tr0ub4dor-x9", "k2"), settings)
     assert json.loads(line)["content"] == "[redacted: S104]" and codes == ["S104"]
+    line, codes = render_turn(Turn("user", "half an emoji \ud83d here", "k4"), settings)
+    assert json.loads(line)["content"] == "half an emoji \ufffd here" and line.encode("utf-8")
     line, codes = render_turn(Turn("assistant", "Nothing secret\u2028here", "k3", "2026-12-01T09:00:00Z"), settings)
     assert codes == [] and "\\u2028" in line and json.loads(line)["at"] == "2026-12-01T09:00:00Z"
 
@@ -222,6 +224,16 @@ def test_capture_twice_commits_only_new_turns_redacted_and_indexed(hooked: Path,
     assert found["hits"][0]["commit"] == second["commit"]  # indexed at the capture's commit
     shown = memgit(hooked, "get", f"{SESSION_FILE}:8", env=NOW)
     assert "quillfeather" in shown.stdout
+
+
+def test_capture_without_git_hooks_indexes_by_itself(workspace: Path, tmp_path: Path) -> None:
+    transcript = write(tmp_path / "t.jsonl", fixture_lines())
+    result = capture(workspace, transcript)
+    assert result["indexed"] is True and result["added"] == 8
+    status = json.loads(memgit(workspace, "status", "--json", env=NOW).stdout)
+    assert status["indexed_commit"] == result["commit"] == git(workspace, "rev-parse", "HEAD").strip()
+    found = json.loads(memgit(workspace, "search", "quillfeather", "--json", env=NOW).stdout)
+    assert found["hits"][0]["path"] == SESSION_FILE
 
 
 def test_capture_any_host_with_a_session_name(hooked: Path, tmp_path: Path) -> None:

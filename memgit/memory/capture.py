@@ -139,13 +139,23 @@ def render_turn(turn: Turn, settings: LintSettings) -> tuple[str, list[str]]:
 
 
 def _encode(turn: Turn, text: str) -> str:
-    record: dict[str, str] = {"role": turn.role, "content": text}
+    record: dict[str, str] = {"role": turn.role, "content": _valid_unicode(text)}
     if turn.at:
-        record["at"] = turn.at
+        record["at"] = _valid_unicode(turn.at)
     record["turn"] = turn.key
     line = json.dumps(record, ensure_ascii=False)
     # JSON allows these raw, but they end a line for some readers: keep one record a line for all.
     return line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _valid_unicode(text: str) -> str:
+    """JSON may spell a lone surrogate (`"\\ud83d"`); UTF-8 cannot hold one, and the lint would refuse
+    the file. Such a character becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    return text
 
 
 def split_parts(sizes: list[int], current: int, limit: int) -> list[int]:
@@ -317,7 +327,7 @@ def _write_parts(
         size = os.stat(folder / current, follow_symlinks=False).st_size
     except FileNotFoundError:
         size = 0
-    encoded = [(line + "\n").encode("utf-8", "surrogatepass") for line in lines]
+    encoded = [(line + "\n").encode("utf-8") for line in lines]
     counts = split_parts([len(e) for e in encoded], size, limit)
     match = _SESSION_FILE.match(current)
     part = int(match["part"] or 1) if match else 1
