@@ -123,6 +123,15 @@ def test_precompact_then_session_end_then_session_start(memory: Path, tmp_path: 
     assert start.stdout.startswith("# Memory context (private scope, 2026-12-01)")
 
 
+def test_hooks_status_names_the_agent_hooks(memory: Path) -> None:
+    status = json.loads(memgit(memory, "hooks", "status", "--json").stdout)
+    assert status["agents"] == {"claude-code": ["SessionStart", "PreCompact", "SessionEnd"]}
+    assert "claude-code: memgit's SessionStart, PreCompact, SessionEnd hooks" in memgit(memory, "hooks", "status").stdout
+    assert memgit(memory, "hooks", "uninstall", "--agent", "claude-code").returncode == 0
+    assert json.loads(memgit(memory, "hooks", "status", "--json").stdout)["agents"] == {"claude-code": []}
+    assert not (memory / ".claude" / "settings.json").read_text().count("memgit")
+
+
 def test_hooks_capture_into_the_memory_from_another_project(memory: Path, tmp_path: Path) -> None:
     project = tmp_path / "app"
     project.mkdir()

@@ -179,10 +179,20 @@ def hooks_uninstall(
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.pass_context
 def hooks_status_command(ctx: click.Context, as_json: bool) -> None:
-    """Show which hooks are memgit's, which are someone else's, and which interpreter they run."""
+    """Show which hooks are memgit's, which are someone else's, and which interpreter they run
+    (and memgit's Claude Code hooks in the workspace's .claude/settings.json, if any)."""
+    from memgit.githooks.claude_settings import installed_events
     from memgit.githooks.install import hooks_status
 
-    _print_report(hooks_status(workspace_from(ctx)), as_json)
+    ws = workspace_from(ctx)
+    report = hooks_status(ws)
+    claude = installed_events(ws.root)
+    if as_json:
+        _emit(report.to_dict() | {"agents": {"claude-code": claude}})
+        return
+    _print_report(report, as_json)
+    if claude:
+        click.echo(f"claude-code: memgit's {', '.join(claude)} hooks in .claude/settings.json")
 
 
 @click.command(

@@ -213,6 +213,27 @@ def install_agent_hooks(
     return report
 
 
+def installed_events(project: Path) -> list[str]:
+    """The events whose memgit hook is in `project`'s settings; [] when the file is absent or unusable."""
+    try:
+        hooks = read_settings(project / SETTINGS).get("hooks")
+    except MemgitError:
+        return []
+    if not isinstance(hooks, dict):
+        return []
+    found = []
+    for event in TIMEOUTS:
+        groups = hooks.get(event)
+        if isinstance(groups, list) and any(
+            isinstance(h, dict) and is_memgit_command(h.get("command"))
+            for g in groups
+            if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+            for h in g["hooks"]
+        ):
+            found.append(event)
+    return found
+
+
 def uninstall_agent_hooks(ws: Workspace, agent: str, *, project: Path | None = None) -> AgentHooksReport:
     """Remove memgit's hooks from `project`'s settings; everything else in the file stays."""
     if agent not in AGENTS:

@@ -203,7 +203,7 @@ def capture_transcript(
     index_lock_timeout: float = 30.0,
 ) -> CaptureResult:
     """Append the transcript's new turns to its session file, commit that file, index it."""
-    from memgit.memory.lint import lint_settings
+    from memgit.memory.lint import settings_for
 
     now = now or datetime.now().astimezone()
     try:
@@ -214,7 +214,7 @@ def capture_transcript(
     result = CaptureResult(session=name, format=parsed.format)
     if parsed.unreadable:
         result.notices.append(f"{parsed.unreadable} line(s) of the transcript are not JSON and were skipped")
-    settings = lint_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
+    settings = settings_for(ws)
     _refuse_now(ws)
     if not ws.config.memory.sessions:
         result.notices.append("[memory] sessions = false in memgit.toml: the session file is committed, not indexed")
@@ -280,7 +280,7 @@ def _commit_and_write(
             lines.append(line)
             fired.update(codes)
         result.redacted = dict(sorted(fired.items()))
-        written = _write_parts(ws, folder, first, current, lines, settings.max_file_bytes, result)
+        written = _write_parts(folder, first, current, lines, settings.max_file_bytes, result)
         message = f"sessions: capture {len(new)} turn{'s' if len(new) != 1 else ''} of session {result.session}"
         result.commit = _commit(ws, written, message)
         result.added = len(new)
@@ -316,7 +316,7 @@ class _Written:
 
 
 def _write_parts(
-    ws: Workspace, folder: Path, first: str, current: str, lines: list[str], limit: int, result: CaptureResult
+    folder: Path, first: str, current: str, lines: list[str], limit: int, result: CaptureResult
 ) -> list[_Written]:
     """Append `lines` to the current session file, continuing in new parts past `limit` bytes."""
     try:
