@@ -3,7 +3,8 @@ import sys
 
 def _run() -> None:
     # Git runs `memgit hook NAME` on every commit: skip click and the CLI imports on that path.
-    if len(sys.argv) > 2 and sys.argv[1] == "hook" and sys.argv[2] not in ("-h", "--help"):
+    # (`hook claude-code` runs once a session, through the CLI, which reads MEMGIT_NOW.)
+    if len(sys.argv) > 2 and sys.argv[1] == "hook" and sys.argv[2] not in ("-h", "--help", "claude-code"):
         from memgit.githooks.run import main as hook_main
 
         sys.exit(hook_main(sys.argv[2:]))

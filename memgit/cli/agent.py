@@ -200,3 +200,54 @@ def remember_command(
 def log_command(text: tuple[str, ...], commit: bool, as_json: bool, directory: Path | None) -> None:
     """Append TEXT to today's daily log (same as `memgit remember` without --long-term)."""
     _append(_text_argument(text), long_term=False, commit=commit, as_json=as_json, directory=directory)
+
+
+@click.command("capture")
+@click.option(
+    "--transcript",
+    "transcript",
+    required=True,
+    type=click.Path(path_type=Path, readable=False),  # the capture says why it cannot read it, in one line
+    help="The host's transcript file (JSONL, or a JSON array of messages).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "claude-code", "openai", "generic"]),
+    default="auto",
+    show_default=True,
+    help="The transcript's format; auto looks at its records.",
+)
+@click.option("--session", default=None, metavar="ID", help="Session id (default: the transcript's own, or its file name).")
+@_JSON_OPTION
+@_DIR_OPTION
+def capture_command(transcript: Path, fmt: str, session: str | None, as_json: bool, directory: Path | None) -> None:
+    """Keep an agent session as memory: its new user and assistant turns (one line per tool call)
+    appended to sessions/YYYY-MM-DD-<session>.jsonl, secrets redacted, committed and indexed.
+
+    Run it again as the session goes on: only turns not captured yet are added.
+    """
+    from memgit.memory.capture import capture_transcript
+
+    if session is not None and not session.strip():
+        from memgit.errors import MemgitError
+
+        raise MemgitError("--session is empty: give the session an id, or leave the option out")
+    now = _now()
+    ws = _workspace(directory)
+    result = capture_transcript(ws, transcript, fmt=fmt, session=session, now=now)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        return
+    for message in result.notices:
+        click.echo(f"memgit: warning: {message}", err=True)
+    if result.added:
+        where = f"{result.path}:{result.start_line}-{result.end_line}"
+        suffix = f" (committed {result.commit[:12]})" if result.commit else ""
+        click.echo(f"captured {result.added} new turn{'s' if result.added != 1 else ''} of session {result.session} into {where}{suffix}")
+    else:
+        click.echo(f"nothing new to capture in session {result.session}")
+    if result.already:
+        click.echo(f"{result.already} turn{'s' if result.already != 1 else ''} already captured")
+    for code, count in result.redacted.items():
+        click.echo(f"redacted {count} line{'s' if count != 1 else ''} ({code})")

@@ -7,6 +7,7 @@ path must not pay for pygit2, SQLite or numpy. Each command imports its service 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -81,13 +82,64 @@ def _print_report(report: Any, as_json: bool) -> None:
         click.echo(f"  {hook.name:14} {hook.describe()}")
 
 
+_agent_option = click.option(
+    "--agent",
+    type=click.Choice(["claude-code"]),
+    default=None,
+    help="Instead of git hooks: the agent host's hooks (claude-code: SessionStart, PreCompact, SessionEnd "
+    "in .claude/settings.json).",
+)
+_project_option = click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="With --agent: the project folder the agent runs in (default: the memory workspace itself).",
+)
+
+
+def _agent_hooks(ctx: click.Context, agent: str, project: Path | None, as_json: bool, *, install: bool) -> None:
+    from memgit.githooks.claude_settings import install_agent_hooks, uninstall_agent_hooks
+
+    ws = workspace_from(ctx)
+    if project is not None and not project.is_absolute():
+        project = _cwd(ctx) / project
+    change = install_agent_hooks if install else uninstall_agent_hooks
+    report = change(ws, agent, project=project)
+    if as_json:
+        _emit(report.to_dict())
+        return
+    for action in report.actions:
+        click.echo(action)
+    click.echo(f"settings: {report.settings}")
+    if report.command:
+        click.echo(f"command: {report.command}")
+
+
 @hooks_group.command("install")
 @_hook_type_option
 @_hooks_path_option
+@_agent_option
+@_project_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.pass_context
-def hooks_install(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_path: bool, as_json: bool) -> None:
-    """Write memgit's hooks; an existing hook is kept as NAME.legacy and still runs first."""
+def hooks_install(
+    ctx: click.Context,
+    hook_types: tuple[str, ...],
+    use_hooks_path: bool,
+    agent: str | None,
+    project: Path | None,
+    as_json: bool,
+) -> None:
+    """Write memgit's hooks; an existing hook is kept as NAME.legacy and still runs first.
+
+    With --agent claude-code, merge memgit's SessionStart, PreCompact and SessionEnd hooks into the
+    project's .claude/settings.json instead (other settings and hooks are kept; run it again safely).
+    """
+    if agent is not None:
+        _agent_hooks(ctx, agent, project, as_json, install=True)
+        return
+    if project is not None:
+        raise click.UsageError("--project goes with --agent")
     from memgit.githooks.install import HOOK_TYPES, install_hooks
 
     ws = workspace_from(ctx)
@@ -98,10 +150,24 @@ def hooks_install(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_pat
 @hooks_group.command("uninstall")
 @_hook_type_option
 @_hooks_path_option
+@_agent_option
+@_project_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.pass_context
-def hooks_uninstall(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_path: bool, as_json: bool) -> None:
-    """Remove memgit's hooks and put back the hooks they had set aside."""
+def hooks_uninstall(
+    ctx: click.Context,
+    hook_types: tuple[str, ...],
+    use_hooks_path: bool,
+    agent: str | None,
+    project: Path | None,
+    as_json: bool,
+) -> None:
+    """Remove memgit's hooks and put back the hooks they had set aside (--agent: the agent's hooks)."""
+    if agent is not None:
+        _agent_hooks(ctx, agent, project, as_json, install=False)
+        return
+    if project is not None:
+        raise click.UsageError("--project goes with --agent")
     from memgit.githooks.install import HOOK_TYPES, uninstall_hooks
 
     ws = workspace_from(ctx)
@@ -113,10 +179,20 @@ def hooks_uninstall(ctx: click.Context, hook_types: tuple[str, ...], use_hooks_p
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.pass_context
 def hooks_status_command(ctx: click.Context, as_json: bool) -> None:
-    """Show which hooks are memgit's, which are someone else's, and which interpreter they run."""
+    """Show which hooks are memgit's, which are someone else's, and which interpreter they run
+    (and memgit's Claude Code hooks in the workspace's .claude/settings.json, if any)."""
+    from memgit.githooks.claude_settings import installed_events
     from memgit.githooks.install import hooks_status
 
-    _print_report(hooks_status(workspace_from(ctx)), as_json)
+    ws = workspace_from(ctx)
+    report = hooks_status(ws)
+    claude = installed_events(ws.root)
+    if as_json:
+        _emit(report.to_dict() | {"agents": {"claude-code": claude}})
+        return
+    _print_report(report, as_json)
+    if claude:
+        click.echo(f"claude-code: memgit's {', '.join(claude)} hooks in .claude/settings.json")
 
 
 @click.command(
@@ -129,10 +205,14 @@ def hooks_status_command(ctx: click.Context, as_json: bool) -> None:
 def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
     """The entry point git hooks call: `memgit hook post-commit`, `memgit hook index`, ...
 
-    NAME is a git hook type (pre-commit, post-commit, post-merge, post-checkout, post-rewrite) or
-    the pre-commit framework's `index` / `lint`; ARGS are what git passed. Index hooks always exit
-    0 (at most one warning line); pre-commit exits 1 when lint finds an error.
+    NAME is a git hook type (pre-commit, post-commit, post-merge, post-checkout, post-rewrite),
+    the pre-commit framework's `index` / `lint`, or `claude-code` (Claude Code's SessionStart,
+    PreCompact and SessionEnd hooks: its hook JSON on stdin; `--workspace DIR` names the memory);
+    ARGS are what git passed. Index and agent hooks always exit 0 (at most one warning line);
+    pre-commit exits 1 when lint finds an error.
     """
+    if name == "claude-code":
+        ctx.exit(_claude_code_hook(ctx, args))
     from memgit.githooks.run import run_hook
 
     stdin = None
@@ -141,3 +221,37 @@ def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
     code = run_hook(name, args, stdin, cwd=_cwd(ctx))
     if code:
         ctx.exit(code)
+
+
+def _claude_code_hook(ctx: click.Context, args: tuple[str, ...]) -> int:
+    """`memgit hook claude-code [--workspace DIR]`: always 0, whatever goes wrong (one warning)."""
+    from memgit.githooks.claude_code import PREFIX, run
+
+    workspace: Path | None = None
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg in ("--workspace", "-C") and rest:
+            workspace = Path(rest.pop(0))
+        elif arg.startswith("--workspace="):
+            workspace = Path(arg.partition("=")[2])
+        else:
+            click.echo(f"{PREFIX}unknown argument {arg!r} (it takes --workspace DIR); nothing was done", err=True)
+            return 0
+    obj = ctx.find_root().obj
+    if workspace is None and isinstance(obj, dict) and obj.get("cwd_given"):
+        workspace = _cwd(ctx)
+    if sys.stdin is None or sys.stdin.isatty():
+        click.echo(f"{PREFIX}expects Claude Code's hook JSON on stdin; nothing was done", err=True)
+        return 0
+    raw = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    from memgit.errors import MemgitError
+
+    try:
+        from memgit.dream.clock import resolve_now
+
+        now = resolve_now().astimezone()
+    except MemgitError as exc:
+        click.echo(f"{PREFIX}{exc}; nothing was done", err=True)
+        return 0
+    return run(raw, out=sys.stdout, err=sys.stderr, workspace=workspace, now=now)

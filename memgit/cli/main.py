@@ -45,7 +45,7 @@ def _register_optional() -> None:
         ("memgit.cli.index", ("init", "index", "search", "get", "status", "doctor")),
         ("memgit.cli.model", ("model_group",)),
         ("memgit.cli.hooks", ("lint_command", "hooks_group", "hook_command")),
-        ("memgit.cli.agent", ("mcp_command", "context_command", "remember_command", "log_command")),
+        ("memgit.cli.agent", ("mcp_command", "context_command", "remember_command", "log_command", "capture_command")),
         ("memgit.cli.site", ("site_group",)),
         ("memgit.cli.dream", ("dream_command",)),
         ("memgit.cli.recalls", ("recalls_group",)),

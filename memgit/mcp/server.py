@@ -1,6 +1,7 @@
 """`memgit mcp`: the memory as Model Context Protocol tools, over stdio.
 
-Tools: `memory_search`, `memory_get`, `memory_append`, `memory_status`. The parts:
+Tools: `memory_search`, `memory_get`, `memory_append`, `memory_status`; prompts `memory_flush` and
+`session_start`; resources for MEMORY.md, USER.md, today's log and the session context. The parts:
 
 * `options`: `[mcp]` options, argument limits, the agent's path filter;
 * `watcher`: a git-free fingerprint that says whether the index is still current;
@@ -8,6 +9,7 @@ Tools: `memory_search`, `memory_get`, `memory_append`, `memory_status`. The part
 * `render`: payloads and the text agents read, memory framed as data;
 * `tools`: the tool table (names, descriptions, hand-written JSON Schemas, annotations);
 * `arguments`: tool arguments checked against those schemas;
+* `prompts`, `resources`: the prompts and resources (they read files only, on the reading thread);
 * `wire`: JSON-RPC 2.0 framing over stdio (bounded lines, decoding, encoding, versions);
 * this module: the session (the methods it answers), the one thread that runs every tool
   body, and the stdio plumbing.
@@ -68,8 +70,8 @@ __all__ = [
     "server_options",
 ]
 
-#: What the server offers. Prompts and resources are declared (empty) as the SDK server did, so a
-#: host that lists them finds nothing rather than an error.
+#: What the server offers. The lists never change during a session (a daily log that appears is
+#: read through its fixed `memgit://daily/today` URI), so there is nothing to notify.
 CAPABILITIES = {
     "prompts": {"listChanged": False},
     "resources": {"subscribe": False, "listChanged": False},
@@ -114,9 +116,7 @@ class McpServer:
             "ping": lambda _request: {},
             "tools/list": lambda _request: {"tools": [tool.listing() for tool in self.tools.values()]},
             "tools/call": self._call_tool,
-            "prompts/list": lambda _request: {"prompts": []},
-            "resources/list": lambda _request: {"resources": []},
-            "resources/templates/list": lambda _request: {"resourceTemplates": []},
+            **self._prompt_and_resource_methods(),
         }
 
     # -- the session ----------------------------------------------------------------------
@@ -155,6 +155,9 @@ class McpServer:
         except BadParams as exc:
             self.send(wire.error(request.id, wire.INVALID_PARAMS, "Invalid request parameters", str(exc)))
             return
+        except wire.ParamsError as exc:
+            self.send(wire.error(request.id, wire.INVALID_PARAMS, exc.message, exc.data))
+            return
         except Exception as exc:  # a bug answers its request with an error; the session goes on
             traceback.print_exc(file=sys.stderr)
             self.send(wire.error(request.id, wire.INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {exc}"))
@@ -187,6 +190,26 @@ class McpServer:
                 self._out_broken = True
 
     # -- methods ----------------------------------------------------------------------------
+    def _prompt_and_resource_methods(self) -> dict[str, Callable[[wire.Request], dict[str, Any] | None]]:
+        """Prompts and resources (memgit.mcp.prompts, memgit.mcp.resources). They only read files,
+        so they are answered on the reading thread, not queued behind tool calls."""
+        from datetime import date
+
+        from memgit.mcp import prompts, resources
+
+        def params(request: wire.Request) -> dict[str, Any]:
+            return request.params if isinstance(request.params, dict) else {}
+
+        return {
+            "prompts/list": lambda _request: {"prompts": prompts.listing()},
+            "prompts/get": lambda request: prompts.get(self.ws, self.options, request.params, date.today()),
+            "resources/list": lambda _request: {"resources": resources.listing(self.ws, self.options, date.today())},
+            "resources/templates/list": lambda _request: {"resourceTemplates": resources.templates(self.options)},
+            "resources/read": lambda request: resources.read(
+                self.ws, self.options, params(request).get("uri"), date.today()
+            ),
+        }
+
     def _initialize(self, request: wire.Request) -> dict[str, Any]:
         params = request.params if request.params is not None else {}
         if not isinstance(params, dict):

@@ -47,6 +47,16 @@ _SKIP_CHUNK = 64 * 1024
 RequestId = int | str
 
 
+class ParamsError(Exception):
+    """A request whose params name nothing the server has (an unknown prompt or resource) or do
+    not fit it: JSON-RPC -32602, with `data` saying what was asked for."""
+
+    def __init__(self, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.data = data
+
+
 @dataclass(frozen=True)
 class Request:
     id: RequestId

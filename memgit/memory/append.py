@@ -181,7 +181,7 @@ def render_entry(
 
 
 @contextlib.contextmanager
-def _append_lock(lock_path: Path, target: Path, timeout: float, *, holder: str = "another writer") -> Iterator[None]:
+def append_lock(lock_path: Path, target: Path, timeout: float, *, holder: str = "another writer") -> Iterator[None]:
     """An exclusive lock for appends to one file (`filelock`: flock on POSIX, msvcrt on Windows).
 
     The lock is a separate file (under `.git/memgit/locks/` for workspace appends), never the
@@ -256,7 +256,7 @@ def _close_quietly(fd: int) -> None:
         os.close(fd)
 
 
-def _count_newlines(fd: int, size: int) -> int:
+def count_newlines(fd: int, size: int) -> int:
     """Newlines in the first `size` bytes, read in blocks (logs can be long)."""
     count = 0
     offset = 0
@@ -293,7 +293,7 @@ def write_entry(
     """
     if lock_path is None:
         lock_path = abs_path.with_name(f".{abs_path.name}.lock")
-    with _append_lock(lock_path, abs_path, lock_timeout):
+    with append_lock(lock_path, abs_path, lock_timeout):
         try:
             abs_path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -303,7 +303,7 @@ def write_entry(
             size = os.fstat(fd).st_size
             tail = _read_tail(fd, size) if size else ""
             chunk, text_offset = render_entry(tail, text, title=title, heading=heading)
-            start_line = _count_newlines(fd, size) + chunk[:text_offset].count("\n") + 1
+            start_line = count_newlines(fd, size) + chunk[:text_offset].count("\n") + 1
             end_line = start_line + text.count("\n")
             data = chunk.encode("utf-8")
             written = 0
@@ -362,7 +362,7 @@ def _commit_advice(complaint: str, advice: str) -> str:
     return advice
 
 
-def _try_commit(root: Path, paths: list[str], message: str, attempts: int) -> tuple[str | None, str]:
+def try_commit(root: Path, paths: list[str], message: str, attempts: int) -> tuple[str | None, str]:
     """`plumbing.commit_only`, retried while another git process holds the index lock."""
     from memgit.git import plumbing
 
@@ -390,7 +390,7 @@ def commit_paths(
     indexer and the lint, run as for any commit). Retries while another git process holds the
     index lock (two writers committing at once). A failure is one line: git's own first
     complaint, then what to do."""
-    commit, last_error = _try_commit(root, paths, message, attempts)
+    commit, last_error = try_commit(root, paths, message, attempts)
     if commit:
         return commit
     complaint = git_complaint(last_error)
@@ -463,7 +463,7 @@ def append_memory(
     if not commit:
         start, end, created = write_entry(ws.root / rel, cleaned, title=title, heading=heading, lock_path=lock_path)
         return AppendResult(path=rel, start_line=start, end_line=end, heading=heading, created=created, notices=notices)
-    with _append_lock(
+    with append_lock(
         locks / "append-commit.lock", ws.root / rel, COMMIT_LOCK_TIMEOUT_SECONDS, holder="another `--commit` append"
     ):
         start, end, created = write_entry(ws.root / rel, cleaned, title=title, heading=heading, lock_path=lock_path)
@@ -487,7 +487,7 @@ def _commit_append(ws: Workspace, result: AppendResult, text: str, *, long_term:
         except recall_spool.PublishRefused as exc:
             staged = recall_spool.Staged()
             result.notices.append(f"recall lines not published: {exc}")
-        commit, last_error = _try_commit(ws.root, [rel, *staged.paths], message, 20)
+        commit, last_error = try_commit(ws.root, [rel, *staged.paths], message, 20)
         if commit is None:
             recall_spool.rollback(ws.root, staged)
             # Someone else's commit (a plain `git commit -a`) may already hold the text: then

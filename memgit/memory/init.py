@@ -11,6 +11,7 @@ from memgit.config import CONFIG_NAME, default_config_text
 
 GITATTRIBUTES_LINE = "memory/.dreams/**/*.jsonl merge=union"
 DAILY_LOG_ATTRIBUTES_LINE = "memory/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].md merge=union"
+SESSIONS_ATTRIBUTES_LINE = "sessions/*.jsonl merge=union"
 
 #: Append-only files: when two machines append to the same one, git keeps both sides' lines
 #: (ours, then theirs) instead of stopping on a conflict. MEMORY.md is not here: its facts get
@@ -18,6 +19,7 @@ DAILY_LOG_ATTRIBUTES_LINE = "memory/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].m
 UNION_MERGE_LINES: tuple[tuple[str, str], ...] = (
     ("dreaming's recall ledger is append-only: merge both sides", GITATTRIBUTES_LINE),
     ("daily logs are append-only: two machines' entries for one day merge", DAILY_LOG_ATTRIBUTES_LINE),
+    ("captured sessions are append-only (memgit capture): merge both sides", SESSIONS_ATTRIBUTES_LINE),
 )
 
 

@@ -325,3 +325,23 @@ def build_context(
     result = assemble_context(sources, scope=scope, day=day, budget=budget)
     result.warnings = warnings
     return result
+
+
+def read_agent_file(ws: Workspace, rel: str, warnings: list[str] | None = None) -> str | None:
+    """A memory file's work-tree text as the session context reads it (None when absent).
+
+    The one reader for what an agent loads whole: `build_context` and the MCP resources
+    (`memgit.mcp.resources`) both read through here, so whatever the context does to a file
+    (links refused, unreadable files left out with a warning) holds for both.
+    """
+    return _read_work_tree_file(ws, rel, warnings)
+
+
+def without_markers(text: str) -> str:
+    """`text` minus memgit's marker lines (`<!-- memgit:… -->`, provenance for reviewers and the
+    site, noise to an agent), recognised only by `memgit.core.provenance.is_marker_line`. Pure."""
+    from memgit.core.provenance import is_marker_line
+
+    if "<!--" not in text:
+        return text
+    return "".join(line for line in text.splitlines(keepends=True) if not is_marker_line(line))

@@ -1,0 +1,450 @@
+"""Capturing a host's transcript into `sessions/YYYY-MM-DD-<session>.jsonl`, committed and indexed.
+
+A host compacts or ends a session and what was said is gone from the agent's view; capture keeps
+it as memory: user and assistant text, one line per tool call, nothing else
+(`memgit.core.transcript_formats` decides). The guarantees, the same for every way in
+(`memgit capture`, `memgit hook claude-code`):
+
+* **Incremental.** Each stored line carries its turn's key; a second capture of the same
+  transcript (PreCompact, then SessionEnd) appends only turns not stored yet. The file is only
+  ever appended to, and `.gitattributes` merges `sessions/*.jsonl` by union, so two clones never
+  conflict on it.
+* **No secrets.** Every turn passes the lint's redaction (`memgit.core.redact`) before it is
+  written, and the encoded line is checked once more with the lint's own rules, so the pre-commit
+  lint never refuses a capture and no commit ever holds a key.
+* **Nothing half-written.** Everything is checked before a byte is written (a merge or rebase in
+  progress, a conflicted or symlinked session file, a `sessions` that is not a folder). The
+  append and the commit happen under the same locks as `memgit remember --commit`; when the commit
+  fails (a hook refused it), the file is cut back to what it was and the error says so. The turns
+  are still in the host's transcript, so the next capture takes them.
+* **Bounded files.** A session file that would outgrow the lint's size limit continues in
+  `…-<session>.2.jsonl`, `.3`, …; keys are read from every part.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import stat
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memgit.core.redact import placeholder, redact_text, secret_code
+from memgit.core.transcript_formats import TranscriptError, Turn, parse_transcript
+from memgit.errors import MemgitError
+
+if TYPE_CHECKING:
+    from memgit.core.lint import LintSettings
+    from memgit.workspace import Workspace
+
+SESSIONS_DIR = "sessions"
+#: Longest session name kept in a file name; longer ids are cut and given a digest suffix.
+MAX_SESSION_CHARS = 64
+#: Longest text of one turn kept (a pasted log, a whole file): the rest is said to be left out.
+MAX_TURN_CHARS = 100_000
+_SESSION_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})-(?P<session>[A-Za-z0-9_-]+)(?:\.(?P<part>[2-9]|[1-9]\d+))?\.jsonl$")
+
+
+class CaptureRefused(MemgitError):
+    """The transcript cannot be captured now; the message says why, and that nothing was written."""
+
+
+@dataclass
+class CaptureResult:
+    session: str
+    format: str
+    #: The session file the new turns went to (the last one, when they spilled into a new part).
+    path: str | None = None
+    added: int = 0
+    already: int = 0
+    redacted: dict[str, int] = field(default_factory=dict)
+    commit: str | None = None
+    indexed: bool = False
+    start_line: int | None = None
+    end_line: int | None = None
+    paths: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# -- pure parts -----------------------------------------------------------------------------------
+def session_name(raw: str) -> str:
+    """A session id as it may appear in a file name: letters, digits, `_` and `-` (pure). An id
+    that had to change keeps a digest of the original, so two ids never share a file."""
+    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "-", raw.strip()).strip("-_") or "session"
+    if cleaned == raw and len(cleaned) <= MAX_SESSION_CHARS:
+        return cleaned
+    digest = hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{cleaned[: MAX_SESSION_CHARS - 9]}-{digest}"
+
+
+def session_files(names: list[str], session: str) -> list[str]:
+    """The names in `sessions/` that hold `session`, first part first (pure)."""
+    found = []
+    for name in names:
+        match = _SESSION_FILE.match(name)
+        if match and match["session"] == session:
+            found.append((int(match["part"] or 1), name))
+    return [name for _part, name in sorted(found)]
+
+
+def part_name(first: str, part: int) -> str:
+    """`2026-12-01-abc.jsonl`, part 3 -> `2026-12-01-abc.3.jsonl` (pure)."""
+    stem = first[: -len(".jsonl")]
+    base = re.sub(r"\.\d+$", "", stem)
+    return f"{base}.jsonl" if part == 1 else f"{base}.{part}.jsonl"
+
+
+def stored_keys(text: str) -> set[str]:
+    """Turn keys already in a session file's text; lines that are not ours are ignored."""
+    keys = set()
+    for line in text.split("\n"):
+        if '"turn"' not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(record, dict) and isinstance(record.get("turn"), str):
+            keys.add(record["turn"])
+    return keys
+
+
+def render_turn(turn: Turn, settings: LintSettings) -> tuple[str, list[str]]:
+    """One stored line for `turn`, secrets redacted by the lint's rules, and the rules that fired.
+
+    Redaction runs on the text (a flagged line of it becomes `[redacted: RULE]`); the encoded
+    JSON line is then checked again, since JSON puts a multi-line text on one line and a rule may
+    see across what were lines. Should it fire, the whole text goes.
+    """
+    text = turn.text
+    if len(text) > MAX_TURN_CHARS:
+        text = text[:MAX_TURN_CHARS] + f"\n[memgit: {len(turn.text) - MAX_TURN_CHARS:,} more characters left out]"
+    text, found = redact_text(text, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+    codes = [r.code for r in found]
+    line = _encode(turn, text)
+    code = secret_code(line, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+    if code is not None:
+        codes.append(code)
+        line = _encode(turn, placeholder(code))
+    return line, codes
+
+
+def _encode(turn: Turn, text: str) -> str:
+    record: dict[str, str] = {"role": turn.role, "content": _valid_unicode(text)}
+    if turn.at:
+        record["at"] = _valid_unicode(turn.at)
+    record["turn"] = turn.key
+    line = json.dumps(record, ensure_ascii=False)
+    # JSON allows these raw, but they end a line for some readers: keep one record a line for all.
+    return line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _valid_unicode(text: str) -> str:
+    """JSON may spell a lone surrogate (`"\\ud83d"`); UTF-8 cannot hold one, and the lint would refuse
+    the file. Such a character becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    return text
+
+
+def split_parts(sizes: list[int], current: int, limit: int) -> list[int]:
+    """How many of the new lines (byte sizes, newline included) go to the current file, then to
+    each next part, so no file grows past `limit` (a line larger than the limit gets a part of
+    its own). Pure."""
+    counts = [0]
+    used = current
+    for size in sizes:
+        if used and used + size > limit:
+            counts.append(0)
+            used = 0
+        counts[-1] += 1
+        used += size
+    return counts
+
+
+# -- I/O ------------------------------------------------------------------------------------------
+def read_transcript(path: Path) -> str:
+    """The transcript's text; a missing, unreadable or special file is refused in one line."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise CaptureRefused(f"transcript {path} does not exist; nothing was captured") from None
+    except OSError as exc:
+        raise CaptureRefused(f"cannot look at transcript {path}: {exc.strerror or exc}; nothing was captured") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise CaptureRefused(f"transcript {path} is not a regular file; nothing was captured")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CaptureRefused(f"cannot read transcript {path}: {exc.strerror or exc}; nothing was captured") from None
+    return data.decode("utf-8", errors="replace")
+
+
+def capture_transcript(
+    ws: Workspace,
+    transcript: Path,
+    *,
+    fmt: str = "auto",
+    session: str | None = None,
+    now: datetime | None = None,
+    index: bool = True,
+    commit_lock_timeout: float | None = None,
+    index_lock_timeout: float = 30.0,
+) -> CaptureResult:
+    """Append the transcript's new turns to its session file, commit that file, index it."""
+    from memgit.memory.lint import settings_for
+
+    now = now or datetime.now().astimezone()
+    try:
+        parsed = parse_transcript(read_transcript(transcript), fmt)
+    except TranscriptError as exc:
+        raise CaptureRefused(f"{transcript}: {exc}; nothing was captured") from None
+    name = session_name(session or parsed.session or transcript.stem)
+    result = CaptureResult(session=name, format=parsed.format)
+    if parsed.unreadable:
+        result.notices.append(f"{parsed.unreadable} line(s) of the transcript are not JSON and were skipped")
+    settings = settings_for(ws)
+    _refuse_now(ws)
+    if not ws.config.memory.sessions:
+        result.notices.append("[memory] sessions = false in memgit.toml: the session file is committed, not indexed")
+    _commit_and_write(ws, parsed.turns, result, settings, now, commit_lock_timeout)
+    if index and result.commit:
+        _index(ws, result, index_lock_timeout)
+    return result
+
+
+def _refuse_now(ws: Workspace) -> None:
+    """Everything that would stop the commit, checked before anything is written."""
+    from memgit.git import plumbing
+
+    operation = plumbing.operation_in_progress(ws.git_dir)
+    if operation:
+        raise CaptureRefused(
+            f"cannot capture during {operation}: finish it (or abort it), then capture again; nothing was written"
+        )
+    folder = ws.root / SESSIONS_DIR
+    if os.path.lexists(folder) and (folder.is_symlink() or not folder.is_dir()):
+        raise CaptureRefused(f"{SESSIONS_DIR} is not a folder, so transcripts cannot be kept there; nothing was written")
+    conflicted = [p for p in plumbing.unmerged_paths(ws.root) if p.startswith(SESSIONS_DIR + "/")]
+    if conflicted:
+        raise CaptureRefused(
+            f"{conflicted[0]} is in conflict: resolve it and commit, then capture again; nothing was written"
+        )
+
+
+def _commit_and_write(
+    ws: Workspace,
+    turns: list[Turn],
+    result: CaptureResult,
+    settings: LintSettings,
+    now: datetime,
+    lock_timeout: float | None,
+) -> None:
+    from memgit.memory.append import COMMIT_LOCK_TIMEOUT_SECONDS, append_lock
+
+    locks = ws.data_dir / "locks"
+    folder = ws.root / SESSIONS_DIR
+    wait = COMMIT_LOCK_TIMEOUT_SECONDS if lock_timeout is None else lock_timeout
+    commit_lock = append_lock(locks / "append-commit.lock", folder, wait, holder="another committing writer")
+    session_lock = append_lock(
+        locks / ("session-" + hashlib.sha1(result.session.encode()).hexdigest() + ".lock"), folder, wait
+    )
+    with commit_lock, session_lock:
+        existing = session_files(_names(folder), result.session)
+        keys: set[str] = set()
+        for name in existing:
+            keys |= stored_keys(_read_text(folder / name))
+        new = [t for t in turns if t.key not in keys]
+        result.already = len(turns) - len(new)
+        first = existing[0] if existing else f"{now.date().isoformat()}-{result.session}.jsonl"
+        current = existing[-1] if existing else first
+        if not new:
+            result.path = f"{SESSIONS_DIR}/{current}" if existing else None
+            result.commit = _commit_leftovers(ws, [f"{SESSIONS_DIR}/{n}" for n in existing], result)
+            return
+        lines: list[str] = []
+        fired: Counter[str] = Counter()
+        for turn in new:
+            line, codes = render_turn(turn, settings)
+            lines.append(line)
+            fired.update(codes)
+        result.redacted = dict(sorted(fired.items()))
+        written = _write_parts(folder, first, current, lines, settings.max_file_bytes, result)
+        message = f"sessions: capture {len(new)} turn{'s' if len(new) != 1 else ''} of session {result.session}"
+        result.commit = _commit(ws, written, message)
+        result.added = len(new)
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise CaptureRefused(f"cannot list {SESSIONS_DIR}/: {exc.strerror or exc}; nothing was written") from None
+
+
+def _read_text(path: Path) -> str:
+    try:
+        st = os.stat(path, follow_symlinks=False)
+        if not stat.S_ISREG(st.st_mode):
+            raise CaptureRefused(f"{SESSIONS_DIR}/{path.name} is not a regular file (a link?); nothing was written")
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise CaptureRefused(f"cannot read {SESSIONS_DIR}/{path.name}: {exc.strerror or exc}; nothing was written") from None
+
+
+@dataclass
+class _Written:
+    """One file this capture appended to, and how to undo it."""
+
+    rel: str
+    path: Path
+    size_before: int
+    created: bool
+
+
+def _write_parts(
+    folder: Path, first: str, current: str, lines: list[str], limit: int, result: CaptureResult
+) -> list[_Written]:
+    """Append `lines` to the current session file, continuing in new parts past `limit` bytes."""
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise CaptureRefused(f"cannot create {SESSIONS_DIR}/: {exc.strerror or exc}; nothing was written") from None
+    try:
+        size = os.stat(folder / current, follow_symlinks=False).st_size
+    except FileNotFoundError:
+        size = 0
+    encoded = [(line + "\n").encode("utf-8") for line in lines]
+    counts = split_parts([len(e) for e in encoded], size, limit)
+    match = _SESSION_FILE.match(current)
+    part = int(match["part"] or 1) if match else 1
+    written: list[_Written] = []
+    offset = 0
+    try:
+        for number, count in enumerate(counts):
+            if count == 0:
+                continue
+            name = current if number == 0 else part_name(first, part + number)
+            chunk = b"".join(encoded[offset : offset + count])
+            offset += count
+            end_line = _append(folder / name, f"{SESSIONS_DIR}/{name}", chunk, written)
+            result.paths.append(f"{SESSIONS_DIR}/{name}")
+            result.path = f"{SESSIONS_DIR}/{name}"
+            result.start_line, result.end_line = end_line - count + 1, end_line
+    except BaseException:
+        _undo(written)
+        raise
+    return written
+
+
+def _append(path: Path, rel: str, chunk: bytes, written: list[_Written]) -> int:
+    """Append `chunk` (whole lines) in one write; returns the file's last line number after it."""
+    from memgit.memory.append import count_newlines
+
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+    existed = os.path.lexists(path)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        raise CaptureRefused(f"cannot write {rel}: {exc.strerror or exc}; nothing was written") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise CaptureRefused(f"{rel} is not a regular file; nothing was written")
+        written.append(_Written(rel, path, st.st_size, not existed))
+        lead = b""
+        newlines = 0
+        if st.st_size:
+            tail = os.pread(fd, 1, st.st_size - 1)
+            lead = b"" if tail == b"\n" else b"\n"
+            newlines = count_newlines(fd, st.st_size)
+        data = lead + chunk
+        done = 0
+        while done < len(data):
+            done += os.write(fd, data[done:])
+        os.fsync(fd)
+        return newlines + data.count(b"\n")
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def _undo(written: list[_Written]) -> None:
+    """Put every file this capture touched back as it was (cut back, or removed when new)."""
+    for item in reversed(written):
+        with contextlib.suppress(OSError):
+            if item.created:
+                item.path.unlink()
+            else:
+                os.truncate(item.path, item.size_before)
+
+
+def _commit(ws: Workspace, written: list[_Written], message: str) -> str:
+    from memgit.git import plumbing
+    from memgit.memory.append import git_complaint, try_commit
+
+    paths = list(dict.fromkeys(item.rel for item in written))
+    commit, error = try_commit(ws.root, paths, message, 20)
+    if commit:
+        return commit
+    _undo(written)
+    with contextlib.suppress(Exception):
+        plumbing.unstage(ws.root, paths)
+    raise CaptureRefused(
+        f"git commit failed ({git_complaint(error)}); the capture was taken back, nothing was written "
+        "(the turns are still in the host's transcript: capture again once that is fixed)"
+    )
+
+
+def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> str | None:
+    """Commit session files that differ from HEAD (an earlier capture whose commit was
+    interrupted); None when everything is committed already."""
+    from memgit.git import plumbing
+    from memgit.memory.append import git_complaint, try_commit
+
+    if not rels:
+        return None
+    _head, tree = plumbing.head_ids(ws.root)
+    committed = plumbing.entries(ws.root, tree, rels) if tree else {}
+    dirty = []
+    for rel in rels:
+        data = (ws.root / rel).read_bytes()
+        entry = committed.get(rel)
+        if entry is None or entry.blob != plumbing.blob_id_of(data):
+            dirty.append(rel)
+    if not dirty:
+        return None
+    commit, error = try_commit(ws.root, dirty, f"sessions: commit captured turns of session {result.session}", 20)
+    if commit is None:
+        with contextlib.suppress(Exception):
+            plumbing.unstage(ws.root, dirty)
+        result.notices.append(f"{', '.join(dirty)} not committed: git commit failed ({git_complaint(error)})")
+    return commit
+
+
+def _index(ws: Workspace, result: CaptureResult, lock_timeout: float) -> None:
+    """Bring the index to the new commit (a no-op when memgit's post-commit hook already did)."""
+    from memgit.index.update import update_index
+
+    try:
+        report = update_index(ws, lock_timeout=lock_timeout, allow_rebuild=False)
+    except MemgitError as exc:
+        result.notices.append(f"not indexed yet ({exc}); the next hook or `memgit index` catches up")
+        return
+    if report.mode == "due":
+        result.notices.append("not indexed: a rebuild of the index is due; run `memgit index`")
+        return
+    result.indexed = True
