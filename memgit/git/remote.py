@@ -45,3 +45,28 @@ def push_branch(root: Path, remote: str, branch: str, *, force: bool = False) ->
             hint = " (the branch exists there: use --force to replace it)" if info.flags & info.REJECTED else ""
             raise MemgitError(f"git push of {branch} to {remote} was refused: {info.summary.strip()}{hint}")
     return "; ".join(info.summary.strip() for info in infos)
+
+
+def fetch_branch(root: Path, remote: str, branch: str) -> str | None:
+    """Fetch `branch` from `remote` into `refs/remotes/REMOTE/BRANCH` (with the user's git, so their
+    credentials apply); its commit id, or None when the remote has no such branch."""
+    import git
+
+    ref = f"refs/heads/{branch}"
+    try:
+        repo = git.Repo(root)
+        listed = repo.git.ls_remote("--heads", remote, ref)
+    except git.exc.GitCommandError as exc:
+        detail = [line for line in (exc.stderr or str(exc)).strip().strip("'").splitlines() if line.strip()]
+        raise MemgitError(f"cannot read branch {branch} of {remote}: {detail[-1].strip() if detail else exc}") from None
+    except git.exc.GitError as exc:
+        raise MemgitError(f"cannot open the repository to fetch: {exc}") from None
+    tip = next((line.split()[0] for line in listed.splitlines() if line.endswith("\t" + ref)), None)
+    if tip is None:
+        return None
+    try:
+        repo.git.fetch("--no-tags", "--quiet", remote, f"+{ref}:refs/remotes/{remote}/{branch}")
+    except git.exc.GitCommandError as exc:
+        detail = [line for line in (exc.stderr or str(exc)).strip().strip("'").splitlines() if line.strip()]
+        raise MemgitError(f"git fetch of {branch} from {remote} failed: {detail[-1].strip() if detail else exc}") from None
+    return tip
