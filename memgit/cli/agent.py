@@ -109,6 +109,7 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
     ws = _workspace(directory)
     limit = budget or server_options(ws.config.mcp).context_budget
     result = build_context(ws, scope=scope, day=when, budget=limit)
+    _record_load(ws, result)
     for message in result.warnings:
         click.echo(f"memgit: warning: {message}", err=True)
     if as_json:
@@ -118,6 +119,15 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
     for section in result.cuts:
         first, last = section.cut or (0, 0)
         click.echo(f"memgit: notice: cut {section.path} lines {first}-{last} to fit {limit} tokens", err=True)
+
+
+def _record_load(ws: Any, result: Any) -> None:
+    """A session-start load of MEMORY.md is a use of the entries it held (forgetting reads it)."""
+    from memgit.dream.use import record_use
+
+    for section in result.sections:
+        if section.path == "MEMORY.md" and section.included:
+            record_use(ws, "context", section.path, section.start_line, section.end_line, _now())
 
 
 def _append(text: str, *, long_term: bool, commit: bool, as_json: bool, directory: Path | None) -> None:

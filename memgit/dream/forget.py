@@ -45,7 +45,8 @@ _EVENT = re.compile(
     r"\b(?:meeting|meet|call|standup|stand-up|sync|1:1|rehearsal|demo|review|interview|appointment|visit|trip|"
     r"flight|party|dinner|lunch|event|workshop|conference|talk|deadline|due|release|released|launch|launched|"
     r"deploy|deployed|deployment|cutover|migration|maintenance|outage|incident|rollback|upgrade|planned|plan|"
-    r"scheduled|schedule|moves?|moved|postponed|cancelled|canceled|starts?|ends?|until|tomorrow|tonight|"
+    r"scheduled|schedule|moves?|moved|postponed|cancelled|canceled|starts?|ends?|until|tomorrow|tonight|took|ran|"
+    r"dry run|held|happened|finished|completed|"
     r"today|this week|next week|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
     re.IGNORECASE,
 )
@@ -123,7 +124,8 @@ def used(entry: MemoryEntry, source: SourceRef | None, recalls: Iterable[Recall]
     for r in recalls:
         if r.path == "MEMORY.md":
             if r.query_hash in USE_QUERY_HASHES:
-                if r.start <= entry.body_end and entry.body_start <= r.end:
+                if r.text_hash == line_hash or (not r.text_hash and r.start <= entry.body_end
+                                                and entry.body_start <= r.end):
                     return True
             elif r.text_hash == line_hash or entry.body_start <= r.focus_start <= entry.body_end:
                 return True

@@ -15,6 +15,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memgit.dream.ledger import query_hash, recording_enabled
+from memgit.dream.ledger import text_hash as ledger_text_hash
+from memgit.dream.memory_doc import parse_entries
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
@@ -26,7 +28,7 @@ USE_QUERY_HASHES = frozenset(query_hash(text) for text in USE_QUERIES.values())
 USED_FILES = ("MEMORY.md",)
 
 
-def use_line(kind: str, path: str, start: int, end: int, now: datetime) -> str:
+def use_line(kind: str, path: str, start: int, end: int, now: datetime, text_hash: str = "") -> str:
     """The ledger line of one use (pure)."""
     record = {
         "t": now.isoformat(timespec="seconds"),
@@ -35,17 +37,32 @@ def use_line(kind: str, path: str, start: int, end: int, now: datetime) -> str:
         "path": path,
         "lines": [start, end],
         "focus": [start, end],
-        "hash": "",
+        "hash": text_hash,
         "score": 1.0,
         "use": kind,
     }
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def record_use(ws: Workspace, kind: str, path: str, start: int, end: int, now: datetime | None = None) -> bool:
-    """Record one use of lines `start`-`end` of `path` in the clone's spool; False when nothing was
-    recorded (recording off, not MEMORY.md, no lines, or the spool cannot be written: a read
-    never fails because of this)."""
+def use_lines(kind: str, path: str, start: int, end: int, now: datetime, text: str | None = None) -> list[str]:
+    """The ledger lines of one use (pure). A whole-file load is one line with its line range; a
+    `get` is one line per entry it read, with the hash of the entry's text, so the use still finds
+    the entry after lines above it moved (a merge, a marker migration)."""
+    if kind == "context" or text is None:
+        return [use_line(kind, path, start, end, now)]
+    out = []
+    for entry in parse_entries(text):
+        if entry.body_start <= end and start <= max(entry.body_end, entry.body_start):
+            out.append(use_line(kind, path, entry.body_start, max(entry.body_end, entry.body_start), now,
+                                ledger_text_hash(entry.body)))
+    return out
+
+
+def record_use(ws: Workspace, kind: str, path: str, start: int, end: int, now: datetime | None = None,
+               text: str | None = None) -> bool:
+    """Record one use of lines `start`-`end` of `path` (whose text is `text`, for a get) in the
+    clone's spool; False when nothing was recorded (recording off, not MEMORY.md, no lines, or
+    the spool cannot be written: a read never fails because of this)."""
     if path not in USED_FILES or start < 1 or end < start:
         return False
     if not recording_enabled(ws.config.dream.record):
@@ -56,7 +73,17 @@ def record_use(ws: Workspace, kind: str, path: str, start: int, end: int, now: d
 
     try:
         when = now or resolve_now()
-        append_spool(ws.data_dir, when.date(), (use_line(kind, path, start, end, when) + "\n").encode("utf-8"))
+        lines = use_lines(kind, path, start, end, when, text)
+        if lines:
+            append_spool(ws.data_dir, when.date(), ("\n".join(lines) + "\n").encode("utf-8"))
     except (MemgitError, OSError):
         return False
-    return True
+    return bool(lines)
+
+
+def read_text(ws: Workspace, path: str) -> str | None:
+    """The work-tree text of a memory file (for a get's use lines), None when unreadable."""
+    try:
+        return (ws.root / ws.safe_memory_path(path)).read_text(encoding="utf-8", errors="replace")
+    except (OSError, ValueError):
+        return None
