@@ -57,8 +57,7 @@ def fetch_branch(root: Path, remote: str, branch: str) -> str | None:
         repo = git.Repo(root)
         listed = repo.git.ls_remote("--heads", remote, ref)
     except git.exc.GitCommandError as exc:
-        detail = [line for line in (exc.stderr or str(exc)).strip().strip("'").splitlines() if line.strip()]
-        raise MemgitError(f"cannot read branch {branch} of {remote}: {detail[-1].strip() if detail else exc}") from None
+        raise MemgitError(f"cannot read branch {branch} of {remote} (nothing was written): {_complaint(exc)}") from None
     except git.exc.GitError as exc:
         raise MemgitError(f"cannot open the repository to fetch: {exc}") from None
     tip = next((line.split()[0] for line in listed.splitlines() if line.endswith("\t" + ref)), None)
@@ -67,6 +66,13 @@ def fetch_branch(root: Path, remote: str, branch: str) -> str | None:
     try:
         repo.git.fetch("--no-tags", "--quiet", remote, f"+{ref}:refs/remotes/{remote}/{branch}")
     except git.exc.GitCommandError as exc:
-        detail = [line for line in (exc.stderr or str(exc)).strip().strip("'").splitlines() if line.strip()]
-        raise MemgitError(f"git fetch of {branch} from {remote} failed: {detail[-1].strip() if detail else exc}") from None
+        raise MemgitError(f"git fetch of {branch} from {remote} failed (nothing was written): {_complaint(exc)}") from None
     return tip
+
+
+def _complaint(exc: Exception) -> str:
+    """git's own first `fatal:` line (GitPython quotes stderr), else its last line."""
+    text = str(getattr(exc, "stderr", "") or exc).strip().strip("'")
+    lines = [line.strip().removeprefix("stderr:").strip().strip("'") for line in text.splitlines() if line.strip()]
+    fatal = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    return (fatal or lines or [str(exc)])[0].removeprefix("stderr: ").strip("'")
