@@ -178,3 +178,23 @@ def test_drop_and_reject_bad_input(team: tuple[Path, Path, Path]) -> None:
     before = (runner / "MEMORY.md").read_text()
     assert_clean_error(memgit(runner, "dream", "reject", key), "edited by hand")
     assert (runner / "MEMORY.md").read_text() == before and git(runner, "status", "--porcelain") == ""
+
+
+def test_the_site_and_context_show_facts_with_provenance_and_no_markers(team: tuple[Path, Path, Path],
+                                                                         tmp_path: Path) -> None:
+    _, runner, _ = team
+    first = nightly(runner, 1)
+    git(runner, "merge", "-q", "--no-edit", BRANCH)
+    memory = (runner / "MEMORY.md").read_text()
+    assert memory.count("<!--mg:") == 4
+    context = memgit(runner, "context", env={**BM25, "MEMGIT_NOW": night(2)})
+    assert context.returncode == 0 and FACTS["password"][1] in context.stdout and "<!--" not in context.stdout
+    site = tmp_path / "site"
+    proc = memgit(runner, "site", "build", "-o", str(site), env=BM25)
+    assert proc.returncode == 0, proc.stderr
+    pages = {p: p.read_text() for p in site.rglob("*.html")}
+    assert not any("mg:k" in html or "memgit:entry" in html for html in pages.values())
+    home = pages[site / "index.html"]
+    key = key_of(first, FACTS["password"][1])
+    block = home[home.index(f'data-key="{key}"'):][:600]
+    assert "memory/2026-02-02.md" in block and "score " in block  # the provenance store, beside MEMORY.md
