@@ -48,14 +48,16 @@ def _quote(text: str) -> str:
 
 
 def _source_line(record: EntryRecord | None, action: Action) -> str:
-    where = action.source.format() if action.source else "?"
-    if record is None:
-        return f"from `{where}`"
-    about = [f"`{where}`"]
-    if record.heading:
+    source = action.source
+    if source is None:
+        return "from ?"
+    about = [f"`{source.path}:{source.start}-{source.end}`"]
+    if record is not None and record.heading:
         about.append(f"under {_quote(record.heading)}")
-    if record.date:
+    if record is not None and record.date:
         about.append(f"({record.date})")
+    if source.commit:
+        about.append(f"at `{source.commit[:10]}`")
     return "from " + " ".join(about)
 
 
