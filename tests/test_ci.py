@@ -220,8 +220,8 @@ def github_night(workspace: Path, runner: Path, steps: dict, day: str) -> dict[s
     return outputs
 
 
-@pytest.fixture
-def github_runner(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path, dict]:
+def published(workspace: Path, tmp_path: Path) -> Path:
+    """The dreaming fixture's recalls published and pushed to a bare remote, as CI finds them."""
     seed(workspace)
     recall(workspace)
     assert memgit(workspace, "recalls", "publish").returncode == 0
@@ -229,6 +229,12 @@ def github_runner(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     git(tmp_path, "init", "-q", "--bare", str(bare))
     git(workspace, "remote", "add", "origin", str(bare))
     git(workspace, "push", "-q", "origin", "main")
+    return bare
+
+
+@pytest.fixture
+def github_runner(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path, dict]:
+    bare = published(workspace, tmp_path)
     memgit_json(workspace, "ci", "github")
     dream_job = load_yaml(workspace / ".github/workflows/memgit-dream.yml")["jobs"]["dream"]
     steps = {s.get("id") or ("pr" if "gh pr create" in s.get("run", "") else s.get("name")): s
@@ -323,13 +329,7 @@ class _GitLab(http.server.BaseHTTPRequestHandler):
 
 
 def test_gitlab_job_with_a_stand_in_api_rejects_a_closed_merge_request(workspace: Path, tmp_path: Path) -> None:
-    seed(workspace)
-    recall(workspace)
-    assert memgit(workspace, "recalls", "publish").returncode == 0
-    bare = tmp_path / "origin.git"
-    git(tmp_path, "init", "-q", "--bare", str(bare))
-    git(workspace, "remote", "add", "origin", str(bare))
-    git(workspace, "push", "-q", "origin", "main")
+    bare = published(workspace, tmp_path)
     memgit_json(workspace, "ci", "gitlab")
     script = load_yaml(workspace / ".gitlab/memgit-dream.gitlab-ci.yml")["memgit-dream"]["script"]
     job = "\n".join(line for line in script if "pip install" not in line and "model install" not in line

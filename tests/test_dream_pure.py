@@ -169,3 +169,21 @@ def test_filler_words_are_not_concepts() -> None:
     # Verbs, adverbs and chat filler never become concepts; nouns stay, even generic ones.
     tags = concept_tags("First we found that every deploy really needed the cache warmed, so yeah, time to fix it")
     assert tags == ["deploy", "cache", "warmed", "time", "fix"]
+
+
+def test_decisions_implied_by_memory_and_the_provenance_store() -> None:
+    from memgit.dream.decisions import Decision, verdicts
+    from memgit.dream.entries import EntryRecord, Store
+
+    store = Store([
+        EntryRecord("kgone", "promote", "2026-03-01", "deleted by hand"),
+        EntryRecord("kold", "promote", "2026-03-01", "replaced"),
+        EntryRecord("knew", "supersede", "2026-03-05", "the update", replaces="kold"),
+        EntryRecord("kforgot", "promote", "2026-01-01", "forgotten as proposed"),
+        EntryRecord("kforgot", "forget", "2026-04-01", "forgotten as proposed"),
+        EntryRecord("kstays", "promote", "2026-01-01", "its forget was dropped"),
+        EntryRecord("kstays", "forget", "2026-04-01", "its forget was dropped"),
+    ])
+    found = verdicts([Decision("kx", "rejected", "2026-04-02", "drop")], store, ["knew", "kstays"])
+    assert found.rejected == {"kx", "kgone"} and found.missing == (("kgone", "deleted by hand"),)
+    assert found.kept == {"kstays"}

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgit.core.paths import DECISIONS_DIR
-from memgit.dream.entries import Store
+from memgit.dream.entries import Store, json_object
 
 VERDICTS = ("rejected", "kept")
 
@@ -55,11 +55,8 @@ def decisions_path(day: str) -> str:
 
 
 def parse_decision(line: str) -> Decision | None:
-    try:
-        obj = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(obj, dict):
+    obj = json_object(line)
+    if obj is None:
         return None
     key, verdict, day, by = obj.get("key"), obj.get("verdict"), obj.get("day"), obj.get("by")
     if not (isinstance(key, str) and key and verdict in VERDICTS and isinstance(day, str) and isinstance(by, str)):

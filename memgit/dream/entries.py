@@ -85,13 +85,19 @@ def _strings(value: Any, limit: int = 20) -> tuple[str, ...]:
     return tuple(v for v in value[:limit] if isinstance(v, str)) if isinstance(value, list) else ()
 
 
-def parse_record(line: str) -> EntryRecord | None:
-    """One store line, or None when it is not a valid record (the caller counts those)."""
+def json_object(line: str) -> dict[str, Any] | None:
+    """One JSONL line as an object, or None (a torn line, a hand edit, absurd nesting)."""
     try:
         obj = json.loads(line)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(obj, dict):
+    return obj if isinstance(obj, dict) else None
+
+
+def parse_record(line: str) -> EntryRecord | None:
+    """One store line, or None when it is not a valid record (the caller counts those)."""
+    obj = json_object(line)
+    if obj is None:
         return None
     key, action, day = obj.get("key"), obj.get("action"), obj.get("day")
     if not (isinstance(key, str) and key and action in _RANK and isinstance(day, str) and len(day) == 10):
