@@ -127,7 +127,8 @@ def _record_load(ws: Any, result: Any) -> None:
 
     for section in result.sections:
         if section.path == "MEMORY.md" and section.included:
-            record_use(ws, "context", section.path, section.start_line, section.end_line, _now())
+            # the clock (MEMGIT_NOW) is resolved inside: a bad one skips the record, never the context
+            record_use(ws, "context", section.path, section.start_line, section.end_line)
 
 
 def _append(text: str, *, long_term: bool, commit: bool, as_json: bool, directory: Path | None) -> None:
