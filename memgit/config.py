@@ -273,6 +273,15 @@ class SiteConfig:
 MAX_WEIGHT = 1000
 
 
+def _heading_title(value: str) -> str | None:
+    """A section title memgit can write as `## TITLE` and find again: one line of plain text."""
+    if not value.strip() or value != value.strip() or len(value) > 80:
+        return "must be a heading title of 1-80 characters without spaces at either end"
+    if any(c in value for c in "\n\r#<>`") or not value.isprintable():
+        return "must be plain text on one line (no #, <, >, `)"
+    return None
+
+
 def _weights_table(value: Mapping[str, float]) -> str | None:
     known = ("frequency", "relevance", "diversity", "recency", "consolidation", "conceptual")
     problems = [f"unknown component {name!r} (known: {', '.join(known)})" for name in value if name not in known]
@@ -324,8 +333,11 @@ class DreamConfig:
     forget_after_days: int = setting(90, "entries memgit wrote at least this long ago may be forgotten; 0 never",
                                      minimum=0, cap=DAYS)
     forget_unrecalled_days: int = setting(
-        60, "and no search surfaced them for this many days: then they are proposed for forgetting", minimum=1,
-        cap=DAYS)
+        60, "and no search, session-start load or get used them for this many days: then a superseded entry, or a"
+        " dated, transient one long past, may be proposed for forgetting", minimum=1, cap=DAYS)
+    max_forgets: int = setting(3, "most forget proposals one run makes", minimum=0, cap=COUNT)
+    section: str = setting("From dreaming", "the MEMORY.md section (## TITLE) new entries go under, grouped by subject",
+                           check=_heading_title)
     memory_max_chars: int = setting(
         12_000, "load budget of MEMORY.md: a promotion that would pass it is held back (never truncated)", minimum=1,
         cap=COUNT)

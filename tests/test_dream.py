@@ -10,6 +10,7 @@ import pytest
 
 from memgit.core.provenance import EntryMarker, SourceRef, parse_marker, parse_trailers
 from memgit.dream import memory_doc
+from memgit.dream.entries import EntryRecord, parse_store
 from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_json, write
 from tests.test_search import real_model  # noqa: F401 - the fixture: the MiniLM model in the test cache
 
@@ -41,6 +42,17 @@ def dream(root: Path, *args: str, env: dict[str, str] | None = None) -> dict:
 
 def show(root: Path, rev: str, path: str = "MEMORY.md") -> str:
     return git(root, "show", f"{rev}:{path}")
+
+
+def store(root: Path, rev: str) -> dict[str, EntryRecord]:
+    """The provenance store at `rev`: key -> the record that wrote the entry."""
+    text = git(root, "show", f"{rev}:memory/.dreams/entries.jsonl", check=False)
+    return parse_store(text).written()
+
+
+def commit_of(root: Path, commits: list[str], action: str) -> str:
+    """The commit of a run that did `action` (a run's first commit may shorten old markers)."""
+    return next(c for c in commits if parse_trailers(git(root, "log", "-1", "--format=%B", c)).get("Memgit-Action") == action)
 
 
 def branch_log(root: Path, branch: str = BRANCH) -> list[str]:
@@ -76,14 +88,18 @@ def test_review_loop_push_merge_hook_search_and_marker(dreaming: Path, tmp_path:
     assert status["up_to_date"], status  # the post-merge hook indexed the merge
     hits = memgit_json(clone, "search", "staging database password", "--no-record", env=BM25)["hits"]
     assert hits[0]["path"] == "MEMORY.md" or "MEMORY.md" in [h["path"] for h in hits]
-    memory = (clone / "MEMORY.md").read_text().splitlines()
-    at = next(i for i, line in enumerate(memory) if PASSWORD in line)
-    marker = parse_marker(memory[at - 1])
-    assert marker is not None and marker.source is not None and marker.promoted == "2026-03-04"
-    source = marker.source
+    memory = (clone / "MEMORY.md").read_text()
+    line = next(line for line in memory.splitlines() if PASSWORD in line)
+    marker = parse_marker(line)
+    assert marker is not None and line == f"- {PASSWORD} <!--mg:{marker.key}-->"  # one line, a short marker
+    assert "## From dreaming\n\n### Staging\n" in memory  # memgit's section, grouped by subject
+    record = store(clone, "HEAD")[marker.key]  # the provenance lives beside MEMORY.md
+    assert record.source is not None and record.day == "2026-03-04" and record.heading == "## 09:00"
+    assert record.date == "2026-02-02" and set(record.why) <= set(QUERIES) and len(record.why) == 3
+    source = record.source
     lines = show(clone, source.commit or "HEAD", source.path).splitlines()[source.start - 1 : source.end]
     assert lines == [f"- {PASSWORD}"]
-    # The trailers say the same as the marker.
+    # The trailers say the same as the store.
     trailers = parse_trailers(git(clone, "log", "-1", "--format=%B", out["commits"][0]))
     assert trailers["Memgit-Promotion"] == marker.key and trailers["Memgit-Source"] == source.format()
     assert trailers["Memgit-Action"] == "promote" and "frequency=" in trailers["Memgit-Score"]
@@ -148,7 +164,7 @@ def test_nothing_to_promote_means_no_branch_and_gate_counts(workspace: Path) -> 
 
 # -- better than appending -------------------------------------------------------------------------
 def marked(text: str, source: str, promoted: str, key: str = "kold0000001") -> str:
-    return memory_doc.render_entry(EntryMarker(key, SourceRefOf(source), 0.8, promoted), f"- {text}")
+    return memory_doc.render_long_entry(EntryMarker(key, SourceRefOf(source), 0.8, promoted), f"- {text}")
 
 
 def SourceRefOf(text: str) -> SourceRef:  # noqa: N802 - reads like a constructor
@@ -181,12 +197,17 @@ def test_supersede_edits_the_entry_memgit_wrote_with_both_sources(workspace: Pat
     assert "Porto" not in after and "- Alice moved to Lisbon with her two cats." in after
     assert after.startswith(human)  # the person's text, byte for byte
     entry = memory_doc.parse_entries(after)[0]
-    assert entry.marker.extra["supersedes"] == "kold0000001"
-    assert entry.marker.extra["was"].startswith("memory/2026-01-02.md:5-5@")
-    assert entry.marker.source is not None and entry.marker.source.path == "memory/2026-03-01.md"
-    trailers = parse_trailers(git(workspace, "log", "-1", "--format=%B", out["commits"][0]))
+    assert entry.inline and "memgit:entry" not in after  # the old long marker was shortened first
+    record = store(workspace, BRANCH)[entry.key]
+    assert record.action == "supersede" and record.replaces == "kold0000001"
+    assert record.was is not None and record.was.format().startswith("memory/2026-01-02.md:5-5@")
+    assert record.source is not None and record.source.path == "memory/2026-03-01.md"
+    assert store(workspace, BRANCH)["kold0000001"].action == "migrate"
+    message = git(workspace, "log", "-1", "--format=%B", commit_of(workspace, out["commits"], "supersede"))
+    trailers = parse_trailers(message)
     assert trailers["Memgit-Action"] == "supersede" and trailers["Memgit-Supersedes"] == "kold0000001"
     assert trailers["Memgit-Previous-Source"].startswith("memory/2026-01-02.md:5-5@")
+    assert "Replaces: Alice lives in Porto with her two cats." in message  # old text, not only its key
     # After the merge, the old fact recalled again is not promoted back: it is outdated.
     git(workspace, "merge", "-q", "--no-edit", BRANCH)
     write(workspace / "memory/2026-01-02.md", "# 2026-01-02\n\n## 09:00\n\n- Alice lives in Porto with her two cats.\n")
@@ -214,30 +235,37 @@ def test_duplicates_fold_and_an_existing_entry_is_not_added_twice(workspace: Pat
     memory = show(workspace, BRANCH)
     assert memory.count("quarterly report") == 1 and memory.count("wifi password") == 1
     entry = memory_doc.parse_entries(memory)[0]
-    sources = {entry.marker.source.path} | {ref.split(":")[0] for ref in entry.marker.extra.get("also", "").split(",") if ref}  # type: ignore[union-attr]
+    record = store(workspace, BRANCH)[entry.key]
+    sources = {record.source.path} | {ref.path for ref in record.also}  # type: ignore[union-attr]
     assert sources == {"memory/2026-02-10.md", "memory/2026-02-11.md"}  # both copies' evidence, one entry
     gates = {row["text"]: row["gate"] for row in out["candidates"]}
     assert gates["- The office wifi password is taped under the router in room 4B."] == "duplicate"
 
 
-def test_forget_proposes_stale_entries_memgit_wrote_and_keeps_a_persons(workspace: Path) -> None:
+def test_forget_proposes_a_dated_event_long_past_and_keeps_the_rest(workspace: Path) -> None:
     human = "# Long-term Memory\n\n- The user prefers tea over coffee.\n\n"
-    stale = marked("The printer on floor three jams on Fridays.", "memory/2025-01-02.md:3-3@" + "b" * 40,
+    stale = marked("The printer repair visit was on 2025-05-20 at 10:00.", "memory/2025-01-02.md:3-3@" + "b" * 40,
                    "2025-06-01", key="kstale00001")
-    recalled = marked("Deploys happen from the release branch only.", "memory/2025-01-03.md:3-3@" + "c" * 40,
+    recalled = marked("The release rehearsal ran on 2025-05-02 at 14:00.", "memory/2025-01-03.md:3-3@" + "c" * 40,
                       "2025-06-01", key="krecent0001")
-    edited = marked("The cafeteria closes at three.", "memory/2025-01-04.md:3-3@" + "d" * 40, "2025-06-01",
-                    key="kedited0001").replace("closes at three", "closes at four (checked)")
-    write(workspace / "MEMORY.md", human + stale + "\n" + recalled + "\n" + edited)
+    rule = marked("No production deploys on Fridays after the 2025-05-01 release.",
+                  "memory/2025-01-05.md:3-3@" + "e" * 40, "2025-06-01", key="krule000001")
+    durable = marked("The printer on floor three is a Brother HL-L2350.", "memory/2025-01-06.md:3-3@" + "f" * 40,
+                     "2025-06-01", key="kdurable001")
+    edited = marked("The cafeteria party was on 2025-05-09 at 17:00.", "memory/2025-01-04.md:3-3@" + "d" * 40,
+                    "2025-06-01", key="kedited0001").replace("at 17:00", "at 17:30 (checked)")
+    write(workspace / "MEMORY.md", human + stale + "\n" + recalled + "\n" + rule + "\n" + durable + "\n" + edited)
     commit_all(workspace, "old memory")
     assert memgit(workspace, "index", env=BM25).returncode == 0
-    recall(workspace, ("release branch deploys",), ("2026-03-01",))
+    recall(workspace, ("release rehearsal",), ("2026-03-01",))
     out = dream(workspace)
     assert [(a["action"], a["key"]) for a in out["actions"]] == [("forget", "kstale00001")]
     after = show(workspace, BRANCH)
-    assert "printer" not in after and "release branch" in after
-    assert "closes at four (checked)" in after and after.startswith(human)
-    assert "Git history keeps it" in git(workspace, "log", "-1", "--format=%B", out["commits"][0])
+    assert "printer repair" not in after and "release rehearsal" in after and "Fridays" in after
+    assert "Brother" in after  # an undated fact is never forgotten on time alone
+    assert "17:30 (checked)" in after and after.startswith(human)
+    message = git(workspace, "log", "-1", "--format=%B", commit_of(workspace, out["commits"], "forget"))
+    assert "Git history keeps it" in message and "its latest date, 2025-05-20" in message
 
 
 # -- bad input -------------------------------------------------------------------------------------

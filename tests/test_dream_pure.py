@@ -8,7 +8,7 @@ from datetime import date
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memgit.core.provenance import EntryMarker, SourceRef, parse_marker
+from memgit.core.provenance import EntryMarker, SourceRef
 from memgit.dream import memory_doc
 from memgit.dream.concepts import concept_tags, entry_key, subject
 from memgit.dream.ledger import text_hash
@@ -25,28 +25,60 @@ human_text = st.lists(human_line, max_size=8).map(lambda lines: "\n".join(lines)
 @given(before=human_text, after=human_text, trailing=st.booleans())
 def test_splicing_never_changes_a_persons_bytes(before: str, after: str, trailing: bool) -> None:
     head = before + ("\n" if trailing else "")
-    appended = memory_doc.append_entry(head, MARKER, "- A fact.")
-    assert appended.startswith(head) or not head
-    [entry] = [e for e in memory_doc.parse_entries(appended) if e.key == "kabc"]
-    assert entry.owned and entry.body == "- A fact."
-    tail = "\n\n" + after + "\n" if after.strip() else ""
-    text = appended + tail
-    replaced = memory_doc.replace_entry(text, "kabc", EntryMarker("knew", None, None, "2026-03-01"), "- Newer fact.")
-    start = appended.index("<!-- memgit:entry")
-    assert replaced[:start] == text[:start] and replaced.endswith(tail)
+    added = memory_doc.add_entry(head, "kabc", "- A fact.", group="Facts")
+    assert added.startswith(head) or not head.strip()
+    assert added.endswith("## From dreaming\n\n### Facts\n- A fact. <!--mg:kabc-->\n")
+    [entry] = [e for e in memory_doc.parse_entries(added, {"kabc": HASH}) if e.key == "kabc"]
+    assert entry.owned and entry.body == "- A fact." and entry.inline
+    tail = "\n## Written by a person\n\n" + after + "\n"
+    text = added + tail
+    second = memory_doc.add_entry(text, "kdef", "- Another fact.", group="facts")  # same group, any case
+    new_line = "- Another fact. <!--mg:kdef-->\n"
+    assert second.replace(new_line, "", 1) == text and second.index(new_line) < second.index("## Written by")
+    replaced = memory_doc.replace_entry(text, "kabc", "knew", "- Newer fact.")
+    assert replaced == text.replace("- A fact. <!--mg:kabc-->", "- Newer fact. <!--mg:knew-->")
     removed = memory_doc.remove_entry(text, "kabc")
-    assert "A fact." not in removed and removed.endswith(tail)
-    assert removed[: max(0, start - 1)] == text[: max(0, start - 1)]
+    start = added.index("## From dreaming")
+    assert "A fact." not in removed and removed.endswith(tail) and removed[:start] == text[:start]
+    assert "### Facts" not in removed  # a group left empty goes, the person's heading stays
+
+
+HASH = memory_doc.body_hash("- A fact.")
 
 
 def test_an_entry_edited_by_a_person_is_theirs() -> None:
-    text = memory_doc.append_entry("# Long-term Memory\n", MARKER, "- The office is on floor two.")
-    assert memory_doc.parse_entries(text)[0].owned
+    text = memory_doc.add_entry("# Long-term Memory\n", "kabc", "- The office is on floor two.")
+    hashes = {"kabc": memory_doc.body_hash("- The office is on floor two.")}
+    assert memory_doc.parse_entries(text, hashes)[0].owned
+    assert not memory_doc.parse_entries(text)[0].owned  # nothing says memgit wrote it: a person's
     edited = text.replace("floor two", "floor three")
-    assert not memory_doc.parse_entries(edited)[0].owned
-    assert "floor three" in memory_doc.human_text(edited) and "floor two" not in memory_doc.human_text(text)
-    marker = parse_marker(text.splitlines()[2])
-    assert marker is not None and marker.extra["hash"] == memory_doc.body_hash("- The office is on floor two.")
+    assert not memory_doc.parse_entries(edited, hashes)[0].owned
+    assert "floor three" in memory_doc.human_text(edited, hashes)
+    assert "floor two" not in memory_doc.human_text(text, hashes) and "<!--" not in memory_doc.human_text(edited, hashes)
+
+
+def test_long_markers_of_earlier_versions_are_read_and_shortened() -> None:
+    old = "# Long-term Memory\n\n- mine\n\n" + memory_doc.render_long_entry(MARKER, "- A fact.") + "\n- after\n"
+    [entry] = memory_doc.parse_entries(old)
+    assert entry.owned and not entry.inline and entry.body == "- A fact."
+    new, moved = memory_doc.migrate(old)
+    assert new == "# Long-term Memory\n\n- mine\n\n- A fact. <!--mg:kabc-->\n\n- after\n"
+    [(was, line)] = moved
+    assert was.marker.source == MARKER.source and line == "- A fact. <!--mg:kabc-->"
+    [entry] = memory_doc.parse_entries(new, {"kabc": was.written_hash or ""})
+    assert entry.owned and entry.inline
+    assert memory_doc.migrate(new) == (new, [])
+
+
+def test_entries_keep_crlf_and_subjects_group_them() -> None:
+    text = "# Long-term Memory\r\n\r\n- mine\r\n"
+    added = memory_doc.add_entry(text, "k1", "- Priya owns the ETL jobs.")
+    added = memory_doc.add_entry(added, "k2", "- Heron moves to Postgres 16.")
+    added = memory_doc.add_entry(added, "k3", "- Priya prefers async reviews.")
+    assert added.startswith(text) and "\n" not in added.replace("\r\n", "")
+    assert added[len(text):].replace("\r\n", "\n") == (
+        "\n## From dreaming\n\n### Priya\n- Priya owns the ETL jobs. <!--mg:k1-->\n"
+        "- Priya prefers async reviews. <!--mg:k3-->\n\n### Heron\n- Heron moves to Postgres 16. <!--mg:k2-->\n")
 
 
 def test_conflict_markers() -> None:
@@ -137,3 +169,21 @@ def test_filler_words_are_not_concepts() -> None:
     # Verbs, adverbs and chat filler never become concepts; nouns stay, even generic ones.
     tags = concept_tags("First we found that every deploy really needed the cache warmed, so yeah, time to fix it")
     assert tags == ["deploy", "cache", "warmed", "time", "fix"]
+
+
+def test_decisions_implied_by_memory_and_the_provenance_store() -> None:
+    from memgit.dream.decisions import Decision, verdicts
+    from memgit.dream.entries import EntryRecord, Store
+
+    store = Store([
+        EntryRecord("kgone", "promote", "2026-03-01", "deleted by hand"),
+        EntryRecord("kold", "promote", "2026-03-01", "replaced"),
+        EntryRecord("knew", "supersede", "2026-03-05", "the update", replaces="kold"),
+        EntryRecord("kforgot", "promote", "2026-01-01", "forgotten as proposed"),
+        EntryRecord("kforgot", "forget", "2026-04-01", "forgotten as proposed"),
+        EntryRecord("kstays", "promote", "2026-01-01", "its forget was dropped"),
+        EntryRecord("kstays", "forget", "2026-04-01", "its forget was dropped"),
+    ])
+    found = verdicts([Decision("kx", "rejected", "2026-04-02", "drop")], store, ["knew", "kstays"])
+    assert found.rejected == {"kx", "kgone"} and found.missing == (("kgone", "deleted by hand"),)
+    assert found.kept == {"kstays"}

@@ -191,17 +191,25 @@ def test_failed_push_removes_the_branch_so_the_same_command_can_run_again(dreami
     git(dreaming, "remote", "add", "broken", str(tmp_path / "no-such-remote.git"))
     before = branches(dreaming)
     proc = memgit(dreaming, "dream", "--now", NOW, "--push", "broken", env=BM25)
-    line = assert_one_error(proc, "git push to broken failed")
-    assert f"branch {BRANCH} was removed" in line
+    line = assert_one_error(proc, "cannot read branch")  # the remote is read first: nothing written
+    assert "nothing was written" in line and "no-such-remote.git" in line
     assert branches(dreaming) == before
+    # A remote that refuses the push (a hook): the new branch is removed again.
+    refusing = tmp_path / "refusing.git"
+    git(tmp_path, "init", "-q", "--bare", str(refusing))
+    write(refusing / "hooks/pre-receive", "#!/bin/sh\necho 'protected' >&2\nexit 1\n").chmod(0o755)
+    git(dreaming, "remote", "set-url", "broken", str(refusing))
+    line = assert_one_error(memgit(dreaming, "dream", "--now", NOW, "--push", "broken", env=BM25), "broken")
+    assert f"branch {BRANCH} was removed" in line and branches(dreaming) == before
     # A forced run over an existing branch puts that branch back when its push fails.
     git(dreaming, "branch", BRANCH, "HEAD")
     head = git(dreaming, "rev-parse", "HEAD").strip()
     proc = memgit(dreaming, "dream", "--now", NOW, "--push", "broken", "--force", env=BM25)
-    assert f"branch {BRANCH} was restored" in assert_one_error(proc, "git push to broken failed")
+    assert f"branch {BRANCH} was restored" in assert_one_error(proc, "broken")
     assert git(dreaming, "rev-parse", BRANCH).strip() == head
     git(dreaming, "branch", "-D", BRANCH)
     git(tmp_path, "init", "-q", "--bare", str(tmp_path / "no-such-remote.git"))
+    git(dreaming, "remote", "set-url", "broken", str(tmp_path / "no-such-remote.git"))
     proc = memgit(dreaming, "dream", "--now", NOW, "--push", "broken", env=BM25)
     assert proc.returncode == 0, proc.stderr
     assert BRANCH in branches(dreaming)

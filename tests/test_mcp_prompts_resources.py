@@ -22,7 +22,7 @@ from mcp.shared.exceptions import MCPError
 
 from memgit.mcp.options import server_options
 from memgit.mcp.prompts import flush_text
-from memgit.recall.context import without_markers
+from memgit.core.provenance import strip_markers
 from tests.helpers import commit_all, git, write
 from tests.test_mcp import TODAY_LOG, _server_env, mcp_session, run
 
@@ -87,7 +87,7 @@ def test_python_sdk_prompts_and_resources_private_scope(memory: Path) -> None:
             assert all(r.mime_type == "text/markdown" for r in listed.values())
 
             long_term = (await session.read_resource("memgit://file/MEMORY.md")).contents[0].text
-            expected = without_markers(memory_file).replace(f"- Deploy key {KEY} (pasted by mistake)", "- [redacted: S102]")
+            expected = strip_markers(memory_file).replace(f"- Deploy key {KEY} (pasted by mistake)", "- [redacted: S102]")
             assert long_term == expected
             today = (await session.read_resource("memgit://daily/today")).contents[0].text
             assert today == (memory / TODAY_LOG).read_text()
@@ -221,10 +221,11 @@ def test_flush_text_follows_the_session() -> None:
     assert "MEMORY.md" not in group and "nothing personal" in group
 
 
-def test_marker_lines_are_left_out_and_nothing_else() -> None:
-    text = f"# M\n- a\n{MARKER}\n  <!-- memgit:entry broken\n<!-- a person's comment -->\n- b"
-    assert without_markers(text) == "# M\n- a\n<!-- a person's comment -->\n- b"
-    assert without_markers("no markers\n") == "no markers\n"
+def test_marker_lines_are_emptied_and_nothing_else() -> None:
+    text = f"# M\n- a\n{MARKER}\n  <!-- memgit:entry broken\n<!-- a person's comment -->\n- b <!--mg:k3b71873e72-->"
+    # line numbers stay (every `get` hint still points at the right line); a person's comment stays
+    assert strip_markers(text) == "# M\n- a\n\n\n<!-- a person's comment -->\n- b"
+    assert strip_markers("no markers\n") == "no markers\n"
 
 
 def test_a_file_named_like_a_resource_but_linked_out_is_not_read(memory: Path, tmp_path: Path) -> None:

@@ -11,10 +11,13 @@ from memgit.core.provenance import (
     EntryMarker,
     SourceRef,
     format_trailers,
+    has_inline_marker,
     is_marker_line,
     parse_marker,
     parse_reference,
     parse_trailers,
+    strip_marker,
+    strip_markers,
 )
 
 paths = st.text(
@@ -56,6 +59,28 @@ def test_marker_parsing_tolerates_hand_edits() -> None:
     assert parse_marker("<!-- memgit:entry source=memory/a.md:1-2 -->") is None  # no key
     broken = parse_marker("<!-- memgit:entry key=k1 source=nonsense score=high -->")
     assert broken == EntryMarker(key="k1")
+
+
+def test_short_markers_are_read_by_the_same_recognisers() -> None:
+    line = "- Sam prefers squash merges. <!--mg:k3b71873e72-->"
+    assert parse_marker(line) == EntryMarker(key="k3b71873e72")
+    assert not is_marker_line(line) and has_inline_marker(line)  # a line of text that carries a marker
+    assert strip_marker(line) == "- Sam prefers squash merges."
+    assert strip_marker(line + "\r") == "- Sam prefers squash merges.\r"
+    assert is_marker_line("<!-- mg:k1 -->") and strip_marker("<!-- mg:k1 -->") == ""
+    long = EntryMarker("k1", SourceRef("memory/a.md", 1, 2), 0.5, "2026-01-01").format()
+    assert is_marker_line(long) and strip_marker(long) == "" and parse_marker(long).key == "k1"  # type: ignore[union-attr]
+    assert parse_marker("- text <!-- a person's comment -->") is None
+    assert parse_marker("<!--mg:k1--> and text after it") is None  # a marker ends its line
+    assert strip_markers("a <!--mg:k1-->\n<!--mg:k2-->\nb\n") == "a\n\nb\n"  # line numbers stay
+
+
+@given(st.text(max_size=60))
+def test_strip_marker_never_grows_a_line_and_keeps_text_without_markers(text: str) -> None:
+    line = text.replace("\n", " ")
+    assert len(strip_marker(line)) <= len(line)
+    if "<!--" not in line:
+        assert strip_marker(line) == line
 
 
 def test_trailers() -> None:

@@ -109,6 +109,9 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
     ws = _workspace(directory)
     limit = budget or server_options(ws.config.mcp).context_budget
     result = build_context(ws, scope=scope, day=when, budget=limit)
+    from memgit.dream.use import record_context_load
+
+    record_context_load(ws, result)
     for message in result.warnings:
         click.echo(f"memgit: warning: {message}", err=True)
     if as_json:

@@ -1,4 +1,5 @@
-"""`memgit dream`: propose promotions, updates and forgetting as commits on a review branch."""
+"""`memgit dream`: propose promotions, updates and forgetting as commits on a review branch;
+`memgit dream drop` / `memgit dream reject`: the reviewer's no, recorded so it sticks."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import click
 from memgit.cli.output import emit, notice, workspace_from
 
 
-@click.command("dream")
+@click.group("dream", invoke_without_command=True)
 @click.option("--now", "now_text", default=None, help="Run as of this ISO time (default: MEMGIT_NOW or now).")
 @click.option("--base", default="HEAD", show_default=True, help="Build the dream branch on this commit.")
 @click.option("--branch", default=None, help="Branch to write (default: memgit/dream/YYYY-MM-DD).")
@@ -17,6 +18,8 @@ from memgit.cli.output import emit, notice, workspace_from
 @click.option("--explain", is_flag=True, help="List every candidate with its score components and failed gate.")
 @click.option("--push", "push", default=None, metavar="REMOTE", help="Push the branch to this remote.")
 @click.option("--force", is_flag=True, help="Replace an existing dream branch (here and on --push).")
+@click.option("--reject-previous", is_flag=True,
+              help="The pull request of the branch this run replaces was closed unmerged: record its proposals as rejected.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--directory", "-d", type=click.Path(file_okay=False, path_type=Path), default=None, hidden=True)
 @click.pass_context
@@ -29,6 +32,7 @@ def dream_command(
     explain: bool,
     push: str | None,
     force: bool,
+    reject_previous: bool,
     as_json: bool,
     directory: Path | None,
 ) -> None:
@@ -36,14 +40,20 @@ def dream_command(
 
     Each promotion, update (supersede) or forgetting is one commit with `Memgit-*` trailers, plus
     one commit for the dream report (memory/dreams/YYYY-MM-DD.md). The checked-out branch, git's
-    index and the work tree are never touched. Nothing to propose: no branch, exit 0.
+    index and the work tree are never touched. Nothing to propose: no branch, exit 0. With
+    --push, commits on the remote branch that memgit did not write (a reviewer's) are never
+    overwritten: the run says so and exits 0. `memgit dream drop KEY` and `memgit dream reject KEY`
+    record a reviewer's no.
     """
+    if ctx.invoked_subcommand is not None:
+        return
     from memgit.dream.clock import resolve_now
     from memgit.dream.run import run_dream
 
     now = resolve_now(now_text)
     ws = workspace_from(ctx, directory)
-    outcome = run_dream(ws, now=now, base=base, branch=branch, dry_run=dry_run, push=push, force=force)
+    outcome = run_dream(ws, now=now, base=base, branch=branch, dry_run=dry_run, push=push, force=force,
+                        reject_previous=reject_previous)
     if as_json:
         emit(outcome.to_dict(explain=explain))
         return
@@ -69,3 +79,64 @@ def dream_command(
             click.echo(f"review: git log -p {outcome.branch}  (merge it to accept, or drop commits you disagree with)")
     elif outcome.reason:
         click.echo(outcome.reason)
+
+
+@dream_command.command("drop")
+@click.argument("keys", nargs=-1, required=True)
+@click.option("--branch", default=None, help="The dream branch (default: the one local memgit/dream/ branch).")
+@click.option("--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def drop_command(ctx: click.Context, keys: tuple[str, ...], branch: str | None, push: str | None,
+                 as_json: bool) -> None:
+    """Drop proposals (by key, or a unique prefix) from a dream branch, and record each as rejected.
+
+    The branch is written again from the same inputs without them (deterministic: no rebase, no
+    conflict); the decision rides on the branch, so merging its pull request records it. Dropping
+    a forget proposal keeps that entry for good.
+    """
+    from memgit.dream.review import drop_proposals
+
+    ws = workspace_from(ctx)
+    out = drop_proposals(ws, list(keys), branch=branch, push=push)
+    if as_json:
+        emit(out.to_dict())
+        return
+    if out.dream is not None:
+        for message in out.dream.notices:
+            notice(message)
+    for proposal in out.dropped:
+        verb = "kept (no forget)" if proposal.action == "forget" else "rejected"
+        click.echo(f"{verb:16} {proposal.key}  {proposal.text[:80]}")
+    if out.changed:
+        notice(f"{len(out.changed)} other proposal(s) did not come back as they were: {', '.join(out.changed)}")
+    commits = out.dream.commits if out.dream is not None else []
+    click.echo(f"rewrote {out.branch}: {len(commits)} commit(s)")
+    if out.dream is not None and out.dream.pushed:
+        click.echo(f"pushed: {out.dream.pushed}")
+    elif push is None:
+        click.echo(f"push it: git push --force-with-lease origin {out.branch}")
+
+
+@dream_command.command("reject")
+@click.argument("keys", nargs=-1, required=True)
+@click.option("--reason", default=None, help="Why, recorded with the decision.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def reject_command(ctx: click.Context, keys: tuple[str, ...], reason: str | None, as_json: bool) -> None:
+    """Take merged entries out of MEMORY.md by key and record each as rejected, in one commit.
+
+    A person's text is never touched (an entry edited by hand is theirs: delete it yourself). A
+    rejected entry is never proposed again unless its source text changes.
+    """
+    from memgit.dream.review import reject_entries
+
+    ws = workspace_from(ctx)
+    out = reject_entries(ws, list(keys), reason=reason)
+    if as_json:
+        emit(out.to_dict())
+        return
+    for key, text in out.rejected:
+        where = "removed from MEMORY.md" if key in out.removed else "recorded"
+        click.echo(f"rejected {key} ({where})  {text[:80]}")
+    click.echo(f"committed {out.commit[:12] if out.commit else '?'}: {', '.join(out.paths)}")

@@ -19,6 +19,11 @@ LEDGER_DIR = "memory/.dreams/recall"
 CONCEPTS_DIR = "memory/.dreams/concepts"
 #: Dream reports, one Markdown file a day: what a dreaming run saw and proposed.
 DREAM_REPORT_DIR = "memory/dreams"
+#: The provenance of MEMORY.md's entries (what each dream proposed, from where, why), append-only
+#: JSONL beside the short markers in MEMORY.md (never indexed, merge=union).
+ENTRIES_PATH = "memory/.dreams/entries.jsonl"
+#: Review decisions (a proposal rejected, a forget refused), one append-only JSONL file a day.
+DECISIONS_DIR = "memory/.dreams/decisions"
 
 
 @functools.lru_cache(maxsize=256)

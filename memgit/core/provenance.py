@@ -5,10 +5,13 @@ index read them):
 
 * a reference `path:start-end@commit` (`memory/2026-02-06.md:10-14@3f2a…`); the path is
   percent-encoded where it holds spaces or other characters that would make the form ambiguous;
-* the marker memgit puts on its own line above every `MEMORY.md` entry it writes, an HTML comment
-  that Markdown renderers hide:
+* the marker of a `MEMORY.md` entry memgit wrote, an HTML comment that Markdown renderers hide. Today
+  it is short, at the end of the entry's own line: `- Sam prefers squash merges. <!--mg:k3b71873e72-->`;
+  the entry's provenance (source, score, dates, why) lives beside `MEMORY.md` in the provenance
+  store (`memory/.dreams/entries.jsonl`), so markers stay a small share of the file an agent loads.
+  Earlier versions wrote a long marker on its own line above the entry,
   `<!-- memgit:entry key=k3f2a9c01d source=memory/2026-02-06.md:10-14@3f2a… score=0.812 promoted=2026-11-30 -->`
-  (further `name=value` fields are kept as they are, so later versions can add some);
+  (further `name=value` fields are kept as they are); it is still read everywhere;
 * git trailers on promotion commits: `Memgit-Promotion: <key>`, `Memgit-Source: <reference>`,
   `Memgit-Score: 0.812 (frequency=0.50 relevance=0.81 …)`, `Memgit-Action: promote|supersede|forget`.
 """
@@ -26,6 +29,8 @@ T = TypeVar("T")
 _PATH_SAFE = "/._-+~"
 _REFERENCE = re.compile(r"^(?P<path>[^\s@]+):(?P<start>\d+)-(?P<end>\d+)(?:@(?P<commit>[0-9a-f]{4,64}))?$")
 _MARKER = re.compile(r"^\s*<!--\s*memgit:entry\s+(?P<fields>[^>]*?)\s*-->\s*$")
+#: The short marker: `<!--mg:KEY-->` (spaces inside tolerated), at the end of a line or alone on one.
+_SHORT = re.compile(r"<!--\s*mg:(?P<key>[A-Za-z0-9_-]{1,40})\s*-->\s*$")
 _FIELD = re.compile(r"(?P<name>[a-z_]+)=(?P<value>\S+)")
 
 TRAILER_KEY = "Memgit-Promotion"
@@ -83,8 +88,17 @@ class EntryMarker:
         return "<!-- memgit:entry " + " ".join(parts) + " -->"
 
 
+def short_marker(key: str) -> str:
+    """The marker memgit writes today, at the end of an entry's line (the leading space included)."""
+    return f" <!--mg:{key}-->"
+
+
 def parse_marker(line: str) -> EntryMarker | None:
-    """The marker on this line, or None when the line is not one (malformed fields are dropped)."""
+    """The marker on this line, or None when it holds none: a long marker alone on the line, or a
+    short one alone or at the end of a line of text (malformed long fields are dropped)."""
+    short = _SHORT.search(line)
+    if short is not None:
+        return EntryMarker(key=short["key"])
     match = _MARKER.match(line)
     if not match:
         return None
@@ -108,8 +122,39 @@ def _parsed(value: str | None, parse: Callable[[str], T]) -> T | None:
 
 
 def is_marker_line(line: str) -> bool:
-    """Any memgit HTML comment, well-formed or not: never content worth promoting or showing."""
-    return line.lstrip().startswith("<!-- memgit:")
+    """A line that is only a memgit HTML comment (a long marker, well-formed or not, or a short
+    one alone): never content worth promoting or showing. A line of text that ends in a short
+    marker is content: `strip_marker` gives its text."""
+    stripped = line.lstrip()
+    if stripped.startswith("<!-- memgit:"):
+        return True
+    short = _SHORT.search(line)
+    return short is not None and not line[: short.start()].strip()
+
+
+def has_inline_marker(line: str) -> bool:
+    """A line of text that ends in a short marker (an entry memgit wrote)."""
+    short = _SHORT.search(line)
+    return short is not None and bool(line[: short.start()].strip())
+
+
+def strip_marker(line: str) -> str:
+    """The line as a reader should see it: a short marker at its end cut off (with the spaces
+    before it, the line's own ending kept), a line that is only a marker made empty."""
+    if is_marker_line(line):
+        return "\r" if line.endswith("\r") else ""
+    short = _SHORT.search(line)
+    if short is None:
+        return line
+    ending = "\r" if line.endswith("\r") else ""
+    return line[: short.start()].rstrip(" \t") + ending
+
+
+def strip_markers(text: str) -> str:
+    """`text` with every marker taken out line by line; line numbers stay as they were."""
+    if "<!--" not in text:
+        return text
+    return "\n".join(strip_marker(line) for line in text.split("\n"))
 
 
 def parse_trailers(message: str) -> dict[str, str]:

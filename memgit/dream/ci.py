@@ -4,6 +4,10 @@ The templates live in the top-level `hooks/` folder (shipped in the wheel); rend
 substitution of a few `@NAME@` placeholders plus keeping or dropping the `# @PAGES-BEGIN@` ..
 `# @PAGES-END@` blocks (the memory-site job). Writing refuses to overwrite a file that differs
 unless forced, so a hand-tuned workflow is never lost.
+
+What CI installs is pinned in a requirements file beside the workflow (the running memgit's
+version by default, `--install SPEC` otherwise), which a user may edit: memgit never rewrites it
+unless asked, and the caches (pip's wheels, the model) are keyed by it, so an edit rebuilds them.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memgit import __version__
 from memgit.errors import MemgitError
 from memgit.resources import shipped_file
 
@@ -20,7 +25,10 @@ GITLAB_TEMPLATE = "memgit-dream.gitlab-ci.yml"
 GITHUB_PATH = ".github/workflows/memgit-dream.yml"
 GITLAB_PATH = ".gitlab/memgit-dream.gitlab-ci.yml"
 GITLAB_ROOT = ".gitlab-ci.yml"
-DEFAULT_INSTALL = "agent-memgit[llama]"
+GITHUB_REQUIREMENTS = ".github/memgit-requirements.txt"
+GITLAB_REQUIREMENTS = ".gitlab/memgit-requirements.txt"
+#: The running version, pinned: what CI installs unless told otherwise.
+DEFAULT_INSTALL = f"agent-memgit[llama]=={__version__}"
 DEFAULT_CRON = "17 3 * * *"
 DEFAULT_BRANCH = "memgit/dream/next"
 
@@ -64,7 +72,8 @@ def cron_field_ok(text: str, low: int, high: int, names: tuple[str, ...]) -> boo
 class CiOptions:
     pages: bool = False
     cron: str = DEFAULT_CRON
-    install: str = DEFAULT_INSTALL
+    #: None: keep the requirements file as it is (or write the pinned default when there is none).
+    install: str | None = None
     python: str = "3.12"
     dream_branch: str = DEFAULT_BRANCH
     default_branch: str = "main"
@@ -94,13 +103,22 @@ def check_options(options: CiOptions) -> None:
         problems.append(
             f"--dream-branch {options.dream_branch!r} is the default branch: proposals must come from a branch of their own"
         )
-    if not options.install.strip() or any(c in options.install for c in "\"'\n`$\\"):
+    if options.install is not None and (not options.install.strip() or any(c in options.install for c in "\"'\n`$\\")):
         problems.append(f"--install {options.install!r} must be a pip requirement without quotes, backslashes or $")
     if problems:
         raise MemgitError("; ".join(problems))
 
 
-def render(template: str, options: CiOptions) -> str:
+def requirements_text(spec: str) -> str:
+    """The requirements file CI installs from (pure)."""
+    return (
+        "# What memgit's CI installs (written by `memgit ci`). Edit the pin to upgrade; the workflow's\n"
+        "# caches (pip's wheels, the embedding model) are keyed by this file.\n"
+        f"{spec}\n"
+    )
+
+
+def render(template: str, options: CiOptions, requirements: str = GITHUB_REQUIREMENTS) -> str:
     """The template with its placeholders filled and the pages blocks kept or dropped (pure)."""
     out: list[str] = []
     keep = True
@@ -117,7 +135,8 @@ def render(template: str, options: CiOptions) -> str:
     text = "".join(out)
     for name, value in {
         "@CRON@": options.cron,
-        "@INSTALL@": options.install,
+        "@INSTALL@": options.install or DEFAULT_INSTALL,
+        "@REQUIREMENTS@": requirements,
         "@PYTHON@": options.python,
         "@DREAM_BRANCH@": options.dream_branch,
         "@DEFAULT_BRANCH@": options.default_branch,
@@ -141,16 +160,27 @@ def _write(root: Path, rel: str, text: str, force: bool, result: CiResult) -> No
     result.written.append(rel)
 
 
+def _write_requirements(root: Path, rel: str, options: CiOptions, force: bool, result: CiResult) -> None:
+    """The pinned requirement: written when missing or asked for (`--install`); a file a person
+    edited is kept as it is."""
+    path = root / rel
+    if options.install is None and path.exists() and not path.is_symlink():
+        result.unchanged.append(rel)
+        return
+    _write(root, rel, requirements_text(options.install or DEFAULT_INSTALL), force, result)
+
+
 def write_github(root: Path, options: CiOptions, *, force: bool = False) -> CiResult:
     check_options(options)
     result = CiResult()
     _write(
         root,
         GITHUB_PATH,
-        render(shipped_file("hooks", GITHUB_TEMPLATE).read_text(encoding="utf-8"), options),
+        render(shipped_file("hooks", GITHUB_TEMPLATE).read_text(encoding="utf-8"), options, GITHUB_REQUIREMENTS),
         force,
         result,
     )
+    _write_requirements(root, GITHUB_REQUIREMENTS, options, force, result)
     result.hints.append(
         "enable Settings > Actions > General > 'Allow GitHub Actions to create and approve pull "
         "requests', then commit and push the workflow"
@@ -166,10 +196,11 @@ def write_gitlab(root: Path, options: CiOptions, *, force: bool = False) -> CiRe
     _write(
         root,
         GITLAB_PATH,
-        render(shipped_file("hooks", GITLAB_TEMPLATE).read_text(encoding="utf-8"), options),
+        render(shipped_file("hooks", GITLAB_TEMPLATE).read_text(encoding="utf-8"), options, GITLAB_REQUIREMENTS),
         force,
         result,
     )
+    _write_requirements(root, GITLAB_REQUIREMENTS, options, force, result)
     include = f"include:\n  - local: {GITLAB_PATH}\n"
     main = root / GITLAB_ROOT
     if not main.exists():

@@ -9,19 +9,23 @@ newer fact about the same subject as an entry memgit wrote becomes an edit of th
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import date, timedelta
+from collections.abc import Mapping
+from datetime import date
 
 from memgit.config import DreamConfig
 from memgit.core.paths import daily_log_day
-from memgit.core.provenance import EntryMarker, SourceRef
+from memgit.core.provenance import SourceRef
 from memgit.dream import memory_doc
 from memgit.dream.concepts import entry_key, plain, subject, words
-from memgit.dream.ledger import Recall, text_hash
+from memgit.dream.forget import ForgetProposal, forget_proposals
+from memgit.dream.ledger import Recall
 from memgit.dream.light import overlap
-from memgit.dream.model import Action, Candidate, ShortTerm, Similarity
+from memgit.dream.model import Action, Candidate, Review, ShortTerm, Similarity
 from memgit.dream.scoring import components
 
 GATES = (
+    "rejected",
+    "not on the branch",
     "recalls",
     "queries",
     "score",
@@ -51,14 +55,16 @@ def score_entries(entries: list[ShortTerm], cfg: DreamConfig, today: date) -> li
     return out
 
 
-def _entry_day(entry: memory_doc.MemoryEntry) -> str:
-    """When the fact of an entry was true: its source's daily-log day, else the promotion day."""
-    source = entry.marker.source
+def _entry_day(entry: memory_doc.MemoryEntry, review: Review) -> str:
+    """When the fact of an entry was true: its source's daily-log day, else the promotion day
+    (from the provenance store, else a long marker)."""
+    record = review.records.get(entry.key)
+    source = record.source if record is not None and record.source else entry.marker.source
     if source is not None:
         day = daily_log_day(source.path)
         if day is not None:
             return day.isoformat()
-    return entry.marker.promoted or ""
+    return record.day if record is not None else entry.marker.promoted or ""
 
 
 def _candidate_day(c: Candidate) -> str:
@@ -75,18 +81,24 @@ def deep_phase(
     similarity: Similarity,
     now_day: date,
     base_commit: str,
+    review: Review | None = None,
 ) -> tuple[list[Candidate], list[Action], list[str], dict[str, int]]:
     """Candidates (each with its gate), the actions in commit order, MEMORY.md after each action,
-    and the count of candidates stopped at each gate."""
+    and the count of candidates stopped at each gate. `review`: what people decided so far."""
+    review = review or Review()
     candidates = score_entries(entries, cfg, now_day)
-    existing = memory_doc.parse_entries(memory_text)
+    existing = memory_doc.parse_entries(memory_text, review.hashes)
     existing_keys = {e.key for e in existing}
     max_chars = cfg.max_entry_tokens * 4
     for c in candidates:
         e = c.entry
         c.source = SourceRef(e.path, e.start, e.end, base_commit)
         c.also = [SourceRef(p, s, t, base_commit) for p, s, t in e.sources[1:]]
-        if e.recalls < cfg.min_recall_count:
+        if c.key in review.rejected:
+            c.gate = "rejected"  # a person said no; a changed source text is a new key
+        elif review.only is not None and c.key not in review.only:
+            c.gate = "not on the branch"  # a branch regenerated after a drop proposes nothing new
+        elif e.recalls < cfg.min_recall_count:
             c.gate = "recalls"
         elif len(e.queries) < cfg.min_unique_queries:
             c.gate = "queries"
@@ -99,8 +111,7 @@ def deep_phase(
     passing = [c for c in candidates if c.gate is None]
 
     # Duplicates and supersedes: compare survivors with MEMORY.md's entries and paragraphs.
-    human_units = _human_units(memory_text)
-    owned = [e for e in existing if e.owned]
+    human_units = _human_units(memory_text, review.hashes)
     pool = [plain(e.body) for e in existing] + [plain(u) for u in human_units]
     if passing and pool:
         sims = similarity.compare([plain(c.entry.text) for c in passing], pool)
@@ -117,7 +128,7 @@ def deep_phase(
         return any(overlap(mine, theirs) >= cfg.duplicate_overlap for theirs in others)
 
     superseded: set[str] = set()
-    replaced = {e.marker.extra["supersedes"] for e in existing if "supersedes" in e.marker.extra}
+    replaced = {e.marker.extra["supersedes"] for e in existing if "supersedes" in e.marker.extra} | review.replaced
     for c, row in zip(passing, sims, strict=True):
         if (row and max(row) >= dup) or same_words(c.entry.text, pool_words):
             c.gate = "duplicate"
@@ -131,7 +142,7 @@ def deep_phase(
         for e, value in zip(existing, row, strict=False):
             if not e.owned or e.key in superseded or value < sup or subject(e.body) != subj or subj is None:
                 continue
-            if _candidate_day(c) <= _entry_day(e):
+            if _candidate_day(c) <= _entry_day(e, review):
                 newer_entry = True
                 continue
             if best is None or value > best[0]:
@@ -160,41 +171,37 @@ def deep_phase(
     actions: list[Action] = []
     states: list[str] = []
     text = memory_text
-    for entry in _forgettable(owned, recalls, cfg, now_day, superseded):
-        text = memory_doc.remove_entry(text, entry.key)
+    forgets = forget_proposals(existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review,
+                               records=review.records)
+    if review.only is not None:
+        forgets = [f for f in forgets if f.entry.key in review.only]
+    for proposal in forgets:
+        entry = proposal.entry
+        text = memory_doc.remove_entry(text, entry.key, review.hashes)
+        record = review.records.get(entry.key)
         actions.append(
             Action(
                 kind="forget",
                 key=entry.key,
                 text=plain(entry.body),
-                source=entry.marker.source,
+                source=record.source if record is not None and record.source else entry.marker.source,
                 score=None,
                 components=None,
                 subject=f"dream: forget {_short(plain(entry.body))}",
-                body=_forget_body(entry, cfg),
+                body=_forget_body(proposal, cfg),
             )
         )
         states.append(text)
     promoted = 0
-    day = now_day.isoformat()
     for c in [c for c in passing if c.gate is None]:
         if promoted >= cfg.max_promotions:
             c.gate = "cap"
             continue
         body = "- " + plain(c.entry.text)
-        extra: dict[str, str] = {}
-        if c.also:
-            extra["also"] = ",".join(ref.format() for ref in c.also[:3])
         if c.action == "supersede":
-            target = next(e for e in existing if e.key == c.target)
-            if target.marker.source is not None:
-                extra["was"] = target.marker.source.format()
-            extra["supersedes"] = target.key
-            marker = EntryMarker(c.key, c.source, round(c.score, 3), day, extra)
-            new_text = memory_doc.replace_entry(text, target.key, marker, body)
+            new_text = memory_doc.replace_entry(text, str(c.target), c.key, body, review.hashes)
         else:
-            marker = EntryMarker(c.key, c.source, round(c.score, 3), day, extra)
-            new_text = memory_doc.append_entry(text, marker, body)
+            new_text = memory_doc.add_entry(text, c.key, body, section=cfg.section)
         if len(new_text) > cfg.memory_max_chars and len(new_text) > len(text):
             c.gate = "budget"
             continue
@@ -202,7 +209,9 @@ def deep_phase(
         promoted += 1
         previous = None
         if c.action == "supersede":
-            previous = next(e for e in existing if e.key == c.target).marker.source
+            target = next(e for e in existing if e.key == c.target)
+            record = review.records.get(target.key)
+            previous = record.source if record is not None and record.source else target.marker.source
         verb = "update" if c.action == "supersede" else "remember"
         actions.append(
             Action(
@@ -226,38 +235,14 @@ def deep_phase(
     return candidates, actions, states, dict(counts)
 
 
-def _human_units(memory_text: str) -> list[str]:
+def _human_units(memory_text: str, hashes: Mapping[str, str]) -> list[str]:
     """Paragraphs and list items a person wrote in MEMORY.md (what a candidate must not repeat)."""
     units = []
-    for line in memory_doc.human_text(memory_text).splitlines():
+    for line in memory_doc.human_text(memory_text, hashes).splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith("#") and not stripped.startswith("<!--"):
             units.append(stripped)
     return units
-
-
-def _forgettable(
-    owned: list[memory_doc.MemoryEntry], recalls: list[Recall], cfg: DreamConfig, today: date, superseded: set[str]
-) -> list[memory_doc.MemoryEntry]:
-    if cfg.forget_after_days <= 0:
-        return []
-    written_before = (today - timedelta(days=cfg.forget_after_days)).isoformat()
-    recalled_since = (today - timedelta(days=cfg.forget_unrecalled_days)).isoformat()
-    recent = [r for r in recalls if r.day >= recalled_since]
-    out = []
-    for entry in owned:
-        if entry.key in superseded or not entry.marker.promoted or entry.marker.promoted > written_before:
-            continue
-        body_hash = text_hash(entry.body)
-        source = entry.marker.source
-        recalled = any(
-            (r.path == "MEMORY.md" and (r.text_hash == body_hash or entry.body_start <= r.focus_start <= entry.body_end))
-            or (source is not None and r.path == source.path and source.start <= r.focus_start <= source.end)
-            for r in recent
-        )
-        if not recalled:
-            out.append(entry)
-    return out
 
 
 def _short(text: str, width: int = 60) -> str:
@@ -278,8 +263,9 @@ def _promote_body(c: Candidate, previous: SourceRef | None) -> str:
     return "\n".join(lines)
 
 
-def _forget_body(entry: memory_doc.MemoryEntry, cfg: DreamConfig) -> str:
+def _forget_body(proposal: ForgetProposal, cfg: DreamConfig) -> str:
     return (
-        f"Written by memgit on {entry.marker.promoted}, not recalled by any search in the last "
-        f"{cfg.forget_unrecalled_days} days. Git history keeps it; revert this commit to keep it."
+        f"Written by memgit on {proposal.written}; not searched for, loaded or read in the last "
+        f"{cfg.forget_unrecalled_days} days, and {proposal.detail}. Git history keeps it; to keep it, "
+        f"run `memgit dream drop {proposal.entry.key}` on the dream branch."
     )

@@ -1,31 +1,57 @@
 """MEMORY.md as memgit sees it (pure): the entries memgit wrote, and everything else untouched.
 
-An entry memgit wrote is a marker line (`<!-- memgit:entry key=… -->`) and the body lines under it,
-up to a blank line, a heading or the next marker. The marker carries `hash=` of the body as written:
-when a person edits the body, the hash no longer matches and the entry counts as theirs (memgit
-never rewrites, moves or forgets it). Every edit here splices lines of memgit's own entries; all
-other bytes of the file are carried over as they are.
+An entry memgit writes is one line ending in a short marker, under one section of its own
+(`## From dreaming`, a setting), grouped by subject (`### Subject`):
+
+    ## From dreaming
+
+    ### Priya
+    - Priya owns the nightly ETL jobs. <!--mg:k3b71873e72-->
+
+The marker is only the entry's key: its provenance (source, score, dates, the body's hash as
+written) lives in the provenance store beside MEMORY.md (`entries.py`), so the markers are a small
+share of the bytes an agent loads. When a person edits the line, its hash no longer matches the
+store's and the entry counts as theirs (memgit never rewrites, moves or forgets it).
+
+Entries written by earlier versions (a long marker on its own line above one or more body lines,
+its hash inside the marker) are still read; `migrate` rewrites the one-line ones to today's form.
+
+Every edit here splices lines of memgit's own entries (and the section and subject headings it
+made); all other bytes of the file are carried over as they are, and one line an entry means a
+reviewer can delete one proposal with one line.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from memgit.core.provenance import EntryMarker, parse_marker
+from memgit.core.provenance import EntryMarker, has_inline_marker, parse_marker, short_marker, strip_marker
+from memgit.core.text import WORD_RE
+from memgit.dream.concepts import subject
+
+DEFAULT_SECTION = "From dreaming"
+DEFAULT_TITLE = "# Long-term Memory"
+#: The subject heading of an entry whose subject cannot be told.
+NO_SUBJECT = "General"
 
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.MULTILINE)
 _HEADING = re.compile(r"^#{1,6}\s")
+_HEADING_PARTS = re.compile(r"^(?P<level>#{1,6})\s+(?P<title>.*?)\s*#*\s*$")
 
 
 @dataclass(frozen=True)
 class MemoryEntry:
     marker: EntryMarker
-    marker_line: int  # 1-based line of the marker
+    marker_line: int  # 1-based line of the marker (an inline marker: the entry's own line)
     body_start: int
     body_end: int  # inclusive; body_end < body_start when the body is empty
     body: str
+    #: The body's hash as memgit wrote it (a long marker's `hash=`, else the provenance store's).
+    written_hash: str | None = None
+    inline: bool = False
 
     @property
     def key(self) -> str:
@@ -34,7 +60,7 @@ class MemoryEntry:
     @property
     def owned(self) -> bool:
         """Still exactly as memgit wrote it (so memgit may supersede or forget it)."""
-        return self.marker.extra.get("hash") == body_hash(self.body)
+        return self.written_hash is not None and self.written_hash == body_hash(self.body)
 
 
 def body_hash(body: str) -> str:
@@ -46,72 +72,200 @@ def has_conflict_markers(text: str) -> bool:
     return bool(_CONFLICT.search(text))
 
 
-def parse_entries(text: str) -> list[MemoryEntry]:
+def parse_entries(text: str, hashes: Mapping[str, str] | None = None) -> list[MemoryEntry]:
+    """memgit's entries in `text`; `hashes` (key -> body hash as written, from the provenance
+    store) tells which of today's entries are still memgit's."""
+    hashes = hashes or {}
     lines = text.splitlines()
     out: list[MemoryEntry] = []
     i = 0
     while i < len(lines):
-        marker = parse_marker(lines[i])
+        line = lines[i]
+        if has_inline_marker(line):
+            marker = parse_marker(line)
+            assert marker is not None
+            body = strip_marker(line).rstrip("\r")
+            out.append(MemoryEntry(marker, i + 1, i + 1, i + 1, body, hashes.get(marker.key), inline=True))
+            i += 1
+            continue
+        marker = parse_marker(line)
         if marker is None:
             i += 1
             continue
         j = i + 1
         while j < len(lines) and lines[j].strip() and not _HEADING.match(lines[j]) and parse_marker(lines[j]) is None:
             j += 1
-        out.append(MemoryEntry(marker, i + 1, i + 2, j, "\n".join(lines[i + 1 : j])))
+        written = marker.extra.get("hash") or hashes.get(marker.key)
+        out.append(MemoryEntry(marker, i + 1, i + 2, j, "\n".join(lines[i + 1 : j]), written))
         i = j
     return out
 
 
-def human_text(text: str) -> str:
-    """What a person wrote: the file without memgit's own (unedited) entries."""
+def human_text(text: str, hashes: Mapping[str, str] | None = None) -> str:
+    """What a person wrote: the file without memgit's own (unedited) entries, markers taken out."""
     lines = text.splitlines(keepends=True)
     drop: set[int] = set()
-    for entry in parse_entries(text):
+    for entry in parse_entries(text, hashes):
         if entry.owned:
             drop.update(range(entry.marker_line - 1, entry.body_end))
-    return "".join(line for n, line in enumerate(lines) if n not in drop)
+    return "".join(_unmarked(line) for n, line in enumerate(lines) if n not in drop)
 
 
-def render_entry(marker: EntryMarker, body: str) -> str:
-    """Marker line and body, with the body's hash in the marker."""
+def _unmarked(line: str) -> str:
+    ending = line[len(line.rstrip("\r\n")) :]
+    return strip_marker(line.rstrip("\r\n")) + ending
+
+
+def subject_title(body: str) -> str:
+    """The subject heading an entry goes under: its subject as the text spells it, capitalised."""
+    found = subject(body)
+    if not found:
+        return NO_SUBJECT
+    for word in WORD_RE.findall(body):
+        if word.lower() == found:
+            found = word
+            break
+    title = " ".join(found.split())[:40]
+    return title[:1].upper() + title[1:] if title else NO_SUBJECT
+
+
+def entry_line(key: str, body: str) -> str:
+    """An entry as memgit writes it: its one body line and the short marker (no line ending)."""
+    return " ".join(body.split()) + short_marker(key)
+
+
+def _eol(text: str) -> str:
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    match = _HEADING_PARTS.match(line.rstrip("\r\n"))
+    return (len(match["level"]), match["title"]) if match else None
+
+
+def _find_heading(lines: list[str], level: int, title: str, start: int = 0, end: int | None = None) -> int | None:
+    wanted = title.casefold()
+    for i in range(start, len(lines) if end is None else end):
+        found = _heading(lines[i])
+        if found is not None and found[0] == level and found[1].casefold() == wanted:
+            return i
+    return None
+
+
+def _block_end(lines: list[str], start: int, level: int, limit: int) -> int:
+    """Index of the first heading of `level` or above after `start` (or `limit`)."""
+    for i in range(start + 1, limit):
+        found = _heading(lines[i])
+        if found is not None and found[0] <= level:
+            return i
+    return limit
+
+
+def _last_content(lines: list[str], start: int, end: int) -> int:
+    last = start
+    for i in range(start, end):
+        if lines[i].strip():
+            last = i
+    return last
+
+
+def add_entry(text: str, key: str, body: str, *, section: str = DEFAULT_SECTION, group: str | None = None) -> str:
+    """`text` with one entry added at the end of its subject's group, in memgit's section (made at
+    the end of the file when missing); nothing else changes."""
+    eol = _eol(text)
+    group = group or subject_title(body)
+    line = entry_line(key, body) + eol
+    if not text.strip():
+        text = DEFAULT_TITLE + eol
+    lines = text.splitlines(keepends=True)
+    if not lines[-1].endswith("\n"):
+        lines[-1] += eol
+    sec = _find_heading(lines, 2, section)
+    if sec is None:
+        block = ([eol] if lines[-1].strip() else []) + [f"## {section}{eol}", eol, f"### {group}{eol}", line]
+        return "".join(lines + block)
+    sec_end = _block_end(lines, sec, 2, len(lines))
+    sub = _find_heading(lines, 3, group, sec + 1, sec_end)
+    if sub is not None:
+        at = _last_content(lines, sub, _block_end(lines, sub, 3, sec_end)) + 1
+        new = [line]
+    else:
+        at = _last_content(lines, sec, sec_end) + 1
+        new = [eol, f"### {group}{eol}", line]
+    if at < len(lines) and lines[at].strip():
+        new.append(eol)  # a heading right below: keep a blank line before it
+    return "".join(lines[:at] + new + lines[at:])
+
+
+def replace_entry(text: str, key: str, new_key: str, body: str, hashes: Mapping[str, str] | None = None) -> str:
+    """`text` with the entry `key` replaced in place by one line (an update keeps its place)."""
+    entry = _find(text, key, hashes)
+    lines = text.splitlines(keepends=True)
+    last = lines[entry.body_end - 1] if entry.body_end >= entry.marker_line else lines[entry.marker_line - 1]
+    ending = last[len(last.rstrip("\r\n")) :] or ""
+    new = entry_line(new_key, body) + ending
+    return "".join(lines[: entry.marker_line - 1]) + new + "".join(lines[max(entry.body_end, entry.marker_line) :])
+
+
+def remove_entry(text: str, key: str, hashes: Mapping[str, str] | None = None) -> str:
+    """`text` without the entry; a subject heading left with nothing under it goes too (with the
+    blank line that separated it), as does the blank line above a removed long-form entry."""
+    entry = _find(text, key, hashes)
+    lines = text.splitlines(keepends=True)
+    start = entry.marker_line - 1
+    end = max(entry.body_end, entry.marker_line)
+    if not entry.inline:
+        if start > 0 and not lines[start - 1].strip() and (end >= len(lines) or not lines[end].strip()):
+            start -= 1
+        return "".join(lines[:start]) + "".join(lines[end:])
+    rest = lines[:start] + lines[end:]
+    # A `### subject` group left empty: its heading, blank lines, then a heading or the end.
+    above = start - 1
+    while above >= 0 and not rest[above].strip():
+        above -= 1
+    below = start
+    while below < len(rest) and not rest[below].strip():
+        below += 1
+    heading = _heading(rest[above]) if above >= 0 else None
+    following = _heading(rest[below]) if below < len(rest) else None
+    if heading is not None and heading[0] == 3 and (below == len(rest) or (following is not None and following[0] <= 3)):
+        cut_from = above
+        if below == len(rest):
+            while cut_from > 0 and not rest[cut_from - 1].strip():
+                cut_from -= 1  # nothing follows: no blank lines left dangling at the end
+        rest = rest[:cut_from] + rest[below:]
+    return "".join(rest)
+
+
+def migrate(text: str) -> tuple[str, list[tuple[MemoryEntry, str]]]:
+    """Long-form entries with a one-line body rewritten in place to today's one-line form.
+    Returns the new text and, for each rewritten entry, the entry as it was and its new line."""
+    lines = text.splitlines(keepends=True)
+    done: list[tuple[MemoryEntry, str]] = []
+    for entry in reversed(parse_entries(text)):
+        if entry.inline or entry.body_end != entry.body_start:
+            continue
+        old = lines[entry.body_start - 1]
+        ending = old[len(old.rstrip("\r\n")) :]
+        new = old.rstrip("\r\n").rstrip() + short_marker(entry.key) + ending
+        lines[entry.marker_line - 1 : entry.body_end] = [new]
+        done.append((entry, new.rstrip("\r\n")))
+    done.reverse()
+    return "".join(lines), done
+
+
+def _find(text: str, key: str, hashes: Mapping[str, str] | None = None) -> MemoryEntry:
+    for entry in parse_entries(text, hashes):
+        if entry.key == key:
+            return entry
+    raise KeyError(key)
+
+
+def render_long_entry(marker: EntryMarker, body: str) -> str:
+    """An entry in the long form earlier versions wrote (marker line with the body's hash, body):
+    what existing workspaces hold, and what `migrate` rewrites."""
     extra = dict(marker.extra)
     extra["hash"] = body_hash(body)
     stamped = EntryMarker(marker.key, marker.source, marker.score, marker.promoted, extra)
     return stamped.format() + "\n" + body.rstrip("\n") + "\n"
-
-
-def append_entry(text: str, marker: EntryMarker, body: str) -> str:
-    """`text` with one entry added at its end, after a blank line; nothing before it changes."""
-    if text and not text.endswith("\n"):
-        text += "\n"
-    if text and not text.endswith("\n\n"):
-        text += "\n"
-    if not text:
-        text = "# Long-term Memory\n\n"
-    return text + render_entry(marker, body)
-
-
-def replace_entry(text: str, key: str, marker: EntryMarker, body: str) -> str:
-    entry = _find(text, key)
-    lines = text.splitlines(keepends=True)
-    new = render_entry(marker, body)
-    return "".join(lines[: entry.marker_line - 1]) + new + "".join(lines[entry.body_end :])
-
-
-def remove_entry(text: str, key: str) -> str:
-    """`text` without the entry (and the blank line that separated it from what came before)."""
-    entry = _find(text, key)
-    lines = text.splitlines(keepends=True)
-    start = entry.marker_line - 1
-    end = entry.body_end
-    if start > 0 and not lines[start - 1].strip() and (end >= len(lines) or not lines[end].strip()):
-        start -= 1
-    return "".join(lines[:start]) + "".join(lines[end:])
-
-
-def _find(text: str, key: str) -> MemoryEntry:
-    for entry in parse_entries(text):
-        if entry.key == key:
-            return entry
-    raise KeyError(key)

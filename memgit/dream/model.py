@@ -9,6 +9,8 @@ from typing import Any
 
 from memgit.config import DreamConfig
 from memgit.core.provenance import SourceRef
+from memgit.dream.decisions import Decision
+from memgit.dream.entries import EntryRecord
 from memgit.dream.ledger import Recall
 from memgit.dream.scoring import Components
 
@@ -31,6 +33,22 @@ class Similarity:
 
 
 @dataclass(frozen=True)
+class Review:
+    """What the review so far tells a run (decisions.py, entries.py): which entries memgit wrote
+    (their line's hash as written), which proposals people rejected, which entries they kept when a
+    forget was proposed, which keys an update replaced; and, when a branch is regenerated after a
+    drop, the only keys it may propose."""
+
+    hashes: Mapping[str, str] = field(default_factory=dict)
+    #: Key -> the store's latest record that wrote it (when, from where).
+    records: Mapping[str, EntryRecord] = field(default_factory=dict)
+    rejected: frozenset[str] = frozenset()
+    kept: frozenset[str] = frozenset()
+    replaced: frozenset[str] = frozenset()
+    only: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
 class DreamInputs:
     """Everything a run reads, gathered before any phase runs (so the phases are pure)."""
 
@@ -45,6 +63,14 @@ class DreamInputs:
     malformed: int = 0
     malformed_where: tuple[str, ...] = ()
     notices: tuple[str, ...] = ()
+    #: The provenance store (memory/.dreams/entries.jsonl) at the base, as text.
+    store_text: str = ""
+    #: Review decisions known to this run: at the base, on the dream branch it replaces, new ones.
+    decisions: tuple[Decision, ...] = ()
+    #: Of those, the ones this run's branch must carry (not at the base yet).
+    carried: tuple[Decision, ...] = ()
+    #: Regenerating a branch after a drop: the only keys it may propose (None: any).
+    only: frozenset[str] | None = None
 
 
 @dataclass
@@ -138,11 +164,18 @@ class DreamPlan:
     memory_after: list[str]  # MEMORY.md after each action, in order
     report: str
     themes: list[tuple[str, float]]
-    truths: list[tuple[str, float]]
+    truths: list[tuple[str, float, str]]  # where, confidence, text
     light: dict[str, int]
     notices: list[str]
     #: memory/.dreams/concepts/<day>.json: themes and where each concept appears (concept_map).
     concepts: str = ""
+    #: One provenance record per action (entries.py), in commit order.
+    records: list[EntryRecord] = field(default_factory=list)
+    #: MEMORY.md with its long-form markers rewritten short (the run's first commit), or None.
+    migrated: str | None = None
+    migrated_records: list[EntryRecord] = field(default_factory=list)
+    #: Decisions this branch records (memory/.dreams/decisions/), new or carried.
+    decisions: list[Decision] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:

@@ -4,12 +4,39 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from memgit.dream import memory_doc
 from memgit.dream.concept_map import concept_places, concepts_document
+from memgit.dream.concepts import plain
+from memgit.dream.decisions import Decision, verdicts
 from memgit.dream.deep import deep_phase
+from memgit.dream.entries import parse_store
 from memgit.dream.light import light_phase
-from memgit.dream.model import DreamInputs, DreamPlan
+from memgit.dream.model import DreamInputs, DreamPlan, Review
+from memgit.dream.proposals import action_records, migration_records
 from memgit.dream.rem import rem_phase
 from memgit.dream.report import render_report
+from memgit.dream.use import USE_QUERY_HASHES
+
+
+def review_of(inputs: DreamInputs, memory_text: str) -> tuple[Review, list[Decision]]:
+    """What the review so far tells this run, and the rejections MEMORY.md implies (a proposal of a
+    merged report that a person took out) as decisions to record."""
+    store = parse_store(inputs.store_text)
+    hashes = store.hashes()
+    present = [e.key for e in memory_doc.parse_entries(memory_text, hashes)]
+    found = verdicts(inputs.decisions, store, present)
+    day = inputs.now.date().isoformat()
+    implied = [Decision(key, "rejected", day, "missing", "promote", text, "taken out of MEMORY.md by hand")
+               for key, text in found.missing]
+    review = Review(
+        hashes=hashes,
+        records=store.written(),
+        rejected=found.rejected,
+        kept=found.kept,
+        replaced=frozenset(store.replaced()),
+        only=inputs.only,
+    )
+    return review, implied
 
 
 def plan_dream(inputs: DreamInputs) -> DreamPlan:
@@ -18,7 +45,15 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     oldest = (today - timedelta(days=cfg.max_age_days - 1)).isoformat()
     # Evidence: recalls up to `now` (a simulated clock may run behind later lines) and not too old.
     until_now = [r for r in inputs.recalls if r.at <= inputs.now]
-    evidence = [r for r in until_now if oldest <= r.day]
+    # Session-start loads and gets of MEMORY.md are uses (forgetting reads them), not evidence.
+    evidence = [r for r in until_now if oldest <= r.day and r.query_hash not in USE_QUERY_HASHES]
+    memory_text, migrated = memory_doc.migrate(inputs.memory_text)
+    review, implied = review_of(inputs, memory_text)
+    moved = migration_records(migrated, today.isoformat())
+    if moved:  # entries whose long markers this run shortens: their provenance is in the records now
+        review = Review({**review.hashes, **{r.key: r.hash for r in moved if r.hash}},
+                        {**review.records, **{r.key: r for r in moved}}, review.rejected, review.kept,
+                        review.replaced | {r.replaces for r in moved if r.replaces}, review.only)
     light = light_phase(evidence, inputs.files, inputs.recent_notes, fold_similarity=cfg.dedupe_similarity)
     places = concept_places(light.entries, inputs.files, inputs.recent_notes)
     light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
@@ -29,12 +64,13 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     )
     candidates, actions, states, counts = deep_phase(
         light.entries,
-        inputs.memory_text,
+        memory_text,
         until_now,
         cfg=cfg,
         similarity=inputs.similarity,
         now_day=today,
         base_commit=inputs.base_commit,
+        review=review,
     )
     if light.gone:
         counts["source gone"] = len(light.gone)
@@ -62,10 +98,27 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         memory_after=states,
         report="",
         themes=rem.themes,
-        truths=[(f"{e.path}:{e.start}-{e.end}", round(conf, 3)) for e, conf in rem.truths],
+        truths=[(f"{e.path}:{e.start}-{e.end}", round(conf, 3), plain(e.text)) for e, conf in rem.truths],
         light=stats,
         notices=notices,
     )
+    plan.records = action_records(actions, states, candidates, day=plan.day, files=inputs.files,
+                                  recalls=inputs.recalls)
+    if migrated:
+        plan.migrated = memory_text
+        plan.migrated_records = moved
+    plan.decisions = _unique([*inputs.carried, *implied])
     plan.report = render_report(plan, inputs, light.gone)
     plan.concepts = concepts_document(plan.day, inputs.base_commit, rem.themes, places)
     return plan
+
+
+def _unique(decisions: list[Decision]) -> list[Decision]:
+    seen: set[str] = set()
+    out = []
+    for decision in decisions:
+        line = decision.to_json()
+        if line not in seen:
+            seen.add(line)
+            out.append(decision)
+    return out

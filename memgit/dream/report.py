@@ -1,17 +1,20 @@
 """The dream report (pure): what a run saw, what rose, what fell and why, in readable Markdown.
 
 It is written to `memory/dreams/YYYY-MM-DD.md` on the dream branch and becomes the pull request's
-body. Its lines are never promoted (the light phase rejects everything under memory/dreams/).
+body, so it is laid out as the reviewer's checklist: one item per proposal with what to run to
+reject it, then the evidence. Its lines are never promoted (the light phase rejects everything under memory/dreams/).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from memgit.dream import memory_doc
 from memgit.dream.concepts import plain
 
 if TYPE_CHECKING:
-    from memgit.dream.model import DreamInputs, DreamPlan
+    from memgit.dream.entries import EntryRecord
+    from memgit.dream.model import Action, Candidate, DreamInputs, DreamPlan
 
 GATE_WORDS = {
     "recalls": "too few recalls",
@@ -24,6 +27,14 @@ GATE_WORDS = {
     "cap": "over the per-run cap",
     "budget": "MEMORY.md load budget reached",
     "source gone": "source text gone since the recall",
+    "rejected": "rejected in review before",
+    "not on the branch": "not on the branch being regenerated",
+}
+DECIDED_BY = {
+    "drop": "dropped from the dream branch",
+    "reject": "rejected with memgit dream reject",
+    "closed": "its pull request was closed without merging",
+    "missing": "listed in a merged report, taken out of MEMORY.md",
 }
 
 
@@ -32,15 +43,98 @@ def _cell(text: str, width: int = 90) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _quote(text: str) -> str:
+    return '"' + _cell(text, 100).replace('"', "'") + '"'
+
+
+def _source_line(record: EntryRecord | None, action: Action) -> str:
+    source = action.source
+    if source is None:
+        return "from ?"
+    about = [f"`{source.path}:{source.start}-{source.end}`"]
+    if record is not None and record.heading:
+        about.append(f"under {_quote(record.heading)}")
+    if record is not None and record.date:
+        about.append(f"({record.date})")
+    if source.commit:
+        about.append(f"at `{source.commit[:10]}`")
+    return "from " + " ".join(about)
+
+
+def _why_line(record: EntryRecord | None, action: Action, candidate: Candidate | None) -> str:
+    parts = []
+    if candidate is not None:
+        e = candidate.entry
+        parts.append(f"recalled {e.recalls} times by {len(e.queries)} questions on {len(set(e.days))} days, "
+                     f"score {action.score:.3f}" if action.score is not None else "")
+    if record is not None and record.why:
+        parts.append("asked: " + "; ".join(_quote(q) for q in record.why))
+    return "; ".join(p for p in parts if p)
+
+
+def _proposal(action: Action, record: EntryRecord | None, candidate: Candidate | None, before: dict[str, str]) -> list[str]:
+    drop = f"`memgit dream drop {action.key}`"
+    if action.kind == "forget":
+        lines = [f"- [ ] **forget** `{action.key}` {_cell(action.text)}"]
+        reason = action.body.split(". Git history")[0]
+        lines.append(f"  - why: {_cell(reason, 300)}")
+        if action.source is not None:
+            lines.append(f"  - {_source_line(None, action)}")
+        lines.append(f"  - to keep it: {drop}")
+        return lines
+    verb = "update" if action.kind == "supersede" else "remember"
+    lines = [f"- [ ] **{verb}** `{action.key}` {_cell(action.text)}"]
+    if action.kind == "supersede":
+        old = before.get(action.target or "", "")
+        lines.append(f"  - old → new: ~~{_cell(old)}~~ (`{action.target}`) → {_cell(action.text)}")
+    lines.append(f"  - {_source_line(record, action)}")
+    reason = _why_line(record, action, candidate)
+    if reason:
+        lines.append(f"  - why: {reason}")
+    lines.append(f"  - to reject it: {drop}")
+    return lines
+
+
 def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, int, int, int]]) -> str:
+    """The report, laid out as the pull request's checklist: the proposals first (each with its
+    key, text, source, why and the command that rejects it), then what the run saw and what fell.
+    A section with nothing to say is left out."""
     cfg = inputs.config
     s = plan.light
-    out = [
-        f"# Dream {plan.day}",
+    similarity = "embeddings" if inputs.similarity.kind == "embedding" else "term overlap (no model)"
+    kinds = [a.kind for a in plan.actions]
+    counts = ", ".join(f"{n} {label}" for n, label in (
+        (kinds.count("promote"), "new"), (kinds.count("supersede"), "update"), (kinds.count("forget"), "forget"))
+        if n)
+    out = [f"# Dream {plan.day}", ""]
+    if plan.actions:
+        out += [
+            f"{len(plan.actions)} proposal(s) for MEMORY.md: {counts}. Each is one commit on this branch. "
+            "Merge to accept them all; to reject one, run its `memgit dream drop` line (or delete its line "
+            "from MEMORY.md on this branch): a rejected proposal is never proposed again.",
+            "",
+            "## Proposals",
+            "",
+        ]
+        before = {e.key: plain(e.body) for e in memory_doc.parse_entries(plan.migrated or plan.memory_before)}
+        by_key = {c.key: c for c in plan.candidates if c.gate is None}
+        for action, record in zip(plan.actions, plan.records or [None] * len(plan.actions), strict=True):
+            out += _proposal(action, record, by_key.get(action.key), before)
+        out.append("")
+    if plan.migrated is not None:
+        out += ["## Markers", "",
+                f"The first commit rewrites {len(plan.migrated_records)} entry marker(s) of an earlier memgit to "
+                "the short form (`<!--mg:KEY-->`); their provenance moves to `memory/.dreams/entries.jsonl`.", ""]
+    if plan.decisions:
+        out += ["## Decisions recorded", ""]
+        for d in plan.decisions:
+            by = DECIDED_BY.get(d.by, d.by)
+            out.append(f"- {d.verdict} `{d.key}` ({by}){': ' + _cell(d.text, 80) if d.text else ''}")
+        out.append("")
+    out += [
+        "## What was seen",
         "",
-        f"Base commit `{inputs.base_commit[:12]}`; similarity by {'embeddings' if inputs.similarity.kind == 'embedding' else 'term overlap (no model)'}.",
-        "",
-        "## Light: what was seen",
+        f"Base commit `{inputs.base_commit[:12]}`; similarity by {similarity}.",
         "",
         f"- {s['recalls']} recalls in the last {cfg.max_age_days} days ({s['recent_recalls']} in the last "
         f"{cfg.light_lookback_days}), {s['entries']} distinct snippets, {s['folded']} near-duplicates folded.",
@@ -50,34 +144,20 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
         out.append(f"- {s['malformed']} malformed ledger lines skipped.")
     if gone:
         out.append(f"- {len(gone)} recalled snippets are gone from their files (edited or deleted since).")
-    out += ["", "## REM: themes and candidate truths", ""]
     if plan.themes:
-        out.append("Themes: " + ", ".join(f"{tag} ({strength:.2f})" for tag, strength in plan.themes) + ".")
-    else:
-        out.append("No theme is strong enough yet.")
-    out.append("")
-    for where, conf in plan.truths[:5]:
-        out.append(f"- `{where}` confidence {conf:.2f}")
-    out += ["", "## Deep: proposed", ""]
-    if not plan.actions:
-        out.append("Nothing to propose.")
-    for action in plan.actions:
-        where = action.source.format() if action.source else "?"
-        if action.kind == "forget":
-            out.append(f"- **forget** {_cell(action.text)} (from `{where}`)")
-        elif action.kind == "supersede":
-            out.append(f"- **update** {_cell(action.text)} (score {action.score:.3f}, from `{where}`, replaces {action.target})")
-        else:
-            out.append(f"- **remember** {_cell(action.text)} (score {action.score:.3f}, from `{where}`)")
-    out += ["", "## Fell, and why", ""]
-    for gate, n in plan.gate_counts.items():
-        if gate == "proposed":
-            continue
-        label = GATE_WORDS.get(gate, gate)
-        out.append(f"- {n} × {label}")
-        if gate == "budget":
-            out.append(f"  (MEMORY.md would pass its load budget of {cfg.memory_max_chars} characters; "
-                       "memgit never truncates it: forget or shorten entries to make room)")
+        out += ["", "Themes: " + ", ".join(f"{tag} ({strength:.2f})" for tag, strength in plan.themes) + "."]
+    if plan.truths:
+        out += ["", "Candidate truths (REM):", ""]
+        for where, conf, text in plan.truths[:5]:
+            out.append(f"- {_cell(text, 80)} (`{where}`, confidence {conf:.2f})")
+    fell = [(gate, n) for gate, n in plan.gate_counts.items() if gate != "proposed"]
+    if fell:
+        out += ["", "## Fell, and why", ""]
+        for gate, n in fell:
+            out.append(f"- {n} × {GATE_WORDS.get(gate, gate)}")
+            if gate == "budget":
+                out.append(f"  (MEMORY.md would pass its load budget of {cfg.memory_max_chars} characters; "
+                           "memgit never truncates it: forget or shorten entries to make room)")
     near = [c for c in plan.candidates if c.gate in ("score", "queries", "recalls", "cap", "budget")][:5]
     if near:
         out += ["", "Closest misses:", ""]

@@ -7,12 +7,13 @@ byte-identical commits. Nothing here touches the work tree, git's index or the c
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR, daily_date, daily_log_path
+from memgit.core.paths import DECISIONS_DIR, DREAM_REPORT_DIR, ENTRIES_PATH, LEDGER_DIR, daily_date, daily_log_path
 from memgit.core.provenance import (
     TRAILER_ACTION,
     TRAILER_KEY,
@@ -23,13 +24,17 @@ from memgit.core.provenance import (
 from memgit.core.text import NotText, decode_memory_text
 from memgit.core.transcripts import transcript_lines
 from memgit.dream import memory_doc
+from memgit.dream.branch import TRAILER_BASE, TRAILER_NOW, DreamBranch, read_branch
 from memgit.dream.concept_map import concepts_path
-from memgit.dream.concepts import jaccard
+from memgit.dream.concepts import jaccard, plain
+from memgit.dream.decisions import Decision, decisions_path, parse_decisions
+from memgit.dream.entries import EntryRecord, append_lines
 from memgit.dream.ledger import parse_ledger
 from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
 from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
 from memgit.git import commits
+from memgit.git.commits import ChainCommit
 from memgit.memory.recall_spool import ledger_lines, new_lines, read_spool
 
 if TYPE_CHECKING:
@@ -48,6 +53,8 @@ class DreamOutcome:
     reason: str | None = None
     base: str | None = None
     notices: list[str] = field(default_factory=list)
+    #: --push found commits memgit did not write on the remote branch: nothing written or pushed.
+    not_pushed: bool = False
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         plan = self.plan
@@ -58,6 +65,7 @@ class DreamOutcome:
             "pushed": self.pushed,
             "reason": self.reason,
             "notices": self.notices,
+            "not_pushed": self.not_pushed,
         }
         if plan is not None:
             data.update(
@@ -69,6 +77,7 @@ class DreamOutcome:
                     "themes": [{"tag": t, "strength": round(s, 3)} for t, s in plan.themes],
                     "report": plan.report,
                     "concepts_file": concepts_path(plan.day),
+                    "decisions": [json.loads(d.to_json()) for d in plan.decisions],
                 }
             )
             if explain:
@@ -126,7 +135,24 @@ def _text(data: bytes | None) -> str | None:
         return None
 
 
-def gather(ws: Workspace, base: str, now: datetime, notices: list[str]) -> DreamInputs:
+def _decision_files(root: Path, commit: str) -> list[tuple[str, str]]:
+    names = [p for p in commits.list_files(root, commit, DECISIONS_DIR) if p.endswith(".jsonl")]
+    return [(name, (data or b"").decode("utf-8", errors="replace"))
+            for name, data in commits.read_files(root, commit, names).items()]
+
+
+def gather(
+    ws: Workspace,
+    base: str,
+    now: datetime,
+    notices: list[str],
+    *,
+    tips: tuple[str, ...] = (),
+    new_decisions: tuple[Decision, ...] = (),
+    only: frozenset[str] | None = None,
+) -> DreamInputs:
+    """Everything a run reads, at the base commit. `tips`: dream branches this run replaces, whose
+    review decisions it carries; `new_decisions`: decisions taken now (a drop, a closed PR)."""
     root = ws.root
     cfg = ws.config.dream
     memory = _text(commits.read_files(root, base, ["MEMORY.md"])["MEMORY.md"]) or ""
@@ -164,6 +190,20 @@ def gather(ws: Workspace, base: str, now: datetime, notices: list[str]) -> Dream
             text = _text(data)
             if text is not None:
                 recent[path] = "\n".join(line for _, line in transcript_lines(text))
+    # Review: the provenance store and the decisions at the base, those on the branches replaced.
+    store_text = (commits.read_files(root, base, [ENTRIES_PATH])[ENTRIES_PATH] or b"").decode("utf-8", "replace")
+    at_base, bad = parse_decisions(_decision_files(root, base))
+    known = {d.to_json() for d in at_base}
+    carried: list[Decision] = []
+    for tip in dict.fromkeys(tips):
+        found, _ = parse_decisions(_decision_files(root, tip))
+        for decision in found:
+            if decision.to_json() not in known:
+                known.add(decision.to_json())
+                carried.append(decision)
+    carried += [d for d in new_decisions if d.to_json() not in known]
+    if bad:
+        notices.append(f"skipped {len(bad)} malformed review decision line(s): {', '.join(bad[:5])}")
     similarity = _similarity(ws, notices)
     return DreamInputs(
         now=now,
@@ -177,10 +217,16 @@ def gather(ws: Workspace, base: str, now: datetime, notices: list[str]) -> Dream
         malformed=ledger.malformed,
         malformed_where=tuple(ledger.malformed_where or ()),
         notices=tuple(notices),
+        store_text=store_text,
+        decisions=tuple(at_base + carried),
+        carried=tuple(carried),
+        only=only,
     )
 
 
-def commit_message(action: Action) -> str:
+def commit_message(action: Action, record: EntryRecord | None = None, old_text: str | None = None) -> str:
+    """A proposal's commit: the subject a reviewer reads in `git log`, the text quoted, where it
+    comes from (heading, date), why (the questions that recalled it), the old text of an update."""
     trailers = {TRAILER_ACTION: action.kind, TRAILER_KEY: action.key}
     if action.source is not None:
         trailers[TRAILER_SOURCE] = action.source.format()
@@ -191,7 +237,91 @@ def commit_message(action: Action) -> str:
     if action.previous_source is not None:
         trailers["Memgit-Previous-Source"] = action.previous_source.format()
     quoted = "\n".join("> " + line for line in action.text.splitlines())
-    return f"{action.subject}\n\n{quoted}\n\n{action.body}\n\n{format_trailers(trailers)}\n"
+    about: list[str] = []
+    if old_text:
+        about.append(f"Replaces: {old_text}")
+    if record is not None and action.source is not None:
+        where = f"Source: {action.source.path}:{action.source.start}-{action.source.end}"
+        if record.heading:
+            where += f", under {record.heading!r}"
+        if record.date:
+            where += f" ({record.date})"
+        about.append(where)
+    if record is not None and record.why:
+        about.append("Asked: " + "; ".join(f'"{q}"' for q in record.why))
+    extra = ("\n".join(about) + "\n\n") if about else ""
+    return f"{action.subject}\n\n{quoted}\n\n{extra}{action.body}\n\n{format_trailers(trailers)}\n"
+
+
+def branch_steps(root: Path, plan: DreamPlan, inputs: DreamInputs) -> list[tuple[str, dict[str, bytes | None]]]:
+    """The commits of a dream branch, in order: markers shortened (when an earlier memgit wrote long
+    ones), one per proposal, then the report with the provenance store and the decisions."""
+    steps: list[tuple[str, dict[str, bytes | None]]] = []
+    if plan.migrated is not None:
+        steps.append((
+            f"dream: shorten {len(plan.migrated_records)} entry marker(s)\n\n"
+            "Entries written by an earlier memgit carried their provenance in a long marker line; it moves to\n"
+            f"{ENTRIES_PATH} and the entry keeps a short marker on its own line.\n\n{TRAILER_ACTION}: migrate\n",
+            {"MEMORY.md": plan.migrated.encode("utf-8")},
+        ))
+    before = {e.key: plain(e.body) for e in memory_doc.parse_entries(plan.migrated or plan.memory_before)}
+    records = plan.records or [None] * len(plan.actions)
+    for action, state, record in zip(plan.actions, plan.memory_after, records, strict=True):
+        old = before.get(action.target or "") if action.kind == "supersede" else None
+        steps.append((commit_message(action, record, old), {"MEMORY.md": state.encode("utf-8")}))
+    report_path = f"{DREAM_REPORT_DIR}/{plan.day}.md"
+    files: dict[str, bytes | None] = {
+        report_path: plan.report.encode("utf-8"),
+        concepts_path(plan.day): plan.concepts.encode("utf-8"),
+    }
+    new_records = [r.to_json() for r in [*plan.migrated_records, *plan.records]]
+    if new_records:
+        files[ENTRIES_PATH] = append_lines(inputs.store_text, new_records).encode("utf-8")
+    by_file: dict[str, list[str]] = {}
+    for decision in plan.decisions:
+        by_file.setdefault(decisions_path(decision.day), []).append(decision.to_json())
+    if by_file:
+        existing = commits.read_files(root, inputs.base_commit, by_file)
+        for path, lines in by_file.items():
+            files[path] = append_lines((existing.get(path) or b"").decode("utf-8", "replace"), lines).encode("utf-8")
+    decided = f", {len(plan.decisions)} review decision(s)" if plan.decisions else ""
+    steps.append((
+        f"dream: report for {plan.day}\n\n{len(plan.actions)} proposal(s){decided}; see {report_path}\n"
+        f"(where its concepts appear: {concepts_path(plan.day)}).\n\n"
+        f"{TRAILER_ACTION}: report\n{TRAILER_BASE}: {inputs.base_commit}\n{TRAILER_NOW}: {inputs.now.isoformat()}\n",
+        files,
+    ))
+    return steps
+
+
+def _merged(root: Path, branch: DreamBranch, base_commit: str) -> bool:
+    """The branch's work is in the base already: merged, squashed or rebased in."""
+    if commits.is_ancestor(root, branch.tip, base_commit):
+        return True
+    if branch.base is None:
+        return False
+    changed = commits.changed_between(root, branch.base, branch.tip)
+    if not changed:
+        return True
+    return commits.read_files(root, branch.tip, changed) == commits.read_files(root, base_commit, changed)
+
+
+def _foreign_line(remote: str, name: str, foreign: list[ChainCommit]) -> str:
+    newest = foreign[0]
+    subject = newest.message.splitlines()[0] if newest.message.strip() else ""
+    more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
+    return (f"not pushed: {remote}/{name} has {len(foreign)} commit(s) memgit did not write ({newest.id[:10]} "
+            f"{subject[:60]!r} by {newest.author}{more}); merge or close its pull request first, and the next "
+            "run proposes again")
+
+
+def _proposal_decisions(branch: DreamBranch, day: str, by: str, reason: str) -> list[Decision]:
+    return [Decision(p.key, "kept" if p.action == "forget" else "rejected", day, by, p.action, p.text, reason)
+            for p in branch.proposals]
+
+
+def read_dream_branch(root: Path, tip: str) -> DreamBranch:
+    return read_branch(commits.first_parent_chain(root, tip))
 
 
 def run_dream(
@@ -203,7 +333,10 @@ def run_dream(
     dry_run: bool = False,
     push: str | None = None,
     force: bool = False,
+    reject_previous: bool = False,
 ) -> DreamOutcome:
+    """One run. `reject_previous`: the pull request of the branch this run replaces was closed
+    without merging, so its proposals are recorded as rejected (the CI says so)."""
     root: Path = ws.root
     base_commit = commits.resolve_commit(root, base)
     if base_commit is None:
@@ -212,15 +345,33 @@ def run_dream(
         raise MemgitError(f"--base {base!r} is not a commit here; give a branch, tag or commit id")
     if branch is not None:
         commits.check_branch_name(root, branch)
+    name = branch or f"{ws.config.dream.branch_prefix}{now.date().isoformat()}"
+    remote_tip = None
     if push:
-        from memgit.git.remote import check_remote
+        from memgit.git.remote import check_remote, fetch_branch
 
         check_remote(root, push)  # before anything is written: a typo must not leave a branch behind
+        remote_tip = fetch_branch(root, push, name)
+    outcome = DreamOutcome(plan=None, base=base_commit)
+    previous = read_dream_branch(root, remote_tip) if remote_tip else None
+    if previous is not None and previous.foreign and not reject_previous and not _merged(root, previous, base_commit):
+        outcome.reason = _foreign_line(str(push), name, previous.foreign)
+        outcome.not_pushed = True
+        return outcome
+    local_tip = commits.branch_commit(root, name)
+    tips = [t for t in (remote_tip, local_tip) if t]
+    tips += [t for b in commits.local_branches(root, ws.config.dream.branch_prefix)
+             if (t := commits.branch_commit(root, b)) is not None]
+    new: list[Decision] = []
+    if reject_previous:
+        closed = previous or (read_dream_branch(root, local_tip) if local_tip else None)
+        if closed is not None:
+            new = _proposal_decisions(closed, now.date().isoformat(), "closed", "pull request closed without merging")
     notices: list[str] = []
-    inputs = gather(ws, base_commit, now, notices)
+    inputs = gather(ws, base_commit, now, notices, tips=tuple(tips), new_decisions=tuple(new))
     plan = plan_dream(inputs)
-    outcome = DreamOutcome(plan=plan, base=base_commit, notices=plan.notices)
-    name = branch or f"{ws.config.dream.branch_prefix}{plan.day}"
+    outcome.plan = plan
+    outcome.notices = plan.notices
     if plan.empty:
         counts = ", ".join(f"{gate}: {n}" for gate, n in plan.gate_counts.items()) or "no recalls in the ledger"
         outcome.reason = f"nothing to promote, supersede or forget ({counts})"
@@ -228,26 +379,22 @@ def run_dream(
     if dry_run:
         outcome.reason = "dry run: no branch written"
         return outcome
+    write_branch(ws, plan, inputs, outcome, name=name, force=force, push=push)
+    return outcome
+
+
+def write_branch(ws: Workspace, plan: DreamPlan, inputs: DreamInputs, outcome: DreamOutcome, *, name: str,
+                 force: bool, push: str | None) -> None:
+    """Write the plan as branch `name` (all or nothing), and push it when asked."""
+    root = ws.root
     commits.refuse_checked_out(root, name)  # before anything is written, in every worktree
     existing = commits.branch_commit(root, name)
     if existing is not None and not force:
         raise MemgitError(
             f"branch {name} already exists; delete it (`git branch -D {name}`), pass --branch NAME, or use --force"
         )
-    steps: list[tuple[str, dict[str, bytes | None]]] = [
-        (commit_message(action), {"MEMORY.md": state.encode("utf-8")})
-        for action, state in zip(plan.actions, plan.memory_after, strict=True)
-    ]
-    report_path = f"{DREAM_REPORT_DIR}/{plan.day}.md"
-    steps.append(
-        (
-            f"dream: report for {plan.day}\n\n{len(plan.actions)} proposal(s); see {report_path}\n"
-            f"(where its concepts appear: {concepts_path(plan.day)}).\n\n"
-            f"{TRAILER_ACTION}: report\n",
-            {report_path: plan.report.encode("utf-8"), concepts_path(plan.day): plan.concepts.encode("utf-8")},
-        )
-    )
-    outcome.commits = commits.write_commits(root, base_commit, steps, when=now, identity=IDENTITY)
+    steps = branch_steps(root, plan, inputs)
+    outcome.commits = commits.write_commits(root, inputs.base_commit, steps, when=inputs.now, identity=IDENTITY)
     commits.set_branch(root, name, outcome.commits[-1], force=force)
     outcome.branch = name
     if push:
@@ -266,4 +413,3 @@ def run_dream(
             raise MemgitError(
                 f"{exc}; branch {name} is left written locally: push it with `git push {push} {name}`"
             ) from None
-    return outcome

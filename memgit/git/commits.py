@@ -184,3 +184,54 @@ def restore_branch(root: Path, name: str, written: str, previous: str | None) ->
     else:
         proc = plumbing._git(root, "update-ref", ref, previous, written)
     return proc.returncode == 0
+
+
+@dataclass(frozen=True)
+class ChainCommit:
+    id: str
+    message: str
+    committer_email: str
+    author: str
+    when: datetime
+    parents: tuple[str, ...]
+
+
+def first_parent_chain(root: Path, tip: str, limit: int = 200) -> list[ChainCommit]:
+    """`tip` and its first parents, newest first, at most `limit` (shallow history ends early)."""
+    from datetime import timedelta, timezone
+
+    import pygit2
+
+    repo = _repo(root)
+    out: list[ChainCommit] = []
+    try:
+        commit = repo[tip].peel(pygit2.Commit)
+    except (KeyError, ValueError):
+        return out
+    while commit is not None and len(out) < limit:
+        tz = timezone(timedelta(minutes=commit.committer.offset))
+        out.append(ChainCommit(str(commit.id), commit.message, commit.committer.email, commit.author.name,
+                               datetime.fromtimestamp(commit.committer.time, tz), tuple(str(p) for p in commit.parent_ids)))
+        try:
+            commit = commit.parents[0] if commit.parent_ids else None
+        except (KeyError, IndexError, pygit2.GitError):
+            commit = None  # the parent is beyond a shallow clone's history
+    return out
+
+
+def is_ancestor(root: Path, ancestor: str, descendant: str) -> bool:
+    """`ancestor` is `descendant` or one of its ancestors (as far as the local history reaches)."""
+    proc = plumbing._git(root, "merge-base", "--is-ancestor", ancestor, descendant)
+    return proc.returncode == 0
+
+
+def changed_between(root: Path, old: str, new: str) -> list[str]:
+    """Paths whose content differs between two commits."""
+    proc = plumbing._git(root, "diff", "--name-only", "-z", "--no-renames", old, new)
+    if proc.returncode != 0:
+        return []
+    return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def local_branches(root: Path, prefix: str) -> list[str]:
+    return sorted(name for name in _repo(root).branches.local if name.startswith(prefix))

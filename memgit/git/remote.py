@@ -45,3 +45,34 @@ def push_branch(root: Path, remote: str, branch: str, *, force: bool = False) ->
             hint = " (the branch exists there: use --force to replace it)" if info.flags & info.REJECTED else ""
             raise MemgitError(f"git push of {branch} to {remote} was refused: {info.summary.strip()}{hint}")
     return "; ".join(info.summary.strip() for info in infos)
+
+
+def fetch_branch(root: Path, remote: str, branch: str) -> str | None:
+    """Fetch `branch` from `remote` into `refs/remotes/REMOTE/BRANCH` (with the user's git, so their
+    credentials apply); its commit id, or None when the remote has no such branch."""
+    import git
+
+    ref = f"refs/heads/{branch}"
+    try:
+        repo = git.Repo(root)
+        listed = repo.git.ls_remote("--heads", remote, ref)
+    except git.exc.GitCommandError as exc:
+        raise MemgitError(f"cannot read branch {branch} of {remote} (nothing was written): {_complaint(exc)}") from None
+    except git.exc.GitError as exc:
+        raise MemgitError(f"cannot open the repository to fetch: {exc}") from None
+    tip = next((line.split()[0] for line in listed.splitlines() if line.endswith("\t" + ref)), None)
+    if tip is None:
+        return None
+    try:
+        repo.git.fetch("--no-tags", "--quiet", remote, f"+{ref}:refs/remotes/{remote}/{branch}")
+    except git.exc.GitCommandError as exc:
+        raise MemgitError(f"git fetch of {branch} from {remote} failed (nothing was written): {_complaint(exc)}") from None
+    return tip
+
+
+def _complaint(exc: Exception) -> str:
+    """git's own first `fatal:` line (GitPython quotes stderr), else its last line."""
+    text = str(getattr(exc, "stderr", "") or exc).strip().strip("'")
+    lines = [line.strip().removeprefix("stderr:").strip().strip("'") for line in text.splitlines() if line.strip()]
+    fatal = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    return (fatal or lines or [str(exc)])[0].removeprefix("stderr: ").strip("'")

@@ -148,12 +148,12 @@ def session_start_text(ws: Workspace, now: datetime) -> str:
     """What Claude Code adds to the conversation at session start: the session context."""
     from memgit.core.redact import redact_text
     from memgit.memory.lint import settings_for
-    from memgit.recall.context import build_context, without_markers
+    from memgit.recall.context import build_context
 
     result = build_context(ws, scope=ws.config.mcp.scope, day=now.date(), budget=ws.config.mcp.context_budget)
     settings = settings_for(ws)
     text, _found = redact_text(
-        without_markers(result.text), entropy_threshold=settings.entropy_threshold, severities=settings.severities
+        result.text, entropy_threshold=settings.entropy_threshold, severities=settings.severities
     )
     return text
 

@@ -13,7 +13,7 @@ The tools' rules hold here too:
 * files are read through `memgit.recall.context.read_agent_file`, the session context's own
   reader (no links out of the workspace, no non-memory paths);
 * entry markers (`<!-- memgit:… -->`, provenance for reviewers and the site) are left out
-  (`memgit.recall.context.without_markers`); a secret that reached a file anyway
+  (`memgit.core.provenance.strip_markers`); a secret that reached a file anyway
   (committed with `--no-verify`) is replaced by the lint's `[redacted: RULE]`.
 
 Unknown or refused URIs are JSON-RPC -32602 errors (what the 2025-11-25 revision settled on for
@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from memgit.core.paths import daily_log_path, normalise_user_path
+from memgit.core.provenance import strip_markers
 from memgit.errors import MemgitError
 from memgit.mcp.options import PRIVATE_FILES, ServerOptions
 from memgit.mcp.wire import ParamsError
-from memgit.recall.context import build_context, read_agent_file, without_markers
+from memgit.recall.context import build_context, read_agent_file
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
@@ -168,7 +169,7 @@ def read(ws: Workspace, options: ServerOptions, uri: Any, today: date) -> dict[s
             found = None
         if found is None and uri != TODAY_URI:
             raise ParamsError("Resource not found", {"uri": uri, "path": rel})
-        text = without_markers(found or "")
+        text = strip_markers(found or "")
     return {"contents": [{"uri": uri, "mimeType": MARKDOWN, "text": _redacted(ws, text)}]}
 
 
@@ -193,7 +194,11 @@ def _path_of(uri: str, today: date) -> str:
 
 def _context_text(ws: Workspace, options: ServerOptions, today: date, budget: int | None = None) -> str:
     result = build_context(ws, scope=options.scope, day=today, budget=budget or options.context_budget)
-    return without_markers(result.text)
+    if not options.read_only:  # a session-start load is a use of MEMORY.md's entries (forgetting reads it)
+        from memgit.dream.use import record_context_load
+
+        record_context_load(ws, result)
+    return result.text  # build_context already leaves the markers out
 
 
 def session_context(ws: Workspace, options: ServerOptions, today: date, budget: int | None = None) -> str:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from memgit.config import McpConfig
 from memgit.core.paths import daily_log_path, yesterday
+from memgit.core.provenance import strip_markers
 from memgit.errors import MemgitError
 
 if TYPE_CHECKING:
@@ -306,6 +307,12 @@ def _read_work_tree_file(ws: Workspace, rel: str, warnings: list[str] | None = N
     return None
 
 
+def _unmarked(path: str, text: str | None) -> str | None:
+    """MEMORY.md without memgit's entry markers (an agent loads facts, not keys; line numbers, and
+    so every `memgit get` hint, stay as in the file)."""
+    return strip_markers(text) if path == "MEMORY.md" and text is not None else text
+
+
 def build_context(
     ws: Workspace,
     *,
@@ -319,7 +326,7 @@ def build_context(
         raise MemgitError("the budget must be a positive number of tokens")
     warnings: list[str] = []
     sources = [
-        Source(path, label, keep, _read_work_tree_file(ws, path, warnings))
+        Source(path, label, keep, _unmarked(path, _read_work_tree_file(ws, path, warnings)))
         for path, label, keep in plan_sources(scope, day)
     ]
     result = assemble_context(sources, scope=scope, day=day, budget=budget)
@@ -335,13 +342,3 @@ def read_agent_file(ws: Workspace, rel: str, warnings: list[str] | None = None) 
     (links refused, unreadable files left out with a warning) holds for both.
     """
     return _read_work_tree_file(ws, rel, warnings)
-
-
-def without_markers(text: str) -> str:
-    """`text` minus memgit's marker lines (`<!-- memgit:… -->`, provenance for reviewers and the
-    site, noise to an agent), recognised only by `memgit.core.provenance.is_marker_line`. Pure."""
-    from memgit.core.provenance import is_marker_line
-
-    if "<!--" not in text:
-        return text
-    return "".join(line for line in text.splitlines(keepends=True) if not is_marker_line(line))

@@ -8,6 +8,7 @@ from typing import Any
 
 from memgit.core.chunking import split_lines
 from memgit.core.paths import path_from_key, path_key
+from memgit.core.provenance import strip_markers
 from memgit.core.text import NotText, decode_memory_text
 from memgit.errors import MemgitError
 from memgit.workspace import Workspace
@@ -57,7 +58,10 @@ def read_memory(
         raise MemgitError(f"no memory file {shown} in {path_key(str(ws.root))}")
     data = full.read_bytes()
     try:
-        lines = split_lines(decode_memory_text(data))
+        text = decode_memory_text(data)
+        if rel == "MEMORY.md":
+            text = strip_markers(text)  # an agent reads facts, not memgit's entry keys (lines stay put)
+        lines = split_lines(text)
     except NotText as exc:
         raise MemgitError(f"{shown}: {exc.reason}; memgit reads UTF-8 text only") from None
     first = 1 if start is None else start

@@ -15,6 +15,7 @@ from typing import Any
 from memgit import __version__
 from memgit.core import paths
 from memgit.core.provenance import SourceRef, parse_reference
+from memgit.dream.entries import provenance as entry_provenance
 from memgit.git import history, plumbing
 from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
@@ -72,6 +73,12 @@ class Inputs:
                              reverse=True)
         self.dream_concept_files = dream_files[: site_concepts.MAX_DREAMS]
         self.dream_concept_days = {day for p, _ in dream_files if (day := paths.daily_date(p.removesuffix(".json") + ".md"))}
+        # The provenance of MEMORY.md's entries: their short markers name only a key.
+        store = tree_files.get(paths.ENTRIES_PATH)
+        self.store_blob = store.blob if store is not None and store.is_regular else ""
+        self.provenance = entry_provenance(
+            plumbing.read_blobs(ws.root, [self.store_blob])[self.store_blob].decode("utf-8", "replace")
+            if self.store_blob else None)
         blobs = {e.blob for e in self.files.values() if e.is_regular}
         missing = sorted(blobs - set(mf.summaries))
         fresh = plumbing.read_blobs(ws.root, missing) if missing else {}
@@ -125,13 +132,13 @@ class Inputs:
         if memory is None or not memory.is_regular:
             return []
         cached = self.memory_refs_state or self.mf.memory_refs
-        if cached.get("blob") != memory.blob:
+        if cached.get("blob") != memory.blob or cached.get("store", "") != self.store_blob:
             from memgit.site.markdown import entries as parse_entries
 
             data = plumbing.read_blobs(self.ws.root, [memory.blob])[memory.blob]
             text = models.decode(data, self.max_bytes)[0]
-            found = parse_entries(text) if text is not None else []
-            cached = {"blob": memory.blob,
+            found = parse_entries(text, self.provenance) if text is not None else []
+            cached = {"blob": memory.blob, "store": self.store_blob,
                       "refs": [e.marker.source.format() for e in found if e.marker and e.marker.source]}
         self.memory_refs_state = cached
         return [parse_reference(ref) for ref in cached["refs"]]

@@ -6,20 +6,23 @@ text, so no request leaves the page), and a link to another memory file points a
 Any other relative link becomes plain text, so the site never holds a link that goes nowhere.
 
 `entries()` and `render_memory()` know MEMORY.md's shape: each top-level list item or paragraph is
-an entry, and memgit's entry marker (an HTML comment on its own line) belongs to the entry below it.
+an entry; memgit's short marker at the end of a line belongs to the entry that holds the line, a
+long marker on its own line (earlier versions) to the entry below it. Markers are never shown; a
+short marker names only its key, and `provenance` (the store beside MEMORY.md, dream/entries.py)
+gives the rest.
 """
 
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from markupsafe import Markup, escape
 
-from memgit.core.provenance import EntryMarker, is_marker_line, parse_marker
+from memgit.core.provenance import EntryMarker, has_inline_marker, is_marker_line, parse_marker, strip_marker
 from memgit.site import urls
 
 if TYPE_CHECKING:  # imported where a page is rendered: a rebuild that renders no Markdown skips it
@@ -50,13 +53,17 @@ _MD = _parser()
 
 
 def strip_markers(text: str) -> tuple[str, dict[int, EntryMarker | None]]:
-    """Blank out memgit comment lines (line numbers stay put) and return them by line number."""
+    """Blank out memgit comment lines and cut short markers off the ends of lines (line numbers
+    stay put); return the markers by line number (negative: inside that line)."""
     lines = text.split("\n")
     markers: dict[int, EntryMarker | None] = {}
     for number, line in enumerate(lines, start=1):
         if is_marker_line(line):
             markers[number] = parse_marker(line.rstrip("\r"))
             lines[number - 1] = ""
+        elif has_inline_marker(line):
+            markers[-number] = parse_marker(line.rstrip("\r"))
+            lines[number - 1] = strip_marker(line)
     return "\n".join(lines), markers
 
 
@@ -77,16 +84,18 @@ def _entry_tokens(tokens: Sequence[Token]) -> list[tuple[int, int]]:
     return sorted(out)
 
 
-def entries(text: str) -> list[Entry]:
-    """The entries of a MEMORY.md text, each with the marker that precedes it."""
+def entries(text: str, provenance: Mapping[str, EntryMarker] | None = None) -> list[Entry]:
+    """The entries of a MEMORY.md text, each with its marker (completed from `provenance`)."""
     clean, markers = strip_markers(text)
     tokens = _MD.parse(clean)
-    return _pair(tokens, _entry_tokens(tokens), markers)
+    return _pair(tokens, _entry_tokens(tokens), markers, provenance)
 
 
-def _pair(tokens: Sequence[Token], spans: list[tuple[int, int]], markers: dict[int, EntryMarker | None]) -> list[Entry]:
+def _pair(tokens: Sequence[Token], spans: list[tuple[int, int]], markers: dict[int, EntryMarker | None],
+          provenance: Mapping[str, EntryMarker] | None = None) -> list[Entry]:
     found = []
-    pending = sorted(markers.items())
+    pending = sorted((n, m) for n, m in markers.items() if n > 0)
+    inline = {-n: m for n, m in markers.items() if n < 0}
     previous_end = 0
     for opened, _ in spans:
         start, end = tokens[opened].map or (0, 0)
@@ -95,6 +104,12 @@ def _pair(tokens: Sequence[Token], spans: list[tuple[int, int]], markers: dict[i
         for line, item in pending:
             if previous_end <= line < start and item is not None:
                 marker = item
+        for line in range(start, max(start, end) + 1):
+            if inline.get(line) is not None:
+                marker = inline[line]
+                break
+        if marker is not None and marker.source is None and provenance and marker.key in provenance:
+            marker = provenance[marker.key]
         found.append(Entry(start, max(start, end), marker))
         previous_end = max(start, end)
     return found
@@ -103,10 +118,12 @@ def _pair(tokens: Sequence[Token], spans: list[tuple[int, int]], markers: dict[i
 class Renderer:
     """Renders one Markdown file as it appears on one page of the site."""
 
-    def __init__(self, page_url: str, source_path: str, known_paths: Container[str]) -> None:
+    def __init__(self, page_url: str, source_path: str, known_paths: Container[str],
+                 provenance: Mapping[str, EntryMarker] | None = None) -> None:
         self.page_url = page_url
         self.source_path = source_path
         self.known_paths = known_paths
+        self.provenance = provenance
 
     def link_target(self, href: str) -> str | None:
         """Where a link in the note may point on the site, or None to render it as text."""
@@ -128,7 +145,8 @@ class Renderer:
         tokens = _MD.parse(clean)
         if annotate is not None:
             spans = _entry_tokens(tokens)
-            for (opened, closed), entry in reversed(list(zip(spans, _pair(tokens, spans, markers), strict=True))):
+            paired = _pair(tokens, spans, markers, self.provenance)
+            for (opened, closed), entry in reversed(list(zip(spans, paired, strict=True))):
                 tokens[opened].attrSet("id", f"L{entry.start}")
                 from markdown_it.token import Token
 

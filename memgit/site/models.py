@@ -23,6 +23,7 @@ from memgit.core.provenance import (
     is_marker_line,
     parse_reference,
     parse_trailers,
+    strip_marker,
 )
 from memgit.core.text import NotText, decode_memory_text
 from memgit.core.transcripts import transcript_lines
@@ -79,7 +80,7 @@ def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
     lines = split_lines(text)
     title = first = ""
     for line in lines:
-        stripped = line.strip()
+        stripped = strip_marker(line).strip()
         if not stripped or is_marker_line(stripped):
             continue
         if re.match(r"^#{1,6}\s", stripped):
@@ -111,7 +112,8 @@ def concept_lines(text: str) -> dict[str, list[int]]:
 def note_context(path: str, text: str | None, problem: str | None, history: Sequence[Mapping],
                  page: str, current_url: str | None = None) -> dict:
     """A note (or a snapshot of one): numbered lines, its recent commits, or why it is not shown."""
-    lines = source_lines(text) if text is not None else []
+    # Shown without memgit's entry markers (numbering kept).
+    lines = [strip_marker(line) for line in source_lines(text)] if text is not None else []
     return {
         "path": path,
         "lines": lines,
@@ -272,7 +274,8 @@ def search_docs(path: str, text: str, params: ChunkParams) -> list[list]:
     if path.endswith(".jsonl"):
         numbered = transcript_lines(text)
     else:
-        numbered = [(n, line) for n, line in enumerate(split_lines(text), start=1) if not is_marker_line(line)]
+        numbered = [(n, strip_marker(line)) for n, line in enumerate(split_lines(text), start=1)
+                    if not is_marker_line(line)]
     chunks = chunk_lines(numbered, max_tokens=params.max_tokens, overlap_tokens=params.overlap_tokens,
                          count_tokens=char_token_counter(params.chars_per_token))
     url = urls.note_url(path)

@@ -142,7 +142,7 @@ class Site(Inputs):
         memory_log = self.logs.get("MEMORY.md", [])
         refs = self._memory_refs()
         current_blobs, at_pairs = self._ref_inputs(refs)
-        key = input_key(self.global_key, "home", memory.blob, memory_log, current_blobs, at_pairs,
+        key = input_key(self.global_key, "home", memory.blob, self.store_blob, memory_log, current_blobs, at_pairs,
                    [a["id"] for a in self.actions], recent_rows, counts)
         plans: list[Plan] = []
         lines_at, current_lines = self.ref_lines
@@ -163,7 +163,7 @@ class Site(Inputs):
             text, problem = self._text(contents, memory.blob)
             blame = self._memory_blame(memory.blob, memory_log) if text is not None else []
             infos = {c.id: dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()}
-            renderer = Renderer(urls.HOME, "MEMORY.md", self.files)
+            renderer = Renderer(urls.HOME, "MEMORY.md", self.files, self.provenance)
 
             def annotate(entry: Entry) -> str:
                 return self._annotation(entry, blame, infos, promotions)
