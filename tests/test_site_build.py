@@ -54,13 +54,15 @@ def test_build_example_workspace_pages(tmp_path: Path) -> None:
     out = tmp_path / "site"
     assert report["incremental"] is False and report["written"] == report["pages"] > 10
     for page in ("index.html", "timeline.html", "notes.html", "search.html", "dreams.html", "concepts.html",
-                 "notes/MEMORY.html", "notes/memory/2026-11-23.html", "assets/site.js", "assets/minisearch.js",
-                 "assets/minisearch-LICENSE.txt"):
+                 "notes/MEMORY.html", "notes/memory/2026-11-23.html", "source/memory/2026-11-23.html",
+                 "assets/site.js", "assets/search/meta.js"):
         assert (out / page).is_file(), page
     home = (out / "index.html").read_text()
     assert "Dana Okafor is the user's manager" in home
-    assert home.count('class="prov prov-human"') == 6  # every hand-written entry names its commit
-    assert "example memory" in home
+    # Hand-written entries name their commit once per section: three sections of two entries.
+    assert home.count('class="prov prov-human"') == 3 and home.count("(the 2 entries above)") == 3
+    assert "example memory" in home and home.count("<h1") == 1
+    assert "<title>memgit memory</title>" in home
     timeline = (out / "timeline.html").read_text()
     assert "November 2026" in timeline and timeline.count('class="has-log"') == 5
     assert 'href="timeline/2026-11.html"' in timeline
@@ -69,7 +71,10 @@ def test_build_example_workspace_pages(tmp_path: Path) -> None:
     assert days.index("2026-11-27") < days.index("2026-11-23") and "8 lines" in days
     assert "Heron: dry-run of the Postgres 16 upgrade on staging finished in 41 minutes." in days
     note = (out / "notes" / "memory" / "2026-11-23.html").read_text()
-    assert 'id="L4"' in note and "dry-run of the Postgres 16 upgrade" in note
+    assert 'id="L4"' in note and "dry-run of the Postgres 16 upgrade" in note and note.count("<h1") == 1
+    assert 'rel="next" href="2026-11-24.html"' in note and 'rel="prev"' not in note
+    source = (out / "source" / "memory" / "2026-11-23.html").read_text()
+    assert re.search(r'id="L4"><span class="ln" aria-hidden="true">4</span><span class="text">- Heron: dry-run', source)
     dreams = (out / "dreams.html").read_text()
     assert "There are no dreams yet" in dreams
     checked, problems = check_links(out)
@@ -83,12 +88,15 @@ def test_provenance_links_to_lines_then_to_a_snapshot_when_they_change(
     out = tmp_path / "site"
     build(ws, out)
     home = (out / "index.html").read_text()
-    managed = home[home.index('class="prov prov-managed"'):]
-    assert 'href="notes/memory/2026-02-06.html#L10-L12"' in managed.split("</div>")[0]
-    assert "prov-current" in managed and promotion_commit[:10] in managed and "score 0.812" in managed
+    managed = home[home.index('class="prov prov-managed"'):].split("</p>")[0]
+    # One line: where from (as a person says it), written when, promoted when, in which commit, score.
+    assert 'href="notes/memory/2026-02-06.html#L10-L12"' in managed and "the 2026-02-06 log, lines 10-12" in managed
+    assert "prov-current" in managed and promotion_commit[:7] in managed and "score 0.81" in managed
+    assert "promoted 2026-02-07" in managed and "written " in managed and "Test Author" in managed
     assert "changed since" not in home
     dreams = (out / "dreams.html").read_text()
-    assert "promote" in dreams and "relevance 0.81" in dreams and promotion_commit[:10] in dreams
+    assert "promote" in dreams and "relevance 0.81" in dreams and promotion_commit[:7] in dreams
+    assert f'id="a-{promotion_commit[:7]}"' in dreams and "<svg" in dreams
     assert 'href="notes/memory/2026-02-06.html#L10-L12"' in dreams
 
     # The source lines are rewritten after the promotion: the link now goes to the file as it was.
@@ -103,10 +111,11 @@ def test_provenance_links_to_lines_then_to_a_snapshot_when_they_change(
     assert f'href="{snap}#L10-L12"' in home and "changed since" in home
     assert 'class="prov-current" href="notes/memory/2026-02-06.html"' in home
     snapshot = (out / snap).read_text()
-    assert "it changed since" in snapshot and "Sunday 06:00 UTC" in snapshot
-    assert re.search(r'id="L10"><a class="ln" href="#L10">10</a><span class="text">- The Heron cutover', snapshot)
+    assert "it has changed since" in snapshot and "Sunday 06:00 UTC" in snapshot
+    assert re.search(r'id="L10"><span class="ln" aria-hidden="true">10</span><span class="text">- The Heron cutover',
+                     snapshot)
     assert '../../../notes/memory/2026-02-06.html' in snapshot
-    assert promotion_commit[:10] in home  # the promotion found in the last build is kept, not lost
+    assert promotion_commit[:7] in home  # the promotion found in the last build is kept, not lost
     full = tmp_path / "full"
     build(ws, full)
     assert tree_bytes(full) == tree_bytes(out)  # the incremental rebuild equals a fresh one
@@ -169,10 +178,11 @@ def test_incremental_rebuild_touches_only_dependent_pages_and_equals_full_build(
     assert "notes/memory/2026-01-05.html" in changed
     assert any(name.startswith("snap/") and name.endswith("memory/2026-01-05.html") for name in changed)
     assert not any(name.startswith("notes/memory/") for name in changed - {"notes/memory/2026-01-05.html"})
-    # The note, the note as it was (linked from its history), its search shard and its month page.
-    assert changed - {"notes/memory/2026-01-05.html", "timeline/2026-01.html"} <= {
-        name for name in changed if name.startswith(("snap/", "assets/search/"))}, changed
-    assert len(changed) == 4, changed
+    # The note, its numbered source, the note as it was (linked from its history), its search
+    # shard, its month page and the timeline (its lines-per-day picture).
+    assert changed - {"notes/memory/2026-01-05.html", "source/memory/2026-01-05.html", "timeline/2026-01.html",
+                      "timeline.html"} <= {name for name in changed if name.startswith(("snap/", "assets/search/"))}, changed
+    assert len(changed) == 6, changed
     assert report["written"] == len(changed)
     full = tmp_path / "full"
     build(ws, full)
@@ -180,8 +190,9 @@ def test_incremental_rebuild_touches_only_dependent_pages_and_equals_full_build(
     # A deleted note removes its page.
     git(ws, "rm", "-q", "memory/2026-01-07.md")
     commit_all(ws, "drop a day")
-    assert build(ws, out)["removed"] == 1
+    assert build(ws, out)["removed"] == 2  # its page and its numbered source
     assert not (out / "notes" / "memory" / "2026-01-07.html").exists()
+    assert not (out / "source" / "memory" / "2026-01-07.html").exists()
     assert check_links(out)[1] == []
 
 
