@@ -347,3 +347,28 @@ def test_default_output_folder_and_human_output(tmp_path: Path) -> None:
     concept = (tmp_path / "ws-site" / "concepts" / "alpha.html").read_text()
     assert "../notes/memory/2026-01-01.html#L3" in concept
     assert "site updated:" in memgit(ws, "site", "build", env=BM25).stdout
+
+
+def test_hand_written_entry_is_credited_to_its_own_commit(tmp_path: Path) -> None:
+    """An entry a person wrote keeps its author's commit when a later commit (a dream, here) only
+    adds the blank line after it and a promoted entry below: blame of the entry's own lines, blank
+    and marker lines ignored, decides who wrote it."""
+    ws = make_workspace(tmp_path / "ws", {"memory/2026-02-06.md": daily_with_fact()}, "first notes")
+    write(ws / "MEMORY.md", "# Memory\n\n- Dana prefers written agendas.")  # no newline at the end
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "--author=Pat Person <pat@example.invalid>", "-m", "remember the agenda rule")
+    person = git(ws, "rev-parse", "HEAD").strip()
+    ref = SourceRef("memory/2026-02-06.md", 10, 10, git(ws, "rev-parse", "HEAD").strip())
+    marker = EntryMarker("k1234567890", ref, 0.9, "2026-02-08")
+    # The dream rewrites the last line (it adds the missing newline), then a blank and its entry.
+    write(ws / "MEMORY.md", (ws / "MEMORY.md").read_text() + f"\n\n{marker.format()}\n- Heron cuts over Sunday.\n")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "--author=memgit dream <dream@example.invalid>", "-m", "dream: remember Heron\n\n"
+        + format_trailers({"Memgit-Promotion": marker.key, "Memgit-Source": ref.format(), "Memgit-Action": "promote"}))
+    out = tmp_path / "site"
+    build(ws, out)
+    home = (out / "index.html").read_text()
+    human = home[home.index('class="prov prov-human"'):].split("</p>")[0]
+    assert "Pat Person" in human and person[:7] in human and "remember the agenda rule" in human, human
+    assert "memgit dream" not in human
+    assert home.count('class="prov prov-human"') == 1 and home.count('class="prov prov-managed"') == 1

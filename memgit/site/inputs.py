@@ -174,7 +174,7 @@ class Inputs:
         if by_pair:
             texts = history.blobs_at(self.ws.root, list(by_pair))
             for (commit, path), group in by_pair.items():
-                blame = history.blame_lines(self.ws.root, commit, path)
+                blame = history.blame_lines(self.ws.root, commit, path, ignore_whitespace=True)
                 data = texts.get((commit, path))
                 text = models.decode(data, self.max_bytes)[0] if data is not None else None
                 lines = models.source_lines(text) if text is not None else []
@@ -240,7 +240,7 @@ class Inputs:
         key = [blob, log[0]["id"] if log else ""]
         if self.blame_cache.get("key") == key:
             return list(self.blame_cache["lines"])
-        lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md")
+        lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md", ignore_whitespace=True)
         self.blame_cache = {"key": key, "lines": lines}
         return lines
 
