@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from markupsafe import Markup, escape
 
 
-def _svg(width: int, height: int, label: str, body: list[str], cls: str) -> Markup:
+def _svg(width: int, height: int, label: str, body: list[str], cls: str, role: str = "img") -> Markup:
+    """`role="img"` for a picture; a picture holding links is a `group` (an image has no parts)."""
     return Markup(
-        f'<svg class="chart {cls}" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}" '
+        f'<svg class="chart {cls}" viewBox="0 0 {width} {height}" role="{role}" aria-label="{escape(label)}" '
         f'preserveAspectRatio="none"><title>{escape(label)}</title>{"".join(body)}</svg>'
     )
 
@@ -112,4 +113,4 @@ def concept_map(concepts: Sequence[tuple[str, str, Sequence[str]]], notes: Mappi
         y = right[path]
         body.append(f'<a href="{escape(url)}"><circle class="node note" cx="330" cy="{y}" r="5"/>'
                     f'<text class="lbl" x="340" y="{y + 4}">{escape(text)}</text></a>')
-    return Markup(str(_svg(520, height, label, body, "map")).replace(' preserveAspectRatio="none"', ""))
+    return Markup(str(_svg(520, height, label, body, "map", "group")).replace(' preserveAspectRatio="none"', ""))

@@ -90,7 +90,8 @@
         });
       });
       hits.sort(function (a, b) { return ((a.doc[3] === "dream") - (b.doc[3] === "dream")) || (b.score - a.score) || (a.doc[1] < b.doc[1] ? -1 : 1); });
-      return hits;
+      var seen = {};  // overlapping chunks find the same line twice: keep the better one
+      return hits.filter(function (h) { var k = place(h); if (seen[k]) return false; seen[k] = 1; return true; });
     };
     var hits = run("and"), any = false;
     if (!hits.length && words.length > 1) { hits = run("or"); any = hits.length > 0; }
@@ -111,15 +112,21 @@
     }
     parent.appendChild(document.createTextNode(text.slice(at)));
   }
+  // Where a hit lands: the first run of lines holding a matched word (not the whole chunk).
+  function place(hit) {
+    var lines = hit.doc[6].split("\n"), first = -1, last = -1;
+    for (var i = 0; i < lines.length; i++) if (matches(lines[i], hit.terms)) { if (first < 0) first = last = i; else if (i === last + 1) last = i; else break; }
+    if (first < 0) { first = 0; while (first < lines.length - 1 && !lines[first].trim()) first++; last = first; }
+    hit.lines = lines; hit.first = first; hit.last = last;
+    return hit.doc[1] + ":" + (hit.doc[2] + first);
+  }
   function render(list, status, result, query, limit) {
     list.textContent = "";
     var hits = result.hits, n = hits.length;
     status.textContent = !query.trim() ? "" : (n ? n + " result" + (n === 1 ? "" : "s") : "No results") + " for “" + query.trim() + "”" +
       (result.any ? ". No chunk holds all the words; showing chunks with any of them." : ".");
     hits.slice(0, limit).forEach(function (hit) {
-      var doc = hit.doc, lines = doc[6].split("\n"), first = -1, last = -1;
-      for (var i = 0; i < lines.length; i++) if (matches(lines[i], hit.terms)) { if (first < 0) first = last = i; else if (i === last + 1) last = i; else break; }
-      if (first < 0) { first = 0; while (first < lines.length - 1 && !lines[first].trim()) first++; last = first; }
+      var doc = hit.doc, lines = hit.lines, first = hit.first, last = hit.last;
       var a0 = doc[2] + first, a1 = doc[2] + last;
       var li = document.createElement("li"); li.className = "result";
       var a = document.createElement("a");
