@@ -372,3 +372,16 @@ def test_hand_written_entry_is_credited_to_its_own_commit(tmp_path: Path) -> Non
     assert "Pat Person" in human and person[:7] in human and "remember the agenda rule" in human, human
     assert "memgit dream" not in human
     assert home.count('class="prov prov-human"') == 1 and home.count('class="prov prov-managed"') == 1
+
+
+def test_big_build_renders_on_every_core_and_equals_one_process(tmp_path: Path) -> None:
+    """Over 200 note pages render in forked workers; the bytes equal a one-process build."""
+    files = {f"memory/2026-{1 + n // 28:02d}-{1 + n % 28:02d}.md": f"# Day {n}\n\n- fact {n} #tag{n % 5}\n"
+             f"- see [the first day](2026-01-01.md)\n\n| a | b |\n|---|---|\n| {n} | x |\n" for n in range(120)}
+    ws = make_workspace(tmp_path / "ws", files)
+    forked = build(ws, tmp_path / "forked")
+    proc = memgit(ws, "site", "build", "-o", str(tmp_path / "single"), "--json",
+                  env={**BM25, "MEMGIT_SITE_JOBS": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert forked["pages"] > 240
+    assert tree_bytes(tmp_path / "forked") == tree_bytes(tmp_path / "single")

@@ -32,6 +32,7 @@ PRIVATE_ALWAYS = ("MEMORY.md", "USER.md", "sessions/**", "memory/dreams/**")
 DREAMS_DIR = "memory/dreams/"
 _TAG = re.compile(r"(?<![\w&#/])#([A-Za-z][\w-]{1,40})\b")
 _FIRST_CHARS = 160
+_MARKUP = re.compile(r"[*_`\[\]#>~|=]|^(?:[-+]|\d{1,9}[.)])(?:\s|$)|^-{3,}")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s")
 
 
@@ -79,6 +80,10 @@ def plain_text(line: str) -> str:
     """One Markdown line as a reader would read it: list bullets, heading marks, emphasis,
     code ticks and link syntax removed (summaries and search snippets show this)."""
     text = line.strip()
+    if not _MARKUP.search(text):
+        return text
+    if re.fullmatch(r"[-*_=|: ]{3,}|`{3,}.*|~{3,}.*", text):
+        return ""
     text = re.sub(r"^(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+)", "", text)
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1", r"\2", text)
