@@ -40,7 +40,9 @@ def day_bars(days: Sequence[tuple[str, int]], label: str) -> Markup:
         h = max(2.0, round(lines / top * (height - 2), 1))
         body.append(f'<rect class="bar" x="{i * step}" y="{round(height - h, 1)}" width="{step - 2}" height="{h}">'
                     f'<title>{escape(day)}: {lines} lines</title></rect>')
-    return _svg(max(step, len(days) * step), height, label, body, "days")
+    width = max(step, len(days) * step)
+    # A few days draw a few bars, not bars a screen wide: the picture is at most 12 px a day.
+    return Markup(str(_svg(width, height, label, body, "days")).replace("<svg ", f'<svg width="{width * 1.5:g}" ', 1))
 
 
 def heat_strip(heat: Mapping[int, int], lines: int, label: str) -> Markup:
