@@ -554,7 +554,9 @@ class Site(Inputs):
                     docs += file_docs
                 self._save_shard_cache(number, kept)
                 body = json.dumps(shard_index(docs), ensure_ascii=True, separators=(",", ":"))
-                return f"(window.memgitSearch = window.memgitSearch || []).push({body});\n".encode()
+                # JSON.parse of a string literal is parsed faster than the same object as JavaScript.
+                literal = body.replace("\\", "\\\\").replace("'", "\\'")
+                return f"(window.memgitSearch = window.memgitSearch || []).push(JSON.parse('{literal}'));\n".encode()
 
             plans.append(Plan(url, input_key(self.global_key, "shard", [(p, e.blob, d) for p, e, d in members]), produce,
                               tuple(e.blob for _, e, _ in members)))

@@ -45,17 +45,28 @@
   function ready(meta) {
     var shards = window.memgitSearch || [], docs = 0, words = 0, stop = {};
     meta.stop.forEach(function (w) { stop[w] = 1; });
-    shards.forEach(function (sh) { sh.keys = Object.keys(sh.terms).sort(); docs += sh.len.length; sh.len.forEach(function (l) { words += l; }); });
+    shards.forEach(function (sh) {
+      docs += sh.len.length;
+      for (var i = 0; i < sh.len.length; i++) words += sh.len[i];
+      // a chunk as [url, path, start, kind, date, heading, text]
+      sh.docs = sh.docs.map(function (d) { var f = sh.files[d[0]]; return [f[0], f[1], d[1], f[2], f[3], d[2], d[3]]; });
+    });
     index = { shards: shards, n: docs, avg: words / Math.max(1, docs), stop: stop };
     var w = waiting; waiting = [];
     w.forEach(function (f) { f(index); });
   }
   function tokens(text) { return (text.normalize("NFC").toLowerCase().match(/[\p{L}\p{N}_]+/gu) || []); }
-  function expand(sh, word, prefix) {
-    if (!prefix) return sh.terms[word] ? [word] : [];
-    var keys = sh.keys, lo = 0, hi = keys.length, out = [];
+  // The shard's words are sorted: binary search finds a word, or the first word a prefix starts.
+  function lower(keys, word) {
+    var lo = 0, hi = keys.length;
     while (lo < hi) { var mid = (lo + hi) >> 1; if (keys[mid] < word) lo = mid + 1; else hi = mid; }
-    for (var i = lo; i < keys.length && keys[i].lastIndexOf(word, 0) === 0 && out.length < 50; i++) out.push(keys[i]);
+    return lo;
+  }
+  function postings(sh, term) { var i = lower(sh.keys, term); return sh.keys[i] === term ? sh.post[i] : null; }
+  function expand(sh, word, prefix) {
+    var keys = sh.keys, i = lower(keys, word), out = [];
+    if (!prefix) return keys[i] === word ? [word] : [];
+    for (; i < keys.length && keys[i].lastIndexOf(word, 0) === 0 && out.length < 50; i++) out.push(keys[i]);
     return out;
   }
   // BM25 over every shard; a chunk must hold all the words (the last one may be a prefix), else
@@ -71,8 +82,8 @@
         words.forEach(function (w, wi) {
           var terms = expand(sh, w, open && wi === words.length - 1 && w.length > 1);
           terms.forEach(function (term) {
-            var post = sh.terms[term], df = 0;
-            ix.shards.forEach(function (o) { var p = o.terms[term]; if (p) df += p.length / 2; });
+            var post = postings(sh, term), df = 0;
+            ix.shards.forEach(function (o) { var p = postings(o, term); if (p) df += p.length / 2; });
             var idf = Math.log(1 + (ix.n - df + 0.5) / (df + 0.5));
             for (var i = 0; i < post.length; i += 2) {
               var d = post[i], tf = post[i + 1], len = sh.len[d];
@@ -90,12 +101,11 @@
         });
       });
       hits.sort(function (a, b) { return ((a.doc[3] === "dream") - (b.doc[3] === "dream")) || (b.score - a.score) || (a.doc[1] < b.doc[1] ? -1 : 1); });
-      var seen = {};  // overlapping chunks find the same line twice: keep the better one
-      return hits.filter(function (h) { var k = place(h); if (seen[k]) return false; seen[k] = 1; return true; });
+      return hits;
     };
     var hits = run("and"), any = false;
     if (!hits.length && words.length > 1) { hits = run("or"); any = hits.length > 0; }
-    return { hits: hits, any: any, words: words };
+    return { hits: hits, any: any, words: words, shown: [], dups: 0, exact: true };
   }
   function matches(line, terms) {
     var ws = tokens(line);
@@ -120,12 +130,21 @@
     hit.lines = lines; hit.first = first; hit.last = last;
     return hit.doc[1] + ":" + (hit.doc[2] + first);
   }
+  // Overlapping chunks find the same line twice: the better one stays. Only as many hits as are
+  // shown are placed (a common word matches thousands), so a long list's count is "about".
+  function unique(result, limit) {
+    var seen = {}, out = [], dups = 0, i = 0, hits = result.hits;
+    for (; i < hits.length && out.length < limit; i++) { var k = place(hits[i]); if (seen[k]) dups++; else { seen[k] = 1; out.push(hits[i]); } }
+    result.exact = i >= hits.length;
+    result.count = hits.length - dups;
+    return out;
+  }
   function render(list, status, result, query, limit) {
     list.textContent = "";
-    var hits = result.hits, n = hits.length;
-    status.textContent = !query.trim() ? "" : (n ? n + " result" + (n === 1 ? "" : "s") : "No results") + " for “" + query.trim() + "”" +
+    var shown = unique(result, limit), n = result.count;
+    status.textContent = !query.trim() ? "" : (n ? (result.exact ? "" : "about ") + n + " result" + (n === 1 ? "" : "s") : "No results") + " for “" + query.trim() + "”" +
       (result.any ? ". No chunk holds all the words; showing chunks with any of them." : ".");
-    hits.slice(0, limit).forEach(function (hit) {
+    shown.forEach(function (hit) {
       var doc = hit.doc, lines = hit.lines, first = hit.first, last = hit.last;
       var a0 = doc[2] + first, a1 = doc[2] + last;
       var li = document.createElement("li"); li.className = "result";
@@ -154,10 +173,10 @@
         if (input.value !== q) return;
         var r = search(ix, q, "all");
         render(list, status, r, q, 8);
-        if (r.hits.length > 8) {
+        if (r.count > 8) {
           var li = document.createElement("li"), a = document.createElement("a");
           li.className = "more"; a.href = root + "search.html?q=" + encodeURIComponent(q.trim());
-          a.textContent = "All " + r.hits.length + " results"; li.appendChild(a); list.appendChild(li);
+          a.textContent = "All results"; li.appendChild(a); list.appendChild(li);
         }
         panel.hidden = false;
         document.body.setAttribute("data-search-ready", "1");
