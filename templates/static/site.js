@@ -48,8 +48,8 @@
     shards.forEach(function (sh) {
       docs += sh.len.length;
       for (var i = 0; i < sh.len.length; i++) words += sh.len[i];
-      // a chunk as [url, path, start, kind, date, heading, text]
-      sh.docs = sh.docs.map(function (d) { var f = sh.files[d[0]]; return [f[0], f[1], d[1], f[2], f[3], d[2], d[3]]; });
+      // a chunk as [url, path, start, kind, date, heading, end, file]; its lines come from the file
+      sh.docs = sh.docs.map(function (d) { var f = sh.files[d[0]]; return [f[0], f[1], d[1], f[2], f[3], d[3], d[2], f]; });
     });
     index = { shards: shards, n: docs, avg: words / Math.max(1, docs), stop: stop };
     var w = waiting; waiting = [];
@@ -63,6 +63,17 @@
     return lo;
   }
   function postings(sh, term) { var i = lower(sh.keys, term); return sh.keys[i] === term ? sh.post[i] : null; }
+  // Postings are packed (search_index.packed): a doc is the gap from the previous one, each 0
+  // after it one more occurrence.
+  function eachDoc(post, f) {
+    var d = post[0], tf = 1;
+    for (var i = 1; i < post.length; i++) {
+      if (post[i] === 0) { tf++; continue; }
+      f(d, tf); d += post[i]; tf = 1;
+    }
+    f(d, tf);
+  }
+  function docCount(post) { var n = 1; for (var i = 1; i < post.length; i++) if (post[i] !== 0) n++; return n; }
   function expand(sh, word, prefix) {
     var keys = sh.keys, i = lower(keys, word), out = [];
     if (!prefix) return keys[i] === word ? [word] : [];
@@ -83,14 +94,14 @@
           var terms = expand(sh, w, open && wi === words.length - 1 && w.length > 1);
           terms.forEach(function (term) {
             var post = postings(sh, term), df = 0;
-            ix.shards.forEach(function (o) { var p = postings(o, term); if (p) df += p.length / 2; });
+            ix.shards.forEach(function (o) { var p = postings(o, term); if (p) df += docCount(p); });
             var idf = Math.log(1 + (ix.n - df + 0.5) / (df + 0.5));
-            for (var i = 0; i < post.length; i += 2) {
-              var d = post[i], tf = post[i + 1], len = sh.len[d];
+            eachDoc(post, function (d, tf) {
+              var len = sh.len[d];
               scores[d] = (scores[d] || 0) + idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / ix.avg));
               (found[d] = found[d] || {})[wi] = 1;
               (found[d].terms = found[d].terms || {})[term] = 1;
-            }
+            });
           });
         });
         Object.keys(scores).forEach(function (d) {
@@ -123,8 +134,13 @@
     parent.appendChild(document.createTextNode(text.slice(at)));
   }
   // Where a hit lands: the first run of lines holding a matched word (not the whole chunk).
+  function chunkLines(doc) {
+    var f = doc[7];
+    if (!f.lines) f.lines = f[5].split("\n");
+    return f.lines.slice(doc[2] - f[4], doc[6] - f[4] + 1);
+  }
   function place(hit) {
-    var lines = hit.doc[6].split("\n"), first = -1, last = -1;
+    var lines = chunkLines(hit.doc), first = -1, last = -1;
     for (var i = 0; i < lines.length; i++) if (matches(lines[i], hit.terms)) { if (first < 0) first = last = i; else if (i === last + 1) last = i; else break; }
     if (first < 0) { first = 0; while (first < lines.length - 1 && !lines[first].trim()) first++; last = first; }
     hit.lines = lines; hit.first = first; hit.last = last;
