@@ -385,3 +385,27 @@ def test_big_build_renders_on_every_core_and_equals_one_process(tmp_path: Path) 
     assert proc.returncode == 0, proc.stderr
     assert forked["pages"] > 240
     assert tree_bytes(tmp_path / "forked") == tree_bytes(tmp_path / "single")
+
+
+def test_an_update_shows_the_text_it_replaced(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws", {"memory/2026-02-06.md": daily_with_fact()}, "first notes")
+    source = git(ws, "rev-parse", "HEAD").strip()
+    old = EntryMarker("kold0000001", SourceRef("memory/2026-02-06.md", 10, 10, source), 0.8, "2026-02-07")
+    write(ws / "MEMORY.md", f"# Memory\n\n{old.format()}\n- Heron cuts over on Saturday.\n")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "-m", "dream: remember Heron\n\n" + format_trailers(
+        {"Memgit-Action": "promote", "Memgit-Promotion": old.key, "Memgit-Source": old.source.format()}))
+    new = EntryMarker("knew0000002", SourceRef("memory/2026-02-06.md", 11, 11, source), 0.9, "2026-02-08",
+                      {"supersedes": old.key})
+    write(ws / "MEMORY.md", f"# Memory\n\n{new.format()}\n- Heron cuts over on Sunday.\n")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "-m", "dream: update Heron\n\n" + format_trailers(
+        {"Memgit-Action": "supersede", "Memgit-Promotion": new.key, "Memgit-Source": new.source.format(),
+         "Memgit-Supersedes": old.key}))
+    out = tmp_path / "site"
+    build(ws, out)
+    home = (out / "index.html").read_text()
+    line = home[home.index('class="prov prov-managed"'):].split("</p>")[0]
+    assert "updated" in line and "replaces “Heron cuts over on Saturday.”" in line, line
+    dreams = (out / "dreams.html").read_text()
+    assert "Replaces “Heron cuts over on Saturday.”" in dreams and "replaces entry" not in dreams

@@ -103,6 +103,16 @@ def _make_site(root: Path) -> Path:
     commit_all(ws, "today and the runbook")
     out = dream(ws)
     git(ws, "merge", "-q", "--no-edit", out["branch"])
+    # The promoted line is reworded afterwards: its provenance now lands on a snapshot.
+    from memgit.core.provenance import parse_marker
+
+    markers = [m for line in (ws / "MEMORY.md").read_text().splitlines() if (m := parse_marker(line))]
+    source = markers[0].source
+    assert source is not None
+    lines = (ws / source.path).read_text().splitlines()
+    lines[source.start - 1] = lines[source.start - 1] + " (reworded later)"
+    write(ws / source.path, "\n".join(lines) + "\n")
+    commit_all(ws, "reword a promoted line")
     site = root / "site"
     build(ws, site)
     return site
@@ -135,7 +145,8 @@ def test_every_page_kind_passes_axe_and_fits_the_screen(browser: object, site: P
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     problems = []
-    for kind, url in KINDS.items():
+    snapshot = next(site.glob("snap/*/memory/*.html")).relative_to(site).as_posix()
+    for kind, url in {**KINDS, "snapshot": snapshot}.items():
         assert (site / url.split("?")[0]).is_file(), url
         page.goto(site.as_uri() + "/" + url)
         page.wait_for_load_state("load")
@@ -217,3 +228,16 @@ def test_search_page_filters_kinds_ranks_dreams_last_and_says_when_any_word_matc
     page.wait_for_function("document.getElementById('search-status').textContent.includes('any of them')")
     assert page.locator("#search-results li").count() == 1
     page.close()
+
+
+def test_changed_since_banner_is_on_screen_on_arrival(browser: object, site: Path) -> None:
+    """Following a provenance link to lines that changed since lands on a snapshot: the banner
+    saying so is on screen with the highlighted lines, on a phone and on a desktop."""
+    home = (site / "index.html").read_text()
+    href = re.search(r'href="(snap/[^"#]+#L\d+(?:-L\d+)?)"', home)[1]
+    for width, height in SIZES.values():
+        page = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True).new_page()
+        page.goto(site.as_uri() + "/" + href)
+        page.wait_for_selector(".hl")
+        assert in_view(page, ".snapshot-banner") and in_view(page, ".hl"), (width, href)
+        page.close()
