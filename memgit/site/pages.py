@@ -44,7 +44,7 @@ def _concept_picture(picture: list, labels: dict) -> Any:
 
     if not picture:
         return None
-    text = "; ".join(f"#{tag}: " + ", ".join(labels[p][0] for p in found) for tag, _, found in picture)
+    text = "; ".join(f"{tag}: " + ", ".join(labels[p][0] for p in found) for tag, _, found in picture)
     return {"svg": concept_map(picture, labels, "Concepts and the notes that share them. " + text), "text": text}
 
 

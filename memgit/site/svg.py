@@ -109,7 +109,7 @@ def concept_map(concepts: Sequence[tuple[str, str, Sequence[str]]], notes: Mappi
     for tag, url, _ in concepts:
         y = left[tag]
         body.append(f'<a href="{escape(url)}"><circle class="node" cx="150" cy="{y}" r="5"/>'
-                    f'<text class="lbl" x="142" y="{y + 4}" text-anchor="end">#{escape(tag)}</text></a>')
+                    f'<text class="lbl" x="142" y="{y + 4}" text-anchor="end">{escape(tag)}</text></a>')
     for path in order:
         text, url = notes[path]
         y = right[path]
