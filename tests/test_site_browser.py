@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -21,31 +20,12 @@ import pytest
 
 from memgit.core.provenance import EntryMarker, SourceRef, format_trailers
 from tests.helpers import commit_all, git, write
-from tests.site_helpers import BM25, build, make_workspace
+from tests.site_helpers import BM25, browser_session, build, make_workspace
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / ".artifacts" / "site"
 
 
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("MEMGIT_CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("browser tests skipped: playwright is not installed (pip install -e '.[dev]')")
-    executable = chromium_path()
-    if executable is None:
-        pytest.skip("browser tests skipped: no chromium (apt-get install chromium, or set MEMGIT_CHROMIUM)")
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield instance
-        instance.close()
+browser = pytest.fixture(scope="module", name="browser")(browser_session)
 
 
 HOSTILE = [

@@ -11,43 +11,21 @@ search page filters by kind and says when it fell back to any word.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import commit_all, git, memgit, write
-from tests.site_helpers import BM25, build
+from tests.site_helpers import BM25, browser_session, build
 
 AXE = Path(__file__).resolve().parent / "node" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("MEMGIT_CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("browser tests skipped: playwright is not installed (pip install -e '.[dev]')")
-    executable = chromium_path()
-    if executable is None:
-        pytest.skip("browser tests skipped: no chromium (apt-get install chromium, or set MEMGIT_CHROMIUM)")
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield instance
-        instance.close()
-
+browser = pytest.fixture(scope="module", name="browser")(browser_session)
 
 NOTE = """# Heron runbook
 

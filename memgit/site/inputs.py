@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
 from memgit.core import paths
-from memgit.core.provenance import SourceRef, is_marker_line, parse_reference
+from memgit.core.provenance import SourceRef, parse_reference
 from memgit.git import history, plumbing
 from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
@@ -149,10 +149,9 @@ class Inputs:
                 source = entry_source(e)
                 if source is None or e.marker is None:
                     continue
-                words = " ".join(models.plain_text(line) for line in lines[e.start - 1 : e.end]
-                                 if line.strip() and not is_marker_line(line))
                 found.append({"start": e.start, "end": e.end, "ref": source.format(), "key": e.marker.key,
-                              "text": models.shorten(words, 120), "supersedes": e.marker.extra.get("supersedes", "")})
+                              "text": models.entry_words(lines, e.start, e.end, 120),
+                              "supersedes": e.marker.extra.get("supersedes", "")})
             cached = {"blob": memory.blob, "entries": found}
         self.memory_refs_state = cached
         return list(cached["entries"])
@@ -208,9 +207,7 @@ class Inputs:
                 lines = models.source_lines(text)
                 for e in parse_entries(text):
                     if e.marker is not None and e.marker.key == action["supersedes"]:
-                        cache[action["id"]] = models.shorten(" ".join(
-                            models.plain_text(line) for line in lines[e.start - 1 : e.end]
-                            if line.strip() and not is_marker_line(line)), 200)
+                        cache[action["id"]] = models.entry_words(lines, e.start, e.end, 200)
         self.superseded_state = {a["id"]: cache.get(a["id"], "") for a in self.actions if a["action"] == "supersede"}
         return self.superseded_state
 

@@ -94,6 +94,12 @@ def plain_text(line: str) -> str:
     return text
 
 
+def entry_words(lines: Sequence[str], start: int, end: int, limit: int) -> str:
+    """A MEMORY.md entry's words as plain text, markers and blank lines left out, shortened."""
+    return shorten(" ".join(plain_text(line) for line in lines[start - 1 : end]
+                            if line.strip() and not is_marker_line(line)), limit)
+
+
 def shorten(text: str, limit: int = _FIRST_CHARS) -> str:
     """Text cut at a word boundary, ending in an ellipsis when something was left out."""
     if len(text) <= limit:
