@@ -409,3 +409,24 @@ def test_an_update_shows_the_text_it_replaced(tmp_path: Path) -> None:
     assert "updated" in line and "replaces “Heron cuts over on Saturday.”" in line, line
     dreams = (out / "dreams.html").read_text()
     assert "Replaces “Heron cuts over on Saturday.”" in dreams and "replaces entry" not in dreams
+
+
+def test_rebuild_after_a_new_day_and_a_new_link_equals_a_full_build(tmp_path: Path) -> None:
+    """A new daily log changes the previous day's "next day" link; a new link changes its
+    target's "linked from" list: pages of notes no commit touched are rendered again for it."""
+    ws = make_workspace(tmp_path / "ws", {f"memory/2026-01-0{n}.md": f"# 2026-01-0{n}\n\n- day {n}\n"
+                                          for n in range(1, 4)} | {"memory/topics/heron.md": "# Heron\n\n- plan\n"})
+    out = tmp_path / "site"
+    build(ws, out)
+    write(ws / "memory" / "2026-01-04.md", "# 2026-01-04\n\n- day 4, see [Heron](topics/heron.md)\n")
+    commit_all(ws, "a new day")
+    report = build(ws, out)
+    assert report["incremental"]
+    before = (out / "notes" / "memory" / "2026-01-03.html").read_text()
+    assert 'rel="next" href="2026-01-04.html"' in before
+    topic = (out / "notes" / "memory" / "topics" / "heron.html").read_text()
+    assert "Linked from" in topic and "../2026-01-04.html" in topic
+    full = tmp_path / "full"
+    build(ws, full)
+    assert tree_bytes(full) == tree_bytes(out)
+    assert check_links(out)[1] == []
