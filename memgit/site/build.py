@@ -87,7 +87,11 @@ def _render_parallel(todo: list[Any], contents: dict[str, bytes], progress: Prog
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     wanted = os.environ.get("MEMGIT_SITE_JOBS", "")
     workers = min(cores, 4, int(wanted)) if wanted.isdigit() and int(wanted) > 0 else min(cores, 4)
-    if len(jobs) < _PARALLEL_MIN or workers < 2:
+    import threading
+
+    # Forking a process that runs other threads (`site serve`'s HTTP server) could copy a lock
+    # one of them holds: such a build renders in this process.
+    if len(jobs) < _PARALLEL_MIN or workers < 2 or threading.active_count() > 1:
         return {}
     import multiprocessing
 
