@@ -178,10 +178,12 @@ def test_header_search_finds_a_fact_and_lands_on_its_line(browser: object, site:
     page.wait_for_selector("#hresults li.result")
     status = page.inner_text("#hstatus")
     assert status.startswith("1 result") and page.locator("#hresults mark").first.inner_text() == "Zeppelinrunbook"
+    page.keyboard.press("ArrowDown")  # from the box to the first result
     first = page.locator("#hresults li.result a").first
+    assert page.evaluate("document.activeElement.closest('#hresults') !== null")
     href = first.get_attribute("href")
     assert re.search(r"notes/memory/heron\.html#L\d+$", href), href
-    first.click()
+    page.keyboard.press("Enter")
     page.wait_for_selector(".blk.hl")
     assert "Zeppelinrunbook" in page.inner_text(".blk.hl") and in_view(page, ".blk.hl")
     page.close()

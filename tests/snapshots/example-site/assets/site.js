@@ -206,6 +206,17 @@
       else if (e.key === "Escape" && !panel.hidden) { panel.hidden = true; input.focus(); }
     });
     document.addEventListener("click", function (e) { if (!panel.contains(e.target) && e.target !== input) panel.hidden = true; });
+    // Arrow keys walk from the box through the results and back.
+    function step(e) {
+      if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+      var links = Array.prototype.slice.call(list.querySelectorAll("a")), at = links.indexOf(document.activeElement);
+      if (!links.length || panel.hidden) return;
+      e.preventDefault();
+      var next = e.key === "ArrowDown" ? at + 1 : at - 1;
+      if (next < 0) input.focus(); else links[Math.min(next, links.length - 1)].focus();
+    }
+    input.addEventListener("keydown", step);
+    list.addEventListener("keydown", step);
   }
 
   function setupPage() {
