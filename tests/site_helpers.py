@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -11,6 +14,30 @@ from urllib.parse import unquote, urlsplit
 from tests.helpers import commit_all, git, memgit, write
 
 BM25 = {"MEMGIT_EMBEDDING": "none"}
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("MEMGIT_CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+def browser_session() -> Iterator[object]:
+    """One Debian chromium for a test module (made a module fixture there), or a skip saying why."""
+    import pytest
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("browser tests skipped: playwright is not installed (pip install -e '.[dev]')")
+    executable = chromium_path()
+    if executable is None:
+        pytest.skip("browser tests skipped: no chromium (apt-get install chromium, or set MEMGIT_CHROMIUM)")
+    with sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield instance
+        instance.close()
 
 
 def build(ws: Path, out: Path, *args: str) -> dict:

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from mcp.shared.exceptions import MCPError
 
+from memgit.core.provenance import strip_markers
 from memgit.mcp.options import server_options
 from memgit.mcp.prompts import flush_text
-from memgit.core.provenance import strip_markers
 from tests.helpers import commit_all, git, write
 from tests.test_mcp import TODAY_LOG, _server_env, mcp_session, run
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -21,31 +20,12 @@ import pytest
 
 from memgit.core.provenance import EntryMarker, SourceRef, format_trailers
 from tests.helpers import commit_all, git, write
-from tests.site_helpers import BM25, build, make_workspace
+from tests.site_helpers import BM25, browser_session, build, make_workspace
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / ".artifacts" / "site"
 
 
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("MEMGIT_CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("browser tests skipped: playwright is not installed (pip install -e '.[dev]')")
-    executable = chromium_path()
-    if executable is None:
-        pytest.skip("browser tests skipped: no chromium (apt-get install chromium, or set MEMGIT_CHROMIUM)")
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield instance
-        instance.close()
+browser = pytest.fixture(scope="module", name="browser")(browser_session)
 
 
 HOSTILE = [
@@ -119,7 +99,7 @@ class Watch:
 
 
 def highlighted(page: object) -> list[str]:
-    return page.eval_on_selector_all(".line.hl", "els => els.map(e => e.id)")
+    return page.eval_on_selector_all(".hl", "els => els.map(e => e.id)")
 
 
 def in_view(page: object, element_id: str) -> bool:
@@ -139,7 +119,7 @@ def exercise(browser: object, base: str, allowed: tuple[str, ...], shots: str | 
         page.screenshot(path=str(ARTIFACTS / f"{shots}-home.png"), full_page=True)
     # Provenance: the promoted entry's link lands on the highlighted source lines, scrolled into view.
     page.click(".prov-managed a.prov-source")
-    page.wait_for_selector(".line.hl")
+    page.wait_for_selector(".hl")
     assert page.url.endswith("notes/memory/2026-02-06.html#L62-L64")
     assert highlighted(page) == ["L62", "L63", "L64"]
     assert in_view(page, "L62") and in_view(page, "L64") and not in_view(page, "L1")
@@ -157,11 +137,11 @@ def exercise(browser: object, base: str, allowed: tuple[str, ...], shots: str | 
     page.press("#search-input", "Enter")
     page.wait_for_selector("#search-results li")
     first = page.locator("#search-results a").first
-    assert re.fullmatch(r"memory/2026-02-06\.md:\d+-\d+", first.inner_text())
+    assert re.search(r"notes/memory/2026-02-06\.html#L\d+(-L\d+)?$", first.get_attribute("href"))
     if shots:
         page.screenshot(path=str(ARTIFACTS / f"{shots}-search.png"))
     first.click()
-    page.wait_for_selector(".line.hl")
+    page.wait_for_selector(".hl")
     lines = highlighted(page)
     assert "L63" in lines and in_view(page, lines[0])
     # Unicode, '#', '?' and quotes in a file name: searchable and reachable.
@@ -170,7 +150,7 @@ def exercise(browser: object, base: str, allowed: tuple[str, ...], shots: str | 
     page.locator("#search-results a").first.click()
     page.wait_for_selector("#L3.hl")
     assert "Quokkafact" in page.inner_text("#L3")
-    assert "ünïcödé #1? \"q\".md" in page.inner_text("h1")
+    assert "ünïcödé #1? \"q\".md" in page.inner_text(".note-meta .path")
     page.goto(base + "timeline.html")
     if shots:
         page.screenshot(path=str(ARTIFACTS / f"{shots}-timeline.png"), full_page=True)
@@ -277,13 +257,13 @@ def test_concept_page_links_land_on_highlighted_lines(browser: object, workspace
     page.click(f"table.themes a[href='{urls.concept_url(THEME)}']")
     assert page.url.endswith(urls.concept_url(THEME))
     page.locator(".dream-places a").first.click()
-    page.wait_for_selector(".line.hl")
+    page.wait_for_selector(".hl")
     lines = highlighted(page)
     assert lines and in_view(page, lines[0])
     assert THEME in page.inner_text(f"#{lines[0]}").lower()
     page.goto(base + urls.concept_url(THEME))
     page.locator(".memory-places a").first.click()
-    page.wait_for_selector(".line.hl")
+    page.wait_for_selector(".hl")
     assert page.url.split("#")[0].endswith("notes/MEMORY.html")
     assert THEME in " ".join(page.inner_text(f"#{n}") for n in highlighted(page)).lower()
     watch.assert_clean()

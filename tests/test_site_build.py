@@ -54,13 +54,15 @@ def test_build_example_workspace_pages(tmp_path: Path) -> None:
     out = tmp_path / "site"
     assert report["incremental"] is False and report["written"] == report["pages"] > 10
     for page in ("index.html", "timeline.html", "notes.html", "search.html", "dreams.html", "concepts.html",
-                 "notes/MEMORY.html", "notes/memory/2026-11-23.html", "assets/site.js", "assets/minisearch.js",
-                 "assets/minisearch-LICENSE.txt"):
+                 "notes/MEMORY.html", "notes/memory/2026-11-23.html", "source/memory/2026-11-23.html",
+                 "assets/site.js", "assets/search/meta.js"):
         assert (out / page).is_file(), page
     home = (out / "index.html").read_text()
     assert "Dana Okafor is the user's manager" in home
-    assert home.count('class="prov prov-human"') == 6  # every hand-written entry names its commit
-    assert "example memory" in home
+    # Hand-written entries name their commit once per section: three sections of two entries.
+    assert home.count('class="prov prov-human"') == 3 and home.count("(the 2 entries above)") == 3
+    assert "example memory" in home and home.count("<h1") == 1
+    assert "<title>memgit memory</title>" in home
     timeline = (out / "timeline.html").read_text()
     assert "November 2026" in timeline and timeline.count('class="has-log"') == 5
     assert 'href="timeline/2026-11.html"' in timeline
@@ -69,7 +71,10 @@ def test_build_example_workspace_pages(tmp_path: Path) -> None:
     assert days.index("2026-11-27") < days.index("2026-11-23") and "8 lines" in days
     assert "Heron: dry-run of the Postgres 16 upgrade on staging finished in 41 minutes." in days
     note = (out / "notes" / "memory" / "2026-11-23.html").read_text()
-    assert 'id="L4"' in note and "dry-run of the Postgres 16 upgrade" in note
+    assert 'id="L4"' in note and "dry-run of the Postgres 16 upgrade" in note and note.count("<h1") == 1
+    assert 'rel="next" href="2026-11-24.html"' in note and 'rel="prev"' not in note
+    source = (out / "source" / "memory" / "2026-11-23.html").read_text()
+    assert re.search(r'id="L4"><span class="ln" aria-hidden="true">4</span><span class="text">- Heron: dry-run', source)
     dreams = (out / "dreams.html").read_text()
     assert "There are no dreams yet" in dreams
     checked, problems = check_links(out)
@@ -83,12 +88,15 @@ def test_provenance_links_to_lines_then_to_a_snapshot_when_they_change(
     out = tmp_path / "site"
     build(ws, out)
     home = (out / "index.html").read_text()
-    managed = home[home.index('class="prov prov-managed"'):]
-    assert 'href="notes/memory/2026-02-06.html#L10-L12"' in managed.split("</div>")[0]
-    assert "prov-current" in managed and promotion_commit[:10] in managed and "score 0.812" in managed
+    managed = home[home.index('class="prov prov-managed"'):].split("</p>")[0]
+    # One line: where from (as a person says it), written when, promoted when, in which commit, score.
+    assert 'href="notes/memory/2026-02-06.html#L10-L12"' in managed and "the 2026-02-06 log, lines 10-12" in managed
+    assert "prov-current" in managed and promotion_commit[:7] in managed and "score 0.81" in managed
+    assert "promoted 2026-02-07" in managed and "written " in managed and "Test Author" in managed
     assert "changed since" not in home
     dreams = (out / "dreams.html").read_text()
-    assert "promote" in dreams and "relevance 0.81" in dreams and promotion_commit[:10] in dreams
+    assert "promote" in dreams and "relevance 0.81" in dreams and promotion_commit[:7] in dreams
+    assert f'id="a-{promotion_commit[:7]}"' in dreams and "<svg" in dreams
     assert 'href="notes/memory/2026-02-06.html#L10-L12"' in dreams
 
     # The source lines are rewritten after the promotion: the link now goes to the file as it was.
@@ -103,10 +111,11 @@ def test_provenance_links_to_lines_then_to_a_snapshot_when_they_change(
     assert f'href="{snap}#L10-L12"' in home and "changed since" in home
     assert 'class="prov-current" href="notes/memory/2026-02-06.html"' in home
     snapshot = (out / snap).read_text()
-    assert "it changed since" in snapshot and "Sunday 06:00 UTC" in snapshot
-    assert re.search(r'id="L10"><a class="ln" href="#L10">10</a><span class="text">- The Heron cutover', snapshot)
+    assert "it has changed since" in snapshot and "Sunday 06:00 UTC" in snapshot
+    assert re.search(r'id="L10"><span class="ln" aria-hidden="true">10</span><span class="text">- The Heron cutover',
+                     snapshot)
     assert '../../../notes/memory/2026-02-06.html' in snapshot
-    assert promotion_commit[:10] in home  # the promotion found in the last build is kept, not lost
+    assert promotion_commit[:7] in home  # the promotion found in the last build is kept, not lost
     full = tmp_path / "full"
     build(ws, full)
     assert tree_bytes(full) == tree_bytes(out)  # the incremental rebuild equals a fresh one
@@ -169,10 +178,11 @@ def test_incremental_rebuild_touches_only_dependent_pages_and_equals_full_build(
     assert "notes/memory/2026-01-05.html" in changed
     assert any(name.startswith("snap/") and name.endswith("memory/2026-01-05.html") for name in changed)
     assert not any(name.startswith("notes/memory/") for name in changed - {"notes/memory/2026-01-05.html"})
-    # The note, the note as it was (linked from its history), its search shard and its month page.
-    assert changed - {"notes/memory/2026-01-05.html", "timeline/2026-01.html"} <= {
-        name for name in changed if name.startswith(("snap/", "assets/search/"))}, changed
-    assert len(changed) == 4, changed
+    # The note, its numbered source, the note as it was (linked from its history), its search
+    # shard, its month page and the timeline (its lines-per-day picture).
+    assert changed - {"notes/memory/2026-01-05.html", "source/memory/2026-01-05.html", "timeline/2026-01.html",
+                      "timeline.html"} <= {name for name in changed if name.startswith(("snap/", "assets/search/"))}, changed
+    assert len(changed) == 6, changed
     assert report["written"] == len(changed)
     full = tmp_path / "full"
     build(ws, full)
@@ -180,8 +190,9 @@ def test_incremental_rebuild_touches_only_dependent_pages_and_equals_full_build(
     # A deleted note removes its page.
     git(ws, "rm", "-q", "memory/2026-01-07.md")
     commit_all(ws, "drop a day")
-    assert build(ws, out)["removed"] == 1
+    assert build(ws, out)["removed"] == 2  # its page and its numbered source
     assert not (out / "notes" / "memory" / "2026-01-07.html").exists()
+    assert not (out / "source" / "memory" / "2026-01-07.html").exists()
     assert check_links(out)[1] == []
 
 
@@ -336,3 +347,86 @@ def test_default_output_folder_and_human_output(tmp_path: Path) -> None:
     concept = (tmp_path / "ws-site" / "concepts" / "alpha.html").read_text()
     assert "../notes/memory/2026-01-01.html#L3" in concept
     assert "site updated:" in memgit(ws, "site", "build", env=BM25).stdout
+
+
+def test_hand_written_entry_is_credited_to_its_own_commit(tmp_path: Path) -> None:
+    """An entry a person wrote keeps its author's commit when a later commit (a dream, here) only
+    adds the blank line after it and a promoted entry below: blame of the entry's own lines, blank
+    and marker lines ignored, decides who wrote it."""
+    ws = make_workspace(tmp_path / "ws", {"memory/2026-02-06.md": daily_with_fact()}, "first notes")
+    write(ws / "MEMORY.md", "# Memory\n\n- Dana prefers written agendas.")  # no newline at the end
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "--author=Pat Person <pat@example.invalid>", "-m", "remember the agenda rule")
+    person = git(ws, "rev-parse", "HEAD").strip()
+    ref = SourceRef("memory/2026-02-06.md", 10, 10, git(ws, "rev-parse", "HEAD").strip())
+    marker = EntryMarker("k1234567890", ref, 0.9, "2026-02-08")
+    # The dream rewrites the last line (it adds the missing newline), then a blank and its entry.
+    write(ws / "MEMORY.md", (ws / "MEMORY.md").read_text() + f"\n\n{marker.format()}\n- Heron cuts over Sunday.\n")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "--author=memgit dream <dream@example.invalid>", "-m", "dream: remember Heron\n\n"
+        + format_trailers({"Memgit-Promotion": marker.key, "Memgit-Source": ref.format(), "Memgit-Action": "promote"}))
+    out = tmp_path / "site"
+    build(ws, out)
+    home = (out / "index.html").read_text()
+    human = home[home.index('class="prov prov-human"'):].split("</p>")[0]
+    assert "Pat Person" in human and person[:7] in human and "remember the agenda rule" in human, human
+    assert "memgit dream" not in human
+    assert home.count('class="prov prov-human"') == 1 and home.count('class="prov prov-managed"') == 1
+
+
+def test_big_build_renders_on_every_core_and_equals_one_process(tmp_path: Path) -> None:
+    """Over 200 note pages render in forked workers; the bytes equal a one-process build."""
+    files = {f"memory/2026-{1 + n // 28:02d}-{1 + n % 28:02d}.md": f"# Day {n}\n\n- fact {n} #tag{n % 5}\n"
+             f"- see [the first day](2026-01-01.md)\n\n| a | b |\n|---|---|\n| {n} | x |\n" for n in range(120)}
+    ws = make_workspace(tmp_path / "ws", files)
+    forked = build(ws, tmp_path / "forked")
+    proc = memgit(ws, "site", "build", "-o", str(tmp_path / "single"), "--json",
+                  env={**BM25, "MEMGIT_SITE_JOBS": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert forked["pages"] > 240
+    assert tree_bytes(tmp_path / "forked") == tree_bytes(tmp_path / "single")
+
+
+def test_an_update_shows_the_text_it_replaced(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws", {"memory/2026-02-06.md": daily_with_fact()}, "first notes")
+    source = git(ws, "rev-parse", "HEAD").strip()
+    old = EntryMarker("kold0000001", SourceRef("memory/2026-02-06.md", 10, 10, source), 0.8, "2026-02-07")
+    write(ws / "MEMORY.md", f"# Memory\n\n{old.format()}\n- Heron cuts over on Saturday.\n")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "-m", "dream: remember Heron\n\n" + format_trailers(
+        {"Memgit-Action": "promote", "Memgit-Promotion": old.key, "Memgit-Source": old.source.format()}))
+    new = EntryMarker("knew0000002", SourceRef("memory/2026-02-06.md", 11, 11, source), 0.9, "2026-02-08",
+                      {"supersedes": old.key})
+    write(ws / "MEMORY.md", f"# Memory\n\n{new.format()}\n- Heron cuts over on Sunday.\n")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "-m", "dream: update Heron\n\n" + format_trailers(
+        {"Memgit-Action": "supersede", "Memgit-Promotion": new.key, "Memgit-Source": new.source.format(),
+         "Memgit-Supersedes": old.key}))
+    out = tmp_path / "site"
+    build(ws, out)
+    home = (out / "index.html").read_text()
+    line = home[home.index('class="prov prov-managed"'):].split("</p>")[0]
+    assert "updated" in line and "replaces “Heron cuts over on Saturday.”" in line, line
+    dreams = (out / "dreams.html").read_text()
+    assert "Replaces “Heron cuts over on Saturday.”" in dreams and "replaces entry" not in dreams
+
+
+def test_rebuild_after_a_new_day_and_a_new_link_equals_a_full_build(tmp_path: Path) -> None:
+    """A new daily log changes the previous day's "next day" link; a new link changes its
+    target's "linked from" list: pages of notes no commit touched are rendered again for it."""
+    ws = make_workspace(tmp_path / "ws", {f"memory/2026-01-0{n}.md": f"# 2026-01-0{n}\n\n- day {n}\n"
+                                          for n in range(1, 4)} | {"memory/topics/heron.md": "# Heron\n\n- plan\n"})
+    out = tmp_path / "site"
+    build(ws, out)
+    write(ws / "memory" / "2026-01-04.md", "# 2026-01-04\n\n- day 4, see [Heron](topics/heron.md)\n")
+    commit_all(ws, "a new day")
+    report = build(ws, out)
+    assert report["incremental"]
+    before = (out / "notes" / "memory" / "2026-01-03.html").read_text()
+    assert 'rel="next" href="2026-01-04.html"' in before
+    topic = (out / "notes" / "memory" / "topics" / "heron.html").read_text()
+    assert "Linked from" in topic and "../2026-01-04.html" in topic
+    full = tmp_path / "full"
+    build(ws, full)
+    assert tree_bytes(full) == tree_bytes(out)
+    assert check_links(out)[1] == []

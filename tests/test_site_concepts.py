@@ -6,6 +6,7 @@ incremental rebuilds and determinism with dream concepts."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from html.parser import HTMLParser
@@ -58,9 +59,13 @@ def target_lines(page: Path, href: str) -> list[str]:
     match = re.fullmatch(r"L(\d+)(?:-L(\d+))?", parts.fragment)
     assert match, href
     html = target.read_text(encoding="utf-8")
+    assert f'id="L{match[1]}"' in html and f'id="L{match[2] or match[1]}"' in html, href
+    # A rendered note's lines are read from its numbered source page.
+    source = Path(str(target).replace(f"{os.sep}notes{os.sep}", f"{os.sep}source{os.sep}", 1))
+    html = source.read_text(encoding="utf-8") if source.is_file() else html
     out = []
     for number in range(int(match[1]), int(match[2] or match[1]) + 1):
-        found = re.search(rf'id="L{number}"><a class="ln" href="#L{number}">{number}</a><span class="text">(.*?)</span>',
+        found = re.search(rf'id="L{number}"><span class="ln" aria-hidden="true">{number}</span><span class="text">(.*?)</span>',
                           html)
         assert found, f"{href}: no line {number}"
         out.append(found[1])

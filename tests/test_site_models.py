@@ -104,3 +104,42 @@ def test_summary_and_concepts() -> None:
     assert models.summarise("x", b"\xff", 1000).problem.startswith("not valid UTF-8")
     assert models.summarise("x", b"a\x00b", 1000).problem.startswith("binary")
     assert models.summarise("x", b"abc", 2).problem.startswith("larger than 2 bytes")
+
+
+def test_plain_text_summaries_end_in_an_ellipsis() -> None:
+    assert models.plain_text("- **John**: Hey [Maria](people/maria.md)! `x` _y_") == "John: Hey Maria! x y"
+    assert models.plain_text("```python") == "" and models.plain_text("plain words") == "plain words"
+    cut = models.shorten("word " * 60, 40)
+    assert cut.endswith("…") and len(cut) <= 40 and not cut[:-1].endswith(" ")
+    summary = models.summarise("memory/x.md", b"# T\n\n- **John**: " + b"long " * 80 + b"\n", 10_000)
+    assert summary.first.startswith("John: long") and summary.first.endswith("…")
+
+
+def test_search_shard_postings_round_trip() -> None:
+    from memgit.site.search_index import packed, shard_index
+
+    assert packed([0, 1, 3, 2, 4, 1]) == [0, 3, 0, 1]
+    docs = [["notes/a.html", "memory/a.md", 1, "note", "", "A", "alpha beta\nbeta"],
+            ["notes/a.html", "memory/a.md", 2, "note", "", "A", "beta\ngamma"]]
+    shard = shard_index(docs)
+    assert shard["files"] == [["notes/a.html", "memory/a.md", "note", "", 1, "alpha beta\nbeta\ngamma"]]
+    assert shard["docs"] == [[0, 1, 2, "A"], [0, 2, 3, "A"]]
+    beta = shard["post"][shard["keys"].index("beta")]
+    assert beta == [0, 0, 1]  # doc 0 twice, doc 1 once
+    assert shard["keys"] == sorted(shard["keys"])
+
+
+def test_credits_fold_per_section() -> None:
+    from memgit.site.markdown import Entry
+
+    person = {"marker": None, "blame": {"id": "c1"}}
+    other = {"marker": None, "blame": {"id": "c2"}}
+    items = [(Entry(3, 3, None), person), (Entry(4, 4, None), person), (Entry(7, 7, None), person),
+             (Entry(8, 8, None), other)]
+    folded = models.fold_credits(items, headings=[1, 6])
+    assert sorted(folded) == [4, 7, 8] and folded[4]["count"] == 2 and folded[7]["count"] == 1
+
+
+def test_hand_written_entry_writers_skip_blank_and_marker_lines() -> None:
+    lines = ["- by hand", "", "<!-- memgit:entry key=k1 -->", "- promoted"]
+    assert models.writers(["a", "b", "b", "b"], lines, 1, 3) == ["a"]

@@ -20,7 +20,7 @@ from tests.site_helpers import build, tree_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOT = ROOT / "tests" / "snapshots" / "example-site"
-VENDORED = {"assets/minisearch.js": "static/minisearch.js"}
+VENDORED: dict[str, str] = {}
 
 
 def test_example_workspace_site_matches_snapshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -158,15 +158,17 @@ def blobs_at(root: Path, items: Iterable[tuple[str, str]]) -> dict[tuple[str, st
     return out
 
 
-def blame_lines(root: Path, commit: str, path: str) -> list[str]:
+def blame_lines(root: Path, commit: str, path: str, ignore_whitespace: bool = False) -> list[str]:
     """For each line of `path` at `commit`, the id of the commit that last changed it (pygit2 blame;
-    `git blame` in a repository pygit2 cannot open, such as a SHA-256 one)."""
+    `git blame` in a repository pygit2 cannot open, such as a SHA-256 one). `ignore_whitespace`
+    credits a line to who wrote its words, not to a commit that only added the newline after it."""
     if not plumbing.pygit2_can_read(root):
-        return _blame_lines_git(root, commit, path)
+        return _blame_lines_git(root, commit, path, ignore_whitespace)
     pygit2 = plumbing._pygit2()
     repo = plumbing.open_repo(root)
+    flags = pygit2.enums.BlameFlag.IGNORE_WHITESPACE if ignore_whitespace else pygit2.enums.BlameFlag.NORMAL
     try:
-        blame = repo.blame(path, newest_commit=repo[commit].id)
+        blame = repo.blame(path, newest_commit=repo[commit].id, flags=flags)
     except (KeyError, ValueError, pygit2.GitError):
         return []
     out: list[str] = []
@@ -175,10 +177,10 @@ def blame_lines(root: Path, commit: str, path: str) -> list[str]:
     return out
 
 
-def _blame_lines_git(root: Path, commit: str, path: str) -> list[str]:
+def _blame_lines_git(root: Path, commit: str, path: str, ignore_whitespace: bool = False) -> list[str]:
     """`blame_lines` from `git blame --porcelain`: each final line is a header naming its commit,
     some metadata lines, then the line's text after a tab."""
-    proc = plumbing._git(root, "blame", "--porcelain", commit, "--", path)
+    proc = plumbing._git(root, "blame", "--porcelain", *(["-w"] if ignore_whitespace else []), commit, "--", path)
     if proc.returncode != 0:
         return []
     out: list[str] = []

@@ -61,6 +61,58 @@ def check_base_url(base_url: str) -> str:
     return base_url.rstrip("/") + "/" if base_url else ""
 
 
+#: Page kinds whose rendering touches no build state (safe in a forked worker), and the number of
+#: them worth a pool: a full build renders thousands, a rebuild a handful.
+_PARALLEL_PREFIXES = ("notes/", "source/", "snap/", "assets/search/")
+_PARALLEL_MIN = 200
+_jobs: list[Any] = []
+_contents: dict[str, bytes] = {}
+
+
+def _produce(index: int) -> bytes:
+    return _jobs[index].produce(_contents)
+
+
+def _render_parallel(todo: list[Any], contents: dict[str, bytes], progress: ProgressFn | None) -> dict[str, bytes]:
+    """Render the notes, sources, snapshots and search shards of a big build on every core.
+
+    Markdown parsing is most of a full build, and it is pure: forked workers inherit the plans and
+    the blobs and send back bytes, which are the same bytes a single process makes. Pages that
+    update what the manifest keeps (home, concepts) render in the main process afterwards.
+    `MEMGIT_SITE_JOBS` caps the workers (1: render everything in this process).
+    """
+    import os
+
+    jobs = [p for p in todo if p.url.startswith(_PARALLEL_PREFIXES)]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    wanted = os.environ.get("MEMGIT_SITE_JOBS", "")
+    workers = min(cores, 4, int(wanted)) if wanted.isdigit() and int(wanted) > 0 else min(cores, 4)
+    import threading
+
+    # Forking a process that runs other threads (`site serve`'s HTTP server) could copy a lock
+    # one of them holds: such a build renders in this process.
+    if len(jobs) < _PARALLEL_MIN or workers < 2 or threading.active_count() > 1:
+        return {}
+    import multiprocessing
+
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        return {}
+    global _jobs, _contents
+    _jobs, _contents = jobs, contents
+    made: list[bytes] = []
+    try:
+        with context.Pool(workers) as pool:
+            for data in pool.imap(_produce, range(len(jobs)), chunksize=max(8, len(jobs) // (workers * 16))):
+                made.append(data)
+                if progress is not None:
+                    progress(len(made), len(todo))
+    finally:
+        _jobs, _contents = [], {}
+    return {plan.url: data for plan, data in zip(jobs, made, strict=True)}
+
+
 def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None = None) -> BuildReport:
     started = time.perf_counter()
     if options.scope not in ("private", "public"):
@@ -82,14 +134,20 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
     # Pages go to a staging folder first: a page that fails to render leaves `out` as it was.
     staging = output.Staging(out)
     try:
-        for done, plan in enumerate(todo, start=1):
-            data = plan.produce(contents)
+        made = _render_parallel(todo, contents, progress)
+        done = len(made)
+        for plan in todo:
+            if plan.url in made:
+                data = made[plan.url]
+            else:
+                data = plan.produce(contents)
+                done += 1
             sha = output.digest(data)
             if mf.pages.get(plan.url, ("", ""))[1] != sha or plan.url not in present:
                 staging.write(plan.url, data)
                 report.written.append(plan.url)
             pages[plan.url] = (plan.key, sha)
-            if progress is not None:
+            if progress is not None and plan.url not in made:
                 progress(done, len(todo))
         stale = sorted(set(mf.pages) - {p.url for p in plans})
         staging.commit(stale)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
 from memgit.core import paths
@@ -23,12 +23,21 @@ from memgit.site import manifest as manifest_mod
 from memgit.site import models, render
 from memgit.workspace import Workspace
 
+if TYPE_CHECKING:
+    from memgit.site.markdown import Entry
+
 ZERO = "0" * 40
 
 
 def input_key(*parts: Any) -> str:
     """A page's input key: the repr of plain values built in a fixed order is stable and fast."""
     return hashlib.sha256(repr(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def entry_source(entry: Entry) -> SourceRef | None:
+    """Where a MEMORY.md entry came from: the one place that knows how an entry names its source
+    (today the marker's `source=` field; a marker that only holds a key would be looked up here)."""
+    return entry.marker.source if entry.marker is not None else None
 
 
 def _record(summary: models.Summary) -> dict:
@@ -61,7 +70,7 @@ class Inputs:
     def gather(self, mf: manifest_mod.Manifest) -> None:
         ws = self.ws
         self.blame_cache = dict(mf.blame or {})
-        tree_files = plumbing.entries(ws.root, self.tree)
+        tree_files = self.tree_files = plumbing.entries(ws.root, self.tree)
         self.files: dict[str, plumbing.Entry] = {
             path: entry for path, entry in sorted(tree_files.items())
             if ws.is_memory_path(path) and (self.scope == "private" or not models.is_private(path, self.cfg.private_paths))
@@ -95,6 +104,9 @@ class Inputs:
         self._summaries: dict[str, models.Summary] = {}
         self.mf = mf
         self.memory_refs_state: dict = {}
+        self.written_state: dict = {}
+        self.superseded_state: dict = {}
+        self.heat_state: dict = {}
         limit = self.cfg.history
         # History since the last build is merged into what the manifest kept; a build of a commit
         # that does not descend from the last one (another branch, --at an older commit) walks it all.
@@ -125,30 +137,114 @@ class Inputs:
     def _text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
         return models.decode(contents.get(blob, b""), self.max_bytes)
 
-    def _memory_refs(self) -> list[SourceRef]:
-        """The source references of MEMORY.md's entry markers, parsed once per version of the file
-        (kept in the manifest, so a rebuild that does not touch MEMORY.md needs no Markdown parser)."""
+    def _memory_entries(self) -> list[dict]:
+        """MEMORY.md's entries that name a source: start, end, reference, key, first words and
+        the key they replaced, parsed once per version of the file (kept in the manifest, so a
+        rebuild that does not touch MEMORY.md needs no Markdown parser)."""
         memory = self.files.get("MEMORY.md")
         if memory is None or not memory.is_regular:
             return []
         cached = self.memory_refs_state or self.mf.memory_refs
-        if cached.get("blob") != memory.blob or cached.get("store", "") != self.store_blob:
+        if cached.get("blob") != memory.blob or cached.get("store", "") != self.store_blob or "entries" not in cached:
             from memgit.site.markdown import entries as parse_entries
 
             data = plumbing.read_blobs(self.ws.root, [memory.blob])[memory.blob]
             text = models.decode(data, self.max_bytes)[0]
-            found = parse_entries(text, self.provenance) if text is not None else []
-            cached = {"blob": memory.blob, "store": self.store_blob,
-                      "refs": [e.marker.source.format() for e in found if e.marker and e.marker.source]}
+            lines = models.source_lines(text) if text is not None else []
+            found = []
+            for e in parse_entries(text, self.provenance) if text is not None else []:
+                source = entry_source(e)
+                if source is None or e.marker is None:
+                    continue
+                found.append({"start": e.start, "end": e.end, "ref": source.format(), "key": e.marker.key,
+                              "text": models.entry_words(lines, e.start, e.end, 120),
+                              "supersedes": e.marker.extra.get("supersedes", "")})
+            cached = {"blob": memory.blob, "store": self.store_blob, "entries": found}
         self.memory_refs_state = cached
-        return [parse_reference(ref) for ref in cached["refs"]]
+        return list(cached["entries"])
+
+    def _memory_refs(self) -> list[SourceRef]:
+        return [parse_reference(e["ref"]) for e in self._memory_entries()]
+
+    def _written(self, refs: list[SourceRef]) -> dict[str, dict]:
+        """Who wrote each referenced source line and when: blame of the source file at the
+        reference's commit, the newest commit among the range's non-blank lines (kept in the
+        manifest by reference, so pygit2 is imported only for new references)."""
+        cache = {k: v for k, v in (self.mf.written or {}).items()}
+        wanted = sorted({r.format() for r in refs if r.commit} - cache.keys())
+        by_pair: dict[tuple[str, str], list[SourceRef]] = {}
+        for text in wanted:
+            ref = parse_reference(text)
+            by_pair.setdefault((ref.commit or "", ref.path), []).append(ref)
+        found: dict[str, list[str]] = {}
+        if by_pair:
+            texts = history.blobs_at(self.ws.root, list(by_pair))
+            for (commit, path), group in by_pair.items():
+                blame = history.blame_lines(self.ws.root, commit, path, ignore_whitespace=True)
+                data = texts.get((commit, path))
+                text = models.decode(data, self.max_bytes)[0] if data is not None else None
+                lines = models.source_lines(text) if text is not None else []
+                for ref in group:
+                    found[ref.format()] = models.writers(blame, lines, ref.start, ref.end)
+        ids = {commit_id for group in found.values() for commit_id in group}
+        infos = {c.id: dataclasses.asdict(c) for c in history.commits_info(self.ws.root, ids).values()}
+        for text, group in found.items():
+            known = [infos[c] for c in group if c in infos]
+            info = max(known, key=lambda i: (i["date"], i["id"])) if known else None
+            cache[text] = {"id": info["id"], "short": info["id"][:7], "day": info["date"][:10],
+                           "author": info["author"], "subject": info["subject"]} if info else {}
+        self.written_state = {r.format(): cache.get(r.format(), {}) for r in refs if r.commit}
+        return self.written_state
+
+    def _superseded(self) -> dict[str, str]:
+        """The text each supersede replaced (action commit id -> the old entry's words), read from
+        MEMORY.md before that commit; kept in the manifest."""
+        cache = dict(self.mf.superseded or {})
+        todo = [a for a in self.actions if a["action"] == "supersede" and a["supersedes"] and a["id"] not in cache]
+        if todo:
+            from memgit.site.markdown import entries as parse_entries
+
+            olds = history.blobs_at(self.ws.root, [(a["id"] + "^", "MEMORY.md") for a in todo])
+            for action in todo:
+                data = olds.get((action["id"] + "^", "MEMORY.md"))
+                text = models.decode(data, self.max_bytes)[0] if data is not None else None
+                cache[action["id"]] = ""
+                if text is None:
+                    continue
+                lines = models.source_lines(text)
+                for e in parse_entries(text):
+                    if e.marker is not None and e.marker.key == action["supersedes"]:
+                        cache[action["id"]] = models.entry_words(lines, e.start, e.end, 200)
+        self.superseded_state = {a["id"]: cache.get(a["id"], "") for a in self.actions if a["action"] == "supersede"}
+        return self.superseded_state
+
+    def _heat(self) -> dict[str, dict[int, int]]:
+        """Recall heat of every shown note from the recall ledger in the tree (private sites and
+        public ones alike, for public notes only), counted once per ledger blob."""
+        from memgit.core.paths import LEDGER_DIR
+
+        ledgers = sorted((p, e) for p, e in self.tree_files.items()
+                         if p.startswith(LEDGER_DIR + "/") and p.endswith(".jsonl") and e.is_regular)
+        cache = dict(self.mf.heat or {})
+        missing = sorted({e.blob for _, e in ledgers} - cache.keys())
+        if missing:
+            from memgit.site.recalls import ledger_heat
+
+            for blob, data in plumbing.read_blobs(self.ws.root, missing).items():
+                cache[blob] = ledger_heat(data.decode("utf-8", "replace"))
+        self.heat_state = {e.blob: cache[e.blob] for _, e in ledgers}
+        if not ledgers:
+            return {}
+        from memgit.site.recalls import merge
+
+        return merge((self.heat_state[e.blob] for _, e in ledgers), self.files)
 
     def _memory_blame(self, blob: str, log: list[dict]) -> list[str]:
         """Blame of MEMORY.md, kept in the manifest: pygit2 is imported only when MEMORY.md changed."""
         key = [blob, log[0]["id"] if log else ""]
         if self.blame_cache.get("key") == key:
             return list(self.blame_cache["lines"])
-        lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md")
+        lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md", ignore_whitespace=True)
         self.blame_cache = {"key": key, "lines": lines}
         return lines
 

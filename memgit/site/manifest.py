@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-VERSION = 2
+VERSION = 3
 
 
 @dataclass
@@ -29,7 +29,10 @@ class Manifest:
     trailers: list[dict] | None = None
     by_path: dict[str, list] = field(default_factory=dict)  # path -> [blob, [urls of its pages]]
     concepts: dict = field(default_factory=dict)  # {"key": ..., "urls": [...]}
-    memory_refs: dict = field(default_factory=dict)  # {"blob": MEMORY.md blob, "refs": [references]}
+    memory_refs: dict = field(default_factory=dict)  # {"blob": MEMORY.md blob, "entries": [...]}
+    written: dict = field(default_factory=dict)  # reference -> who wrote its lines (blame at its commit)
+    superseded: dict = field(default_factory=dict)  # supersede commit -> the text it replaced
+    heat: dict = field(default_factory=dict)  # recall ledger blob -> {path: {line: count}}
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -52,7 +55,8 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
                     pages={url: (v[0], v[1]) for url, v in raw.get("pages", {}).items()},
                     summaries=summaries, logs=raw.get("logs"), blame=raw.get("blame"),
                     trailers=raw.get("trailers"), by_path=raw.get("by_path", {}), concepts=raw.get("concepts", {}),
-                    memory_refs=raw.get("memory_refs", {}))
+                    memory_refs=raw.get("memory_refs", {}), written=raw.get("written", {}),
+                    superseded=raw.get("superseded", {}), heat=raw.get("heat", {}))
 
 
 def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
@@ -71,6 +75,9 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "by_path": site.by_path,
         "concepts": site.concepts_state,
         "memory_refs": site.memory_refs_state,
+        "written": site.written_state,
+        "superseded": site.superseded_state,
+        "heat": site.heat_state,
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")

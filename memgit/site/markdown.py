@@ -5,6 +5,12 @@ than http(s) and mailto never become links, images never load anything (they bec
 text, so no request leaves the page), and a link to another memory file points at that note's page.
 Any other relative link becomes plain text, so the site never holds a link that goes nowhere.
 
+A rendered page still answers `#L12` and `#L10-L14`: markdown-it's token map gives every block its
+source lines, each innermost block (paragraph, heading, list item, table row, code block) carries
+the ids of the lines it holds, so a provenance link lands on the block that holds its lines. In
+text, `#tags` link to their concept page and `path:start-end@commit` references to the lines they
+name. memgit's marker comments are never shown.
+
 `entries()` and `render_memory()` know MEMORY.md's shape: each top-level list item or paragraph is
 an entry; memgit's short marker at the end of a line belongs to the entry that holds the line, a
 long marker on its own line (earlier versions) to the entry below it. Markers are never shown; a
@@ -15,6 +21,7 @@ gives the rest.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -30,6 +37,14 @@ if TYPE_CHECKING:  # imported where a page is rendered: a rebuild that renders n
     from markdown_it.token import Token
 
 _EXTERNAL = ("http", "https", "mailto")
+# The forms a note's text may link without Markdown link syntax: a `#tag` (as models._TAG finds
+# them) and a provenance reference `path.md:start-end[@commit]`.
+_INLINE = re.compile(
+    r"(?P<tag>(?<![\w&#/])#(?P<name>[A-Za-z][\w-]{1,40})\b)"
+    r"|(?P<ref>(?<![\w/])(?P<path>[\w./%+~-]+\.(?:md|jsonl)):(?P<start>\d+)-(?P<end>\d+)(?:@(?P<commit>[0-9a-f]{7,64}))?\b)"
+)
+_LEAVES = frozenset({"paragraph_open", "heading_open", "fence", "code_block", "hr", "tr_open", "html_block"})
+_WRAPPED = frozenset({"fence", "code_block", "hr", "html_block"})
 
 
 @dataclass(frozen=True)
@@ -115,15 +130,87 @@ def _pair(tokens: Sequence[Token], spans: list[tuple[int, int]], markers: dict[i
     return found
 
 
+def _host(tokens: Sequence[Token], index: int) -> int:
+    """The token whose element shows a leaf block: a tight list hides its paragraphs' `<p>`, so
+    their list item holds the lines instead."""
+    token = tokens[index]
+    if token.type == "paragraph_open" and token.hidden:
+        for j in range(index - 1, -1, -1):
+            if tokens[j].type == "list_item_open" and tokens[j].level == token.level - 1:
+                return j
+    return index
+
+
+def _anchor_html(lines: range) -> str:
+    return "".join(f'<span id="L{n}"></span>' for n in lines)
+
+
+def anchor_lines(tokens: list[Token], line_count: int,
+                 classes: Callable[[int, int], list[str]] | None = None) -> None:
+    """Give every source line an id (`L12`) inside the innermost block that shows it.
+
+    Each leaf block owns its own lines plus the blank or hidden lines after it (a marker line, a
+    table's delimiter row), the first one also the lines before it, so every `#Ln` of the file
+    lands somewhere. The block's element gets `class="blk"`, `data-l="first-last"` and the id of
+    its first line; the other lines become empty spans at its start. Works on the token stream
+    in place, from the end so that inserted tokens do not move the ones still to do.
+    """
+    from markdown_it.token import Token
+
+    leaves = [i for i, t in enumerate(tokens) if t.type in _LEAVES and t.map]
+    if not leaves:
+        if line_count:
+            extra = Token("html_block", "", 0)
+            extra.content = f'<div class="blk" data-l="1-{line_count}">{_anchor_html(range(1, line_count + 1))}</div>\n'
+            tokens.append(extra)
+        return
+    starts = [(tokens[i].map or (0, 0))[0] + 1 for i in leaves]
+    for k in range(len(leaves) - 1, -1, -1):
+        index = leaves[k]
+        first = 1 if k == 0 else starts[k]
+        last = starts[k + 1] - 1 if k + 1 < len(leaves) else max(line_count, starts[k])
+        last = max(last, first)
+        rest = _anchor_html(range(first + 1, last + 1))
+        token = tokens[index]
+        own_first, own_last = (token.map or (0, 0))[0] + 1, max((token.map or (0, 0))[1], starts[k])
+        extra = " ".join(["blk", *(classes(own_first, own_last) if classes else [])])
+        if token.type in _WRAPPED:
+            opener = Token("html_block", "", 0)
+            opener.content = f'<div class="{extra}" id="L{first}" data-l="{first}-{last}">{rest}'
+            closer = Token("html_block", "", 0)
+            closer.content = "</div>\n"
+            tokens.insert(index + 1, closer)
+            tokens.insert(index, opener)
+            continue
+        host = tokens[_host(tokens, index)]
+        host.attrSet("id", f"L{first}")
+        host.attrSet("data-l", f"{first}-{last}")
+        host.attrJoin("class", extra)
+        if rest:
+            inline = next((t for t in tokens[index + 1:] if t.type == "inline"), None)
+            if inline is not None:
+                anchor = Token("html_inline", "", 0)
+                anchor.content = rest
+                inline.children = [anchor, *(inline.children or [])]
+
+
 class Renderer:
-    """Renders one Markdown file as it appears on one page of the site."""
+    """Renders one Markdown file as it appears on one page of the site.
+
+    `tag_url` gives the page of a `#tag` (None: the site has none, the tag stays text);
+    `provenance` completes a short marker (a key only) from the store beside MEMORY.md.
+    """
 
     def __init__(self, page_url: str, source_path: str, known_paths: Container[str],
+                 tag_url: Callable[[str], str | None] | None = None,
                  provenance: Mapping[str, EntryMarker] | None = None) -> None:
         self.page_url = page_url
         self.source_path = source_path
         self.known_paths = known_paths
+        self.tag_url = tag_url
         self.provenance = provenance
+        self.has_h1 = False
+        self.title_html = Markup("")  # the leading `# Title`, split from the body (render())
 
     def link_target(self, href: str) -> str | None:
         """Where a link in the note may point on the site, or None to render it as text."""
@@ -140,25 +227,131 @@ class Renderer:
             anchor = "#" + parts.fragment
         return urls.relative(self.page_url, urls.note_url(target) + anchor)
 
-    def render(self, text: str, annotate: Callable[[Entry], str] | None = None) -> Markup:
+    def _ref_target(self, match: re.Match[str]) -> str | None:
+        path = unquote(match["path"])
+        if path not in self.known_paths:
+            return None
+        start, end = int(match["start"]), int(match["end"])
+        if start < 1 or end < start:
+            return None
+        return urls.relative(self.page_url, urls.note_url(path) + urls.lines_anchor(start, end))
+
+    def _link_text(self, tokens: list[Token]) -> None:
+        """Turn `#tags` and `path:start-end@commit` in plain text into links (not inside links)."""
+        from markdown_it.token import Token
+
+        for block in tokens:
+            if block.type != "inline" or not block.children:
+                continue
+            out: list[Token] = []
+            depth = 0
+            for child in block.children:
+                if child.type == "link_open":
+                    depth += 1
+                elif child.type == "link_close":
+                    depth -= 1
+                if child.type != "text" or depth or ("#" not in child.content and ":" not in child.content):
+                    out.append(child)
+                    continue
+                text, pos = child.content, 0
+                for match in _INLINE.finditer(text):
+                    if match["tag"]:
+                        href = self.tag_url(match["name"].lower()) if self.tag_url else None
+                        label, cls = match["tag"], "tag"
+                    else:
+                        href = self._ref_target(match)
+                        commit = match["commit"]
+                        label = match["ref"] if not commit else match["ref"][: -len(commit)] + commit[:8]
+                        cls = "ref"
+                    if href is None:
+                        continue
+                    if match.start() > pos:
+                        out.append(_text_token(text[pos:match.start()]))
+                    opener = Token("link_open", "a", 1)
+                    opener.attrSet("href", href)
+                    opener.attrSet("class", cls)
+                    opener.meta["site"] = True
+                    if cls == "ref":
+                        opener.attrSet("title", match["ref"])
+                    out += [opener, _text_token(label), Token("link_close", "a", -1)]
+                    pos = match.end()
+                if pos < len(text):
+                    out.append(_text_token(text[pos:]))
+            block.children = out
+
+    def render(self, text: str, annotate: Callable[[Entry], str] | None = None, anchors: bool = True,
+               heat: dict[int, int] | None = None, marked: Container[int] = ()) -> Markup:
+        """The note as HTML. A leading `# Title` stays the page's one H1 (`has_h1` says so); any
+        other level-1 heading becomes an H2. `heat` (line -> recalls) and `marked` (promoted lines)
+        add classes to the blocks holding those lines."""
         clean, markers = strip_markers(text)
         tokens = _MD.parse(clean)
+        self._link_text(tokens)
+        self.has_h1 = keep = False
+        first_block = next((t for t in tokens if t.map and t.nesting >= 0), None)
+        for token in tokens:
+            if token.type in ("heading_open", "heading_close") and token.tag == "h1":
+                if token.type == "heading_open" and token is first_block:
+                    self.has_h1 = True
+                    token.attrJoin("class", "page-title")
+                    keep = True
+                elif token.type == "heading_open":
+                    keep = False
+                if not keep:
+                    token.tag = "h2"
         if annotate is not None:
+            from markdown_it.token import Token
+
             spans = _entry_tokens(tokens)
             paired = _pair(tokens, spans, markers, self.provenance)
             for (opened, closed), entry in reversed(list(zip(spans, paired, strict=True))):
-                tokens[opened].attrSet("id", f"L{entry.start}")
-                from markdown_it.token import Token
-
+                tokens[opened].attrJoin("class", "entry")
                 note = Token("html_block", "", 0)
                 note.content = annotate(entry)
-                tokens.insert(closed, note)
+                # inside a list item; after a paragraph (a <p> holds no block)
+                tokens.insert(closed + 1 if tokens[opened].type == "paragraph_open" else closed, note)
+        if anchors:
+            count = (clean.count("\n") + (0 if clean.endswith("\n") else 1)) if clean else 0
+            anchor_lines(tokens, count, _block_classes(heat or {}, marked) if heat or marked else None)
         html = _MD.renderer.render(tokens, _MD.options, {"renderer": self})
+        self.title_html = Markup("")
+        if self.has_h1 and html.startswith("<h1"):
+            end = html.index("</h1>") + len("</h1>")
+            self.title_html, html = Markup(html[:end]), html[end:].lstrip("\n")
         return Markup(html)
+
+
+def _block_classes(heat: dict[int, int], marked: Container[int]) -> Callable[[int, int], list[str]]:
+    from memgit.site.svg import heat_level
+
+    top = max(heat.values(), default=0)
+
+    def classes(first: int, last: int) -> list[str]:
+        out = []
+        hottest = max((heat.get(n, 0) for n in range(first, last + 1)), default=0)
+        if hottest:
+            out.append(f"heat{heat_level(hottest, top)}")
+        if any(n in marked for n in range(first, last + 1)):
+            out.append("promoted")
+        return out
+
+    return classes
+
+
+def _text_token(content: str) -> Token:
+    from markdown_it.token import Token
+
+    token = Token("text", "", 0)
+    token.content = content
+    return token
 
 
 def _render_link_open(self, tokens: Sequence[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
     token = tokens[idx]
+    if token.meta.get("site"):
+        title = token.attrGet("title")
+        extra = f' title="{escape(title)}"' if title else ""
+        return f'<a class="{token.attrGet("class")}" href="{escape(str(token.attrGet("href")))}"{extra}>'
     target = env["renderer"].link_target(str(token.attrGet("href") or ""))
     token.meta["dropped"] = target is None
     if target is None:
@@ -188,6 +381,18 @@ def _render_image(self, tokens: Sequence[Token], idx: int, options, env) -> str:
     return f'<span class="image-alt">[image: {escape(alt)}]</span>'
 
 
+def _render_table_open(self, tokens: Sequence[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+    # A wide table scrolls in its own focusable region, never the page (390 px screens).
+    return '<div class="table-wrap" tabindex="0" role="region" aria-label="Table">' + self.renderToken(tokens, idx, options, env)
+
+
+def _render_table_close(self, tokens: Sequence[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+    return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
+
 _MD.add_render_rule("link_open", _render_link_open)
 _MD.add_render_rule("link_close", _render_link_close)
 _MD.add_render_rule("image", _render_image)
+_MD.add_render_rule("table_open", _render_table_open)
+_MD.add_render_rule("table_close", _render_table_close)
+

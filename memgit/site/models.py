@@ -33,6 +33,8 @@ PRIVATE_ALWAYS = ("MEMORY.md", "USER.md", "sessions/**", "memory/dreams/**")
 DREAMS_DIR = "memory/dreams/"
 _TAG = re.compile(r"(?<![\w&#/])#([A-Za-z][\w-]{1,40})\b")
 _FIRST_CHARS = 160
+_MARKUP = re.compile(r"[*_`\[\]#>~|=]|^(?:[-+]|\d{1,9}[.)])(?:\s|$)|^-{3,}")
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s")
 
 
 @dataclass(frozen=True)
@@ -44,14 +46,16 @@ class Summary:
     first: str = ""
     concepts: dict[str, list[int]] = field(default_factory=dict)
     problem: str | None = None
+    links: list[str] = field(default_factory=list)  # memory paths it links to (back-links)
 
     def to_json(self) -> dict:
         return {"lines": self.lines, "title": self.title, "first": self.first, "concepts": self.concepts,
-                "problem": self.problem}
+                "problem": self.problem, "links": self.links}
 
     @classmethod
     def from_json(cls, data: Mapping) -> Summary:
-        return cls(data["lines"], data["title"], data["first"], dict(data["concepts"]), data["problem"])
+        return cls(data["lines"], data["title"], data["first"], dict(data["concepts"]), data["problem"],
+                   list(data.get("links", [])))
 
 
 def is_private(path: str, private_paths: Iterable[str] = ()) -> bool:
@@ -73,6 +77,41 @@ def source_lines(text: str) -> list[str]:
     return split_lines(text)
 
 
+def plain_text(line: str) -> str:
+    """One Markdown line as a reader would read it: list bullets, heading marks, emphasis,
+    code ticks and link syntax removed (summaries and search snippets show this)."""
+    text = line.strip()
+    if not _MARKUP.search(text):
+        return text
+    if re.fullmatch(r"[-*_=|: ]{3,}|`{3,}.*|~{3,}.*", text):
+        return ""
+    text = re.sub(r"^(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+)", "", text)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1", r"\2", text)
+    text = re.sub(r"(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\1(?![\w*])", r"\2", text)
+    text = re.sub(r"`([^`]*)`", r"\1", text)
+    if re.fullmatch(r"[-*_=|: ]{3,}|`{3,}.*|~{3,}.*", text):
+        return ""
+    return text
+
+
+def entry_words(lines: Sequence[str], start: int, end: int, limit: int) -> str:
+    """A MEMORY.md entry's words as plain text, markers and blank lines left out, shortened."""
+    return shorten(" ".join(plain_text(line) for line in lines[start - 1 : end]
+                            if line.strip() and not is_marker_line(line)), limit)
+
+
+def shorten(text: str, limit: int = _FIRST_CHARS) -> str:
+    """Text cut at a word boundary, ending in an ellipsis when something was left out."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-–—") + "…"
+
+
 def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
     text, problem = decode(data, max_bytes)
     if text is None:
@@ -84,12 +123,31 @@ def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
         if not stripped or is_marker_line(stripped):
             continue
         if re.match(r"^#{1,6}\s", stripped):
-            title = title or stripped.lstrip("#").strip()[:_FIRST_CHARS]
-        elif not first:
-            first = stripped.lstrip("-*+ ").strip()[:_FIRST_CHARS]
+            title = title or shorten(plain_text(stripped))
+        elif not first and (plain := plain_text(stripped)):
+            first = shorten(plain)
         if title and first:
             break
-    return Summary(lines=len(lines), title=title, first=first, concepts=concept_lines(text))
+    return Summary(lines=len(lines), title=title, first=first, concepts=concept_lines(text),
+                   links=link_targets(path, text))
+
+
+_MD_LINK = re.compile(r"\]\(\s*<?([^)\s>#]+\.(?:md|jsonl))(?:#[^)\s>]*)?>?")
+_REF_PATH = re.compile(r"(?<![\w/])([\w./%+~-]+\.(?:md|jsonl)):\d+-\d+")
+
+
+def link_targets(path: str, text: str) -> list[str]:
+    """The memory paths a note points at: Markdown links (relative to the note) and provenance
+    references (relative to the workspace), for the "linked from" list of their pages."""
+    import posixpath
+    from urllib.parse import unquote
+
+    if "](" not in text and ".md:" not in text and ".jsonl:" not in text:
+        return []
+    found = {posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(m))) for m in _MD_LINK.findall(text)
+             if "://" not in m and not m.startswith("/")}
+    found |= {unquote(m) for m in _REF_PATH.findall(text)}
+    return sorted(p for p in found if p != path and not p.startswith("../"))
 
 
 def concept_lines(text: str) -> dict[str, list[int]]:
@@ -120,14 +178,103 @@ def note_context(path: str, text: str | None, problem: str | None, history: Sequ
         "problem": problem,
         "history": list(history),
         "current_url": urls.relative(page, current_url) if current_url else None,
+        "days": [], "linked": [], "promoted": [], "heat": None, "hot": [], "recalls": 0,
     }
+
+
+def note_title(path: str, summary: Summary) -> str:
+    """A page's title: the note's first heading, else its path."""
+    return summary.title or path
+
+
+def note_extras(page: str, path: str, extra: Mapping, lines: int) -> dict:
+    """What a note's page shows beyond its file (see Site._note_extras): previous/next day,
+    back-links, lines promoted into MEMORY.md, recall heat as a picture."""
+    from memgit.site.svg import heat_strip
+
+    out: dict = {"days": [], "linked": [], "promoted": [], "heat": None, "hot": [], "recalls": 0}
+    before, after = extra.get("days") or (None, None)
+    for other, rel, word in ((before, "prev", "Previous day"), (after, "next", "Next day")):
+        if other:
+            out["days"].append({"rel": rel, "word": word, "label": other[7:17],
+                                "url": urls.relative(page, urls.note_url(other))})
+    out["linked"] = [{"path": p, "url": urls.relative(page, urls.note_url(p))} for p in extra.get("linked", [])]
+    out["promoted"] = [{"lines": f"line {a}" if b <= a else f"lines {a}-{b}",
+                        "url": urls.relative(page, urls.note_url(path) + urls.lines_anchor(a, b)),
+                        "entry": urls.relative(page, urls.HOME) + f"#L{start}", "text": text}
+                       for a, b, start, text in extra.get("promoted", [])]
+    heat = dict(extra.get("heat", []))
+    if heat:
+        out["recalls"] = max(heat.values())
+        out["hot"] = [{"line": n, "count": c, "url": urls.relative(page, urls.note_url(path) + f"#L{n}")}
+                      for n, c in sorted(heat.items(), key=lambda item: (-item[1], item[0]))[:3]]
+        out["heat"] = heat_strip(heat, lines, f"Recall heat of {path}: lines searches surfaced, "
+                                 f"most recalled line {out['hot'][0]['line']} ({out['recalls']} times)")
+    return out
+
+
+def fold_credits(items: Sequence[tuple[object, dict]], headings: Sequence[int] = ()) -> dict[int, dict]:
+    """Entry start line -> the credit to show under it. Consecutive entries a person wrote in the
+    same commit, with no heading (line numbers in `headings`) between them, share one credit,
+    shown under the last of them and counting them, instead of the same line under each."""
+    import bisect
+    out: dict[int, dict] = {}
+    run: list[tuple[int, dict]] = []
+
+    def flush() -> None:
+        if run:
+            start, data = run[-1]
+            out[start] = {**data, "count": len(run)}
+            run.clear()
+
+    marks = sorted(headings)
+    for entry, data in items:
+        start = getattr(entry, "start", 0)
+        blame = data.get("blame")
+        if data.get("marker") is None and blame:
+            crossed = bool(run) and bisect.bisect(marks, start) != bisect.bisect(marks, run[-1][0])
+            if run and (crossed or run[-1][1]["blame"]["id"] != blame["id"]):
+                flush()
+            run.append((start, data))
+            continue
+        flush()
+        if data.get("marker") is not None:
+            out[start] = data
+    flush()
+    return out
+
+
+def month_label(month: str) -> str:
+    import datetime
+
+    year, number = (int(x) for x in month.split("-"))
+    return datetime.date(year, number, 1).strftime("%B %Y")
+
+
+def note_groups(rows: Sequence[Mapping]) -> list[dict]:
+    """The notes list: MEMORY.md and top-level files, then each folder, daily logs by month
+    (newest first), other notes by name."""
+    groups: dict[str, list] = {}
+    for row in rows:
+        path = row["path"]
+        day = paths.daily_log_day(path)
+        if day is not None:
+            name = "Daily logs, " + day.strftime("%B %Y")
+            key = "2" + "".join(chr(0x10FFFF - ord(c)) for c in day.strftime("%Y-%m"))
+        else:
+            folder = path.rsplit("/", 1)[0] if "/" in path else ""
+            name = folder + "/" if folder else "Top level"
+            key = ("0" if not folder else "1") + folder
+        groups.setdefault(key, [name, []])[1].append(row)
+    return [{"name": name, "id": "g" + str(i), "notes": sorted(items, key=lambda r: r["path"],
+             reverse=name.startswith("Daily"))} for i, (name, items) in enumerate(v for _, v in sorted(groups.items()))]
 
 
 def history_rows(page: str, path: str, commits: Sequence[Mapping], snapshot_urls: Mapping[str, str]) -> list[dict]:
     rows = []
     for commit in commits:
         url = snapshot_urls.get(commit["id"])
-        rows.append({**commit, "short": commit["id"][:10], "url": urls.relative(page, url) if url else None})
+        rows.append({**commit, "short": commit["id"][:7], "url": urls.relative(page, url) if url else None})
     return rows
 
 
@@ -164,13 +311,39 @@ def month_context(month: str, days: Sequence[tuple[str, str, Summary]], page: st
             "url": by_day[day], "lines": summary.lines, "first": summary.first or summary.title,
             "problem": summary.problem} for day, path, summary in days]
         out["lines"] = sum(summary.lines for _, _, summary in days)
+        from memgit.site.svg import day_bars
+
+        per_day = {day: summary.lines for day, _, summary in days}
+        span = [d.isoformat() for week in calendar.Calendar().monthdatescalendar(year, number) for d in week
+                if d.month == number]
+        busiest = max(per_day, key=lambda d: (per_day[d], d))
+        out["chart"] = day_bars([(d, per_day.get(d, 0)) for d in span],
+                                f"Lines written per day in {out['label']}; the busiest day, {busiest}, "
+                                f"has {per_day[busiest]} lines")
     return out
 
 
 def timeline_context(daily: Mapping[str, Summary], page: str = urls.TIMELINE) -> dict:
-    """The overview: every month's calendar and count, newest first."""
+    """The overview: lines written per day as a picture, every month's calendar and count."""
+    from memgit.site.svg import day_bars
+
     months = [month_context(month, days, page, with_days=False) for month, days in months_of(daily).items()]
-    return {"months": months, "total": sum(m["count"] for m in months)}
+    per_day = {d.isoformat(): daily[p].lines for p in daily if (d := paths.daily_log_day(p))}
+    chart = None
+    if per_day:
+        import datetime
+
+        first, last = datetime.date.fromisoformat(min(per_day)), datetime.date.fromisoformat(max(per_day))
+        span = [(first + datetime.timedelta(days=i)).isoformat() for i in range(min((last - first).days + 1, 400))]
+        span = span if (last - first).days < 400 else \
+            [(last - datetime.timedelta(days=i)).isoformat() for i in range(399, -1, -1)]
+        busiest = max(per_day, key=lambda d: (per_day[d], d))
+        chart = {"svg": day_bars([(d, per_day.get(d, 0)) for d in span],
+                                 f"Lines written per day from {span[0]} to {span[-1]}; the busiest day, {busiest}, "
+                                 f"has {per_day[busiest]} lines"),
+                 "first": span[0], "last": span[-1], "busiest": busiest, "most": per_day[busiest],
+                 "total": sum(per_day.values())}
+    return {"months": months, "total": sum(m["count"] for m in months), "chart": chart}
 
 
 # ------------------------------------------------------------------------------------ provenance
@@ -234,16 +407,35 @@ def dream_actions(commits: Sequence[Mapping]) -> list[dict]:
     return out
 
 
-def blame_summary(blame: Sequence[str], start: int, end: int, commits: Mapping[str, Mapping]) -> dict | None:
-    """The newest commit among an entry's lines: who last touched what a person wrote."""
+def writers(blame: Sequence[str], lines: Sequence[str], start: int, end: int) -> list[str]:
+    """The commits that wrote lines start-end, blank and memgit marker lines ignored (a commit
+    that only added the blank line after an entry, or moved a marker, did not write it)."""
+    return sorted({blame[n - 1] for n in range(start, min(end, len(blame)) + 1)
+                   if n - 1 < len(lines) and lines[n - 1].strip() and not is_marker_line(lines[n - 1])})
+
+
+def blame_summary(blame: Sequence[str], lines: Sequence[str], start: int, end: int,
+                  commits: Mapping[str, Mapping]) -> dict | None:
+    """Who wrote a person's entry: the newest commit among its own lines (blank and marker lines
+    ignored)."""
     newest = None
-    for commit_id in blame[start - 1 : end]:
-        info = commits.get(commit_id)
+    for n in range(start, min(end, len(blame)) + 1):
+        if n - 1 >= len(lines) or not lines[n - 1].strip() or is_marker_line(lines[n - 1]):
+            continue
+        info = commits.get(blame[n - 1])
         if info is not None and (newest is None or info["date"] > newest["date"]):
             newest = info
     if newest is None:
         return None
-    return {**newest, "short": newest["id"][:10], "day": newest["date"][:10]}
+    return {**newest, "short": newest["id"][:7], "day": newest["date"][:10]}
+
+
+def source_label(ref: SourceRef) -> str:
+    """`the 2026-10-08 log, line 9` / `notes/x.md, lines 3-5`: a reference as a person reads it."""
+    day = paths.daily_log_day(ref.path)
+    where = f"the {day.isoformat()} log" if day else ref.path
+    lines = f"line {ref.start}" if ref.end <= ref.start else f"lines {ref.start}-{ref.end}"
+    return f"{where}, {lines}"
 
 
 # ------------------------------------------------------------------------------------ concepts
@@ -269,18 +461,40 @@ class ChunkParams:
     max_chars: int
 
 
-def search_docs(path: str, text: str, params: ChunkParams) -> list[list]:
-    """The chunks the index would make of this file, as `[url, path, start, end, text]` rows."""
-    if path.endswith(".jsonl"):
+def doc_kind(path: str) -> str:
+    """What the search filter calls a file: a daily log, a dream report or any other note."""
+    if path.startswith(DREAMS_DIR):
+        return "dream"
+    return "log" if paths.daily_log_day(path) else "note"
+
+
+def search_docs(path: str, text: str, params: ChunkParams, date: str = "") -> list[list]:
+    """The chunks the index would make of this file, as `[url, path, start, kind, date, heading,
+    text]` rows: `text` is the chunk's lines from `start` on as plain text (Markdown marks and
+    memgit's markers removed, one row a source line, so a match's line is known), `heading` the
+    nearest heading above it, `date` the log's or report's day or the note's last commit day."""
+    is_transcript = path.endswith(".jsonl")
+    if is_transcript:
         numbered = transcript_lines(text)
     else:
         numbered = [(n, strip_marker(line)) for n, line in enumerate(split_lines(text), start=1)
                     if not is_marker_line(line)]
     chunks = chunk_lines(numbered, max_tokens=params.max_tokens, overlap_tokens=params.overlap_tokens,
                          count_tokens=char_token_counter(params.chars_per_token))
+    by_line = dict(numbered)
+    headings: list[tuple[int, str]] = [] if is_transcript else [
+        (n, plain_text(line)) for n, line in numbered if _HEADING.match(line)]
+    day = paths.daily_date(path)
+    when = day or date[:10]
     url = urls.note_url(path)
-    return [[url + urls.lines_anchor(c.start_line, c.end_line), path, c.start_line, c.end_line,
-             c.text[: params.max_chars]] for c in chunks]
+    kind = doc_kind(path)
+    rows = []
+    for c in chunks:
+        heading = next((h for n, h in reversed(headings) if n <= c.start_line), "")
+        lines = [by_line.get(n, "") for n in range(c.start_line, c.end_line + 1)]
+        plain = "\n".join(line if is_transcript else plain_text(line) for line in lines)
+        rows.append([url, path, c.start_line, kind, when, heading, plain[: params.max_chars]])
+    return rows
 
 
 def shard_of(path: str, shards: int) -> int:

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.core import paths
-from memgit.core.provenance import SourceRef
+from memgit.core.provenance import SourceRef, parse_reference
 from memgit.errors import MemgitError
 from memgit.git import history, plumbing
 from memgit.site import concepts as site_concepts
 from memgit.site import models, output, render, urls
-from memgit.site.inputs import ZERO, Inputs, input_key
+from memgit.site.inputs import ZERO, Inputs, entry_source, input_key
 
 if TYPE_CHECKING:
     from memgit.site.markdown import Entry
@@ -39,6 +39,15 @@ def _unchanged(contents: dict[str, bytes]) -> bytes:  # pragma: no cover - a car
     raise MemgitError("internal error: a page kept from the last build was asked to render")
 
 
+def _concept_picture(picture: list, labels: dict) -> Any:
+    from memgit.site.svg import concept_map
+
+    if not picture:
+        return None
+    text = "; ".join(f"{tag}: " + ", ".join(labels[p][0] for p in found) for tag, _, found in picture)
+    return {"svg": concept_map(picture, labels, "Concepts and the notes that share them. " + text), "text": text}
+
+
 class Site(Inputs):
     """The pages one build makes from its inputs."""
 
@@ -48,6 +57,7 @@ class Site(Inputs):
             ("dreams", urls.DREAMS), ("concepts", urls.CONCEPTS))}
         root = urls.relative(page, "x")[:-1]
         return {"site_title": self.cfg.title, "scope": self.scope, "nav": nav, "root": root, "page": page,
+                "section": urls.section(page), "crumbs": [], "source_of": None,
                 "canonical": self.base_url + page if self.base_url else "", **extra}
 
     def _render(self, template: str, page: str, **extra: Any) -> bytes:
@@ -58,11 +68,14 @@ class Site(Inputs):
         refs = self._memory_refs()
         refs += [a["source"] for a in self.actions if a["source"]]
         self.ref_lines = self._ref_lines(*self._ref_inputs(refs)[::-1]) if refs else ({}, {})
+        self.heat = self._heat()
+        extras = self._note_extras()
         snapshots: dict[str, tuple[str, str, str]] = {}  # url -> (commit, path, blob)
         self.by_path: dict[str, list] = {}
         self.carried: set[str] = set()
         for path, entry in self.files.items():
-            carried = self._carry(path, entry, present)
+            digest = input_key(extras.get(path))
+            carried = self._carry(path, entry, present, digest)
             if carried is not None:
                 plans += carried
                 continue
@@ -77,8 +90,10 @@ class Site(Inputs):
                     url = urls.snapshot_url(row["id"], path)
                     snap_urls[row["id"]] = url
                     snapshots[url] = (row["id"], path, row["blob"])
-            plans.append(self._note_plan(path, entry, rows, snap_urls))
-            self.by_path[path] = [entry.blob, sorted(set(snap_urls.values()) | {urls.note_url(path)})]
+            mine = self._note_plans(path, entry, rows, snap_urls, extras.get(path) or {})
+            plans += mine
+            own = {urls.note_url(path)} | {p.url for p in mine}
+            self.by_path[path] = [entry.blob, sorted(set(snap_urls.values()) | own), digest]
         for url, (commit, path, blob) in sorted(snapshots.items()):
             plans.append(self._snapshot_plan(url, commit, path, blob))
         plans += self._home_plans(snapshots.keys() | self.carried)
@@ -93,29 +108,101 @@ class Site(Inputs):
             seen.setdefault(plan.url, plan)
         return sorted(seen.values(), key=lambda p: p.url)
 
-    def _carry(self, path: str, entry: plumbing.Entry, present: set[str]) -> list[Plan] | None:
+    def _note_extras(self) -> dict[str, dict]:
+        """What a note's page shows beyond its own file: the previous and next daily log, the notes
+        that link to it, its lines promoted into MEMORY.md, its recall heat. A note whose extras
+        changed is planned again even when no commit touched it."""
+        out: dict[str, dict] = {}
+        daily = sorted(self.daily)
+        for i, path in enumerate(daily):
+            out.setdefault(path, {})["days"] = (daily[i - 1] if i else None, daily[i + 1] if i + 1 < len(daily) else None)
+        for path in self.files:
+            for target in self.records[path].get("links", []):
+                if target in self.files:
+                    out.setdefault(target, {}).setdefault("linked", []).append(path)
+            links = [t for t in self.records[path].get("links", []) if t in self.files]
+            if links:
+                out.setdefault(path, {})["links"] = links
+        if self.scope == "private" and "MEMORY.md" in self.files:
+            for e in self._memory_entries():
+                ref = parse_reference(e["ref"])
+                if ref.path in self.files and ref.path != "MEMORY.md":
+                    out.setdefault(ref.path, {}).setdefault("promoted", []).append(
+                        [ref.start, ref.end, e["start"], e["text"]])
+        for path, heat in self.heat.items():
+            out.setdefault(path, {})["heat"] = sorted(heat.items())
+        return out
+
+    def _carry(self, path: str, entry: plumbing.Entry, present: set[str], digest: str) -> list[Plan] | None:
         """The pages of a note no commit touched since the last build, kept as they are; None when
-        they must be planned again (touched, new, or a page missing from the output folder)."""
+        they must be planned again (touched, new, other extras, or a page missing from the output)."""
         if self.touched is None or path in self.touched:
             return None
         old = self.mf.by_path.get(path)
-        if not old or old[0] != entry.blob or not all(u in present and u in self.mf.pages for u in old[1]):
+        if not old or len(old) < 3 or old[0] != entry.blob or old[2] != digest or \
+                not all(u in present and u in self.mf.pages for u in old[1]):
             return None
         self.by_path[path] = old
         self.carried.update(old[1])
         return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old[1]]
 
-    def _note_plan(self, path: str, entry: plumbing.Entry, rows: list[dict], snap_urls: dict[str, str]) -> Plan:
+    def _crumbs(self, page: str, path: str) -> list[dict]:
+        """Home > Timeline > November 2026 for a daily log, Home > Notes > folder for other notes."""
+        day = paths.daily_log_day(path)
+        crumbs = [{"label": "Home", "url": urls.relative(page, urls.HOME)}]
+        if day is not None:
+            month = day.strftime("%Y-%m")
+            crumbs += [{"label": "Timeline", "url": urls.relative(page, urls.TIMELINE)},
+                       {"label": day.strftime("%B %Y"), "url": urls.relative(page, urls.month_url(month))}]
+        elif path.startswith(models.DREAMS_DIR):
+            crumbs.append({"label": "Dreams", "url": urls.relative(page, urls.DREAMS)})
+        else:
+            crumbs.append({"label": "Notes", "url": urls.relative(page, urls.NOTES)})
+        return crumbs
+
+    def _note_plans(self, path: str, entry: plumbing.Entry, rows: list[dict], snap_urls: dict[str, str],
+                    extra: dict) -> list[Plan]:
+        """A note's page (Markdown rendered, every source line an anchor) and, for Markdown, its
+        numbered source lines on a page of their own."""
         url = urls.note_url(path)
         problem = self.records[path]["problem"]
+        markdown = path.endswith(".md") and not problem
+        source = urls.source_url(path) if markdown else None
+        summary = self.summary(path)
+        tags = set(summary.concepts)
+        title = models.note_title(path, summary)
 
         def produce(contents: dict[str, bytes]) -> bytes:
             text, why = (None, problem) if problem else self._text(contents, entry.blob)
             ctx = models.note_context(path, text, why, models.history_rows(url, path, rows, snap_urls), url)
-            return self._render("note.html", url, note=ctx, title=path, snapshot=None)
+            body = None
+            has_h1: Any = False
+            if markdown and text is not None:
+                from memgit.site.markdown import Renderer
 
-        return Plan(url, input_key(self.global_key, "note", path, entry.blob, rows, snap_urls), produce,
-                    () if problem else (entry.blob,))
+                renderer = Renderer(url, path, set(extra.get("links", [])),
+                                    lambda tag: urls.relative(url, urls.concept_url(tag)) if tag in tags else None)
+                promoted_lines = {n for a, b, _, _ in extra.get("promoted", []) for n in range(a, b + 1)}
+                body = renderer.render(text, heat=dict(extra.get("heat", [])), marked=promoted_lines)
+                has_h1 = renderer.title_html if renderer.has_h1 else False
+            ctx.update(models.note_extras(url, path, extra, len(ctx["lines"])))
+            return self._render("note.html", url, note=ctx, body=body, has_h1=has_h1, title=title, snapshot=None,
+                                source_url=urls.relative(url, source) if source else None,
+                                crumbs=self._crumbs(url, path))
+
+        plans = [Plan(url, input_key(self.global_key, "note", path, entry.blob, rows, snap_urls, extra), produce,
+                      () if problem else (entry.blob,))]
+        if source is not None:
+            def produce_source(contents: dict[str, bytes]) -> bytes:
+                text, why = self._text(contents, entry.blob)
+                ctx = models.note_context(path, text, why, [], source, url)
+                return self._render("note.html", source, note=ctx, body=None, has_h1=False, title=f"{title} (source)",
+                                    snapshot=None, source_url=None, source_of=urls.relative(source, url),
+                                    crumbs=self._crumbs(source, path))
+
+            plans.append(Plan(source, input_key(self.global_key, "source", path, entry.blob), produce_source,
+                              (entry.blob,)))
+        return plans
 
     def _snapshot_plan(self, url: str, commit: str, path: str, blob: str) -> Plan:
         current = urls.note_url(path) if path in self.files else None
@@ -123,14 +210,16 @@ class Site(Inputs):
         def produce(contents: dict[str, bytes]) -> bytes:
             text, why = self._text(contents, blob)
             ctx = models.note_context(path, text, why, [], url, current)
-            return self._render("note.html", url, note=ctx, title=f"{path} at {commit[:10]}",
-                                snapshot={"commit": commit, "short": commit[:10]})
+            return self._render("note.html", url, note=ctx, body=None, has_h1=False, title=f"{path} at {commit[:7]}",
+                                snapshot={"commit": commit, "short": commit[:7]}, source_url=None,
+                                crumbs=self._crumbs(url, path))
 
         return Plan(url, input_key(self.global_key, "snap", commit, path, blob, current), produce, (blob,))
 
     def _home_plans(self, snapshots: set[str]) -> list[Plan]:
         recent = sorted(self.daily, reverse=True)[:7]
-        recent_rows = [{"path": p, "first": self.summary(p).first or self.summary(p).title} for p in recent]
+        recent_rows = [{"path": p, "day": paths.daily_log_day(p).isoformat(),  # type: ignore[union-attr]
+                        "first": self.summary(p).first or self.summary(p).title} for p in recent]
         counts = {"notes": len(self.files), "daily": len(self.daily)}
         memory = self.files.get("MEMORY.md")
         if self.scope != "private" or memory is None or not memory.is_regular:
@@ -142,8 +231,10 @@ class Site(Inputs):
         memory_log = self.logs.get("MEMORY.md", [])
         refs = self._memory_refs()
         current_blobs, at_pairs = self._ref_inputs(refs)
+        written = self._written(refs)
+        superseded = self._superseded()
         key = input_key(self.global_key, "home", memory.blob, self.store_blob, memory_log, current_blobs, at_pairs,
-                   [a["id"] for a in self.actions], recent_rows, counts)
+                        [(a["id"], a["date"]) for a in self.actions], recent_rows, counts, written, superseded)
         plans: list[Plan] = []
         lines_at, current_lines = self.ref_lines
         for commit, path in at_pairs:
@@ -158,19 +249,26 @@ class Site(Inputs):
                 promotions.setdefault(action["key"], action)
 
         def produce(contents: dict[str, bytes]) -> bytes:
-            from memgit.site.markdown import Renderer
+            from memgit.site.markdown import Renderer, entries
 
             text, problem = self._text(contents, memory.blob)
+            lines = models.source_lines(text) if text is not None else []
             blame = self._memory_blame(memory.blob, memory_log) if text is not None else []
             infos = {c.id: dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()}
-            renderer = Renderer(urls.HOME, "MEMORY.md", self.files, self.provenance)
+            credits = models.fold_credits(
+                [(e, self._annotation(e, blame, lines, infos, promotions, written, superseded))
+                 for e in (entries(text, self.provenance) if text is not None else [])],
+                [n for n, line in enumerate(lines, start=1) if line.lstrip(" ").startswith("#")])
+            renderer = Renderer(urls.HOME, "MEMORY.md", self.files, provenance=self.provenance)
 
             def annotate(entry: Entry) -> str:
-                return self._annotation(entry, blame, infos, promotions)
+                data = credits.get(entry.start)
+                return render.render(self.env, "_provenance.html", {"prov": data}) if data else ""
 
             body = renderer.render(text, annotate) if text is not None else None
             rows = [{**r, "url": urls.relative(urls.HOME, urls.note_url(r["path"]))} for r in recent_rows]
             return self._render("home.html", urls.HOME, memory={"html": body, "problem": problem,
+                                "has_h1": renderer.title_html if text is not None and renderer.has_h1 else False,
                                 "url": urls.relative(urls.HOME, urls.note_url("MEMORY.md"))},
                                 recent=rows, counts=counts, title=self.cfg.title)
 
@@ -182,52 +280,74 @@ class Site(Inputs):
 
         def produce(contents: dict[str, bytes]) -> bytes:
             ctx = models.note_context(path, "\n".join(lines) + "\n", None, [], url, current)
-            return self._render("note.html", url, note=ctx, title=f"{path} at {commit[:10]}",
-                                snapshot={"commit": commit, "short": commit[:10]})
+            return self._render("note.html", url, note=ctx, body=None, has_h1=False, title=f"{path} at {commit[:7]}",
+                                snapshot={"commit": commit, "short": commit[:7]}, source_url=None,
+                                crumbs=self._crumbs(url, path))
 
         return Plan(url, input_key(self.global_key, "refsnap", commit, path, lines, current), produce)
 
-    def _annotation(self, entry: Entry, blame: list[str], infos: dict, promotions: dict) -> str:
+    def _annotation(self, entry: Entry, blame: list[str], lines: list[str], infos: dict, promotions: dict,
+                    written: dict, superseded: dict) -> dict:
+        """One entry's provenance as the one-line credit shows it."""
         lines_at, current_lines = self.ref_lines
+        source = entry_source(entry)
         marker = entry.marker
-        data: dict[str, Any] = {"marker": None, "blame": None}
-        if marker is not None:
-            link = models.provenance_link(marker.source, current_lines, lines_at, urls.HOME) if marker.source else None
-            promo = promotions.get(marker.key)
-            data["marker"] = {"key": marker.key, "score": marker.score, "promoted": marker.promoted,
-                              "source": link, "commit": promo}
-        else:
-            data["blame"] = models.blame_summary(blame, entry.start, entry.end, infos)
-        return render.render(self.env, "_provenance.html", {"prov": data, "entry": entry})
+        if marker is None:
+            return {"marker": None, "blame": models.blame_summary(blame, lines, entry.start, entry.end, infos)}
+        link = models.provenance_link(source, current_lines, lines_at, urls.HOME) if source else None
+        if link is not None and source is not None:
+            link["label"] = models.source_label(source)
+            link["ref"] = source.format()
+        promo = promotions.get(marker.key)
+        commit = None
+        if promo is not None:
+            commit = {"short": promo["id"][:7], "id": promo["id"], "date": promo["date"],
+                      "url": urls.relative(urls.HOME, urls.DREAMS) + "#a-" + promo["id"][:7]}
+        return {"marker": {
+            "key": marker.key, "score": marker.score, "promoted": marker.promoted or (promo or {}).get("date"),
+            "source": link, "commit": commit,
+            "written": written.get(source.format()) if source is not None and source.commit else None,
+            "replaced": superseded.get(promo["id"], "") if promo and promo["action"] == "supersede" else "",
+        }, "blame": None}
 
     def _timeline_plans(self) -> list[Plan]:
+        line_counts = [(p, self.records[p]["lines"]) for p in self.daily]
+
         def produce_overview(contents: dict[str, bytes]) -> bytes:
             ctx = models.timeline_context({p: self.summary(p) for p in self.daily})
             return self._render("timeline.html", urls.TIMELINE, timeline=ctx, month=None, title="Timeline")
 
-        plans = [Plan(urls.TIMELINE, input_key(self.global_key, "timeline", self.daily), produce_overview)]
+        plans = [Plan(urls.TIMELINE, input_key(self.global_key, "timeline", line_counts), produce_overview)]
         by_month: dict[str, list[str]] = {}
         for path in self.daily:
             by_month.setdefault(path[7:14], []).append(path)
-        for month, members in by_month.items():
+        months = sorted(by_month)
+        for i, month in enumerate(months):
             url = urls.month_url(month)
+            near = (months[i - 1] if i else None, months[i + 1] if i + 1 < len(months) else None)
 
             def produce(contents: dict[str, bytes], url: str = url, month: str = month,
-                        members: list[str] = members) -> bytes:
+                        members: list[str] = by_month[month], near: tuple = near) -> bytes:
                 days = models.months_of({p: self.summary(p) for p in members})[month]
                 ctx = models.month_context(month, days, url, with_days=True)
-                return self._render("timeline.html", url, timeline=None, month=ctx, title=ctx["label"])
+                ctx["near"] = [{"label": models.month_label(m), "url": urls.relative(url, urls.month_url(m)), "rel": rel}
+                               for m, rel in zip(near, ("prev", "next"), strict=True) if m]
+                return self._render("timeline.html", url, timeline=None, month=ctx, title=ctx["label"],
+                                    crumbs=[{"label": "Home", "url": urls.relative(url, urls.HOME)},
+                                            {"label": "Timeline", "url": urls.relative(url, urls.TIMELINE)}])
 
-            plans.append(Plan(url, input_key(self.global_key, "month", month, self.digests(members)), produce))
+            plans.append(Plan(url, input_key(self.global_key, "month", month, near, self.digests(by_month[month])),
+                              produce))
         return plans
 
     def _notes_plan(self) -> Plan:
         def produce(contents: dict[str, bytes]) -> bytes:
             rows = [{"path": p, "url": urls.relative(urls.NOTES, urls.note_url(p)), "title": s.title or s.first,
-                     "problem": s.problem} for p, s in ((p, self.summary(p)) for p in self.files)]
-            return self._render("notes.html", urls.NOTES, notes=rows, title="All notes")
+                     "problem": s.problem, "lines": s.lines} for p, s in ((p, self.summary(p)) for p in self.files)]
+            return self._render("notes.html", urls.NOTES, groups=models.note_groups(rows), count=len(rows),
+                                title="All notes")
 
-        shown = [(p, r["title"], r["first"], r["problem"]) for p, r in self.records.items()]
+        shown = [(p, r["title"], r["first"], r["problem"], r["lines"]) for p, r in self.records.items()]
         return Plan(urls.NOTES, input_key(self.global_key, "notes", shown), produce)
 
     def _concept_plans(self, present: set[str]) -> list[Plan]:
@@ -347,10 +467,23 @@ class Site(Inputs):
         found = [{"tag": c.tag, "url": urls.relative(page, urls.concept_url(c.tag)),
                   "places": site_concepts.places_note(c), "memory": len(c.memory)}
                  for c in dream if not (c.theme_days and private)]
-        extra: dict[str, Any] = {"themes": themes, "found": found}
-        return [Plan(page, input_key(self.global_key, "concepts", rows, themes, found),
+        shared: dict[str, set[str]] = {tag: {p for p, _ in places} for tag, places in index.items()}
+        for c in dream:
+            shared.setdefault(c.tag, set()).update(p for p, _, _, _ in c.raw if p in self.files)
+        chosen = sorted(shared, key=lambda t: (-len(shared[t]), t))[:10]
+        counts: dict[str, int] = {}
+        for tag in chosen:
+            for p in shared[tag]:
+                counts[p] = counts.get(p, 0) + 1
+        notes = sorted(counts, key=lambda p: (-counts[p], p))[:14]
+        picture = [(t, urls.relative(page, urls.concept_url(t)), sorted(shared[t] & set(notes))) for t in chosen]
+        picture = [row for row in picture if row[2]]
+        labels = {p: (p.rsplit("/", 1)[-1].removesuffix(".md"), urls.relative(page, urls.note_url(p))) for p in notes}
+        extra: dict[str, Any] = {"themes": themes, "found": found, "map": picture, "map_notes": labels}
+        return [Plan(page, input_key(self.global_key, "concepts", rows, themes, found, picture, labels),
                      lambda contents: self._render("concepts.html", page, concepts=rows, tag=None, places=[],
-                                                   title="Concepts", **extra))]
+                                                   title="Concepts", picture=_concept_picture(picture, labels),
+                                                   **extra))]
 
     def _concept_page_plan(self, tag: str, places: list, concept: site_concepts.DreamConcept | None,
                            report_links: dict) -> Plan:
@@ -393,37 +526,51 @@ class Site(Inputs):
                     tuple(sorted(set(blobs.values()))))
 
     def _search_plans(self) -> list[Plan]:
-        shards: dict[int, list[tuple[str, plumbing.Entry]]] = {i: [] for i in range(SHARDS)}
+        """32 shards of the search index (see search_index) and the small file naming them."""
+        shards: dict[int, list[tuple[str, plumbing.Entry, str]]] = {i: [] for i in range(SHARDS)}
         for path, entry in self.files.items():
             if entry.is_regular and not self.records[path]["problem"]:
-                shards[models.shard_of(path, SHARDS)].append((path, entry))
+                logs = self.logs.get(path) or [{}]
+                shards[models.shard_of(path, SHARDS)].append((path, entry, str(logs[0].get("date", ""))[:10]))
         plans = []
         for number, members in shards.items():
             url = f"assets/search/{number:02d}.js"
 
             def produce(contents: dict[str, bytes], members=members, number=number) -> bytes:
+                from memgit.site.search_index import shard_index
+
                 cache = self._shard_cache(number)
                 kept: dict[str, list] = {}
                 docs = []
-                for path, entry in members:
+                for path, entry, date in members:
                     cached = cache.get(path)
-                    if cached is not None and cached[0] == entry.blob:
+                    stamp = f"{entry.blob}:{date}"
+                    if cached is not None and cached[0] == stamp:
                         file_docs = cached[1]
                     else:
                         text = self._text(contents, entry.blob)[0]
-                        file_docs = models.search_docs(path, text, self.params) if text is not None else []
-                    kept[path] = [entry.blob, file_docs]
+                        file_docs = models.search_docs(path, text, self.params, date) if text is not None else []
+                    kept[path] = [stamp, file_docs]
                     docs += file_docs
                 self._save_shard_cache(number, kept)
-                body = json.dumps(docs, ensure_ascii=True, separators=(",", ":"))
-                return f"(window.memgitSearch = window.memgitSearch || []).push({body});\n".encode()
+                body = json.dumps(shard_index(docs), ensure_ascii=True, separators=(",", ":"))
+                # JSON.parse of a string literal is parsed faster than the same object as JavaScript.
+                literal = body.replace("\\", "\\\\").replace("'", "\\'")
+                return f"(window.memgitSearch = window.memgitSearch || []).push(JSON.parse('{literal}'));\n".encode()
 
-            plans.append(Plan(url, input_key(self.global_key, "shard", [(p, e.blob) for p, e in members]), produce,
-                              tuple(e.blob for _, e in members)))
+            plans.append(Plan(url, input_key(self.global_key, "shard", [(p, e.blob, d) for p, e, d in members]), produce,
+                              tuple(e.blob for _, e, _ in members)))
         shard_urls = [f"assets/search/{n:02d}.js" for n in range(SHARDS)]
-        plans.append(Plan(urls.SEARCH, input_key(self.global_key, "search", shard_urls),
-                          lambda contents: self._render("search.html", urls.SEARCH, shards=shard_urls,
-                                                        title="Search")))
+
+        def produce_meta(contents: dict[str, bytes]) -> bytes:
+            from memgit.core.text import STOP_WORDS
+
+            meta = {"shards": shard_urls, "stop": sorted(STOP_WORDS)}
+            return f"window.memgitSearchMeta = {json.dumps(meta, separators=(',', ':'))};\n".encode()
+
+        plans.append(Plan("assets/search/meta.js", input_key(self.global_key, "search-meta"), produce_meta))
+        plans.append(Plan(urls.SEARCH, input_key(self.global_key, "search"),
+                          lambda contents: self._render("search.html", urls.SEARCH, title="Search")))
         return plans
 
     def _shard_cache_path(self, number: int) -> Path:
@@ -450,17 +597,35 @@ class Site(Inputs):
 
     def _dreams_plan(self) -> Plan:
         reports = [{"path": p, "url": urls.relative(urls.DREAMS, urls.note_url(p)), "first": self.summary(p).first,
-                    "title": self.summary(p).title}
+                    "title": self.summary(p).title, "day": paths.daily_date(p) or ""}
                    for p in sorted(self.files, reverse=True) if p.startswith(models.DREAMS_DIR)]
         lines_at, current = self.ref_lines
+        superseded = self._superseded() if self.scope == "private" else {}
         actions = []
         for action in self.actions:
             source: SourceRef | None = action["source"]
             link = models.provenance_link(source, current, lines_at, urls.DREAMS) if source else None
-            actions.append({**action, "source": link})
-        return Plan(urls.DREAMS, input_key(self.global_key, "dreams", reports, actions),
-                    lambda contents: self._render("dreams.html", urls.DREAMS, reports=reports, actions=actions,
-                                                  title="Dreams"))
+            if link is not None and source is not None:
+                link["label"] = models.source_label(source)
+                link["ref"] = source.format()
+            values = []
+            for name, value in action["components"]:
+                try:
+                    values.append((name, float(value)))
+                except ValueError:
+                    continue
+            actions.append({**action, "source": link, "short": action["id"][:7], "replaced": superseded.get(action["id"], ""),
+                            "components": values})
+        key = input_key(self.global_key, "dreams", reports, actions)
+
+        def produce(contents: dict[str, bytes]) -> bytes:
+            from memgit.site.svg import component_bars
+
+            shown = [{**a, "bars": component_bars(a["components"], "Score components of " + a["subject"] + ": " + ", ".join(
+                f"{n} {v:.2f}" for n, v in a["components"]))} for a in actions]
+            return self._render("dreams.html", urls.DREAMS, reports=reports, actions=shown, title="Dreams")
+
+        return Plan(urls.DREAMS, key, produce)
 
     def _static_plans(self) -> list[Plan]:
         plans = []

@@ -45,6 +45,11 @@ def note_url(path: str) -> str:
     return f"notes/{slug(path)}.html"
 
 
+def source_url(path: str) -> str:
+    """The numbered-lines view of a note (its own folder: no note's page can share the name)."""
+    return f"source/{slug(path)}.html"
+
+
 def snapshot_url(commit: str, path: str) -> str:
     return f"snap/{commit[:12]}/{slug(path)}.html"
 
@@ -81,3 +86,19 @@ def relative(from_page: str, to_url: str) -> str:
         common += 1
     rel = "../" * (len(source_dirs) - common) + "/".join(target_parts[common:])
     return rel + hash_ + anchor
+
+
+def section(page: str) -> str:
+    """The header link a page belongs under (its `aria-current`)."""
+    head = page.split("/", 1)[0]
+    if page == HOME:
+        return "home"
+    if page == TIMELINE or head == "timeline":
+        return "timeline"
+    if page in (CONCEPTS,) or head == "concepts":
+        return "concepts"
+    if page == DREAMS or page.startswith("notes/memory/dreams/"):
+        return "dreams"
+    if page == SEARCH:
+        return "search"
+    return "notes"

@@ -1,1 +1,1 @@
-(window.memgitSearch = window.memgitSearch || []).push([]);
+(window.memgitSearch = window.memgitSearch || []).push(JSON.parse('{"files":[],"docs":[],"len":[],"keys":[],"post":[]}'));
