@@ -47,6 +47,9 @@ class BuildReport:
     removed: list[str] = field(default_factory=list)
     incremental: bool = False
     seconds: float = 0.0
+    #: Lines shown as `[redacted: RULE]`: {path, line, code, rule, commit}; commit is None for the
+    #: file at the built commit, else the commit of an older version the site shows.
+    redacted: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -98,6 +101,7 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
         raise
     report.rendered = len(todo)
     report.removed = stale
+    report.redacted = site.redaction_rows()
     mf.pages = pages
     mf.commit = commit
     manifest_mod.save(ws.data_dir, str(out), mf, site)

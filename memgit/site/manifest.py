@@ -30,6 +30,7 @@ class Manifest:
     by_path: dict[str, list] = field(default_factory=dict)  # path -> [blob, [urls of its pages]]
     concepts: dict = field(default_factory=dict)  # {"key": ..., "urls": [...]}
     memory_refs: dict = field(default_factory=dict)  # {"blob": MEMORY.md blob, "refs": [references]}
+    redactions: dict[str, list] = field(default_factory=dict)  # blob -> [[line, rule]] redacted in it
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -52,7 +53,7 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
                     pages={url: (v[0], v[1]) for url, v in raw.get("pages", {}).items()},
                     summaries=summaries, logs=raw.get("logs"), blame=raw.get("blame"),
                     trailers=raw.get("trailers"), by_path=raw.get("by_path", {}), concepts=raw.get("concepts", {}),
-                    memory_refs=raw.get("memory_refs", {}))
+                    memory_refs=raw.get("memory_refs", {}), redactions=raw.get("redactions", {}))
 
 
 def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
@@ -71,6 +72,7 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "by_path": site.by_path,
         "concepts": site.concepts_state,
         "memory_refs": site.memory_refs_state,
+        "redactions": site.kept_redactions(),
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")

@@ -24,6 +24,7 @@ from memgit.core.provenance import (
     parse_reference,
     parse_trailers,
 )
+from memgit.core.redact import is_placeholder
 from memgit.core.text import NotText, decode_memory_text
 from memgit.core.transcripts import transcript_lines
 from memgit.site import urls
@@ -76,11 +77,17 @@ def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
     text, problem = decode(data, max_bytes)
     if text is None:
         return Summary(problem=problem)
+    return summarise_text(text)
+
+
+def summarise_text(text: str) -> Summary:
+    """Title, first line and `#tags` of a text as the site shows it: a redacted line is never the
+    first line a listing quotes (the placeholder says nothing about the note)."""
     lines = split_lines(text)
     title = first = ""
     for line in lines:
         stripped = line.strip()
-        if not stripped or is_marker_line(stripped):
+        if not stripped or is_marker_line(stripped) or is_placeholder(stripped):
             continue
         if re.match(r"^#{1,6}\s", stripped):
             title = title or stripped.lstrip("#").strip()[:_FIRST_CHARS]
@@ -268,11 +275,15 @@ class ChunkParams:
 
 
 def search_docs(path: str, text: str, params: ChunkParams) -> list[list]:
-    """The chunks the index would make of this file, as `[url, path, start, end, text]` rows."""
+    """The chunks the index would make of this file, as `[url, path, start, end, text]` rows.
+
+    Redacted lines are left out, like entry markers: nothing of the line is left to find, and a
+    hit on the placeholder alone would only point readers at where the secrets were."""
     if path.endswith(".jsonl"):
         numbered = transcript_lines(text)
     else:
-        numbered = [(n, line) for n, line in enumerate(split_lines(text), start=1) if not is_marker_line(line)]
+        numbered = [(n, line) for n, line in enumerate(split_lines(text), start=1)
+                    if not is_marker_line(line) and not is_placeholder(line)]
     chunks = chunk_lines(numbered, max_tokens=params.max_tokens, overlap_tokens=params.overlap_tokens,
                          count_tokens=char_token_counter(params.chars_per_token))
     url = urls.note_url(path)
