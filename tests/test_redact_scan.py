@@ -101,3 +101,13 @@ def test_placeholder_lines_are_recognised_with_their_lead() -> None:
         assert code is not None and is_placeholder(redacted), line
     assert not is_placeholder("We saw [redacted: S104] in the log yesterday")
     assert not is_placeholder("- a plain line")
+
+
+def test_a_secret_in_a_transcript_line_is_found_through_its_json_escapes() -> None:
+    import json
+
+    for sample in (s for s in corpus(0) if s.secret and "\n" not in s.text):
+        line = json.dumps({"role": "user", "content": sample.text})
+        assert scan_secrets(line), sample.kind
+        assert redact_text(line + "\n")[0] == f"[redacted: {scan_secrets(line)[0][0]}]\n"
+    assert scan_secrets(json.dumps({"role": "user", "content": 'the "quoted" word is fine'})) == []

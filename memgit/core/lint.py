@@ -333,7 +333,18 @@ _PATH_LIKE = re.compile(r"^(?:/|\./|~/)|://")
 
 
 def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, str]]:
-    """Secret findings on one line, as (code, message); messages never echo the secret itself."""
+    """Secret findings on one line, as (code, message); messages never echo the secret itself.
+
+    A line of JSON (a transcript turn) is read with its strings' quotes unescaped too: in
+    `{"content": "client_secret: \\"…\\""}` the backslash hid the value from the rules.
+    """
+    found = _scan_secrets(line, entropy_threshold)
+    if not found and '\\"' in line:
+        found = _scan_secrets(line.replace('\\"', '"'), entropy_threshold)
+    return found
+
+
+def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     key = _PRIVATE_KEY.search(line)
     if key:
