@@ -171,35 +171,34 @@ def _may_hold_secret(line: str) -> bool:
 _RUN = b"a" * 15
 _RUN_TABLE = bytes(ord("a") if chr(i) in _TOKEN_CHARS else ord(" ") for i in range(128)) + b" " * 128
 _WORDS = (b"passw", b"passphrase", b"pwd")
+# Before a `-p` option: whitespace (str.isspace's ASCII ones), or any byte of a character outside
+# ASCII (some are spaces: taking them all only adds candidates).
+_BEFORE_OPTION = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f") | frozenset(range(128, 256))
 # The only characters outside ASCII that the rules' case-blind patterns take for ASCII letters
-# (dotted and dotless i, long s, the Kelvin sign): a text holding one takes the exact slow path.
+# (dotted and dotless i, long s, the Kelvin sign): a text holding one takes the slow path.
 _CASE_TWINS = re.compile("[\u0130\u0131\u017f\u212a]")
-_CREDENTIALS_URL = re.compile(r"://[^\s@]*@")
+_CREDENTIALS_URL = re.compile(rb"://[^\s@]*@")
 
 
 def _candidate_lines(text: str) -> list[int]:
-    """0-based numbers of the lines of `text` (split on \\n) where `_MAYBE` matches, ascending.
-
-    The same lines `_MAYBE` finds line by line, found with byte-level searches that skip whole
-    stretches of prose (about six times faster on notes than the regular expression)."""
-    if _CASE_TWINS.search(text) is not None:
+    """0-based numbers of the lines of `text` (split on \\n) that may hold a secret, ascending:
+    every line `_MAYBE` matches (and a few more), found with byte-level searches that skip whole
+    stretches of prose (about ten times faster on notes than the regular expression)."""
+    if not text.isascii() and _CASE_TWINS.search(text) is not None:
         return sorted(set(_lines_at(text, "\n", [match.end() - 1 for match in _MAYBE.finditer(text)])))
-    found: set[int] = set()
-    at: list[int] = []  # positions in `text`
-    for needle in ("-----BEGIN", "://", "-p"):
-        i = text.find(needle)
+    data = text.encode("utf-8", "surrogatepass")
+    at: list[int] = []
+    for needle in (b"-----BEGIN", b"://", b"-p"):
+        i = data.find(needle)
         while i >= 0:
-            if needle == "-p":
-                keep = i == 0 or text[i - 1].isspace()  # an option, not a hyphenated word
+            if needle == b"-p":
+                keep = i == 0 or data[i - 1] in _BEFORE_OPTION  # an option, not a hyphenated word
             else:
-                keep = needle != "://" or _CREDENTIALS_URL.match(text, i) is not None
+                keep = needle != b"://" or _CREDENTIALS_URL.match(data, i) is not None
             if keep:
                 at.append(i)
-            i = text.find(needle, i + 1)
-    found.update(_lines_at(text, "\n", sorted(at)))
-    data = text.encode("utf-8", "surrogatepass")
+            i = data.find(needle, i + 1)
     lowered = data.lower()
-    at = []  # positions in `data`
     for word in _WORDS:
         i = lowered.find(word)
         while i >= 0:
@@ -211,8 +210,7 @@ def _candidate_lines(text: str) -> list[int]:
         at.append(i)
         i = data.find(b"\n", i)  # one hit a line is enough: go on from the next line
         i = -1 if i < 0 else runs.find(_RUN, i)
-    found.update(_lines_at(data, b"\n", sorted(at)))
-    return sorted(found)
+    return sorted(set(_lines_at(data, b"\n", sorted(at))))
 
 
 def _lines_at(text: AnyStr, newline: AnyStr, positions: list[int]) -> list[int]:
