@@ -305,11 +305,12 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("bearer token", re.compile(r"(?i)\bauthorization:\s*bearer\s+[A-Za-z0-9._~+/-]{20,}=*")),
     ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:([^\s:/@'\"]{3,})@[^\s/'\"]+")),
 )
-# What every token shape above starts with: a line with none of these skips the sixteen patterns
-# (a test draws strings from each shape and checks this lets them through).
+# What every token shape above starts with (for a URL: a Slack webhook's host or credentials): a line
+# with none of these, such as a plain URL, skips the sixteen patterns (a test draws strings from
+# each shape and checks this lets them through).
 _SHAPE_HINT = re.compile(
-    r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ|://"
-    r"|(?i:authorization)"
+    r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ"
+    r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)"
 )
 _SECRET_NAME = (
     r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"
