@@ -161,6 +161,9 @@ def issue_workspace(root: Path) -> tuple[Path, str]:
     write(ws / "memory/notes/ops.md", "# Ops\n\n- The CI bot token was rotated; it lives in the vault.\n"
           "- Deploys go out on Tuesdays.\n")
     commit_all(ws, "rotate the token; promote")
+    # A subject quoting the secret, as `memgit dream` quotes what it promotes.
+    write(ws / "memory/2026-03-04.md", "\n".join(daily) + "\n- Checked the VPN again #vpn\n")
+    commit_all(ws, f"dream: remember {VPN_LINE[2:]}")
     return ws, with_token
 
 
@@ -174,6 +177,7 @@ def test_the_issue_scenario_history_provenance_concepts_and_rebuilds(tmp_path: P
             ("memory/2026-03-04.md", 4, "S104", None), ("memory/notes/ops.md", 3, "S102", with_token)]
         note = (out / urls.note_url("memory/2026-03-04.md")).read_text(encoding="utf-8")
         assert "[redacted: S104]" in note and "Tom set up the staging VPN" in note
+        assert "rotate the token; promote" in (out / urls.note_url("memory/notes/ops.md")).read_text(encoding="utf-8")
         snapshot = (out / urls.snapshot_url(with_token, "memory/notes/ops.md")).read_text(encoding="utf-8")
         assert "[redacted: S102]" in snapshot and "Deploys go out on Tuesdays." in snapshot
         # The concept keeps its clean place; the redacted line is no place of it any more.
@@ -186,7 +190,7 @@ def test_the_issue_scenario_history_provenance_concepts_and_rebuilds(tmp_path: P
         again = build(ws, out, "--scope", scope)
         assert again["rendered"] == 0 and again["redacted"] == report["redacted"]
     # Provenance pointing at the token's line lands on a redacted copy (private: MEMORY.md is shown).
-    named = urls.snapshot_url(git(ws, "rev-parse", "HEAD~1").strip(), "memory/notes/ops.md")
+    named = urls.snapshot_url(git(ws, "rev-parse", "HEAD~2").strip(), "memory/notes/ops.md")
     assert "[redacted: S102]" in (tmp_path / "private" / named).read_text(encoding="utf-8")
 
     # The person's word: `[site] show_secrets` shows them in the private scope, never in the public one.

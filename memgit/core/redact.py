@@ -118,8 +118,8 @@ def redact_text(
 ) -> tuple[str, list[Redaction]]:
     """`redact_lines` over a whole text, keeping its line endings (CRLF stays CRLF).
 
-    One search over the whole text finds the lines any rule could flag; only those are scanned
-    rule by rule, so a note without such a line costs one regular-expression pass.
+    A few byte-level searches over the whole text find the lines any rule could flag; only those
+    are scanned rule by rule, so a note without such a line never reaches the rules.
     """
     candidates = _candidate_lines(text)
     if not candidates:

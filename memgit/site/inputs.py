@@ -21,7 +21,7 @@ from memgit import __version__
 from memgit.core import paths
 from memgit.core.lint import RULES_BY_CODE, SECRET_CODES, resolve_settings
 from memgit.core.provenance import SourceRef, parse_reference
-from memgit.core.redact import redact_text
+from memgit.core.redact import redact_line, redact_text
 from memgit.git import history, plumbing
 from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
@@ -118,7 +118,8 @@ class Inputs:
         # that does not descend from the last one (another branch, --at an older commit) walks it all.
         since = mf.commit if mf.commit and mf.logs is not None and mf.trailers is not None and \
             history.is_ancestor(ws.root, mf.commit, self.commit) else None
-        found = history.file_logs(ws.root, self.commit, set(self.files), limit, since=since)
+        found = {p: self.subjects(rows) for p, rows in
+                 history.file_logs(ws.root, self.commit, set(self.files), limit, since=since).items()}
         # Paths no commit touched since the last build keep their pages as they are (see plan()).
         self.touched: set[str] | None = set(found) if since else None
         old_logs = (mf.logs or {}) if since else {}
@@ -126,7 +127,8 @@ class Inputs:
         self.trailers: list[dict] = []
         self.actions = []
         if self.scope == "private":
-            newer = [dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit, since=since)]
+            newer = self.subjects([dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit,
+                                                                                          since=since)])
             self.trailers = newer + ((mf.trailers or []) if since else [])
             self.actions = models.dream_actions(self.trailers)
 
@@ -158,6 +160,18 @@ class Inputs:
             return text, []
         text, found = redact_text(text, entropy_threshold=self.entropy_threshold, severities=self.secret_rules)
         return text, [[r.line, r.code] for r in found]
+
+    def subjects(self, commits: list[dict]) -> list[dict]:
+        """Commit rows with a subject the lint flags shown as its placeholder (`memgit dream` writes
+        the promoted text into its commits' subjects). Not in the report: git history holds them."""
+        if not self.redacting:
+            return commits
+        out = []
+        for commit in commits:
+            subject, code = redact_line(commit["subject"], entropy_threshold=self.entropy_threshold,
+                                        severities=self.secret_rules)
+            out.append({**commit, "subject": subject} if code else commit)
+        return out
 
     def _text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
         if blob not in contents:

@@ -162,7 +162,8 @@ class Site(Inputs):
 
             text, problem = self._text(contents, memory.blob)
             blame = self._memory_blame(memory.blob, memory_log) if text is not None else []
-            infos = {c.id: dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()}
+            infos = {c["id"]: c for c in self.subjects([dataclasses.asdict(c) for c in
+                                                         history.commits_info(self.ws.root, set(blame)).values()])}
             renderer = Renderer(urls.HOME, "MEMORY.md", self.files)
 
             def annotate(entry: Entry) -> str:
