@@ -267,6 +267,10 @@ class SiteConfig:
     )
     history: int = setting(10, "recent commits listed on each note page", minimum=1, maximum=200)
     search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100, cap=COUNT)
+    show_secrets: bool = setting(
+        False, "private scope only: show lines the lint flags as secrets instead of [redacted: RULE] "
+        "(a public site always redacts them)"
+    )
 
 
 #: Largest weight of one dreaming score component (they are normalised to sum to 1 anyway).

@@ -114,6 +114,9 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
     record_context_load(ws, result)
     for message in result.warnings:
         click.echo(f"memgit: warning: {message}", err=True)
+    for row in result.redacted:
+        click.echo(f"memgit: warning: {row['path']}:{row['line']}: {row['code']} shown as [redacted: {row['code']}]; "
+                   "remove the secret from memory (memgit lint names it)", err=True)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return

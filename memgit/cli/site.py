@@ -38,7 +38,24 @@ def build_command(out: Path | None, scope: str, base_url: str, at: str, as_json:
     kind = "updated" if report.incremental else "built"
     click.echo(f"site {kind}: {report.pages} pages, {report.rendered} rendered, {len(report.written)} written, "
                f"{len(report.removed)} removed in {report.seconds:.2f}s")
+    for line in redaction_lines(report.redacted):
+        click.echo(line)
     click.echo(f"open {Path(report.out) / 'index.html'}")
+
+
+def redaction_lines(rows: list[dict]) -> list[str]:
+    """What the build redacted, one `path:line: RULE` a line (as `memgit lint` prints findings), so
+    the person, or the CI job's log, sees what to take out of memory and which credentials to rotate."""
+    from memgit.core.paths import display_path
+
+    if not rows:
+        return []
+    lines = [f"redacted {len(rows)} line{'s' if len(rows) != 1 else ''} the lint flags as secrets "
+             "(shown as [redacted: RULE]; remove them from memory and rotate the credentials):"]
+    for row in rows:
+        where = f" (an older version, commit {row['commit'][:10]})" if row["commit"] else ""
+        lines.append(f"  {display_path(row['path'])}:{row['line']}: {row['code']} {row['rule']}{where}")
+    return lines
 
 
 @site_group.command("serve")

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import Protocol
 
 from memgit.core.paths import daily_log_day, display_path, glob_match, path_key
 
@@ -80,6 +81,66 @@ class LintSettings:
 
     def severity(self, code: str) -> str:
         return self.severities.get(code, RULES_BY_CODE[code].severity)
+
+
+class LintOptions(Protocol):
+    """The `[lint]` section as `memgit.config.LintConfig` holds it (core does not import config)."""
+
+    @property
+    def disable(self) -> tuple[str, ...]: ...
+    @property
+    def severity(self) -> Mapping[str, str]: ...
+    @property
+    def injection(self) -> str: ...
+    @property
+    def past_daily_logs(self) -> str: ...
+    @property
+    def outside_paths(self) -> str: ...
+    @property
+    def max_file_bytes(self) -> int: ...
+    @property
+    def entropy_threshold(self) -> float: ...
+    @property
+    def daily_grace_days(self) -> int: ...
+    @property
+    def allow_outside(self) -> tuple[str, ...]: ...
+
+
+def resolve_settings(config: LintOptions, *, default_max_bytes: int | None = None) -> LintSettings:
+    """Resolve the validated `[lint]` section into one severity per rule plus the limits.
+
+    `default_max_bytes` is the indexer's own limit: a file the index would skip is one lint
+    should stop at commit time, so the two agree unless `[lint] max_file_bytes` says otherwise.
+    Validation already happened in `memgit.config`, against the same rule table. The lint and
+    every writer that redacts (site, context) resolve it here, so a rule turned off is off for all.
+    """
+    severities = {rule.code: rule.severity for rule in RULES}
+    plain = {s: s for s in SEVERITIES} | {"warn": WARNING}
+    groups = (
+        (config.injection, _INJECTION_CODES, plain),
+        (config.past_daily_logs, _DAILY_CODES, _PAST_DAILY_POLICY),
+        (config.outside_paths, ("F405",), plain),
+    )
+    for value, codes, mapping in groups:
+        if value:
+            for code in codes:
+                severities[code] = mapping[value.lower()]
+    for name, value in config.severity.items():
+        code = resolve_code(str(name))
+        if code is not None:
+            severities[code] = plain[str(value).lower()]
+    for name in config.disable:
+        code = resolve_code(str(name))
+        if code is not None:
+            severities[code] = OFF
+    max_bytes = config.max_file_bytes or default_max_bytes or LintSettings.max_file_bytes
+    return LintSettings(
+        severities=severities,
+        max_file_bytes=max_bytes,
+        entropy_threshold=config.entropy_threshold,
+        daily_grace_days=config.daily_grace_days,
+        allow_outside=tuple(config.allow_outside),
+    )
 
 
 def resolve_code(name: str) -> str | None:
@@ -244,12 +305,25 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("bearer token", re.compile(r"(?i)\bauthorization:\s*bearer\s+[A-Za-z0-9._~+/-]{20,}=*")),
     ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:([^\s:/@'\"]{3,})@[^\s/'\"]+")),
 )
+# What every token shape above starts with (for a URL: a Slack webhook's host or credentials): a line
+# with none of these, such as a plain URL, skips the sixteen patterns (a test draws strings from
+# each shape and checks this lets them through).
+_SHAPE_HINT = re.compile(
+    r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ"
+    r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)"
+)
 _SECRET_NAME = (
     r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"
     r"|access[_-]?key|private[_-]?key|client[_-]?secret|signing[_-]?key)"
 )
+# An assignment is tried only where a secret word is, from the start of the name around it, and the
+# name's parts are bounded: searched from every position of a long unbroken run of name characters
+# (one 5 MB token), the unbounded pattern took time quadratic in the run's length.
+_NAME_PART = r"[A-Za-z0-9_.-]{0,100}"
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_SECRET_WORD = re.compile(r"(?i)" + _SECRET_NAME)
 _ASSIGNMENT = re.compile(
-    r"(?i)([A-Za-z0-9_.-]*" + _SECRET_NAME + r"[A-Za-z0-9_.-]*)[\"']?\s*(?::|=|:=|=>)\s*[\"'`]?"
+    r"(?i)(" + _NAME_PART + _SECRET_NAME + _NAME_PART + r")[\"']?\s*(?::|=|:=|=>)\s*[\"'`]?"
     r"([A-Za-z0-9+/_\-.~=]{16,})(?![A-Za-z0-9+/_\-.~=])(?!\s*(?::|=))"
 )
 # A password spelled out: "the wifi password is X", "password: X", "DB_PASSWORD=X", "-p'X'".
@@ -266,12 +340,23 @@ _PATH_LIKE = re.compile(r"^(?:/|\./|~/)|://")
 
 
 def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, str]]:
-    """Secret findings on one line, as (code, message); messages never echo the secret itself."""
+    """Secret findings on one line, as (code, message); messages never echo the secret itself.
+
+    A line of JSON (a transcript turn) is read with its strings' quotes unescaped too: in
+    `{"content": "client_secret: \\"…\\""}` the backslash hid the value from the rules.
+    """
+    found = _scan_secrets(line, entropy_threshold)
+    if not found and '\\"' in line:
+        found = _scan_secrets(line.replace('\\"', '"'), entropy_threshold)
+    return found
+
+
+def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     key = _PRIVATE_KEY.search(line)
     if key:
         found.append(("S101", f"{key.group(1).lower()} block; keep keys out of memory"))
-    for label, pattern in _TOKEN_SHAPES:
+    for label, pattern in _TOKEN_SHAPES if _SHAPE_HINT.search(line) else ():
         match = pattern.search(line)
         if not match:
             continue
@@ -281,7 +366,7 @@ def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, s
         found.append(("S102", f"{label} ({_redact(match.group(0))}); remove it and rotate the credential"))
         break  # one token finding a line is enough to act on
     if not found:
-        for match in _ASSIGNMENT.finditer(line):
+        for match in _assignments(line):
             name, value = match.group(1), match.group(2).rstrip(".")
             if _PLACEHOLDER.search(value) or _PATH_LIKE.search(value) or not _looks_random(value, entropy_threshold):
                 continue
@@ -297,6 +382,23 @@ def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, s
         for label, value in library_findings(line)[:1]:
             found.append(("S105", f"{label} ({_redact(value)}); remove it and rotate the credential"))
     return found
+
+
+def _assignments(line: str) -> Iterator[re.Match[str]]:
+    """`_ASSIGNMENT`'s matches, left to right, each tried at the start of the name around a secret word
+    (at most `_NAME_PART` before it): the same matches a search from every position finds."""
+    done = 0
+    for word in _SECRET_WORD.finditer(line):
+        start = word.start()
+        if start < done:
+            continue
+        floor = max(done, start - 100)
+        while start > floor and line[start - 1] in _NAME_CHARS:
+            start -= 1
+        match = _ASSIGNMENT.match(line, start)
+        if match is not None:
+            done = match.end()
+            yield match
 
 
 def _spelled_out_password(line: str) -> str | None:

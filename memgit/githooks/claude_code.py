@@ -145,17 +145,11 @@ def _looks_like_memory(root: Path) -> bool:
 
 
 def session_start_text(ws: Workspace, now: datetime) -> str:
-    """What Claude Code adds to the conversation at session start: the session context."""
-    from memgit.core.redact import redact_text
-    from memgit.memory.lint import settings_for
+    """What Claude Code adds to the conversation at session start: the session context (markers
+    left out and secret lines redacted by `build_context`, as `memgit context` prints it)."""
     from memgit.recall.context import build_context
 
-    result = build_context(ws, scope=ws.config.mcp.scope, day=now.date(), budget=ws.config.mcp.context_budget)
-    settings = settings_for(ws)
-    text, _found = redact_text(
-        result.text, entropy_threshold=settings.entropy_threshold, severities=settings.severities
-    )
-    return text
+    return build_context(ws, scope=ws.config.mcp.scope, day=now.date(), budget=ws.config.mcp.context_budget).text
 
 
 def _capture(ws: Workspace, hook: HookInput, now: datetime) -> str | None:

@@ -203,8 +203,8 @@ def _context_text(ws: Workspace, options: ServerOptions, today: date, budget: in
 
 def session_context(ws: Workspace, options: ServerOptions, today: date, budget: int | None = None) -> str:
     """The session context as the resource and the session-start prompt give it: the session's
-    scope, markers out, secrets redacted."""
-    return _redacted(ws, _context_text(ws, options, today, budget))
+    scope, markers out, secrets redacted (both by `build_context`)."""
+    return _context_text(ws, options, today, budget)
 
 
 def _redacted(ws: Workspace, text: str) -> str:

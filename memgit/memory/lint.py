@@ -16,18 +16,11 @@ from pathlib import Path
 
 from memgit.config import LintConfig
 from memgit.core.lint import (
-    _DAILY_CODES,
-    _INJECTION_CODES,
-    _PAST_DAILY_POLICY,
-    OFF,
-    RULES,
-    SEVERITIES,
-    WARNING,
     Finding,
     LintInput,
     LintSettings,
     lint_files,
-    resolve_code,
+    resolve_settings,
 )
 from memgit.errors import PathRefused
 from memgit.git import plumbing
@@ -53,40 +46,9 @@ class LintReport:
 
 
 def lint_settings(config: LintConfig | None = None, *, default_max_bytes: int | None = None) -> LintSettings:
-    """Resolve the validated `[lint]` section into one severity per rule plus the limits.
-
-    `default_max_bytes` is the indexer's own limit: a file the index would skip is one lint
-    should stop at commit time, so the two agree unless `[lint] max_file_bytes` says otherwise.
-    Validation already happened in `memgit.config`, against the same rule table.
-    """
-    config = config or LintConfig()
-    severities = {rule.code: rule.severity for rule in RULES}
-    plain = {s: s for s in SEVERITIES} | {"warn": WARNING}
-    groups = (
-        (config.injection, _INJECTION_CODES, plain),
-        (config.past_daily_logs, _DAILY_CODES, _PAST_DAILY_POLICY),
-        (config.outside_paths, ("F405",), plain),
-    )
-    for value, codes, mapping in groups:
-        if value:
-            for code in codes:
-                severities[code] = mapping[value.lower()]
-    for name, value in config.severity.items():
-        code = resolve_code(str(name))
-        if code is not None:
-            severities[code] = plain[str(value).lower()]
-    for name in config.disable:
-        code = resolve_code(str(name))
-        if code is not None:
-            severities[code] = OFF
-    max_bytes = config.max_file_bytes or default_max_bytes or LintSettings.max_file_bytes
-    return LintSettings(
-        severities=severities,
-        max_file_bytes=max_bytes,
-        entropy_threshold=config.entropy_threshold,
-        daily_grace_days=config.daily_grace_days,
-        allow_outside=tuple(config.allow_outside),
-    )
+    """Resolve the validated `[lint]` section into one severity per rule plus the limits
+    (`memgit.core.lint.resolve_settings`, where every service that redacts finds it too)."""
+    return resolve_settings(config or LintConfig(), default_max_bytes=default_max_bytes)
 
 
 def settings_for(ws: Workspace) -> LintSettings:

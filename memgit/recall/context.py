@@ -9,7 +9,9 @@ place of the cut and in a closing summary, with the exact command (and MCP call)
 the missing lines. Cuts fall on line boundaries. Daily logs keep their newest lines (the end of
 an append-only log), curated files keep their beginning.
 
-`assemble_context` is pure (texts in, text out); `build_context` only reads the files.
+`assemble_context` is pure (texts in, text out); `build_context` only reads the files, and
+replaces each line the lint flags as a secret with `[redacted: RULE]` (`memgit.core.redact`) before
+anything is counted or cut: a secret that reached a log must not reach every future prompt.
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
 from memgit.config import McpConfig
+from memgit.core.lint import resolve_settings
 from memgit.core.paths import daily_log_path, yesterday
 from memgit.core.provenance import strip_markers
+from memgit.core.redact import redact_text
 from memgit.errors import MemgitError
 
 if TYPE_CHECKING:
@@ -83,6 +87,8 @@ class ContextResult:
     missing: list[str] = field(default_factory=list)
     #: Files that could not be read (left out of the context), one readable line each.
     warnings: list[str] = field(default_factory=list)
+    #: Lines shown as `[redacted: RULE]`: {"path", "line", "code"}.
+    redacted: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def cuts(self) -> list[Section]:
@@ -100,6 +106,7 @@ class ContextResult:
             ],
             "missing": list(self.missing),
             "warnings": list(self.warnings),
+            "redacted": list(self.redacted),
             "text": self.text,
         }
 
@@ -325,12 +332,18 @@ def build_context(
     if budget is not None and budget <= 0:
         raise MemgitError("the budget must be a positive number of tokens")
     warnings: list[str] = []
-    sources = [
-        Source(path, label, keep, _unmarked(path, _read_work_tree_file(ws, path, warnings)))
-        for path, label, keep in plan_sources(scope, day)
-    ]
+    lint = resolve_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
+    redacted: list[dict[str, Any]] = []
+    sources = []
+    for path, label, keep in plan_sources(scope, day):
+        text = _unmarked(path, _read_work_tree_file(ws, path, warnings))
+        if text is not None:
+            text, found = redact_text(text, entropy_threshold=lint.entropy_threshold, severities=lint.severities)
+            redacted += [{"path": path, "line": r.line, "code": r.code} for r in found]
+        sources.append(Source(path, label, keep, text))
     result = assemble_context(sources, scope=scope, day=day, budget=budget)
     result.warnings = warnings
+    result.redacted = redacted
     return result
 
 

@@ -47,6 +47,9 @@ class BuildReport:
     removed: list[str] = field(default_factory=list)
     incremental: bool = False
     seconds: float = 0.0
+    #: Lines shown as `[redacted: RULE]`: {path, line, code, rule, commit}; commit is None for the
+    #: file at the built commit, else the commit of an older version the site shows.
+    redacted: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -133,6 +136,10 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
     pages: dict[str, tuple[str, str]] = {p.url: mf.pages[p.url] for p in plans if p.url in mf.pages}
     # Pages go to a staging folder first: a page that fails to render leaves `out` as it was.
     staging = output.Staging(out)
+    # Decode and redact every needed text here, once: forked workers then inherit the texts, and
+    # what they redact is known to this process's report and manifest (a worker's findings die with it).
+    for blob, data in contents.items():
+        site.shown(blob, data)
     try:
         made = _render_parallel(todo, contents, progress)
         done = len(made)
@@ -156,6 +163,7 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
         raise
     report.rendered = len(todo)
     report.removed = stale
+    report.redacted = site.redaction_rows()
     mf.pages = pages
     mf.commit = commit
     manifest_mod.save(ws.data_dir, str(out), mf, site)

@@ -4,6 +4,11 @@ trailer commits, MEMORY.md's references and blame, kept between builds in the ma
 Gathering is the first step of a build (as in mkdocs): everything the pages need is read here, in
 a handful of batched git processes, and what did not change since the last build comes from the
 manifest instead of git.
+
+Every memory text a page, search shard, summary or concept place shows enters the build through
+`Inputs.shown`, which replaces each line the lint flags as a secret with `[redacted: RULE]`
+(`memgit.core.redact`): one place, so no page can show what another hides. Which lines were
+redacted is kept per blob, for the build's report.
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
 from memgit.core import paths
+from memgit.core.lint import RULES_BY_CODE, SECRET_CODES, resolve_settings
 from memgit.core.provenance import SourceRef, parse_reference
+from memgit.core.redact import redact_line, redact_text
 from memgit.dream.entries import provenance as entry_provenance
 from memgit.git import history, plumbing
 from memgit.resources import shipped_dir
@@ -27,6 +34,9 @@ if TYPE_CHECKING:
     from memgit.site.markdown import Entry
 
 ZERO = "0" * 40
+#: What a build redacts, versioned: part of every page's key, so a page made under other rules is
+#: never kept by a later build (bump it when the redaction rules change what pages show).
+REDACTION = 1
 
 
 def input_key(*parts: Any) -> str:
@@ -64,12 +74,25 @@ class Inputs:
         override = ws.root / (cfg.site.templates or ".memgit/templates")
         self.template_dirs = render.template_dirs(shipped_dir("templates"), [override])
         self.env = render.make_environment(shipped_dir("templates"), [override], ws.data_dir / "site" / "jinja")
+        lint = resolve_settings(cfg.lint, default_max_bytes=cfg.memory.max_file_bytes)
+        # A public site always redacts; `[site] show_secrets` may lift it for the private one only.
+        self.redacting = scope == "public" or not cfg.site.show_secrets
+        self.secret_rules = {code: lint.severity(code) for code in SECRET_CODES}
+        self.entropy_threshold = lint.entropy_threshold
+        redaction = (REDACTION, self.redacting, sorted(self.secret_rules.items()), self.entropy_threshold)
         self.global_key = input_key(__version__, render.templates_hash(self.template_dirs), scope, base_url,
-                                     dataclasses.asdict(self.cfg), dataclasses.asdict(self.params), self.max_bytes)
+                                     dataclasses.asdict(self.cfg), dataclasses.asdict(self.params), self.max_bytes,
+                                     redaction)
+        self._shown: dict[str, tuple[str | None, str | None]] = {}
+        #: blob -> [[line, rule]] of the lines `shown` redacted in it (blobs with none are absent).
+        self.redactions: dict[str, list[list]] = {}
+        #: (path, commit) -> [[line, rule]] for the older versions provenance links show.
+        self.ref_redactions: dict[tuple[str, str], list[list]] = {}
 
     def gather(self, mf: manifest_mod.Manifest) -> None:
         ws = self.ws
         self.blame_cache = dict(mf.blame or {})
+        self.redactions = dict(mf.redactions or {})
         tree_files = self.tree_files = plumbing.entries(ws.root, self.tree)
         self.files: dict[str, plumbing.Entry] = {
             path: entry for path, entry in sorted(tree_files.items())
@@ -96,7 +119,9 @@ class Inputs:
             if not entry.is_regular:
                 self.records[path] = _record(models.Summary(problem="not a regular file (symlink)"))
             elif entry.blob in fresh:
-                self.records[path] = _record(models.summarise(path, fresh[entry.blob], self.max_bytes))
+                text, problem = self.shown(entry.blob, fresh[entry.blob])
+                self.records[path] = _record(models.summarise_text(path, text) if text is not None
+                                             else models.Summary(problem=problem))
             else:
                 self.records[path] = mf.summaries[entry.blob]
         self.blob_records = {e.blob: self.records[p] for p, e in self.files.items() if e.is_regular}
@@ -112,7 +137,8 @@ class Inputs:
         # that does not descend from the last one (another branch, --at an older commit) walks it all.
         since = mf.commit if mf.commit and mf.logs is not None and mf.trailers is not None and \
             history.is_ancestor(ws.root, mf.commit, self.commit) else None
-        found = history.file_logs(ws.root, self.commit, set(self.files), limit, since=since)
+        found = {p: self.subjects(rows) for p, rows in
+                 history.file_logs(ws.root, self.commit, set(self.files), limit, since=since).items()}
         # Paths no commit touched since the last build keep their pages as they are (see plan()).
         self.touched: set[str] | None = set(found) if since else None
         old_logs = (mf.logs or {}) if since else {}
@@ -120,7 +146,8 @@ class Inputs:
         self.trailers: list[dict] = []
         self.actions = []
         if self.scope == "private":
-            newer = [dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit, since=since)]
+            newer = self.subjects([dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit,
+                                                                                          since=since)])
             self.trailers = newer + ((mf.trailers or []) if since else [])
             self.actions = models.dream_actions(self.trailers)
 
@@ -134,8 +161,71 @@ class Inputs:
         """(path, summary digest) rows: the cheap key of every listing page."""
         return [(p, self.records[p]["d"]) for p in (self.files if selected is None else selected)]
 
+    def shown(self, blob: str, data: bytes) -> tuple[str | None, str | None]:
+        """A blob's text as the site shows it, decoded and redacted once per build: (text, None) or
+        (None, why it cannot be shown)."""
+        found = self._shown.get(blob)
+        if found is None:
+            text, problem = models.decode(data, self.max_bytes)
+            if text is not None:
+                text, hits = self._redact(text)
+                if hits:
+                    self.redactions[blob] = hits
+            found = self._shown[blob] = (text, problem)
+        return found
+
+    def _redact(self, text: str) -> tuple[str, list[list]]:
+        if not self.redacting:
+            return text, []
+        text, found = redact_text(text, entropy_threshold=self.entropy_threshold, severities=self.secret_rules)
+        return text, [[r.line, r.code] for r in found]
+
+    def subjects(self, commits: list[dict]) -> list[dict]:
+        """Commit rows with a subject the lint flags shown as its placeholder (`memgit dream` writes
+        the promoted text into its commits' subjects). Not in the report: git history holds them."""
+        if not self.redacting:
+            return commits
+        out = []
+        for commit in commits:
+            subject, code = redact_line(commit["subject"], entropy_threshold=self.entropy_threshold,
+                                        severities=self.secret_rules)
+            out.append({**commit, "subject": subject} if code else commit)
+        return out
+
     def _text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
-        return models.decode(contents.get(blob, b""), self.max_bytes)
+        if blob not in contents:
+            return models.decode(b"", self.max_bytes)
+        return self.shown(blob, contents[blob])
+
+    def redaction_rows(self) -> list[dict]:
+        """Every line the build redacted, once (`path`, `line`, `code`, `rule`, `commit`): the files
+        as they are at the built commit (commit None), then lines only older versions the site
+        shows still hold (the newest such commit), so the person knows what to fix and rotate."""
+        rows: list[dict] = []
+        seen: set[tuple[str, int, str]] = set()
+
+        def add(path: str, hits: list[list], commit: str | None) -> None:
+            for line, code in hits:
+                if (path, line, code) not in seen:
+                    seen.add((path, line, code))
+                    rows.append({"path": path, "line": line, "code": code, "rule": RULES_BY_CODE[code].name,
+                                 "commit": commit})
+
+        for path, entry in self.files.items():
+            add(path, self.redactions.get(entry.blob, []), None)
+        for path, entry in self.files.items():
+            for row in self.logs.get(path, []):  # newest first, as the note's history lists them
+                if row["blob"] not in (ZERO, entry.blob):
+                    add(path, self.redactions.get(row["blob"], []), row["id"])
+        for (path, commit), hits in sorted(self.ref_redactions.items()):
+            add(path, hits, commit)
+        return sorted(rows, key=lambda r: (r["commit"] is not None, r["path"], r["line"]))
+
+    def kept_redactions(self) -> dict[str, list[list]]:
+        """The per-blob redactions the manifest keeps: those of every blob a page of this build shows."""
+        blobs = {e.blob for e in self.files.values()}
+        blobs |= {row["blob"] for rows in self.logs.values() for row in rows}
+        return {blob: hits for blob, hits in sorted(self.redactions.items()) if blob in blobs}
 
     def _memory_entries(self) -> list[dict]:
         """MEMORY.md's entries that name a source: start, end, reference, key, first words and
@@ -149,7 +239,7 @@ class Inputs:
             from memgit.site.markdown import entries as parse_entries
 
             data = plumbing.read_blobs(self.ws.root, [memory.blob])[memory.blob]
-            text = models.decode(data, self.max_bytes)[0]
+            text = self.shown(memory.blob, data)[0]  # entry words are shown on note pages: redacted
             lines = models.source_lines(text) if text is not None else []
             found = []
             for e in parse_entries(text, self.provenance) if text is not None else []:
@@ -187,7 +277,8 @@ class Inputs:
                 for ref in group:
                     found[ref.format()] = models.writers(blame, lines, ref.start, ref.end)
         ids = {commit_id for group in found.values() for commit_id in group}
-        infos = {c.id: dataclasses.asdict(c) for c in history.commits_info(self.ws.root, ids).values()}
+        infos = {c["id"]: c for c in self.subjects([dataclasses.asdict(c) for c in
+                                                     history.commits_info(self.ws.root, ids).values()])}
         for text, group in found.items():
             known = [infos[c] for c in group if c in infos]
             info = max(known, key=lambda i: (i["date"], i["id"])) if known else None
@@ -208,6 +299,7 @@ class Inputs:
             for action in todo:
                 data = olds.get((action["id"] + "^", "MEMORY.md"))
                 text = models.decode(data, self.max_bytes)[0] if data is not None else None
+                text = self._redact(text)[0] if text is not None else None  # the old words are quoted
                 cache[action["id"]] = ""
                 if text is None:
                     continue
@@ -260,9 +352,13 @@ class Inputs:
         lines_at = {}
         for pair, data in raw_at.items():
             text = models.decode(data, self.max_bytes)[0] if data is not None else None
+            if text is not None:
+                text, hits = self._redact(text)
+                if hits:
+                    self.ref_redactions[(pair[1], pair[0])] = hits
             lines_at[pair] = models.source_lines(text) if text is not None else None
         current = {}
         for path, blob in current_blobs.items():
-            text = models.decode(current_raw[blob], self.max_bytes)[0]
+            text = self.shown(blob, current_raw[blob])[0]
             current[path] = models.source_lines(text) if text is not None else None
         return lines_at, current

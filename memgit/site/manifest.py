@@ -33,6 +33,7 @@ class Manifest:
     written: dict = field(default_factory=dict)  # reference -> who wrote its lines (blame at its commit)
     superseded: dict = field(default_factory=dict)  # supersede commit -> the text it replaced
     heat: dict = field(default_factory=dict)  # recall ledger blob -> {path: {line: count}}
+    redactions: dict[str, list] = field(default_factory=dict)  # blob -> [[line, rule]] redacted in it
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -56,7 +57,7 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
                     summaries=summaries, logs=raw.get("logs"), blame=raw.get("blame"),
                     trailers=raw.get("trailers"), by_path=raw.get("by_path", {}), concepts=raw.get("concepts", {}),
                     memory_refs=raw.get("memory_refs", {}), written=raw.get("written", {}),
-                    superseded=raw.get("superseded", {}), heat=raw.get("heat", {}))
+                    superseded=raw.get("superseded", {}), heat=raw.get("heat", {}), redactions=raw.get("redactions", {}))
 
 
 def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
@@ -78,6 +79,7 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "written": site.written_state,
         "superseded": site.superseded_state,
         "heat": site.heat_state,
+        "redactions": site.kept_redactions(),
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")

@@ -25,6 +25,7 @@ from memgit.core.provenance import (
     parse_trailers,
     strip_marker,
 )
+from memgit.core.redact import is_placeholder
 from memgit.core.text import NotText, decode_memory_text
 from memgit.core.transcripts import transcript_lines
 from memgit.site import urls
@@ -116,11 +117,17 @@ def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
     text, problem = decode(data, max_bytes)
     if text is None:
         return Summary(problem=problem)
+    return summarise_text(path, text)
+
+
+def summarise_text(path: str, text: str) -> Summary:
+    """Title, first line and `#tags` of a text as the site shows it: a redacted line is never the
+    first line a listing quotes (the placeholder says nothing about the note)."""
     lines = split_lines(text)
     title = first = ""
     for line in lines:
         stripped = strip_marker(line).strip()
-        if not stripped or is_marker_line(stripped):
+        if not stripped or is_marker_line(stripped) or is_placeholder(stripped):
             continue
         if re.match(r"^#{1,6}\s", stripped):
             title = title or shorten(plain_text(stripped))
@@ -472,13 +479,16 @@ def search_docs(path: str, text: str, params: ChunkParams, date: str = "") -> li
     """The chunks the index would make of this file, as `[url, path, start, kind, date, heading,
     text]` rows: `text` is the chunk's lines from `start` on as plain text (Markdown marks and
     memgit's markers removed, one row a source line, so a match's line is known), `heading` the
-    nearest heading above it, `date` the log's or report's day or the note's last commit day."""
+    nearest heading above it, `date` the log's or report's day or the note's last commit day.
+
+    Redacted lines are left out, like entry markers: nothing of the line is left to find, and a
+    hit on the placeholder alone would only point readers at where the secrets were."""
     is_transcript = path.endswith(".jsonl")
     if is_transcript:
         numbered = transcript_lines(text)
     else:
         numbered = [(n, strip_marker(line)) for n, line in enumerate(split_lines(text), start=1)
-                    if not is_marker_line(line)]
+                    if not is_marker_line(line) and not is_placeholder(line)]
     chunks = chunk_lines(numbered, max_tokens=params.max_tokens, overlap_tokens=params.overlap_tokens,
                          count_tokens=char_token_counter(params.chars_per_token))
     by_line = dict(numbered)

@@ -254,7 +254,8 @@ class Site(Inputs):
             text, problem = self._text(contents, memory.blob)
             lines = models.source_lines(text) if text is not None else []
             blame = self._memory_blame(memory.blob, memory_log) if text is not None else []
-            infos = {c.id: dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()}
+            infos = {c["id"]: c for c in self.subjects([dataclasses.asdict(c) for c in
+                                                         history.commits_info(self.ws.root, set(blame)).values()])}
             credits = models.fold_credits(
                 [(e, self._annotation(e, blame, lines, infos, promotions, written, superseded))
                  for e in (entries(text, self.provenance) if text is not None else [])],

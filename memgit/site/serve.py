@@ -49,7 +49,8 @@ def preview_dir(ws: Workspace, scope: str) -> Path:
 def rebuild(ws: Workspace, scope: str) -> str:
     at = history.worktree_commit(ws.root) or "HEAD"
     report = build_site(ws, BuildOptions(out=preview_dir(ws, scope), scope=scope, at=at))
-    return f"site rebuilt: {len(report.written)} files written in {report.seconds:.2f}s"
+    redacted = f", {len(report.redacted)} lines redacted (memgit lint names them)" if report.redacted else ""
+    return f"site rebuilt: {len(report.written)} files written in {report.seconds:.2f}s{redacted}"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
