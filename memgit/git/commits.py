@@ -125,7 +125,7 @@ def checked_out_at(root: Path, name: str) -> str | None:
 
     Reads `git worktree list --porcelain -z`, as `git branch -f` does, so a branch checked out in
     any worktree of the repository is seen, not only the one `root` is in."""
-    proc = plumbing._git(root, "worktree", "list", "--porcelain", "-z")
+    proc = plumbing.run_git(root, "worktree", "list", "--porcelain", "-z")
     if proc.returncode != 0:
         if head_branch(root) == name:
             return str(root)
@@ -158,7 +158,7 @@ def check_branch_name(root: Path, name: str) -> None:
     starts with `refs/` would become `refs/heads/refs/...`."""
     if name in ("@", "HEAD") or name.startswith(("refs/", "-")):
         raise MemgitError(f"--branch {name!r} is not a plain branch name; give one like memgit/dream/review")
-    if plumbing._git(root, "check-ref-format", f"refs/heads/{name}").returncode != 0:
+    if plumbing.run_git(root, "check-ref-format", f"refs/heads/{name}").returncode != 0:
         raise MemgitError(f"--branch {name!r} is not a valid branch name (see `git check-ref-format`)")
 
 
@@ -180,9 +180,9 @@ def restore_branch(root: Path, name: str, written: str, previous: str | None) ->
     points at `written` (one atomic `git update-ref`). False when the branch moved meanwhile."""
     ref = f"refs/heads/{name}"
     if previous is None:
-        proc = plumbing._git(root, "update-ref", "-d", ref, written)
+        proc = plumbing.run_git(root, "update-ref", "-d", ref, written)
     else:
-        proc = plumbing._git(root, "update-ref", ref, previous, written)
+        proc = plumbing.run_git(root, "update-ref", ref, previous, written)
     return proc.returncode == 0
 
 
@@ -221,13 +221,13 @@ def first_parent_chain(root: Path, tip: str, limit: int = 200) -> list[ChainComm
 
 def is_ancestor(root: Path, ancestor: str, descendant: str) -> bool:
     """`ancestor` is `descendant` or one of its ancestors (as far as the local history reaches)."""
-    proc = plumbing._git(root, "merge-base", "--is-ancestor", ancestor, descendant)
+    proc = plumbing.run_git(root, "merge-base", "--is-ancestor", ancestor, descendant)
     return proc.returncode == 0
 
 
 def changed_between(root: Path, old: str, new: str) -> list[str]:
     """Paths whose content differs between two commits."""
-    proc = plumbing._git(root, "diff", "--name-only", "-z", "--no-renames", old, new)
+    proc = plumbing.run_git(root, "diff", "--name-only", "-z", "--no-renames", old, new)
     if proc.returncode != 0:
         return []
     return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]

@@ -40,9 +40,9 @@ def resolve_commit(root: Path, ref: str) -> tuple[str, str]:
     """(commit id, tree id) of `ref` from one `git rev-parse`; a clear error when it names no commit."""
     if not ref or ref.startswith("-"):
         raise MemgitError(f"--at {ref!r} is not a branch, tag or commit id")
-    proc = plumbing._git(root, "rev-parse", "-q", f"{ref}^{{commit}}", f"{ref}^{{tree}}")
+    proc = plumbing.run_git(root, "rev-parse", "-q", f"{ref}^{{commit}}", f"{ref}^{{tree}}")
     ids = proc.stdout.decode().split()
-    if proc.returncode == 0 and len(ids) == 2 and all(plumbing._is_object_id(x) for x in ids):
+    if proc.returncode == 0 and len(ids) == 2 and all(plumbing.is_object_id(x) for x in ids):
         return ids[0], ids[1]
     if ref == "HEAD" and plumbing.head_ids(root)[0] is None:
         raise MemgitError("the workspace has no commits yet; commit your memory first (git add -A && git commit)")
@@ -50,7 +50,7 @@ def resolve_commit(root: Path, ref: str) -> tuple[str, str]:
 
 
 def is_ancestor(root: Path, older: str, newer: str) -> bool:
-    return plumbing._git(root, "merge-base", "--is-ancestor", older, newer).returncode == 0
+    return plumbing.run_git(root, "merge-base", "--is-ancestor", older, newer).returncode == 0
 
 
 def file_logs(
@@ -65,7 +65,7 @@ def file_logs(
     """
     fmt = _RECORD + _SEP.join(["%H", "%an", "%aI", "%s"]) + _SEP
     rev = f"{since}..{head}" if since else head
-    proc = plumbing._git(root, "log", "--no-merges", "--no-renames", "--raw", "--no-abbrev", "-z",
+    proc = plumbing.run_git(root, "log", "--no-merges", "--no-renames", "--raw", "--no-abbrev", "-z",
                          f"--format={fmt}", rev)
     if proc.returncode != 0:
         raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
@@ -99,7 +99,7 @@ def trailer_commits(root: Path, head: str, since: str | None = None, prefix: str
     """
     fmt = _RECORD + _SEP.join(["%H", "%an", "%aI", "%s", "%B"])
     rev = f"{since}..{head}" if since else head
-    proc = plumbing._git(root, "log", f"--format={fmt}", "-E", f"--grep=^{prefix}[A-Za-z]+:", rev)
+    proc = plumbing.run_git(root, "log", f"--format={fmt}", "-E", f"--grep=^{prefix}[A-Za-z]+:", rev)
     if proc.returncode != 0:
         raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
     out = []
@@ -116,7 +116,7 @@ def commits_info(root: Path, ids: Iterable[str]) -> dict[str, CommitInfo]:
     if not wanted:
         return {}
     fmt = _RECORD + _SEP.join(["%H", "%an", "%aI", "%s"])
-    proc = plumbing._git(root, "log", "--no-walk=unsorted", f"--format={fmt}", "--ignore-missing", *wanted)
+    proc = plumbing.run_git(root, "log", "--no-walk=unsorted", f"--format={fmt}", "--ignore-missing", *wanted)
     out: dict[str, CommitInfo] = {}
     for record in proc.stdout.decode("utf-8", "replace").split(_RECORD):
         fields = record.strip("\n").split(_SEP)
@@ -127,7 +127,7 @@ def commits_info(root: Path, ids: Iterable[str]) -> dict[str, CommitInfo]:
 
 def expand_commit(root: Path, short: str) -> str | None:
     """The full id of an abbreviated commit id, or None when it names no commit here."""
-    proc = plumbing._git(root, "rev-parse", "-q", "--verify", f"{short}^{{commit}}")
+    proc = plumbing.run_git(root, "rev-parse", "-q", "--verify", f"{short}^{{commit}}")
     text = proc.stdout.decode().strip()
     return text if proc.returncode == 0 and text else None
 
@@ -141,7 +141,7 @@ def blobs_at(root: Path, items: Iterable[tuple[str, str]]) -> dict[tuple[str, st
     if not pairs:
         return {}
     request = "".join(f"{commit}:{path}\n" for commit, path in pairs).encode("utf-8", "surrogateescape")
-    proc = plumbing._git(root, "cat-file", "--batch", data=request)
+    proc = plumbing.run_git(root, "cat-file", "--batch", data=request)
     data = proc.stdout
     out: dict[tuple[str, str], bytes | None] = {}
     pos = 0
@@ -164,7 +164,7 @@ def blame_lines(root: Path, commit: str, path: str, ignore_whitespace: bool = Fa
     credits a line to who wrote its words, not to a commit that only added the newline after it."""
     if not plumbing.pygit2_can_read(root):
         return _blame_lines_git(root, commit, path, ignore_whitespace)
-    pygit2 = plumbing._pygit2()
+    pygit2 = plumbing.pygit2_module()
     repo = plumbing.open_repo(root)
     flags = pygit2.enums.BlameFlag.IGNORE_WHITESPACE if ignore_whitespace else pygit2.enums.BlameFlag.NORMAL
     try:
@@ -180,7 +180,7 @@ def blame_lines(root: Path, commit: str, path: str, ignore_whitespace: bool = Fa
 def _blame_lines_git(root: Path, commit: str, path: str, ignore_whitespace: bool = False) -> list[str]:
     """`blame_lines` from `git blame --porcelain`: each final line is a header naming its commit,
     some metadata lines, then the line's text after a tab."""
-    proc = plumbing._git(root, "blame", "--porcelain", *(["-w"] if ignore_whitespace else []), commit, "--", path)
+    proc = plumbing.run_git(root, "blame", "--porcelain", *(["-w"] if ignore_whitespace else []), commit, "--", path)
     if proc.returncode != 0:
         return []
     out: list[str] = []
@@ -190,7 +190,7 @@ def _blame_lines_git(root: Path, commit: str, path: str, ignore_whitespace: bool
             out.append(current)
             continue
         fields = line.split(b" ")
-        if len(fields) in (3, 4) and plumbing._is_object_id(fields[0].decode("ascii", "replace")):
+        if len(fields) in (3, 4) and plumbing.is_object_id(fields[0].decode("ascii", "replace")):
             current = fields[0].decode()
     return out
 
@@ -201,6 +201,6 @@ def worktree_commit(root: Path) -> str | None:
     No branch, ref or file changes: the commit is a dangling object git collects in time. The site
     preview builds from it so edits show before they are committed.
     """
-    proc = plumbing._git(root, "stash", "create", "memgit site preview: uncommitted changes")
+    proc = plumbing.run_git(root, "stash", "create", "memgit site preview: uncommitted changes")
     text = proc.stdout.decode().strip()
     return text if proc.returncode == 0 and text else None

@@ -1,6 +1,9 @@
-"""The one module that speaks to git (in-process, through pygit2).
+"""The one module that starts git: `git` processes on the hot path, pygit2 where a library call fits.
 
 Everything returns plain values (hex ids, paths, bytes) so callers never hold pygit2 objects.
+Every `git` process memgit starts goes through `run_git` (or the long-lived `BlobReader`) with the
+environment of `clean_env`: inside a hook git sets variables that pin it to the hook's own
+operation, and a git memgit starts must find the repository by itself.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ import contextlib
 import functools
 import os
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,7 +41,20 @@ GIT_LOCATION_ENV = (
 )
 
 
-def _pygit2():  # type: ignore[no-untyped-def]
+def clean_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """`env` (default: this process's) minus the variables that pin git to a hook's operation."""
+    source = os.environ if env is None else env
+    return {k: v for k, v in source.items() if k not in GIT_LOCATION_ENV}
+
+
+def leave_hook_location() -> None:
+    """Drop the hook's location variables from this process, for the libraries (pygit2) and child
+    processes that read `os.environ` directly once a hook goes on to real work."""
+    for key in GIT_LOCATION_ENV:
+        os.environ.pop(key, None)
+
+
+def pygit2_module():  # type: ignore[no-untyped-def]
     """pygit2 costs ~70 ms to import: only paths that read objects pay for it."""
     import pygit2
 
@@ -50,7 +66,7 @@ def probe_head(cwd: Path) -> tuple[Path, str] | None:
 
     The no-op checks of hooks and search use this instead of pygit2: a few ms, not ~70.
     """
-    env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_ENV}
+    env = clean_env()
     try:
         proc = subprocess.run(
             ["git", "rev-parse", "--absolute-git-dir", "--verify", "-q", "HEAD^{tree}"],
@@ -88,7 +104,7 @@ def discover(start: Path) -> tuple[Path, Path, Path] | None:
     Asks the `git` binary first (a few ms; every command starts here), pygit2 without it.
     """
     if start.is_dir():
-        env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_ENV}
+        env = clean_env()
         try:
             proc = subprocess.run(
                 ["git", "rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
@@ -116,7 +132,7 @@ def discover(start: Path) -> tuple[Path, Path, Path] | None:
 
 
 def _discover_pygit2(start: Path) -> tuple[Path, Path, Path] | None:
-    pygit2 = _pygit2()
+    pygit2 = pygit2_module()
     found = pygit2.discover_repository(str(start))
     if found is None:
         return None
@@ -144,7 +160,7 @@ class UnsupportedObjectFormat(MemgitError):
 
 def object_format(root: Path) -> str:
     """The repository's object hash as git names it (`sha1`, `sha256`); `sha1` when git cannot say."""
-    proc = _git(root, "rev-parse", "--show-object-format")
+    proc = run_git(root, "rev-parse", "--show-object-format")
     text = proc.stdout.decode(errors="replace").strip()
     return text if proc.returncode == 0 and text else "sha1"
 
@@ -153,7 +169,7 @@ def repository(root: Path, what: str = "this command") -> pygit2.Repository:
     """A pygit2 repository, or a MemgitError saying why not (UnsupportedObjectFormat for a SHA-256 one).
 
     `what` names the feature in that error (e.g. "dreaming")."""
-    pygit2 = _pygit2()
+    pygit2 = pygit2_module()
     try:
         return pygit2.Repository(str(root))
     except (pygit2.GitError, ValueError) as exc:
@@ -177,11 +193,17 @@ def pygit2_can_read(root: Path) -> bool:
     return True
 
 
-def _git(
-    root: Path, *args: str, data: bytes | None = None, extra_env: dict[str, str] | None = None
+def run_git(
+    root: Path,
+    *args: str,
+    data: bytes | None = None,
+    extra_env: dict[str, str] | None = None,
+    hook_location: bool = False,
 ) -> subprocess.CompletedProcess[bytes]:
-    """One `git` process in `root`, with the hook's location variables removed (`extra_env` added after)."""
-    env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_ENV}
+    """One `git` process in `root`: the hook's location variables removed (`extra_env` added after),
+    unless `hook_location` asks for git as the hook sees it (its GIT_INDEX_FILE: what is staged).
+    A git that cannot start at all is a `MemgitError`; its own failures are the caller's to read."""
+    env = dict(os.environ) if hook_location else clean_env()
     env.update(extra_env or {})
     try:
         return subprocess.run(
@@ -202,24 +224,24 @@ def head_ids(root: Path) -> tuple[str | None, str | None]:
     `rev-parse HEAD^{commit} HEAD^{tree}` git resolves HEAD twice, and a commit landing in between
     paired the old commit with the new tree (a hit could then name a commit without its file).
     """
-    proc = _git(root, "log", "-1", "--no-walk", "--format=%H %T", "HEAD", "--")
+    proc = run_git(root, "log", "-1", "--no-walk", "--format=%H %T", "HEAD", "--")
     lines = proc.stdout.decode().split()
-    if proc.returncode == 0 and len(lines) == 2 and all(_is_object_id(x) for x in lines):
+    if proc.returncode == 0 and len(lines) == 2 and all(is_object_id(x) for x in lines):
         return lines[0], lines[1]
-    unborn = _git(root, "symbolic-ref", "-q", "HEAD")
-    if unborn.returncode == 0 and _git(root, "rev-parse", "--verify", "-q", "HEAD").returncode != 0:
+    unborn = run_git(root, "symbolic-ref", "-q", "HEAD")
+    if unborn.returncode == 0 and run_git(root, "rev-parse", "--verify", "-q", "HEAD").returncode != 0:
         return None, None
     raise MemgitError(f"cannot read HEAD in {root}: {proc.stderr.decode().strip() or 'git rev-parse failed'}")
 
 
-def _is_object_id(text: str) -> bool:
+def is_object_id(text: str) -> bool:
     return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def tree_exists(root: Path, tree_id: str) -> bool:
     if tree_id == EMPTY_TREE:
         return True
-    proc = _git(root, "cat-file", "-t", tree_id)
+    proc = run_git(root, "cat-file", "-t", tree_id)
     return proc.returncode == 0 and proc.stdout.strip() == b"tree"
 
 
@@ -228,7 +250,7 @@ def diff_paths(root: Path, old_tree: str | None, new_tree: str | None) -> set[st
     old, new = old_tree or EMPTY_TREE, new_tree or EMPTY_TREE
     if old == new:
         return set()
-    proc = _git(root, "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new)
+    proc = run_git(root, "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new)
     if proc.returncode != 0:
         raise MemgitError(f"git diff-tree failed: {proc.stderr.decode().strip()}")
     return {p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p}
@@ -248,7 +270,7 @@ def entries(root: Path, tree_id: str | None, paths: Iterable[str] | None = None)
         args = ["ls-tree", "-r", "-z", "--full-tree", tree_id]
         if chunk is not None:
             args += ["--", *chunk]
-        proc = _git(root, *args)
+        proc = run_git(root, *args)
         if proc.returncode != 0:
             raise MemgitError(f"git ls-tree failed: {proc.stderr.decode().strip()}")
         for record in proc.stdout.split(b"\0"):
@@ -275,7 +297,7 @@ def diff_entries(root: Path, old_tree: str | None, new_tree: str | None) -> dict
     old, new = old_tree or EMPTY_TREE, new_tree or EMPTY_TREE
     if old == new:
         return {}
-    proc = _git(root, "diff-tree", "-r", "-z", "--no-renames", "--raw", "--full-index", old, new)
+    proc = run_git(root, "diff-tree", "-r", "-z", "--no-renames", "--raw", "--full-index", old, new)
     if proc.returncode != 0:
         message = proc.stderr.decode(errors="replace").strip()
         for tree in (old, new):
@@ -310,7 +332,7 @@ class BlobReader:
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._proc is None:
-            env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_ENV}
+            env = clean_env()
             try:
                 self._proc = subprocess.Popen(
                     ["git", "-C", str(self.root), "cat-file", "--batch-command"],
@@ -393,7 +415,7 @@ def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
     ids = list(dict.fromkeys(blob_ids))
     if not ids:
         return {}
-    proc = _git(root, "cat-file", "--batch", data=("\n".join(ids) + "\n").encode())
+    proc = run_git(root, "cat-file", "--batch", data=("\n".join(ids) + "\n").encode())
     if proc.returncode != 0:
         raise MemgitError(f"git cat-file failed: {proc.stderr.decode().strip()}")
     out: dict[str, bytes] = {}
@@ -434,7 +456,7 @@ def worktree_changed_paths(root: Path) -> set[str]:
     locks (git would otherwise refresh `.git/index` under a commit running beside us) and no
     rename detection (a rename is its two paths, as for pygit2).
     """
-    proc = _git(
+    proc = run_git(
         root, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"
     )
     if proc.returncode != 0:
@@ -446,7 +468,7 @@ def worktree_changed_paths(root: Path) -> set[str]:
 
 def changed_paths_under(root: Path, folder: str) -> list[str]:
     """Files under `folder` that are new or differ from HEAD (one `git status` limited to it)."""
-    proc = _git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", folder)
+    proc = run_git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", folder)
     if proc.returncode != 0:
         return []
     items = [item.decode("utf-8", "surrogateescape") for item in proc.stdout.split(b"\0")]
@@ -462,7 +484,7 @@ def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry
     """
     if not pygit2_can_read(root):
         return _index_entries_git(root, index_file)
-    pygit2 = _pygit2()
+    pygit2 = pygit2_module()
     repo = open_repo(root)
     path = index_file if index_file is not None else Path(repo.path) / "index"
     if not path.exists():
@@ -474,7 +496,7 @@ def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry
 def _index_entries_git(root: Path, index_file: Path | None) -> dict[str, Entry]:
     """`index_entries` through `git ls-files --stage`, for repositories pygit2 cannot open."""
     extra = {"GIT_INDEX_FILE": str(index_file)} if index_file is not None else None
-    proc = _git(root, "ls-files", "--stage", "-z", extra_env=extra)
+    proc = run_git(root, "ls-files", "--stage", "-z", extra_env=extra)
     if proc.returncode != 0:
         raise MemgitError(f"git ls-files failed: {proc.stderr.decode(errors='replace').strip()}")
     out: dict[str, Entry] = {}
@@ -494,11 +516,11 @@ def head_files(root: Path) -> dict[str, Entry]:
 def worktree_files(root: Path) -> list[str]:
     """Tracked files plus untracked files git does not ignore: what `memgit lint` looks at."""
     if not pygit2_can_read(root):
-        proc = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+        proc = run_git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
         if proc.returncode != 0:
             raise MemgitError(f"git ls-files failed: {proc.stderr.decode(errors='replace').strip()}")
         return sorted({p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p})
-    pygit2 = _pygit2()
+    pygit2 = pygit2_module()
     repo = open_repo(root)
     index = repo.index
     index.read()
@@ -511,7 +533,7 @@ def worktree_files(root: Path) -> list[str]:
 
 def init_repository(target: Path) -> None:
     """`git init` with `main` as the first branch (what `memgit init` creates)."""
-    proc = _git(target, "init", "-q", "--initial-branch=main")
+    proc = run_git(target, "init", "-q", "--initial-branch=main")
     if proc.returncode != 0:
         raise MemgitError(f"git init failed in {target}: {proc.stderr.decode(errors='replace').strip()}")
 
@@ -520,15 +542,15 @@ def commit_only(root: Path, paths: list[str], message: str) -> tuple[str | None,
     """Stage and commit exactly `paths` with the user's own git, so their hooks run as for any
     commit; other staged changes stay staged and out of it. Returns (commit id, "") or
     (None, git's complaint)."""
-    proc = _git(root, "add", "--", *paths)
+    proc = run_git(root, "add", "--", *paths)
     if proc.returncode == 0:
-        proc = _git(root, "commit", "-q", "-m", message, "--only", "--", *paths)
+        proc = run_git(root, "commit", "-q", "-m", message, "--only", "--", *paths)
         if proc.returncode == 0:
             # `commit --only` reads each file twice (once into the real index, once into the
             # commit): lines another process appended in between are committed but not staged,
             # and git would show them as a staged removal. The index takes HEAD's version.
-            _git(root, "reset", "-q", "--", *paths)
-            head = _git(root, "rev-parse", "HEAD")
+            run_git(root, "reset", "-q", "--", *paths)
+            head = run_git(root, "rev-parse", "HEAD")
             return head.stdout.decode().strip(), ""
     return None, (proc.stderr + proc.stdout).decode(errors="replace").strip()
 
@@ -536,9 +558,9 @@ def commit_only(root: Path, paths: list[str], message: str) -> tuple[str | None,
 def unstage(root: Path, paths: list[str]) -> None:
     """Put `paths` in git's index back as HEAD has them (a failed commit's `git add` undone)."""
     if head_ids(root)[0] is None:
-        _git(root, "rm", "-q", "--cached", "--ignore-unmatch", "--", *paths)
+        run_git(root, "rm", "-q", "--cached", "--ignore-unmatch", "--", *paths)
     else:
-        _git(root, "reset", "-q", "--", *paths)
+        run_git(root, "reset", "-q", "--", *paths)
 
 
 #: Files git keeps in a work tree's git dir while an operation waits for the user to finish it.
@@ -564,7 +586,7 @@ def config_value(root: Path, key: str) -> str | None:
     try:
         repo = repository(root)
     except UnsupportedObjectFormat:
-        proc = _git(root, "config", "--get", key)
+        proc = run_git(root, "config", "--get", key)
         text = proc.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
         return text if proc.returncode == 0 else None
     try:
@@ -575,7 +597,7 @@ def config_value(root: Path, key: str) -> str | None:
 
 def unmerged_paths(root: Path) -> list[str]:
     """Paths git's index holds in conflict (stages 1-3): a merge or rebase stopped on them."""
-    proc = _git(root, "ls-files", "--unmerged", "-z")
+    proc = run_git(root, "ls-files", "--unmerged", "-z")
     if proc.returncode != 0:
         return []
     records = (record.split(b"\t", 1) for record in proc.stdout.split(b"\0") if b"\t" in record)

@@ -14,7 +14,7 @@ def check_remote(root: Path, remote: str) -> None:
 
     if not remote or remote.startswith("-"):
         raise MemgitError(f"--push {remote!r} is not a remote name; see `git remote -v`")
-    proc = plumbing._git(root, "remote")
+    proc = plumbing.run_git(root, "remote")
     if proc.returncode != 0:
         detail = proc.stderr.decode(errors="replace").strip()
         raise MemgitError(f"cannot list the repository's remotes: {detail or f'git remote exit {proc.returncode}'}")

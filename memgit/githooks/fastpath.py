@@ -75,20 +75,16 @@ def lint_can_skip(args: list[str], cwd: Path) -> bool:
 def staged_deletions(cwd: Path) -> list[str] | None:
     """Paths the index (git's GIT_INDEX_FILE, as a hook sees it) deletes from HEAD, the old side of
     renames included, quoted as the shell hook sees them; None when git cannot say."""
-    import subprocess
+    from memgit.errors import MemgitError
+    from memgit.git import plumbing
 
     try:
-        proc = subprocess.run(
-            ["git", "-c", "core.quotePath=true", "diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            check=False,
+        proc = plumbing.run_git(
+            cwd, "-c", "core.quotePath=true", "diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D",
+            hook_location=True,
         )
-    except OSError:
+    except MemgitError:
         return None
     if proc.returncode != 0:
         return None
-    return proc.stdout.splitlines()
+    return proc.stdout.decode("utf-8", "replace").splitlines()

@@ -40,13 +40,6 @@ HOOK_NAMES = (*HOOK_TYPES, "index", "lint")
 SKIP_ENV = "MEMGIT_SKIP_HOOKS"
 LOCK_TIMEOUT = 2.0  # seconds a hook waits for another indexing run; MEMGIT_HOOK_LOCK_TIMEOUT overrides
 EMPTY_TREE = plumbing.EMPTY_TREE
-_GIT_LOCATION_ENV = plumbing.GIT_LOCATION_ENV
-
-
-def clean_git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment minus the variables that pin git to the hook's operation."""
-    source = os.environ if env is None else env
-    return {k: v for k, v in source.items() if k not in _GIT_LOCATION_ENV}
 
 
 # -- running a hook ------------------------------------------------------------------------------
@@ -104,8 +97,7 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     if indexed is not None and _memory_unchanged(cwd, indexed, head_tree):
         return None
 
-    for key in _GIT_LOCATION_ENV:
-        os.environ.pop(key, None)
+    plumbing.leave_hook_location()
     from memgit.index.update import update_index  # heavy: pygit2, SQLite, numpy
     from memgit.workspace import Workspace
 
