@@ -71,7 +71,6 @@ def index(
 ) -> None:
     """Bring the index up to HEAD by a tree-to-tree diff (cost follows the diff)."""
     from memgit.index.update import update_index
-    from memgit.index.verify import verify_index
 
     ws = workspace_from(ctx)
     progress = Progress("embedding")
@@ -87,6 +86,8 @@ def index(
         progress.finish()
     verification = None
     if verify:
+        from memgit.index.verify import verify_index
+
         checking = Progress("verify: embedding again")  # every cached vector: the slow half
         try:
             verification = verify_index(ws, progress=checking)

@@ -117,21 +117,26 @@ def _read_delta(path: Path) -> Delta | None:
         return None
 
 
-def atomic_write(path: Path, parts: Iterable[bytes]) -> None:
+def atomic_write(path: Path, parts: Iterable[bytes], *, durable: bool = True) -> None:
     """Write, fsync, rename, fsync the folder: after a crash the file is the old or the new one,
-    and once this returns the new one survives a power cut (the marker is written after it)."""
+    and once this returns the new one survives a power cut (the marker is written after it).
+    `durable=False` skips both fsyncs (still a rename: never a torn file, after a crash the old
+    one or the new one, or none)."""
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     try:
         with tmp.open("wb") as fh:
             for part in parts:
                 fh.write(part)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
-        fsync_dir(path.parent)
-    finally:
+        if durable:
+            fsync_dir(path.parent)
+    except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+        raise
 
 
 def top_k(ids: Any, scores: Any, k: int) -> list[tuple[int, float]]:
