@@ -119,6 +119,13 @@ def index(
             if verification.ok:
                 if not quiet:
                     click.echo("verify: the index equals a full rebuild")
+                oracle = verification.oracle
+                if oracle and not quiet:
+                    click.echo(
+                        f"verify: the vector search ({oracle['path']} path) returned {oracle['agreement']:.0%} of "
+                        f"sqlite-vec's exact top {oracle['k']} over {oracle['queries']} sample queries "
+                        f"(worst {oracle['worst']:.0%})"
+                    )
             else:
                 for line in verification.differences:
                     click.echo(f"verify: {line}", err=True)

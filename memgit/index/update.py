@@ -73,6 +73,7 @@ class IndexReport:
     notices: list[str] = field(default_factory=list)
     seconds: float = 0.0
     overlay: bool = False  # rows indexed from the work tree are in the index
+    vec_state: str = "synced"  # the vec0 table: synced | pending (ids wait) | rebuild (all wait)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -259,15 +260,23 @@ def run_update(
     pending_before = 0 if reason else int(meta.get("pending_vectors", "0"))
 
     adoptable = indexed_model is None and provider != "none" and not reason
+    # sqlite-vec is loaded only for an index that has (or had) vectors: a BM25-only update never
+    # pays for it. Where it cannot load, the vec0 table waits (`Store.sync_vec`), nothing else.
+    vec_wanted = bool(indexed_model or provider != "none" or "vec_dim" in meta or "vec_state" in meta)
+    if vec_wanted:
+        store.enable_vec()
+    vec_due = store.vec and store.vec_waiting()
     if (
         not reason
         and not states
         and old_tree == tree
         and pending_before == 0
+        and not vec_due
         and not (adoptable and get_embedder() is not None)
     ):
         report.mode = "noop"
         report.model_id = indexed_model
+        report.vec_state = meta.get("vec_state") or "synced"
         report.overlay = bool(store.worktree_paths())
         if vector_dir is not None:
             from memgit.index.matrix import repair_vector_files
@@ -331,6 +340,11 @@ def run_update(
             pending = store.pending_count(vplan.model_id)
         else:
             pending = 0
+        report.vec_state = store.sync_vec(
+            vplan.model_id,
+            [*removed_ids, *(i for i, _ in added), *(i for i, _ in filled)],
+            reset=bool(reason) or vplan.adopted,
+        )
         old_count = int(meta.get("chunk_count", "0"))
         store.set_meta(
             {
@@ -353,6 +367,11 @@ def run_update(
         report.notices.append(
             f"{pending} chunk vectors are pending (this run could not embed); "
             "the next `memgit index` or search with the model fills them"
+        )
+    if report.vec_state != "synced":
+        report.notices.append(
+            "the vec0 table (chunks_vec) waits for a process that loads sqlite-vec; "
+            "the next `memgit index` where it loads fills it (see `memgit doctor`)"
         )
     if vector_dir is not None:
         from memgit.index.matrix import sync_vector_files
