@@ -581,14 +581,16 @@ class Store:
             added.append((int(rowid), thash))
         return added
 
-    def pending_chunks(self, model: str) -> list[tuple[int, str, str]]:
-        """(id, text hash, text) of chunks whose vector under `model` is not in the cache yet."""
+    def pending_chunks(self, model: str, limit: int | None = None) -> list[tuple[int, str, str]]:
+        """(id, text hash, text) of chunks whose vector under `model` is not in the cache yet,
+        oldest first (at most `limit`)."""
         if not self.has_cache:
             return []
         rows = self.conn.execute(
             "SELECT c.id, c.text_hash, c.text FROM chunks c WHERE NOT EXISTS "
-            "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash) ORDER BY c.id",
-            (model,),
+            "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash) ORDER BY c.id "
+            "LIMIT ?",
+            (model, -1 if limit is None else limit),
         )
         return [(int(r[0]), r[1], r[2]) for r in rows]
 

@@ -149,11 +149,15 @@ def update_index(
     embedder: Any = _UNSET,
     lock_timeout: float | None = 30.0,
     allow_rebuild: bool = True,
+    fill_limit: int | None = None,
+    fill_seconds: float | None = None,
 ) -> IndexReport:
     """Bring the index to HEAD (plus uncommitted memory files with `worktree`).
 
     `allow_rebuild=False` (hooks) never rebuilds an existing index: when one is due the report
-    says so (mode "due") and the index is left as it is.
+    says so (mode "due") and the index is left as it is. `fill_limit` / `fill_seconds` bound how
+    many vectors left pending by earlier runs this one embeds (None: all of them); the chunks
+    this update adds are always embedded when the model loads.
     """
     started = time.perf_counter()
     notices: list[str] = []
@@ -166,6 +170,7 @@ def update_index(
                 report = run_update(
                     ws, store, lazy.get, full=full, worktree=worktree, progress=progress,
                     allow_rebuild=allow_rebuild, vector_dir=ws.data_dir,
+                    fill_limit=fill_limit, fill_seconds=fill_seconds,
                 )
         finally:
             store.close()
@@ -219,6 +224,8 @@ def run_update(
     allow_rebuild: bool = True,
     target: tuple[str | None, str] | None = None,
     vector_dir: Path | None = None,
+    fill_limit: int | None = None,
+    fill_seconds: float | None = None,
 ) -> IndexReport:
     """One update of `store` to `target` (default: HEAD); the caller holds the lock."""
     commit, tree = target or plumbing.head_ids(ws.root)
@@ -299,13 +306,23 @@ def run_update(
     if vplan.notice:
         report.notices.append(vplan.notice)
     fill: list[tuple[int, str]] = []
+    fill_texts: dict[str, str] = {}
     if vplan.can_embed and (pending_before or vplan.adopted) and vplan.model_id:
-        for chunk_id, thash, text in store.pending_chunks(vplan.model_id):
-            texts.setdefault(thash, text)
+        # Chunks left pending by earlier runs, oldest first; a bounded run (a search, a hook,
+        # a step of the MCP server's background fill) takes at most `fill_limit` of them and
+        # stops embedding them after `fill_seconds`: the rest stay pending for the next run.
+        for chunk_id, thash, text in store.pending_chunks(vplan.model_id, limit=fill_limit):
+            if thash not in texts:
+                fill_texts.setdefault(thash, text)
             fill.append((chunk_id, thash))
     vectors: dict[str, bytes] = {}
     if vplan.model_id and embedder is not None and vplan.can_embed:
         vectors = embed_missing(store, embedder, vplan.model_id, texts, progress, report)
+        if fill_texts:
+            deadline = None if fill_seconds is None else time.monotonic() + fill_seconds
+            vectors.update(
+                embed_missing(store, embedder, vplan.model_id, fill_texts, progress, report, deadline=deadline)
+            )
     elif vplan.model_id:
         vectors = store.cached_vectors(vplan.model_id, texts)
         report.embeddings_cached += len(vectors)

@@ -34,6 +34,11 @@ if TYPE_CHECKING:
 
 MODES = ("hybrid", "bm25", "vector")
 HEAD_RECHECK_SECONDS = 1.0
+#: Vectors left pending (by a hook or run without the model) that a search embeds before it
+#: answers: at most this many chunks, and no new batch after this many seconds. The MCP server
+#: fills the rest in the background; `memgit index` fills them all.
+INLINE_FILL_LIMIT = 256
+INLINE_FILL_SECONDS = 2.0
 
 
 @dataclass
@@ -289,6 +294,29 @@ class Searcher:
         if report.mode == "full":
             notices.append(f"index rebuilt: {report.reason}")
 
+    def fill_pending(self, store: Store, notices: list[str]) -> int:
+        """Embed vectors an earlier run left pending (a hook without the model), a bounded
+        number, before a search that uses vectors answers; returns how many were filled. Only
+        with the index's own model; a busy index lock is no reason to wait."""
+        meta = store.meta()
+        if not int(meta.get("pending_vectors", "0") or 0) or not meta.get("model_id"):
+            return 0
+        embedder = self.embedder
+        if embedder is None or embedder.model_id != meta["model_id"]:
+            return 0
+        from memgit.index.layout import read_marker
+
+        _tree, overlay = read_marker(self.ws)
+        try:
+            report = update_index(
+                self.ws, worktree=overlay, embedder=embedder, lock_timeout=0.5,
+                fill_limit=INLINE_FILL_LIMIT, fill_seconds=INLINE_FILL_SECONDS,
+            )
+        except (IndexLocked, IndexUnavailable):
+            return 0
+        notices.extend(n for n in report.notices if "chunk vectors are pending" not in n)
+        return report.vectors_filled
+
     # -- search ------------------------------------------------------------------------------
     def search(
         self,
@@ -321,6 +349,8 @@ class Searcher:
             report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=5)
             notices.extend(report.notices)
             store = self.store()
+        if mode != "bm25" and self.auto_index:
+            self.fill_pending(store, notices)
         with store.snapshot_read():
             return self._search_snapshot(
                 store, query, k=k, mode=mode, path_glob=path_glob, since_day=since_day, until_day=until_day,
@@ -361,6 +391,7 @@ class Searcher:
                 text_leg = self._text_leg = _Leg(lambda: self._bm25_leg(store, terms, n_candidates, where, params))
 
         vector_scores: dict[int, float] = {}
+        no_vector: set[int] = set()  # chunks whose vector is still pending: no score, not 0.0
         use_vectors = mode in ("hybrid", "vector")
         if use_vectors and isinstance(self._embedder, EmbedderLoad) and meta.get("model_id"):
             # The model is still loading on its thread, in C code that leaves this one free: open
@@ -397,6 +428,7 @@ class Searcher:
                 missing = [i for i in missing if i not in vector_scores]
             if missing:
                 vector_scores.update(store.similarities(qvec, missing, None, meta.get("model_id")))
+                no_vector.update(i for i in missing if i not in vector_scores)
         text_scores = minmax(text_raw)
         if mode == "bm25":
             ids = list(text_scores)
@@ -441,11 +473,14 @@ class Searcher:
                     source=source,
                     day=cand.day,
                     text_score=round(cand.text_score, 4),
-                    vector_score=round(cand.vector_score, 4) if use_vectors else None,
+                    vector_score=round(cand.vector_score, 4) if use_vectors and cand.id not in no_vector else None,
                 )
             )
         if self._embedder_notice and mode != "bm25" and not any("BM25 only" in n for n in notices):
             notices.append(self._embedder_notice)
+        lacking = int(meta.get("pending_vectors", "0") or 0)
+        if lacking and use_vectors:
+            notices.append(pending_notice(lacking, int(meta.get("chunk_count", "0") or 0)))
         elapsed = round((time.perf_counter() - started) * 1000, 2)
         return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
 
@@ -539,6 +574,16 @@ class Searcher:
         if not wanted:
             return {}
         return {path: (blob or None, source) for path, blob, source in store.file_sources(wanted)}
+
+
+def pending_notice(lacking: int, total: int) -> str:
+    """What every search that uses vectors says while chunks have none."""
+    of = f" of {total}" if total >= lacking else ""
+    return (
+        f"{lacking}{of} chunks have no vector yet (indexed where the model was not available), so they "
+        "rank by BM25 alone; `memgit index` embeds them (searches and the MCP server also do, a few "
+        "hundred at a time)"
+    )
 
 
 def search(ws: Workspace, query: str, **kwargs: Any) -> SearchResult:
