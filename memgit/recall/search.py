@@ -299,10 +299,17 @@ class Searcher:
         number, before a search that uses vectors answers; returns how many were filled. Only
         with the index's own model; a busy index lock is no reason to wait."""
         meta = store.meta()
-        if not int(meta.get("pending_vectors", "0") or 0) or not meta.get("model_id"):
+        indexed = meta.get("model_id") or None
+        if indexed is None:
+            # Built where no model loaded (hooks under the pre-commit framework's environment):
+            # this process adopts its model for the index, embedding a first bounded share.
+            provider = json.loads(meta.get("params") or "{}").get("embedding", {}).get("provider", "none")
+            if provider == "none" or "tree" not in meta or not int(meta.get("chunk_count", "0") or 0):
+                return 0
+        elif not int(meta.get("pending_vectors", "0") or 0):
             return 0
         embedder = self.embedder
-        if embedder is None or embedder.model_id != meta["model_id"]:
+        if embedder is None or (indexed is not None and embedder.model_id != indexed):
             return 0
         from memgit.index.layout import read_marker
 
