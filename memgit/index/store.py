@@ -148,10 +148,12 @@ def backend() -> SqliteBackend:
         return _BACKEND
     fallback: ModuleType | None = None
     with_fts: SqliteBackend | None = None
+    failures: list[str] = []
     for name in _MODULES:
         try:
             module = importlib.import_module(name)
-        except ImportError:
+        except ImportError as exc:
+            failures.append(f"{name}: {exc}")
             continue
         fallback = fallback or module
         try:
@@ -169,7 +171,8 @@ def backend() -> SqliteBackend:
     if with_fts is not None:
         _BACKEND = with_fts
         return _BACKEND
-    assert fallback is not None
+    if fallback is None:
+        raise IndexUnavailable(f"no SQLite module can be imported ({'; '.join(failures)}); pip install sqlean.py")
     _BACKEND = SqliteBackend(fallback, fallback.__name__.split(".")[0])
     return _BACKEND
 
