@@ -256,8 +256,13 @@ class Store:
         self.backend = backend()
         self.readonly = readonly
         self.has_cache = cache_path is not None
+        self.cache_path = cache_path
         self._vocab_ready = False
         self.vec = False  # sqlite-vec loaded into this connection (`enable_vec`)
+        self._busy_timeout = busy_timeout
+        # A writer reads and writes the cache on a connection of its own, so that embeddings are
+        # committed batch by batch while the index's own write transaction stays open.
+        self._cache_conn: Any = None
         module = self.backend.module
         cache_target = str(cache_path) if cache_path is not None else ""
         try:
@@ -355,6 +360,9 @@ class Store:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.conn.close()
+        if self._cache_conn is not None:
+            with contextlib.suppress(Exception):
+                self._cache_conn.close()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -366,6 +374,38 @@ class Store:
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def update_transaction(self) -> Iterator[None]:
+        """The index update's write transaction, which may run for the whole of a large build
+        while embeddings are committed to the cache as they are made (`cache_vectors`, on the
+        cache's own connection). DEFERRED, so it write-locks only the index, never the attached
+        cache (BEGIN IMMEDIATE would lock both); safe because one update at a time holds the
+        index lock and readers never write. Read the cache through this connection only after
+        the last embedding, so that its snapshot includes them."""
+        self.conn.execute("BEGIN DEFERRED")
+        try:
+            # Take the index's write lock first, through SQLite's busy handler (`busy_timeout`):
+            # a deferred transaction that read first would get "database is locked" at once.
+            self.conn.execute("DELETE FROM meta WHERE key = ''")
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def _cache(self) -> Any:
+        """The cache's own connection (writers), or the attached cache (read-only stores)."""
+        if self.readonly or self.cache_path is None:
+            return self.conn
+        if self._cache_conn is None:
+            conn = self.backend.module.connect(
+                str(self.cache_path), isolation_level=None, check_same_thread=False, timeout=self._busy_timeout
+            )
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            self._cache_conn = conn
+        return self._cache_conn
 
     @contextlib.contextmanager
     def snapshot_read(self) -> Iterator[None]:
@@ -625,27 +665,61 @@ class Store:
     def cached_vectors(self, model: str, hashes: Iterable[str]) -> dict[str, bytes]:
         if not self.has_cache:
             return {}
+        conn = self._cache()
+        table = "cache.embeddings" if conn is self.conn else "embeddings"
         wanted = list(dict.fromkeys(hashes))
         found: dict[str, bytes] = {}
         for start in range(0, len(wanted), 500):
             batch = wanted[start : start + 500]
             marks = ",".join("?" * len(batch))
-            rows = self.conn.execute(
-                f"SELECT text_hash, vector FROM cache.embeddings WHERE model = ? AND text_hash IN ({marks})",
+            rows = conn.execute(
+                f"SELECT text_hash, vector FROM {table} WHERE model = ? AND text_hash IN ({marks})",
                 [model, *batch],
             )
             found.update({row[0]: bytes(row[1]) for row in rows})
         return found
 
     def cache_vectors(self, model: str, items: dict[str, np.ndarray]) -> None:
-        """Commit a batch of fresh embeddings at once, so an interrupted run resumes from here."""
+        """Commit a batch of fresh embeddings at once, so an interrupted run resumes from here
+        (even while the index's own transaction is open: the cache has its own connection)."""
         if not self.has_cache or not items:
             return
-        with self.transaction():
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO cache.embeddings VALUES (?, ?, ?)",
+        conn = self._cache()
+        table = "cache.embeddings" if conn is self.conn else "embeddings"
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.executemany(
+                f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)",
                 [(model, h, _vec_blob(v)) for h, v in items.items()],
             )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def vector_count(self, model: str) -> int:
+        """Chunks with a vector in the cache (the rows the vector files hold)."""
+        if not self.has_cache:
+            return 0
+        return int(
+            self.conn.execute(
+                "SELECT count(*) FROM chunks c JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash",
+                (model,),
+            ).fetchone()[0]
+        )
+
+    def iter_vectors(self, model: str, batch: int = 8192) -> Iterator[list[tuple[int, bytes]]]:
+        """Every (chunk id, vector) with a cached vector, ids ascending, a batch at a time: a
+        million vectors are 1.5 GB, never held at once."""
+        if not self.has_cache:
+            return
+        cursor = self.conn.execute(
+            "SELECT c.id, e.vector FROM chunks c JOIN cache.embeddings e "
+            "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
+            (model,),
+        )
+        while rows := cursor.fetchmany(batch):
+            yield [(int(r[0]), bytes(r[1])) for r in rows]
 
     # -- queries -----------------------------------------------------------------------------
     def bm25(self, match: str, limit: int, where: str = "", params: Sequence[Any] = ()) -> list[tuple[int, float]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -213,6 +213,39 @@ def _sqlite_errors(store: Store):  # type: ignore[no-untyped-def]
         ) from None
 
 
+#: Files chunked, embedded and written at a time (a large build holds one batch, not all).
+WRITE_BATCH_FILES = 512
+#: Vectors an update carries in memory for the vector files' delta; past this many the files
+#: are rewritten from the cache instead (a delta that large is compacted into a new base anyway).
+KEEP_VECTORS_MAX = 20_000
+
+
+def _batches(items: list[FileState], size: int) -> Iterator[list[FileState]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class _CumulativeProgress:
+    """One progress count across the batches of an update (each batch reports its own)."""
+
+    def __init__(self, progress: ProgressFn | None) -> None:
+        self._progress = progress
+        self._base = 0
+        self._last = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._progress is None:
+            return
+        if done == 0 and self._last:
+            self._base += self._last
+            self._last = 0
+        self._last = done
+        self._progress(self._base + done, self._base + total)
+
+    def __bool__(self) -> bool:
+        return self._progress is not None
+
+
 def run_update(
     ws: Workspace,
     store: Store,
@@ -293,18 +326,12 @@ def run_update(
             )
         return report
 
-    chunked: dict[str, list[Chunk]] = {}
-
-    def keep(state: FileState, chunks: list[Chunk]) -> None:
-        chunked[state.path] = chunks
-
-    chunk_states(ws, states, report, keep)
-
-    texts = {c.text_hash: c.text for chunks in chunked.values() for c in chunks}
-    embedder = get_embedder() if provider != "none" and (texts or pending_before or indexed_model is None) else None
+    has_text = any(st.content is not None and not st.skipped for st in states)
+    embedder = get_embedder() if provider != "none" and (has_text or pending_before or indexed_model is None) else None
     vplan = plan_vectors(indexed_model, embedder, rebuild=bool(reason), provider=provider)
     if vplan.notice:
         report.notices.append(vplan.notice)
+    can_embed = bool(vplan.model_id and embedder is not None and vplan.can_embed)
     fill: list[tuple[int, str]] = []
     fill_texts: dict[str, str] = {}
     if vplan.can_embed and (pending_before or vplan.adopted) and vplan.model_id:
@@ -312,55 +339,72 @@ def run_update(
         # a step of the MCP server's background fill) takes at most `fill_limit` of them and
         # stops embedding them after `fill_seconds`: the rest stay pending for the next run.
         for chunk_id, thash, text in store.pending_chunks(vplan.model_id, limit=fill_limit):
-            if thash not in texts:
-                fill_texts.setdefault(thash, text)
+            fill_texts.setdefault(thash, text)
             fill.append((chunk_id, thash))
-    vectors: dict[str, bytes] = {}
-    if vplan.model_id and embedder is not None and vplan.can_embed:
-        vectors = embed_missing(store, embedder, vplan.model_id, texts, progress, report)
-        if fill_texts:
-            deadline = None if fill_seconds is None else time.monotonic() + fill_seconds
-            vectors.update(
-                embed_missing(store, embedder, vplan.model_id, fill_texts, progress, report, deadline=deadline)
-            )
-    elif vplan.model_id:
-        vectors = store.cached_vectors(vplan.model_id, texts)
-        report.embeddings_cached += len(vectors)
+    fill_vectors: dict[str, bytes] = {}
+    if can_embed and fill_texts:
+        assert embedder is not None and vplan.model_id is not None
+        deadline = None if fill_seconds is None else time.monotonic() + fill_seconds
+        fill_vectors = embed_missing(
+            store, embedder, vplan.model_id, fill_texts, progress, report, deadline=deadline
+        )
 
+    # Files are chunked, embedded and written a batch at a time inside the one transaction, so a
+    # large build holds one batch of chunks and vectors, never all of them (the embedding cache
+    # is committed batch by batch on its own connection: an interrupted build resumes there).
     removed_ids: list[int] = []
-    added: list[tuple[int, str]] = []
-    with store.transaction():
+    added_ids: list[int] = []
+    kept: list[tuple[int, bytes]] | None = []  # vectors for the vector files' delta; None: rewrite
+    missing_now = False
+    counting = _CumulativeProgress(progress)
+    with store.update_transaction():
         if reason:
             store.clear_all()
-        for state in states:
-            removed_ids.extend(store.delete_path(state.path))
-            if state.content is None and state.source == "tree":
-                report.files_removed += 1
-                continue
-            store.put_file(state.path, state.blob, state.mode, state.source, state.skipped)
-            chunks = chunked.get(state.path, [])
-            added.extend(
-                store.add_chunks(
+        for batch in _batches(states, WRITE_BATCH_FILES):
+            chunked: dict[str, list[Chunk]] = {}
+            chunk_states(ws, batch, report, lambda state, chunks, into=chunked: into.__setitem__(state.path, chunks))
+            texts = {c.text_hash: c.text for chunks in chunked.values() for c in chunks}
+            vectors: dict[str, bytes] = {}
+            if can_embed and texts:
+                assert embedder is not None and vplan.model_id is not None
+                vectors = embed_missing(store, embedder, vplan.model_id, texts, counting, report)
+            elif vplan.model_id and texts:
+                vectors = store.cached_vectors(vplan.model_id, texts)
+                report.embeddings_cached += len(vectors)
+            for state in batch:
+                removed_ids.extend(store.delete_path(state.path))
+                if state.content is None and state.source == "tree":
+                    report.files_removed += 1
+                    continue
+                store.put_file(state.path, state.blob, state.mode, state.source, state.skipped)
+                chunks = chunked.get(state.path, [])
+                added = store.add_chunks(
                     state.path,
                     paths.daily_date(state.path),
                     ((c.start_line, c.end_line, c.text, c.text_hash) for c in chunks),
                 )
-            )
-            if state.content is not None and not state.skipped:
-                report.files_indexed += 1
+                for chunk_id, thash in added:
+                    added_ids.append(chunk_id)
+                    vector = vectors.get(thash)
+                    if vector is None:
+                        missing_now = True
+                    elif kept is not None:
+                        kept.append((chunk_id, vector))
+                if state.content is not None and not state.skipped:
+                    report.files_indexed += 1
+            if kept is not None and len(kept) > KEEP_VECTORS_MAX:
+                kept = None  # too many to carry in memory: the files are rewritten from the cache
         gone = set(removed_ids)
-        filled = [(i, h) for i, h in fill if i not in gone and h in vectors]
-        missing_now = any(h not in vectors for _, h in added)
+        filled = [(i, h) for i, h in fill if i not in gone and h in fill_vectors]
         if vplan.model_id is None:
             pending = 0
-        elif pending_before or missing_now or vplan.adopted or reason and missing_now:
+        elif pending_before or missing_now or vplan.adopted:
             pending = store.pending_count(vplan.model_id)
         else:
             pending = 0
+        reset = bool(reason) or vplan.adopted
         report.vec_state = store.sync_vec(
-            vplan.model_id,
-            [*removed_ids, *(i for i, _ in added), *(i for i, _ in filled)],
-            reset=bool(reason) or vplan.adopted,
+            vplan.model_id, [] if reset else [*removed_ids, *added_ids, *(i for i, _ in filled)], reset=reset
         )
         old_count = int(meta.get("chunk_count", "0"))
         store.set_meta(
@@ -372,10 +416,10 @@ def run_update(
                 "updated_at": str(time.time()),
                 "generation": str(generation + 1),
                 "pending_vectors": str(pending),
-                "chunk_count": str(len(added) + (0 if reason else old_count - len(removed_ids))),
+                "chunk_count": str(len(added_ids) + (0 if reason else old_count - len(removed_ids))),
             }
         )
-    report.chunks = len(added)
+    report.chunks = len(added_ids)
     report.vectors_filled = len(filled)
     report.pending_vectors = pending
     report.model_id = vplan.model_id
@@ -402,8 +446,8 @@ def run_update(
             old_generation=generation,
             generation=generation + 1,
             removed=removed_ids,
-            added=[(i, vectors[h]) for i, h in added if h in vectors] + [(i, vectors[h]) for i, h in filled],
-            rewrite=bool(reason) or vplan.adopted,
+            added=[*(kept or []), *((i, fill_vectors[h]) for i, h in filled)],
+            rewrite=bool(reason) or vplan.adopted or kept is None,
         )
     report.mode = "full" if reason else "incremental"
     report.reason = reason
