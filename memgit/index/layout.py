@@ -26,6 +26,11 @@ def cache_path(ws: Workspace) -> Path:
     return ws.data_dir / "embed-cache.sqlite"
 
 
+def word_cache_path(ws: Workspace) -> Path:
+    """Per-word BM25 scores a warm searcher kept, tagged with the index state they belong to."""
+    return ws.data_dir / "bm25-words.bin"
+
+
 def tree_marker_path(ws: Workspace) -> Path:
     """A tiny file holding the indexed tree id: lets hooks decide "nothing to do" without SQLite."""
     return ws.data_dir / "indexed_tree"

@@ -230,13 +230,29 @@ class Searcher:
             store = Store(index_path(self.ws), None, readonly=True, busy_timeout=self.ws.config.index.busy_timeout)
         except (IndexUnavailable, CorruptIndex):
             return None
+        from memgit.index.layout import word_cache_path
+
+        saved = word_cache_path(self.ws)
         try:
             with store.snapshot_read():
                 meta = store.meta()
                 if "tree" not in meta:
                     return None
+                state = index_state(store)
                 self._term_scores.resize(self._term_budget(meta))
-                return self._term_scores.prewarm(store, index_state(store), stop=stop)
+                # Kept beside the index by the last server that finished a round on this very
+                # state: a restart answers its first searches warm instead of computing them.
+                started = time.perf_counter()
+                loaded = self._term_scores.load(saved, state)
+                if loaded:
+                    return {
+                        "words": loaded, "rows": self._term_scores.rows, "loaded": True,
+                        "seconds": round(time.perf_counter() - started, 3),
+                    }
+                report: dict[str, Any] = self._term_scores.prewarm(store, state, stop=stop)
+                if not stop():
+                    report["saved"] = self._term_scores.save(saved, state)
+                return report
         finally:
             store.close()
 
@@ -345,6 +361,23 @@ class Searcher:
         if not 1 <= k <= MAX_K:
             raise MemgitError(f"k must be between 1 and {MAX_K}, got {k}")
         since_day, until_day = parse_day(since, "--since"), parse_day(until, "--until")
+        if self._term_scores is not None:
+            with self._term_scores.searching():  # a background prewarm waits for it
+                return self._search(query, k, mode, path_glob, since_day, until_day, today, worktree, started)
+        return self._search(query, k, mode, path_glob, since_day, until_day, today, worktree, started)
+
+    def _search(
+        self,
+        query: str,
+        k: int,
+        mode: str,
+        path_glob: str | list[str] | None,
+        since_day: str | None,
+        until_day: str | None,
+        today: date | None,
+        worktree: bool,
+        started: float,
+    ) -> SearchResult:
         notices: list[str] = []
         self.ensure_index(notices, worktree=worktree)
         try:
