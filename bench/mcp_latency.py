@@ -118,7 +118,7 @@ async def first_minute(opts: argparse.Namespace) -> dict:
     """The first `--calls` memory_search calls right after the server starts (no waiting for
     its BM25 prewarm), then as many again once `--later` seconds have passed since the start:
     client round trips and the server's own times, p50 / p95 of each."""
-    env = {k: v for k, v in os.environ.items() if k.startswith(("HOME", "PATH", "MEMGIT_", "GIT_"))}
+    env = {k: v for k, v in os.environ.items() if k.startswith(("HOME", "PATH", "MEMGIT_", "GIT_", "PYTHONPATH"))}
     env.setdefault("MEMGIT_NO_RECALL", "1")
     if opts.embedding == "none":
         env["MEMGIT_EMBEDDING"] = "none"

@@ -96,3 +96,24 @@ def test_a_prewarm_waits_while_a_search_runs(workspace: Path, monkeypatch) -> No
     thread.join(timeout=30)
     assert report["words"] > 5 and searcher._term_scores.rows > 0
     searcher.close()
+
+
+def test_a_large_full_build_keeps_the_word_cache_for_the_first_server(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import memgit.recall.search as search_module
+    from memgit.recall.search import keep_word_cache
+    from tests.helpers import memgit_json
+
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    many_notes(workspace)
+    commit_all(workspace, "notes")
+    report = memgit_json(workspace, "index", "--full")
+    assert report["mode"] == "full" and report["word_cache"] is None  # 61 chunks: not worth it
+    ws = Workspace.discover(workspace)
+    assert not word_cache_path(ws).exists()
+    monkeypatch.setattr(search_module, "WORD_CACHE_MIN_CHUNKS", 10)
+    kept = keep_word_cache(ws, report["chunks"])
+    assert kept and kept["saved"] == kept["words"] > 5 and word_cache_path(ws).is_file()
+    server = warm_searcher(ws)
+    loaded = server.prewarm_terms()
+    assert loaded and loaded["loaded"] and loaded["words"] == kept["words"]
+    server.close()

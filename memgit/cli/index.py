@@ -84,6 +84,10 @@ def index(
         sys.exit(130)
     finally:
         progress.finish()
+    if report.mode == "full":
+        from memgit.recall.search import keep_word_cache
+
+        report.word_cache = keep_word_cache(ws, report.chunks)
     verification = None
     if verify:
         from memgit.index.verify import verify_index

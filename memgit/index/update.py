@@ -74,6 +74,7 @@ class IndexReport:
     seconds: float = 0.0
     overlay: bool = False  # rows indexed from the work tree are in the index
     vec_state: str = "synced"  # the vec0 table: synced | pending (ids wait) | rebuild (all wait)
+    word_cache: dict[str, Any] | None = None  # BM25 word scores kept for warm starts (large full builds)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
