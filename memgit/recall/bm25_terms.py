@@ -46,6 +46,8 @@ PREWARM_FILL = 0.75
 MAX_TOKEN_MEMO = 50_000
 #: After a search ends, a prewarm waits this long before its next word, for the next search.
 QUIET_GAP_S = 0.02
+#: ... and waits at most this long a word for searches to stop.
+MAX_YIELD_S = 0.25
 WORDS_MAGIC = b"MGWRD001"
 
 
@@ -210,15 +212,16 @@ class TermScores:
                     self._idle.notify_all()
 
     def _wait_for_quiet(self, stop: Callable[[], bool]) -> None:
-        """Block until no search runs (checking `stop` every 100 ms), then let a search that
-        comes back-to-back go first: an agent's calls arrive in bursts."""
-        with self._lock:
-            while self._active and not stop():
-                self._idle.wait(0.1)
-        time.sleep(QUIET_GAP_S)
-        with self._lock:
-            while self._active and not stop():
-                self._idle.wait(0.1)
+        """Let searches go first: wait while one runs, and a moment after it for the next one
+        of a burst, but never more than `MAX_YIELD_S` a word, so that searches arriving without
+        pause cannot starve the prewarm (they would then never get warm)."""
+        deadline = time.monotonic() + MAX_YIELD_S
+        for gap in (0.0, QUIET_GAP_S):
+            if gap:
+                time.sleep(min(gap, max(0.0, deadline - time.monotonic())))
+            with self._lock:
+                while self._active and not stop() and (left := deadline - time.monotonic()) > 0:
+                    self._idle.wait(min(0.1, left))
 
     # -- kept beside the index ------------------------------------------------------------------
     def save(self, path: Path, state: tuple[object, ...]) -> int:
