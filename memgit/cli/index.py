@@ -73,6 +73,9 @@ def index(
     from memgit.index.update import update_index
 
     ws = workspace_from(ctx)
+    # Once the index is written and closed, freeing every module at exit is ~10 ms of nothing:
+    # a sixth of a one-file update's own cost (docs/PERFORMANCE.md).
+    skip_teardown()
     progress = Progress("embedding")
     try:
         report = update_index(ws, full=full, worktree=worktree, progress=progress, lock_timeout=wait)

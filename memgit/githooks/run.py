@@ -236,6 +236,20 @@ def _run_lint_hook(args: Sequence[str], *, cwd: Path | None, err: TextIO) -> int
     return 0
 
 
+def end_process(code: int) -> None:
+    """End a hook process with `code`, skipping the interpreter's teardown when nothing else
+    runs: after an index update, freeing every module cost ~10 ms of each commit's hook."""
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(code)
+    os._exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m memgit hook NAME [ARGS]` without click: the hook's whole startup budget is ~100 ms.
 

@@ -133,7 +133,9 @@ class SqliteBackend:
 
 
 _BACKEND: SqliteBackend | None = None
-_MODULES = ("sqlite3", "sqlean", "pysqlite3.dbapi2")
+#: sqlean first: where it is installed (a dependency everywhere but Windows) it is the answer,
+#: and probing the standard module first cost every process ~1.4 ms of importing it for nothing.
+_MODULES = ("sqlean", "sqlite3", "pysqlite3.dbapi2")
 
 
 def backend() -> SqliteBackend:
@@ -142,6 +144,7 @@ def backend() -> SqliteBackend:
 
     This machine's standard `sqlite3` has FTS5 but no `enable_load_extension`; sqlean.py can
     load extensions, imports as fast, and its newer SQLite ran the BM25 queries ~8 % faster.
+    `doctor` says which module is in use.
     """
     global _BACKEND
     if _BACKEND is not None:

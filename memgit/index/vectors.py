@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.index.layout import atomic_write, fsync_dir
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -117,28 +119,6 @@ def _read_delta(path: Path) -> Delta | None:
         return None
 
 
-def atomic_write(path: Path, parts: Iterable[bytes], *, durable: bool = True) -> None:
-    """Write, fsync, rename, fsync the folder: after a crash the file is the old or the new one,
-    and once this returns the new one survives a power cut (the marker is written after it).
-    `durable=False` skips both fsyncs (still a rename: never a torn file, after a crash the old
-    one or the new one, or none)."""
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    try:
-        with tmp.open("wb") as fh:
-            for part in parts:
-                fh.write(part)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        if durable:
-            fsync_dir(path.parent)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
-
-
 def top_k(ids: Any, scores: Any, k: int) -> list[tuple[int, float]]:
     """The `k` best (id, score) pairs, best first; non-finite scores (masked rows) never count."""
     import numpy as np
@@ -149,20 +129,6 @@ def top_k(ids: Any, scores: Any, k: int) -> list[tuple[int, float]]:
     part = np.argpartition(-scores, k - 1)[:k]
     order = part[np.argsort(-scores[part])]
     return [(int(ids[i]), float(scores[i])) for i in order]
-
-
-def fsync_dir(folder: Path) -> None:
-    """Make a rename in `folder` durable (a no-op where folders cannot be opened, e.g. Windows)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def write_base(
