@@ -121,3 +121,25 @@ def test_a_large_full_build_keeps_the_word_cache_for_the_first_server(workspace:
     loaded = server.prewarm_terms()
     assert loaded and loaded["loaded"] and loaded["words"] == kept["words"]
     server.close()
+
+
+def test_warm_up_loads_the_saved_words_before_the_first_search(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    many_notes(workspace)
+    commit_all(workspace, "notes")
+    ws = Workspace.discover(workspace)
+    update_index(ws)
+    first = warm_searcher(ws)
+    computed = first.prewarm_terms()
+    first.close()
+    assert computed and computed["saved"]
+    server = warm_searcher(ws)
+    warmed = server.warm_up()
+    assert warmed["words_loaded"] == computed["saved"]
+    assert server._term_scores is not None and server._term_scores.rows > 0
+    misses = server._term_scores.misses
+    answers(server)
+    assert server._term_scores.misses - misses <= 2  # the queries' common words were all there
+    again = server.prewarm_terms()  # the background round finds them loaded: no work, no rewrite
+    assert again and again["loaded"] and "saved" not in again
+    server.close()

@@ -89,6 +89,7 @@ class MemoryService:
         self._prewarm_phase = "off"  # off | waiting (for a quiet index) | running | done
         self._last_prewarm: dict[str, Any] | None = None  # the last round that ran, for its cost
         self._fill = VectorFill(self)
+        self.warm_up: dict[str, Any] = {}
 
     def _scan_loop(self) -> None:
         while not self._stop.wait(self.options.scan_interval):
@@ -170,9 +171,12 @@ class MemoryService:
         return notices, self._pending is None and self._indexed_sig == sig
 
     def warm(self) -> None:
-        """Open the model and bring the index up to date before the first call needs it."""
+        """Open the model and bring the index up to date before the first call needs it, and
+        load what the first searches would otherwise load or compute (`Searcher.warm_up`)."""
         with contextlib.suppress(Exception):
             self.sync()
+        with contextlib.suppress(Exception):
+            self.warm_up = self.searcher.warm_up()
         self._start_prewarm()
 
     def _prewarm_delay(self) -> float:

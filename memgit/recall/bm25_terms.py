@@ -93,6 +93,7 @@ class TermScores:
         # first search after start competes with it for neither the GIL nor the second core.
         self._active = 0
         self._idle = threading.Condition(self._lock)
+        self._loaded: tuple[tuple[object, ...], int] | None = None
 
     @property
     def rows(self) -> int:
@@ -287,7 +288,14 @@ class TermScores:
         words = 0
         for key, entry in loaded:
             words += self._store(key, entry, state)
-        return words
+        with self._lock:
+            self._loaded = (state, len(loaded))
+        return len(loaded)
+
+    def loaded_for(self, state: tuple[object, ...]) -> int:
+        """How many words `load` adopted for this very state (0: none, or another state)."""
+        with self._lock:
+            return self._loaded[1] if self._loaded and self._loaded[0] == state == self._state else 0
 
     def prewarm(
         self, store: Store, state: tuple[object, ...], *, stop: Callable[[], bool] = lambda: False

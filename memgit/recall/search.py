@@ -6,7 +6,9 @@ MCP server; `search()` is the one-shot form the CLI uses.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -243,7 +245,7 @@ class Searcher:
                 # Kept beside the index by the last server that finished a round on this very
                 # state: a restart answers its first searches warm instead of computing them.
                 started = time.perf_counter()
-                loaded = self._term_scores.load(saved, state)
+                loaded = self._term_scores.loaded_for(state) or self._term_scores.load(saved, state)
                 if loaded:
                     return {
                         "words": loaded, "rows": self._term_scores.rows, "loaded": True,
@@ -255,6 +257,38 @@ class Searcher:
                 return report
         finally:
             store.close()
+
+    def warm_up(self) -> dict[str, Any]:
+        """Before a long-running searcher's first query (the MCP server at start): open the
+        index, load the vectors it searches (1-bit codes past `quantized_above`) and the word
+        cache a previous server kept for this index state, and ask the kernel to read the float
+        vectors into its page cache (the exact re-score reads rows from them; asynchronous, and
+        page cache is not this process's memory). The first searches then cost what later ones do."""
+        out: dict[str, Any] = {}
+        try:
+            store = self.store()
+        except MemgitError:
+            return out
+        with store.snapshot_read():
+            meta = store.meta()
+            if "tree" not in meta:
+                return out
+            if meta.get("model_id") and self._embedder is not None:
+                out["vectors"] = self._vectors(meta) is not None
+            if self._term_scores is not None:
+                from memgit.index.layout import word_cache_path
+
+                self._term_scores.resize(self._term_budget(meta))
+                out["words_loaded"] = self._term_scores.load(word_cache_path(self.ws), index_state(store))
+        from memgit.index.vectors import base_path
+
+        with contextlib.suppress(OSError, AttributeError):
+            fd = os.open(base_path(self.ws.data_dir), os.O_RDONLY)
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+            finally:
+                os.close(fd)
+        return out
 
     def _term_budget(self, meta: dict[str, str]) -> int:
         """Bytes of per-word BM25 scores: `bm25_cache_mb` per 100,000 chunks (a word's rows grow
