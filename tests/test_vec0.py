@@ -57,20 +57,20 @@ def open_vec(root: Path):  # type: ignore[no-untyped-def]
     return conn
 
 
-def vec_rowids(root: Path) -> list[int]:
+def ids(root: Path, sql: str) -> list[int]:
     conn = open_vec(root)
     try:
-        return sorted(r[0] for r in conn.execute("SELECT rowid FROM chunks_vec"))
+        return sorted(r[0] for r in conn.execute(sql))
     finally:
         conn.close()
+
+
+def vec_rowids(root: Path) -> list[int]:
+    return ids(root, "SELECT rowid FROM chunks_vec")
 
 
 def chunk_ids(root: Path) -> list[int]:
-    conn = open_vec(root)
-    try:
-        return sorted(r[0] for r in conn.execute("SELECT id FROM chunks"))
-    finally:
-        conn.close()
+    return ids(root, "SELECT id FROM chunks")
 
 
 def test_vec0_holds_every_vector_and_follows_a_commit_through_its_hook(workspace: Path, tiny_model: Path) -> None:
