@@ -25,8 +25,8 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.gen_workspace import generate  # noqa: E402
 from memgit.index.update import open_embedder, update_index  # noqa: E402
+from memgit.recall.search import keep_word_cache  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
 
 CHUNKS_PER_FILE = 7.5  # measured on gen_workspace output with 128-token chunks
@@ -95,23 +95,40 @@ def sample_chunk_texts(ws: Workspace, real: object, count: int, seed: int) -> li
 
 
 def build(dest: Path, chunks: int, seed: int = 0, shape: str = "real", sample: int = 1500) -> dict[str, object]:
+    """Generate the workspace (in a child process, so that this process's peak RSS is the
+    index build's alone), then index it; reports the build's seconds and peak RSS."""
+    import resource
+    import subprocess
+
     files = max(1, int(chunks / CHUNKS_PER_FILE))
     started = time.perf_counter()
     if not (dest / ".git").exists():
-        generate(dest, files, seed)
+        script = Path(__file__).resolve().parent / "gen_workspace.py"
+        subprocess.run([sys.executable, str(script), str(dest), "--files", str(files), "--seed", str(seed)],
+                       check=True, stdout=subprocess.DEVNULL)
+    generated = time.perf_counter()
     ws = Workspace.discover(dest)
     real, notice = open_embedder(ws)
     if real is None:
         raise SystemExit(f"needs the real model for its id and tokenizer: {notice}")
     embedder = RandomEmbedder(real) if shape == "random" else ShapedEmbedder(real, sample_chunk_texts(ws, real, sample, seed))
+    indexing = time.perf_counter()
     report = update_index(ws, embedder=embedder, lock_timeout=None)
+    done = time.perf_counter()
+    peak_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # the build's own
+    words = keep_word_cache(ws, report.chunks)  # as `memgit index` does after a full build
     return {
         "workspace": str(dest),
         "files": files,
         "chunks": report.chunks,
         "mode": report.mode,
         "shape": shape,
-        "seconds": round(time.perf_counter() - started, 1),
+        "seconds": round(done - started, 1),
+        "generate_seconds": round(generated - started, 1),
+        "index_seconds": round(done - indexing, 1),
+        "peak_rss_mb": peak_mb,
+        "word_cache_seconds": round(time.perf_counter() - done, 1),
+        "word_cache": words,
     }
 
 

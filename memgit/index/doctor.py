@@ -51,13 +51,15 @@ def _sqlite_checks() -> list[Check]:
         out.append(Check("fts5", "error", f"FTS5 unavailable: {exc}", "pip install sqlean.py"))
     version, problem = vec_status()
     if version:
-        out.append(Check("sqlite-vec", "ok", f"sqlite-vec {version} loads (the index does not need it)"))
+        out.append(Check("sqlite-vec", "ok", f"sqlite-vec {version} loads: the index keeps its vec0 table (docs/SQL.md)"))
     else:
         out.append(
             Check(
                 "sqlite-vec",
-                "ok",
-                f"sqlite-vec does not load ({problem}); the index does not need it",
+                "warn",
+                f"sqlite-vec does not load ({problem}); search does not need it, but the vec0 table "
+                "(chunks_vec) waits until a memgit that loads it runs `memgit index`",
+                "pip install sqlean.py sqlite-vec",
             )
         )
     return out
@@ -89,6 +91,11 @@ def _index_check(ws: Any) -> Check:
         f"{counts.get('files', 0)} files, {counts.get('chunks', 0)} chunks, "
         f"{counts.get('vectors', 0)} vectors, model {status['model_id'] or 'none (BM25 only)'}"
     )
+    if status.get("vec0", {}).get("waiting"):
+        return Check(
+            "index", "warn", f"{detail}; the vec0 table (chunks_vec) is behind the chunks",
+            "run `memgit index` where sqlite-vec loads",
+        )
     if status.get("pending_vectors"):
         return Check(
             "index", "warn", f"{detail}; {status['pending_vectors']} vectors pending", "run `memgit index` with the model"

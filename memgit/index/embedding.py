@@ -109,9 +109,14 @@ def embed_missing(
     texts: dict[str, str],
     progress: ProgressFn | None,
     report: Any,
+    *,
+    deadline: float | None = None,
 ) -> dict[str, bytes]:
     """Vectors for `texts` (hash -> text): from the cache, else embedded and cached in batches
-    (committed as they go, so an interrupted run resumes without re-embedding)."""
+    (committed as they go, so an interrupted run resumes without re-embedding). Past `deadline`
+    (`time.monotonic()`) no new batch starts: the texts left out get no vector from this call."""
+    import time
+
     import numpy as np
 
     vectors = store.cached_vectors(model_id, texts)
@@ -120,6 +125,8 @@ def embed_missing(
     if progress and missing:
         progress(0, len(missing))
     for start in range(0, len(missing), EMBED_BATCH):
+        if deadline is not None and start and time.monotonic() > deadline:
+            break
         batch = missing[start : start + EMBED_BATCH]
         matrix = embedder.embed([texts[h] for h in batch])
         fresh = {h: np.asarray(matrix[i], dtype=np.float32) for i, h in enumerate(batch)}

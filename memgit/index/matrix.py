@@ -53,16 +53,24 @@ def repair_vector_files(
         return False
     if not force and vector_files.VectorSet.open(data_dir, index_id, generation) is not None:
         return False
+    import itertools
+
     import numpy as np
 
-    pairs = store.vectors_for(None, model_id)
-    if not pairs:
+    rows = store.vector_count(model_id)
+    batches = store.iter_vectors(model_id)
+    first = next(batches, None)
+    if not rows or not first:
         vector_files.remove_files(data_dir)
         return False
-    dim = len(pairs[0][1]) // 4
-    ids = np.asarray([p[0] for p in pairs], dtype="<i8")
-    matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), dim)
-    vector_files.write_base(data_dir, index_id, generation, ids, matrix, dim)
+    dim = len(first[0][1]) // 4
+
+    def arrays():  # type: ignore[no-untyped-def]
+        for batch in itertools.chain([first], batches):
+            ids = np.fromiter((p[0] for p in batch), dtype="<i8", count=len(batch))
+            yield ids, np.frombuffer(b"".join(p[1] for p in batch), dtype="<f4").reshape(len(batch), dim)
+
+    vector_files.write_base_stream(data_dir, index_id, generation, rows, dim, arrays())
     return True
 
 

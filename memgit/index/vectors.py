@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.index.layout import atomic_write, fsync_dir
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -117,23 +119,6 @@ def _read_delta(path: Path) -> Delta | None:
         return None
 
 
-def atomic_write(path: Path, parts: Iterable[bytes]) -> None:
-    """Write, fsync, rename, fsync the folder: after a crash the file is the old or the new one,
-    and once this returns the new one survives a power cut (the marker is written after it)."""
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    try:
-        with tmp.open("wb") as fh:
-            for part in parts:
-                fh.write(part)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        fsync_dir(path.parent)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
 def top_k(ids: Any, scores: Any, k: int) -> list[tuple[int, float]]:
     """The `k` best (id, score) pairs, best first; non-finite scores (masked rows) never count."""
     import numpy as np
@@ -144,20 +129,6 @@ def top_k(ids: Any, scores: Any, k: int) -> list[tuple[int, float]]:
     part = np.argpartition(-scores, k - 1)[:k]
     order = part[np.argsort(-scores[part])]
     return [(int(ids[i]), float(scores[i])) for i in order]
-
-
-def fsync_dir(folder: Path) -> None:
-    """Make a rename in `folder` durable (a no-op where folders cannot be opened, e.g. Windows)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def write_base(
@@ -176,6 +147,55 @@ def write_base(
     )
     with contextlib.suppress(FileNotFoundError):
         delta_path(data_dir).unlink()
+
+
+def write_base_stream(
+    data_dir: Path,
+    index_id: str,
+    generation: int,
+    rows: int,
+    dim: int,
+    batches: Iterable[tuple[np.ndarray, np.ndarray]],
+) -> int:
+    """`write_base` for a base too large to hold: `rows` rows arrive in (ids, matrix) batches,
+    ids ascending, and go straight to their place in the file (`pwrite`: the page cache holds
+    them, not this process). Returns the rows written; if fewer than `rows` arrived, the file
+    is written for those only."""
+    import numpy as np
+
+    path = base_path(data_dir)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    written = 0
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            ids_at = BASE_HEADER.size
+            rows_at = ids_at + rows * 8
+            for ids, matrix in batches:
+                n = min(len(ids), rows - written)
+                if n <= 0:
+                    break
+                os.pwrite(fd, np.ascontiguousarray(ids[:n], dtype="<i8").tobytes(), ids_at + written * 8)
+                os.pwrite(
+                    fd, np.ascontiguousarray(matrix[:n], dtype="<f4").reshape(n, dim).tobytes(),
+                    rows_at + written * dim * 4,
+                )
+                written += n
+            if written < rows:  # rows vanished under us (cannot happen under the index lock)
+                raise OSError(f"expected {rows} vector rows, got {written}")
+            os.pwrite(fd, BASE_HEADER.pack(BASE_MAGIC, _id_bytes(index_id), generation, rows, dim), 0)
+            os.ftruncate(fd, BASE_HEADER.size + rows * 8 + rows * dim * 4)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        fsync_dir(path.parent)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    with contextlib.suppress(FileNotFoundError):
+        delta_path(data_dir).unlink()
+    return written
 
 
 def write_delta(data_dir: Path, delta: Delta, dim: int) -> None:

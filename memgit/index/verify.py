@@ -26,6 +26,13 @@ from memgit.workspace import Workspace
 
 #: Lowest cosine between a stored vector and a fresh embedding of the same text.
 VECTOR_MIN_COSINE = 0.999
+#: Sample queries the fast vector path answers next to sqlite-vec's exact KNN.
+ORACLE_QUERIES = 20
+#: Below this share of sqlite-vec's exact top-k, the fast path is reported as a difference: far
+#: under what quantisation loses (docs/PERFORMANCE.md), so it means the files serve other vectors.
+ORACLE_MIN_AGREEMENT = 0.5
+#: Scores this close to the exact k-th are ties (float32 sums in another order).
+TIE_TOLERANCE = 1e-5
 
 
 @dataclass
@@ -36,6 +43,9 @@ class VerifyReport:
     pending_vectors: int = 0
     vectors_checked: int = 0
     notices: list[str] = field(default_factory=list)
+    #: The fast path against sqlite-vec's exact KNN: {"queries", "k", "path", "agreement", "worst"}
+    #: (None without vectors, the vec0 table or sqlite-vec).
+    oracle: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -71,6 +81,8 @@ def verify_index(
             model = meta.get("model_id") or None
             checked, vector_differences = _check_vectors(ws, store, meta, model, embedder, progress)
             differences.extend(vector_differences)
+            vec_differences, oracle = _check_vec0(ws, store, meta, model, notices)
+            differences.extend(vec_differences)
             pending = store.pending_count(model)
         finally:
             store.close()
@@ -86,6 +98,7 @@ def verify_index(
         pending_vectors=pending,
         vectors_checked=checked,
         notices=notices,
+        oracle=oracle,
     )
 
 
@@ -161,6 +174,92 @@ def _check_vectors(
         if bad:
             out.append(f"vectors: {bad} cached vectors differ from a fresh embedding of their text")
     return checked, out
+
+
+def _check_vec0(
+    ws: Workspace, store: Store, meta: dict[str, str], model: str | None, notices: list[str]
+) -> tuple[list[str], dict[str, Any] | None]:
+    """The vec0 table against the cache (row for row), then sqlite-vec as the exact oracle of
+    the fast path: sample queries, the fast path's top k against vec0's exact KNN."""
+    if model is None:
+        return [], None
+    if not store.enable_vec():
+        notices.append("sqlite-vec does not load here: the vec0 table was not checked")
+        return [], None
+    if store.vec_waiting():
+        notices.append("the vec0 table waits for `memgit index` where sqlite-vec loads; it was not checked")
+        return [], None
+    out: list[str] = []
+    want = dict(store.vectors_for(None, model))
+    have = {int(r[0]): bytes(r[1]) for r in store.conn.execute("SELECT rowid, embedding FROM chunks_vec")} if (
+        store.vec_dim() is not None
+    ) else {}
+    if set(have) != set(want):
+        extra, lost = sorted(set(have) - set(want))[:5], sorted(set(want) - set(have))[:5]
+        out.append(f"vec0: chunks_vec holds other chunks (unexpected ids {extra}, missing ids {lost})")
+    else:
+        bad = sum(1 for i, blob in want.items() if have[i] != blob)
+        if bad:
+            out.append(f"vec0: {bad} rows of chunks_vec differ from the cached vectors")
+    if out or not want:
+        return out, None
+    oracle = vector_oracle(ws, store, meta, want)
+    if oracle is not None and oracle["agreement"] < ORACLE_MIN_AGREEMENT:
+        out.append(
+            f"vectors: the fast path found {oracle['agreement']:.2f} of sqlite-vec's exact top {oracle['k']} "
+            "(the vector files serve other vectors; `memgit index --full` rewrites them)"
+        )
+    return out, oracle
+
+
+def vector_oracle(
+    ws: Workspace, store: Store, meta: dict[str, str], vectors: dict[int, bytes], queries: int = ORACLE_QUERIES
+) -> dict[str, Any] | None:
+    """Share of sqlite-vec's exact top k (k = the candidates a search asks the vector leg for)
+    that the fast path (memory-mapped floats, or 1-bit codes with exact re-scoring past
+    `[search] quantized_above`) also returns, over sample queries: each the normalised sum of two
+    chunk vectors (seeded), so neither chunk is trivially its own answer."""
+    import numpy as np
+
+    from memgit.index.quantized import QuantizedVectors
+    from memgit.index.vectors import VectorSet
+
+    vset = VectorSet.open(ws.data_dir, meta["index_id"], int(meta.get("generation", "0")))
+    if vset is None or not vectors:
+        return None
+    cfg = ws.config.search
+    quantized = len(vset.base.ids) > cfg.quantized_above
+    fast = QuantizedVectors.open(ws.data_dir, vset, preload=False) if quantized else vset
+    k = min(max(cfg.k * cfg.candidates_factor, 20), len(vectors))
+    ids = sorted(vectors)
+    rng = np.random.default_rng(0)
+    shares = []
+    for _ in range(queries):
+        a, b = rng.choice(len(ids), size=2, replace=len(ids) < 2)
+        q = np.frombuffer(vectors[ids[a]], dtype="<f4") + np.frombuffer(vectors[ids[b]], dtype="<f4")
+        q = (q / (np.linalg.norm(q) or 1.0)).astype(np.float32)
+        exact = store.vec_knn(q, k)
+        # A row the fast path returns agrees when it is in the exact top k, or ties its last
+        # score (float32 sums in another order differ in the last bits: near-duplicate chunks
+        # would otherwise swap places at random).
+        cut = exact[-1][1] - TIE_TOLERANCE
+        wanted = {i for i, _ in exact}
+        found = [i for i, _ in fast.top(q, k)]
+        shares.append(sum(1 for i in found if i in wanted or _cosine(q, vectors[i]) >= cut) / k)
+    return {
+        "queries": queries,
+        "k": k,
+        "path": "quantized" if quantized else "float",
+        "agreement": round(float(np.mean(shares)), 4),
+        "worst": round(float(min(shares)), 4),
+    }
+
+
+def _cosine(query: Any, blob: bytes) -> float:
+    import numpy as np
+
+    vector = np.frombuffer(blob, dtype="<f4").astype(np.float64)
+    return float(vector @ query / (np.linalg.norm(vector) * np.linalg.norm(query) or 1.0))
 
 
 def _hash(text: str) -> str:

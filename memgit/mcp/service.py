@@ -41,6 +41,9 @@ FIRST_BUILD_WAIT = 30.0
 #: most about a tenth of a core on it.
 PREWARM_AFTER_UPDATE_S = 30.0
 PREWARM_QUIET_FACTOR = 10.0
+#: Pending vectors (left by hooks without the model) embedded per background step; steps follow
+#: each other on the index thread until none is left.
+BACKGROUND_FILL_LIMIT = 256
 
 
 class MemoryService:
@@ -85,6 +88,8 @@ class MemoryService:
         self.prewarm_report: dict[str, Any] | None = None
         self._prewarm_phase = "off"  # off | waiting (for a quiet index) | running | done
         self._last_prewarm: dict[str, Any] | None = None  # the last round that ran, for its cost
+        self._fill = VectorFill(self)
+        self.warm_up: dict[str, Any] = {}
 
     def _scan_loop(self) -> None:
         while not self._stop.wait(self.options.scan_interval):
@@ -97,12 +102,14 @@ class MemoryService:
         self._prewarm_round += 1
         self._updater.shutdown(wait=False, cancel_futures=True)
         self.searcher.close()
+        self._fill.close()
 
     # -- keeping the index current -------------------------------------------------------
     def _run_update(self) -> dict[str, Any]:
         from memgit.index.update import update_index
 
-        report = update_index(self.ws, worktree=True, embedder=self._embedder, lock_timeout=600)
+        # Vectors left pending by hooks are `VectorFill`'s, on a model instance of its own.
+        report = update_index(self.ws, worktree=True, embedder=self._embedder, lock_timeout=600, fill_limit=0)
         return report.to_dict()
 
     def _finish_pending(self) -> list[str]:
@@ -125,6 +132,7 @@ class MemoryService:
         self.searcher.refresh()
         if report.get("mode") != "noop":
             self._start_prewarm(delay=self._prewarm_delay())
+        self._fill.start(report)
         notices = list(report.get("notices", []))
         if report.get("mode") == "full":
             notices.append(f"index rebuilt: {report.get('reason')}")
@@ -163,9 +171,12 @@ class MemoryService:
         return notices, self._pending is None and self._indexed_sig == sig
 
     def warm(self) -> None:
-        """Open the model and bring the index up to date before the first call needs it."""
+        """Open the model and bring the index up to date before the first call needs it, and
+        load what the first searches would otherwise load or compute (`Searcher.warm_up`)."""
         with contextlib.suppress(Exception):
             self.sync()
+        with contextlib.suppress(Exception):
+            self.warm_up = self.searcher.warm_up()
         self._start_prewarm()
 
     def _prewarm_delay(self) -> float:
@@ -337,6 +348,98 @@ class MemoryService:
                     "phase": self._prewarm_phase,
                     "running": self._prewarm_phase == "running",
                 },
+                "vector_fill": self._fill.status(),
             },
             "notices": notices,
         }
+
+
+class VectorFill:
+    """Embeds the vectors hooks left pending, in the background, a bounded step at a time.
+
+    A hook running without the model (the pre-commit framework's own environment) indexes text
+    and leaves the new chunks' vectors pending. The server, which has the model, fills them on
+    its index thread (so steps never interleave with its index updates), `BACKGROUND_FILL_LIMIT`
+    chunks a step, each step its own index transaction, at a lower CPU priority. It uses a model
+    instance of its own: the searches' instance holds a lock while it embeds, and a query must
+    not wait behind a batch of chunks. The BM25 word cache survives these steps (they change no
+    text). Searches meanwhile say how many chunks still lack a vector.
+    """
+
+    def __init__(self, service: MemoryService) -> None:
+        self._service = service
+        self._lock = threading.Lock()
+        self._future: Future[Any] | None = None
+        self._embedder: Any = None
+        self.filled = 0
+        self.steps = 0
+        self.pending: int | None = None
+        self.error: str | None = None
+
+    def start(self, report: dict[str, Any] | None) -> None:
+        """Begin (or keep going) when `report`, the last index update, left vectors pending."""
+        service = self._service
+        if service._embedder is None or service._stop.is_set() or not report:
+            return
+        self.pending = int(report.get("pending_vectors") or 0)
+        if not self.pending or report.get("model_id") != service._embedder.model_id:
+            return
+        with self._lock:
+            if self._future is not None and not self._future.done():
+                return
+            try:
+                self._future = service._updater.submit(self._step)
+            except RuntimeError:  # the server is closing
+                return
+        self._future.add_done_callback(self._after)
+
+    def _step(self) -> dict[str, Any]:
+        from memgit.index.update import open_embedder, update_index
+
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        try:
+            if self._embedder is None:
+                self._embedder, _ = open_embedder(self._service.ws, threads=1)
+            if self._embedder is None:
+                return {}
+            report = update_index(
+                self._service.ws, worktree=True, embedder=self._embedder, lock_timeout=600,
+                fill_limit=BACKGROUND_FILL_LIMIT,
+            )
+            return report.to_dict()
+        finally:
+            with contextlib.suppress(OSError, AttributeError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 0)
+
+    def _after(self, future: Future[Any]) -> None:
+        try:
+            report = future.result()
+        except Exception as exc:  # a fill that fails must never take the server down
+            self.error = f"{type(exc).__name__}: {exc}"
+            self._release()
+            return
+        self.steps += 1
+        self.filled += int(report.get("vectors_filled") or 0)
+        progressed = bool(report.get("vectors_filled"))
+        if report.get("pending_vectors") and progressed and not self._service._stop.is_set():
+            self.start(report)
+        else:
+            self.pending = int(report.get("pending_vectors") or 0)
+            self._release()
+
+    def _release(self) -> None:
+        embedder, self._embedder = self._embedder, None
+        if embedder is not None and hasattr(embedder, "close"):
+            embedder.close()
+
+    def status(self) -> dict[str, Any]:
+        running = self._future is not None and not self._future.done()
+        return {"running": running, "filled": self.filled, "steps": self.steps, "pending": self.pending,
+                **({"error": self.error} if self.error else {})}
+
+    def close(self) -> None:
+        with self._lock:
+            future = self._future
+        if future is None or future.done():
+            self._release()

@@ -40,14 +40,16 @@ if TYPE_CHECKING:
 #: so starting it early gains nothing.
 PREFETCH_MIN_CHUNKS = 250_000
 
-IndexState = tuple[str | None, str | None, bytes]
+IndexState = tuple[str | None, bytes]
 Rows = list[tuple[int, float]]
 
 
 def index_state(store: Store) -> IndexState:
-    """What must be equal for two read transactions to give the same BM25 scores."""
+    """What must be equal for two read transactions to give the same BM25 scores: the database
+    and its FTS index. Not the generation: an update that only adds vectors (filling pending
+    ones) leaves every BM25 score as it was, and the warm word cache with it."""
     meta = store.meta()
-    return meta.get("index_id"), meta.get("generation"), store.fts_state()
+    return meta.get("index_id"), store.fts_state()
 
 
 #: From this many chunks the rare-words-first query is tried: below it an OR query takes a few

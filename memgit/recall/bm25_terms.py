@@ -20,10 +20,15 @@ generation); any other state empties the cache first, so a score is never from a
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import struct
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memgit.core.text import STOP_WORDS, match_expression
@@ -39,6 +44,23 @@ ROW_BYTES = 8
 PREWARM_FILL = 0.75
 #: Words whose index token is remembered (a word -> token lookup is one SQL round trip).
 MAX_TOKEN_MEMO = 50_000
+#: After a search ends, a prewarm waits this long before its next word, for the next search.
+QUIET_GAP_S = 0.02
+#: ... and waits at most this long a word for searches to stop.
+MAX_YIELD_S = 0.25
+WORDS_MAGIC = b"MGWRD001"
+
+
+def _state_key(state: tuple[object, ...]) -> str:
+    """A stable text for an index state (its index id and FTS records): what a saved cache
+    must match, byte for byte."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for part in state:
+        data = part if isinstance(part, bytes) else repr(part).encode()
+        digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.hexdigest()
 
 
 def surface_forms(token: str) -> list[str]:
@@ -67,6 +89,11 @@ class TermScores:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        # Searches in progress: a prewarm computes no word while one runs (`searching`), so a
+        # first search after start competes with it for neither the GIL nor the second core.
+        self._active = 0
+        self._idle = threading.Condition(self._lock)
+        self._loaded: tuple[tuple[object, ...], int] | None = None
 
     @property
     def rows(self) -> int:
@@ -172,6 +199,104 @@ class TermScores:
                 window[part_ids] = 0.0
         return sorted(chosen, key=lambda pair: (-pair[1], pair[0]))
 
+    @contextlib.contextmanager
+    def searching(self) -> Iterator[None]:
+        """Mark a search in progress (the whole search, not only its BM25 leg)."""
+        with self._lock:
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active -= 1
+                if not self._active:
+                    self._idle.notify_all()
+
+    def _wait_for_quiet(self, stop: Callable[[], bool]) -> None:
+        """Let searches go first: wait while one runs, and a moment after it for the next one
+        of a burst, but never more than `MAX_YIELD_S` a word, so that searches arriving without
+        pause cannot starve the prewarm (they would then never get warm)."""
+        deadline = time.monotonic() + MAX_YIELD_S
+        for gap in (0.0, QUIET_GAP_S):
+            if gap:
+                time.sleep(min(gap, max(0.0, deadline - time.monotonic())))
+            with self._lock:
+                while self._active and not stop() and (left := deadline - time.monotonic()) > 0:
+                    self._idle.wait(min(0.1, left))
+
+    # -- kept beside the index ------------------------------------------------------------------
+    def save(self, path: Path, state: tuple[object, ...]) -> int:
+        """Write every kept word's scores to `path` (atomically), tagged with `state`: a server
+        that starts on the same index state loads them instead of computing them again."""
+        import numpy as np
+
+        with self._lock:
+            if state != self._state:
+                return 0
+            words = list(self._words.items())
+        header = {
+            "state": _state_key(state),
+            "words": [[key, len(ids), ids.dtype.str] for key, (ids, _scores) in words],
+        }
+        blob = json.dumps(header).encode()
+        parts = [WORDS_MAGIC, struct.pack("<Q", len(blob)), blob]
+        for _key, (ids, scores) in words:
+            parts.append(np.ascontiguousarray(ids).tobytes())
+            parts.append(np.ascontiguousarray(scores, dtype="<f4").tobytes())
+        tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+        try:
+            with tmp.open("wb") as fh:
+                for part in parts:
+                    fh.write(part)
+            os.replace(tmp, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            return 0
+        return len(words)
+
+    def load(self, path: Path, state: tuple[object, ...]) -> int:
+        """Adopt the words `save` wrote for exactly this state; 0 when there is no such file."""
+        import numpy as np
+
+        try:
+            data = path.read_bytes()
+            if not data.startswith(WORDS_MAGIC):
+                return 0
+            (size,) = struct.unpack_from("<Q", data, len(WORDS_MAGIC))
+            start = len(WORDS_MAGIC) + 8
+            header = json.loads(data[start : start + size])
+        except (OSError, ValueError, struct.error):
+            return 0
+        if header.get("state") != _state_key(state):
+            return 0
+        offset = start + size
+        loaded: list[tuple[str, tuple[np.ndarray, np.ndarray]]] = []
+        try:
+            for key, count, dtype in header["words"]:
+                ids = np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=offset)
+                offset += ids.nbytes
+                scores = np.frombuffer(data, dtype="<f4", count=count, offset=offset)
+                offset += scores.nbytes
+                loaded.append((str(key), (ids, scores)))
+        except (ValueError, TypeError):
+            return 0
+        if offset != len(data):
+            return 0
+        with self._lock:
+            self._adopt(state)
+        words = 0
+        for key, entry in loaded:
+            words += self._store(key, entry, state)
+        with self._lock:
+            self._loaded = (state, len(loaded))
+        return len(loaded)
+
+    def loaded_for(self, state: tuple[object, ...]) -> int:
+        """How many words `load` adopted for this very state (0: none, or another state)."""
+        with self._lock:
+            return self._loaded[1] if self._loaded and self._loaded[0] == state == self._state else 0
+
     def prewarm(
         self, store: Store, state: tuple[object, ...], *, stop: Callable[[], bool] = lambda: False
     ) -> dict[str, float]:
@@ -189,6 +314,7 @@ class TermScores:
                 break
             if count > room:
                 continue
+            self._wait_for_quiet(stop)
             with self._lock:
                 if token in self._words:
                     continue

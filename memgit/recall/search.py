@@ -6,7 +6,9 @@ MCP server; `search()` is the one-shot form the CLI uses.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -34,6 +36,11 @@ if TYPE_CHECKING:
 
 MODES = ("hybrid", "bm25", "vector")
 HEAD_RECHECK_SECONDS = 1.0
+#: Vectors left pending (by a hook or run without the model) that a search embeds before it
+#: answers: at most this many chunks, and no new batch after this many seconds. The MCP server
+#: fills the rest in the background; `memgit index` fills them all.
+INLINE_FILL_LIMIT = 256
+INLINE_FILL_SECONDS = 2.0
 
 
 @dataclass
@@ -225,15 +232,63 @@ class Searcher:
             store = Store(index_path(self.ws), None, readonly=True, busy_timeout=self.ws.config.index.busy_timeout)
         except (IndexUnavailable, CorruptIndex):
             return None
+        from memgit.index.layout import word_cache_path
+
+        saved = word_cache_path(self.ws)
         try:
             with store.snapshot_read():
                 meta = store.meta()
                 if "tree" not in meta:
                     return None
+                state = index_state(store)
                 self._term_scores.resize(self._term_budget(meta))
-                return self._term_scores.prewarm(store, index_state(store), stop=stop)
+                # Kept beside the index by the last server that finished a round on this very
+                # state: a restart answers its first searches warm instead of computing them.
+                started = time.perf_counter()
+                loaded = self._term_scores.loaded_for(state) or self._term_scores.load(saved, state)
+                if loaded:
+                    return {
+                        "words": loaded, "rows": self._term_scores.rows, "loaded": True,
+                        "seconds": round(time.perf_counter() - started, 3),
+                    }
+                report: dict[str, Any] = self._term_scores.prewarm(store, state, stop=stop)
+                if not stop():
+                    report["saved"] = self._term_scores.save(saved, state)
+                return report
         finally:
             store.close()
+
+    def warm_up(self) -> dict[str, Any]:
+        """Before a long-running searcher's first query (the MCP server at start): open the
+        index, load the vectors it searches (1-bit codes past `quantized_above`) and the word
+        cache a previous server kept for this index state, and ask the kernel to read the float
+        vectors into its page cache (the exact re-score reads rows from them; asynchronous, and
+        page cache is not this process's memory). The first searches then cost what later ones do."""
+        out: dict[str, Any] = {}
+        try:
+            store = self.store()
+        except MemgitError:
+            return out
+        with store.snapshot_read():
+            meta = store.meta()
+            if "tree" not in meta:
+                return out
+            if meta.get("model_id") and self._embedder is not None:
+                out["vectors"] = self._vectors(meta) is not None
+            if self._term_scores is not None:
+                from memgit.index.layout import word_cache_path
+
+                self._term_scores.resize(self._term_budget(meta))
+                out["words_loaded"] = self._term_scores.load(word_cache_path(self.ws), index_state(store))
+        from memgit.index.vectors import base_path
+
+        with contextlib.suppress(OSError, AttributeError):
+            fd = os.open(base_path(self.ws.data_dir), os.O_RDONLY)
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+            finally:
+                os.close(fd)
+        return out
 
     def _term_budget(self, meta: dict[str, str]) -> int:
         """Bytes of per-word BM25 scores: `bm25_cache_mb` per 100,000 chunks (a word's rows grow
@@ -289,6 +344,36 @@ class Searcher:
         if report.mode == "full":
             notices.append(f"index rebuilt: {report.reason}")
 
+    def fill_pending(self, store: Store, notices: list[str]) -> int:
+        """Embed vectors an earlier run left pending (a hook without the model), a bounded
+        number, before a search that uses vectors answers; returns how many were filled. Only
+        with the index's own model; a busy index lock is no reason to wait."""
+        meta = store.meta()
+        indexed = meta.get("model_id") or None
+        if indexed is None:
+            # Built where no model loaded (hooks under the pre-commit framework's environment):
+            # this process adopts its model for the index, embedding a first bounded share.
+            provider = json.loads(meta.get("params") or "{}").get("embedding", {}).get("provider", "none")
+            if provider == "none" or "tree" not in meta or not int(meta.get("chunk_count", "0") or 0):
+                return 0
+        elif not int(meta.get("pending_vectors", "0") or 0):
+            return 0
+        embedder = self.embedder
+        if embedder is None or (indexed is not None and embedder.model_id != indexed):
+            return 0
+        from memgit.index.layout import read_marker
+
+        _tree, overlay = read_marker(self.ws)
+        try:
+            report = update_index(
+                self.ws, worktree=overlay, embedder=embedder, lock_timeout=0.5,
+                fill_limit=INLINE_FILL_LIMIT, fill_seconds=INLINE_FILL_SECONDS,
+            )
+        except (IndexLocked, IndexUnavailable):
+            return 0
+        notices.extend(n for n in report.notices if "chunk vectors are pending" not in n)
+        return report.vectors_filled
+
     # -- search ------------------------------------------------------------------------------
     def search(
         self,
@@ -310,6 +395,23 @@ class Searcher:
         if not 1 <= k <= MAX_K:
             raise MemgitError(f"k must be between 1 and {MAX_K}, got {k}")
         since_day, until_day = parse_day(since, "--since"), parse_day(until, "--until")
+        if self._term_scores is not None:
+            with self._term_scores.searching():  # a background prewarm waits for it
+                return self._search(query, k, mode, path_glob, since_day, until_day, today, worktree, started)
+        return self._search(query, k, mode, path_glob, since_day, until_day, today, worktree, started)
+
+    def _search(
+        self,
+        query: str,
+        k: int,
+        mode: str,
+        path_glob: str | list[str] | None,
+        since_day: str | None,
+        until_day: str | None,
+        today: date | None,
+        worktree: bool,
+        started: float,
+    ) -> SearchResult:
         notices: list[str] = []
         self.ensure_index(notices, worktree=worktree)
         try:
@@ -321,6 +423,8 @@ class Searcher:
             report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=5)
             notices.extend(report.notices)
             store = self.store()
+        if mode != "bm25" and self.auto_index:
+            self.fill_pending(store, notices)
         with store.snapshot_read():
             return self._search_snapshot(
                 store, query, k=k, mode=mode, path_glob=path_glob, since_day=since_day, until_day=until_day,
@@ -361,6 +465,7 @@ class Searcher:
                 text_leg = self._text_leg = _Leg(lambda: self._bm25_leg(store, terms, n_candidates, where, params))
 
         vector_scores: dict[int, float] = {}
+        no_vector: set[int] = set()  # chunks whose vector is still pending: no score, not 0.0
         use_vectors = mode in ("hybrid", "vector")
         if use_vectors and isinstance(self._embedder, EmbedderLoad) and meta.get("model_id"):
             # The model is still loading on its thread, in C code that leaves this one free: open
@@ -397,6 +502,7 @@ class Searcher:
                 missing = [i for i in missing if i not in vector_scores]
             if missing:
                 vector_scores.update(store.similarities(qvec, missing, None, meta.get("model_id")))
+                no_vector.update(i for i in missing if i not in vector_scores)
         text_scores = minmax(text_raw)
         if mode == "bm25":
             ids = list(text_scores)
@@ -441,11 +547,14 @@ class Searcher:
                     source=source,
                     day=cand.day,
                     text_score=round(cand.text_score, 4),
-                    vector_score=round(cand.vector_score, 4) if use_vectors else None,
+                    vector_score=round(cand.vector_score, 4) if use_vectors and cand.id not in no_vector else None,
                 )
             )
         if self._embedder_notice and mode != "bm25" and not any("BM25 only" in n for n in notices):
             notices.append(self._embedder_notice)
+        lacking = int(meta.get("pending_vectors", "0") or 0)
+        if lacking and use_vectors:
+            notices.append(pending_notice(lacking, int(meta.get("chunk_count", "0") or 0)))
         elapsed = round((time.perf_counter() - started) * 1000, 2)
         return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
 
@@ -539,6 +648,35 @@ class Searcher:
         if not wanted:
             return {}
         return {path: (blob or None, source) for path, blob, source in store.file_sources(wanted)}
+
+
+#: From this many chunks a full build also computes and keeps the BM25 word cache, so that an
+#: MCP server starting on it answers its first searches warm (an uncached search costs ~2.5 times
+#: a warm one at 100k chunks; below this size both take a few ms).
+WORD_CACHE_MIN_CHUNKS = 50_000
+
+
+def keep_word_cache(ws: Workspace, chunks: int) -> dict[str, Any] | None:
+    """After a full build of a large index: compute the per-word BM25 scores a warm searcher
+    would prewarm and keep them beside the index (`bm25-words.bin`). None when not worth it."""
+    cfg = ws.config.search
+    if chunks < WORD_CACHE_MIN_CHUNKS or not cfg.bm25_prewarm or cfg.bm25_cache_mb <= 0:
+        return None
+    searcher = Searcher(ws, embedder=None, auto_index=False, keep_term_scores=True)
+    try:
+        return searcher.prewarm_terms()
+    finally:
+        searcher.close()
+
+
+def pending_notice(lacking: int, total: int) -> str:
+    """What every search that uses vectors says while chunks have none."""
+    of = f" of {total}" if total >= lacking else ""
+    return (
+        f"{lacking}{of} chunks have no vector yet (indexed where the model was not available), so they "
+        "rank by BM25 alone; `memgit index` embeds them (searches and the MCP server also do, a few "
+        "hundred at a time)"
+    )
 
 
 def search(ws: Workspace, query: str, **kwargs: Any) -> SearchResult:

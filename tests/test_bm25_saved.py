@@ -1,0 +1,145 @@
+"""The warm BM25 word cache kept beside the index: a restarted server loads it instead of
+computing it again, only for the very index state it was computed on, and a background prewarm
+never computes a word while a search runs."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from memgit.index.layout import word_cache_path
+from memgit.index.update import update_index
+from memgit.recall.search import Searcher
+from memgit.workspace import Workspace
+from tests.helpers import commit_all, write
+
+QUERIES = ["billing migration", "tea coffee", "granite quarry deploy", "kestrel latency budget"]
+
+
+def many_notes(root: Path) -> None:
+    words = "billing migration tea coffee granite quarry deploy kestrel latency budget team review".split()
+    for i in range(60):
+        body = " ".join(words[(i * k) % len(words)] for k in range(1, 25))
+        write(root / "memory" / "notes" / f"n{i:02d}.md", f"# note {i}\n\n- {body}\n")
+
+
+def warm_searcher(ws: Workspace) -> Searcher:
+    return Searcher(ws, embedder=None, auto_index=False, keep_term_scores=True)
+
+
+def answers(searcher: Searcher) -> list[list[tuple[str, int, float]]]:
+    return [
+        [(h.path, h.start_line, h.text_score) for h in searcher.search(q, k=10, mode="bm25").hits] for q in QUERIES
+    ]
+
+
+def test_a_saved_word_cache_is_loaded_for_the_same_state_only(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    many_notes(workspace)
+    commit_all(workspace, "notes")
+    ws = Workspace.discover(workspace)
+    update_index(ws)
+    saved = word_cache_path(ws)
+
+    first = warm_searcher(ws)
+    report = first.prewarm_terms()
+    assert report and report["words"] > 5 and report["saved"] == report["words"] and not report.get("loaded")
+    assert saved.is_file()
+    expected = answers(first)
+    first.close()
+
+    again = warm_searcher(ws)
+    report = again.prewarm_terms()
+    assert report and report["loaded"] and report["words"] >= 5
+    assert again._term_scores is not None
+    hits_before = again._term_scores.hits
+    assert answers(again) == expected  # the same scores, from the file
+    assert again._term_scores.hits > hits_before
+    again.close()
+
+    # Another state of the index (one file changed): the file is not used, the words are computed.
+    write(workspace / "memory" / "notes" / "n00.md", "# note 0\n\n- billing billing tea\n")
+    commit_all(workspace, "edit")
+    update_index(ws)
+    later = warm_searcher(ws)
+    report = later.prewarm_terms()
+    assert report and not report.get("loaded") and report["saved"]
+    fresh = warm_searcher(ws)
+    fresh._term_scores = None  # plain FTS5 queries: the reference
+    assert answers(later) == answers(fresh)
+    later.close()
+    fresh.close()
+
+    # A damaged file is ignored, never trusted.
+    saved.write_bytes(saved.read_bytes()[:-7])
+    broken = warm_searcher(ws)
+    report = broken.prewarm_terms()
+    assert report and not report.get("loaded")
+    broken.close()
+
+
+def test_a_prewarm_waits_while_a_search_runs(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    many_notes(workspace)
+    commit_all(workspace, "notes")
+    ws = Workspace.discover(workspace)
+    update_index(ws)
+    searcher = warm_searcher(ws)
+    assert searcher._term_scores is not None
+    report: dict = {}
+    with searcher._term_scores.searching():
+        thread = threading.Thread(target=lambda: report.update(searcher.prewarm_terms() or {}))
+        thread.start()
+        time.sleep(0.15)
+        assert searcher._term_scores.rows == 0  # no word while a search runs ...
+        deadline = time.monotonic() + 20
+        while searcher._term_scores.rows == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert searcher._term_scores.rows > 0  # ... but searches without pause never starve it
+    thread.join(timeout=60)
+    assert report["words"] > 5 and searcher._term_scores.rows > 0
+    searcher.close()
+
+
+def test_a_large_full_build_keeps_the_word_cache_for_the_first_server(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import memgit.recall.search as search_module
+    from memgit.recall.search import keep_word_cache
+    from tests.helpers import memgit_json
+
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    many_notes(workspace)
+    commit_all(workspace, "notes")
+    report = memgit_json(workspace, "index", "--full")
+    assert report["mode"] == "full" and report["word_cache"] is None  # 61 chunks: not worth it
+    ws = Workspace.discover(workspace)
+    assert not word_cache_path(ws).exists()
+    monkeypatch.setattr(search_module, "WORD_CACHE_MIN_CHUNKS", 10)
+    kept = keep_word_cache(ws, report["chunks"])
+    assert kept and kept["saved"] == kept["words"] > 5 and word_cache_path(ws).is_file()
+    server = warm_searcher(ws)
+    loaded = server.prewarm_terms()
+    assert loaded and loaded["loaded"] and loaded["words"] == kept["words"]
+    server.close()
+
+
+def test_warm_up_loads_the_saved_words_before_the_first_search(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    many_notes(workspace)
+    commit_all(workspace, "notes")
+    ws = Workspace.discover(workspace)
+    update_index(ws)
+    first = warm_searcher(ws)
+    computed = first.prewarm_terms()
+    first.close()
+    assert computed and computed["saved"]
+    server = warm_searcher(ws)
+    warmed = server.warm_up()
+    assert warmed["words_loaded"] == computed["saved"]
+    assert server._term_scores is not None and server._term_scores.rows > 0
+    misses = server._term_scores.misses
+    answers(server)
+    assert server._term_scores.misses - misses <= 2  # the queries' common words were all there
+    again = server.prewarm_terms()  # the background round finds them loaded: no work, no rewrite
+    assert again and again["loaded"] and "saved" not in again
+    server.close()
