@@ -6,6 +6,8 @@ survives the nightly run, and nobody ever needs `git revert`."""
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -198,3 +200,9 @@ def test_the_site_and_context_show_facts_with_provenance_and_no_markers(team: tu
     key = key_of(first, FACTS["password"][1])
     block = home[home.index(f'data-key="{key}"'):][:600]
     assert "memory/2026-02-02.md" in block and "score " in block  # the provenance store, beside MEMORY.md
+    # A search that lands on MEMORY.md answers with the fact, not its review key.
+    found = memgit(runner, "search", FACTS["password"][1], "--path", "MEMORY.md", "--json", "--no-record", env=BM25)
+    assert found.returncode == 0, found.stderr
+    hits = json.loads(found.stdout)["hits"]
+    assert hits and all("<!--" not in h["text"] for h in hits)
+    assert any(FACTS["password"][1].split()[0] in h["text"] for h in hits)

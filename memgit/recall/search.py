@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgit.config import MAX_K
 from memgit.core import paths
+from memgit.core.provenance import strip_markers
 from memgit.core.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
 from memgit.core.text import match_expression, prune_common_terms, query_terms, token_set
 from memgit.embed import Embedder
@@ -541,7 +542,7 @@ class Searcher:
                     start_line=cand.start_line,
                     end_line=cand.end_line,
                     score=round(cand.score, 4),
-                    text=cand.text[: cfg.snippet_chars],
+                    text=_shown_text(cand.path, cand.text)[: cfg.snippet_chars],
                     blob=blob,
                     commit=meta.get("commit") if source == "tree" else None,
                     source=source,
@@ -685,3 +686,9 @@ def search(ws: Workspace, query: str, **kwargs: Any) -> SearchResult:
         return searcher.search(query, **kwargs)
     finally:
         searcher.close()
+
+
+def _shown_text(path: str, text: str) -> str:
+    """A hit's text as an agent reads it: MEMORY.md's entry markers (review keys) left out, as
+    `memgit context` and `memgit get` leave them out; line numbers stay as indexed."""
+    return strip_markers(text) if path == "MEMORY.md" else text
