@@ -7,7 +7,6 @@ survives the nightly run, and nobody ever needs `git revert`."""
 from __future__ import annotations
 
 import json
-
 from pathlib import Path
 
 import pytest
