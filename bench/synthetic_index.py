@@ -25,7 +25,8 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from memgit.index.update import open_embedder, update_index  # noqa: E402
+from memgit.index.open import open_embedder  # noqa: E402
+from memgit.index.update import update_index  # noqa: E402
 from memgit.recall.search import keep_word_cache  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
 

@@ -97,7 +97,7 @@ def synthetic_base(source: Base, rows: int, seed: int) -> Path:
 
 def real_queries(ws: Path, count: int) -> np.ndarray:
     from bench.mcp_latency import make_queries
-    from memgit.index.update import open_embedder
+    from memgit.index.open import open_embedder
     from memgit.workspace import Workspace
 
     embedder, notice = open_embedder(Workspace.discover(ws), threads=1)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from memgit.core import text as text_mod
 from memgit.embed.tiny import write_tiny_bert_gguf
-from memgit.index import embedding
+from memgit.index import open as index_open
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, memgit, write
 
@@ -63,7 +63,7 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_embedder_load_hands_over_the_embedder(workspace: Path, tiny_model: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMGIT_MODEL", str(tiny_model))
-    embedder, notice = embedding.EmbedderLoad(Workspace.discover(workspace), threads=1).result()
+    embedder, notice = index_open.EmbedderLoad(Workspace.discover(workspace), threads=1).result()
     assert notice is None and embedder is not None
     try:
         assert embedder.embed(["the cat sits on the mat"]).shape == (1, embedder.dim)
@@ -78,14 +78,14 @@ def test_embedder_load_hands_over_notices_and_errors(
     broken.write_bytes(b"GGUF not really")
     monkeypatch.setenv("MEMGIT_MODEL", str(broken))
     ws = Workspace.discover(workspace)
-    embedder, notice = embedding.EmbedderLoad(ws).result()
+    embedder, notice = index_open.EmbedderLoad(ws).result()
     assert embedder is None and notice is not None and notice.startswith("BM25 only: cannot load embedding model")
 
     def explode(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(embedding, "open_embedder", explode)
-    load = embedding.EmbedderLoad(ws)
+    monkeypatch.setattr(index_open, "open_embedder", explode)
+    load = index_open.EmbedderLoad(ws)
     with pytest.raises(KeyboardInterrupt):
         load.result()
 

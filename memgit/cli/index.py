@@ -199,7 +199,7 @@ def search(
     ws = workspace_from(ctx)
     early: dict[str, Any] = {}
     if mode != "bm25":
-        from memgit.index.embedding import EmbedderLoad
+        from memgit.index.open import EmbedderLoad
 
         early["embedder"] = EmbedderLoad(ws, threads=1)  # first: the model loads while the rest imports
     if query is not None and mode != "vector" and not (path_glob or since or until):

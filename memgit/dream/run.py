@@ -99,7 +99,7 @@ def _action_dict(action: Action) -> dict[str, Any]:
 
 
 def _similarity(ws: Workspace, notices: list[str]) -> Similarity:
-    from memgit.index.embedding import open_embedder
+    from memgit.index.open import open_embedder
 
     embedder, problem = (None, None)
     if ws.config.embedding.provider != "none":

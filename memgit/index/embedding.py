@@ -10,61 +10,15 @@ first one that loads, without rebuilding the text.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from memgit.embed import Embedder
 from memgit.index.store import Store
-from memgit.workspace import Workspace
 
 ProgressFn = Callable[[int, int], None]
 EMBED_BATCH = 32
-
-
-def open_embedder(ws: Workspace, threads: int | None = None) -> tuple[Embedder | None, str | None]:
-    """The configured embedder; `threads` overrides the config (queries are fastest on one)."""
-    from memgit.embed.providers import open_embedder as open_provider
-
-    cfg = ws.config.embedding
-    return open_provider(cfg.provider, cfg.model or None, n_threads=threads or cfg.threads)
-
-
-class EmbedderLoad:
-    """The configured embedder, opening on a thread while the caller gets on with its start-up.
-
-    Loading the model is ≈45 ms of llama.cpp's C code, which runs without Python's lock; a
-    one-shot search meanwhile imports its modules and numpy and opens the index on the other
-    core. The thread does little Python before it reaches C (no numpy, only llama-cpp-python's
-    ctypes layer), or it would only contend for the lock. `result` waits for it.
-    """
-
-    def __init__(self, ws: Workspace, threads: int | None = None) -> None:
-        self._outcome: tuple[Embedder | None, str | None] = (None, None)
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(ws, threads), name="memgit-model", daemon=True)
-        self._thread.start()
-
-    def _run(self, ws: Workspace, threads: int | None) -> None:
-        try:
-            self._outcome = open_embedder(ws, threads=threads)
-        except BaseException as exc:  # handed to the caller's thread by `result`
-            self._error = exc
-
-    def result(self) -> tuple[Embedder | None, str | None]:
-        """`(embedder, None)` or `(None, notice)`, as `open_embedder` returns them."""
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._outcome
-
-    def close(self) -> None:
-        """Wait for the load and free what it made, for a caller that will not use it."""
-        self._thread.join()
-        embedder = self._outcome[0]
-        if embedder is not None and hasattr(embedder, "close"):
-            embedder.close()
 
 
 @dataclass(frozen=True)

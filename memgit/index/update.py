@@ -25,33 +25,14 @@ from memgit.core import paths
 from memgit.core.chunking import Chunk
 from memgit.embed import Embedder
 from memgit.git import plumbing
-from memgit.index.embedding import ProgressFn, embed_missing, open_embedder, plan_vectors
-from memgit.index.layout import cache_path, clear_marker, index_path, tree_marker_path, write_marker
+from memgit.index.embedding import ProgressFn, embed_missing, plan_vectors
+from memgit.index.layout import clear_marker, write_marker
 from memgit.index.lock import index_lock
+from memgit.index.open import UNSET, LazyEmbedder, open_store
 from memgit.index.params import describe_param_change, index_params
 from memgit.index.plan import FileState, changed_entries, chunk_states, plan_states, tree_states, worktree_overlay
-from memgit.index.store import (
-    CorruptIndex,
-    IndexUnavailable,
-    RetiredSchema,
-    Store,
-    describe_sqlite_error,
-    is_corruption,
-)
+from memgit.index.store import CorruptIndex, IndexUnavailable, Store, describe_sqlite_error, is_corruption
 from memgit.workspace import Workspace
-
-_UNSET: Any = object()
-
-__all__ = [
-    "IndexReport",
-    "cache_path",
-    "index_lock",
-    "index_path",
-    "open_embedder",
-    "open_store",
-    "tree_marker_path",
-    "update_index",
-]
 
 
 @dataclass
@@ -80,74 +61,13 @@ class IndexReport:
         return asdict(self)
 
 
-def __getattr__(name: str) -> Any:
-    """`verify_index` and `index_status` live in their own modules; importable from here too."""
-    if name == "verify_index":
-        from memgit.index.verify import verify_index
-
-        return verify_index
-    if name == "index_status":
-        from memgit.index.status import index_status
-
-        return index_status
-    raise AttributeError(name)
-
-
-def _remove_database(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        with contextlib.suppress(FileNotFoundError):
-            path.with_name(path.name + suffix).unlink()
-
-
-def open_store(ws: Workspace, notices: list[str] | None = None) -> Store:
-    """Open (creating) the index. Only corruption (or an index from an older memgit) removes
-    the file, with a notice; any other SQLite failure raises `IndexUnavailable` and keeps it."""
-    try:
-        ws.data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise IndexUnavailable(f"cannot create {ws.data_dir} ({exc.strerror}); check its permissions") from None
-    try:
-        return Store(index_path(ws), cache_path(ws), busy_timeout=ws.config.index.busy_timeout)
-    except RetiredSchema as exc:
-        _remove_database(index_path(ws))
-        if notices is not None:
-            notices.append(f"{exc}; rebuilding it")
-    except CorruptIndex as exc:
-        _remove_database(index_path(ws))
-        if notices is not None:
-            notices.append(f"{exc}; rebuilding it from scratch")
-    try:
-        return Store(index_path(ws), cache_path(ws), busy_timeout=ws.config.index.busy_timeout)
-    except CorruptIndex:
-        _remove_database(cache_path(ws))
-        if notices is not None:
-            notices.append("the embedding cache was unreadable too; it was reset")
-        return Store(index_path(ws), cache_path(ws), busy_timeout=ws.config.index.busy_timeout)
-
-
-class _LazyEmbedder:
-    """Loads the model only when an update has text to embed (a deletion or no-op never does)."""
-
-    def __init__(self, ws: Workspace, given: Any) -> None:
-        self.ws = ws
-        self._value: Embedder | None = None if given is _UNSET else given
-        self._loaded = given is not _UNSET
-        self.notice: str | None = None
-
-    def get(self) -> Embedder | None:
-        if not self._loaded:
-            self._value, self.notice = open_embedder(self.ws)
-            self._loaded = True
-        return self._value
-
-
 def update_index(
     ws: Workspace,
     *,
     full: bool = False,
     worktree: bool = False,
     progress: ProgressFn | None = None,
-    embedder: Any = _UNSET,
+    embedder: Any = UNSET,
     lock_timeout: float | None = 30.0,
     allow_rebuild: bool = True,
     fill_limit: int | None = None,
@@ -162,7 +82,7 @@ def update_index(
     """
     started = time.perf_counter()
     notices: list[str] = []
-    lazy = _LazyEmbedder(ws, embedder)
+    lazy = LazyEmbedder(ws, embedder)
     with index_lock(ws, lock_timeout):
         store = open_store(ws, notices)
         try:

@@ -20,8 +20,9 @@ from memgit.embed import Embedder
 from memgit.git import plumbing
 from memgit.index.layout import cache_path
 from memgit.index.lock import index_lock
+from memgit.index.open import UNSET, open_embedder, open_store
 from memgit.index.store import Store
-from memgit.index.update import _UNSET, open_embedder, open_store, run_update
+from memgit.index.update import run_update
 from memgit.workspace import Workspace
 
 #: Lowest cosine between a stored vector and a fresh embedding of the same text.
@@ -52,14 +53,14 @@ class VerifyReport:
 
 
 def verify_index(
-    ws: Workspace, *, embedder: Any = _UNSET, progress: Callable[[int, int], None] | None = None
+    ws: Workspace, *, embedder: Any = UNSET, progress: Callable[[int, int], None] | None = None
 ) -> VerifyReport:
     """Rebuild the indexed state from scratch in a scratch database and compare the two.
 
     `progress(done, total)` follows the slow half: every cached vector embedded again.
     """
     notices: list[str] = []
-    if embedder is _UNSET:
+    if embedder is UNSET:
         embedder, notice = open_embedder(ws)
         if notice:
             notices.append(notice)

@@ -50,7 +50,7 @@ class MemoryService:
     """The tools' logic, synchronous. Not thread-safe: the server calls it from one thread."""
 
     def __init__(self, ws: Workspace, options: ServerOptions) -> None:
-        from memgit.index.update import open_embedder
+        from memgit.index.open import open_embedder
         from memgit.recall.search import Searcher
 
         self.ws = ws
@@ -394,7 +394,8 @@ class VectorFill:
         self._future.add_done_callback(self._after)
 
     def _step(self) -> dict[str, Any]:
-        from memgit.index.update import open_embedder, update_index
+        from memgit.index.open import open_embedder
+        from memgit.index.update import update_index
 
         with contextlib.suppress(OSError, AttributeError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)

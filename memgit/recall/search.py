@@ -24,9 +24,10 @@ from memgit.core.text import match_expression, prune_common_terms, query_terms, 
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked, MemgitError
 from memgit.git import plumbing
-from memgit.index.embedding import EmbedderLoad
+from memgit.index.layout import cache_path, index_path
+from memgit.index.open import UNSET, EmbedderLoad, open_embedder
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
-from memgit.index.update import _UNSET, cache_path, index_path, open_embedder, update_index
+from memgit.index.update import update_index
 from memgit.recall.bm25_query import BM25Prefetch, candidate_count, index_state, plain_bm25
 from memgit.workspace import Workspace
 
@@ -118,7 +119,7 @@ class Searcher:
         self,
         ws: Workspace,
         *,
-        embedder: Any = _UNSET,
+        embedder: Any = UNSET,
         auto_index: bool | None = None,
         preload_vectors: bool = False,
         keep_term_scores: bool = False,
@@ -149,7 +150,7 @@ class Searcher:
     # -- resources -------------------------------------------------------------------------
     @property
     def embedder(self) -> Embedder | None:
-        if self._embedder is _UNSET:
+        if self._embedder is UNSET:
             self._embedder, self._embedder_notice = open_embedder(self.ws, threads=1)
         elif isinstance(self._embedder, EmbedderLoad):
             self._embedder, self._embedder_notice = self._embedder.result()
