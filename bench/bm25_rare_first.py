@@ -23,9 +23,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.perf import search_queries  # noqa: E402
-from memgit.core.bm25_bound import split_common  # noqa: E402
 from memgit.core.text import match_expression, query_terms  # noqa: E402
 from memgit.index.store import Store  # noqa: E402
+from memgit.recall.bm25_bound import split_common  # noqa: E402
 from memgit.recall.bm25_query import RARE_FIRST_MIN_SAVING, rare_words_first  # noqa: E402
 
 

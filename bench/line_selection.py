@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from bench.scoring_retrieval import Hit
-from memgit.core.ranking import Candidate
+from memgit.recall.ranking import Candidate
 
 Line = tuple[str, int]
 

@@ -57,9 +57,9 @@ from bench.memgit_runner import default_python, run_memgit  # noqa: E402
 from bench.report import SPLITS, compare  # noqa: E402
 from bench.scoring_retrieval import BUDGETS, CATEGORY_NAMES, Hit, aggregate, score_query  # noqa: E402
 from bench.word_neighbours import neighbours, vocabulary  # noqa: E402
-from memgit.core.feedback import add_feedback  # noqa: E402
-from memgit.core.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax  # noqa: E402
 from memgit.core.text import WORD_RE, match_expression, query_terms  # noqa: E402
+from memgit.recall.feedback import add_feedback  # noqa: E402
+from memgit.recall.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax  # noqa: E402
 from memgit.recall.search import Searcher  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
 

@@ -17,8 +17,8 @@ from bench.retrieval_sweep import (
     vector_query_texts,
     widened,
 )
-from memgit.core.ranking import Candidate
 from memgit.core.text import query_terms
+from memgit.recall.ranking import Candidate
 
 QUESTION = "When did Melanie paint a sunrise with Caroline?"
 

@@ -7,7 +7,7 @@ import numpy as np
 from bench.line_selection import line_windows
 from bench.retrieval_sweep import Variant, grid
 from bench.word_neighbours import neighbours, vocabulary
-from memgit.core.ranking import Candidate
+from memgit.recall.ranking import Candidate
 
 
 def test_vocabulary_keeps_words_two_chunks_share() -> None:

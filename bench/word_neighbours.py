@@ -6,7 +6,7 @@ word that two chunks or more hold is embedded once, with the index's own model, 
 word brings in its nearest vocabulary words ("family" → "kids", "husband"; "destress" →
 "relax"), the bridges the failed multi-hop questions lack. The expansion words go into a second
 OR query whose BM25 scores, × β, are added to the leg's, as the feedback does
-(``memgit.core.feedback.add_feedback``). Bench only: ``bench/retrieval_sweep.py --grid expansion``.
+(``memgit.recall.feedback.add_feedback``). Bench only: ``bench/retrieval_sweep.py --grid expansion``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from memgit.core.feedback import feedback_words
+from memgit.recall.feedback import feedback_words
 
 
 def vocabulary(texts: Iterable[str], min_chunks: int = 2) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memgit.core.feedback import add_feedback, feedback_words, pick_feedback_terms
+from memgit.recall.feedback import add_feedback, feedback_words, pick_feedback_terms
 from tests.helpers import assert_clean_error, commit_all, memgit, write
 
 BM25 = {"MEMGIT_EMBEDDING": "none"}

@@ -1,4 +1,4 @@
-"""The rare-words-first BM25 query (memgit.recall.bm25_query, memgit.core.bm25_bound): when it
+"""The rare-words-first BM25 query (memgit.recall.bm25_query, memgit.recall.bm25_bound): when it
 answers, it answers exactly what FTS5's OR query answers; when it cannot prove that, it declines.
 
 The corpus is skewed the way large memories are: a few words in most chunks, some in a tenth,
@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memgit.core.bm25_bound import K1, fts5_idf, score_bound, split_common
 from memgit.core.text import match_expression
 from memgit.index.store import Store
 from memgit.recall import bm25_query
+from memgit.recall.bm25_bound import K1, fts5_idf, score_bound, split_common
 
 COMMON = ["approved", "budget", "code", "name", "team"]
 MIDDLE = ["pilot", "latency", "staging", "tenant", "invoice"]

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from memgit.config import SearchConfig
-from memgit.core import rerank_weights
-from memgit.core.ranking import Candidate, decay
-from memgit.core.rerank import FEATURES, day_match, features, query_cues, query_dates, rerank
+from memgit.recall import rerank_weights
+from memgit.recall.ranking import Candidate, decay
+from memgit.recall.rerank import FEATURES, day_match, features, query_cues, query_dates, rerank
 from tests.helpers import assert_clean_error, commit_all, memgit, write
 
 

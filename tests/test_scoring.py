@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memgit.core.ranking import Candidate, decay, drop_repeated_lines, fuse, jaccard, minmax, mmr
 from memgit.core.text import token_set
+from memgit.recall.ranking import Candidate, decay, drop_repeated_lines, fuse, jaccard, minmax, mmr
 
 TODAY = date(2026, 2, 6)
 

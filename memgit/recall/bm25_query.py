@@ -5,7 +5,7 @@ Two things keep it short on large indexes:
 
 - **Rare words first, exactly.** An OR query makes FTS5 score every row of every word; the
   rows of the common words are most of that work and rarely the answer. When the query's
-  words split into rare and common ones (`memgit.core.bm25_bound`), the rows holding a rare
+  words split into rare and common ones (`memgit.recall.bm25_bound`), the rows holding a rare
   word are scored first, with every word still in the query, and the common words' other rows
   are skipped when the bound proves none of them can reach the best `limit`. Otherwise, or
   when the proof fails, the whole OR query runs as before. The answer is the same rows with
@@ -27,11 +27,11 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from memgit.core.bm25_bound import score_bound, split_common
-from memgit.core.ranking import best_of
 from memgit.core.text import match_expression, prune_common_terms, query_terms
 from memgit.index.layout import index_path
 from memgit.index.store import Store
+from memgit.recall.bm25_bound import score_bound, split_common
+from memgit.recall.ranking import best_of
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace

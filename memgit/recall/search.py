@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from memgit.config import MAX_K
 from memgit.core import paths
 from memgit.core.provenance import strip_markers
-from memgit.core.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
 from memgit.core.text import match_expression, prune_common_terms, query_terms, token_set
 from memgit.embed import Embedder
 from memgit.errors import IndexLocked, MemgitError
@@ -29,6 +28,7 @@ from memgit.index.open import UNSET, EmbedderLoad, open_embedder
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
 from memgit.index.update import update_index
 from memgit.recall.bm25_query import BM25Prefetch, candidate_count, index_state, plain_bm25
+from memgit.recall.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
 from memgit.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -190,8 +190,8 @@ class Searcher:
         self, store: Store, terms: list[str], rows: list[tuple[int, float]], limit: int, where: str, params: list[Any]
     ) -> list[tuple[int, float]]:
         """Pseudo-relevance feedback (opt-in): the first hits' most telling words, searched as
-        one OR query, add β × their scores to the leg's (memgit.core.feedback)."""
-        from memgit.core.feedback import add_feedback, feedback_words, pick_feedback_terms
+        one OR query, add β × their scores to the leg's (memgit.recall.feedback)."""
+        from memgit.recall.feedback import add_feedback, feedback_words, pick_feedback_terms
 
         cfg = self.ws.config.search
         top = [chunk_id for chunk_id, _ in rows[: cfg.bm25_feedback_docs]]
@@ -567,8 +567,8 @@ class Searcher:
         cfg = self.ws.config.search
         if cfg.rerank and mode == "hybrid":
             # imported here: the re-ranker is opt-in, and a one-shot CLI call pays for every import
-            from memgit.core.rerank import rerank
-            from memgit.core.rerank_weights import WEIGHTS as RERANK_WEIGHTS
+            from memgit.recall.rerank import rerank
+            from memgit.recall.rerank_weights import WEIGHTS as RERANK_WEIGHTS
 
             candidates = [
                 replace(c, score=c.score * decay(c.day, today, cfg.half_life_days, cfg.decay_floor))

@@ -16,8 +16,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from memgit.core.ranking import Candidate
 from memgit.core.text import STOP_WORDS, WORD_RE, query_terms
+from memgit.recall.ranking import Candidate
 
 FEATURES: tuple[str, ...] = (
     "bias",
