@@ -9,7 +9,7 @@ Each note is checked the way each tool checks a file:
 * `detect-secrets (default plugins)`: `detect_secrets.core.scan.scan_file` on the note written to a
   `.md` file, default settings (every plugin, the default filters), as `detect-secrets scan` does;
 * `memgit lint (as shipped)`: `lint_file` with its default settings, which is the hand-written
-  rules plus the detect-secrets plugins the numbers chose (`memgit.core.secrets`).
+  rules plus the detect-secrets plugins the numbers chose (`memgit.lint.detectors`).
 
 A secret counts as found when the tool reports anything for its note; a look-alike counts as a
 false alarm when it does. Prints found/missed/false alarms per tool, then (with --by-kind) which
@@ -32,7 +32,7 @@ if __package__ in (None, ""):
 
 from bench.report import write_json  # noqa: E402
 from bench.secrets_corpus import Sample, corpus  # noqa: E402
-from memgit.core import lint  # noqa: E402
+from memgit.lint import rules  # noqa: E402
 
 TODAY = date(2026, 1, 5)
 
@@ -46,8 +46,8 @@ def hand_written(sample: Sample) -> set[str]:
 
 
 def shipped(sample: Sample) -> set[str]:
-    item = lint.LintInput("memory/2026-01-05.md", sample.text.encode() + b"\n", None, True)
-    return {f.code for f in lint.lint_file(item, lint.LintSettings(), TODAY) if f.code.startswith("S")}
+    item = rules.LintInput("memory/2026-01-05.md", sample.text.encode() + b"\n", None, True)
+    return {f.code for f in rules.lint_file(item, rules.LintSettings(), TODAY) if f.code.startswith("S")}
 
 
 def detect_secrets_scanner(workdir: Path) -> Callable[[Sample], set[str]]:
@@ -113,8 +113,8 @@ def scan_dirs(dirs: Sequence[Path]) -> dict[str, Any]:
             data = path.read_bytes()
             files += 1
             lines += data.count(b"\n")
-            item = lint.LintInput("memory/note.md", data, None, True)
-            for finding in lint.lint_file(item, lint.LintSettings(), TODAY):
+            item = rules.LintInput("memory/note.md", data, None, True)
+            for finding in rules.lint_file(item, rules.LintSettings(), TODAY):
                 if finding.code.startswith("S"):
                     codes[finding.code] += 1
                     examples.append(f"{path}:{finding.line}: {finding.code} {finding.message}")

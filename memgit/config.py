@@ -186,14 +186,14 @@ _SEVERITY_WORDS = ("error", "warning", "warn", "off")
 
 
 def _lint_rule_names(value: tuple[str, ...]) -> str | None:
-    from memgit.core.lint import resolve_code
+    from memgit.lint.rules import resolve_code
 
     unknown = [name for name in value if resolve_code(name) is None]
     return f"unknown rule(s) {', '.join(map(repr, unknown))}" if unknown else None
 
 
 def _lint_severity_table(value: Mapping[str, str]) -> str | None:
-    from memgit.core.lint import resolve_code
+    from memgit.lint.rules import resolve_code
 
     problems = []
     for name, level in value.items():

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from memgit.core.lint import LintSettings
 from memgit.core.transcript_formats import TranscriptError, Turn, detect_format, parse_transcript, tool_line
+from memgit.lint.rules import LintSettings
 from memgit.memory.capture import part_name, render_turn, session_files, session_name, split_parts
 from tests.helpers import assert_clean_error, commit_all, git, memgit, write
 from tests.test_hardening_append import one_error, snapshot, unprivileged

@@ -24,12 +24,13 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memgit.core import lint, provenance
+from memgit.core import provenance
 from memgit.core.chunking import char_token_counter, chunk_lines, split_lines
 from memgit.core.paths import glob_to_regex, is_memory_path, normalise_user_path
 from memgit.core.text import NotText, decode_memory_text, fts_query, fts_text
 from memgit.core.transcripts import transcript_lines
 from memgit.errors import MemgitError
+from memgit.lint import rules
 from memgit.memory.append import clean_text
 from tests.helpers import git, memgit, write
 
@@ -102,9 +103,9 @@ def test_marker_and_reference_parsers_take_any_line(text: str) -> None:
 @given(st.binary(max_size=300) | TEXT.map(lambda t: t.encode("utf-8", "surrogatepass")))
 def test_lint_and_decoder_take_any_bytes(data: bytes) -> None:
     for path in ("MEMORY.md", "memory/2026-01-05.md", "sessions/a.jsonl"):
-        item = lint.LintInput(path, data, data[: len(data) // 2] or None, True)
-        findings = lint.lint_file(item, lint.LintSettings(), __import__("datetime").date(2026, 1, 9))
-        assert all(f.code in lint.RULES_BY_CODE for f in findings)
+        item = rules.LintInput(path, data, data[: len(data) // 2] or None, True)
+        findings = rules.lint_file(item, rules.LintSettings(), __import__("datetime").date(2026, 1, 9))
+        assert all(f.code in rules.RULES_BY_CODE for f in findings)
     try:
         decoded = decode_memory_text(data)
     except NotText:

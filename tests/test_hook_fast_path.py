@@ -238,8 +238,8 @@ def test_shell_never_calls_memory_non_memory(
 ) -> None:
     """Real git lists the staged names (quoting as it does); each one memgit would lint as memory,
     or as memory-looking (F405), the shell function must call "could be memory"."""
-    from memgit.core.lint import looks_like_memory
     from memgit.core.paths import is_memory_path
+    from memgit.lint.rules import looks_like_memory
 
     paths = [p for p in paths if not any(part.lower() == ".git" for part in p.split("/"))]
     # A file cannot also be a folder: keep the paths that are no other path's prefix.

@@ -11,7 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memgit.config import parse_config
-from memgit.core.lint import (
+from memgit.errors import ConfigError
+from memgit.lint.files import lint_settings as resolve_settings
+from memgit.lint.rules import (
     RULES,
     LintInput,
     LintSettings,
@@ -23,8 +25,6 @@ from memgit.core.lint import (
     scan_secrets,
     shannon_entropy,
 )
-from memgit.errors import ConfigError
-from memgit.memory.lint import lint_settings as resolve_settings
 from tests.helpers import commit_all, git, memgit, write
 
 TODAY = date(2026, 3, 10)

@@ -1,4 +1,4 @@
-"""Redaction (`memgit.core.redact`): the lint's secret rules applied to what memgit copies or publishes.
+"""Redaction (`memgit.lint.redact`): the lint's secret rules applied to what memgit copies or publishes.
 
 Every writer that quotes memory (site, dream report, transcript capture, context) relies on these
 guarantees: each secret of the lint's corpus is replaced, no look-alike is, line counts and line
@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.secrets_corpus import corpus
-from memgit.core.lint import scan_secrets
-from memgit.core.redact import _may_hold_secret, placeholder, redact_lines, redact_text
+from memgit.lint.redact import _may_hold_secret, placeholder, redact_lines, redact_text
+from memgit.lint.rules import scan_secrets
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -16,9 +16,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bench.secrets_corpus import corpus
-from memgit.core import lint, secret_detectors
-from memgit.core.lint import scan_secrets
-from memgit.core.redact import _candidate_lines, _may_hold_secret, is_placeholder, redact_line, redact_text
+from memgit.lint import detectors, rules
+from memgit.lint.redact import _candidate_lines, _may_hold_secret, is_placeholder, redact_line, redact_text
+from memgit.lint.rules import scan_secrets
 
 # Pieces that make the rules' edge cases likely: secret words, option flags, URL credentials, PEM
 # headers, the non-ASCII letters case-blind patterns take for ASCII ones, Unicode spaces.
@@ -29,7 +29,7 @@ TEXTS = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=12)), max_s
 
 # The assignment rule as it was: searched from every position, unbounded name parts.
 UNBOUNDED = re.compile(
-    r"(?i)([A-Za-z0-9_.-]*" + lint._SECRET_NAME + r"[A-Za-z0-9_.-]*)[\"']?\s*(?::|=|:=|=>)\s*[\"'`]?"
+    r"(?i)([A-Za-z0-9_.-]*" + rules._SECRET_NAME + r"[A-Za-z0-9_.-]*)[\"']?\s*(?::|=|:=|=>)\s*[\"'`]?"
     r"([A-Za-z0-9+/_\-.~=]{16,})(?![A-Za-z0-9+/_\-.~=])(?!\s*(?::|=))"
 )
 
@@ -64,7 +64,7 @@ def test_candidate_lines_on_the_corpus_and_across_line_kinds() -> None:
                                            "Zq9" * 6, " ", "."]), st.text(max_size=6)), max_size=12).map("".join))
 def test_bounded_assignment_search_finds_what_the_unbounded_pattern_found(line: str) -> None:
     old = [(m.start(2), m.group(2)) for m in UNBOUNDED.finditer(line)]
-    new = [(m.start(2), m.group(2)) for m in lint._assignments(line)]
+    new = [(m.start(2), m.group(2)) for m in rules._assignments(line)]
     assert new == old
 
 
@@ -80,18 +80,18 @@ def gate_passes(pattern: re.Pattern[str]):  # noqa: ANN201 - a hypothesis test
     @settings(max_examples=200)
     @given(st.from_regex(pattern))
     def check(value: str) -> None:
-        assert secret_detectors.is_candidate(value), (pattern.pattern, value)
+        assert detectors.is_candidate(value), (pattern.pattern, value)
 
     return check
 
 
 def test_detect_secrets_gate_lets_every_detector_pattern_through() -> None:
-    patterns = [p for _, detector in secret_detectors._detectors() for p in detector.denylist]
-    assert len(patterns) >= len(secret_detectors.DETECTORS)
+    patterns = [p for _, detector in detectors._detectors() for p in detector.denylist]
+    assert len(patterns) >= len(detectors.DETECTORS)
     for pattern in patterns:
         gate_passes(re.compile(pattern.pattern, re.ASCII))()
     # A long URL or path is not a candidate (it no longer imports the library).
-    assert not secret_detectors.is_candidate("see https://grafana.kestrel.dev/d/abcdefghijklmnopqrstuvwxyz/latency")
+    assert not detectors.is_candidate("see https://grafana.kestrel.dev/d/abcdefghijklmnopqrstuvwxyz/latency")
 
 
 def shape_hint_passes(pattern: re.Pattern[str]):  # noqa: ANN201 - a hypothesis test
@@ -101,15 +101,15 @@ def shape_hint_passes(pattern: re.Pattern[str]):  # noqa: ANN201 - a hypothesis 
     @given(st.from_regex(re.compile(pattern.pattern, (pattern.flags & ~re.UNICODE) | re.ASCII)))
     def check(value: str) -> None:
         assume(pattern.search(value) is not None)
-        assert lint._SHAPE_HINT.search(value), (pattern.pattern, value)
+        assert rules._SHAPE_HINT.search(value), (pattern.pattern, value)
 
     return check
 
 
 def test_the_token_shapes_hint_lets_every_shape_through() -> None:
-    for _, pattern in lint._TOKEN_SHAPES:
+    for _, pattern in rules._TOKEN_SHAPES:
         shape_hint_passes(pattern)()
-    assert lint._SHAPE_HINT.search("see https://grafana.kestrel.dev/d/abc/latency") is None
+    assert rules._SHAPE_HINT.search("see https://grafana.kestrel.dev/d/abc/latency") is None
 
 
 def test_placeholder_lines_are_recognised_with_their_lead() -> None:

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from bench.secrets_corpus import LOOK_ALIKES, SECRETS, corpus
-from memgit.core.lint import LintInput, LintSettings, lint_file, scan_secrets
 from memgit.githooks import install as hook_install
+from memgit.lint.rules import LintInput, LintSettings, lint_file, scan_secrets
 from memgit.workspace import Workspace
 from tests.helpers import assert_clean_error, git, memgit, write
 from tests.test_hooks import commit
@@ -101,7 +101,7 @@ def test_detect_secrets_never_reaches_the_network(monkeypatch: pytest.MonkeyPatc
 def test_plain_notes_never_import_detect_secrets() -> None:
     code = (
         "import sys\n"
-        "from memgit.core.lint import scan_secrets\n"
+        "from memgit.lint.rules import scan_secrets\n"
         "for line in ['- Met Ana about the Q3 roadmap.', '- https://grafana.kestrel.dev/d/abc/latency', "
         "'- Fixed the flaky test in commit 3f6c1b9']:\n"
         "    assert scan_secrets(line) == []\n"

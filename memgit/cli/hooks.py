@@ -30,8 +30,8 @@ def lint_command(ctx: click.Context, paths: tuple[str, ...], staged: bool, stric
     Findings print as `path:line: CODE message`; exit 1 when any is an error. A line containing
     `memgit: allow` (or `memgit: allow CODE`) is exempt. Rules are configured in memgit.toml [lint].
     """
-    from memgit.core.lint import summarize
-    from memgit.memory.lint import lint_workspace
+    from memgit.lint.files import lint_workspace
+    from memgit.lint.rules import summarize
 
     cwd = _cwd(ctx)
     ws = workspace_from(ctx)

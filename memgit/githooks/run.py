@@ -203,9 +203,9 @@ def _rebase_in_progress(git_dir: Path) -> bool:
 
 def _run_lint_hook(args: Sequence[str], *, cwd: Path | None, err: TextIO) -> int:
     """Lint what is staged; findings block the commit with a message saying how to proceed."""
-    from memgit.core.lint import summarize
     from memgit.errors import MemgitError
-    from memgit.memory.lint import lint_workspace
+    from memgit.lint.files import lint_workspace
+    from memgit.lint.rules import summarize
     from memgit.workspace import Workspace
 
     here = cwd or Path.cwd()

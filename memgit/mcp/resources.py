@@ -208,8 +208,8 @@ def session_context(ws: Workspace, options: ServerOptions, today: date, budget: 
 
 
 def _redacted(ws: Workspace, text: str) -> str:
-    from memgit.core.redact import redact_text
-    from memgit.memory.lint import settings_for
+    from memgit.lint.files import settings_for
+    from memgit.lint.redact import redact_text
 
     settings = settings_for(ws)
     return redact_text(text, entropy_threshold=settings.entropy_threshold, severities=settings.severities)[0]

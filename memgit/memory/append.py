@@ -323,12 +323,12 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
     returned for the caller to show. The text is linted on its own: an append cannot trip
     the past-log rule, since it never rewrites anything.
     """
-    from memgit.core import lint
-    from memgit.memory.lint import lint_settings
+    from memgit.lint import rules
+    from memgit.lint.files import lint_settings
 
     settings = lint_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
-    findings = lint.lint_file(lint.LintInput(path, text.encode("utf-8")), settings, today)
-    errors = [f for f in findings if f.severity == lint.ERROR]
+    findings = rules.lint_file(rules.LintInput(path, text.encode("utf-8")), settings, today)
+    errors = [f for f in findings if f.severity == rules.ERROR]
     if errors:
         detail = "; ".join(f"{f.code} {f.message} (line {f.line} of the text)" for f in errors)
         raise AppendRefused(f"memory lint refused the text: {detail}")

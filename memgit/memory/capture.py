@@ -9,7 +9,7 @@ it as memory: user and assistant text, one line per tool call, nothing else
   transcript (PreCompact, then SessionEnd) appends only turns not stored yet. The file is only
   ever appended to, and `.gitattributes` merges `sessions/*.jsonl` by union, so two clones never
   conflict on it.
-* **No secrets.** Every turn passes the lint's redaction (`memgit.core.redact`) before it is
+* **No secrets.** Every turn passes the lint's redaction (`memgit.lint.redact`) before it is
   written, and the encoded line is checked once more with the lint's own rules, so the pre-commit
   lint never refuses a capture and no commit ever holds a key.
 * **Nothing half-written.** Everything is checked before a byte is written (a merge or rebase in
@@ -35,12 +35,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memgit.core.redact import placeholder, redact_text, secret_code
 from memgit.core.transcript_formats import TranscriptError, Turn, parse_transcript
 from memgit.errors import MemgitError
+from memgit.lint.redact import placeholder, redact_text, secret_code
 
 if TYPE_CHECKING:
-    from memgit.core.lint import LintSettings
+    from memgit.lint.rules import LintSettings
     from memgit.workspace import Workspace
 
 SESSIONS_DIR = "sessions"
@@ -203,7 +203,7 @@ def capture_transcript(
     index_lock_timeout: float = 30.0,
 ) -> CaptureResult:
     """Append the transcript's new turns to its session file, commit that file, index it."""
-    from memgit.memory.lint import settings_for
+    from memgit.lint.files import settings_for
 
     now = now or datetime.now().astimezone()
     try:

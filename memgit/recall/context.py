@@ -10,7 +10,7 @@ the missing lines. Cuts fall on line boundaries. Daily logs keep their newest li
 an append-only log), curated files keep their beginning.
 
 `assemble_context` is pure (texts in, text out); `build_context` only reads the files, and
-replaces each line the lint flags as a secret with `[redacted: RULE]` (`memgit.core.redact`) before
+replaces each line the lint flags as a secret with `[redacted: RULE]` (`memgit.lint.redact`) before
 anything is counted or cut: a secret that reached a log must not reach every future prompt.
 """
 
@@ -24,11 +24,11 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
 from memgit.config import McpConfig
-from memgit.core.lint import resolve_settings
 from memgit.core.paths import daily_log_path, yesterday
 from memgit.core.provenance import strip_markers
-from memgit.core.redact import redact_text
 from memgit.errors import MemgitError
+from memgit.lint.redact import redact_text
+from memgit.lint.rules import resolve_settings
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace

@@ -7,7 +7,7 @@ manifest instead of git.
 
 Every memory text a page, search shard, summary or concept place shows enters the build through
 `Inputs.shown`, which replaces each line the lint flags as a secret with `[redacted: RULE]`
-(`memgit.core.redact`): one place, so no page can show what another hides. Which lines were
+(`memgit.lint.redact`): one place, so no page can show what another hides. Which lines were
 redacted is kept per blob, for the build's report.
 """
 
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
 from memgit.core import paths
-from memgit.core.lint import RULES_BY_CODE, SECRET_CODES, resolve_settings
 from memgit.core.provenance import SourceRef, parse_reference
-from memgit.core.redact import redact_line, redact_text
 from memgit.dream.entries import provenance as entry_provenance
 from memgit.git import history, plumbing
+from memgit.lint.redact import redact_line, redact_text
+from memgit.lint.rules import RULES_BY_CODE, SECRET_CODES, resolve_settings
 from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
 from memgit.site import manifest as manifest_mod

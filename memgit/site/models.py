@@ -25,9 +25,9 @@ from memgit.core.provenance import (
     parse_trailers,
     strip_marker,
 )
-from memgit.core.redact import is_placeholder
 from memgit.core.text import NotText, decode_memory_text
 from memgit.core.transcripts import transcript_lines
+from memgit.lint.redact import is_placeholder
 from memgit.site import urls
 
 PRIVATE_ALWAYS = ("MEMORY.md", "USER.md", "sessions/**", "memory/dreams/**")

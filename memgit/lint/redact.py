@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import AnyStr
 
-from memgit.core.lint import OFF, SECRET_CODES, is_allowed, scan_secrets
+from memgit.lint.rules import OFF, SECRET_CODES, is_allowed, scan_secrets
 
 PLACEHOLDER = "[redacted: {code}]"
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----")

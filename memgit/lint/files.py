@@ -1,6 +1,6 @@
 """The I/O half of memory lint: gather what to check from git and the work tree, then run the rules.
 
-`memgit/core/lint.py` only sees bytes. This module decides which bytes: the staged version of each
+`memgit/lint/rules.py` only sees bytes. This module decides which bytes: the staged version of each
 changed file (for the pre-commit hook) or the work-tree version (for a person running
 `memgit lint`), each paired with the committed version it replaces so the append-only rule for
 past daily logs can compare them.
@@ -15,15 +15,15 @@ from datetime import date
 from pathlib import Path
 
 from memgit.config import LintConfig
-from memgit.core.lint import (
+from memgit.errors import PathRefused
+from memgit.git import plumbing
+from memgit.lint.rules import (
     Finding,
     LintInput,
     LintSettings,
     lint_files,
     resolve_settings,
 )
-from memgit.errors import PathRefused
-from memgit.git import plumbing
 from memgit.workspace import Workspace
 
 
@@ -47,7 +47,7 @@ class LintReport:
 
 def lint_settings(config: LintConfig | None = None, *, default_max_bytes: int | None = None) -> LintSettings:
     """Resolve the validated `[lint]` section into one severity per rule plus the limits
-    (`memgit.core.lint.resolve_settings`, where every service that redacts finds it too)."""
+    (`memgit.lint.rules.resolve_settings`, where every service that redacts finds it too)."""
     return resolve_settings(config or LintConfig(), default_max_bytes=default_max_bytes)
 
 

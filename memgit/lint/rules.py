@@ -5,7 +5,7 @@ log leaks into every future prompt, and a line that reads like an instruction ("
 instructions", a fake `system:` header, a tool-call look-alike) is a standing prompt injection. Past
 daily logs are append-only by convention: rewriting one silently changes what the agent "remembers"
 happened. This module finds those problems in bytes handed to it; reading git (staged blobs, HEAD
-versions) is the caller's job (`memgit/gitrepo.py`), so every rule here is testable without a repo.
+versions) is the caller's job (`files.py`), so every rule here is testable without a repo.
 
 Findings print as `path:line: CODE message`. A line containing `memgit: allow` (every rule) or
 `memgit: allow CODE[,CODE]` (those rules) is exempt; in Markdown write it as an HTML comment,
@@ -377,7 +377,7 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
         if password:
             found.append(("S104", f"a password written out ({_redact(password)}); keep it in a password manager"))
     if not found:
-        from memgit.core.secret_detectors import library_findings
+        from memgit.lint.detectors import library_findings
 
         for label, value in library_findings(line)[:1]:
             found.append(("S105", f"{label} ({_redact(value)}); remove it and rotate the credential"))
