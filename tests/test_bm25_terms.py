@@ -273,7 +273,7 @@ def test_the_mcp_service_prewarms_at_start_and_after_updates(
         service.warm()
         first = _prewarm_done(service)
         assert first["running"] is False and first["words"] >= 10 and first["rows"] > 0
-        cache = service.searcher._term_scores
+        cache = service.session.searcher._term_scores
         assert cache is not None
         misses = cache.misses
         assert service.search("budget approved kestrel", 5, None)["hits"]
@@ -290,7 +290,7 @@ def test_the_mcp_service_prewarms_at_start_and_after_updates(
             expected = fresh.search("budget approved kestrel zanzibar", k=6, mode="bm25")
         finally:
             fresh.close()
-        warm = service.searcher.search("budget approved kestrel zanzibar", k=6, mode="bm25")
+        warm = service.session.searcher.search("budget approved kestrel zanzibar", k=6, mode="bm25")
         assert [(h.path, h.start_line) for h in warm.hits] == [(h.path, h.start_line) for h in expected.hits]
         # A costly round (a very large index) waits proportionally longer for a quiet index.
         last = service._last_prewarm["seconds"]

@@ -8,6 +8,7 @@ many calls in it.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -319,5 +320,35 @@ def test_an_index_deleted_under_the_server_is_built_again(workspace: Path) -> No
             assert again["hits"] and again["hits"][0]["path"] == "memory/2026-01-05.md"
             status = ok(await call(session, "memory_status", {}))
             assert status["index"]["fresh"] is True and status["index"]["indexed_commit"], status["index"]
+
+    run(scenario)
+
+
+def test_memory_status_reports_what_memgit_status_does(workspace: Path) -> None:
+    """One `workspace_status()`: a memory file left in a merge conflict and the recall lines not
+    yet published show in `memory_status` as they do in `memgit status --json`."""
+    import json
+
+    git(workspace, "checkout", "-q", "-b", "other")
+    write(workspace / "MEMORY.md", "# Long-term Memory\n\n- The user prefers green tea.\n")
+    commit_all(workspace, "other side")
+    git(workspace, "checkout", "-q", "main")
+    write(workspace / "MEMORY.md", "# Long-term Memory\n\n- The user prefers black coffee.\n")
+    commit_all(workspace, "this side")
+    merged = subprocess.run(["git", "merge", "-q", "other"], cwd=workspace, capture_output=True, text=True)
+    assert merged.returncode != 0
+    assert memgit(workspace, "search", "billing service production").returncode == 0  # recorded
+
+    async def scenario() -> None:
+        async with mcp_session(workspace) as session:
+            assert ok(await call(session, "memory_search", {"query": "database migration"}))["hits"]
+            status = ok(await call(session, "memory_status", {}))
+            cli = json.loads(memgit(workspace, "status", "--json").stdout)
+            assert status["conflicts"] == cli["conflicts"] == ["MEMORY.md"]
+            assert status["recall_pending"] == cli["recall_pending"] >= 2, (status, cli)
+            assert status["index"]["pending"] == cli["pending"]
+            shown = text_of(await call(session, "memory_status", {}))
+            assert "conflict: MEMORY.md has a merge conflict" in shown
+            assert f"recall lines not published: {cli['recall_pending']}" in shown
 
     run(scenario)

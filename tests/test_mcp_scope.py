@@ -9,9 +9,11 @@ cannot loosen it.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+from memgit.memory.recall_spool import read_spool
 from tests.helpers import commit_all, write
 from tests.test_mcp import TODAY_LOG, call, mcp_session, ok, refused, run
 
@@ -51,6 +53,9 @@ def test_group_scope_keeps_private_memory_out(workspace: Path) -> None:
     run(scenario)
     assert (root / "MEMORY.md").read_text() == memory_before
     assert "group note" in (root / TODAY_LOG).read_text()
+    # The session records only what it shows: the private hits it left out are not evidence.
+    recorded = {json.loads(line)["path"] for lines in read_spool(root / ".git" / "memgit").values() for line in lines}
+    assert "memory/2026-01-06.md" in recorded and not recorded & {"MEMORY.md", "USER.md"}, recorded
 
 
 def test_group_scope_from_config_cannot_be_loosened(workspace: Path) -> None:

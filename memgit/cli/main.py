@@ -42,7 +42,10 @@ def _register_optional() -> None:
     import importlib
 
     for module_name, names in (
-        ("memgit.cli.index", ("init", "index", "search", "get", "status", "doctor")),
+        ("memgit.cli.init", ("init",)),
+        ("memgit.cli.index", ("index",)),
+        ("memgit.cli.search", ("search", "get")),
+        ("memgit.cli.status", ("status", "doctor")),
         ("memgit.cli.model", ("model_group",)),
         ("memgit.cli.hooks", ("lint_command", "hooks_group", "hook_command")),
         ("memgit.cli.agent", ("mcp_command", "context_command", "remember_command", "log_command", "capture_command")),

@@ -119,6 +119,11 @@ def render_status(payload: dict[str, Any]) -> str:
         f"uncommitted files indexed: {', '.join(index['uncommitted_files_indexed']) or 'none'}",
         f"searches: {server['searches']}, p50 {server['search_ms_p50']} ms, p95 {server['search_ms_p95']} ms",
     ]
+    from memgit.memory.conflicts import conflict_advice
+
+    lines += [f"conflict: {conflict_advice(path)}" for path in payload.get("conflicts", [])]
+    if payload.get("recall_pending"):
+        lines.append(f"recall lines not published: {payload['recall_pending']} (`memgit recalls publish` commits them)")
     prewarm = server.get("bm25_prewarm") or {}
     if prewarm.get("phase", "off") != "off":
         scored = f", last round {prewarm['words']} words in {prewarm['seconds']} s" if "words" in prewarm else ""

@@ -50,20 +50,15 @@ class MemoryService:
     """The tools' logic, synchronous. Not thread-safe: the server calls it from one thread."""
 
     def __init__(self, ws: Workspace, options: ServerOptions) -> None:
-        from memgit.index.open import open_embedder
-        from memgit.recall.search import Searcher
+        from memgit.recall.session import SearchSession
 
         self.ws = ws
         self.options = options
         self.started = time.time()
-        # One thread: queries are fastest that way, and appends embed only a few chunks.
-        self._embedder, self._embedder_notice = open_embedder(ws, threads=1)
-        self.searcher: Searcher = Searcher(
-            ws, embedder=self._embedder, auto_index=False, preload_vectors=True, keep_term_scores=True
-        )
-        from memgit.dream.recording import Recorder
-
-        self.recorder = Recorder(ws, read_only=options.read_only)  # recall ledger; read-only records nothing
+        # Warm: the vectors in memory and per-word BM25 scores kept across calls; the model
+        # (one thread: queries are fastest that way) is shared with the index updates. A
+        # read-only session records no hits.
+        self.session = SearchSession(ws, warm=True, auto_index=False, read_only=options.read_only)
         self.watcher = ChangeWatcher(ws)
         from memgit.index.layout import index_path
 
@@ -101,7 +96,7 @@ class MemoryService:
         self._prewarm_cancel.set()
         self._prewarm_round += 1
         self._updater.shutdown(wait=False, cancel_futures=True)
-        self.searcher.close()
+        self.session.close()
         self._fill.close()
 
     # -- keeping the index current -------------------------------------------------------
@@ -109,7 +104,7 @@ class MemoryService:
         from memgit.index.update import update_index
 
         # Vectors left pending by hooks are `VectorFill`'s, on a model instance of its own.
-        report = update_index(self.ws, worktree=True, embedder=self._embedder, lock_timeout=600, fill_limit=0)
+        report = update_index(self.ws, worktree=True, embedder=self.session.embedder, lock_timeout=600, fill_limit=0)
         return report.to_dict()
 
     def _finish_pending(self) -> list[str]:
@@ -129,7 +124,7 @@ class MemoryService:
         self._indexed_sig = sig
         self.last_report = report
         self.updates += 1
-        self.searcher.refresh()
+        self.session.searcher.refresh()
         if report.get("mode") != "noop":
             self._start_prewarm(delay=self._prewarm_delay())
         self._fill.start(report)
@@ -176,7 +171,7 @@ class MemoryService:
         with contextlib.suppress(Exception):
             self.sync()
         with contextlib.suppress(Exception):
-            self.warm_up = self.searcher.warm_up()
+            self.warm_up = self.session.searcher.warm_up()
         self._start_prewarm()
 
     def _prewarm_delay(self) -> float:
@@ -206,7 +201,7 @@ class MemoryService:
                 return
             self._prewarm_phase = "running"
             try:
-                report = self.searcher.prewarm_terms(stop=stale)
+                report = self.session.searcher.prewarm_terms(stop=stale)
             except Exception as exc:  # a cache that stays cold must never take the server down
                 report = {"error": f"{type(exc).__name__}: {exc}"}
             if report is not None and "seconds" in report:
@@ -231,13 +226,9 @@ class MemoryService:
             raise MemgitError(self._group_refusal(glob))
         notices, _fresh = self.sync()
         checked = time.perf_counter()
+        hidden = PRIVATE_FILES if self.group else ()  # a group session never shows private hits
         try:
-            # A group session asks for more and drops private hits: never shown, fewer at worst.
-            wanted = min(k * 3, 200) if self.group else k
-            result = self.searcher.search(query, k=wanted, path_glob=glob)
-            if self.group:
-                result.hits = [h for h in result.hits if h.path not in PRIVATE_FILES][:k]
-            result = self.recorder.record(result)
+            result = self.session.search(query, k=k, path_glob=glob, exclude_paths=hidden)
         except MemgitError as exc:
             if self._pending is None or "no index yet" not in str(exc):
                 raise
@@ -246,15 +237,10 @@ class MemoryService:
             if not self._pending.done():
                 raise MemgitError("the index is still being built for the first time; try again in a moment") from None
             notices += self._finish_pending()
-            result = self.searcher.search(query, k=k, path_glob=glob)
+            result = self.session.search(query, k=k, path_glob=glob, exclude_paths=hidden)
         elapsed = (time.perf_counter() - started) * 1000
         self.search_ms.append(elapsed)
-        data = result.to_dict()
-        if self._embedder is None and self._embedder_notice:
-            # The provider's reason (and its fix) beats the searcher's generic "no model".
-            data["notices"] = [n for n in data["notices"] if not n.startswith("BM25 only")]
-            notices.append(self._embedder_notice)
-        payload = search_payload(data, notices, elapsed)
+        payload = search_payload(result.to_dict(), notices, elapsed)
         payload["notices"] = list(dict.fromkeys(payload["notices"]))
         payload["timing"] = {
             "freshness_check_ms": round((checked - started) * 1000, 2),
@@ -312,18 +298,19 @@ class MemoryService:
         )
 
     def status(self) -> dict[str, Any]:
-        from memgit.index.status import index_status
+        from memgit.memory.status import workspace_status
 
         notices, fresh = self.sync()
-        index = index_status(self.ws)
+        index = workspace_status(self.ws)  # what `memgit status --json` prints
+        embedder = self.session.embedder
         recent = list(self.search_ms)
         return {
             "workspace": str(self.ws.root),
             "read_only": self.options.read_only,
             "scope": self.options.scope,
             "version": __version__,
-            "embedding": self._embedder.model_id if self._embedder else None,
-            "embedding_notice": self._embedder_notice,
+            "embedding": embedder.model_id if embedder else None,
+            "embedding_notice": self.session.embedder_notice,
             "index": {
                 "fresh": fresh,
                 "head_commit": index.get("head_commit"),
@@ -333,7 +320,11 @@ class MemoryService:
                 "counts": index.get("counts", {}),
                 "skipped": index.get("skipped", []),
                 "needs_full_rebuild": index.get("needs_full_rebuild"),
+                "pending": index.get("pending", []),
+                "pending_vectors": index.get("pending_vectors", 0),
             },
+            "conflicts": index["conflicts"],
+            "recall_pending": index["recall_pending"],
             "server": {
                 "uptime_s": round(time.time() - self.started, 1),
                 "index_updates": self.updates,
@@ -379,10 +370,11 @@ class VectorFill:
     def start(self, report: dict[str, Any] | None) -> None:
         """Begin (or keep going) when `report`, the last index update, left vectors pending."""
         service = self._service
-        if service._embedder is None or service._stop.is_set() or not report:
+        embedder = service.session.embedder
+        if embedder is None or service._stop.is_set() or not report:
             return
         self.pending = int(report.get("pending_vectors") or 0)
-        if not self.pending or report.get("model_id") != service._embedder.model_id:
+        if not self.pending or report.get("model_id") != embedder.model_id:
             return
         with self._lock:
             if self._future is not None and not self._future.done():

@@ -156,6 +156,11 @@ class Searcher:
             self._embedder, self._embedder_notice = self._embedder.result()
         return self._embedder
 
+    @property
+    def embedder_notice(self) -> str | None:
+        """Why there is no model (the provider's reason and its fix), once `embedder` was asked."""
+        return self._embedder_notice
+
     def store(self) -> Store:
         """A read connection, reopened when a rebuild replaced the database file."""
         path = index_path(self.ws)

@@ -1,0 +1,140 @@
+"""`memgit search` and `memgit get`: reading memory back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from memgit.cli.output import emit, notice, skip_teardown, utf8_argument, warn, workspace_from
+
+
+def _search_options(func: Any) -> Any:
+    for decorator in reversed(
+        [
+            click.option("-k", "k", type=int, default=None, help="Number of hits (default from config: 6)."),
+            click.option(
+                "--mode", type=click.Choice(["hybrid", "bm25", "vector"]), default="hybrid", show_default=True
+            ),
+            click.option("--path", "path_glob", multiple=True, help="Only files matching this glob (repeatable)."),
+            click.option("--since", default=None, help="Only daily logs dated on or after YYYY-MM-DD."),
+            click.option("--until", default=None, help="Only daily logs dated on or before YYYY-MM-DD."),
+            click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
+        ]
+    ):
+        func = decorator(func)
+    return func
+
+
+@click.command()
+@click.argument("query", required=False)
+@_search_options
+@click.option(
+    "--batch",
+    type=click.File("rb"),
+    default=None,
+    help="Read one query a line from FILE ('-' for stdin); print one JSON object a line.",
+)
+@click.option("--no-record", is_flag=True, help="Do not add the hits to the recall ledger (dreaming's evidence).")
+@click.option("--now", "now_text", default=None, help="Record the hits as of this ISO time (default: MEMGIT_NOW or now).")
+@click.pass_context
+def search(
+    ctx: click.Context,
+    query: str | None,
+    k: int | None,
+    mode: str,
+    path_glob: tuple[str, ...],
+    since: str | None,
+    until: str | None,
+    as_json: bool,
+    batch: Any,
+    no_record: bool,
+    now_text: str | None,
+) -> None:
+    """Search memory: BM25 and vectors merged; every hit names path:lines@commit.
+
+    The hits are recorded in this clone's recall spool (.git/memgit/recall/; never the work tree),
+    the evidence dreaming promotes from, unless --no-record, `[dream] record = false` or
+    MEMGIT_NO_RECALL=1. `memgit recalls publish` commits them to memory/.dreams/recall/.
+    """
+    from memgit.errors import MemgitError
+
+    if (query is None) == (batch is None):
+        raise MemgitError("give a QUERY or --batch FILE (one of the two)")
+    if query is not None:
+        query = utf8_argument(query, "the query")
+    ws = workspace_from(ctx)
+    from memgit.recall.session import SearchSession
+
+    session = SearchSession(
+        ws, mode=mode, first_query=query, k=k, filtered=bool(path_glob or since or until),
+        warm=batch is not None, no_record=no_record, now=now_text,
+    )
+    options = {"k": k, "mode": mode, "path_glob": list(path_glob), "since": since, "until": until}
+    try:
+        if batch is not None:
+            for text in batch_queries(batch):
+                emit(session.search(text, **options).to_dict())
+            return
+        assert query is not None
+        result = session.search(query, **options)
+    finally:
+        session.close()
+        if session.problem:
+            warn(session.problem)
+    skip_teardown()  # everything is closed; what is left to print needs no model
+    if as_json:
+        emit(result.to_dict())
+        return
+    for message in result.notices:
+        notice(message)
+    if not result.hits:
+        click.echo("no hits")
+        return
+    from memgit.core.paths import display_path, path_from_key
+
+    for hit in result.hits:
+        where = f"{display_path(path_from_key(hit.path))}:{hit.start_line}-{hit.end_line}"
+        origin = f"@{hit.commit[:10]}" if hit.commit else "(uncommitted)"
+        click.secho(f"{where}  {origin}  score {hit.score:.3f}", bold=True)
+        for line in hit.text.splitlines()[:8]:
+            click.echo(f"    {line}")
+
+
+def batch_queries(lines: Any) -> Any:
+    """The non-blank lines of a --batch file (bytes), one query each; a line that is not UTF-8
+    stops the batch there, naming it (the queries before it are answered)."""
+    from memgit.errors import MemgitError
+
+    for number, raw in enumerate(lines, 1):
+        try:
+            text = raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            raise MemgitError(f"--batch: line {number} is not valid UTF-8; memgit reads UTF-8 text only") from None
+        if text.strip():
+            yield text
+
+
+@click.command()
+@click.argument("spec")
+@click.option("--lines", "max_lines", type=click.IntRange(1, 100_000), default=120, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
+    """Print a memory file, or lines of it: PATH[:START[-END]]."""
+    from memgit.recall.get import parse_spec, read_memory
+
+    ws = workspace_from(ctx)
+    path, start, end = parse_spec(spec)
+    result = read_memory(ws, path, start, end, max_lines=max_lines)
+    if result.path == "MEMORY.md":
+        from memgit.dream.use import read_text, record_use
+
+        # forgetting counts a read as a use of the entries it showed
+        record_use(ws, "get", result.path, result.start_line, result.end_line, text=read_text(ws, result.path))
+    if as_json:
+        emit(result.to_dict())
+        return
+    click.echo(result.text)
+    if result.hint:
+        click.echo(f"memgit: {result.hint}", err=True)
