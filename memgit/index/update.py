@@ -25,7 +25,7 @@ from memgit.core import paths
 from memgit.core.chunking import Chunk
 from memgit.embed import Embedder
 from memgit.git import plumbing
-from memgit.index.embedding import ProgressFn, embed_missing, plan_vectors
+from memgit.index.embedding import ProgressFn, VectorPlan, embed_missing, plan_vectors
 from memgit.index.layout import clear_marker, write_marker
 from memgit.index.lock import index_lock
 from memgit.index.open import UNSET, LazyEmbedder, open_store
@@ -197,168 +197,300 @@ def run_update(
 ) -> IndexReport:
     """One update of `store` to `target` (default: HEAD); the caller holds the lock."""
     commit, tree = target or plumbing.head_ids(ws.root)
-    tree = tree or plumbing.EMPTY_TREE
-    meta = store.meta()
-    params = index_params(ws)
-    old_params = json.loads(meta["params"]) if "params" in meta else None
-    old_tree = meta.get("tree")
-    report = IndexReport(tree=tree, commit=commit)
+    report = IndexReport(tree=tree or plumbing.EMPTY_TREE, commit=commit)
     if commit is None and target is None:
         report.notices.append("the repository has no commits yet: nothing to index until the first commit")
-
-    reason = None
-    if full:
-        reason = "full rebuild requested"
-    elif old_params != params:
-        reason = describe_param_change(old_params, params)
-    entries: dict[str, plumbing.Entry | None] = {}
-    if not reason:
-        try:
-            entries = changed_entries(ws, old_tree, tree, store.worktree_paths())
-        except plumbing.MissingTree:
-            reason = f"indexed tree {(old_tree or '')[:12]} is no longer in the repository"
+    meta, params = store.meta(), index_params(ws)
+    reason, entries = _changes(ws, store, meta, params, report.tree, full=full)
     if reason and not allow_rebuild and reason != "new index":
-        report.mode, report.reason = "due", reason
-        report.notices.append(f"a full rebuild of the index is due ({reason}); run `memgit index`")
-        return report
-    if reason:
-        entries = dict(tree_states(ws, tree))
+        return _rebuild_due(report, reason)
+    plan = _plan(ws, store, meta, params, report, reason, entries, worktree=worktree)
+    if _nothing_to_do(store, plan, get_embedder):
+        return _noop(store, plan, report, vector_dir)
+    vectors = _prepare_vectors(store, plan, get_embedder, progress, report, fill_limit, fill_seconds)
+    # Files are chunked, embedded and written a batch at a time inside the one transaction, so a
+    # large build holds one batch of chunks and vectors, never all of them (the embedding cache
+    # is committed batch by batch on its own connection: an interrupted build resumes there).
+    with store.update_transaction():
+        if plan.reason:
+            store.clear_all()
+        written = _write_files(ws, store, plan, vectors, progress, report)
+        _finish_transaction(store, plan, vectors, written, report)
+    _announce(report, plan, vectors, written)
+    report.overlay = bool(store.worktree_paths())
+    if vector_dir is not None:
+        _carry_vector_files(store, vector_dir, plan, vectors, written)
+    return report
 
+
+@dataclass
+class _Plan:
+    """What the index holds now and what this update changes."""
+
+    meta: dict[str, str]
+    params: dict[str, Any]
+    tree: str
+    commit: str | None
+    reason: str | None  # why this update rebuilds everything (None: it follows the diff)
+    states: list[FileState]  # the paths that change, with what they hold now
+
+    @property
+    def generation(self) -> int:
+        return int(self.meta.get("generation", "0"))
+
+    @property
+    def provider(self) -> str:
+        return str(self.params["embedding"]["provider"])
+
+    @property
+    def indexed_model(self) -> str | None:
+        return None if self.reason else (self.meta.get("model_id") or None)
+
+    @property
+    def pending_before(self) -> int:
+        return 0 if self.reason else int(self.meta.get("pending_vectors", "0"))
+
+
+@dataclass
+class _Vectors:
+    """How this update gets its vectors: the model it embeds for, and the pending ones it fills."""
+
+    plan: VectorPlan
+    embedder: Embedder | None
+    can_embed: bool
+    fill: list[tuple[int, str]] = field(default_factory=list)  # (chunk id, text hash) filled now
+    fill_vectors: dict[str, bytes] = field(default_factory=dict)
+
+
+@dataclass
+class _Written:
+    """What the write transaction changed."""
+
+    removed_ids: list[int] = field(default_factory=list)
+    added_ids: list[int] = field(default_factory=list)
+    kept: list[tuple[int, bytes]] | None = field(default_factory=list)  # for the delta; None: rewrite
+    missing_now: bool = False  # some chunk got no vector (it stays pending)
+    filled: list[tuple[int, str]] = field(default_factory=list)
+    pending: int = 0
+
+
+def _changes(
+    ws: Workspace, store: Store, meta: dict[str, str], params: dict[str, Any], tree: str, *, full: bool
+) -> tuple[str | None, dict[str, plumbing.Entry | None]]:
+    """Why a full rebuild is needed (None: it is not), else the entries the diff changed."""
+    old_params = json.loads(meta["params"]) if "params" in meta else None
+    if full:
+        return "full rebuild requested", {}
+    if old_params != params:
+        return describe_param_change(old_params, params), {}
+    old_tree = meta.get("tree")
+    try:
+        return None, changed_entries(ws, old_tree, tree, store.worktree_paths())
+    except plumbing.MissingTree:
+        return f"indexed tree {(old_tree or '')[:12]} is no longer in the repository", {}
+
+
+def _rebuild_due(report: IndexReport, reason: str) -> IndexReport:
+    """A hook never rebuilds: it says a rebuild is due and leaves the index as it is."""
+    report.mode, report.reason = "due", reason
+    report.notices.append(f"a full rebuild of the index is due ({reason}); run `memgit index`")
+    return report
+
+
+def _plan(
+    ws: Workspace,
+    store: Store,
+    meta: dict[str, str],
+    params: dict[str, Any],
+    report: IndexReport,
+    reason: str | None,
+    entries: dict[str, plumbing.Entry | None],
+    *,
+    worktree: bool,
+) -> _Plan:
+    """The changed paths' states (every memory file of the tree for a rebuild, plus work-tree
+    overlays), and the vec0 table opened for an index that has (or had) vectors: a BM25-only
+    update never pays for sqlite-vec. Where it cannot load, the table waits (`Store.sync_vec`)."""
+    assert report.tree is not None
+    if reason:
+        entries = dict(tree_states(ws, report.tree))
     overlay = worktree_overlay(ws) if worktree else {}
     stored = {} if reason else store.files_for(set(entries) | set(overlay))
     states = plan_states(ws, entries, overlay, stored, rebuild=bool(reason))
-
-    generation = int(meta.get("generation", "0"))
-    index_id = meta["index_id"]
-    provider = params["embedding"]["provider"]
-    indexed_model = None if reason else (meta.get("model_id") or None)
-    pending_before = 0 if reason else int(meta.get("pending_vectors", "0"))
-
-    adoptable = indexed_model is None and provider != "none" and not reason
-    # sqlite-vec is loaded only for an index that has (or had) vectors: a BM25-only update never
-    # pays for it. Where it cannot load, the vec0 table waits (`Store.sync_vec`), nothing else.
-    if indexed_model or "vec_dim" in meta or "vec_state" in meta:
+    plan = _Plan(meta, params, report.tree, report.commit, reason, states)
+    if plan.indexed_model or "vec_dim" in meta or "vec_state" in meta:
         store.enable_vec()
-    vec_due = store.vec and store.vec_waiting()
-    if (
-        not reason
-        and not states
-        and old_tree == tree
-        and pending_before == 0
-        and not vec_due
-        and not (adoptable and get_embedder() is not None)
-    ):
-        report.mode = "noop"
-        report.model_id = indexed_model
-        report.vec_state = meta.get("vec_state") or "synced"
-        report.overlay = bool(store.worktree_paths())
-        if vector_dir is not None:
-            _repair_vector_files(store, vector_dir, index_id, indexed_model, generation)
-        return report
+    return plan
 
-    has_text = any(st.content is not None and not st.skipped for st in states)
-    embedder = get_embedder() if provider != "none" and (has_text or pending_before or indexed_model is None) else None
-    vplan = plan_vectors(indexed_model, embedder, rebuild=bool(reason), provider=provider)
+
+def _nothing_to_do(store: Store, plan: _Plan, get_embedder: Callable[[], Embedder | None]) -> bool:
+    """No path changed, the tree is the indexed one, no vector is pending or waits for the vec0
+    table, and no model this process loads could be adopted by an index built without one."""
+    if plan.reason or plan.states or plan.meta.get("tree") != plan.tree or plan.pending_before:
+        return False
+    if store.vec and store.vec_waiting():
+        return False
+    adoptable = plan.indexed_model is None and plan.provider != "none"
+    return not (adoptable and get_embedder() is not None)
+
+
+def _noop(store: Store, plan: _Plan, report: IndexReport, vector_dir: Path | None) -> IndexReport:
+    report.mode = "noop"
+    report.model_id = plan.indexed_model
+    report.vec_state = plan.meta.get("vec_state") or "synced"
+    report.overlay = bool(store.worktree_paths())
+    if vector_dir is not None:
+        _repair_vector_files(store, vector_dir, plan.meta["index_id"], plan.indexed_model, plan.generation)
+    return report
+
+
+def _prepare_vectors(
+    store: Store,
+    plan: _Plan,
+    get_embedder: Callable[[], Embedder | None],
+    progress: ProgressFn | None,
+    report: IndexReport,
+    fill_limit: int | None,
+    fill_seconds: float | None,
+) -> _Vectors:
+    """Open the model when there is text to embed (or pending vectors, or a model to adopt),
+    decide which model the index's vectors belong to, and embed the pending vectors this run
+    fills, before the write transaction."""
+    has_text = any(st.content is not None and not st.skipped for st in plan.states)
+    wanted = plan.provider != "none" and (has_text or plan.pending_before or plan.indexed_model is None)
+    embedder = get_embedder() if wanted else None
+    vplan = plan_vectors(plan.indexed_model, embedder, rebuild=bool(plan.reason), provider=plan.provider)
     if vplan.notice:
         report.notices.append(vplan.notice)
     if vplan.model_id:  # a model adopted or chosen by a rebuild: its vectors go to the vec0 table too
         store.enable_vec()
-    can_embed = bool(vplan.model_id and embedder is not None and vplan.can_embed)
-    fill: list[tuple[int, str]] = []
+    vectors = _Vectors(vplan, embedder, bool(vplan.model_id and embedder is not None and vplan.can_embed))
+    if not (vplan.can_embed and (plan.pending_before or vplan.adopted) and vplan.model_id):
+        return vectors
+    # Chunks left pending by earlier runs, oldest first; a bounded run (a search, a hook, a step
+    # of the MCP server's background fill) takes at most `fill_limit` of them and stops embedding
+    # them after `fill_seconds`: the rest stay pending for the next run.
     fill_texts: dict[str, str] = {}
-    if vplan.can_embed and (pending_before or vplan.adopted) and vplan.model_id:
-        # Chunks left pending by earlier runs, oldest first; a bounded run (a search, a hook,
-        # a step of the MCP server's background fill) takes at most `fill_limit` of them and
-        # stops embedding them after `fill_seconds`: the rest stay pending for the next run.
-        for chunk_id, thash, text in store.pending_chunks(vplan.model_id, limit=fill_limit):
-            fill_texts.setdefault(thash, text)
-            fill.append((chunk_id, thash))
-    fill_vectors: dict[str, bytes] = {}
-    if can_embed and fill_texts:
-        assert embedder is not None and vplan.model_id is not None
+    for chunk_id, thash, text in store.pending_chunks(vplan.model_id, limit=fill_limit):
+        fill_texts.setdefault(thash, text)
+        vectors.fill.append((chunk_id, thash))
+    if vectors.can_embed and fill_texts:
+        assert embedder is not None
         deadline = None if fill_seconds is None else time.monotonic() + fill_seconds
-        fill_vectors = embed_missing(
+        vectors.fill_vectors = embed_missing(
             store, embedder, vplan.model_id, fill_texts, progress, report, deadline=deadline
         )
+    return vectors
 
-    # Files are chunked, embedded and written a batch at a time inside the one transaction, so a
-    # large build holds one batch of chunks and vectors, never all of them (the embedding cache
-    # is committed batch by batch on its own connection: an interrupted build resumes there).
-    removed_ids: list[int] = []
-    added_ids: list[int] = []
-    kept: list[tuple[int, bytes]] | None = []  # vectors for the vector files' delta; None: rewrite
-    missing_now = False
+
+def _write_files(
+    ws: Workspace, store: Store, plan: _Plan, vectors: _Vectors, progress: ProgressFn | None, report: IndexReport
+) -> _Written:
+    """Chunk, embed and write the changed files a batch at a time (inside the transaction)."""
+    written = _Written()
     counting = _CumulativeProgress(progress)
-    with store.update_transaction():
-        if reason:
-            store.clear_all()
-        for batch in _batches(states, WRITE_BATCH_FILES):
-            chunked: dict[str, list[Chunk]] = {}
-            chunk_states(ws, batch, report, lambda state, chunks, into=chunked: into.__setitem__(state.path, chunks))
-            texts = {c.text_hash: c.text for chunks in chunked.values() for c in chunks}
-            vectors: dict[str, bytes] = {}
-            if can_embed and texts:
-                assert embedder is not None and vplan.model_id is not None
-                vectors = embed_missing(store, embedder, vplan.model_id, texts, counting, report)
-            elif vplan.model_id and texts:
-                vectors = store.cached_vectors(vplan.model_id, texts)
-                report.embeddings_cached += len(vectors)
-            for state in batch:
-                removed_ids.extend(store.delete_path(state.path))
-                if state.content is None and state.source == "tree":
-                    report.files_removed += 1
-                    continue
-                store.put_file(state.path, state.blob, state.mode, state.source, state.skipped)
-                chunks = chunked.get(state.path, [])
-                added = store.add_chunks(
-                    state.path,
-                    paths.daily_date(state.path),
-                    ((c.start_line, c.end_line, c.text, c.text_hash) for c in chunks),
-                )
-                for chunk_id, thash in added:
-                    added_ids.append(chunk_id)
-                    vector = vectors.get(thash)
-                    if vector is None:
-                        missing_now = True
-                    elif kept is not None:
-                        kept.append((chunk_id, vector))
-                if state.content is not None and not state.skipped:
-                    report.files_indexed += 1
-            if kept is not None and len(kept) > KEEP_VECTORS_MAX:
-                kept = None  # too many to carry in memory: the files are rewritten from the cache
-        gone = set(removed_ids)
-        filled = [(i, h) for i, h in fill if i not in gone and h in fill_vectors]
-        if vplan.model_id is None:
-            pending = 0
-        elif pending_before or missing_now or vplan.adopted:
-            pending = store.pending_count(vplan.model_id)
-        else:
-            pending = 0
-        reset = bool(reason) or vplan.adopted
-        report.vec_state = store.sync_vec(
-            vplan.model_id, [] if reset else [*removed_ids, *added_ids, *(i for i, _ in filled)], reset=reset
-        )
-        old_count = int(meta.get("chunk_count", "0"))
-        store.set_meta(
-            {
-                "tree": tree,
-                "commit": commit,
-                "params": json.dumps(params, sort_keys=True),
-                "model_id": vplan.model_id,
-                "updated_at": str(time.time()),
-                "generation": str(generation + 1),
-                "pending_vectors": str(pending),
-                "chunk_count": str(len(added_ids) + (0 if reason else old_count - len(removed_ids))),
-            }
-        )
-    report.chunks = len(added_ids)
-    report.vectors_filled = len(filled)
-    report.pending_vectors = pending
-    report.model_id = vplan.model_id
-    report.overlay = bool(store.worktree_paths())
-    if pending:
+    for batch in _batches(plan.states, WRITE_BATCH_FILES):
+        chunked: dict[str, list[Chunk]] = {}
+        chunk_states(ws, batch, report, lambda state, chunks, into=chunked: into.__setitem__(state.path, chunks))
+        batch_vectors = _batch_vectors(store, vectors, chunked, counting, report)
+        for state in batch:
+            _write_file(store, state, chunked.get(state.path, []), batch_vectors, written, report)
+        if written.kept is not None and len(written.kept) > KEEP_VECTORS_MAX:
+            written.kept = None  # too many to carry in memory: the files are rewritten from the cache
+    return written
+
+
+def _batch_vectors(
+    store: Store,
+    vectors: _Vectors,
+    chunked: dict[str, list[Chunk]],
+    progress: ProgressFn | None,
+    report: IndexReport,
+) -> dict[str, bytes]:
+    """One batch's vectors by text hash: embedded where the cache lacks them (when this process
+    can), else whatever the cache holds for the index's model."""
+    texts = {c.text_hash: c.text for chunks in chunked.values() for c in chunks}
+    model_id = vectors.plan.model_id
+    if not texts or model_id is None:
+        return {}
+    if vectors.can_embed:
+        assert vectors.embedder is not None
+        return embed_missing(store, vectors.embedder, model_id, texts, progress, report)
+    cached = store.cached_vectors(model_id, texts)
+    report.embeddings_cached += len(cached)
+    return cached
+
+
+def _write_file(
+    store: Store,
+    state: FileState,
+    chunks: list[Chunk],
+    vectors: dict[str, bytes],
+    written: _Written,
+    report: IndexReport,
+) -> None:
+    """One path's rows replaced: its file row, chunks and FTS rows (or only removed)."""
+    written.removed_ids.extend(store.delete_path(state.path))
+    if state.content is None and state.source == "tree":
+        report.files_removed += 1
+        return
+    store.put_file(state.path, state.blob, state.mode, state.source, state.skipped)
+    added = store.add_chunks(
+        state.path,
+        paths.daily_date(state.path),
+        ((c.start_line, c.end_line, c.text, c.text_hash) for c in chunks),
+    )
+    for chunk_id, thash in added:
+        written.added_ids.append(chunk_id)
+        vector = vectors.get(thash)
+        if vector is None:
+            written.missing_now = True
+        elif written.kept is not None:
+            written.kept.append((chunk_id, vector))
+    if state.content is not None and not state.skipped:
+        report.files_indexed += 1
+
+
+def _finish_transaction(
+    store: Store, plan: _Plan, vectors: _Vectors, written: _Written, report: IndexReport
+) -> None:
+    """The vec0 rows and meta (a new generation), in the same transaction as the chunks."""
+    vplan = vectors.plan
+    gone = set(written.removed_ids)
+    written.filled = [(i, h) for i, h in vectors.fill if i not in gone and h in vectors.fill_vectors]
+    if vplan.model_id is not None and (plan.pending_before or written.missing_now or vplan.adopted):
+        written.pending = store.pending_count(vplan.model_id)
+    reset = bool(plan.reason) or vplan.adopted
+    changed = [*written.removed_ids, *written.added_ids, *(i for i, _ in written.filled)]
+    report.vec_state = store.sync_vec(vplan.model_id, [] if reset else changed, reset=reset)
+    old_count = int(plan.meta.get("chunk_count", "0"))
+    added, removed = len(written.added_ids), len(written.removed_ids)
+    store.set_meta(
+        {
+            "tree": plan.tree,
+            "commit": plan.commit,
+            "params": json.dumps(plan.params, sort_keys=True),
+            "model_id": vplan.model_id,
+            "updated_at": str(time.time()),
+            "generation": str(plan.generation + 1),
+            "pending_vectors": str(written.pending),
+            "chunk_count": str(added + (0 if plan.reason else old_count - removed)),
+        }
+    )
+
+
+def _announce(report: IndexReport, plan: _Plan, vectors: _Vectors, written: _Written) -> None:
+    """The report's counts, and the notices for what this run left for another."""
+    report.chunks = len(written.added_ids)
+    report.vectors_filled = len(written.filled)
+    report.pending_vectors = written.pending
+    report.model_id = vectors.plan.model_id
+    report.mode = "full" if plan.reason else "incremental"
+    report.reason = plan.reason
+    report.changed_paths = len(plan.states)
+    if written.pending:
         report.notices.append(
-            f"{pending} chunk vectors are pending (this run could not embed); "
+            f"{written.pending} chunk vectors are pending (this run could not embed); "
             "the next `memgit index` or search with the model fills them"
         )
     if report.vec_state != "synced":
@@ -366,24 +498,25 @@ def run_update(
             "the vec0 table (chunks_vec) waits for a process that loads sqlite-vec; "
             "the next `memgit index` where it loads fills it (see `memgit doctor`)"
         )
-    if vector_dir is not None and vplan.model_id is None:
-        _repair_vector_files(store, vector_dir, index_id, None, generation + 1)
-    elif vector_dir is not None:
-        from memgit.index.matrix import sync_vector_files
 
-        sync_vector_files(
-            store,
-            vector_dir,
-            index_id=index_id,
-            model_id=vplan.model_id,
-            dim=None,
-            old_generation=generation,
-            generation=generation + 1,
-            removed=removed_ids,
-            added=[*(kept or []), *((i, fill_vectors[h]) for i, h in filled)],
-            rewrite=bool(reason) or vplan.adopted or kept is None,
-        )
-    report.mode = "full" if reason else "incremental"
-    report.reason = reason
-    report.changed_paths = len(states)
-    return report
+
+def _carry_vector_files(store: Store, vector_dir: Path, plan: _Plan, vectors: _Vectors, written: _Written) -> None:
+    """Bring the memory-mapped vector files to the new generation (a delta, or a rewrite)."""
+    index_id, model_id, generation = plan.meta["index_id"], vectors.plan.model_id, plan.generation
+    if model_id is None:
+        _repair_vector_files(store, vector_dir, index_id, None, generation + 1)
+        return
+    from memgit.index.matrix import sync_vector_files
+
+    sync_vector_files(
+        store,
+        vector_dir,
+        index_id=index_id,
+        model_id=model_id,
+        dim=None,
+        old_generation=generation,
+        generation=generation + 1,
+        removed=written.removed_ids,
+        added=[*(written.kept or []), *((i, vectors.fill_vectors[h]) for i, h in written.filled)],
+        rewrite=bool(plan.reason) or vectors.plan.adopted or written.kept is None,
+    )

@@ -199,17 +199,44 @@ def assemble_context(
     present = [s for s in sources if s.text is not None]
     missing = [s.path for s in sources if s.text is None]
     split = {s.path: (s.text or "").splitlines() for s in present}
+    sections = _grant_lines(present, split, budget, fixed=_fixed_text(title, present, split, missing))
+    shown = sorted(present, key=lambda s: _display_rank(s.path))
+    out: list[str] = [title, "\n", PREAMBLE, "\n"]
+    out += [_render_section(s, sections[s.path], split[s.path], budget) for s in shown]
+    out.append(_missing_line(missing))
+    cuts = [(s.path, sections[s.path].cut) for s in present if sections[s.path].cut is not None]
+    if cuts:
+        assert budget is not None
+        out.append(_summary_line(cuts, budget))  # type: ignore[arg-type]
+    text = "".join(out).rstrip("\n") + "\n"
+    return ContextResult(
+        text=text,
+        scope=scope,
+        date=day.isoformat(),
+        budget=budget,
+        tokens=estimate_tokens(text),
+        sections=[sections[s.path] for s in shown],
+        missing=missing,
+    )
 
+
+def _fixed_text(title: str, present: list[Source], split: dict[str, list[str]], missing: list[str]) -> str:
+    """What the context holds whatever the budget: title, preamble, every section's tags."""
+    fixed = title + "\n" + PREAMBLE + "\n" + _missing_line(missing)
+    for s in present:
+        n = len(split[s.path])
+        fixed += _open_tag(s.path, n, n, n, s.label) + "\n</memory-file>\n\n"
+    return fixed
+
+
+def _grant_lines(
+    present: list[Source], split: dict[str, list[str]], budget: int | None, *, fixed: str
+) -> dict[str, Section]:
+    """Each source's section, its lines granted in priority order from what the budget leaves
+    after `fixed`; a source that does not fit whole keeps what fits of its `keep` end."""
     sections: dict[str, Section] = {}
-    remaining = None
+    remaining = None if budget is None else budget - estimate_tokens(fixed)
     summary_paid = False
-    if budget is not None:
-        fixed = title + "\n" + PREAMBLE + "\n" + _missing_line(missing)
-        for s in present:
-            n = len(split[s.path])
-            fixed += _open_tag(s.path, n, n, n, s.label) + "\n</memory-file>\n\n"
-        remaining = budget - estimate_tokens(fixed)
-
     for s in present:
         lines = split[s.path]
         total = len(lines)
@@ -232,55 +259,40 @@ def assemble_context(
         count = _take_lines(lines, s.keep, max(0, remaining))
         taken = (lines[total - count :] if s.keep == "tail" else lines[:count]) if count else []
         remaining -= sum(estimate_tokens(line + "\n") for line in taken)
-        if s.keep == "tail":
-            first_kept = total - count + 1
-            section.cut = (1, total - count)
-            section.start_line, section.end_line = (first_kept, total) if count else (0, 0)
-        else:
-            section.cut = (count + 1, total)
-            section.start_line, section.end_line = (1, count) if count else (0, 0)
+        _cut(section, s.keep, count)
+    return sections
 
-    out: list[str] = [title, "\n", PREAMBLE, "\n"]
-    for s in sorted(present, key=lambda s: _display_rank(s.path)):
-        section = sections[s.path]
-        lines = split[s.path]
-        if not section.included and section.cut is None:
-            out.append(f"{_open_tag(s.path, 0, 0, 0, s.label)}\n(empty file)\n</memory-file>\n\n")
-            continue
-        if not section.included:
-            assert section.cut is not None and budget is not None
-            first, last = section.cut
-            out.append(f"{_cut_notice(s.path, first, last, section.tokens, budget)}\n\n")
-            continue
-        first, last = section.start_line, section.end_line
-        body = [_neutralise(line) for line in lines[first - 1 : last]]
-        notice = []
-        if section.cut is not None:
-            assert budget is not None
-            cut_first, cut_last = section.cut
-            cut_tokens = estimate_tokens("\n".join(lines[cut_first - 1 : cut_last]))
-            notice = [_cut_notice(s.path, cut_first, cut_last, cut_tokens, budget)]
-        body = notice + body if s.keep == "tail" else body + notice
-        out.append(_open_tag(s.path, first, last, section.total_lines, s.label) + "\n")
-        out.append("\n".join(body) + "\n")
-        out.append("</memory-file>\n\n")
 
-    out.append(_missing_line(missing))
-    cuts = [(s.path, sections[s.path].cut) for s in present if sections[s.path].cut is not None]
-    if cuts:
+def _cut(section: Section, keep: str, count: int) -> None:
+    """Keep `count` lines of the section's `keep` end; the rest is its cut."""
+    total = section.total_lines
+    if keep == "tail":
+        section.cut = (1, total - count)
+        section.start_line, section.end_line = (total - count + 1, total) if count else (0, 0)
+    else:
+        section.cut = (count + 1, total)
+        section.start_line, section.end_line = (1, count) if count else (0, 0)
+
+
+def _render_section(s: Source, section: Section, lines: list[str], budget: int | None) -> str:
+    """One file's section: its granted lines in tags, with the cut notice at the cut end."""
+    if not section.included and section.cut is None:
+        return f"{_open_tag(s.path, 0, 0, 0, s.label)}\n(empty file)\n</memory-file>\n\n"
+    if not section.included:
+        assert section.cut is not None and budget is not None
+        first, last = section.cut
+        return f"{_cut_notice(s.path, first, last, section.tokens, budget)}\n\n"
+    first, last = section.start_line, section.end_line
+    body = [_neutralise(line) for line in lines[first - 1 : last]]
+    notice = []
+    if section.cut is not None:
         assert budget is not None
-        out.append(_summary_line(cuts, budget))  # type: ignore[arg-type]
-    text = "".join(out).rstrip("\n") + "\n"
-    ordered_sections = [sections[s.path] for s in sorted(present, key=lambda s: _display_rank(s.path))]
-    return ContextResult(
-        text=text,
-        scope=scope,
-        date=day.isoformat(),
-        budget=budget,
-        tokens=estimate_tokens(text),
-        sections=ordered_sections,
-        missing=missing,
-    )
+        cut_first, cut_last = section.cut
+        cut_tokens = estimate_tokens("\n".join(lines[cut_first - 1 : cut_last]))
+        notice = [_cut_notice(s.path, cut_first, cut_last, cut_tokens, budget)]
+    body = notice + body if s.keep == "tail" else body + notice
+    tag = _open_tag(s.path, first, last, section.total_lines, s.label)
+    return tag + "\n" + "\n".join(body) + "\n</memory-file>\n\n"
 
 
 def _read_work_tree_file(ws: Workspace, rel: str, warnings: list[str] | None = None) -> str | None:
