@@ -114,6 +114,16 @@ class _Leg(threading.Thread):
         return self._value
 
 
+@dataclass
+class _Scores:
+    """One search's scores by chunk id: BM25 min-max normalised, and cosine."""
+
+    text: dict[int, float] = field(default_factory=dict)
+    vector: dict[int, float] = field(default_factory=dict)
+    no_vector: set[int] = field(default_factory=set)  # chunks whose vector is still pending
+    use_vectors: bool = False
+
+
 class Searcher:
     def __init__(
         self,
@@ -454,116 +464,171 @@ class Searcher:
     ) -> SearchResult:
         """The search proper, inside one read transaction: scores, lines, blobs and the commit
         all come from the same committed state of the index."""
-        cfg = self.ws.config.search
         meta = store.meta()
         if "tree" not in meta:  # created, but the first build has not committed yet
             raise MemgitError("there is no index yet; run `memgit index`")
         if not meta.get("commit"):
             notices.append("the repository has no commits yet: commit memory files to make them searchable")
         where, params = self._filters(store, path_glob, since_day, until_day)
-        n_candidates = candidate_count(k, cfg.candidates_factor)
+        limit = candidate_count(k, self.ws.config.search.candidates_factor)
+        scores = self._scores(store, meta, query, mode, limit, where, params, notices)
+        today = today or date.today()
+        chosen = self.rank(query, self._candidates(store, scores, mode, today), k, mode, today)
+        hits = self._hits(store, meta, chosen, scores)
+        self._closing_notices(meta, mode, scores.use_vectors, notices)
+        elapsed = round((time.perf_counter() - started) * 1000, 2)
+        return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
 
-        # The BM25 leg runs in a worker thread while this one embeds the query and scans the
-        # vectors: SQLite, llama.cpp and numpy all release the GIL, so the legs overlap.
+    def _scores(
+        self,
+        store: Store,
+        meta: dict[str, str],
+        query: str,
+        mode: str,
+        limit: int,
+        where: str,
+        params: list[Any],
+        notices: list[str],
+    ) -> _Scores:
+        """Both legs' scores. The BM25 leg runs in a worker thread while this one embeds the
+        query and scans the vectors: SQLite, llama.cpp and numpy all release the GIL, so the
+        legs overlap."""
         text_leg: _Leg | None = None
         if mode in ("hybrid", "bm25"):
             terms = query_terms(query)
             if terms:
-                text_leg = self._text_leg = _Leg(lambda: self._bm25_leg(store, terms, n_candidates, where, params))
+                text_leg = self._text_leg = _Leg(lambda: self._bm25_leg(store, terms, limit, where, params))
+        scores = _Scores()
+        scores.use_vectors, qvec = self._query_vector(meta, query, mode, notices)
+        vset = self._vectors(meta) if qvec is not None else None
+        if qvec is not None and not where and vset is not None:
+            scores.vector = dict(vset.top(qvec, limit))
+        # Only now may this thread use the connection again (the BM25 leg is done with it).
+        text_raw = dict(text_leg.result()) if text_leg is not None else {}
+        if qvec is not None:
+            self._vector_scores_in_sql(store, meta, qvec, limit, where, params, vset, scores)
+            if mode == "hybrid":
+                self._score_text_hits(store, meta, qvec, text_raw, vset, scores)
+        scores.text = minmax(text_raw)
+        return scores
 
-        vector_scores: dict[int, float] = {}
-        no_vector: set[int] = set()  # chunks whose vector is still pending: no score, not 0.0
-        use_vectors = mode in ("hybrid", "vector")
-        if use_vectors and isinstance(self._embedder, EmbedderLoad) and meta.get("model_id"):
+    def _query_vector(self, meta: dict[str, str], query: str, mode: str, notices: list[str]) -> tuple[bool, Any]:
+        """Whether this search uses vectors, and the query's vector (None: none to search with)."""
+        if mode not in ("hybrid", "vector"):
+            return False, None
+        if isinstance(self._embedder, EmbedderLoad) and meta.get("model_id"):
             # The model is still loading on its thread, in C code that leaves this one free: open
             # the index's vectors (and import numpy, ≈45 ms) meanwhile rather than after it.
             self._vectors(meta)
-        embedder = self.embedder if use_vectors else None
-        if use_vectors:
-            reason = self._vector_problem(embedder, meta)
-            if reason:
-                if mode == "vector":
-                    raise MemgitError(f"vector search is unavailable: {reason}")
-                notices.append(f"BM25 only: {reason}")
-                use_vectors = False
-        vset = None
-        qvec = None
-        if use_vectors and embedder is not None and query.strip():
-            qvec = embedder.embed([query])[0]
-            vset = self._vectors(meta)
-            if not where and vset is not None:
-                vector_scores = dict(vset.top(qvec, n_candidates))
+        embedder = self.embedder
+        reason = self._vector_problem(embedder, meta)
+        if reason:
+            if mode == "vector":
+                raise MemgitError(f"vector search is unavailable: {reason}")
+            notices.append(f"BM25 only: {reason}")
+            return False, None
+        if embedder is None or not query.strip():
+            return True, None
+        return True, embedder.embed([query])[0]
 
-        # Only now may this thread use the connection again (the BM25 leg is done with it).
-        text_raw: dict[int, float] = dict(text_leg.result()) if text_leg is not None else {}
-        if qvec is not None and (where or vset is None):
-            if where:
-                ids = store.chunk_ids_where(where, params)
-                vector_scores = dict(store.similarities(qvec, ids, n_candidates, meta.get("model_id")))
-            else:
-                vector_scores = dict(store.knn(qvec, n_candidates, meta.get("model_id")))
-        if mode == "hybrid" and use_vectors and embedder is not None and query.strip():
-            missing = [i for i in text_raw if i not in vector_scores]
-            if missing and vset is not None:
-                vector_scores.update(vset.similarities(qvec, missing))
-                missing = [i for i in missing if i not in vector_scores]
-            if missing:
-                vector_scores.update(store.similarities(qvec, missing, None, meta.get("model_id")))
-                no_vector.update(i for i in missing if i not in vector_scores)
-        text_scores = minmax(text_raw)
+    @staticmethod
+    def _vector_scores_in_sql(
+        store: Store,
+        meta: dict[str, str],
+        qvec: Any,
+        limit: int,
+        where: str,
+        params: list[Any],
+        vset: VectorSet | QuantizedVectors | None,
+        scores: _Scores,
+    ) -> None:
+        """A filtered search, or one without intact vector files, scores in SQL (the cache)."""
+        if where:
+            ids = store.chunk_ids_where(where, params)
+            scores.vector = dict(store.similarities(qvec, ids, limit, meta.get("model_id")))
+        elif vset is None:
+            scores.vector = dict(store.knn(qvec, limit, meta.get("model_id")))
+
+    @staticmethod
+    def _score_text_hits(
+        store: Store,
+        meta: dict[str, str],
+        qvec: Any,
+        text_raw: dict[int, float],
+        vset: VectorSet | QuantizedVectors | None,
+        scores: _Scores,
+    ) -> None:
+        """Hits found only by BM25 get their exact cosine; those whose vector is still pending
+        get none (not 0.0)."""
+        missing = [i for i in text_raw if i not in scores.vector]
+        if missing and vset is not None:
+            scores.vector.update(vset.similarities(qvec, missing))
+            missing = [i for i in missing if i not in scores.vector]
+        if missing:
+            scores.vector.update(store.similarities(qvec, missing, None, meta.get("model_id")))
+            scores.no_vector.update(i for i in missing if i not in scores.vector)
+
+    def _candidates(self, store: Store, scores: _Scores, mode: str, today: date) -> list[Candidate]:
+        """Every chunk either leg found, with its fused and decayed score (above the floor)."""
+        cfg = self.ws.config.search
         if mode == "bm25":
-            ids = list(text_scores)
+            ids = list(scores.text)
         elif mode == "vector":
-            ids = list(vector_scores)
+            ids = list(scores.vector)
         else:
-            ids = list(dict.fromkeys([*text_scores, *vector_scores]))
+            ids = list(dict.fromkeys([*scores.text, *scores.vector]))
         rows = store.chunk_rows(ids)
-        today = today or date.today()
         candidates: list[Candidate] = []
         for chunk_id in ids:
             if chunk_id not in rows:
                 continue
             path, start, end, text, day = rows[chunk_id]
-            t = text_scores.get(chunk_id, 0.0)
-            v = max(0.0, vector_scores.get(chunk_id, 0.0))
+            t = scores.text.get(chunk_id, 0.0)
+            v = max(0.0, scores.vector.get(chunk_id, 0.0))
             if mode == "bm25":
                 base = t
             elif mode == "vector":
                 base = v
             else:
-                base = fuse(t, v, cfg.text_weight, cfg.vector_weight) if use_vectors else t
+                base = fuse(t, v, cfg.text_weight, cfg.vector_weight) if scores.use_vectors else t
             score = base * decay(day, today, cfg.half_life_days, cfg.decay_floor)
             if score < cfg.min_score:
                 continue
             candidates.append(Candidate(chunk_id, path, start, end, text, day, t, v, score))
-        chosen = self.rank(query, candidates, k, mode, today)
+        return candidates
 
+    def _hits(self, store: Store, meta: dict[str, str], chosen: list[Candidate], scores: _Scores) -> list[Hit]:
+        """The chosen candidates with their provenance: blob, and the commit for indexed files."""
+        snippet_chars = self.ws.config.search.snippet_chars
         files = self._file_info(store, [c.path for c in chosen])
         hits = []
         for cand in chosen:
             blob, source = files.get(cand.path, (None, "tree"))
+            scored = scores.use_vectors and cand.id not in scores.no_vector
             hits.append(
                 Hit(
                     path=cand.path,
                     start_line=cand.start_line,
                     end_line=cand.end_line,
                     score=round(cand.score, 4),
-                    text=_shown_text(cand.path, cand.text)[: cfg.snippet_chars],
+                    text=_shown_text(cand.path, cand.text)[:snippet_chars],
                     blob=blob,
                     commit=meta.get("commit") if source == "tree" else None,
                     source=source,
                     day=cand.day,
                     text_score=round(cand.text_score, 4),
-                    vector_score=round(cand.vector_score, 4) if use_vectors and cand.id not in no_vector else None,
+                    vector_score=round(cand.vector_score, 4) if scored else None,
                 )
             )
+        return hits
+
+    def _closing_notices(self, meta: dict[str, str], mode: str, use_vectors: bool, notices: list[str]) -> None:
+        """Why there is no model, and how many chunks still lack a vector."""
         if self._embedder_notice and mode != "bm25" and not any("BM25 only" in n for n in notices):
             notices.append(self._embedder_notice)
         lacking = int(meta.get("pending_vectors", "0") or 0)
         if lacking and use_vectors:
             notices.append(pending_notice(lacking, int(meta.get("chunk_count", "0") or 0)))
-        elapsed = round((time.perf_counter() - started) * 1000, 2)
-        return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
 
     def rank(
         self, query: str, candidates: list[Candidate], k: int, mode: str, today: date
