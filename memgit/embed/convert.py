@@ -14,10 +14,14 @@ import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from memgit.errors import ModelError
+
+if TYPE_CHECKING:
+    from gguf import GGUFWriter
 
 #: Token strings BERT's WordPiece vocab uses for its special tokens, by role.
 SPECIAL_TOKENS = {"pad": "[PAD]", "unk": "[UNK]", "cls": "[CLS]", "sep": "[SEP]", "mask": "[MASK]"}
@@ -132,59 +136,15 @@ def write_bert_gguf(
     missing = [tok for tok in SPECIAL_TOKENS.values() if tok not in ids]
     if missing:
         raise ModelError(f"vocab lacks special tokens {missing}")
-    specials = set(SPECIAL_TOKENS.values())
-
-    file_type = {
-        "q8_0": gguf.LlamaFileType.MOSTLY_Q8_0,
-        "f16": gguf.LlamaFileType.MOSTLY_F16,
-        "f32": gguf.LlamaFileType.ALL_F32,
-    }[qtype]
 
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     writer = gguf.GGUFWriter(str(tmp), "bert")
     try:
-        writer.add_name(params.name)
-        writer.add_context_length(params.context_length)
-        writer.add_embedding_length(params.embedding_length)
-        writer.add_feed_forward_length(params.feed_forward_length)
-        writer.add_block_count(params.block_count)
-        writer.add_head_count(params.head_count)
-        writer.add_layer_norm_eps(params.layer_norm_eps)
-        writer.add_causal_attention(False)
-        writer.add_pooling_type(gguf.PoolingType.MEAN)
-        writer.add_file_type(int(file_type))
-        writer.add_quantization_version(gguf.GGML_QUANT_VERSION)
-
-        writer.add_tokenizer_model("bert")
-        writer.add_token_type_count(params.token_type_count)
-        writer.add_token_list([tok if tok in specials else _phantom(tok) for tok in vocab])
-        writer.add_token_types([gguf.TokenType.CONTROL if tok in specials else gguf.TokenType.NORMAL for tok in vocab])
-        # Newer llama.cpp reads CLS as BOS; older builds read cls_token_id. Write both.
-        writer.add_bos_token_id(ids[SPECIAL_TOKENS["cls"]])
-        writer.add_uint32("tokenizer.ggml.cls_token_id", ids[SPECIAL_TOKENS["cls"]])
-        writer.add_sep_token_id(ids[SPECIAL_TOKENS["sep"]])
-        writer.add_unk_token_id(ids[SPECIAL_TOKENS["unk"]])
-        writer.add_pad_token_id(ids[SPECIAL_TOKENS["pad"]])
-        writer.add_mask_token_id(ids[SPECIAL_TOKENS["mask"]])
-        writer.add_add_bos_token(True)
-        writer.add_add_eos_token(False)
-        writer.add_add_sep_token(True)
-        # gguf has no constant for this key; llama.cpp defaults differ between versions.
-        writer.add_bool("tokenizer.ggml.normalizer.lowercase", lowercase)
-
-        keep_f32 = ("token_types.weight", "position_embd.weight")
-        for name, arr in tensors.items():
-            arr = np.ascontiguousarray(arr, dtype=np.float32)
-            if arr.ndim != 2 or name in keep_f32 or qtype == "f32":
-                writer.add_tensor(name, arr)
-            elif qtype == "q8_0" and arr.shape[-1] % 32 == 0:
-                q = gguf.quants.quantize(arr, gguf.GGMLQuantizationType.Q8_0)
-                writer.add_tensor(name, q, raw_shape=q.shape, raw_dtype=gguf.GGMLQuantizationType.Q8_0)
-            else:
-                writer.add_tensor(name, arr.astype(np.float16))
-
+        _add_model_params(writer, params, qtype)
+        _add_tokenizer(writer, params, vocab, ids, lowercase)
+        _add_tensors(writer, tensors, qtype)
         writer.write_header_to_file()
         writer.write_kv_data_to_file()
         writer.write_tensors_to_file()
@@ -195,6 +155,67 @@ def write_bert_gguf(
         tmp.unlink(missing_ok=True)
         raise
     return dest
+
+
+def _add_model_params(writer: GGUFWriter, params: BertParams, qtype: str) -> None:
+    """The architecture's keys: sizes, attention, mean pooling, the file's quantisation."""
+    import gguf
+
+    file_type = {
+        "q8_0": gguf.LlamaFileType.MOSTLY_Q8_0,
+        "f16": gguf.LlamaFileType.MOSTLY_F16,
+        "f32": gguf.LlamaFileType.ALL_F32,
+    }[qtype]
+    writer.add_name(params.name)
+    writer.add_context_length(params.context_length)
+    writer.add_embedding_length(params.embedding_length)
+    writer.add_feed_forward_length(params.feed_forward_length)
+    writer.add_block_count(params.block_count)
+    writer.add_head_count(params.head_count)
+    writer.add_layer_norm_eps(params.layer_norm_eps)
+    writer.add_causal_attention(False)
+    writer.add_pooling_type(gguf.PoolingType.MEAN)
+    writer.add_file_type(int(file_type))
+    writer.add_quantization_version(gguf.GGML_QUANT_VERSION)
+
+
+def _add_tokenizer(writer: GGUFWriter, params: BertParams, vocab: list[str], ids: dict[str, int], lowercase: bool) -> None:
+    """The WordPiece vocabulary in llama.cpp's spelling, and the special tokens' ids."""
+    import gguf
+
+    specials = set(SPECIAL_TOKENS.values())
+    writer.add_tokenizer_model("bert")
+    writer.add_token_type_count(params.token_type_count)
+    writer.add_token_list([tok if tok in specials else _phantom(tok) for tok in vocab])
+    writer.add_token_types([gguf.TokenType.CONTROL if tok in specials else gguf.TokenType.NORMAL for tok in vocab])
+    # Newer llama.cpp reads CLS as BOS; older builds read cls_token_id. Write both.
+    writer.add_bos_token_id(ids[SPECIAL_TOKENS["cls"]])
+    writer.add_uint32("tokenizer.ggml.cls_token_id", ids[SPECIAL_TOKENS["cls"]])
+    writer.add_sep_token_id(ids[SPECIAL_TOKENS["sep"]])
+    writer.add_unk_token_id(ids[SPECIAL_TOKENS["unk"]])
+    writer.add_pad_token_id(ids[SPECIAL_TOKENS["pad"]])
+    writer.add_mask_token_id(ids[SPECIAL_TOKENS["mask"]])
+    writer.add_add_bos_token(True)
+    writer.add_add_eos_token(False)
+    writer.add_add_sep_token(True)
+    # gguf has no constant for this key; llama.cpp defaults differ between versions.
+    writer.add_bool("tokenizer.ggml.normalizer.lowercase", lowercase)
+
+
+def _add_tensors(writer: GGUFWriter, tensors: Mapping[str, np.ndarray], qtype: str) -> None:
+    """Every tensor: 2-D weight matrices quantised, norms, biases and indexed tables in f32."""
+    import gguf
+
+    keep_f32 = ("token_types.weight", "position_embd.weight")
+    for name, arr in tensors.items():
+        arr = np.ascontiguousarray(arr, dtype=np.float32)
+        if arr.ndim != 2 or name in keep_f32 or qtype == "f32":
+            writer.add_tensor(name, arr)
+        elif qtype == "q8_0" and arr.shape[-1] % 32 == 0:
+            q = gguf.quants.quantize(arr, gguf.GGMLQuantizationType.Q8_0)
+            writer.add_tensor(name, q, raw_shape=q.shape, raw_dtype=gguf.GGMLQuantizationType.Q8_0)
+        else:
+            writer.add_tensor(name, arr.astype(np.float16))
 
 
 def convert_bert_to_gguf(src_dir: Path, dest: Path, qtype: str = "q8_0") -> Path:
