@@ -138,15 +138,21 @@ def import_cycles(graph: dict[str, set[str]]) -> list[set[str]]:
     return [c for c in strongly_connected(graph) if len(c) > 1]
 
 
-def test_the_cycle_finder_finds_a_lazy_cycle() -> None:
-    """The checker itself: a cycle closed by a function-level import is found."""
-    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
-    assert import_cycles(graph) == [{"a", "b", "c"}]
-    source = "def f():\n    from memgit.index import update\n"
-    found = [
-        node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)
-    ]
-    assert found and found[0].module == "memgit.index"
+def test_the_checkers_see_lazy_imports_private_names_and_long_functions(tmp_path: Path) -> None:
+    """The checkers themselves, on a made-up module: a function-level import is an edge, a
+    private name taken from another module is reported, an 81-line function is too long."""
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+    module = tmp_path / "made_up.py"
+    body = "".join(f"    x{i} = {i}\n" for i in range(79))
+    module.write_text(
+        "def lazy():\n    from memgit.index import update\n    from memgit.index.update import _hidden\n"
+        f"def long():\n{body}    return x0\n"
+    )
+    modules = {"memgit.index.update": module}
+    found = list(imports_of("memgit.made_up", module, modules))
+    assert Import("memgit.index.update", None, 2) in found and Import("memgit.index.update", "_hidden", 3) in found
+    assert is_private("_hidden") and not is_private("__all__")
+    assert [(name, length) for name, _, length in long_functions(module)] == [("long", 81)]
 
 
 def test_no_import_cycle_inside_memgit() -> None:
