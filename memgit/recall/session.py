@@ -13,21 +13,22 @@ Recording goes through `open_recorder`, the one place recall reaches the recall 
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from memgit.index.open import UNSET, EmbedderLoad
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the Protocol too: a one-shot search need not pay for building it)
+    from typing import Protocol
+
     from memgit.embed import Embedder
     from memgit.recall.search import Searcher, SearchResult
     from memgit.workspace import Workspace
 
+    class HitRecorder(Protocol):
+        #: Why recording stopped in this process (a failed write never fails a search).
+        problem: str | None
 
-class HitRecorder(Protocol):
-    #: Why recording stopped in this process (a failed write never fails a search).
-    problem: str | None
-
-    def record(self, result: SearchResult) -> SearchResult: ...
+        def record(self, result: SearchResult) -> SearchResult: ...
 
 
 def open_recorder(ws: Workspace, *, no_record: bool, now: str | None, read_only: bool) -> HitRecorder:
