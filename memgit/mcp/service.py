@@ -58,7 +58,7 @@ class MemoryService:
         # Warm: the vectors in memory and per-word BM25 scores kept across calls; the model
         # (one thread: queries are fastest that way) is shared with the index updates. A
         # read-only session records no hits.
-        self.session = SearchSession(ws, warm=True, auto_index=False, read_only=options.read_only)
+        self.session = SearchSession(ws, warm=True, auto_index=False, read_only=options.read_only, wait_for_model=True)
         self.watcher = ChangeWatcher(ws)
         from memgit.index.layout import index_path
 

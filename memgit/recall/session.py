@@ -46,7 +46,9 @@ class SearchSession:
     `first_query` (with `k` and `filtered`) is the question a one-shot search is about to ask, so
     its BM25 query can start now; `warm` keeps what later searches reuse (the vectors in memory,
     per-word BM25 scores), for a batch or a server. `auto_index` brings the index to HEAD before
-    searching (the config's `[search] auto_index` when None).
+    searching (the config's `[search] auto_index` when None). `wait_for_model` loads the model before
+    anything else: a server has little to overlap the load with, and a thread loading it only
+    contends with the server's imports for Python's lock (measured: 6 ms slower to start).
     """
 
     def __init__(
@@ -62,6 +64,7 @@ class SearchSession:
         no_record: bool = False,
         now: str | None = None,
         read_only: bool = False,
+        wait_for_model: bool = False,
     ) -> None:
         self.mode = mode
         started: list[Any] = []
@@ -69,6 +72,8 @@ class SearchSession:
         if mode != "bm25":
             embedder = EmbedderLoad(ws, threads=1)  # first: the model loads while the rest imports
             started.append(embedder)
+            if wait_for_model:
+                embedder.result()
         prefetch = None
         if first_query is not None and mode != "vector" and not filtered:
             from memgit.recall.bm25_query import BM25Prefetch
