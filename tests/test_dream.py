@@ -106,7 +106,7 @@ def test_branch_has_one_commit_per_action_plus_report_and_touches_nothing(dreami
     assert len(commits) == 2 and commits[0] == out["commits"][-1]
     report = show(dreaming, BRANCH, "memory/dreams/2026-03-04.md")
     assert report.startswith("# Dream 2026-03-04") and PASSWORD[:40] in report
-    assert "too few" in report  # the lines that fell, with the reason
+    assert "too far down their search" in report  # the hits that did not count, with the reason
     subject = git(dreaming, "log", "-1", "--format=%s", out["commits"][0]).strip()
     assert subject.startswith("dream: remember The staging database password")
 
@@ -205,6 +205,8 @@ def test_duplicates_fold_and_an_existing_entry_is_not_added_twice(workspace: Pat
     write(workspace / "memory/2026-02-10.md", "# 2026-02-10\n\n- The quarterly report is due on the fifth of April.\n"
           "- The office wifi password is taped under the router in room 4B.\n")
     write(workspace / "memory/2026-02-11.md", "# 2026-02-11\n\n- The quarterly report is due on the fifth of April!\n")
+    # Both copies count whatever their rank (min-max BM25 gives the second of two hits a score of 0).
+    write(workspace / "memgit.toml", "[dream]\nrecall_min_relative_score = 0.0\n")
     commit_all(workspace, "notes")
     recall(workspace, ("quarterly report due", "when is the report due", "april report deadline"), env=similarity_env)
     recall(workspace, ("wifi password room 4b", "office wifi in room 4b", "router in room 4b"), env=similarity_env)

@@ -130,10 +130,17 @@ def test_ledger_times_compare_as_instants() -> None:
 
 
 def test_filler_words_are_not_concepts() -> None:
-    from memgit.dream.concepts import concept_tags
+    from memgit.dream.concepts import concept_tags, speakers
 
     tags = concept_tags("Two views must be refreshed by hand after a rollback; also one need.")
-    assert tags == ["views", "refreshed", "hand", "rollback"]
-    # Verbs, adverbs and chat filler never become concepts; nouns stay, even generic ones.
+    assert tags == ["views", "hand", "rollback"]
+    # Verbs and their past forms, adverbs, praise and words too generic to browse by are no concepts.
     tags = concept_tags("First we found that every deploy really needed the cache warmed, so yeah, time to fix it")
-    assert tags == ["deploy", "cache", "warmed", "time", "fix"]
+    assert tags == ["deploy", "cache", "fix"]
+    tags = concept_tags("Awesome, that sounds definitely amazing since the pottery class was way beautiful")
+    assert tags == ["pottery", "class"]
+    # The speakers of a transcript, and the nicknames they start, are not what it is about.
+    voices = speakers(["- **Melanie**: hi\n- **Caroline**: hey Mel, the family camping trip was great\n"])
+    assert voices >= {"melanie", "caroline"}
+    assert concept_tags("- **Caroline**: Mel, the family camping trip with Caroline", exclude=voices) == [
+        "family", "camping", "trip"]

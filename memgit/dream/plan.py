@@ -10,6 +10,7 @@ from memgit.dream.light import light_phase
 from memgit.dream.model import DreamInputs, DreamPlan
 from memgit.dream.rem import rem_phase
 from memgit.dream.report import render_report
+from memgit.dream.safety import safe_action, shown
 
 
 def plan_dream(inputs: DreamInputs) -> DreamPlan:
@@ -19,8 +20,12 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     # Evidence: recalls up to `now` (a simulated clock may run behind later lines) and not too old.
     until_now = [r for r in inputs.recalls if r.at <= inputs.now]
     evidence = [r for r in until_now if oldest <= r.day]
-    light = light_phase(evidence, inputs.files, inputs.recent_notes, fold_similarity=cfg.dedupe_similarity)
-    places = concept_places(light.entries, inputs.files, inputs.recent_notes)
+    light = light_phase(
+        evidence, inputs.files, inputs.recent_notes, fold_similarity=cfg.dedupe_similarity, today=today,
+        lint=inputs.lint, top_hits=cfg.recall_top_hits, min_relative=cfg.recall_min_relative_score,
+    )
+    places = concept_places(light.entries, inputs.files, inputs.recent_notes, lint=inputs.lint,
+                            exclude=light.speakers)
     light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
     recent = [r for r in evidence if r.day >= light_first]
     rem = rem_phase(
@@ -28,7 +33,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         min_strength=cfg.theme_min_strength,
     )
     candidates, actions, states, counts = deep_phase(
-        light.entries,
+        light.entries + light.rejected,
         inputs.memory_text,
         until_now,
         cfg=cfg,
@@ -47,12 +52,14 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         "folded": light.folded,
         "gone": len(light.gone),
         "notes_seen": light.notes_seen,
+        "weak_hits": light.weak_hits,
         "malformed": inputs.malformed,
     }
     notices = list(inputs.notices)
     if inputs.malformed:
         where = ", ".join(inputs.malformed_where[:5]) + (" …" if len(inputs.malformed_where) > 5 else "")
         notices.append(f"skipped {inputs.malformed} malformed recall-ledger line(s): {where}")
+    actions = [safe_action(a, inputs.lint) for a in actions]
     plan = DreamPlan(
         day=today.isoformat(),
         actions=actions,
@@ -66,6 +73,6 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         light=stats,
         notices=notices,
     )
-    plan.report = render_report(plan, inputs, light.gone)
+    plan.report = shown(render_report(plan, inputs, light.gone), inputs.lint)
     plan.concepts = concepts_document(plan.day, inputs.base_commit, rem.themes, places)
     return plan

@@ -20,7 +20,10 @@ GATE_WORDS = {
     "too long": "longer than the entry limit",
     "already promoted": "already in MEMORY.md",
     "duplicate": "says the same as an entry or a stronger candidate",
-    "outdated": "older than an entry about the same subject",
+    "outdated": "older than an entry or a snippet about the same subject (the newest wins)",
+    "needs context": "does not stand alone (a pronoun or a date only its log explains)",
+    "transient": "a one-off event, plan or trial whose day has passed",
+    "junk: chatter": "chat filler: a question, greeting, thanks or praise",
     "cap": "over the per-run cap",
     "budget": "MEMORY.md load budget reached",
     "source gone": "source text gone since the recall",
@@ -47,7 +50,12 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
         f"- {s['notes_seen']} recent daily logs and transcripts read for themes.",
     ]
     if s["malformed"]:
-        out.append(f"- {s['malformed']} malformed ledger lines skipped.")
+        where = ", ".join(f"`{w}`" for w in inputs.malformed_where[:10])
+        more = " …" if len(inputs.malformed_where) > 10 else ""
+        out.append(f"- {s['malformed']} malformed ledger lines skipped: {where}{more}.")
+    if s.get("weak_hits"):
+        out.append(f"- {s['weak_hits']} hits too far down their search to count as recalls (not in the first "
+                   f"{cfg.recall_top_hits}, or under {cfg.recall_min_relative_score:.0%} of its best score).")
     if gone:
         out.append(f"- {len(gone)} recalled snippets are gone from their files (edited or deleted since).")
     out += ["", "## REM: themes and candidate truths", ""]
@@ -67,6 +75,8 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
             out.append(f"- **forget** {_cell(action.text)} (from `{where}`)")
         elif action.kind == "supersede":
             out.append(f"- **update** {_cell(action.text)} (score {action.score:.3f}, from `{where}`, replaces {action.target})")
+            if action.previous_text:
+                out.append(f"  was: {_cell(action.previous_text)}")
         else:
             out.append(f"- **remember** {_cell(action.text)} (score {action.score:.3f}, from `{where}`)")
     out += ["", "## Fell, and why", ""]
@@ -74,6 +84,9 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
         if gate == "proposed":
             continue
         label = GATE_WORDS.get(gate, gate)
+        if gate.startswith("junk: ") and gate not in GATE_WORDS:
+            flagged = gate[6:7] in ("S", "P") and gate[7:].isdigit()
+            label = f"{gate}: flagged by the lint, never copied" if flagged else gate
         out.append(f"- {n} × {label}")
         if gate == "budget":
             out.append(f"  (MEMORY.md would pass its load budget of {cfg.memory_max_chars} characters; "
@@ -82,6 +95,6 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
     if near:
         out += ["", "Closest misses:", ""]
         for c in near:
-            out.append(f"- {_cell(c.entry.text, 70)} — score {c.score:.3f}, {c.entry.recalls} recalls, "
+            out.append(f"- {_cell(c.entry.fact, 70)} — score {c.score:.3f}, {c.entry.recalls} recalls, "
                        f"{len(c.entry.queries)} queries: {GATE_WORDS.get(c.gate or '', c.gate)}")
     return "\n".join(out).rstrip() + "\n"

@@ -30,6 +30,7 @@ from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
 from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
 from memgit.git import commits
+from memgit.memory.lint import settings_for
 from memgit.memory.recall_spool import ledger_lines, new_lines, read_spool
 
 if TYPE_CHECKING:
@@ -174,6 +175,7 @@ def gather(ws: Workspace, base: str, now: datetime, notices: list[str]) -> Dream
         memory_text=memory,
         config=cfg,
         similarity=similarity,
+        lint=settings_for(ws),
         malformed=ledger.malformed,
         malformed_where=tuple(ledger.malformed_where or ()),
         notices=tuple(notices),

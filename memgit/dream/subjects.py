@@ -1,0 +1,128 @@
+"""One subject, one entry (pure): what a fact is about, and whether two facts are about the same thing.
+
+A fact's subject is its names (people, projects, `#tags`, a speaker) and its key words (stemmed
+content words: "owns", "owner" and "owned" are one), never its first word: "Dana wants a written
+go/no-go checklist" and "Dana confirmed the go/no-go meeting is on 2026-03-19" share a first word
+and a name but not a subject; "Priya owns the Kestrel ledger migration" and "Jonas Weber joins as
+the new ledger owner" share no name but are one subject (who owns the ledger). Values (times,
+dates, numbers) are what changes between versions of a fact, so they are never part of it.
+
+Two facts share a subject when half or more of the key words of the one with fewer are in the
+other and, when both name someone, they name someone in common or one of them says that something
+changed hands ("joins as the new owner"); a name one side uses as a plain word ("standup" /
+"Standup") counts as a name on both.
+Whether a shared subject makes an update is then a question of meaning (deep.py: cosine with a
+model, term overlap without).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memgit.core.text import STOP_WORDS
+from memgit.dream.concepts import NOT_CONCEPTS, plain
+from memgit.dream.reltime import MONTHS, WEEKDAYS
+
+_SPEAKER_SAID = re.compile(r"^(?P<name>[^:]{1,40}?) said:\s*")
+_TOKEN = re.compile(r"#[\w-]+|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|[\w'’/-]+", re.UNICODE)
+_VALUE = re.compile(r"^(?:\d[\d.,:%/-]*|\d{4}-\d{2}-\d{2})$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\s[-–—]\s+)$")
+_SUFFIXES = ("ings", "ing", "ers", "er", "ies", "ied", "es", "ed", "s")
+COVER = 0.5
+_CALENDAR = frozenset(WEEKDAYS) | {m.lower() for m in MONTHS}
+#: Words that say something changed hands or value ("joins as the new owner", "takes over"): only
+#: then is a fact naming other people than an older one about the same thing a newer version of it.
+#: Without one, "Marco owns the billing migration" is another fact beside "Priya owns the ledger
+#: migration", not its update.
+_CHANGE = re.compile(
+    r"\b(?:new|now|no longer|anymore|instead|joins? as|joined as|takes? over|took over|hand(?:s|ed)? over|"
+    r"handover|replac(?:es|ed|ing)|successor|switch(?:es|ed)|chang(?:es|ed)|mov(?:es|ed) to|from now on|as of)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Subject:
+    names: frozenset[str]
+    topics: frozenset[str]
+    change: bool = False  # the fact says that something changed (hands, value)
+
+    @property
+    def empty(self) -> bool:
+        return not self.names and not self.topics
+
+
+def stem(word: str) -> str:
+    """A crude English stem, enough to make "owns", "owner", "owned" one key word."""
+    word = word.lower().strip("'’")
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                word += "y"
+            break
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+def subject_of(text: str) -> Subject:
+    """The names and key words of a fact (its values left out)."""
+    body = plain(text)
+    names: set[str] = set()
+    said = _SPEAKER_SAID.match(body)
+    if said:
+        names.add(said["name"].strip().lower())
+        body = body[said.end():]
+    topics: set[str] = set()
+    for match in _TOKEN.finditer(body):
+        token = match.group(0).strip("'’/-")
+        if not token:
+            continue
+        lowered = token.lower()
+        if token.startswith("#"):
+            names.add(lowered)
+            continue
+        if _VALUE.match(token) or lowered in _CALENDAR:
+            continue
+        for part in lowered.replace("’", "'").split("/"):
+            part = part.split("'")[0]
+            if len(part) < 3 or part in STOP_WORDS or part in NOT_CONCEPTS or part.isdigit():
+                continue
+            initial = _SENTENCE_START.search(body[: match.start()]) is not None
+            capital = token[:1].isupper() and not token.isupper()
+            if capital and (not initial or part not in _COMMON_STARTS):
+                names.add(part)
+            else:
+                topics.add(stem(part))
+    return Subject(frozenset(names), frozenset(topics - {stem(n) for n in names}),
+                   _CHANGE.search(body) is not None)
+
+
+#: Capitalised only because they open a sentence.
+_COMMON_STARTS = frozenset(
+    """decided decision agreed note notes todo reminder update status plan done fixed added removed moved
+    deployed shipped released merged switched started finished today tomorrow yesterday""".split()
+)
+
+
+def same_subject(a: Subject, b: Subject) -> bool:
+    """Whether two facts are about the same thing (see the module's docstring)."""
+    if a.empty or b.empty:
+        return False
+    all_names = a.names | b.names
+    names_a = a.names | {t for t in a.topics if t in all_names}
+    names_b = b.names | {t for t in b.topics if t in all_names}
+    topics_a = {t for t in a.topics if t not in all_names and t not in {stem(n) for n in all_names}}
+    topics_b = {t for t in b.topics if t not in all_names and t not in {stem(n) for n in all_names}}
+    shared_names = names_a & names_b
+    if topics_a and topics_b:
+        cover = len(topics_a & topics_b) / min(len(topics_a), len(topics_b))
+    else:
+        cover = 1.0 if shared_names and not (topics_a or topics_b) else 0.0
+    if shared_names:
+        return cover >= COVER or not topics_a or not topics_b
+    if names_a and names_b and not (a.change or b.change):
+        return False  # different people doing the same thing: two facts
+    return cover >= COVER and len(topics_a & topics_b) >= 1
