@@ -54,7 +54,9 @@ _NAMED = re.compile(
     r"(?P<part>\s+(?:morning|afternoon|evening|night))?",
     re.IGNORECASE,
 )
-_EVERY = re.compile(r"\b(?:every|each|most|some|all|other)\s+$", re.IGNORECASE)
+#: Before a weekday: it is any such day, or the one a date just named ("2026-04-04, a Saturday").
+_EVERY = re.compile(r"\b(?:every|each|most|some|all|other|any|a|an)\s+$|\d{4}-\d{2}-\d{2}\W{0,3}(?:a\s+)?$",
+                    re.IGNORECASE)
 
 # What is still relative after resolving (a reader cannot tell the date from the entry alone).
 _UNRESOLVED = (

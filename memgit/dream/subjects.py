@@ -7,7 +7,9 @@ and a name but not a subject; "Priya owns the Kestrel ledger migration" and "Jon
 the new ledger owner" share no name but are one subject (who owns the ledger). Values (times,
 dates, numbers) are what changes between versions of a fact, so they are never part of it.
 
-Two facts share a subject when half or more of the key words of the one with fewer are in the
+Two facts share a subject when their heads (the key words before the first verb) meet and they
+give the same kind of value (a time, a weekday, a date, a frequency …: "weekly planning is on
+Tuesdays at 11:00" / "planning goes back to Tuesdays, now at 14:00"), or when half or more of the key words of the one with fewer are in the
 other and, when both name someone, they name someone in common or one of them says that something
 changed hands ("joins as the new owner"); a name one side uses as a plain word ("standup" /
 "Standup") counts as a name on both.
@@ -47,6 +49,8 @@ class Subject:
     names: frozenset[str]
     topics: frozenset[str]
     change: bool = False  # the fact says that something changed (hands, value)
+    head: frozenset[str] = frozenset()  # key words before the first verb: what the sentence is about
+    values: frozenset[str] = frozenset()  # the kinds of value it gives: time, weekday, date, frequency …
 
     @property
     def empty(self) -> bool:
@@ -97,9 +101,50 @@ def subject_of(text: str) -> Subject:
             else:
                 topics.add(stem(part))
     return Subject(frozenset(names), frozenset(topics - {stem(n) for n in names}),
-                   _CHANGE.search(body) is not None)
+                   _CHANGE.search(body) is not None, _head(body), value_kinds(body))
 
 
+def _head(body: str) -> frozenset[str]:
+    """The key words before the sentence's first verb, preposition or value (its grammatical
+    subject, near enough): "Osprey cutover date" in "Osprey cutover date is fixed for …"."""
+    out: set[str] = set()
+    for token in _TOKEN.findall(body):
+        lowered = token.lower().strip("'’")
+        if (lowered in _HEAD_STOPS or _VALUE.match(token) or lowered in _CALENDAR
+                or (out and len(lowered) > 4 and lowered.endswith("ed"))):
+            if out:
+                break
+            continue
+        if lowered in STOP_WORDS or lowered in NOT_CONCEPTS:
+            continue
+        out.add(stem(lowered))
+        if len(out) >= 4:
+            break
+    return frozenset(out)
+
+
+def value_kinds(text: str) -> frozenset[str]:
+    """Which kinds of value a fact gives (what changes between its versions)."""
+    return frozenset(kind for kind, pattern in _VALUE_KINDS if pattern.search(text))
+
+
+#: Where a sentence's subject ends: auxiliaries, common verbs, prepositions.
+_HEAD_STOPS = frozenset(
+    """is are was were be been will would shall should can could may might must has have had does did do goes go
+    moves move runs run owns own leads lead takes take joins join wants want prefers prefer needs need requires
+    require uses use lives live works work starts start stays stay keeps keep reads read writes write retries
+    set sets gets get says said at on in to from for with by of every per after before since until than as into
+    over under about during within without via stays happens happen becomes become""".split()
+)
+_VALUE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("time", re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)),
+    ("weekday", re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)),
+    ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b(?:" + "|".join(MONTHS) + r")\b")),
+    ("frequency", re.compile(r"\b(?:hourly|daily|weekly|monthly|yearly|annually|nightly|every|per|once a|twice a)\b",
+                             re.IGNORECASE)),
+    ("percent", re.compile(r"\d\s?%|\bpercent\b", re.IGNORECASE)),
+    ("money", re.compile(r"[$€£]\s?\d|\b\d+(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros)\b", re.IGNORECASE)),
+)
 #: Capitalised only because they open a sentence.
 _COMMON_STARTS = frozenset(
     """decided decision agreed note notes todo reminder update status plan done fixed added removed moved
@@ -121,6 +166,8 @@ def same_subject(a: Subject, b: Subject) -> bool:
         cover = len(topics_a & topics_b) / min(len(topics_a), len(topics_b))
     else:
         cover = 1.0 if shared_names and not (topics_a or topics_b) else 0.0
+    if a.head & b.head and a.values & b.values and (shared_names or topics_a & topics_b):
+        return True  # the same thing given the same kind of value: "planning is at 11:00" / "at 14:00"
     if shared_names:
         return cover >= COVER or not topics_a or not topics_b
     if names_a and names_b and not (a.change or b.change):
