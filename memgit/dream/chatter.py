@@ -66,8 +66,12 @@ def is_filler(sentence: str) -> bool:
     return stripped.endswith("!") and (len(bare.split()) <= 5 or _ADDRESS.search(bare) is not None)
 
 
+_TOKEN = re.compile(r"\w[\w:./'’-]*")
+
+
 def content_words(text: str) -> int:
-    return sum(1 for word in WORD_RE.findall(text) if word.lower() not in STOP_WORDS and not word.isdigit())
+    """Words that carry content, values included ("9:45" and "2026-03-09" count once each)."""
+    return sum(1 for token in _TOKEN.findall(text) if token.lower() not in STOP_WORDS)
 
 
 def without_chatter(text: str, min_content_words: int = MIN_CONTENT_WORDS) -> tuple[str, bool]:

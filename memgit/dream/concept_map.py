@@ -23,7 +23,7 @@ from memgit.dream.concepts import concept_tags
 from memgit.dream.ledger import text_hash
 from memgit.dream.light import junk_reason
 from memgit.dream.model import ShortTerm
-from memgit.dream.safety import flagged
+from memgit.dream.safety import flagged, flagged_lines
 
 VERSION = 1
 MAX_CONCEPTS = 40
@@ -51,6 +51,7 @@ def concept_places(entries: Sequence[ShortTerm], files: Mapping[str, str | None]
     lint = lint or LintSettings()
     found: dict[str, dict[Place, int]] = {}  # tag -> place -> 0 recalled, 1 only read in a recent log
     split: dict[str, list[str]] = {}
+    secrets: dict[str, dict[int, str]] = {}
 
     def add(path: str, start: int, end: int, text: str, rank: int) -> None:
         if flagged(text, lint) is not None:
@@ -67,13 +68,19 @@ def concept_places(entries: Sequence[ShortTerm], files: Mapping[str, str | None]
             if text is None:
                 continue
             lines = split.setdefault(path, text.splitlines())
+            if path not in secrets:
+                secrets[path] = flagged_lines(lines, lint)
+            if any(n in secrets[path] for n in range(start, end + 1)):
+                continue
             if 1 <= start <= end <= len(lines):
                 add(path, start, end, "\n".join(lines[start - 1 : end]), 0)
     for path, note in sorted(recent_notes.items()):
         if not path.endswith(".md"):
             continue
-        for number, line in enumerate(note.splitlines(), start=1):
-            if line.strip() and junk_reason("memory/x.md", line) is None:
+        lines = note.splitlines()
+        secret = flagged_lines(lines, lint)
+        for number, line in enumerate(lines, start=1):
+            if line.strip() and number not in secret and junk_reason("memory/x.md", line) is None:
                 add(path, number, number, line, 1)
     # Recalled places first (a file keeps the first MAX_PLACES), then by path and line.
     return {tag: sorted(ranks, key=lambda p: (ranks[p], p[0], p[1], p[2])) for tag, ranks in found.items()}

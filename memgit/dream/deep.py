@@ -25,7 +25,7 @@ from memgit.dream.ledger import Recall, text_hash
 from memgit.dream.light import overlap
 from memgit.dream.model import Action, Candidate, ShortTerm, Similarity
 from memgit.dream.scoring import components
-from memgit.dream.subjects import Subject, same_subject, subject_of
+from memgit.dream.subjects import Subject, same_subject, subject_of, values_of
 
 GATES = (
     "recalls",
@@ -89,6 +89,7 @@ def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: 
     sims = similarity.compare(texts, texts)
     bag = [words(t) for t in texts]
     subjects = [subject_of(t) for t in texts]
+    numbers = [values_of(t) for t in texts]
     dup, sup = similarity.duplicate_threshold(cfg), similarity.supersede_threshold(cfg)
     for j, older in enumerate(order):
         if older.gate is not None:
@@ -97,13 +98,15 @@ def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: 
             newer = order[i]
             if _newest_first(newer) == _newest_first(older):
                 continue
-            same_words = sims[i][j] >= dup or overlap(bag[i], bag[j]) >= cfg.duplicate_overlap
-            if same_words and newer.gate is None:
-                older.gate = "duplicate"
-                newer.also.append(older.source)  # type: ignore[arg-type]
-                newer.also.extend(older.also)
-                break
-            if not same_words and sims[i][j] >= sup and same_subject(subjects[i], subjects[j]):
+            close = sims[i][j] >= dup or overlap(bag[i], bag[j]) >= cfg.duplicate_overlap
+            if close and numbers[i] == numbers[j]:
+                if newer.gate is None:
+                    older.gate = "duplicate"
+                    newer.also.append(older.source)  # type: ignore[arg-type]
+                    newer.also.extend(older.also)
+                    break
+                continue
+            if (close or sims[i][j] >= sup) and same_subject(subjects[i], subjects[j]):
                 older.gate = "outdated"
                 newer.replaced.append(plain(older.entry.fact))
                 break
@@ -158,16 +161,20 @@ def deep_phase(
     pool_words = [words(text) for text in pool]
     entry_subjects: dict[str, Subject] = {e.key: subject_of(plain(e.body)) for e in existing}
 
-    def same_words(text: str, others: list[frozenset[str]]) -> bool:
-        # The same words say the same thing whatever the model thinks (a rephrased line can sit
-        # below the cosine threshold, and near an update's cosine).
-        mine = words(text)
-        return any(overlap(mine, theirs) >= cfg.duplicate_overlap for theirs in others)
+    pool_values = [values_of(text) for text in pool]
+
+    def repeats(text: str, row: list[float]) -> bool:
+        # The same words (or a cosine this high) with the same values say the same thing; with other
+        # values ("standup at 9:45" / "at 11:00") they are a newer version of it, judged below.
+        # A person's line is never updated, so for it the same words are enough.
+        mine, numbers = words(text), values_of(text)
+        return any((overlap(mine, theirs) >= cfg.duplicate_overlap or (k < len(row) and row[k] >= dup))
+                   and (numbers == pool_values[k] or k >= len(existing)) for k, theirs in enumerate(pool_words))
 
     superseded: set[str] = set()
     replaced = {e.marker.extra["supersedes"] for e in existing if "supersedes" in e.marker.extra}
     for c, row in zip(passing, sims, strict=True):
-        if (row and max(row) >= dup) or same_words(c.entry.fact, pool_words):
+        if repeats(c.entry.fact, row):
             c.gate = "duplicate"
             continue
         if c.key in replaced:

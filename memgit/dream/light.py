@@ -26,7 +26,7 @@ from memgit.dream.concepts import concept_tags, plain, speakers, words
 from memgit.dream.ledger import Recall, text_hash
 from memgit.dream.model import ShortTerm
 from memgit.dream.rehydrate import relocate
-from memgit.dream.safety import flagged, shown
+from memgit.dream.safety import flagged, flagged_lines, shown
 from memgit.dream.standalone import standalone
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -124,6 +124,7 @@ def light_phase(
     gone: list[tuple[str, int, int, int]] = []
     junk: dict[str, int] = defaultdict(int)
     split_cache: dict[str, list[str]] = {}
+    marked: dict[str, dict[int, str]] = {}  # path -> the lines the lint flags (a key's body included)
     for (path, _hash), items in sorted(groups.items()):
         latest = max(items, key=lambda r: (r.time, r.focus_start))
         reason = path_reason(path)
@@ -156,7 +157,10 @@ def light_phase(
             sources=[(path, located.start, located.end)],
             shown=located.text,
         )
-        judge(entry, lines, today, lint, voices)
+        if path not in marked:
+            marked[path] = flagged_lines(lines, lint)
+        covered = [marked[path][n] for n in range(located.start, located.end + 1) if n in marked[path]]
+        judge(entry, lines, today, lint, voices, covered[0] if covered else None)
         (rejected if entry.rejected else entries).append(entry)
     entries, folded = fold(entries, fold_similarity)
     recent_tags: dict[str, int] = defaultdict(int)
@@ -169,13 +173,16 @@ def light_phase(
                        len(recalls) - len(counted), voices)
 
 
-def judge(entry: ShortTerm, lines: list[str], today: date, lint: LintSettings, voices: frozenset[str]) -> None:
-    """Set the entry's standalone text and tags, or the reason it can never be promoted."""
-    reason = junk_reason(entry.path, entry.text)
-    if reason:
-        entry.rejected = f"junk: {reason}"
-        return
-    code = flagged(entry.text, lint)
+def judge(entry: ShortTerm, lines: list[str], today: date, lint: LintSettings, voices: frozenset[str],
+          code: str | None = None) -> None:
+    """Set the entry's standalone text and tags, or the reason it can never be promoted (`code`: the
+    rule the lint flags its lines with in the file, a private key's body included)."""
+    code = code or flagged(entry.text, lint)
+    if code is None:
+        reason = junk_reason(entry.path, entry.text)
+        if reason:
+            entry.rejected = f"junk: {reason}"
+            return
     if code is not None:
         entry.rejected, entry.shown = f"junk: {code}", shown(entry.text, lint)
         return

@@ -32,15 +32,21 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         light.entries, light.recent_tags, today, lookback_days=cfg.rem_lookback_days,
         min_strength=cfg.theme_min_strength,
     )
+    # A MEMORY.md written with CRLF line endings keeps them: the phases splice LF text, and every
+    # state is turned back (only for a file that is CRLF throughout, so no byte of a person's changes).
+    crlf = "\r\n" in inputs.memory_text and inputs.memory_text.count("\n") == inputs.memory_text.count("\r\n")
+    memory_text = inputs.memory_text.replace("\r\n", "\n") if crlf else inputs.memory_text
     candidates, actions, states, counts = deep_phase(
         light.entries + light.rejected,
-        inputs.memory_text,
+        memory_text,
         until_now,
         cfg=cfg,
         similarity=inputs.similarity,
         now_day=today,
         base_commit=inputs.base_commit,
     )
+    if crlf:
+        states = [state.replace("\n", "\r\n") for state in states]
     if light.gone:
         counts["source gone"] = len(light.gone)
     for reason, n in light.junk.items():

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from memgit.core.lint import OFF, LintSettings, is_allowed, scan_injection
-from memgit.core.redact import placeholder, redact_text, secret_code
+from memgit.core.redact import placeholder, redact_lines, redact_text, secret_code
 from memgit.dream.model import Action
 
 
@@ -27,6 +27,25 @@ def flagged(text: str, settings: LintSettings) -> str | None:
             if settings.severity(code) != OFF and not is_allowed(line, code):
                 return code
     return None
+
+
+def flagged_lines(lines: list[str], settings: LintSettings) -> dict[int, str]:
+    """1-based line number -> rule, for every line of a file the lint's rules cover: a private
+    key's body lines go with their BEGIN line (alone, a base64 line flags nothing)."""
+    redacted, _found = redact_lines(lines, entropy_threshold=settings.entropy_threshold,
+                                    severities=settings.severities)
+    out: dict[int, str] = {}
+    code = ""
+    for number, (old, new) in enumerate(zip(lines, redacted, strict=True), 1):
+        if old != new:
+            code = new[new.find("[redacted: ") + 11: new.find("]", new.find("[redacted: "))] or code
+            out[number] = code
+            continue
+        for rule, _message in scan_injection(old):
+            if settings.severity(rule) != OFF and not is_allowed(old, rule):
+                out[number] = rule
+                break
+    return out
 
 
 def shown(text: str, settings: LintSettings) -> str:

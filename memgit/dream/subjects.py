@@ -123,6 +123,15 @@ def _head(body: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_NUMBERS = re.compile(r"\d[\d:.,/%-]*\d|\d")
+
+
+def values_of(text: str) -> frozenset[str]:
+    """The numbers, times and dates a fact gives: two texts with the same words and other values are
+    two versions of a fact (an update), not a duplicate."""
+    return frozenset(_NUMBERS.findall(text))
+
+
 def value_kinds(text: str) -> frozenset[str]:
     """Which kinds of value a fact gives (what changes between its versions)."""
     return frozenset(kind for kind, pattern in _VALUE_KINDS if pattern.search(text))
@@ -172,4 +181,12 @@ def same_subject(a: Subject, b: Subject) -> bool:
         return cover >= COVER or not topics_a or not topics_b
     if names_a and names_b and not (a.change or b.change):
         return False  # different people doing the same thing: two facts
+    if a.head and b.head and not a.head & b.head:
+        # Different sentence subjects: what they share must be beyond them ("Redshift is switched off
+        # after the cutover" is not about "the cutover date").
+        heads = a.head | b.head
+        topics_a, topics_b = topics_a - heads, topics_b - heads
+        if not topics_a or not topics_b:
+            return False
+        cover = len(topics_a & topics_b) / min(len(topics_a), len(topics_b))
     return cover >= COVER and len(topics_a & topics_b) >= 1
