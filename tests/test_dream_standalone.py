@@ -147,9 +147,9 @@ def _recall(query: str, line: int, score: float) -> Recall:
 def test_only_hits_near_the_top_of_their_search_count() -> None:
     hits = [_recall("q1", n, s) for n, s in ((1, 0.8), (2, 0.7), (3, 0.35), (4, 0.6))]  # one search, in order
     hits += [_recall("q2", n, s) for n, s in ((5, 0.2), (6, 0.19))]
-    kept, best = near_the_top(hits, top_hits=3, min_relative=0.5)
+    kept, weight = near_the_top(hits, top_hits=3, min_relative=0.5)
     assert [r.focus_start for r in kept] == [1, 2, 5, 6]  # line 3: under half the best; line 4: fourth
-    assert best[("2026-03-04T12:00:00+00:00", "q1")] == 0.8
+    assert [round(weight[id(r)], 3) for r in kept] == [1.0, round(0.7 / 0.8 * 0.8, 3), 1.0, round(0.19 / 0.2 * 0.8, 3)]
     assert [r.focus_start for r in near_the_top(hits, top_hits=1, min_relative=0.0)[0]] == [1, 5]
 
 

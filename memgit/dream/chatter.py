@@ -41,6 +41,7 @@ _SOCIAL = re.compile(
     r"hi|hey|hello|bye|goodbye|see you|take care)\b",
     re.IGNORECASE,
 )
+_SUGGESTION = re.compile(r"^(?:let's|let us|lets|how about|why don't|we should|maybe we)\b", re.IGNORECASE)
 _ADDRESS = re.compile(r"\b(?:you|your|you're|yours)\b", re.IGNORECASE)
 MIN_CONTENT_WORDS = 3
 
@@ -49,8 +50,10 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(text.strip()) if part.strip()]
 
 
-def is_filler(sentence: str) -> bool:
-    """A sentence that says nothing a reader would keep: a question, a greeting, thanks, praise."""
+def is_filler(sentence: str, dialogue: bool = False) -> bool:
+    """A sentence that says nothing a reader would keep: a question, a greeting, thanks, praise.
+    In a dialogue turn, a suggestion ("Let's …") and what is said to the other person ("Your
+    mentoring will push them", "You should try it") are the conversation, not a fact."""
     stripped = sentence.strip().rstrip("\"')]").rstrip()
     if stripped.endswith("?"):
         return True
@@ -58,6 +61,8 @@ def is_filler(sentence: str) -> bool:
     if not bare or not WORD_RE.search(bare):
         return True
     if _SOCIAL.match(bare):
+        return True
+    if dialogue and (_SUGGESTION.match(bare) or _ADDRESS.search(bare)):
         return True
     filler = _FILLER.match(bare)
     if filler and content_words(bare[filler.end():]) < MIN_CONTENT_WORDS:
@@ -67,21 +72,24 @@ def is_filler(sentence: str) -> bool:
 
 
 _TOKEN = re.compile(r"\w[\w:./'’-]*")
+_ANNOTATION = re.compile(r"\[[^\]]*\]")
 
 
 def content_words(text: str) -> int:
     """Words that carry content, values included ("9:45" and "2026-03-09" count once each)."""
-    return sum(1 for token in _TOKEN.findall(text) if token.lower() not in STOP_WORDS)
+    bare = _ANNOTATION.sub(" ", text)  # "[image: a photo of …]" describes an attachment, not a fact
+    return sum(1 for token in _TOKEN.findall(bare) if token.lower().rstrip(".:/'’-") not in STOP_WORDS)
 
 
-def without_chatter(text: str, min_content_words: int = MIN_CONTENT_WORDS) -> tuple[str, bool]:
+def without_chatter(text: str, min_content_words: int = MIN_CONTENT_WORDS, *, dialogue: bool = False
+                    ) -> tuple[str, bool]:
     """(the sentences worth keeping, interjections trimmed; whether anything was dropped).
     An empty text, or one with fewer than `min_content_words` content words, means the whole was
     chatter."""
     kept: list[str] = []
     dropped = False
     for sentence in sentences(text):
-        if is_filler(sentence):
+        if is_filler(sentence, dialogue):
             dropped = True
             continue
         bare = _INTERJECTION.sub("", sentence)

@@ -52,7 +52,8 @@ FILLER = frozenset(
     feel feels felt seem seemed stuff things wonderful beautiful meaningful grateful powerful peaceful
     another others every everyone somebody anybody nobody everybody someone okay alright fine awesome
     definitely absolutely totally thank thanks welcome hey hi yeah yes ok difference self key perfect gives
-    stop track alone don isn haven didn doesn wasn weren aren couldn wouldn shouldn won ain hasn hadn""".split()
+    stop track alone image images photo photos picture pictures pic pics journey experience experiences
+    weekend weekends don isn haven didn doesn wasn weren aren couldn wouldn shouldn won ain hasn hadn""".split()
 )
 #: Nouns that the suffix rules below would drop.
 _NOUNS_LIKE_MODIFIERS = frozenset(

@@ -83,21 +83,26 @@ def junk_reason(path: str, text: str) -> str | None:
     return None
 
 
-def near_the_top(recalls: Sequence[Recall], top_hits: int, min_relative: float) -> tuple[list[Recall], dict[tuple[str, str], float]]:
+def near_the_top(recalls: Sequence[Recall], top_hits: int, min_relative: float) -> tuple[list[Recall], dict[int, float]]:
     """The recalls that count (the first `top_hits` hits of their search, scoring at least
-    `min_relative` of its best) and each search's best score. A search's hits are its ledger lines
-    of one time and query, in the order the search returned them."""
+    `min_relative` of its best), and for each (keyed by `id()`) its weight as evidence:
+    its score relative to the search's best, discounted by its rank (1, 0.8, 0.67 … for the first,
+    second, third hit), so a fact that is the answer counts more than one that came along. A
+    search's hits are its ledger lines of one time and query, in the order the search returned them."""
     best: dict[tuple[str, str], float] = defaultdict(float)
     rank: dict[tuple[str, str], int] = defaultdict(int)
     for r in recalls:
         best[(r.time, r.query_hash)] = max(best[(r.time, r.query_hash)], r.score)
     kept = []
+    weight: dict[int, float] = {}
     for r in recalls:
         search = (r.time, r.query_hash)
         rank[search] += 1
-        if rank[search] <= top_hits and r.score >= min_relative * best[search]:
+        top = best[search]
+        if rank[search] <= top_hits and r.score >= min_relative * top:
             kept.append(r)
-    return kept, dict(best)
+            weight[id(r)] = (r.score / top if top > 0 else 0.0) / (1 + (rank[search] - 1) / 4)
+    return kept, weight
 
 
 def light_phase(
@@ -113,7 +118,7 @@ def light_phase(
 ) -> LightResult:
     lint = lint or LintSettings()
     today = today or max((date.fromisoformat(r.day) for r in recalls), default=date(1970, 1, 1))
-    counted, best = near_the_top(recalls, top_hits, min_relative)
+    counted, weight = near_the_top(recalls, top_hits, min_relative)
     groups: dict[tuple[str, str], list[Recall]] = defaultdict(list)
     for r in counted:
         groups[(r.path, r.text_hash or f"{r.focus_start}:{r.focus_end}")].append(r)
@@ -142,9 +147,8 @@ def light_phase(
             continue
         evidence: dict[tuple[str, str, str], float] = {}
         for r in items:
-            top = best[(r.time, r.query_hash)]
             key = (r.time, r.query_hash, r.day)
-            evidence[key] = max(evidence.get(key, 0.0), r.score / top if top > 0 else 0.0)
+            evidence[key] = max(evidence.get(key, 0.0), weight[id(r)])
         entry = ShortTerm(
             path=path,
             start=located.start,

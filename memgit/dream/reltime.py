@@ -55,6 +55,17 @@ _NAMED = re.compile(
     re.IGNORECASE,
 )
 #: Before a weekday: it is any such day, or the one a date just named ("2026-04-04, a Saturday").
+_ABBREVIATED = re.compile(
+    _PREP + r"(?P<mod>\b(?:this|next|last|past|coming)\s+)(?P<abbr>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?",
+    re.IGNORECASE,
+)
+_FULL_DAY = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "thu": "Thursday",
+             "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday"}
+_SEASON = re.compile(_PREP + r"\b(?P<mod>this|next|last|past)\s+(?P<season>summer|winter|spring|fall|autumn)\b",
+                     re.IGNORECASE)
+#: Northern seasons by their first month (winter starts in December and is named by that year).
+_SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+_OTHER_DAY = re.compile(r"\bthe other day\b", re.IGNORECASE)
 _EVERY = re.compile(r"\b(?:every|each|most|some|all|other|any|a|an)\s+$|\d{4}-\d{2}-\d{2}\W{0,3}(?:a\s+)?$",
                     re.IGNORECASE)
 
@@ -64,6 +75,8 @@ _UNRESOLVED = (
     re.compile(r"(?<!the )\b(?:this|next|last|past|coming)\s+(?:week(?:end)?|month|year|morning|afternoon|evening|"
                r"night)\b", re.IGNORECASE),
     re.compile(r"\b(?:this|next|last|coming)\s+" + _WEEKDAY + r"\b", re.IGNORECASE),
+    re.compile(r"\b(?:this|next|last|past|coming)\s+(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|summer|winter|spring|"
+               r"fall|autumn)\b|\bthe other day\b", re.IGNORECASE),
     re.compile(r"\b\d+\s+(?:day|week)s?\s+ago\b|\b(?:a|one|two|three)\s+(?:day|week)s?\s+ago\b", re.IGNORECASE),
 )
 
@@ -165,6 +178,20 @@ def resolve(text: str, day: date) -> str:
         when = day + timedelta(days=n * (7 if unit == "week" else 1))
         return f"around {when.isoformat()}"
 
+    def season(m: re.Match[str]) -> str:
+        name, mod = m["season"].lower(), m["mod"].lower()
+        first = _SEASON_START[name]
+        started = (day.year, first) <= (day.year, day.month)  # this year's season has begun by `day`
+        ended = day.month >= first + 3 if name != "winter" else False
+        if mod == "this":
+            year = day.year
+        elif mod == "next":
+            year = day.year if not started else day.year + 1
+        else:  # last / past: the latest one that is over
+            year = day.year if ended else day.year - 1
+        label = "fall" if name == "autumn" else name
+        return _with_prep(m["prep"], "in", f"{label} {year}")
+
     def named(m: re.Match[str]) -> str:
         if m["tail"] and m["tail"].lower() == "s":
             return m.group(0)  # "on Mondays": every Monday, not a date
@@ -182,6 +209,9 @@ def resolve(text: str, day: date) -> str:
     text = _AGO.sub(_keep_case(ago), text)
     text = _FEW_AGO.sub(_keep_case(lambda m: f"a few {m['unit'].lower()}s before {day.isoformat()}"), text)
     text = _IN.sub(_keep_case(within), text)
+    text = _OTHER_DAY.sub(f"a few days before {day.isoformat()}", text)
+    text = _SEASON.sub(_keep_case(season), text)
+    text = _ABBREVIATED.sub(lambda m: (m["prep"] or "") + m["mod"] + _FULL_DAY[m["abbr"].lower()], text)
     return _NAMED.sub(named, text)
 
 

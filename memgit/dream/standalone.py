@@ -106,7 +106,7 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
     stamp = _TIMESTAMP.match(body)
     if stamp and stamp.end() < len(body):
         body = body[stamp.end():]
-    kept, dropped = without_chatter(body)
+    kept, dropped = without_chatter(body, dialogue=speaker is not None)
     if not kept:
         return Verdict(body, CHATTER)
     if dropped:
