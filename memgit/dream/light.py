@@ -22,6 +22,7 @@ from datetime import date
 from memgit.core.lint import LintSettings
 from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR, daily_log_day
 from memgit.core.provenance import is_marker_line
+from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags, plain, speakers, words
 from memgit.dream.ledger import Recall, text_hash
 from memgit.dream.model import ShortTerm
@@ -169,9 +170,12 @@ def light_phase(
     entries, folded = fold(entries, fold_similarity)
     recent_tags: dict[str, int] = defaultdict(int)
     for _path, note in sorted(recent_notes.items()):
-        for line in note.splitlines():
-            if line.strip() and junk_reason("memory/x.md", line) is None and flagged(line, lint) is None:
-                for tag in concept_tags(line, exclude=voices):
+        lines = note.splitlines()
+        secret = flagged_lines(lines, lint)
+        for number, line in enumerate(lines, 1):
+            if line.strip() and number not in secret and junk_reason("memory/x.md", line) is None:
+                kept, _dropped = without_chatter(line, min_content_words=1)
+                for tag in concept_tags(kept, exclude=voices):
                     recent_tags[tag] += 1
     return LightResult(entries, gone, dict(junk), folded, dict(recent_tags), len(recent_notes), rejected,
                        len(recalls) - len(counted), voices)
