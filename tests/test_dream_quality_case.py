@@ -20,7 +20,7 @@ REASONS = ("junk: S1", "junk: chatter", "transient", "needs context", "outdated"
 
 @pytest.mark.model
 @pytest.mark.parametrize("module", [team_month, support_desk], ids=["team_month", "support_desk"])
-def test_a_reviewer_keeps_what_dreaming_proposes(module: ModuleType, tmp_path: Path, real_model: Path) -> None:
+def test_a_reviewer_keeps_what_dreaming_proposes(module: ModuleType, tmp_path: Path, real_model: Path) -> None:  # noqa: F811
     case = runner.load(module)
     outcome = runner.run_case(case, tmp_path / "ws", {"MEMGIT_MODEL": str(real_model)})
     score = runner.score(case, outcome)

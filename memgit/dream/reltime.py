@@ -28,7 +28,7 @@ _PREPOSITIONS = ("on", "in", "by", "from", "until", "till", "since", "before", "
                  "over", "through", "starting", "as of", "until", "around", "at")
 _PREP = r"(?P<prep>\b(?:" + "|".join(sorted({re.escape(p) for p in _PREPOSITIONS}, key=len, reverse=True)) + r")\s+)?"
 _ISO_AFTER = re.compile(r"^\s*,?\s*\(?\d{4}-\d{2}-\d{2}")
-_PAST = re.compile(
+PAST_TENSE = re.compile(
     r"\b(?:was|were|did|had|went|got|took|came|made|said|told|met|ran|began|left|found|gave|saw|held|won|lost|"
     r"wrote|sent|spent|bought|paid|moved|finished|completed|happened|shipped|decided|agreed|started|ended|"
     r"launched|released|merged|deployed|visited|attended|joined|signed|\w{3,}ed)\b", re.IGNORECASE)
@@ -123,7 +123,7 @@ def _weekday_date(day: date, weekday: int, mod: str, sentence: str) -> date:
     if mod in ("last", "past"):
         return day - timedelta(days=before or 7)
     # No modifier: the tense decides. Past: that day of this week or the one before; else the next one.
-    past = _PAST.search(sentence) and not _FUTURE.search(sentence)
+    past = PAST_TENSE.search(sentence) and not _FUTURE.search(sentence)
     if past:
         return day - timedelta(days=before)
     ahead = (weekday - day.weekday()) % 7

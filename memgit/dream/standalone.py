@@ -27,7 +27,7 @@ from datetime import date, timedelta
 from memgit.core.text import STOP_WORDS
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import NOT_CONCEPTS, plain
-from memgit.dream.reltime import MONTHS, WEEKDAYS, resolve, unresolved
+from memgit.dream.reltime import MONTHS, PAST_TENSE, WEEKDAYS, resolve, unresolved
 
 NEEDS_CONTEXT = "needs context"
 CHATTER = "junk: chatter"
@@ -69,11 +69,6 @@ _PLAN = re.compile(
     r"\b(?:will|shall|going to|gonna|plan(?:s|ned)?|scheduled|is set for|are set for|booked|upcoming|agenda|"
     r"to be held|is on|are on|takes place|happens on|is due|are due|due on|deadline|rehearsal|appointment|"
     r"at \d{1,2}(?::\d{2})?\s*(?:am|pm)?|\d{1,2}:\d{2})\b",
-    re.IGNORECASE,
-)
-_PAST_TENSE = re.compile(
-    r"\b(?:was|were|did|had|went|got|took|came|made|said|told|met|ran|began|left|found|gave|saw|held|won|lost|"
-    r"wrote|sent|spent|bought|paid|\w{3,}ed)\b",
     re.IGNORECASE,
 )
 _TRIAL = re.compile(
@@ -231,7 +226,7 @@ def is_transient(text: str, today: date) -> bool:
         return False
     if _PLAN.search(text):
         return True
-    return _PAST_TENSE.search(text) is None
+    return PAST_TENSE.search(text) is None
 
 
 def _strip_weekday(before: str) -> str:
