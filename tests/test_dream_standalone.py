@@ -33,6 +33,10 @@ WEDNESDAY = date(2026, 3, 4)
     ("Standups are on Mondays and every Friday.", "Standups are on Mondays and every Friday."),
     ("The cutover is 2026-04-04, a Saturday.", "The cutover is 2026-04-04, a Saturday."),
     ("The last week of March is busy.", "The last week of March is busy."),
+    ("My car broke down last Fri.", "My car broke down Friday 2026-02-27."),
+    ("We hiked there last summer.", "We hiked there in summer 2025."),
+    ("Send it by the end of the week.", "Send it by the end of the week of 2026-03-02."),
+    ("I saw it the other day.", "I saw it a few days before 2026-03-04."),
 ])
 def test_relative_dates_are_named_by_their_date(text: str, expected: str) -> None:
     assert resolve(text, WEDNESDAY) == expected
@@ -97,6 +101,16 @@ def test_standalone_copies_and_their_refusals() -> None:
     assert judge(14) == ("The ledger cutover completed on Saturday 2026-02-28 with no data loss.", None)  # an outcome
     assert judge(15)[1] == TRANSIENT  # a trial run
     assert judge(16)[1] is None  # a change from a date stays a fact after it
+
+
+def test_open_tasks_and_statuses_of_the_moment_are_transient() -> None:
+    lines = ["- [ ] Update the Osprey runbook with the new shard layout.",
+             "- TODO: ask Sven about the service account rotation.",
+             "- Ines is blocked on the finance schema review.",
+             "- The deploy pipeline retries a failed step twice."]
+    verdicts = [standalone(line, lines=lines, start=n, day=WEDNESDAY, today=WEDNESDAY).reason
+                for n, line in enumerate(lines, 1)]
+    assert verdicts == [TRANSIENT, TRANSIENT, TRANSIENT, None]
 
 
 def test_transient_needs_a_passed_date_or_a_trial() -> None:

@@ -56,7 +56,7 @@ _NAMED = re.compile(
 )
 #: Before a weekday: it is any such day, or the one a date just named ("2026-04-04, a Saturday").
 _ABBREVIATED = re.compile(
-    _PREP + r"(?P<mod>\b(?:this|next|last|past|coming)\s+)(?P<abbr>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?",
+    _PREP + r"(?P<mod>\b(?:this|next|last|past|coming)\s+)(?P<abbr>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b",
     re.IGNORECASE,
 )
 _FULL_DAY = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "thu": "Thursday",
@@ -66,6 +66,7 @@ _SEASON = re.compile(_PREP + r"\b(?P<mod>this|next|last|past)\s+(?P<season>summe
 #: Northern seasons by their first month (winter starts in December and is named by that year).
 _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 _OTHER_DAY = re.compile(r"\bthe other day\b", re.IGNORECASE)
+_END_OF = re.compile(r"\b(?:the\s+)?end of (?:the |this )?(?P<unit>week|month)\b(?!\s+of\b)", re.IGNORECASE)
 _EVERY = re.compile(r"\b(?:every|each|most|some|all|other|any|a|an)\s+$|\d{4}-\d{2}-\d{2}\W{0,3}(?:a\s+)?$",
                     re.IGNORECASE)
 
@@ -76,7 +77,7 @@ _UNRESOLVED = (
                r"night)\b", re.IGNORECASE),
     re.compile(r"\b(?:this|next|last|coming)\s+" + _WEEKDAY + r"\b", re.IGNORECASE),
     re.compile(r"\b(?:this|next|last|past|coming)\s+(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|summer|winter|spring|"
-               r"fall|autumn)\b|\bthe other day\b", re.IGNORECASE),
+               r"fall|autumn)\b|\bthe other day\b|\bend of (?:the |this )?(?:week|month)\b(?!\s+of\b)", re.IGNORECASE),
     re.compile(r"\b\d+\s+(?:day|week)s?\s+ago\b|\b(?:a|one|two|three)\s+(?:day|week)s?\s+ago\b", re.IGNORECASE),
 )
 
@@ -210,6 +211,8 @@ def resolve(text: str, day: date) -> str:
     text = _FEW_AGO.sub(_keep_case(lambda m: f"a few {m['unit'].lower()}s before {day.isoformat()}"), text)
     text = _IN.sub(_keep_case(within), text)
     text = _OTHER_DAY.sub(f"a few days before {day.isoformat()}", text)
+    text = _END_OF.sub(_keep_case(lambda m: f"the end of the week of {_monday(day).isoformat()}"
+                                  if m["unit"].lower() == "week" else f"the end of {_month_name(day)}"), text)
     text = _SEASON.sub(_keep_case(season), text)
     text = _ABBREVIATED.sub(lambda m: (m["prep"] or "") + m["mod"] + _FULL_DAY[m["abbr"].lower()], text)
     return _NAMED.sub(named, text)

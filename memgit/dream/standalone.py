@@ -73,9 +73,12 @@ _PLAN = re.compile(
 )
 _TRIAL = re.compile(
     r"\b(?:dry[- ]runs?|test runs?|trial runs?|rehearsals?|debugging|investigating|troubleshooting|for now|"
-    r"temporar(?:y|ily)|in progress|WIP|ETA|at the moment|waiting (?:for|on)|is down|are down)\b",
+    r"temporar(?:y|ily)|in progress|WIP|ETA|at the moment|waiting (?:for|on)|is down|are down|blocked (?:on|by)|"
+    r"out sick|OOO|out of office)\b",
     re.IGNORECASE,
 )
+#: An open task is work to do, not something to remember: a checkbox item, a TODO, an action item.
+_TASK = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[[ xX]\]|(?:TODO|FIXME|action items?|AI)\b\s*:?)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,8 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
     """The promoted copy of `text` (lines `start`… of a file whose lines are `lines`, written on `day`
     when it is a daily log), judged on `today`, the day of the dream."""
     changes: list[str] = []
+    if _TASK.match(text):
+        return Verdict(plain(text), TRANSIENT)
     body = plain(_CHECKBOX.sub("", text))
     speaker = None
     match = _SPEAKER.match(text.lstrip())
