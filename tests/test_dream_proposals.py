@@ -55,10 +55,12 @@ def test_nothing_the_lint_flags_leaves_a_daily_log(workspace: Path) -> None:
           + injection + "\n" + fact + "\n")
     commit_all(workspace, "a log committed without hooks")
     queries = []
-    for text in [*samples, injection, fact]:
+    for text in [*samples, injection]:
         words = [w for w in re.findall(r"[A-Za-z]{3,}", text.splitlines()[0]) if len(w) < 12][:3]
-        queries.append(words)
-    search_days(workspace, [[" ".join(w) + s for w in queries] for s in ("", " today", " again")])
+        queries.append(" ".join(words))
+    asks = [" today", " again", " please"]
+    facts = ["billing export nightly finance bucket", "when does the billing export run", "finance bucket export time"]
+    search_days(workspace, [[q + ask for q in queries] + [facts[n]] for n, ask in enumerate(asks)])
     out = memgit_json(workspace, "dream", "--now", NOW, "--explain", env=BM25)
     assert [a["text"] for a in out["actions"]] == [fact[2:]]
     flagged = {gate: n for gate, n in out["gates"].items() if re.fullmatch(r"junk: [SP]\d{3}", gate)}
