@@ -143,3 +143,10 @@ def test_credits_fold_per_section() -> None:
 def test_hand_written_entry_writers_skip_blank_and_marker_lines() -> None:
     lines = ["- by hand", "", "<!-- memgit:entry key=k1 -->", "- promoted"]
     assert models.writers(["a", "b", "b", "b"], lines, 1, 3) == ["a"]
+
+
+def test_entry_words_never_show_a_marker() -> None:
+    lines = ["<!-- memgit:entry key=kold source=memory/a.md:1-1@" + "a" * 40 + " -->", "- Old entry.",
+             "- The report is due on **Friday**. <!--mg:k3ab640d195-->"]
+    assert models.entry_words(lines, 1, 2, 100) == "Old entry."
+    assert models.entry_words(lines, 3, 3, 100) == "The report is due on Friday."

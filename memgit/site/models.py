@@ -98,7 +98,7 @@ def plain_text(line: str) -> str:
 
 def entry_words(lines: Sequence[str], start: int, end: int, limit: int) -> str:
     """A MEMORY.md entry's words as plain text, markers and blank lines left out, shortened."""
-    return shorten(" ".join(plain_text(line) for line in lines[start - 1 : end]
+    return shorten(" ".join(plain_text(strip_marker(line)) for line in lines[start - 1 : end]
                             if line.strip() and not is_marker_line(line)), limit)
 
 
