@@ -119,6 +119,19 @@ def test_transient_needs_a_passed_date_or_a_trial() -> None:
     assert not is_transient("Redshift will be switched off on 2026-04-18.", today)
     assert not is_transient("Planning moves to 10:30 starting 2026-03-16.", today)
     assert not is_transient("Sven decided on 2026-03-12 that access goes through SSO.", today)
+    assert not is_transient("Dana's birthday is 1990-04-02.", today)  # a date alone is no event or plan
+    assert is_transient("The go/no-go meeting is on March 19, 2026.", today)  # a named date counts too
+
+
+def test_a_logs_voice_before_the_fact_is_dropped() -> None:
+    lines = ["- Found that two materialised views must be refreshed by hand after a rollback.",
+             "- Turns out the billing export needs the VPN.",
+             "- Found the parser bug that broke the nightly export."]
+    judged = [standalone(line, lines=lines, start=n, day=WEDNESDAY, today=WEDNESDAY) for n, line in enumerate(lines, 1)]
+    assert [v.text for v in judged] == ["Two materialised views must be refreshed by hand after a rollback.",
+                                        "The billing export needs the VPN.",
+                                        "Found the parser bug that broke the nightly export."]
+    assert [v.changes for v in judged] == [("opener",), ("opener",), ()]
 
 
 @pytest.mark.parametrize(("older", "newer", "same"), [

@@ -29,7 +29,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from memgit.core.provenance import EntryMarker, has_inline_marker, parse_marker, short_marker, strip_marker
-from memgit.dream.subjects import title_of, title_stems
+from memgit.dream.concepts import plain
+from memgit.dream.subjects import speaker_of, title_of, title_stems
 
 DEFAULT_SECTION = "From dreaming"
 DEFAULT_TITLE = "# Long-term Memory"
@@ -116,17 +117,33 @@ def _unmarked(line: str) -> str:
 
 
 def subject_title(body: str, titles: Iterable[str] = ()) -> str:
-    """The subject heading an entry goes under: what its sentence is about, as the text spells it
-    (subjects.title_of: "Platform standup", "ETL job", a transcript's speaker), or the existing
-    heading of `titles` that names the same thing in fewer or more words ("Standup" /
-    "Platform standup"), so one subject keeps one group."""
+    """The subject heading an entry goes under (subjects.title_of: a transcript's speaker, the name
+    its subject starts with, else its subject as spelled: "Osprey", "Platform standup"), joining
+    one of the section's `titles` where that names the same thing: the same heading in fewer or
+    more words ("Standup" / "Platform standup"), or a name the entry mentions ("Marta takes over the
+    Osprey migration" goes under "Osprey"; the earliest mentioned wins). A speaker's turn stays
+    under its speaker."""
     title = " ".join((title_of(body) or NO_SUBJECT).split())[:40]
+    titles = list(titles)
+    for existing in titles:
+        if existing.casefold() == title.casefold():
+            return existing
+    if speaker_of(body):
+        return title
     mine = title_stems(title)
     for existing in titles:
         theirs = title_stems(existing)
         if mine and theirs and (theirs <= mine or mine <= theirs):
             return existing
-    return title
+    text = plain(body)
+    mentioned = []
+    for existing in titles:
+        name = existing.split()[0] if existing.split() else ""
+        if name[:1].isupper() and not name.isupper():
+            found = re.search(r"(?<![\w'’])" + re.escape(name) + r"(?![\w])", text)
+            if found:
+                mentioned.append((found.start(), existing))
+    return min(mentioned)[1] if mentioned else title
 
 
 def entry_line(key: str, body: str) -> str:

@@ -32,7 +32,8 @@ from memgit.dream.reltime import MONTHS, WEEKDAYS, resolve, unresolved
 
 #: What standing alone may change in a copy (`Verdict.changes`), as a reviewer reads it.
 CHANGE_WORDS = {"date": "relative dates resolved", "subject": "pronoun replaced by the name it stands for",
-                "speaker": "speaker markup", "chatter": "chat filler dropped"}
+                "speaker": "speaker markup", "chatter": "chat filler dropped",
+                "opener": "the log's 'found that' dropped"}
 NEEDS_CONTEXT = "needs context"
 CHATTER = "junk: chatter"
 TRANSIENT = "transient"
@@ -76,6 +77,14 @@ _TRIAL = re.compile(
 _TASK = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[[ xX]\]|(?:TODO|FIXME|action items?|AI)\b\s*:?)", re.IGNORECASE)
 
 
+#: A log's voice before the fact ("Found that two views must be refreshed …"): the entry is the fact.
+_OPENER = re.compile(
+    r"^(?:(?:we|i)\s+)?(?:found|noticed|learned|learnt|realised|realized|discovered|noted|confirmed)\s+(?:out\s+)?"
+    r"that\s+(?=\S)|^(?:(?:it\s+)?turns out|note|fyi|til|nb)\b[:,]?\s+(?:that\s+)?(?=\S)",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What a snippet becomes as an entry: its text, or why it cannot be one, and what was changed."""
@@ -107,6 +116,10 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
     if dropped:
         changes.append("chatter")
     body = kept
+    opener = _OPENER.match(body)
+    if opener and speaker is None and len(body) > opener.end() + 1:
+        body = body[opener.end()][:1].upper() + body[opener.end() + 1:]
+        changes.append("opener")
     subject = _pronoun_subject(body, lines, start, speaker)
     if subject is not None:
         if subject == "":

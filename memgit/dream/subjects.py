@@ -130,18 +130,26 @@ def _head_tokens(body: str) -> list[str]:
     return out
 
 
+def speaker_of(text: str) -> str | None:
+    """The speaker of a promoted transcript turn ("Jon said: …"), or None."""
+    said = _SPEAKER_SAID.match(plain(text))
+    return said["name"].strip() if said else None
+
+
 def title_of(text: str) -> str | None:
     """What a reader would head a group of facts like this one with: a transcript's speaker ("Jon
-    said: …" goes under Jon), else the sentence's subject as the text spells it ("ETL job" for "The
-    ETL job failed again at 02:13", "Platform standup" for "The platform standup is at 9:45"), else
-    the first name it gives; None when it names nothing a heading could hold."""
+    said: …" goes under Jon); else the name the sentence's subject starts with ("Osprey" for "The
+    Osprey cluster runs …", "Ana Ruiz"); else the subject as the text spells it ("ETL job" for "The
+    ETL job failed again at 02:13", "Platform standup", "Claire" for "Claire maintains the …"); else
+    the first name it gives. None when it names nothing a heading could hold."""
     body = plain(text)
-    said = _SPEAKER_SAID.match(body)
-    if said:
-        return said["name"].strip()
-    words = [t for t in _head_tokens(body) if t.lower() not in FILLER and not t.startswith("#")]
-    if len(words) == 1 and words[0].islower() and words[0].endswith("ed"):
-        words = []  # the verb, when the sentence starts elsewhere: "In 2024 we moved to Lisbon"
+    speaker = speaker_of(body)
+    if speaker:
+        return speaker
+    words = _title_words(body)
+    run = _name_run(body, words)
+    if run:
+        return run
     if words:
         title = " ".join(words[:3])
         return title[:1].upper() + title[1:]
@@ -152,6 +160,52 @@ def title_of(text: str) -> str | None:
                 and lowered not in NOT_CONCEPTS and lowered not in _CALENDAR and lowered not in _COMMON_STARTS
                 and lowered not in FILLER):
             return token
+    return None
+
+
+_DETERMINER = re.compile(r"^\W*(?:the|a|an|every|each|all|our|their|his|her|its|this|that|these|those|no|some|any)\b",
+                         re.IGNORECASE)
+
+
+def _title_words(body: str) -> list[str]:
+    """The head's words for a heading: filler out, and cut before a verb the head ran into (a
+    lower-case word followed by a determiner: "maintains the", "wants every")."""
+    out: list[str] = []
+    at = 0
+    for token in _head_tokens(body):
+        found = body.find(token, at)
+        at = found + len(token) if found >= 0 else at
+        if token.islower() and out and found >= 0 and _DETERMINER.match(body[at:]):
+            break
+        if token.lower() not in FILLER and not token.startswith("#"):
+            out.append(token)
+    if len(out) == 1 and out[0].islower() and out[0].endswith("ed"):
+        return []  # the verb, when the sentence starts elsewhere: "In 2024 we moved to Lisbon"
+    return out
+
+
+def _name_run(body: str, words: list[str]) -> str | None:
+    """The first run of capitalised words of the head when it is surely a name: not just the
+    sentence's first word ("Support hours"), but a word in the middle ("The Osprey cluster"), a
+    mixed-case word ("ClickHouse") or two capitalised words ("Ana Ruiz")."""
+    run: list[str] = []
+    at = 0
+    for word in words:
+        found = body.find(word, at)
+        adjacent = not run or (found >= 0 and not body[at:found].strip())
+        at = found + len(word) if found >= 0 else at
+        capital = word[:1].isupper() and not word.isupper() and word.lower() not in _COMMON_STARTS
+        if capital and adjacent and not (run and any(ch.isupper() for ch in word[1:])):
+            run.append(word)  # "Ana Ruiz"; "Osprey ClickHouse" stops at the product name
+        elif run:
+            break
+    if not run:
+        return None
+    first = body.find(run[0])
+    initial = _SENTENCE_START.search(body[:first]) is not None if first >= 0 else True
+    camel = any(any(ch.isupper() for ch in word[1:]) for word in run)
+    if not initial or camel or len(run) >= 2:
+        return " ".join(run)
     return None
 
 
