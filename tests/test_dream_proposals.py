@@ -221,3 +221,41 @@ def test_concept_tags_of_a_real_conversation_are_topics() -> None:
     top = sorted(places, key=lambda tag: (-len(places[tag]), tag))[:20]
     assert not set(top) & {"caroline", "melanie", "mel"}, top
     assert not set(top) & {"awesome", "sounds", "definitely", "since", "way", "cool", "amazing", "glad", "love"}, top
+
+
+def test_a_rejection_sticks_to_the_source_text_not_to_its_standalone_rewrite(workspace: Path) -> None:
+    log = workspace / "memory/2026-03-04.md"
+    note = ("# 2026-03-04\n\n## 15:45 1:1 with {who}\n\n- He prefers async code reviews over pairing sessions{tail}.\n"
+            "- The payments team moves its standup to 10:15 from next Monday.\n")
+    write(log, note.format(who="Marco", tail=""))
+    commit_all(workspace, "a 1:1")
+    asks = [["async code reviews pairing", "payments standup time"], ["marco code reviews", "when is the payments "
+            "standup"], ["review preference pairing sessions", "standup 10:15 payments team"]]
+    search_days(workspace, asks)
+    out = memgit_json(workspace, "dream", "--now", NOW, env=BM25)
+    marco = next(a for a in out["actions"] if a["text"] == "Marco prefers async code reviews over pairing sessions.")
+    dropped = memgit_json(workspace, "dream", "drop", marco["key"], "--branch", out["branch"], env=BM25)
+    assert [d["key"] for d in dropped["dropped"]] == [marco["key"]]
+    git(workspace, "merge", "-q", "--no-edit", out["branch"])  # the decision lands with the merge
+    assert "async code reviews" not in (workspace / "MEMORY.md").read_text()
+
+    def later(first: int) -> dict:
+        search_days(workspace, [a[:1] for a in asks], tuple(f"2026-03-{first + n}" for n in range(3)))
+        return memgit_json(workspace, "dream", "--now", f"2026-03-{first + 2}T22:00:00+00:00", "--dry-run",
+                           "--explain", env=BM25)
+
+    # The heading now names Marco in full: the rewrite changes ("Marco Rossi prefers …"), the log line
+    # does not, so the proposal stays rejected.
+    write(log, note.format(who="Marco Rossi", tail=""))
+    commit_all(workspace, "the heading names Marco in full")
+    again = later(12)
+    row = next(r for r in again["candidates"] if "async code reviews" in r["text"])
+    assert row["entry"] == "Marco Rossi prefers async code reviews over pairing sessions."
+    assert row["key"] == marco["key"] and row["gate"] == "rejected"
+    assert not any("async" in a["text"] for a in again["actions"])
+    # The log line itself changes: a new fact, proposed again.
+    write(log, note.format(who="Marco Rossi", tail=", in writing"))
+    commit_all(workspace, "the source changed")
+    changed = later(15)
+    assert [a["text"] for a in changed["actions"] if "async" in a["text"]] == [
+        "Marco Rossi prefers async code reviews over pairing sessions, in writing."]
