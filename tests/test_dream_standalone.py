@@ -185,3 +185,13 @@ def test_ledger_values_out_of_range_are_bad_lines(score: str) -> None:
     line = '{"t":"2026-03-04T12:00:00+00:00","q":"a","path":"memory/a.md","lines":[1,1],"score":' + score + '}'
     assert parse_line(line) is None
     assert parse_line(line.replace(score, "0.5")) is not None
+
+
+def test_attachment_captions_are_no_part_of_an_entry() -> None:
+    turn = ("- **Melanie**: We roast marshmallows around the campfire every summer. "
+            "[image: a photo of a fire pit with a lot of fire and sparks]")
+    verdict = standalone(turn, lines=[turn], start=1, day=WEDNESDAY, today=WEDNESDAY)
+    assert (verdict.text, verdict.reason, verdict.changes) == (
+        "Melanie said: We roast marshmallows around the campfire every summer.", None, ("speaker", "chatter"))
+    alone = "- **Melanie**: [image: a photo of a fire pit]"
+    assert standalone(alone, lines=[alone], start=1, day=WEDNESDAY, today=WEDNESDAY).reason == CHATTER

@@ -32,7 +32,7 @@ from memgit.dream.reltime import MONTHS, WEEKDAYS, resolve, unresolved
 
 #: What standing alone may change in a copy (`Verdict.changes`), as a reviewer reads it.
 CHANGE_WORDS = {"date": "relative dates resolved", "subject": "pronoun replaced by the name it stands for",
-                "speaker": "speaker markup", "chatter": "chat filler dropped",
+                "speaker": "speaker markup", "chatter": "chat filler and attachment captions dropped",
                 "opener": "the log's 'found that' dropped"}
 NEEDS_CONTEXT = "needs context"
 CHATTER = "junk: chatter"
@@ -77,6 +77,8 @@ _TRIAL = re.compile(
 _TASK = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[[ xX]\]|(?:TODO|FIXME|action items?|AI)\b\s*:?)", re.IGNORECASE)
 
 
+#: What a chat client writes for an attachment ("[image: a photo of a sand castle …]"): no fact.
+_CAPTION = re.compile(r"\s*\[(?:image|photo|picture|video|audio|file|attachment|sticker|gif)\b[^\]]*\]", re.IGNORECASE)
 #: A log's voice before the fact ("Found that two views must be refreshed …"): the entry is the fact.
 _OPENER = re.compile(
     r"^(?:(?:we|i)\s+)?(?:found|noticed|learned|learnt|realised|realized|discovered|noted|confirmed)\s+(?:out\s+)?"
@@ -110,10 +112,11 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
     stamp = _TIMESTAMP.match(body)
     if stamp and stamp.end() < len(body):
         body = body[stamp.end():]
-    kept, dropped = without_chatter(body, dialogue=speaker is not None)
+    captionless = " ".join(_CAPTION.sub(" ", body).split())
+    kept, dropped = without_chatter(captionless, dialogue=speaker is not None)
     if not kept:
         return Verdict(body, CHATTER)
-    if dropped:
+    if dropped or captionless != body:
         changes.append("chatter")
     body = kept
     opener = _OPENER.match(body)
