@@ -65,8 +65,8 @@ def _source_line(record: EntryRecord | None, action: Action) -> str:
     if source is None:
         return "from ?"
     about = [f"`{source.path}:{source.start}-{source.end}`"]
-    if record is not None and record.heading:
-        about.append(f"under {_quote(record.heading)}")
+    if record is not None and record.heading and record.heading.lstrip("#").strip() != record.date:
+        about.append(f"under {_quote(record.heading)}")  # a daily log's own date heading says nothing more
     if record is not None and record.date:
         about.append(f"({record.date})")
     if source.commit:
