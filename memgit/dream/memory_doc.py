@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from memgit.core.provenance import EntryMarker, has_inline_marker, parse_marker, short_marker, strip_marker
-from memgit.core.text import WORD_RE
-from memgit.dream.concepts import subject
+from memgit.dream.concepts import plain
+from memgit.dream.subjects import speaker_of, title_of, title_stems
 
 DEFAULT_SECTION = "From dreaming"
 DEFAULT_TITLE = "# Long-term Memory"
@@ -116,17 +116,34 @@ def _unmarked(line: str) -> str:
     return strip_marker(line.rstrip("\r\n")) + ending
 
 
-def subject_title(body: str) -> str:
-    """The subject heading an entry goes under: its subject as the text spells it, capitalised."""
-    found = subject(body)
-    if not found:
-        return NO_SUBJECT
-    for word in WORD_RE.findall(body):
-        if word.lower() == found:
-            found = word
-            break
-    title = " ".join(found.split())[:40]
-    return title[:1].upper() + title[1:] if title else NO_SUBJECT
+def subject_title(body: str, titles: Iterable[str] = ()) -> str:
+    """The subject heading an entry goes under (subjects.title_of: a transcript's speaker, the name
+    its subject starts with, else its subject as spelled: "Osprey", "Platform standup"), joining
+    one of the section's `titles` where that names the same thing: the same heading in fewer or
+    more words ("Standup" / "Platform standup"), or a name the entry mentions ("Marta takes over the
+    Osprey migration" goes under "Osprey"; the earliest mentioned wins). A speaker's turn stays
+    under its speaker."""
+    title = " ".join((title_of(body) or NO_SUBJECT).split())[:40]
+    titles = list(titles)
+    for existing in titles:
+        if existing.casefold() == title.casefold():
+            return existing
+    if speaker_of(body):
+        return title
+    mine = title_stems(title)
+    for existing in titles:
+        theirs = title_stems(existing)
+        if mine and theirs and (theirs <= mine or mine <= theirs):
+            return existing
+    text = plain(body)
+    mentioned = []
+    for existing in titles:
+        name = existing.split()[0] if existing.split() else ""
+        if name[:1].isupper() and not name.isupper():
+            found = re.search(r"(?<![\w'’])" + re.escape(name) + r"(?![\w])", text)
+            if found:
+                mentioned.append((found.start(), existing))
+    return min(mentioned)[1] if mentioned else title
 
 
 def entry_line(key: str, body: str) -> str:
@@ -174,7 +191,6 @@ def add_entry(text: str, key: str, body: str, *, section: str = DEFAULT_SECTION,
     """`text` with one entry added at the end of its subject's group, in memgit's section (made at
     the end of the file when missing); nothing else changes."""
     eol = _eol(text)
-    group = group or subject_title(body)
     line = entry_line(key, body) + eol
     if not text.strip():
         text = DEFAULT_TITLE + eol
@@ -183,9 +199,12 @@ def add_entry(text: str, key: str, body: str, *, section: str = DEFAULT_SECTION,
         lines[-1] += eol
     sec = _find_heading(lines, 2, section)
     if sec is None:
+        group = group or subject_title(body)
         block = ([eol] if lines[-1].strip() else []) + [f"## {section}{eol}", eol, f"### {group}{eol}", line]
         return "".join(lines + block)
     sec_end = _block_end(lines, sec, 2, len(lines))
+    titles = [found[1] for i in range(sec + 1, sec_end) if (found := _heading(lines[i])) is not None and found[0] == 3]
+    group = group or subject_title(body, titles)
     sub = _find_heading(lines, 3, group, sec + 1, sec_end)
     if sub is not None:
         at = _last_content(lines, sub, _block_end(lines, sub, 3, sec_end)) + 1

@@ -26,7 +26,7 @@ from memgit.core.transcripts import transcript_lines
 from memgit.dream import memory_doc
 from memgit.dream.branch import TRAILER_BASE, TRAILER_NOW, DreamBranch, read_branch
 from memgit.dream.concept_map import concepts_path
-from memgit.dream.concepts import jaccard, plain
+from memgit.dream.concepts import jaccard
 from memgit.dream.decisions import Decision, decisions_path, parse_decisions
 from memgit.dream.entries import EntryRecord, append_lines
 from memgit.dream.ledger import parse_ledger
@@ -35,6 +35,7 @@ from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
 from memgit.git import commits
 from memgit.git.commits import ChainCommit
+from memgit.memory.lint import settings_for
 from memgit.memory.recall_spool import ledger_lines, new_lines, read_spool
 
 if TYPE_CHECKING:
@@ -214,6 +215,7 @@ def gather(
         memory_text=memory,
         config=cfg,
         similarity=similarity,
+        lint=settings_for(ws),
         malformed=ledger.malformed,
         malformed_where=tuple(ledger.malformed_where or ()),
         notices=tuple(notices),
@@ -224,9 +226,10 @@ def gather(
     )
 
 
-def commit_message(action: Action, record: EntryRecord | None = None, old_text: str | None = None) -> str:
+def commit_message(action: Action, record: EntryRecord | None = None) -> str:
     """A proposal's commit: the subject a reviewer reads in `git log`, the text quoted, where it
-    comes from (heading, date), why (the questions that recalled it), the old text of an update."""
+    comes from (heading, date), why (the questions that recalled it); the body (deep.py) says the
+    rest, an update's old text beside the new."""
     trailers = {TRAILER_ACTION: action.kind, TRAILER_KEY: action.key}
     if action.source is not None:
         trailers[TRAILER_SOURCE] = action.source.format()
@@ -238,8 +241,6 @@ def commit_message(action: Action, record: EntryRecord | None = None, old_text: 
         trailers["Memgit-Previous-Source"] = action.previous_source.format()
     quoted = "\n".join("> " + line for line in action.text.splitlines())
     about: list[str] = []
-    if old_text:
-        about.append(f"Replaces: {old_text}")
     if record is not None and action.source is not None:
         where = f"Source: {action.source.path}:{action.source.start}-{action.source.end}"
         if record.heading:
@@ -264,11 +265,9 @@ def branch_steps(root: Path, plan: DreamPlan, inputs: DreamInputs) -> list[tuple
             f"{ENTRIES_PATH} and the entry keeps a short marker on its own line.\n\n{TRAILER_ACTION}: migrate\n",
             {"MEMORY.md": plan.migrated.encode("utf-8")},
         ))
-    before = {e.key: plain(e.body) for e in memory_doc.parse_entries(plan.migrated or plan.memory_before)}
     records = plan.records or [None] * len(plan.actions)
     for action, state, record in zip(plan.actions, plan.memory_after, records, strict=True):
-        old = before.get(action.target or "") if action.kind == "supersede" else None
-        steps.append((commit_message(action, record, old), {"MEMORY.md": state.encode("utf-8")}))
+        steps.append((commit_message(action, record), {"MEMORY.md": state.encode("utf-8")}))
     report_path = f"{DREAM_REPORT_DIR}/{plan.day}.md"
     files: dict[str, bytes | None] = {
         report_path: plan.report.encode("utf-8"),

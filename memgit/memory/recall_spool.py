@@ -88,6 +88,9 @@ class Recall:
         return f"{self.path}:{self.focus_start}:{self.focus_end}"
 
 
+MAX_SCORE = 1.0
+MAX_LINE = 10_000_000
+
 
 def parse_line(line: str) -> Recall | None:
     """One ledger line, or None when it is not a valid record (the caller counts those)."""
@@ -110,6 +113,10 @@ def parse_line(line: str) -> Recall | None:
     if not isinstance(path, str) or not path or path.startswith("/") or ".." in path.split("/"):
         return None
     if start < 1 or end < start or focus_start < 1 or focus_end < focus_start or not qhash:
+        return None
+    # Values a search can write: a score in [0, 1] (1e308 or NaN would own every relevance mean),
+    # line numbers a text file can have, short hashes.
+    if not (0.0 <= score <= MAX_SCORE) or max(end, focus_end) > MAX_LINE or len(qhash) > 64 or len(thash) > 64:
         return None
     return Recall(
         time=stamp,
