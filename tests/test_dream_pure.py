@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from memgit.core.provenance import EntryMarker, SourceRef
 from memgit.dream import memory_doc
 from memgit.dream.concepts import concept_tags, entry_key
-from memgit.dream.ledger import text_hash
 from memgit.dream.light import junk_reason
 from memgit.dream.rehydrate import relocate
 from memgit.dream.scoring import DEFAULT_WEIGHTS, components
 from memgit.dream.subjects import title_of
+from memgit.ledger.lines import text_hash
 
 MARKER = EntryMarker("kabc", SourceRef("memory/2026-01-02.md", 4, 4, "f" * 40), 0.8, "2026-02-01")
 human_line = st.text(st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="<>="), max_size=40)
@@ -160,7 +160,7 @@ def test_score_shapes_match_the_reference() -> None:
 def test_ledger_times_compare_as_instants() -> None:
     from datetime import UTC, datetime
 
-    from memgit.dream.ledger import parse_line
+    from memgit.ledger.lines import parse_line
 
     line = '{{"t":"{t}","q":"a","path":"memory/a.md","lines":[1,1],"score":1}}'
     east = parse_line(line.format(t="2026-03-04T21:00:00+02:00"))

@@ -14,7 +14,7 @@ from memgit.dream.reltime import resolve, unresolved
 from memgit.dream.safety import flagged, shown
 from memgit.dream.standalone import CHATTER, NEEDS_CONTEXT, TRANSIENT, is_transient, standalone
 from memgit.dream.subjects import same_subject, subject_of
-from memgit.memory.recall_spool import Recall, parse_line
+from memgit.ledger.lines import Recall, parse_line
 
 WEDNESDAY = date(2026, 3, 4)
 

@@ -22,7 +22,7 @@ from markupsafe import escape
 from bench.secrets_corpus import Sample, corpus
 from memgit.core.lint import scan_secrets
 from memgit.core.provenance import EntryMarker, SourceRef
-from memgit.dream.ledger import text_hash
+from memgit.ledger.lines import text_hash
 from memgit.site import urls
 from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_json, write
 from tests.site_helpers import BM25, build, check_links, make_workspace

@@ -47,8 +47,8 @@ def dream_command(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from memgit.dream.clock import resolve_now
     from memgit.dream.run import run_dream
+    from memgit.ledger.clock import resolve_now
 
     now = resolve_now(now_text)
     ws = workspace_from(ctx, directory)

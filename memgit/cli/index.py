@@ -206,7 +206,7 @@ def search(
         from memgit.recall.bm25_query import BM25Prefetch
 
         early["bm25_prefetch"] = BM25Prefetch(ws, query, k)  # and a large index's BM25 query starts
-    from memgit.dream.recording import Recorder
+    from memgit.ledger.recording import Recorder
     from memgit.recall.search import Searcher
 
     # A batch amortises reading the vectors into memory (in-memory products are ~2x faster than
@@ -276,7 +276,7 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
     path, start, end = parse_spec(spec)
     result = read_memory(ws, path, start, end, max_lines=max_lines)
     if result.path == "MEMORY.md":
-        from memgit.dream.use import read_text, record_use
+        from memgit.ledger.uses import read_text, record_use
 
         # forgetting counts a read as a use of the entries it showed
         record_use(ws, "get", result.path, result.start_line, result.end_line, text=read_text(ws, result.path))
@@ -294,8 +294,8 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
 def status(ctx: click.Context, as_json: bool) -> None:
     """How the index compares with HEAD."""
     from memgit.index.status import index_status
+    from memgit.ledger.spool import pending_count
     from memgit.memory.conflicts import conflict_advice, memory_conflicts
-    from memgit.memory.recall_spool import pending_count
 
     ws = workspace_from(ctx)
     data = index_status(ws)

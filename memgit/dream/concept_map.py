@@ -20,10 +20,10 @@ from memgit.core.lint import LintSettings
 from memgit.core.paths import CONCEPTS_DIR
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags
-from memgit.dream.ledger import text_hash
 from memgit.dream.light import junk_reason
 from memgit.dream.model import ShortTerm
 from memgit.dream.safety import flagged, flagged_lines
+from memgit.ledger.lines import text_hash
 
 VERSION = 1
 MAX_CONCEPTS = 40

@@ -23,12 +23,12 @@ from memgit.core.provenance import SourceRef
 from memgit.dream import memory_doc
 from memgit.dream.concepts import entry_key, plain, words
 from memgit.dream.forget import ForgetProposal, forget_proposals
-from memgit.dream.ledger import Recall
 from memgit.dream.light import overlap
 from memgit.dream.model import Action, Candidate, Review, ShortTerm, Similarity
 from memgit.dream.scoring import components
 from memgit.dream.standalone import CHANGE_WORDS
 from memgit.dream.subjects import Subject, same_subject, subject_of, values_of
+from memgit.ledger.lines import Recall
 
 GATES = (
     "rejected",

@@ -3,7 +3,7 @@
 Time alone never forgets a fact: "Sam prefers squash merges" is as true after 100 quiet days as
 on the day it was written. An entry memgit wrote is proposed for removal only when it is old
 (`forget_after_days`), unused for `forget_unrecalled_days` (no search surfaced it or its source, no
-session-start load or `get` read it: those are recorded as uses, dream/use.py), and either
+session-start load or `get` read it: those are recorded as uses, ledger/uses.py), and either
 
 * **superseded**: a newer entry about the same subject says something close to it; or
 * **past**: it is a dated event (a plan or an outcome: a meeting, a rehearsal, a release "on
@@ -28,12 +28,12 @@ from memgit.core.provenance import SourceRef
 from memgit.dream.concepts import plain, words
 from memgit.dream.entries import EntryRecord
 from memgit.dream.events import long_past
-from memgit.dream.ledger import Recall, text_hash
 from memgit.dream.light import overlap
 from memgit.dream.memory_doc import MemoryEntry
 from memgit.dream.model import Review
 from memgit.dream.subjects import same_subject, subject_of
-from memgit.dream.use import USE_QUERY_HASHES
+from memgit.ledger.lines import Recall, text_hash
+from memgit.ledger.uses import USE_QUERY_HASHES
 
 #: Words of a decision, a rule or a preference: such an entry is never forgotten on time alone.
 _LASTING = re.compile(

@@ -24,11 +24,11 @@ from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR, daily_log_day
 from memgit.core.provenance import is_marker_line
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags, plain, speakers, words
-from memgit.dream.ledger import Recall, text_hash
 from memgit.dream.model import ShortTerm
 from memgit.dream.rehydrate import relocate
 from memgit.dream.safety import flagged, flagged_lines, shown
 from memgit.dream.standalone import standalone
+from memgit.ledger.lines import Recall, text_hash
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 _ONLY_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\])?\s*$")

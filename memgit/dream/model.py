@@ -12,8 +12,8 @@ from memgit.core.lint import LintSettings
 from memgit.core.provenance import SourceRef
 from memgit.dream.decisions import Decision
 from memgit.dream.entries import EntryRecord
-from memgit.dream.ledger import Recall
 from memgit.dream.scoring import Components
+from memgit.ledger.lines import Recall
 
 #: (texts, other texts) -> similarity matrix as nested lists, values in [-1, 1].
 SimilarityFn = Callable[[list[str], list[str]], list[list[float]]]

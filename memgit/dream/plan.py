@@ -16,7 +16,7 @@ from memgit.dream.proposals import action_records, migration_records
 from memgit.dream.rem import rem_phase
 from memgit.dream.report import render_report
 from memgit.dream.safety import safe_action, safe_record, shown
-from memgit.dream.use import USE_QUERY_HASHES
+from memgit.ledger.uses import USE_QUERY_HASHES
 
 
 def review_of(inputs: DreamInputs, memory_text: str) -> tuple[Review, list[Decision]]:

@@ -29,14 +29,15 @@ from memgit.dream.concept_map import concepts_path
 from memgit.dream.concepts import jaccard
 from memgit.dream.decisions import Decision, decisions_path, parse_decisions
 from memgit.dream.entries import EntryRecord, append_lines
-from memgit.dream.ledger import parse_ledger
 from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
 from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
 from memgit.git import commits
 from memgit.git.commits import ChainCommit
+from memgit.ledger.lines import ledger_lines
+from memgit.ledger.read import parse_ledger
+from memgit.ledger.spool import new_lines, read_spool
 from memgit.memory.lint import settings_for
-from memgit.memory.recall_spool import ledger_lines, new_lines, read_spool
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace

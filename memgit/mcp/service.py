@@ -61,7 +61,7 @@ class MemoryService:
         self.searcher: Searcher = Searcher(
             ws, embedder=self._embedder, auto_index=False, preload_vectors=True, keep_term_scores=True
         )
-        from memgit.dream.recording import Recorder
+        from memgit.ledger.recording import Recorder
 
         self.recorder = Recorder(ws, read_only=options.read_only)  # recall ledger; read-only records nothing
         self.watcher = ChangeWatcher(ws)
@@ -274,7 +274,7 @@ class MemoryService:
                 raise MemgitError(self._group_refusal(real))
         read = read_memory(self.ws, path, start or 1, None, max_lines=lines)
         if read.path == "MEMORY.md" and not self.options.read_only:
-            from memgit.dream.use import read_text, record_use
+            from memgit.ledger.uses import read_text, record_use
 
             # a use: forgetting reads it
             record_use(self.ws, "get", read.path, read.start_line, read.end_line, text=read_text(self.ws, read.path))
