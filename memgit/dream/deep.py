@@ -19,7 +19,7 @@ from datetime import date
 
 from memgit.config import DreamConfig
 from memgit.core.paths import daily_log_day
-from memgit.core.provenance import SourceRef
+from memgit.core.provenance import MemoryEntry, SourceRef
 from memgit.dream import memory_doc
 from memgit.dream.concepts import entry_key, plain, words
 from memgit.dream.forget import ForgetProposal, forget_proposals
@@ -65,7 +65,7 @@ def score_entries(entries: list[ShortTerm], cfg: DreamConfig, today: date) -> li
     return out
 
 
-def _entry_day(entry: memory_doc.MemoryEntry, review: Review) -> str:
+def _entry_day(entry: MemoryEntry, review: Review) -> str:
     """When the fact of an entry was true: its source's daily-log day, else the promotion day
     (from the provenance store, else a long marker)."""
     record = review.records.get(entry.key)
@@ -137,11 +137,38 @@ def deep_phase(
     review: Review | None = None,
 ) -> tuple[list[Candidate], list[Action], list[str], dict[str, int]]:
     """Candidates (each with its gate), the actions in commit order, MEMORY.md after each action,
-    and the count of candidates stopped at each gate. `review`: what people decided so far."""
+    and the count of candidates stopped at each gate. `review`: what people decided so far.
+
+    The steps: score, stop at the evidence gates, keep one candidate per subject, compare the
+    survivors with MEMORY.md (duplicate, outdated, or an update of an entry), then write: forgets
+    first, promotions up to the cap and the load budget."""
     review = review or Review()
     candidates = score_entries(entries, cfg, now_day)
     existing = memory_doc.parse_entries(memory_text, review.hashes)
-    existing_keys = {e.key for e in existing}
+    _gate(candidates, {e.key for e in existing}, cfg, review, base_commit)
+    one_subject_one_entry([c for c in candidates if not c.entry.rejected and c.gate not in (
+        "too long", "already promoted")], similarity, cfg)
+    passing = [c for c in candidates if c.gate is None]
+    superseded = _compare_with_memory(passing, existing, memory_text, cfg, similarity, review)
+    forgets = forget_proposals(existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review,
+                               records=review.records)
+    if review.only is not None:
+        forgets = [f for f in forgets if f.entry.key in review.only]
+    actions: list[Action] = []
+    states: list[str] = []
+    text = _write_forgets(forgets, memory_text, cfg, review, actions, states)
+    _write_promotions([c for c in passing if c.gate is None], text, existing, cfg, review, actions, states)
+    counts: dict[str, int] = defaultdict(int)
+    for c in candidates:
+        counts[c.gate or "proposed"] += 1
+    return candidates, actions, states, dict(counts)
+
+
+def _gate(candidates: list[Candidate], existing_keys: set[str], cfg: DreamConfig, review: Review,
+          base_commit: str) -> None:
+    """Give each candidate its source and the first gate it fails: what the light phase judged,
+    a person's decision, then the evidence (recalls, distinct queries, score), length, and keys
+    MEMORY.md holds already."""
     max_chars = cfg.max_entry_tokens * 4
     for c in candidates:
         e = c.entry
@@ -163,11 +190,14 @@ def deep_phase(
             c.gate = "too long"
         elif c.key in existing_keys:
             c.gate = "already promoted"
-    one_subject_one_entry([c for c in candidates if not c.entry.rejected and c.gate not in (
-        "too long", "already promoted")], similarity, cfg)
-    passing = [c for c in candidates if c.gate is None]
 
-    # Duplicates and supersedes: compare survivors with MEMORY.md's entries and paragraphs.
+
+def _compare_with_memory(passing: list[Candidate], existing: list[MemoryEntry], memory_text: str,
+                         cfg: DreamConfig, similarity: Similarity, review: Review) -> set[str]:
+    """Duplicates and supersedes: each survivor against MEMORY.md's entries and a person's lines.
+    A repeat is a `duplicate`; the text an earlier update replaced, or an older fact about a
+    subject an entry holds newer, is `outdated`; a newer fact about an entry's subject becomes an
+    update of that entry. Returns the keys of the entries updated."""
     human_units = _human_units(memory_text, review.hashes)
     pool = [plain(e.body) for e in existing] + [plain(u) for u in human_units]
     if passing and pool:
@@ -177,9 +207,8 @@ def deep_phase(
     dup = similarity.duplicate_threshold(cfg)
     sup = similarity.supersede_threshold(cfg)
     pool_words = [words(text) for text in pool]
-    entry_subjects: dict[str, Subject] = {e.key: subject_of(plain(e.body)) for e in existing}
-
     pool_values = [values_of(text) for text in pool]
+    entry_subjects: dict[str, Subject] = {e.key: subject_of(plain(e.body)) for e in existing}
 
     def repeats(text: str, row: list[float]) -> bool:
         # The same words (or a cosine this high) with the same values say the same thing; with other
@@ -199,7 +228,7 @@ def deep_phase(
             c.gate = "outdated"  # the very text an earlier run's update replaced
             continue
         subj = subject_of(plain(c.entry.fact))
-        best: tuple[float, memory_doc.MemoryEntry] | None = None
+        best: tuple[float, MemoryEntry] | None = None
         newer_entry = False
         for e, value in zip(existing, row, strict=False):
             if not e.owned or e.key in superseded or value < sup or not same_subject(subj, entry_subjects[e.key]):
@@ -215,14 +244,12 @@ def deep_phase(
         if best is not None:
             c.action, c.target, c.target_text = "supersede", best[1].key, plain(best[1].body)
             superseded.add(best[1].key)
+    return superseded
 
-    actions: list[Action] = []
-    states: list[str] = []
-    text = memory_text
-    forgets = forget_proposals(existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review,
-                               records=review.records)
-    if review.only is not None:
-        forgets = [f for f in forgets if f.entry.key in review.only]
+
+def _write_forgets(forgets: list[ForgetProposal], text: str, cfg: DreamConfig, review: Review,
+                   actions: list[Action], states: list[str]) -> str:
+    """Each forget proposal as an action and MEMORY.md without its entry; returns the text."""
     for proposal in forgets:
         entry = proposal.entry
         text = memory_doc.remove_entry(text, entry.key, review.hashes)
@@ -240,8 +267,15 @@ def deep_phase(
             )
         )
         states.append(text)
+    return text
+
+
+def _write_promotions(chosen: list[Candidate], text: str, existing: list[MemoryEntry],
+                      cfg: DreamConfig, review: Review, actions: list[Action], states: list[str]) -> str:
+    """Promotions and updates in order, up to the cap per run and MEMORY.md's load budget (the
+    candidates past either get that gate); returns the text."""
     promoted = 0
-    for c in [c for c in passing if c.gate is None]:
+    for c in chosen:
         if promoted >= cfg.max_promotions:
             c.gate = "cap"
             continue
@@ -255,33 +289,32 @@ def deep_phase(
             continue
         text = new_text
         promoted += 1
-        previous = None
-        if c.action == "supersede":
-            target = next(e for e in existing if e.key == c.target)
-            record = review.records.get(target.key)
-            previous = record.source if record is not None and record.source else target.marker.source
-        verb = "update" if c.action == "supersede" else "remember"
-        actions.append(
-            Action(
-                kind=c.action,
-                key=c.key,
-                text=plain(c.entry.fact),
-                source=c.source,
-                score=c.score,
-                components=c.components,
-                subject=f"dream: {verb} {_short(plain(c.entry.fact))}",
-                body=_promote_body(c, previous),
-                target=c.target,
-                previous_source=previous,
-                also=tuple(c.also),
-                previous_text=c.target_text,
-            )
-        )
+        actions.append(_promotion(c, existing, review))
         states.append(text)
-    counts: dict[str, int] = defaultdict(int)
-    for c in candidates:
-        counts[c.gate or "proposed"] += 1
-    return candidates, actions, states, dict(counts)
+    return text
+
+
+def _promotion(c: Candidate, existing: list[MemoryEntry], review: Review) -> Action:
+    previous = None
+    if c.action == "supersede":
+        target = next(e for e in existing if e.key == c.target)
+        record = review.records.get(target.key)
+        previous = record.source if record is not None and record.source else target.marker.source
+    verb = "update" if c.action == "supersede" else "remember"
+    return Action(
+        kind=c.action,
+        key=c.key,
+        text=plain(c.entry.fact),
+        source=c.source,
+        score=c.score,
+        components=c.components,
+        subject=f"dream: {verb} {_short(plain(c.entry.fact))}",
+        body=_promote_body(c, previous),
+        target=c.target,
+        previous_source=previous,
+        also=tuple(c.also),
+        previous_text=c.target_text,
+    )
 
 
 def _human_units(memory_text: str, hashes: Mapping[str, str]) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import partial
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -133,89 +134,94 @@ def _weekday_date(day: date, weekday: int, mod: str, sentence: str) -> date:
 
 def resolve(text: str, day: date) -> str:
     """`text` with every relative date expression it can pin down named by its date."""
-
-    def day_word(m: re.Match[str]) -> str:
-        word = m["word"].lower()
-        offset = {"tomorrow": 1, "yesterday": -1, "last night": -1}.get(word, 0)
-        when = (day + timedelta(days=offset)).isoformat()
-        part = (m["part"] or "").lower()
-        if word in ("tonight", "last night"):
-            part = "night" if word == "last night" else "evening"
-        elif word.startswith("this "):
-            part = word.split()[1]
-        if m["poss"]:
-            return (m["prep"] or "") + f"the {when}"
-        noun = f"the {part} of {when}" if part else when
-        return _with_prep(m["prep"], "on", noun)
-
-    def period(m: re.Match[str]) -> str:
-        mod, unit = m["mod"].lower(), m["unit"].lower()
-        step = {"this": 0, "coming": 1, "next": 1, "last": -1, "past": -1}[mod]
-        if unit == "week":
-            noun, default = f"the week of {(_monday(day) + timedelta(weeks=step)).isoformat()}", "in"
-        elif unit == "weekend":
-            saturday = _monday(day) + timedelta(days=5, weeks=step)
-            noun, default = f"the weekend of {saturday.isoformat()}", "on"
-        elif unit == "month":
-            noun, default = _month_name(_shift_month(day, step)), "in"
-        else:
-            noun, default = str(day.year + step), "in"
-        if m["poss"]:
-            return (m["prep"] or "") + noun + "'s"
-        return _with_prep(m["prep"], default, noun)
-
-    def ago(m: re.Match[str]) -> str:
-        n, unit = _count(m["n"]), m["unit"].lower()
-        if unit == "day":
-            return _with_prep(m["prep"], "on", (day - timedelta(days=n)).isoformat())
-        if unit == "week":
-            return _with_prep(m["prep"], "in", f"the week of {_monday(day - timedelta(weeks=n)).isoformat()}")
-        if unit == "month":
-            return _with_prep(m["prep"], "in", _month_name(_shift_month(day, -n)))
-        return _with_prep(m["prep"], "in", str(day.year - n))
-
-    def within(m: re.Match[str]) -> str:
-        n, unit = _count(m["n"]), m["unit"].lower()
-        when = day + timedelta(days=n * (7 if unit == "week" else 1))
-        return f"around {when.isoformat()}"
-
-    def season(m: re.Match[str]) -> str:
-        name, mod = m["season"].lower(), m["mod"].lower()
-        first = _SEASON_START[name]
-        started = (day.year, first) <= (day.year, day.month)  # this year's season has begun by `day`
-        ended = day.month >= first + 3 if name != "winter" else False
-        if mod == "this":
-            year = day.year
-        elif mod == "next":
-            year = day.year if not started else day.year + 1
-        else:  # last / past: the latest one that is over
-            year = day.year if ended else day.year - 1
-        label = "fall" if name == "autumn" else name
-        return _with_prep(m["prep"], "in", f"{label} {year}")
-
-    def named(m: re.Match[str]) -> str:
-        if m["tail"] and m["tail"].lower() == "s":
-            return m.group(0)  # "on Mondays": every Monday, not a date
-        if _ISO_AFTER.match(text[m.end():]) or _EVERY.search(text[: m.start("day")]):
-            return m.group(0)
-        weekday = WEEKDAYS.index(m["day"].lower())
-        when = _weekday_date(day, weekday, m["mod"] or "", _sentence_of(text, m.start("day")))
-        name = m["day"][0].upper() + m["day"][1:].lower()
-        part = m["part"] or ""
-        poss = "'s" if m["tail"] else ""
-        return (m["prep"] or "") + f"{name} {when.isoformat()}{poss}{part}"
-
-    text = _DAY_WORD.sub(_keep_case(day_word), text)
-    text = _PERIOD.sub(_keep_case(period), text)
-    text = _AGO.sub(_keep_case(ago), text)
+    text = _DAY_WORD.sub(_keep_case(partial(_day_word, day)), text)
+    text = _PERIOD.sub(_keep_case(partial(_period, day)), text)
+    text = _AGO.sub(_keep_case(partial(_ago, day)), text)
     text = _FEW_AGO.sub(_keep_case(lambda m: f"a few {m['unit'].lower()}s before {day.isoformat()}"), text)
-    text = _IN.sub(_keep_case(within), text)
+    text = _IN.sub(_keep_case(partial(_within, day)), text)
     text = _OTHER_DAY.sub(f"a few days before {day.isoformat()}", text)
     text = _END_OF.sub(_keep_case(lambda m: f"the end of the week of {_monday(day).isoformat()}"
                                   if m["unit"].lower() == "week" else f"the end of {_month_name(day)}"), text)
-    text = _SEASON.sub(_keep_case(season), text)
+    text = _SEASON.sub(_keep_case(partial(_season, day)), text)
     text = _ABBREVIATED.sub(lambda m: (m["prep"] or "") + m["mod"] + _FULL_DAY[m["abbr"].lower()], text)
-    return _NAMED.sub(named, text)
+    return _NAMED.sub(partial(_named, day, text), text)
+
+
+def _day_word(day: date, m: re.Match[str]) -> str:
+    word = m["word"].lower()
+    offset = {"tomorrow": 1, "yesterday": -1, "last night": -1}.get(word, 0)
+    when = (day + timedelta(days=offset)).isoformat()
+    part = (m["part"] or "").lower()
+    if word in ("tonight", "last night"):
+        part = "night" if word == "last night" else "evening"
+    elif word.startswith("this "):
+        part = word.split()[1]
+    if m["poss"]:
+        return (m["prep"] or "") + f"the {when}"
+    noun = f"the {part} of {when}" if part else when
+    return _with_prep(m["prep"], "on", noun)
+
+
+def _period(day: date, m: re.Match[str]) -> str:
+    mod, unit = m["mod"].lower(), m["unit"].lower()
+    step = {"this": 0, "coming": 1, "next": 1, "last": -1, "past": -1}[mod]
+    if unit == "week":
+        noun, default = f"the week of {(_monday(day) + timedelta(weeks=step)).isoformat()}", "in"
+    elif unit == "weekend":
+        saturday = _monday(day) + timedelta(days=5, weeks=step)
+        noun, default = f"the weekend of {saturday.isoformat()}", "on"
+    elif unit == "month":
+        noun, default = _month_name(_shift_month(day, step)), "in"
+    else:
+        noun, default = str(day.year + step), "in"
+    if m["poss"]:
+        return (m["prep"] or "") + noun + "'s"
+    return _with_prep(m["prep"], default, noun)
+
+
+def _ago(day: date, m: re.Match[str]) -> str:
+    n, unit = _count(m["n"]), m["unit"].lower()
+    if unit == "day":
+        return _with_prep(m["prep"], "on", (day - timedelta(days=n)).isoformat())
+    if unit == "week":
+        return _with_prep(m["prep"], "in", f"the week of {_monday(day - timedelta(weeks=n)).isoformat()}")
+    if unit == "month":
+        return _with_prep(m["prep"], "in", _month_name(_shift_month(day, -n)))
+    return _with_prep(m["prep"], "in", str(day.year - n))
+
+
+def _within(day: date, m: re.Match[str]) -> str:
+    n, unit = _count(m["n"]), m["unit"].lower()
+    when = day + timedelta(days=n * (7 if unit == "week" else 1))
+    return f"around {when.isoformat()}"
+
+
+def _season(day: date, m: re.Match[str]) -> str:
+    name, mod = m["season"].lower(), m["mod"].lower()
+    first = _SEASON_START[name]
+    started = (day.year, first) <= (day.year, day.month)  # this year's season has begun by `day`
+    ended = day.month >= first + 3 if name != "winter" else False
+    if mod == "this":
+        year = day.year
+    elif mod == "next":
+        year = day.year if not started else day.year + 1
+    else:  # last / past: the latest one that is over
+        year = day.year if ended else day.year - 1
+    label = "fall" if name == "autumn" else name
+    return _with_prep(m["prep"], "in", f"{label} {year}")
+
+
+def _named(day: date, text: str, m: re.Match[str]) -> str:
+    if m["tail"] and m["tail"].lower() == "s":
+        return m.group(0)  # "on Mondays": every Monday, not a date
+    if _ISO_AFTER.match(text[m.end():]) or _EVERY.search(text[: m.start("day")]):
+        return m.group(0)
+    weekday = WEEKDAYS.index(m["day"].lower())
+    when = _weekday_date(day, weekday, m["mod"] or "", _sentence_of(text, m.start("day")))
+    name = m["day"][0].upper() + m["day"][1:].lower()
+    part = m["part"] or ""
+    poss = "'s" if m["tail"] else ""
+    return (m["prep"] or "") + f"{name} {when.isoformat()}{poss}{part}"
 
 
 def _keep_case(replace: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
