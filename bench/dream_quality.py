@@ -11,7 +11,14 @@ is asked on a seeded random number of those days (1 to ``--max-asks``), through
 * recall: share of the questions asked on >= 3 days that got one of their evidence lines promoted;
 * random baseline: the same number of lines drawn at random from the daily logs' non-blank,
   non-heading lines (mean over ``--draws`` seeded draws), scored the same way;
-* junk: promoted headings, markers, ledger or metadata lines (must be 0).
+* junk: promoted headings, markers, ledger or metadata lines (must be 0);
+* standalone: share of promotions with no unresolved relative time ("yesterday", "on Saturday"
+  without its date) and no bare pronoun subject ("She …", "Jon said: It …").
+
+The scores of the promotions and of every candidate that passed the evidence gates are kept too
+(`--json`), so the docs can show whether the score separates candidates or the cap picks the first.
+With `--case`, the labelled cases of tests/dream_cases are lived through instead (four nights,
+each branch merged) and scored by their labels.
 
 Then a run's branch is merged and dreaming runs again at the same time: the second table shows how
 many of the merged facts it proposed again (must be 0) and how many new ones it proposed: with the
@@ -20,6 +27,7 @@ defaults, those the per-run cap held back; with no cap and no budget, none.
 Usage (from the repository root):
 
     .venv/bin/python bench/dream_quality.py [--corpus PATH] [--convs c0,c1] [--markdown]
+    .venv/bin/python bench/dream_quality.py --case team_month --case support_desk
 """
 
 from __future__ import annotations
@@ -41,12 +49,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus import DEFAULT_CORPUS, WORK_DIR, Conversation, load_conversations  # noqa: E402
 from bench.memgit_runner import default_python, run_memgit  # noqa: E402
+from memgit.dream.reltime import unresolved  # noqa: E402
+from tests.dream_cases.runner import BARE_PRONOUN  # noqa: E402
 
 Line = tuple[str, int]
 _SOURCE = re.compile(r"^(?P<path>[^:]+):(?P<start>\d+)-(?P<end>\d+)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 
-UNCAPPED = "[dream]\nmax_promotions = 100000\nmemory_max_chars = 100000000\n"
+UNCAPPED = "[dream]\nmax_promotions = 100000\nmemory_max_chars = 1000000\n"  # the config's bounds
 VARIANTS: dict[str, str] = {
     "defaults": "",
     "cap 40": "[dream]\nmax_promotions = 40\n",
@@ -110,6 +120,11 @@ def random_baseline(
         precisions.append(p)
         recalls.append(r)
     return sum(precisions) / draws, sum(recalls) / draws
+
+
+def standalone(text: str) -> bool:
+    """No relative time left unresolved and no bare pronoun subject."""
+    return unresolved(text) is None and BARE_PRONOUN.search(text) is None
 
 
 def is_junk(text: str) -> bool:
@@ -186,8 +201,9 @@ def run_conversation(
     rows: dict[str, dict[str, Any]] = {}
     for variant, toml in VARIANTS.items():
         (root / "memgit.toml").write_text(toml, encoding="utf-8")  # read from the work tree, left uncommitted
-        out = dream(python, root, now, "--dry-run")
+        out = dream(python, root, now, "--dry-run", "--explain")
         promoted = [a for a in out.get("actions", []) if a["action"] in ("promote", "supersede")]
+        passed = [c["score"] for c in out.get("candidates", []) if c["gate"] in (None, "cap", "budget")]
         sets = [source_lines(a["source"]) for a in promoted]
         p, r, frequent = score_promotions(sets, evidence, asked)
         rp, rr = random_baseline(lines, len(sets), evidence, asked, draws, seed)
@@ -200,7 +216,11 @@ def run_conversation(
             "random_precision": rp,
             "random_recall": rr,
             "junk": sum(1 for a in promoted if is_junk(a["text"])),
+            "standalone": sum(1 for a in promoted if standalone(a["text"])) / len(promoted) if promoted else 1.0,
             "gates": out.get("gates", {}),
+            "scores": sorted((round(a["score"], 3) for a in promoted), reverse=True),
+            "passed_scores": sorted(passed, reverse=True),
+            "texts": [a["text"] for a in promoted],
         }
     # The review loop: write the branch, merge it, dream again at the same time. With the defaults
     # the second run proposes what the cap held back; with no cap and no budget it must propose nothing.
@@ -211,6 +231,9 @@ def run_conversation(
         git(root, "reset", "-q", "--hard", pre_merge)
         branch = "memgit/dream/bench-" + label.replace(" ", "-").replace(",", "")
         first = dream(python, root, now, "--branch", branch, "--force")
+        if label == "defaults" and first.get("branch"):
+            concepts = json.loads(git(root, "show", f"{branch}:{first['concepts_file']}"))
+            rows["defaults"]["concepts"] = [c["tag"] for c in concepts["concepts"]][:20]
         git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "merge", "-q", "--no-edit",
             branch)
         merged = {a["key"] for a in first.get("actions", [])}
@@ -230,15 +253,15 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
         "`memgit dream` at the end of the last day.",
         "",
         "| workspace | settings | promotions (updates) | precision | recall (asked ≥3 days) | random precision "
-        "| random recall | junk |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| random recall | junk | standalone |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for res in results:
         for variant, row in res.rows.items():
             out.append(
                 f"| {res.name} | {variant} | {row['promotions']} ({row['supersedes']}) | {row['precision']:.2f} | {row['recall']:.2f} "
                 f"(of {row['frequent_questions']}) | {row['random_precision']:.2f} | {row['random_recall']:.2f} "
-                f"| {row['junk']} |"
+                f"| {row['junk']} | {row.get('standalone', 1.0):.2f} |"
             )
     for variant in VARIANTS:
         rows = [r.rows[variant] for r in results]
@@ -251,8 +274,9 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
         recall = sum(r["recall"] * r["frequent_questions"] for r in rows) / freq if freq else 0.0
         rrecall = sum(r["random_recall"] * r["frequent_questions"] for r in rows) / freq if freq else 0.0
         updates = sum(r["supersedes"] for r in rows)
+        alone = sum(r.get("standalone", 1.0) * r["promotions"] for r in rows) / n
         out.append(f"| **all** | {variant} | {n} ({updates}) | {precision:.2f} | {recall:.2f} (of {freq}) | {rand:.2f} | "
-                   f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} |")
+                   f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} | {alone:.2f} |")
     out += [
         "",
         "| workspace | settings | merged from run 1 | proposed again by run 2 | new in run 2 |",
@@ -261,7 +285,47 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
     for res in results:
         for label, (merged, repeated, new) in res.rerun.items():
             out.append(f"| {res.name} | {label} | {merged} | {repeated} | {new} |")
+    out += ["", "| workspace | scores of the 10 promotions (defaults) | candidates past the evidence gates | their scores: "
+            "max / median / 10th / min |", "|---|---|---:|---|"]
+    for res in results:
+        row = res.rows["defaults"]
+        passed = row.get("passed_scores", [])
+        if not passed:
+            continue
+        tenth = passed[min(9, len(passed) - 1)]
+        out.append(f"| {res.name} | {', '.join(f'{x:.3f}' for x in row.get('scores', []))} | {len(passed)} | "
+                   f"{passed[0]:.3f} / {passed[len(passed) // 2]:.3f} / {tenth:.3f} / {passed[-1]:.3f} |")
+    for res in results:
+        tags = res.rows["defaults"].get("concepts")
+        if tags:
+            out += ["", f"{res.name} concept tags (top 20 of the concepts file): {', '.join(tags)}"]
     return "\n".join(out)
+
+
+def run_cases(names: list[str], work: Path) -> str:
+    """Live through the labelled cases (tests/dream_cases) with the real model; one row each."""
+    import importlib
+
+    from memgit.embed.models import default_model_path
+    from tests.dream_cases import runner
+
+    rows = ["| case | nights | proposals (updates) | precision by labels | not standalone | changing facts at their "
+            "latest value | secret on a dream branch |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for name in names:
+        case = runner.load(importlib.import_module(f"tests.dream_cases.{name}"))
+        root = work / "cases" / name
+        if root.exists():
+            shutil.rmtree(root)
+        log(f"{name}: {len(case.days)} days, {len(case.nights)} nights")
+        outcome = runner.run_case(case, root, {"MEMGIT_MODEL": str(default_model_path())})
+        sc = runner.score(case, outcome)
+        updates = sum(1 for p in outcome.proposals if p["action"] == "supersede")
+        latest = sum(sc.latest_ok.values())
+        rows.append(f"| {name} | {len(case.nights)} | {sc.proposals} ({updates}) | {sc.precision:.2f} ({sc.kept}/{sc.proposals}) "
+                    f"| {len(sc.not_standalone)} | {latest} of {len(sc.latest_ok)} | {sc.secret_leaks} |")
+        for (label, text), proposal in zip(sc.labels, outcome.proposals, strict=True):
+            log(f"  {proposal['night']} {proposal['action']:9} {label:9} {text}")
+    return "\n".join(rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -276,7 +340,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="print only the tables")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument("--from-json", type=Path, default=None, help="only print the tables of a --json file")
+    parser.add_argument("--case", action="append", default=[], help="run a labelled case of tests/dream_cases instead")
     args = parser.parse_args(argv)
+    if args.case:
+        print(run_cases(args.case, WORK_DIR / "dream"))
+        return 0
     if args.from_json:
         saved = [ConvResult(**item) for item in json.loads(args.from_json.read_text(encoding="utf-8"))]
         print(markdown(saved, args.days, args.max_asks))

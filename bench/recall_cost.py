@@ -40,8 +40,8 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([sys.executable, str(args.corpus / "replay.py"), str(conv.workspace), str(conv.commits),
                         str(root)], check=True, capture_output=True)
     os.environ.pop("MEMGIT_NO_RECALL", None)
-    from memgit.dream.recording import Recorder
     from memgit.index.update import update_index
+    from memgit.ledger.recording import Recorder
     from memgit.recall.search import Searcher
     from memgit.workspace import Workspace
 

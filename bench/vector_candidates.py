@@ -154,11 +154,11 @@ def binary_rescore(data_dir: Path, vset: VectorSet, rescore: int) -> tuple[Searc
 
 
 def sqlite_vec_tables(matrix: np.ndarray, workdir: Path) -> tuple[Any, dict[str, float]]:
-    from memgit.index.store import backend, vec_extension_path
+    from memgit.index.store import backend, load_sqlite_vec
 
     db = backend().module.connect(str(workdir / "vec.sqlite"))  # the SQLite memgit itself uses
-    db.enable_load_extension(True)
-    db.load_extension(vec_extension_path())
+    if not load_sqlite_vec(db):
+        raise SystemExit("sqlite-vec does not load here")
     dim = matrix.shape[1]
     built: dict[str, float] = {}
     for name, column, convert in (

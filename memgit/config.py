@@ -314,6 +314,10 @@ class DreamConfig:
     min_unique_queries: int = setting(3, "a candidate needs at least this many distinct queries", minimum=1,
                                      cap=COUNT)
     max_age_days: int = setting(30, "recalls older than this are not evidence any more", minimum=1, cap=DAYS)
+    recall_top_hits: int = setting(
+        3, "a search's hit counts as a recall only among its first this many hits", minimum=1, cap=COUNT)
+    recall_min_relative_score: float = setting(
+        0.5, "and only when it scores at least this share of the search's best hit", minimum=0, maximum=1)
     recency_half_life_days: float = setting(14.0, "half-life of the recency component", minimum=0.1,
                                             cap=DAYS)
     max_entry_tokens: int = setting(160, "longest promoted text, in tokens (about 4 characters each)", minimum=8,
@@ -329,7 +333,7 @@ class DreamConfig:
         0.6, "term overlap (Jaccard) above which a candidate repeats an entry (with or without a model)",
         minimum=0, maximum=1)
     supersede_similarity: float = setting(
-        0.6, "cosine similarity above which a newer candidate about the same subject updates an entry",
+        0.4, "cosine similarity above which a newer candidate about the same subject updates an entry",
         minimum=0, maximum=1)
     supersede_overlap: float = setting(
         0.2, "term overlap above which a newer candidate about the same subject updates an entry (no model)",

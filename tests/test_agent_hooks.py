@@ -115,9 +115,12 @@ def test_precompact_then_session_end_then_session_start(memory: Path, tmp_path: 
     assert found["mode"] == "hybrid" and found["hits"][0]["path"] == SESSION_FILE
     assert "quillfeather" in found["hits"][0]["text"] and found["hits"][0]["commit"] == commits[1]
 
+    pending = json.loads(memgit(memory, "status", "--json").stdout)["recall_pending"]
     start = as_host(memory, "SessionStart", {"transcript_path": str(transcript), "source": "startup",
                                              "model": "claude-sonnet-4-5-20250929"})
     quiet_success(start)
+    # Loading MEMORY.md at session start is a use of its entries (forgetting reads it): one spool line.
+    assert json.loads(memgit(memory, "status", "--json").stdout)["recall_pending"] == pending + 1
     assert "Priya owns release checklists." in start.stdout and "Staging runs Postgres 14." in start.stdout
     assert "Planned the Heron cutover." in start.stdout
     assert start.stdout.startswith("# Memory context (private scope, 2026-12-01)")

@@ -92,7 +92,7 @@ def test_review_loop_push_merge_hook_search_and_marker(dreaming: Path, tmp_path:
     line = next(line for line in memory.splitlines() if PASSWORD in line)
     marker = parse_marker(line)
     assert marker is not None and line == f"- {PASSWORD} <!--mg:{marker.key}-->"  # one line, a short marker
-    assert "## From dreaming\n\n### Staging\n" in memory  # memgit's section, grouped by subject
+    assert "## From dreaming\n\n### Staging database password\n" in memory  # memgit's section, by subject
     record = store(clone, "HEAD")[marker.key]  # the provenance lives beside MEMORY.md
     assert record.source is not None and record.day == "2026-03-04" and record.heading == "## 09:00"
     assert record.date == "2026-02-02" and set(record.why) <= set(QUERIES) and len(record.why) == 3
@@ -122,7 +122,7 @@ def test_branch_has_one_commit_per_action_plus_report_and_touches_nothing(dreami
     assert len(commits) == 2 and commits[0] == out["commits"][-1]
     report = show(dreaming, BRANCH, "memory/dreams/2026-03-04.md")
     assert report.startswith("# Dream 2026-03-04") and PASSWORD[:40] in report
-    assert "too few" in report  # the lines that fell, with the reason
+    assert "too far down their search" in report  # the hits that did not count, with the reason
     subject = git(dreaming, "log", "-1", "--format=%s", out["commits"][0]).strip()
     assert subject.startswith("dream: remember The staging database password")
 
@@ -207,7 +207,8 @@ def test_supersede_edits_the_entry_memgit_wrote_with_both_sources(workspace: Pat
     trailers = parse_trailers(message)
     assert trailers["Memgit-Action"] == "supersede" and trailers["Memgit-Supersedes"] == "kold0000001"
     assert trailers["Memgit-Previous-Source"].startswith("memory/2026-01-02.md:5-5@")
-    assert "Replaces: Alice lives in Porto with her two cats." in message  # old text, not only its key
+    # The old text beside the new, not only its key.
+    assert "- was: Alice lives in Porto with her two cats.\n- now: Alice moved to Lisbon with her two cats." in message
     # After the merge, the old fact recalled again is not promoted back: it is outdated.
     git(workspace, "merge", "-q", "--no-edit", BRANCH)
     write(workspace / "memory/2026-01-02.md", "# 2026-01-02\n\n## 09:00\n\n- Alice lives in Porto with her two cats.\n")
@@ -226,6 +227,8 @@ def test_duplicates_fold_and_an_existing_entry_is_not_added_twice(workspace: Pat
     write(workspace / "memory/2026-02-10.md", "# 2026-02-10\n\n- The quarterly report is due on the fifth of April.\n"
           "- The office wifi password is taped under the router in room 4B.\n")
     write(workspace / "memory/2026-02-11.md", "# 2026-02-11\n\n- The quarterly report is due on the fifth of April!\n")
+    # Both copies count whatever their rank (min-max BM25 gives the second of two hits a score of 0).
+    write(workspace / "memgit.toml", "[dream]\nrecall_min_relative_score = 0.0\n")
     commit_all(workspace, "notes")
     recall(workspace, ("quarterly report due", "when is the report due", "april report deadline"), env=similarity_env)
     recall(workspace, ("wifi password room 4b", "office wifi in room 4b", "router in room 4b"), env=similarity_env)

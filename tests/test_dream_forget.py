@@ -8,7 +8,8 @@ from datetime import date
 from pathlib import Path
 
 from memgit.config import DreamConfig
-from memgit.dream.forget import dates_in, lasting, transient
+from memgit.dream.events import dates_in, event_days, long_past, passed_plan
+from memgit.dream.forget import lasting
 from tests.helpers import commit_all, git, memgit, memgit_json, write
 from tests.test_dream import BM25, marked
 
@@ -106,6 +107,15 @@ def test_forget_rules() -> None:
     assert not lasting("The billing service runs on three nodes.")
     assert dates_in("on 2026-03-21, then March 28, 2026 and 4 April 2026") == [
         date(2026, 3, 21), date(2026, 3, 28), date(2026, 4, 4)]
-    assert transient("The rehearsal is on 2026-03-20 at 14:00.") and not transient("Heron uses Postgres 16.")
-    assert not transient("Dana joined the company in 2024.")  # no full date: not tied to a day
+    assert event_days("The rehearsal is on 2026-03-20 at 14:00.") and not event_days("Heron uses Postgres 16.")
+    assert not event_days("Dana joined the company in 2024.")  # no full date: not tied to a day
+    assert not event_days("Dana's birthday is 1990-04-02.")  # a date alone is no event
+    assert not event_days("Support hours are 9:00-20:00 starting 2025-05-18.")  # a change lasts
+    # One rule, two horizons: a plan whose day has passed is not promoted, its outcome is; both are
+    # forgotten once every day of them is long past.
+    plan, done = "The cutover is on 2025-04-19 at 06:00.", "The cutover completed on 2025-04-19."
+    assert passed_plan(plan, date(2025, 4, 20)) and not passed_plan(done, date(2025, 4, 20))
+    assert not passed_plan(plan, date(2025, 4, 18))
+    assert long_past(plan, date(2025, 7, 1)) == long_past(done, date(2025, 7, 1)) == date(2025, 4, 19)
+    assert long_past(done, date(2025, 4, 19)) is None
     assert DreamConfig().max_forgets == 3

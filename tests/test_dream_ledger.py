@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memgit.dream.ledger import focus_lines, parse_ledger, query_hash, text_hash
+from memgit.ledger.lines import focus_lines, query_hash, text_hash
+from memgit.ledger.read import parse_ledger
 from tests.helpers import assert_clean_error, commit_all, git, memgit, write
 from tests.test_mcp import call, mcp_session, ok, run
 

@@ -10,11 +10,12 @@ from hypothesis import strategies as st
 
 from memgit.core.provenance import EntryMarker, SourceRef
 from memgit.dream import memory_doc
-from memgit.dream.concepts import concept_tags, entry_key, subject
-from memgit.dream.ledger import text_hash
+from memgit.dream.concepts import concept_tags, entry_key
 from memgit.dream.light import junk_reason
 from memgit.dream.rehydrate import relocate
 from memgit.dream.scoring import DEFAULT_WEIGHTS, components
+from memgit.dream.subjects import title_of
+from memgit.ledger.lines import text_hash
 
 MARKER = EntryMarker("kabc", SourceRef("memory/2026-01-02.md", 4, 4, "f" * 40), 0.8, "2026-02-01")
 human_line = st.text(st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="<>="), max_size=40)
@@ -79,6 +80,10 @@ def test_entries_keep_crlf_and_subjects_group_them() -> None:
     assert added[len(text):].replace("\r\n", "\n") == (
         "\n## From dreaming\n\n### Priya\n- Priya owns the ETL jobs. <!--mg:k1-->\n"
         "- Priya prefers async reviews. <!--mg:k3-->\n\n### Heron\n- Heron moves to Postgres 16. <!--mg:k2-->\n")
+    # One subject, one group, however many words its heading has.
+    added = memory_doc.add_entry(added, "k4", "- The platform standup is at 9:45 on weekdays.")
+    added = memory_doc.add_entry(added, "k5", "- The standup starts with a demo on Fridays.")
+    assert "### Platform standup\r\n- The platform standup is at 9:45 on weekdays. <!--mg:k4-->\r\n- The standup" in added
 
 
 def test_conflict_markers() -> None:
@@ -130,8 +135,13 @@ def test_concept_tags_and_subjects() -> None:
     tags = concept_tags("The staging database password rotates every Monday at 9am in the staging cluster")
     assert tags[:3] == ["staging", "database", "password"] and len(tags) <= 8 and "the" not in tags
     assert "東京" in concept_tags("我们 下周 去 東京 开会 meeting")
-    assert subject("- **Caroline**: I went to a support group.") == "caroline"
-    assert subject("- Alice moved to Lisbon.") == "alice"
+    # A group heading is what the sentence is about, as a reader would write it, never its first word.
+    assert title_of("Caroline said: I went to a support group.") == "Caroline"
+    assert title_of("Alice moved to Lisbon.") == "Alice"
+    assert title_of("Found that two materialised views must be refreshed by hand after a rollback.") == (
+        "Materialised views")
+    assert title_of("The ETL job failed again at 02:13; Priya traced it to a timezone bug.") == "ETL job"
+    assert title_of("In 2024 we moved to Lisbon.") == "Lisbon"
     assert entry_key("- Alice  moved to Lisbon.") == entry_key("Alice moved to Lisbon.")
 
 
@@ -150,7 +160,7 @@ def test_score_shapes_match_the_reference() -> None:
 def test_ledger_times_compare_as_instants() -> None:
     from datetime import UTC, datetime
 
-    from memgit.dream.ledger import parse_line
+    from memgit.ledger.lines import parse_line
 
     line = '{{"t":"{t}","q":"a","path":"memory/a.md","lines":[1,1],"score":1}}'
     east = parse_line(line.format(t="2026-03-04T21:00:00+02:00"))
@@ -162,13 +172,20 @@ def test_ledger_times_compare_as_instants() -> None:
 
 
 def test_filler_words_are_not_concepts() -> None:
-    from memgit.dream.concepts import concept_tags
+    from memgit.dream.concepts import concept_tags, speakers
 
     tags = concept_tags("Two views must be refreshed by hand after a rollback; also one need.")
-    assert tags == ["views", "refreshed", "hand", "rollback"]
-    # Verbs, adverbs and chat filler never become concepts; nouns stay, even generic ones.
+    assert tags == ["views", "hand", "rollback"]
+    # Verbs and their past forms, adverbs, praise and words too generic to browse by are no concepts.
     tags = concept_tags("First we found that every deploy really needed the cache warmed, so yeah, time to fix it")
-    assert tags == ["deploy", "cache", "warmed", "time", "fix"]
+    assert tags == ["deploy", "cache", "fix"]
+    tags = concept_tags("Awesome, that sounds definitely amazing since the pottery class was way beautiful")
+    assert tags == ["pottery", "class"]
+    # The speakers of a transcript, and the nicknames they start, are not what it is about.
+    voices = speakers(["- **Melanie**: hi\n- **Caroline**: hey Mel, the family camping trip was great\n"])
+    assert voices >= {"melanie", "caroline"}
+    assert concept_tags("- **Caroline**: Mel, the family camping trip with Caroline", exclude=voices) == [
+        "family", "camping", "trip"]
 
 
 def test_decisions_implied_by_memory_and_the_provenance_store() -> None:

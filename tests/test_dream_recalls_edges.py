@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memgit.dream.ledger import parse_line
-from memgit.memory import recall_spool
+from memgit.ledger import spool as recall_spool
+from memgit.ledger.lines import parse_line
 from tests.helpers import assert_clean_error, git, memgit, memgit_json, write
 from tests.test_dream import BM25, BRANCH, DAYS, NOW, dream, dreaming, recall, seed  # noqa: F401 - fixture
 from tests.test_recall_spool import initialised

@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from memgit.memory.recall_spool import read_spool
+from memgit.ledger.spool import read_spool
 from tests.helpers import commit_all, write
 from tests.test_mcp import TODAY_LOG, call, mcp_session, ok, refused, run
 

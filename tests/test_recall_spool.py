@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memgit.memory.recall_spool import append_payload, has_conflict_markers, new_lines, remaining
+from memgit.ledger.spool import append_payload, has_conflict_markers, new_lines, remaining
 from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_json, write
 from tests.test_dream import BM25, NOW, recall, seed
 

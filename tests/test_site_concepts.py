@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from memgit.core.paths import CONCEPTS_DIR
-from memgit.dream.ledger import text_hash
+from memgit.ledger.lines import text_hash
 from memgit.site import concepts as site_concepts
 from memgit.site import urls
 from tests.helpers import commit_all, git, memgit_json, write

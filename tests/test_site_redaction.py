@@ -21,7 +21,7 @@ from markupsafe import escape
 
 from bench.secrets_corpus import Sample, corpus
 from memgit.core.provenance import EntryMarker, SourceRef
-from memgit.dream.ledger import text_hash
+from memgit.ledger.lines import text_hash
 from memgit.lint.rules import scan_secrets
 from memgit.site import urls
 from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_json, write

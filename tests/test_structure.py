@@ -20,16 +20,6 @@ PACKAGE = ROOT / "memgit"
 #: Longest function, in source lines from `def` to its last line (docstring and comments included).
 MAX_FUNCTION_LINES = 80
 
-#: Cycles that another part of issue 25 removes: the recall ledger moves into memgit/ledger/
-#: (memory/append.py and memory/recall_spool.py stop importing each other). The lead removes
-#: this entry with that move.
-KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset({"memgit.memory.append", "memgit.memory.recall_spool"}),
-}
-
-#: Folders whose long functions are another change's: dreaming's phases are being rewritten
-#: (issue 20); the lead removes this exemption once they are split.
-LONG_FUNCTION_EXEMPT = ("memgit/dream/",)
 
 
 def module_name(path: Path) -> str:
@@ -156,16 +146,10 @@ def test_the_checkers_see_lazy_imports_private_names_and_long_functions(tmp_path
 
 
 def test_no_import_cycle_inside_memgit() -> None:
-    cycles = [c for c in import_cycles(import_graph()) if frozenset(c) not in KNOWN_CYCLES]
+    cycles = import_cycles(import_graph())
     assert not cycles, "import cycles (module-level and function-level imports count):\n" + "\n".join(
         " <-> ".join(sorted(c)) for c in cycles
     )
-
-
-def test_known_cycles_still_exist() -> None:
-    """An exemption outlives its cycle only by mistake: remove it once the cycle is gone."""
-    cycles = {frozenset(c) for c in import_cycles(import_graph())}
-    assert cycles >= KNOWN_CYCLES, f"no longer a cycle, drop it from KNOWN_CYCLES: {KNOWN_CYCLES - cycles}"
 
 
 def is_private(name: str) -> bool:
@@ -199,7 +183,5 @@ def test_no_function_is_longer_than_80_lines() -> None:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(ROOT).as_posix()
-        if relative.startswith(LONG_FUNCTION_EXEMPT):
-            continue
         found.extend(f"{relative}:{line}: {name} ({length} lines)" for name, line, length in long_functions(path))
     assert not found, f"functions over {MAX_FUNCTION_LINES} lines (split them into named steps):\n" + "\n".join(found)

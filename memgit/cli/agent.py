@@ -45,7 +45,7 @@ def _text_argument(words: tuple[str, ...]) -> str:
 def _now() -> datetime:
     """The current local time, or MEMGIT_NOW's (the clock `search` and `dream` use), validated
     the same way: an invalid MEMGIT_NOW is an error here too, never silently ignored."""
-    from memgit.dream.clock import resolve_now
+    from memgit.ledger.clock import resolve_now
 
     return resolve_now().astimezone()
 
@@ -109,7 +109,7 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
     ws = _workspace(directory)
     limit = budget or server_options(ws.config.mcp).context_budget
     result = build_context(ws, scope=scope, day=when, budget=limit)
-    from memgit.dream.use import record_context_load
+    from memgit.ledger.uses import record_context_load
 
     record_context_load(ws, result)
     for message in result.warnings:

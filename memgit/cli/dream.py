@@ -47,8 +47,8 @@ def dream_command(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from memgit.dream.clock import resolve_now
     from memgit.dream.run import run_dream
+    from memgit.ledger.clock import resolve_now
 
     now = resolve_now(now_text)
     ws = workspace_from(ctx, directory)
@@ -68,6 +68,8 @@ def dream_command(
             click.echo(f"{row['score']:.3f}  {row['source']}  {verdict}")
             click.echo(f"       {parts}  recalls={row['recalls']} queries={row['queries']} days={row['days']}")
             click.echo(f"       {row['text'][:100]}")
+            if row["entry"] and row["entry"] != row["text"]:
+                click.echo(f"    -> {row['entry'][:100]}")
     if plan is not None:
         for action in plan.actions:
             click.echo(f"{action.kind:9} {action.text[:90]}")

@@ -248,7 +248,7 @@ def _claude_code_hook(ctx: click.Context, args: tuple[str, ...]) -> int:
     from memgit.errors import MemgitError
 
     try:
-        from memgit.dream.clock import resolve_now
+        from memgit.ledger.clock import resolve_now
 
         now = resolve_now().astimezone()
     except MemgitError as exc:

@@ -26,7 +26,7 @@ def publish_recalls_command(ctx: click.Context, as_json: bool, directory: Path |
     and its hooks; then it drops them from the spool. A failed commit keeps the spool; running
     it again never duplicates a line. `memgit remember/log --commit` publishes too.
     """
-    from memgit.memory.recall_spool import publish
+    from memgit.ledger.spool import publish
 
     ws = workspace_from(ctx, directory)
     result = publish(ws.root, ws.git_dir, ws.data_dir)

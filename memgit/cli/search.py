@@ -128,7 +128,7 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
     path, start, end = parse_spec(spec)
     result = read_memory(ws, path, start, end, max_lines=max_lines)
     if result.path == "MEMORY.md":
-        from memgit.dream.use import read_text, record_use
+        from memgit.ledger.uses import read_text, record_use
 
         # forgetting counts a read as a use of the entries it showed
         record_use(ws, "get", result.path, result.start_line, result.end_line, text=read_text(ws, result.path))

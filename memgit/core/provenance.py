@@ -18,8 +18,9 @@ index read them):
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 from urllib.parse import quote, unquote
@@ -172,3 +173,63 @@ def parse_trailers(message: str) -> dict[str, str]:
 
 def format_trailers(trailers: dict[str, str]) -> str:
     return "\n".join(f"{name}: {value}" for name, value in trailers.items())
+
+
+# -- MEMORY.md's entries ------------------------------------------------------------------------
+
+_HEADING = re.compile(r"^#{1,6}\s")
+
+
+@dataclass(frozen=True)
+class MemoryEntry:
+    marker: EntryMarker
+    marker_line: int  # 1-based line of the marker (an inline marker: the entry's own line)
+    body_start: int
+    body_end: int  # inclusive; body_end < body_start when the body is empty
+    body: str
+    #: The body's hash as memgit wrote it (a long marker's `hash=`, else the provenance store's).
+    written_hash: str | None = None
+    inline: bool = False
+
+    @property
+    def key(self) -> str:
+        return self.marker.key
+
+    @property
+    def owned(self) -> bool:
+        """Still exactly as memgit wrote it (so memgit may supersede or forget it)."""
+        return self.written_hash is not None and self.written_hash == body_hash(self.body)
+
+
+def body_hash(body: str) -> str:
+    normal = "\n".join(line.rstrip() for line in body.strip("\n").splitlines())
+    return hashlib.sha1(normal.encode("utf-8")).hexdigest()[:10]
+
+
+def parse_entries(text: str, hashes: Mapping[str, str] | None = None) -> list[MemoryEntry]:
+    """memgit's entries in `text`; `hashes` (key -> body hash as written, from the provenance
+    store) tells which of today's entries are still memgit's."""
+    hashes = hashes or {}
+    lines = text.splitlines()
+    out: list[MemoryEntry] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if has_inline_marker(line):
+            marker = parse_marker(line)
+            assert marker is not None
+            body = strip_marker(line).rstrip("\r")
+            out.append(MemoryEntry(marker, i + 1, i + 1, i + 1, body, hashes.get(marker.key), inline=True))
+            i += 1
+            continue
+        marker = parse_marker(line)
+        if marker is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and not _HEADING.match(lines[j]) and parse_marker(lines[j]) is None:
+            j += 1
+        written = marker.extra.get("hash") or hashes.get(marker.key)
+        out.append(MemoryEntry(marker, i + 1, i + 2, j, "\n".join(lines[i + 1 : j]), written))
+        i = j
+    return out

@@ -17,10 +17,13 @@ import json
 from collections.abc import Mapping, Sequence
 
 from memgit.core.paths import CONCEPTS_DIR
+from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags
-from memgit.dream.ledger import text_hash
 from memgit.dream.light import junk_reason
 from memgit.dream.model import ShortTerm
+from memgit.dream.safety import flagged, flagged_lines
+from memgit.ledger.lines import text_hash
+from memgit.lint.rules import LintSettings
 
 VERSION = 1
 MAX_CONCEPTS = 40
@@ -34,19 +37,28 @@ def concepts_path(day: str) -> str:
 
 
 def concept_places(entries: Sequence[ShortTerm], files: Mapping[str, str | None],
-                   recent_notes: Mapping[str, str]) -> dict[str, list[Place]]:
+                   recent_notes: Mapping[str, str], *, lint: LintSettings | None = None,
+                   exclude: frozenset[str] = frozenset()) -> dict[str, list[Place]]:
     """tag -> the places (path, start, end, text hash) whose own text carries it.
 
     Places are every source of the light phase's short-term entries (a folded copy is a place of
     its own, tagged by its own text), then every line of the recent daily logs the light phase read
-    for themes. Transcripts are left out: their lines are not the file's lines.
+    for themes. Transcripts are left out: their lines are not the file's lines. A line the lint
+    flags (a secret, an instruction to the agent) is no place and gives no tag: its words would
+    carry the secret into the file the site reads. Chat filler gives no tag either, nor do the
+    speakers in `exclude`.
     """
+    lint = lint or LintSettings()
     found: dict[str, dict[Place, int]] = {}  # tag -> place -> 0 recalled, 1 only read in a recent log
     split: dict[str, list[str]] = {}
+    secrets: dict[str, dict[int, str]] = {}
 
     def add(path: str, start: int, end: int, text: str, rank: int) -> None:
+        if flagged(text, lint) is not None:
+            return
         place = (path, start, end, text_hash(text))
-        for tag in concept_tags(text):
+        kept, _dropped = without_chatter(text, min_content_words=1)
+        for tag in concept_tags(kept, exclude=exclude):
             ranks = found.setdefault(tag, {})
             ranks[place] = min(rank, ranks.get(place, rank))
 
@@ -56,13 +68,19 @@ def concept_places(entries: Sequence[ShortTerm], files: Mapping[str, str | None]
             if text is None:
                 continue
             lines = split.setdefault(path, text.splitlines())
+            if path not in secrets:
+                secrets[path] = flagged_lines(lines, lint)
+            if any(n in secrets[path] for n in range(start, end + 1)):
+                continue
             if 1 <= start <= end <= len(lines):
                 add(path, start, end, "\n".join(lines[start - 1 : end]), 0)
     for path, note in sorted(recent_notes.items()):
         if not path.endswith(".md"):
             continue
-        for number, line in enumerate(note.splitlines(), start=1):
-            if line.strip() and junk_reason("memory/x.md", line) is None:
+        lines = note.splitlines()
+        secret = flagged_lines(lines, lint)
+        for number, line in enumerate(lines, start=1):
+            if line.strip() and number not in secret and junk_reason("memory/x.md", line) is None:
                 add(path, number, number, line, 1)
     # Recalled places first (a file keeps the first MAX_PLACES), then by path and line.
     return {tag: sorted(ranks, key=lambda p: (ranks[p], p[0], p[1], p[2])) for tag, ranks in found.items()}

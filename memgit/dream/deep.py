@@ -1,9 +1,14 @@
 """Deep phase (pure): score, gate, dedupe, supersede, forget, cap, budget -> the actions of a run.
 
-Order of the gates (a candidate reports the first it fails): minimum recalls, minimum distinct
-queries, minimum score, already in MEMORY.md (same key), duplicate of an entry or of a stronger
-candidate, the cap on promotions per run, the MEMORY.md load budget. Supersede is not a gate: a
-newer fact about the same subject as an entry memgit wrote becomes an edit of that entry.
+Order of the gates (a candidate reports the first it fails): what the light phase rejected (junk,
+the lint's rules, chatter, needs context, transient), minimum recalls, minimum distinct queries,
+minimum score, too long, already in MEMORY.md (same key), then one subject, one entry: a candidate
+repeating or updated by a newer snippet of this run is `duplicate` or `outdated` (the newest
+wins), one repeating an entry or a person's line is `duplicate`; then the cap on promotions per run
+and the MEMORY.md load budget. Supersede is not a gate: a newer fact about the same subject as an
+entry memgit wrote becomes an edit of that entry. "Same subject" is `subjects.same_subject` (names
+and key words, not the first word); the meaning must be close too (cosine, or term overlap
+without a model).
 """
 
 from __future__ import annotations
@@ -14,14 +19,16 @@ from datetime import date
 
 from memgit.config import DreamConfig
 from memgit.core.paths import daily_log_day
-from memgit.core.provenance import SourceRef
+from memgit.core.provenance import MemoryEntry, SourceRef
 from memgit.dream import memory_doc
-from memgit.dream.concepts import entry_key, plain, subject, words
+from memgit.dream.concepts import entry_key, plain, words
 from memgit.dream.forget import ForgetProposal, forget_proposals
-from memgit.dream.ledger import Recall
 from memgit.dream.light import overlap
 from memgit.dream.model import Action, Candidate, Review, ShortTerm, Similarity
 from memgit.dream.scoring import components
+from memgit.dream.standalone import CHANGE_WORDS
+from memgit.dream.subjects import Subject, same_subject, subject_of, values_of
+from memgit.ledger.lines import Recall
 
 GATES = (
     "rejected",
@@ -50,12 +57,15 @@ def score_entries(entries: list[ShortTerm], cfg: DreamConfig, today: date) -> li
             today=today,
             half_life_days=cfg.recency_half_life_days,
         )
+        # The key is made from the source's words, not from the standalone rewrite: a review decision
+        # sticks to what the log says, so only a changed source text is a new proposal (a rewrite
+        # that changes with a heading, or with memgit's rules, is not).
         out.append(Candidate(key=entry_key(entry.text), entry=entry, components=comp, score=comp.weighted(cfg.weights)))
     out.sort(key=lambda c: (-c.score, c.entry.path, c.entry.start))
     return out
 
 
-def _entry_day(entry: memory_doc.MemoryEntry, review: Review) -> str:
+def _entry_day(entry: MemoryEntry, review: Review) -> str:
     """When the fact of an entry was true: its source's daily-log day, else the promotion day
     (from the provenance store, else a long marker)."""
     record = review.records.get(entry.key)
@@ -72,6 +82,49 @@ def _candidate_day(c: Candidate) -> str:
     return day.isoformat() if day else min(c.entry.days)
 
 
+def _newest_first(c: Candidate) -> tuple[str, str, int]:
+    return (_candidate_day(c), c.entry.path, c.entry.start)
+
+
+def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: DreamConfig) -> None:
+    """Within a run, the newest snippet about a subject wins: an older candidate that says the same
+    (duplicate) or that a newer one updates (same subject, close meaning) does not pass. A newer
+    snippet that failed an evidence gate still outdates an older value (a stale value is not
+    promoted because its update was searched less), but only a passing one absorbs a duplicate
+    (it takes its source, `also=`); a duplicate of a proposal a reviewer rejected is rejected too."""
+    if len(judged) < 2:
+        return
+    order = sorted(judged, key=_newest_first, reverse=True)
+    texts = [plain(c.entry.fact) for c in order]
+    sims = similarity.compare(texts, texts)
+    bag = [words(t) for t in texts]
+    subjects = [subject_of(t) for t in texts]
+    numbers = [values_of(t) for t in texts]
+    dup, sup = similarity.duplicate_threshold(cfg), similarity.supersede_threshold(cfg)
+    for j, older in enumerate(order):
+        if older.gate is not None:
+            continue
+        for i in range(j):
+            newer = order[i]
+            if _newest_first(newer) == _newest_first(older):
+                continue
+            close = sims[i][j] >= dup or overlap(bag[i], bag[j]) >= cfg.duplicate_overlap
+            if close and numbers[i] == numbers[j]:
+                if newer.gate is None:
+                    older.gate = "duplicate"
+                    newer.also.append(older.source)  # type: ignore[arg-type]
+                    newer.also.extend(older.also)
+                    break
+                if newer.gate == "rejected":
+                    older.gate = "rejected"  # the same fact in other words: a person said no to it
+                    break
+                continue
+            if (close or sims[i][j] >= sup) and same_subject(subjects[i], subjects[j]):
+                older.gate = "outdated"
+                newer.replaced.append(plain(older.entry.fact))
+                break
+
+
 def deep_phase(
     entries: list[ShortTerm],
     memory_text: str,
@@ -84,18 +137,47 @@ def deep_phase(
     review: Review | None = None,
 ) -> tuple[list[Candidate], list[Action], list[str], dict[str, int]]:
     """Candidates (each with its gate), the actions in commit order, MEMORY.md after each action,
-    and the count of candidates stopped at each gate. `review`: what people decided so far."""
+    and the count of candidates stopped at each gate. `review`: what people decided so far.
+
+    The steps: score, stop at the evidence gates, keep one candidate per subject, compare the
+    survivors with MEMORY.md (duplicate, outdated, or an update of an entry), then write: forgets
+    first, promotions up to the cap and the load budget."""
     review = review or Review()
     candidates = score_entries(entries, cfg, now_day)
     existing = memory_doc.parse_entries(memory_text, review.hashes)
-    existing_keys = {e.key for e in existing}
+    _gate(candidates, {e.key for e in existing}, cfg, review, base_commit)
+    one_subject_one_entry([c for c in candidates if not c.entry.rejected and c.gate not in (
+        "too long", "already promoted")], similarity, cfg)
+    passing = [c for c in candidates if c.gate is None]
+    superseded = _compare_with_memory(passing, existing, memory_text, cfg, similarity, review)
+    forgets = forget_proposals(existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review,
+                               records=review.records)
+    if review.only is not None:
+        forgets = [f for f in forgets if f.entry.key in review.only]
+    actions: list[Action] = []
+    states: list[str] = []
+    text = _write_forgets(forgets, memory_text, cfg, review, actions, states)
+    _write_promotions([c for c in passing if c.gate is None], text, existing, cfg, review, actions, states)
+    counts: dict[str, int] = defaultdict(int)
+    for c in candidates:
+        counts[c.gate or "proposed"] += 1
+    return candidates, actions, states, dict(counts)
+
+
+def _gate(candidates: list[Candidate], existing_keys: set[str], cfg: DreamConfig, review: Review,
+          base_commit: str) -> None:
+    """Give each candidate its source and the first gate it fails: what the light phase judged,
+    a person's decision, then the evidence (recalls, distinct queries, score), length, and keys
+    MEMORY.md holds already."""
     max_chars = cfg.max_entry_tokens * 4
     for c in candidates:
         e = c.entry
         c.source = SourceRef(e.path, e.start, e.end, base_commit)
         c.also = [SourceRef(p, s, t, base_commit) for p, s, t in e.sources[1:]]
-        if c.key in review.rejected:
-            c.gate = "rejected"  # a person said no; a changed source text is a new key
+        if e.rejected:
+            c.gate = e.rejected  # what the light phase judged can never be an entry
+        elif c.key in review.rejected:
+            c.gate = "rejected"  # a person said no; only a changed source text is a new key
         elif review.only is not None and c.key not in review.only:
             c.gate = "not on the branch"  # a branch regenerated after a drop proposes nothing new
         elif e.recalls < cfg.min_recall_count:
@@ -104,43 +186,52 @@ def deep_phase(
             c.gate = "queries"
         elif c.score < cfg.min_score:
             c.gate = "score"
-        elif len(plain(e.text)) > max_chars:
+        elif len(plain(e.fact)) > max_chars:
             c.gate = "too long"
         elif c.key in existing_keys:
             c.gate = "already promoted"
-    passing = [c for c in candidates if c.gate is None]
 
-    # Duplicates and supersedes: compare survivors with MEMORY.md's entries and paragraphs.
+
+def _compare_with_memory(passing: list[Candidate], existing: list[MemoryEntry], memory_text: str,
+                         cfg: DreamConfig, similarity: Similarity, review: Review) -> set[str]:
+    """Duplicates and supersedes: each survivor against MEMORY.md's entries and a person's lines.
+    A repeat is a `duplicate`; the text an earlier update replaced, or an older fact about a
+    subject an entry holds newer, is `outdated`; a newer fact about an entry's subject becomes an
+    update of that entry. Returns the keys of the entries updated."""
     human_units = _human_units(memory_text, review.hashes)
     pool = [plain(e.body) for e in existing] + [plain(u) for u in human_units]
     if passing and pool:
-        sims = similarity.compare([plain(c.entry.text) for c in passing], pool)
+        sims = similarity.compare([plain(c.entry.fact) for c in passing], pool)
     else:
         sims = [[] for _ in passing]
     dup = similarity.duplicate_threshold(cfg)
     sup = similarity.supersede_threshold(cfg)
     pool_words = [words(text) for text in pool]
+    pool_values = [values_of(text) for text in pool]
+    entry_subjects: dict[str, Subject] = {e.key: subject_of(plain(e.body)) for e in existing}
 
-    def same_words(text: str, others: list[frozenset[str]]) -> bool:
-        # The same words say the same thing whatever the model thinks (a rephrased line can sit
-        # below the cosine threshold, and near an update's cosine).
-        mine = words(text)
-        return any(overlap(mine, theirs) >= cfg.duplicate_overlap for theirs in others)
+    def repeats(text: str, row: list[float]) -> bool:
+        # The same words (or a cosine this high) with the same values say the same thing; with other
+        # values ("standup at 9:45" / "at 11:00") they are a newer version of it, judged below.
+        # A person's line is never updated, so for it the same words are enough.
+        mine, numbers = words(text), values_of(text)
+        return any((overlap(mine, theirs) >= cfg.duplicate_overlap or (k < len(row) and row[k] >= dup))
+                   and (numbers == pool_values[k] or k >= len(existing)) for k, theirs in enumerate(pool_words))
 
     superseded: set[str] = set()
     replaced = {e.marker.extra["supersedes"] for e in existing if "supersedes" in e.marker.extra} | review.replaced
     for c, row in zip(passing, sims, strict=True):
-        if (row and max(row) >= dup) or same_words(c.entry.text, pool_words):
+        if repeats(c.entry.fact, row):
             c.gate = "duplicate"
             continue
         if c.key in replaced:
             c.gate = "outdated"  # the very text an earlier run's update replaced
             continue
-        subj = subject(c.entry.text)
-        best: tuple[float, memory_doc.MemoryEntry] | None = None
+        subj = subject_of(plain(c.entry.fact))
+        best: tuple[float, MemoryEntry] | None = None
         newer_entry = False
         for e, value in zip(existing, row, strict=False):
-            if not e.owned or e.key in superseded or value < sup or subject(e.body) != subj or subj is None:
+            if not e.owned or e.key in superseded or value < sup or not same_subject(subj, entry_subjects[e.key]):
                 continue
             if _candidate_day(c) <= _entry_day(e, review):
                 newer_entry = True
@@ -151,30 +242,14 @@ def deep_phase(
             c.gate = "outdated"  # an entry about the same subject holds a newer fact
             continue
         if best is not None:
-            c.action, c.target = "supersede", best[1].key
+            c.action, c.target, c.target_text = "supersede", best[1].key, plain(best[1].body)
             superseded.add(best[1].key)
-    # Duplicates among this run's survivors: the stronger keeps its place and takes the other's source.
-    survivors = [c for c in passing if c.gate is None]
-    if len(survivors) > 1:
-        texts = [plain(c.entry.text) for c in survivors]
-        inner = similarity.compare(texts, texts)
-        inner_words = [words(t) for t in texts]
-        for j, c in enumerate(survivors):
-            for i in range(j):
-                if survivors[i].gate is None and (
-                    inner[j][i] >= dup or overlap(inner_words[j], inner_words[i]) >= cfg.duplicate_overlap
-                ):
-                    c.gate = "duplicate"
-                    survivors[i].also.append(c.source)  # type: ignore[arg-type]
-                    break
+    return superseded
 
-    actions: list[Action] = []
-    states: list[str] = []
-    text = memory_text
-    forgets = forget_proposals(existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review,
-                               records=review.records)
-    if review.only is not None:
-        forgets = [f for f in forgets if f.entry.key in review.only]
+
+def _write_forgets(forgets: list[ForgetProposal], text: str, cfg: DreamConfig, review: Review,
+                   actions: list[Action], states: list[str]) -> str:
+    """Each forget proposal as an action and MEMORY.md without its entry; returns the text."""
     for proposal in forgets:
         entry = proposal.entry
         text = memory_doc.remove_entry(text, entry.key, review.hashes)
@@ -192,12 +267,19 @@ def deep_phase(
             )
         )
         states.append(text)
+    return text
+
+
+def _write_promotions(chosen: list[Candidate], text: str, existing: list[MemoryEntry],
+                      cfg: DreamConfig, review: Review, actions: list[Action], states: list[str]) -> str:
+    """Promotions and updates in order, up to the cap per run and MEMORY.md's load budget (the
+    candidates past either get that gate); returns the text."""
     promoted = 0
-    for c in [c for c in passing if c.gate is None]:
+    for c in chosen:
         if promoted >= cfg.max_promotions:
             c.gate = "cap"
             continue
-        body = "- " + plain(c.entry.text)
+        body = "- " + plain(c.entry.fact)
         if c.action == "supersede":
             new_text = memory_doc.replace_entry(text, str(c.target), c.key, body, review.hashes)
         else:
@@ -207,32 +289,32 @@ def deep_phase(
             continue
         text = new_text
         promoted += 1
-        previous = None
-        if c.action == "supersede":
-            target = next(e for e in existing if e.key == c.target)
-            record = review.records.get(target.key)
-            previous = record.source if record is not None and record.source else target.marker.source
-        verb = "update" if c.action == "supersede" else "remember"
-        actions.append(
-            Action(
-                kind=c.action,
-                key=c.key,
-                text=plain(c.entry.text),
-                source=c.source,
-                score=c.score,
-                components=c.components,
-                subject=f"dream: {verb} {_short(plain(c.entry.text))}",
-                body=_promote_body(c, previous),
-                target=c.target,
-                previous_source=previous,
-                also=tuple(c.also),
-            )
-        )
+        actions.append(_promotion(c, existing, review))
         states.append(text)
-    counts: dict[str, int] = defaultdict(int)
-    for c in candidates:
-        counts[c.gate or "proposed"] += 1
-    return candidates, actions, states, dict(counts)
+    return text
+
+
+def _promotion(c: Candidate, existing: list[MemoryEntry], review: Review) -> Action:
+    previous = None
+    if c.action == "supersede":
+        target = next(e for e in existing if e.key == c.target)
+        record = review.records.get(target.key)
+        previous = record.source if record is not None and record.source else target.marker.source
+    verb = "update" if c.action == "supersede" else "remember"
+    return Action(
+        kind=c.action,
+        key=c.key,
+        text=plain(c.entry.fact),
+        source=c.source,
+        score=c.score,
+        components=c.components,
+        subject=f"dream: {verb} {_short(plain(c.entry.fact))}",
+        body=_promote_body(c, previous),
+        target=c.target,
+        previous_source=previous,
+        also=tuple(c.also),
+        previous_text=c.target_text,
+    )
 
 
 def _human_units(memory_text: str, hashes: Mapping[str, str]) -> list[str]:
@@ -257,7 +339,16 @@ def _promote_body(c: Candidate, previous: SourceRef | None) -> str:
         f"({min(e.days)} .. {max(e.days)}).",
     ]
     if c.action == "supersede":
-        lines.append(f"Replaces entry {c.target}" + (f" (from {previous.format()})" if previous else "") + ".")
+        lines.append(f"Replaces entry {c.target}" + (f" (from {previous.format()})" if previous else "") + ":")
+        lines.append("")
+        lines.append(f"- was: {c.target_text}")
+        lines.append(f"- now: {plain(e.fact)}")
+        lines.append("")
+    for old in c.replaced[:3]:
+        lines.append(f"Newer than this run's older snippet: {old}")
+    if e.changes:
+        lines.append("Rewritten to stand alone (" + ", ".join(CHANGE_WORDS.get(x, x) for x in e.changes)
+                     + "); the source line is unchanged.")
     if c.also:
         lines.append("Also said in: " + ", ".join(ref.format() for ref in c.also) + ".")
     return "\n".join(lines)

@@ -3,11 +3,12 @@
 Time alone never forgets a fact: "Sam prefers squash merges" is as true after 100 quiet days as
 on the day it was written. An entry memgit wrote is proposed for removal only when it is old
 (`forget_after_days`), unused for `forget_unrecalled_days` (no search surfaced it or its source, no
-session-start load or `get` read it: those are recorded as uses, dream/use.py), and either
+session-start load or `get` read it: those are recorded as uses, ledger/uses.py), and either
 
 * **superseded**: a newer entry about the same subject says something close to it; or
-* **past**: it is a dated, transient fact (an event or plan: a meeting, a rehearsal, a release
-  "on 2026-03-21 at 14:00") whose dates are all long past.
+* **past**: it is a dated event (a plan or an outcome: a meeting, a rehearsal, a release "on
+  2026-03-21 at 14:00", a cutover that completed on a day) whose days are all long past: the rule
+  is events.py's, the one promotion uses to call a plan whose day has passed transient.
 
 Never: an entry a person edited (it is theirs), one a reviewer kept when its forgetting was
 proposed, or a decision, rule or preference ("prefers", "decided", "never", "no deploys on
@@ -24,13 +25,15 @@ from datetime import date, timedelta
 from memgit.config import DreamConfig
 from memgit.core.paths import daily_log_day
 from memgit.core.provenance import SourceRef
-from memgit.dream.concepts import plain, subject, words
+from memgit.dream.concepts import plain, words
 from memgit.dream.entries import EntryRecord
-from memgit.dream.ledger import Recall, text_hash
+from memgit.dream.events import long_past
 from memgit.dream.light import overlap
 from memgit.dream.memory_doc import MemoryEntry
 from memgit.dream.model import Review
-from memgit.dream.use import USE_QUERY_HASHES
+from memgit.dream.subjects import same_subject, subject_of
+from memgit.ledger.lines import Recall, text_hash
+from memgit.ledger.uses import USE_QUERY_HASHES
 
 #: Words of a decision, a rule or a preference: such an entry is never forgotten on time alone.
 _LASTING = re.compile(
@@ -40,25 +43,8 @@ _LASTING = re.compile(
     r"standard|requires?|required|allowed|forbidden|owns?|owner)\b",
     re.IGNORECASE,
 )
-#: Words of an event or plan: a dated fact with one of these is transient.
-_EVENT = re.compile(
-    r"\b(?:meeting|meet|call|standup|stand-up|sync|1:1|rehearsal|demo|review|interview|appointment|visit|trip|"
-    r"flight|party|dinner|lunch|event|workshop|conference|talk|deadline|due|release|released|launch|launched|"
-    r"deploy|deployed|deployment|cutover|migration|maintenance|outage|incident|rollback|upgrade|planned|plan|"
-    r"scheduled|schedule|moves?|moved|postponed|cancelled|canceled|starts?|ends?|until|tomorrow|tonight|took|ran|"
-    r"dry run|held|happened|finished|completed|"
-    r"today|this week|next week|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
-    re.IGNORECASE,
-)
 #: Word overlap at which a newer entry about the same subject says the same thing again, updated.
 SUPERSEDED_OVERLAP = 0.5
-_TIME = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
-_ISO = re.compile(r"\b(20\d\d|19\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b")
-_MONTHS = "january february march april may june july august september october november december".split()
-_NAMED = re.compile(
-    r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1>[A-Za-z]{3,9})\.?,?\s+(?P<y1>\d{4})"
-    r"|(?P<m2>[A-Za-z]{3,9})\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{4}))\b"
-)
 
 
 @dataclass(frozen=True)
@@ -72,31 +58,6 @@ class ForgetProposal:
 def lasting(text: str) -> bool:
     """A decision, a rule or a preference (never forgotten on time alone)."""
     return _LASTING.search(plain(text)) is not None
-
-
-def dates_in(text: str) -> list[date]:
-    out: list[date] = []
-    for match in _ISO.finditer(text):
-        try:
-            out.append(date(int(match[1]), int(match[2]), int(match[3])))
-        except ValueError:
-            continue
-    for match in _NAMED.finditer(text):
-        month_word = (match["m1"] or match["m2"]).lower()
-        month = next((i for i, name in enumerate(_MONTHS, 1) if name.startswith(month_word[:3])), None)
-        if month is None or (len(month_word) > 3 and not _MONTHS[month - 1].startswith(month_word)):
-            continue
-        try:
-            out.append(date(int(match["y1"] or match["y2"]), month, int(match["d1"] or match["d2"])))
-        except ValueError:
-            continue
-    return out
-
-
-def transient(text: str) -> bool:
-    """An event or a plan tied to a date (a meeting, a release, something at 14:00)."""
-    text = plain(text)
-    return bool(dates_in(text)) and (_EVENT.search(text) is not None or _TIME.search(text) is not None)
 
 
 def _written(entry: MemoryEntry, records: Mapping[str, EntryRecord]) -> str | None:
@@ -150,7 +111,7 @@ def forget_proposals(
         return []
     written_before = (today - timedelta(days=cfg.forget_after_days)).isoformat()
     quiet_since = (today - timedelta(days=cfg.forget_unrecalled_days)).isoformat()
-    long_past = today - timedelta(days=cfg.forget_unrecalled_days)
+    horizon = today - timedelta(days=cfg.forget_unrecalled_days)
     recent = [r for r in recalls if r.day >= quiet_since]
     out: list[ForgetProposal] = []
     for entry in entries:
@@ -161,12 +122,11 @@ def forget_proposals(
         if used(entry, _source(entry, records), recent):
             continue
         proposal = _superseded(entry, entries, records, written)
-        if proposal is None and transient(entry.body):
-            latest = max(dates_in(plain(entry.body)))
-            if latest < long_past:
-                proposal = ForgetProposal(entry, "past", written,
-                                          f"a dated event or plan: its latest date, {latest.isoformat()}, is "
-                                          f"{(today - latest).days} days past")
+        latest = long_past(plain(entry.body), horizon) if proposal is None else None
+        if latest is not None:
+            proposal = ForgetProposal(entry, "past", written,
+                                      f"a dated event or plan: its latest date, {latest.isoformat()}, is "
+                                      f"{(today - latest).days} days past")
         if proposal is not None:
             out.append(proposal)
     out.sort(key=lambda p: (p.written, p.entry.marker_line))
@@ -175,13 +135,13 @@ def forget_proposals(
 
 def _superseded(entry: MemoryEntry, entries: list[MemoryEntry], records: Mapping[str, EntryRecord],
                 written: str) -> ForgetProposal | None:
-    mine = subject(entry.body)
-    if mine is None:
+    mine = subject_of(plain(entry.body))
+    if mine.empty:
         return None
     day = _source_day(entry, records)
     my_words = words(plain(entry.body))
     for other in entries:
-        if other.key == entry.key or subject(other.body) != mine:
+        if other.key == entry.key or not same_subject(mine, subject_of(plain(other.body))):
             continue
         if _source_day(other, records) <= day:
             continue

@@ -1,9 +1,14 @@
-"""Light phase (pure): recalls -> short-term entries, rehydrated, junk out, near-duplicates folded.
+"""Light phase (pure): recalls -> short-term entries, rehydrated, judged, near-duplicates folded.
 
-A recall names the focused line of a hit and the hash of its text. Recalls of the same text in the
-same file count for one entry wherever the line has moved since; the entry is found again in the
-file as it is now (or dropped when its text is gone). Junk never becomes an entry: headings, bare
-list markers, memgit's markers and metadata, dream reports and the ledger, transcripts (JSON).
+A hit counts as a recall only when it is near the top of its search (among its first
+`recall_top_hits` and at least `recall_min_relative_score` of its best score): the sixth hit of a
+vague question is not evidence that a line matters. A recall names the focused line of a hit and
+the hash of its text. Recalls of the same text in the same file count for one entry wherever the
+line has moved since; the entry is found again in the file as it is now (or dropped when its text
+is gone). Then each is judged, and what can never be promoted is kept aside with its reason (the
+deep phase lists it, so `--explain` and the report show every rejection): junk (headings, bare
+list markers, memgit's markers and metadata, dream reports and the ledger, transcripts), what the
+lint flags (`junk: S104`), chat filler, and what cannot stand alone (`standalone.py`).
 """
 
 from __future__ import annotations
@@ -11,14 +16,19 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date
 
-from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR
+from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR, daily_log_day
 from memgit.core.provenance import is_marker_line
-from memgit.dream.concepts import concept_tags, plain, words
-from memgit.dream.ledger import Recall, text_hash
+from memgit.dream.chatter import without_chatter
+from memgit.dream.concepts import concept_tags, plain, speakers, words
 from memgit.dream.model import ShortTerm
 from memgit.dream.rehydrate import relocate
+from memgit.dream.safety import flagged, flagged_lines, shown
+from memgit.dream.standalone import standalone
+from memgit.ledger.lines import Recall, text_hash
+from memgit.lint.rules import LintSettings
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 _ONLY_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\])?\s*$")
@@ -35,6 +45,9 @@ class LightResult:
     folded: int
     recent_tags: dict[str, int]
     notes_seen: int
+    rejected: list[ShortTerm] = field(default_factory=list)
+    weak_hits: int = 0  # hits too far down their search to count as recalls
+    speakers: frozenset[str] = frozenset()
 
 
 def path_reason(path: str) -> str | None:
@@ -71,25 +84,63 @@ def junk_reason(path: str, text: str) -> str | None:
     return None
 
 
+def near_the_top(recalls: Sequence[Recall], top_hits: int, min_relative: float) -> tuple[list[Recall], dict[int, float]]:
+    """The recalls that count (the first `top_hits` hits of their search, scoring at least
+    `min_relative` of its best), and for each (keyed by `id()`) its weight as evidence:
+    its score relative to the search's best, discounted by its rank (1, 0.8, 0.67 … for the first,
+    second, third hit), so a fact that is the answer counts more than one that came along. A
+    search's hits are its ledger lines of one time and query, in the order the search returned them.
+
+    MEMORY.md's own hits take no rank and set no best: once a fact is long-term its entry tops
+    every search about it, so an update in a newer log would always come second. A search whose
+    ranked hits all score 0 (keyword scores normalised over candidates that were not recorded,
+    such as a dream report's) tells their order only: each weighs by its rank alone."""
+    best: dict[tuple[str, str], float] = defaultdict(float)
+    rank: dict[tuple[str, str], int] = defaultdict(int)
+    for r in recalls:
+        if r.path != "MEMORY.md":
+            best[(r.time, r.query_hash)] = max(best[(r.time, r.query_hash)], r.score)
+    kept = []
+    weight: dict[int, float] = {}
+    for r in recalls:
+        search = (r.time, r.query_hash)
+        if r.path == "MEMORY.md":
+            kept.append(r)  # never evidence (the light phase sets it aside as already long-term)
+            weight[id(r)] = 0.0
+            continue
+        rank[search] += 1
+        top = best[search]
+        if rank[search] <= top_hits and r.score >= min_relative * top:
+            kept.append(r)
+            weight[id(r)] = (r.score / top if top > 0 else 1.0) / (1 + (rank[search] - 1) / 4)
+    return kept, weight
+
+
 def light_phase(
     recalls: Sequence[Recall],
     files: Mapping[str, str | None],
     recent_notes: Mapping[str, str],
     *,
     fold_similarity: float,
+    today: date | None = None,
+    lint: LintSettings | None = None,
+    top_hits: int = 3,
+    min_relative: float = 0.5,
 ) -> LightResult:
-    # Relevance: each recall's score relative to the best hit of the same search.
-    best: dict[tuple[str, str], float] = defaultdict(float)
-    for r in recalls:
-        best[(r.time, r.query_hash)] = max(best[(r.time, r.query_hash)], r.score)
+    lint = lint or LintSettings()
+    today = today or max((date.fromisoformat(r.day) for r in recalls), default=date(1970, 1, 1))
+    counted, weight = near_the_top(recalls, top_hits, min_relative)
     groups: dict[tuple[str, str], list[Recall]] = defaultdict(list)
-    for r in recalls:
+    for r in counted:
         groups[(r.path, r.text_hash or f"{r.focus_start}:{r.focus_end}")].append(r)
 
+    voices = speakers([t for t in files.values() if t] + list(recent_notes.values()))
     entries: list[ShortTerm] = []
+    rejected: list[ShortTerm] = []
     gone: list[tuple[str, int, int, int]] = []
     junk: dict[str, int] = defaultdict(int)
     split_cache: dict[str, list[str]] = {}
+    marked: dict[str, dict[int, str]] = {}  # path -> the lines the lint flags (a key's body included)
     for (path, _hash), items in sorted(groups.items()):
         latest = max(items, key=lambda r: (r.time, r.focus_start))
         reason = path_reason(path)
@@ -105,36 +156,62 @@ def light_phase(
         if located is None:
             gone.append((path, latest.focus_start, latest.focus_end, len(items)))
             continue
-        reason = junk_reason(path, located.text)
-        if reason:
-            junk[reason] += 1
-            continue
         evidence: dict[tuple[str, str, str], float] = {}
         for r in items:
-            top = best[(r.time, r.query_hash)]
             key = (r.time, r.query_hash, r.day)
-            evidence[key] = max(evidence.get(key, 0.0), r.score / top if top > 0 else 0.0)
-        entries.append(
-            ShortTerm(
-                path=path,
-                start=located.start,
-                end=located.end,
-                text=located.text,
-                text_hash=text_hash(located.text),
-                evidence=evidence,
-                tags=concept_tags(located.text),
-                moved=located.moved,
-                sources=[(path, located.start, located.end)],
-            )
+            evidence[key] = max(evidence.get(key, 0.0), weight[id(r)])
+        entry = ShortTerm(
+            path=path,
+            start=located.start,
+            end=located.end,
+            text=located.text,
+            text_hash=text_hash(located.text),
+            evidence=evidence,
+            tags=[],
+            moved=located.moved,
+            sources=[(path, located.start, located.end)],
+            shown=located.text,
         )
+        if path not in marked:
+            marked[path] = flagged_lines(lines, lint)
+        covered = [marked[path][n] for n in range(located.start, located.end + 1) if n in marked[path]]
+        judge(entry, lines, today, lint, voices, covered[0] if covered else None)
+        (rejected if entry.rejected else entries).append(entry)
     entries, folded = fold(entries, fold_similarity)
     recent_tags: dict[str, int] = defaultdict(int)
     for _path, note in sorted(recent_notes.items()):
-        for line in note.splitlines():
-            if line.strip() and junk_reason("memory/x.md", line) is None:
-                for tag in concept_tags(line):
+        lines = note.splitlines()
+        secret = flagged_lines(lines, lint)
+        for number, line in enumerate(lines, 1):
+            if line.strip() and number not in secret and junk_reason("memory/x.md", line) is None:
+                kept, _dropped = without_chatter(line, min_content_words=1)
+                for tag in concept_tags(kept, exclude=voices):
                     recent_tags[tag] += 1
-    return LightResult(entries, gone, dict(junk), folded, dict(recent_tags), len(recent_notes))
+    return LightResult(entries, gone, dict(junk), folded, dict(recent_tags), len(recent_notes), rejected,
+                       len(recalls) - len(counted), voices)
+
+
+def judge(entry: ShortTerm, lines: list[str], today: date, lint: LintSettings, voices: frozenset[str],
+          code: str | None = None) -> None:
+    """Set the entry's standalone text and tags, or the reason it can never be promoted (`code`: the
+    rule the lint flags its lines with in the file, a private key's body included)."""
+    code = code or flagged(entry.text, lint)
+    if code is None:
+        reason = junk_reason(entry.path, entry.text)
+        if reason:
+            entry.rejected = f"junk: {reason}"
+            return
+    if code is not None:
+        entry.rejected, entry.shown = f"junk: {code}", shown(entry.text, lint)
+        return
+    verdict = standalone(entry.text, lines=lines, start=entry.start, day=daily_log_day(entry.path), today=today)
+    entry.entry_text, entry.changes = verdict.text, verdict.changes
+    code = flagged(verdict.text, lint)  # a rewrite must not make a line the lint flags
+    if code is not None:
+        entry.rejected, entry.shown, entry.entry_text = f"junk: {code}", shown(entry.text, lint), ""
+        return
+    entry.rejected = verdict.reason
+    entry.tags = concept_tags(verdict.text, exclude=voices)
 
 
 def fold(entries: list[ShortTerm], threshold: float) -> tuple[list[ShortTerm], int]:
@@ -144,7 +221,7 @@ def fold(entries: list[ShortTerm], threshold: float) -> tuple[list[ShortTerm], i
     kept: list[tuple[ShortTerm, frozenset[str]]] = []
     folded = 0
     for entry in order:
-        mine = words(entry.text)
+        mine = words(entry.fact)
         twin = next((k for k, theirs in kept if k.text_hash == entry.text_hash or overlap(mine, theirs) >= threshold),
                     None)
         if twin is None:

@@ -23,14 +23,19 @@ reviewer can delete one proposal with one line.
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 
-from memgit.core.provenance import EntryMarker, has_inline_marker, parse_marker, short_marker, strip_marker
-from memgit.core.text import WORD_RE
-from memgit.dream.concepts import subject
+from memgit.core.provenance import (
+    EntryMarker,
+    MemoryEntry,
+    body_hash,
+    parse_entries,
+    short_marker,
+    strip_marker,
+)
+from memgit.dream.concepts import plain
+from memgit.dream.subjects import speaker_of, title_of, title_stems
 
 DEFAULT_SECTION = "From dreaming"
 DEFAULT_TITLE = "# Long-term Memory"
@@ -42,63 +47,8 @@ _HEADING = re.compile(r"^#{1,6}\s")
 _HEADING_PARTS = re.compile(r"^(?P<level>#{1,6})\s+(?P<title>.*?)\s*#*\s*$")
 
 
-@dataclass(frozen=True)
-class MemoryEntry:
-    marker: EntryMarker
-    marker_line: int  # 1-based line of the marker (an inline marker: the entry's own line)
-    body_start: int
-    body_end: int  # inclusive; body_end < body_start when the body is empty
-    body: str
-    #: The body's hash as memgit wrote it (a long marker's `hash=`, else the provenance store's).
-    written_hash: str | None = None
-    inline: bool = False
-
-    @property
-    def key(self) -> str:
-        return self.marker.key
-
-    @property
-    def owned(self) -> bool:
-        """Still exactly as memgit wrote it (so memgit may supersede or forget it)."""
-        return self.written_hash is not None and self.written_hash == body_hash(self.body)
-
-
-def body_hash(body: str) -> str:
-    normal = "\n".join(line.rstrip() for line in body.strip("\n").splitlines())
-    return hashlib.sha1(normal.encode("utf-8")).hexdigest()[:10]
-
-
 def has_conflict_markers(text: str) -> bool:
     return bool(_CONFLICT.search(text))
-
-
-def parse_entries(text: str, hashes: Mapping[str, str] | None = None) -> list[MemoryEntry]:
-    """memgit's entries in `text`; `hashes` (key -> body hash as written, from the provenance
-    store) tells which of today's entries are still memgit's."""
-    hashes = hashes or {}
-    lines = text.splitlines()
-    out: list[MemoryEntry] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if has_inline_marker(line):
-            marker = parse_marker(line)
-            assert marker is not None
-            body = strip_marker(line).rstrip("\r")
-            out.append(MemoryEntry(marker, i + 1, i + 1, i + 1, body, hashes.get(marker.key), inline=True))
-            i += 1
-            continue
-        marker = parse_marker(line)
-        if marker is None:
-            i += 1
-            continue
-        j = i + 1
-        while j < len(lines) and lines[j].strip() and not _HEADING.match(lines[j]) and parse_marker(lines[j]) is None:
-            j += 1
-        written = marker.extra.get("hash") or hashes.get(marker.key)
-        out.append(MemoryEntry(marker, i + 1, i + 2, j, "\n".join(lines[i + 1 : j]), written))
-        i = j
-    return out
 
 
 def human_text(text: str, hashes: Mapping[str, str] | None = None) -> str:
@@ -116,17 +66,34 @@ def _unmarked(line: str) -> str:
     return strip_marker(line.rstrip("\r\n")) + ending
 
 
-def subject_title(body: str) -> str:
-    """The subject heading an entry goes under: its subject as the text spells it, capitalised."""
-    found = subject(body)
-    if not found:
-        return NO_SUBJECT
-    for word in WORD_RE.findall(body):
-        if word.lower() == found:
-            found = word
-            break
-    title = " ".join(found.split())[:40]
-    return title[:1].upper() + title[1:] if title else NO_SUBJECT
+def subject_title(body: str, titles: Iterable[str] = ()) -> str:
+    """The subject heading an entry goes under (subjects.title_of: a transcript's speaker, the name
+    its subject starts with, else its subject as spelled: "Osprey", "Platform standup"), joining
+    one of the section's `titles` where that names the same thing: the same heading in fewer or
+    more words ("Standup" / "Platform standup"), or a name the entry mentions ("Marta takes over the
+    Osprey migration" goes under "Osprey"; the earliest mentioned wins). A speaker's turn stays
+    under its speaker."""
+    title = " ".join((title_of(body) or NO_SUBJECT).split())[:40]
+    titles = list(titles)
+    for existing in titles:
+        if existing.casefold() == title.casefold():
+            return existing
+    if speaker_of(body):
+        return title
+    mine = title_stems(title)
+    for existing in titles:
+        theirs = title_stems(existing)
+        if mine and theirs and (theirs <= mine or mine <= theirs):
+            return existing
+    text = plain(body)
+    mentioned = []
+    for existing in titles:
+        name = existing.split()[0] if existing.split() else ""
+        if name[:1].isupper() and not name.isupper():
+            found = re.search(r"(?<![\w'’])" + re.escape(name) + r"(?![\w])", text)
+            if found:
+                mentioned.append((found.start(), existing))
+    return min(mentioned)[1] if mentioned else title
 
 
 def entry_line(key: str, body: str) -> str:
@@ -174,7 +141,6 @@ def add_entry(text: str, key: str, body: str, *, section: str = DEFAULT_SECTION,
     """`text` with one entry added at the end of its subject's group, in memgit's section (made at
     the end of the file when missing); nothing else changes."""
     eol = _eol(text)
-    group = group or subject_title(body)
     line = entry_line(key, body) + eol
     if not text.strip():
         text = DEFAULT_TITLE + eol
@@ -183,9 +149,12 @@ def add_entry(text: str, key: str, body: str, *, section: str = DEFAULT_SECTION,
         lines[-1] += eol
     sec = _find_heading(lines, 2, section)
     if sec is None:
+        group = group or subject_title(body)
         block = ([eol] if lines[-1].strip() else []) + [f"## {section}{eol}", eol, f"### {group}{eol}", line]
         return "".join(lines + block)
     sec_end = _block_end(lines, sec, 2, len(lines))
+    titles = [found[1] for i in range(sec + 1, sec_end) if (found := _heading(lines[i])) is not None and found[0] == 3]
+    group = group or subject_title(body, titles)
     sub = _find_heading(lines, 3, group, sec + 1, sec_end)
     if sub is not None:
         at = _last_content(lines, sub, _block_end(lines, sub, 3, sec_end)) + 1

@@ -11,8 +11,9 @@ from memgit.config import DreamConfig
 from memgit.core.provenance import SourceRef
 from memgit.dream.decisions import Decision
 from memgit.dream.entries import EntryRecord
-from memgit.dream.ledger import Recall
 from memgit.dream.scoring import Components
+from memgit.ledger.lines import Recall
+from memgit.lint.rules import LintSettings
 
 #: (texts, other texts) -> similarity matrix as nested lists, values in [-1, 1].
 SimilarityFn = Callable[[list[str], list[str]], list[list[float]]]
@@ -60,6 +61,7 @@ class DreamInputs:
     memory_text: str
     config: DreamConfig
     similarity: Similarity
+    lint: LintSettings = field(default_factory=LintSettings)
     malformed: int = 0
     malformed_where: tuple[str, ...] = ()
     notices: tuple[str, ...] = ()
@@ -88,6 +90,20 @@ class ShortTerm:
     tags: list[str]
     moved: bool = False
     sources: list[tuple[str, int, int]] = field(default_factory=list)
+    #: The entry as it would be promoted: standalone (dates resolved, speaker and chatter out);
+    #: empty until the light phase judged it.
+    entry_text: str = ""
+    #: Why it can never be promoted (`junk: S104`, `needs context`, `transient` …), or None.
+    rejected: str | None = None
+    #: The text as it may be shown (a flagged line redacted).
+    shown: str = ""
+    #: What standing alone changed: "date", "subject", "speaker", "chatter".
+    changes: tuple[str, ...] = ()
+
+    @property
+    def fact(self) -> str:
+        """The text dreaming judges and writes: the standalone copy when there is one."""
+        return self.entry_text or self.text
 
     @property
     def recalls(self) -> int:
@@ -117,6 +133,8 @@ class Candidate:
     gate: str | None = None  # the first gate it failed; None = proposed
     action: str = "promote"  # promote | supersede
     target: str | None = None  # key of the entry a supersede edits
+    target_text: str | None = None  # and its text
+    replaced: list[str] = field(default_factory=list)  # older candidates of this run about the same subject
     source: SourceRef | None = None
     also: list[SourceRef] = field(default_factory=list)
 
@@ -125,7 +143,9 @@ class Candidate:
         return {
             "key": self.key,
             "source": f"{e.path}:{e.start}-{e.end}",
-            "text": e.text,
+            "text": e.shown or e.text,
+            "entry": None if e.rejected and e.rejected.startswith("junk: ") else e.fact,
+            "changes": list(e.changes),
             "score": round(self.score, 3),
             "components": self.components.as_dict(),
             "recalls": e.recalls,
@@ -152,6 +172,7 @@ class Action:
     target: str | None = None
     previous_source: SourceRef | None = None
     also: tuple[SourceRef, ...] = ()
+    previous_text: str | None = None  # an update: the text it replaces
 
 
 @dataclass

@@ -15,7 +15,8 @@ from memgit.dream.model import DreamInputs, DreamPlan, Review
 from memgit.dream.proposals import action_records, migration_records
 from memgit.dream.rem import rem_phase
 from memgit.dream.report import render_report
-from memgit.dream.use import USE_QUERY_HASHES
+from memgit.dream.safety import safe_action, safe_record, shown
+from memgit.ledger.uses import USE_QUERY_HASHES
 
 
 def review_of(inputs: DreamInputs, memory_text: str) -> tuple[Review, list[Decision]]:
@@ -54,8 +55,12 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         review = Review({**review.hashes, **{r.key: r.hash for r in moved if r.hash}},
                         {**review.records, **{r.key: r for r in moved}}, review.rejected, review.kept,
                         review.replaced | {r.replaces for r in moved if r.replaces}, review.only)
-    light = light_phase(evidence, inputs.files, inputs.recent_notes, fold_similarity=cfg.dedupe_similarity)
-    places = concept_places(light.entries, inputs.files, inputs.recent_notes)
+    light = light_phase(
+        evidence, inputs.files, inputs.recent_notes, fold_similarity=cfg.dedupe_similarity, today=today,
+        lint=inputs.lint, top_hits=cfg.recall_top_hits, min_relative=cfg.recall_min_relative_score,
+    )
+    places = concept_places(light.entries, inputs.files, inputs.recent_notes, lint=inputs.lint,
+                            exclude=light.speakers)
     light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
     recent = [r for r in evidence if r.day >= light_first]
     rem = rem_phase(
@@ -63,7 +68,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         min_strength=cfg.theme_min_strength,
     )
     candidates, actions, states, counts = deep_phase(
-        light.entries,
+        light.entries + light.rejected,
         memory_text,
         until_now,
         cfg=cfg,
@@ -83,12 +88,14 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         "folded": light.folded,
         "gone": len(light.gone),
         "notes_seen": light.notes_seen,
+        "weak_hits": light.weak_hits,
         "malformed": inputs.malformed,
     }
     notices = list(inputs.notices)
     if inputs.malformed:
         where = ", ".join(inputs.malformed_where[:5]) + (" …" if len(inputs.malformed_where) > 5 else "")
         notices.append(f"skipped {inputs.malformed} malformed recall-ledger line(s): {where}")
+    actions = [safe_action(a, inputs.lint) for a in actions]
     plan = DreamPlan(
         day=today.isoformat(),
         actions=actions,
@@ -98,17 +105,17 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         memory_after=states,
         report="",
         themes=rem.themes,
-        truths=[(f"{e.path}:{e.start}-{e.end}", round(conf, 3), plain(e.text)) for e, conf in rem.truths],
+        truths=[(f"{e.path}:{e.start}-{e.end}", round(conf, 3), plain(e.fact)) for e, conf in rem.truths],
         light=stats,
         notices=notices,
     )
-    plan.records = action_records(actions, states, candidates, day=plan.day, files=inputs.files,
-                                  recalls=inputs.recalls)
+    plan.records = [safe_record(r, inputs.lint) for r in action_records(
+        actions, states, candidates, day=plan.day, files=inputs.files, recalls=inputs.recalls)]
     if migrated:
         plan.migrated = memory_text
         plan.migrated_records = moved
     plan.decisions = _unique([*inputs.carried, *implied])
-    plan.report = render_report(plan, inputs, light.gone)
+    plan.report = shown(render_report(plan, inputs, light.gone), inputs.lint)
     plan.concepts = concepts_document(plan.day, inputs.base_commit, rem.themes, places)
     return plan
 

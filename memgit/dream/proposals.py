@@ -17,8 +17,8 @@ from memgit.core.provenance import SourceRef
 from memgit.dream import memory_doc
 from memgit.dream.concepts import plain
 from memgit.dream.entries import EntryRecord
-from memgit.dream.ledger import Recall
 from memgit.dream.model import Action, Candidate
+from memgit.ledger.lines import Recall
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 MAX_WHY = 3

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memgit.dream.ledger import text_hash
+from memgit.ledger.lines import text_hash
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from memgit.dream import memory_doc
 from memgit.dream.concepts import plain
+from memgit.dream.standalone import CHANGE_WORDS
 
 if TYPE_CHECKING:
     from memgit.dream.entries import EntryRecord
@@ -23,7 +24,10 @@ GATE_WORDS = {
     "too long": "longer than the entry limit",
     "already promoted": "already in MEMORY.md",
     "duplicate": "says the same as an entry or a stronger candidate",
-    "outdated": "older than an entry about the same subject",
+    "outdated": "older than an entry or a snippet about the same subject (the newest wins)",
+    "needs context": "does not stand alone (a pronoun or a date only its log explains)",
+    "transient": "a one-off event, plan or trial whose day has passed",
+    "junk: chatter": "chat filler: a question, greeting, thanks or praise",
     "cap": "over the per-run cap",
     "budget": "MEMORY.md load budget reached",
     "source gone": "source text gone since the recall",
@@ -36,6 +40,15 @@ DECIDED_BY = {
     "closed": "its pull request was closed without merging",
     "missing": "listed in a merged report, taken out of MEMORY.md",
 }
+
+
+def gate_label(gate: str) -> str:
+    """What a gate means to a reviewer; a rule id of the lint (`junk: S104`) says it was never copied."""
+    if gate in GATE_WORDS:
+        return GATE_WORDS[gate]
+    if gate.startswith("junk: ") and gate[6:7] in ("S", "P") and gate[7:].isdigit():
+        return f"{gate}: flagged by the lint, never copied"
+    return gate
 
 
 def _cell(text: str, width: int = 90) -> str:
@@ -52,8 +65,8 @@ def _source_line(record: EntryRecord | None, action: Action) -> str:
     if source is None:
         return "from ?"
     about = [f"`{source.path}:{source.start}-{source.end}`"]
-    if record is not None and record.heading:
-        about.append(f"under {_quote(record.heading)}")
+    if record is not None and record.heading and record.heading.lstrip("#").strip() != record.date:
+        about.append(f"under {_quote(record.heading)}")  # a daily log's own date heading says nothing more
     if record is not None and record.date:
         about.append(f"({record.date})")
     if source.commit:
@@ -85,9 +98,13 @@ def _proposal(action: Action, record: EntryRecord | None, candidate: Candidate |
     verb = "update" if action.kind == "supersede" else "remember"
     lines = [f"- [ ] **{verb}** `{action.key}` {_cell(action.text)}"]
     if action.kind == "supersede":
-        old = before.get(action.target or "", "")
-        lines.append(f"  - old → new: ~~{_cell(old)}~~ (`{action.target}`) → {_cell(action.text)}")
+        old = action.previous_text or before.get(action.target or "", "")
+        lines.append(f"  - was: {_cell(old)} (`{action.target}`)")
+        lines.append(f"  - now: {_cell(action.text)}")
     lines.append(f"  - {_source_line(record, action)}")
+    if candidate is not None and candidate.entry.changes:
+        done = ", ".join(CHANGE_WORDS.get(x, x) for x in candidate.entry.changes)
+        lines.append(f"  - rewritten to stand alone ({done}); the log says: {_quote(candidate.entry.text)}")
     reason = _why_line(record, action, candidate)
     if reason:
         lines.append(f"  - why: {reason}")
@@ -141,7 +158,12 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
         f"- {s['notes_seen']} recent daily logs and transcripts read for themes.",
     ]
     if s["malformed"]:
-        out.append(f"- {s['malformed']} malformed ledger lines skipped.")
+        where = ", ".join(f"`{w}`" for w in inputs.malformed_where[:10])
+        more = " …" if len(inputs.malformed_where) > 10 else ""
+        out.append(f"- {s['malformed']} malformed ledger lines skipped: {where}{more}.")
+    if s.get("weak_hits"):
+        out.append(f"- {s['weak_hits']} hits too far down their search to count as recalls (not in the first "
+                   f"{cfg.recall_top_hits}, or under {cfg.recall_min_relative_score:.0%} of its best score).")
     if gone:
         out.append(f"- {len(gone)} recalled snippets are gone from their files (edited or deleted since).")
     if plan.themes:
@@ -154,7 +176,7 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
     if fell:
         out += ["", "## Fell, and why", ""]
         for gate, n in fell:
-            out.append(f"- {n} × {GATE_WORDS.get(gate, gate)}")
+            out.append(f"- {n} × {gate_label(gate)}")
             if gate == "budget":
                 out.append(f"  (MEMORY.md would pass its load budget of {cfg.memory_max_chars} characters; "
                            "memgit never truncates it: forget or shorten entries to make room)")
@@ -162,6 +184,6 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
     if near:
         out += ["", "Closest misses:", ""]
         for c in near:
-            out.append(f"- {_cell(c.entry.text, 70)} — score {c.score:.3f}, {c.entry.recalls} recalls, "
+            out.append(f"- {_cell(c.entry.fact, 70)} — score {c.score:.3f}, {c.entry.recalls} recalls, "
                        f"{len(c.entry.queries)} queries: {GATE_WORDS.get(c.gate or '', c.gate)}")
     return "\n".join(out).rstrip() + "\n"

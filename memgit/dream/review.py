@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 from memgit.core.paths import ENTRIES_PATH
 from memgit.dream import memory_doc
 from memgit.dream.branch import DreamBranch, Proposal
-from memgit.dream.clock import resolve_now
 from memgit.dream.concepts import plain
 from memgit.dream.decisions import Decision, decisions_path
 from memgit.dream.entries import append_lines, parse_store
 from memgit.dream.run import DreamOutcome, gather, read_dream_branch, write_branch
 from memgit.errors import MemgitError
 from memgit.git import commits
+from memgit.ledger.clock import resolve_now
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
@@ -151,8 +151,7 @@ def _read(path: Path) -> str | None:
 
 def reject_entries(ws: Workspace, keys: list[str], *, reason: str | None = None) -> RejectOutcome:
     """Take merged entries out of MEMORY.md by key, record each as rejected, commit both."""
-    from memgit.git import plumbing
-    from memgit.memory.append import commit_paths
+    from memgit.git import commits, plumbing
 
     root = ws.root
     operation = plumbing.operation_in_progress(ws.git_dir)
@@ -203,12 +202,14 @@ def reject_entries(ws: Workspace, keys: list[str], *, reason: str | None = None)
                + (f"\n\nReason: {reason}" if reason else "")
                + "\n\nRecorded in " + decisions_rel + ": never proposed again unless its source text changes.\n")
     try:
-        outcome.commit = commit_paths(root, paths, message, failure="git commit of the rejection failed",
-                                      advice="MEMORY.md and the decision were put back; fix the problem and run it again")
-    except MemgitError:
+        outcome.commit = commits.commit_paths(root, paths, message)
+    except commits.CommitFailed as exc:
         _restore(root, memory if outcome.removed else None, decisions_file, before_decisions)
         plumbing.unstage(root, paths)
-        raise
+        raise MemgitError(
+            f"git commit of the rejection failed ({exc.complaint}); "
+            + exc.advice("MEMORY.md and the decision were put back; fix the problem and run it again")
+        ) from None
     outcome.paths = paths
     return outcome
 

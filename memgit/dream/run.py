@@ -26,16 +26,18 @@ from memgit.core.transcripts import transcript_lines
 from memgit.dream import memory_doc
 from memgit.dream.branch import TRAILER_BASE, TRAILER_NOW, DreamBranch, read_branch
 from memgit.dream.concept_map import concepts_path
-from memgit.dream.concepts import jaccard, plain
+from memgit.dream.concepts import jaccard
 from memgit.dream.decisions import Decision, decisions_path, parse_decisions
 from memgit.dream.entries import EntryRecord, append_lines
-from memgit.dream.ledger import parse_ledger
 from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
 from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
 from memgit.git import commits
 from memgit.git.commits import ChainCommit
-from memgit.memory.recall_spool import ledger_lines, new_lines, read_spool
+from memgit.ledger.lines import ledger_lines
+from memgit.ledger.read import parse_ledger
+from memgit.ledger.spool import new_lines, read_spool
+from memgit.lint.files import settings_for
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
@@ -160,8 +162,36 @@ def gather(
         raise MemgitError(
             f"MEMORY.md at {base[:12]} holds merge conflict markers; resolve the conflict and commit before dreaming"
         )
-    # Ledger: every file of the window, from the base tree; when the base is HEAD, plus this clone's
-    # spool (lines recorded, not published yet), an exact line already committed counted once.
+    ledger = parse_ledger(_ledger_texts(ws, base, now))
+    wanted = sorted({r.path for r in ledger.recalls})
+    files = {path: _text(data) for path, data in commits.read_files(root, base, wanted).items()}
+    store_text = (commits.read_files(root, base, [ENTRIES_PATH])[ENTRIES_PATH] or b"").decode("utf-8", "replace")
+    at_base, carried = _decisions(root, base, tips, new_decisions, notices)
+    similarity = _similarity(ws, notices)
+    return DreamInputs(
+        now=now,
+        base_commit=base,
+        recalls=ledger.recalls,
+        files=files,
+        recent_notes=_recent_notes(ws, base, now),
+        memory_text=memory,
+        config=cfg,
+        similarity=similarity,
+        lint=settings_for(ws),
+        malformed=ledger.malformed,
+        malformed_where=tuple(ledger.malformed_where or ()),
+        notices=tuple(notices),
+        store_text=store_text,
+        decisions=tuple(at_base + carried),
+        carried=tuple(carried),
+        only=only,
+    )
+
+
+def _ledger_texts(ws: Workspace, base: str, now: datetime) -> list[tuple[str, str]]:
+    """Every ledger file of the window, from the base tree; when the base is HEAD, plus this
+    clone's spool (lines recorded, not published yet), an exact line already committed counted once."""
+    root, cfg = ws.root, ws.config.dream
     days = max(cfg.max_age_days, cfg.forget_unrecalled_days)
     first = (now.date() - timedelta(days=days - 1)).isoformat()
     names = [p for p in commits.list_files(root, base, LEDGER_DIR) if p.endswith(".jsonl")]
@@ -176,13 +206,16 @@ def gather(
         if extra:
             text = text + ("" if not text or text.endswith("\n") else "\n") + "\n".join(extra) + "\n"
         texts.append((name, text))
-    ledger = parse_ledger(texts)
-    wanted = sorted({r.path for r in ledger.recalls})
-    files = {path: _text(data) for path, data in commits.read_files(root, base, wanted).items()}
+    return texts
+
+
+def _recent_notes(ws: Workspace, base: str, now: datetime) -> dict[str, str]:
+    """The daily logs of the light window and, when the workspace keeps them, its transcripts
+    (what was said, user and assistant turns, feeds the themes)."""
+    root, cfg = ws.root, ws.config.dream
     recent_paths = [daily_log_path(now.date() - timedelta(days=d)) for d in range(cfg.light_lookback_days)]
     recent = {p: t for p, d in commits.read_files(root, base, recent_paths).items() if (t := _text(d)) is not None}
     if ws.config.memory.sessions:
-        # Transcripts of the light window: what was said (user and assistant turns) feeds the themes.
         window = {(now.date() - timedelta(days=d)).isoformat() for d in range(cfg.light_lookback_days)}
         sessions = [p for p in commits.list_files(root, base, "sessions")
                     if p.endswith(".jsonl") and daily_date(p) in window]
@@ -190,8 +223,12 @@ def gather(
             text = _text(data)
             if text is not None:
                 recent[path] = "\n".join(line for _, line in transcript_lines(text))
-    # Review: the provenance store and the decisions at the base, those on the branches replaced.
-    store_text = (commits.read_files(root, base, [ENTRIES_PATH])[ENTRIES_PATH] or b"").decode("utf-8", "replace")
+    return recent
+
+
+def _decisions(root: Path, base: str, tips: tuple[str, ...], new_decisions: tuple[Decision, ...],
+               notices: list[str]) -> tuple[list[Decision], list[Decision]]:
+    """(the review decisions at the base, those carried from the branches replaced and taken now)."""
     at_base, bad = parse_decisions(_decision_files(root, base))
     known = {d.to_json() for d in at_base}
     carried: list[Decision] = []
@@ -204,29 +241,13 @@ def gather(
     carried += [d for d in new_decisions if d.to_json() not in known]
     if bad:
         notices.append(f"skipped {len(bad)} malformed review decision line(s): {', '.join(bad[:5])}")
-    similarity = _similarity(ws, notices)
-    return DreamInputs(
-        now=now,
-        base_commit=base,
-        recalls=ledger.recalls,
-        files=files,
-        recent_notes=recent,
-        memory_text=memory,
-        config=cfg,
-        similarity=similarity,
-        malformed=ledger.malformed,
-        malformed_where=tuple(ledger.malformed_where or ()),
-        notices=tuple(notices),
-        store_text=store_text,
-        decisions=tuple(at_base + carried),
-        carried=tuple(carried),
-        only=only,
-    )
+    return at_base, carried
 
 
-def commit_message(action: Action, record: EntryRecord | None = None, old_text: str | None = None) -> str:
+def commit_message(action: Action, record: EntryRecord | None = None) -> str:
     """A proposal's commit: the subject a reviewer reads in `git log`, the text quoted, where it
-    comes from (heading, date), why (the questions that recalled it), the old text of an update."""
+    comes from (heading, date), why (the questions that recalled it); the body (deep.py) says the
+    rest, an update's old text beside the new."""
     trailers = {TRAILER_ACTION: action.kind, TRAILER_KEY: action.key}
     if action.source is not None:
         trailers[TRAILER_SOURCE] = action.source.format()
@@ -238,8 +259,6 @@ def commit_message(action: Action, record: EntryRecord | None = None, old_text: 
         trailers["Memgit-Previous-Source"] = action.previous_source.format()
     quoted = "\n".join("> " + line for line in action.text.splitlines())
     about: list[str] = []
-    if old_text:
-        about.append(f"Replaces: {old_text}")
     if record is not None and action.source is not None:
         where = f"Source: {action.source.path}:{action.source.start}-{action.source.end}"
         if record.heading:
@@ -264,11 +283,9 @@ def branch_steps(root: Path, plan: DreamPlan, inputs: DreamInputs) -> list[tuple
             f"{ENTRIES_PATH} and the entry keeps a short marker on its own line.\n\n{TRAILER_ACTION}: migrate\n",
             {"MEMORY.md": plan.migrated.encode("utf-8")},
         ))
-    before = {e.key: plain(e.body) for e in memory_doc.parse_entries(plan.migrated or plan.memory_before)}
     records = plan.records or [None] * len(plan.actions)
     for action, state, record in zip(plan.actions, plan.memory_after, records, strict=True):
-        old = before.get(action.target or "") if action.kind == "supersede" else None
-        steps.append((commit_message(action, record, old), {"MEMORY.md": state.encode("utf-8")}))
+        steps.append((commit_message(action, record), {"MEMORY.md": state.encode("utf-8")}))
     report_path = f"{DREAM_REPORT_DIR}/{plan.day}.md"
     files: dict[str, bytes | None] = {
         report_path: plan.report.encode("utf-8"),

@@ -235,3 +235,60 @@ def changed_between(root: Path, old: str, new: str) -> list[str]:
 
 def local_branches(root: Path, prefix: str) -> list[str]:
     return sorted(name for name in _repo(root).branches.local if name.startswith(prefix))
+
+
+# -- commits through the user's own git ---------------------------------------------------------
+
+
+class CommitFailed(MemgitError):
+    """`git commit` of exactly some paths failed; `complaint` is git's (or a hook's) first
+    complaint on one line, for the caller to say what was kept and what to do."""
+
+    def __init__(self, complaint: str) -> None:
+        super().__init__(complaint)
+        self.complaint = complaint
+
+    def advice(self, then: str) -> str:
+        """`then`, after how to clear a stale index lock when that is what git complained about."""
+        return lock_advice(self.complaint, then)
+
+
+_GIT_LEADS = ("fatal:", "error:")
+
+
+def git_complaint(output: str, *, limit: int = 300) -> str:
+    """git's (or a hook's) output squeezed to one line: its first `fatal:`/`error:` line, else
+    its last line, whitespace collapsed and length capped (memgit errors are one line)."""
+    lines = [" ".join(line.split()) for line in output.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        return "unknown error"
+    line = next((line for line in lines if line.lower().startswith(_GIT_LEADS)), lines[-1])
+    return line if len(line) <= limit else line[: limit - 1] + "\u2026"
+
+
+def lock_advice(complaint: str, advice: str) -> str:
+    """`advice`, after how to clear a stale index lock when that is what git complained about."""
+    if "index.lock" in complaint:
+        return (
+            "another git process holds .git/index.lock (or a crashed one left it): when none is running, "
+            f"delete that file; {advice}"
+        )
+    return advice
+
+
+def commit_paths(root: Path, paths: list[str], message: str, *, attempts: int = 20) -> str:
+    """Commit exactly `paths` with the user's own git (so their hooks, memgit's indexer and the
+    lint run as for any commit), retrying while another git process holds the index lock (two
+    writers committing at once). Returns the commit id; a failure is `CommitFailed`."""
+    import time
+
+    last_error = ""
+    for attempt in range(attempts):
+        commit, last_error = plumbing.commit_only(root, paths, message)
+        if commit:
+            return commit
+        if "index.lock" not in last_error:
+            break
+        time.sleep(0.05 * (attempt + 1))
+    raise CommitFailed(git_complaint(last_error))

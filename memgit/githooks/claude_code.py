@@ -147,9 +147,12 @@ def _looks_like_memory(root: Path) -> bool:
 def session_start_text(ws: Workspace, now: datetime) -> str:
     """What Claude Code adds to the conversation at session start: the session context (markers
     left out and secret lines redacted by `build_context`, as `memgit context` prints it)."""
+    from memgit.ledger.uses import record_context_load
     from memgit.recall.context import build_context
 
-    return build_context(ws, scope=ws.config.mcp.scope, day=now.date(), budget=ws.config.mcp.context_budget).text
+    result = build_context(ws, scope=ws.config.mcp.scope, day=now.date(), budget=ws.config.mcp.context_budget)
+    record_context_load(ws, result)  # a session start is a use of MEMORY.md's entries (forgetting reads it)
+    return result.text
 
 
 def _capture(ws: Workspace, hook: HookInput, now: datetime) -> str | None:

@@ -260,7 +260,7 @@ class MemoryService:
                 raise MemgitError(self._group_refusal(real))
         read = read_memory(self.ws, path, start or 1, None, max_lines=lines)
         if read.path == "MEMORY.md" and not self.options.read_only:
-            from memgit.dream.use import read_text, record_use
+            from memgit.ledger.uses import read_text, record_use
 
             # a use: forgetting reads it
             record_use(self.ws, "get", read.path, read.start_line, read.end_line, text=read_text(self.ws, read.path))

@@ -22,7 +22,6 @@ import hashlib
 import os
 import re
 import stat
-import time
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -338,65 +337,6 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
 #: How long a `--commit` append waits for another one to finish its commit (hooks may index).
 COMMIT_LOCK_TIMEOUT_SECONDS = 120.0
 
-_GIT_LEADS = ("fatal:", "error:")
-
-
-def git_complaint(output: str, *, limit: int = 300) -> str:
-    """git's (or a hook's) output squeezed to one line: its first `fatal:`/`error:` line, else
-    its last line, whitespace collapsed and length capped (memgit errors are one line)."""
-    lines = [" ".join(line.split()) for line in output.splitlines()]
-    lines = [line for line in lines if line]
-    if not lines:
-        return "unknown error"
-    line = next((line for line in lines if line.lower().startswith(_GIT_LEADS)), lines[-1])
-    return line if len(line) <= limit else line[: limit - 1] + "\u2026"
-
-
-def _commit_advice(complaint: str, advice: str) -> str:
-    """`advice`, after how to clear a stale index lock when that is what git complained about."""
-    if "index.lock" in complaint:
-        return (
-            "another git process holds .git/index.lock (or a crashed one left it): when none is running, "
-            f"delete that file; {advice}"
-        )
-    return advice
-
-
-def try_commit(root: Path, paths: list[str], message: str, attempts: int) -> tuple[str | None, str]:
-    """`plumbing.commit_only`, retried while another git process holds the index lock."""
-    from memgit.git import plumbing
-
-    last_error = ""
-    for attempt in range(attempts):
-        commit, last_error = plumbing.commit_only(root, paths, message)
-        if commit:
-            return commit, ""
-        if "index.lock" not in last_error:
-            break
-        time.sleep(0.05 * (attempt + 1))
-    return None, last_error
-
-
-def commit_paths(
-    root: Path,
-    paths: list[str],
-    message: str,
-    *,
-    attempts: int = 20,
-    failure: str = "the text was appended, but git commit failed",
-    advice: str = "fix the problem and commit the file yourself",
-) -> str:
-    """Commit exactly `paths` through the git module (the user's own git, so their hooks, memgit's
-    indexer and the lint, run as for any commit). Retries while another git process holds the
-    index lock (two writers committing at once). A failure is one line: git's own first
-    complaint, then what to do."""
-    commit, last_error = try_commit(root, paths, message, attempts)
-    if commit:
-        return commit
-    complaint = git_complaint(last_error)
-    raise AppendRefused(f"{failure} ({complaint}); {_commit_advice(complaint, advice)}")
-
-
 def _committed_already(root: Path, rel: str, start: int, end: int, text: str) -> str | None:
     """HEAD's id when HEAD already holds `text` at lines `start`-`end` of `rel` (another process
     committed the file after this append), else None."""
@@ -479,32 +419,33 @@ def _commit_append(ws: Workspace, result: AppendResult, text: str, *, long_term:
     message = f"memory: append to {where} {rel}"
     # The recall spool is published in the same commit: that is how CI's dreaming sees the
     # evidence. A spool that cannot be published now (mid-merge, conflicted ledger) stays put.
-    from memgit.memory import recall_spool
+    from memgit.git import commits
+    from memgit.ledger import spool
 
-    with recall_spool.publishing(ws.data_dir):
+    with spool.publishing(ws.data_dir):
         try:
-            staged = recall_spool.stage(ws.root, ws.git_dir, ws.data_dir)
-        except recall_spool.PublishRefused as exc:
-            staged = recall_spool.Staged()
+            staged = spool.stage(ws.root, ws.git_dir, ws.data_dir)
+        except spool.PublishRefused as exc:
+            staged = spool.Staged()
             result.notices.append(f"recall lines not published: {exc}")
-        commit, last_error = try_commit(ws.root, [rel, *staged.paths], message, 20)
-        if commit is None:
-            recall_spool.rollback(ws.root, staged)
+        try:
+            commit = commits.commit_paths(ws.root, [rel, *staged.paths], message)
+        except commits.CommitFailed as exc:
+            spool.rollback(ws.root, staged)
             # Someone else's commit (a plain `git commit -a`) may already hold the text: then
             # there was nothing left to commit, which is success (the spool keeps its lines).
-            commit = _committed_already(ws.root, rel, result.start_line, result.end_line, text)
-            if commit is not None:
-                result.notices.append(f"the text was already committed (in {commit[:12]}) by another process")
-                return commit
-            complaint = git_complaint(last_error)
+            done = _committed_already(ws.root, rel, result.start_line, result.end_line, text)
+            if done is not None:
+                result.notices.append(f"the text was already committed (in {done[:12]}) by another process")
+                return done
             advice = f'then commit the text yourself: git add {rel} && git commit -m "{message}" -- {rel}'
-            if "index.lock" not in complaint:
+            if "index.lock" not in exc.complaint:
                 advice = "fix that, " + advice
             raise AppendRefused(
                 f"the text was appended to {rel} (lines {result.start_line}-{result.end_line}), but git commit "
-                f"failed ({complaint}); {_commit_advice(complaint, advice)}"
-            )
-        recall_spool.finish(staged)
+                f"failed ({exc.complaint}); {exc.advice(advice)}"
+            ) from None
+        spool.finish(staged)
         if staged.dropped:
             result.notices.append(f"dropped {staged.dropped} malformed recall line(s) from the spool")
     return commit

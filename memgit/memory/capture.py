@@ -393,27 +393,25 @@ def _undo(written: list[_Written]) -> None:
 
 
 def _commit(ws: Workspace, written: list[_Written], message: str) -> str:
-    from memgit.git import plumbing
-    from memgit.memory.append import git_complaint, try_commit
+    from memgit.git import commits, plumbing
 
     paths = list(dict.fromkeys(item.rel for item in written))
-    commit, error = try_commit(ws.root, paths, message, 20)
-    if commit:
-        return commit
-    _undo(written)
-    with contextlib.suppress(Exception):
-        plumbing.unstage(ws.root, paths)
-    raise CaptureRefused(
-        f"git commit failed ({git_complaint(error)}); the capture was taken back, nothing was written "
-        "(the turns are still in the host's transcript: capture again once that is fixed)"
-    )
+    try:
+        return commits.commit_paths(ws.root, paths, message)
+    except commits.CommitFailed as exc:
+        _undo(written)
+        with contextlib.suppress(Exception):
+            plumbing.unstage(ws.root, paths)
+        raise CaptureRefused(
+            f"git commit failed ({exc.complaint}); the capture was taken back, nothing was written "
+            "(the turns are still in the host's transcript: capture again once that is fixed)"
+        ) from None
 
 
 def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> str | None:
     """Commit session files that differ from HEAD (an earlier capture whose commit was
     interrupted); None when everything is committed already."""
-    from memgit.git import plumbing
-    from memgit.memory.append import git_complaint, try_commit
+    from memgit.git import commits, plumbing
 
     if not rels:
         return None
@@ -427,12 +425,13 @@ def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> 
             dirty.append(rel)
     if not dirty:
         return None
-    commit, error = try_commit(ws.root, dirty, f"sessions: commit captured turns of session {result.session}", 20)
-    if commit is None:
+    try:
+        return commits.commit_paths(ws.root, dirty, f"sessions: commit captured turns of session {result.session}")
+    except commits.CommitFailed as exc:
         with contextlib.suppress(Exception):
             plumbing.unstage(ws.root, dirty)
-        result.notices.append(f"{', '.join(dirty)} not committed: git commit failed ({git_complaint(error)})")
-    return commit
+        result.notices.append(f"{', '.join(dirty)} not committed: git commit failed ({exc.complaint})")
+        return None
 
 
 def _index(ws: Workspace, result: CaptureResult, lock_timeout: float) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from memgit.index.status import index_status
+from memgit.ledger.spool import pending_count
 from memgit.memory.conflicts import memory_conflicts
-from memgit.memory.recall_spool import pending_count
 from memgit.workspace import Workspace
 
 

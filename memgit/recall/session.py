@@ -33,8 +33,8 @@ if TYPE_CHECKING:  # (the Protocol too: a one-shot search need not pay for build
 
 def open_recorder(ws: Workspace, *, no_record: bool, now: str | None, read_only: bool) -> HitRecorder:
     """The recall ledger's recorder for this session; a bad `now` is refused here, before any
-    search runs. The ledger moves into its own package: this import is the one line that follows."""
-    from memgit.dream.recording import Recorder
+    search runs."""
+    from memgit.ledger.recording import Recorder
 
     recorder: HitRecorder = Recorder(ws, no_record=no_record, now=now, read_only=read_only)
     return recorder

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from memgit.memory.recall_spool import parse_line
+from memgit.ledger.lines import parse_line
 
 
 def ledger_heat(text: str) -> dict[str, dict[str, int]]:

@@ -11,15 +11,16 @@ phase leaves MEMORY.md out anyway); the forget policy counts it as use (dream/fo
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from memgit.dream.ledger import query_hash, recording_enabled
-from memgit.dream.ledger import text_hash as ledger_text_hash
-from memgit.dream.memory_doc import parse_entries
+from memgit.core.provenance import parse_entries
+from memgit.ledger.lines import query_hash
+from memgit.ledger.lines import text_hash as ledger_text_hash
+from memgit.ledger.recording import recording_enabled
 
 if TYPE_CHECKING:
-    from memgit.recall.context import ContextResult
     from memgit.workspace import Workspace
 
 #: The "query" of each kind of use: its hash marks a ledger line as a use, not a search.
@@ -68,9 +69,9 @@ def record_use(ws: Workspace, kind: str, path: str, start: int, end: int, now: d
         return False
     if not recording_enabled(ws.config.dream.record):
         return False
-    from memgit.dream.clock import resolve_now
     from memgit.errors import MemgitError
-    from memgit.memory.recall_spool import append_spool
+    from memgit.ledger.clock import resolve_now
+    from memgit.ledger.spool import append_spool
 
     try:
         when = now or resolve_now()
@@ -82,7 +83,21 @@ def record_use(ws: Workspace, kind: str, path: str, start: int, end: int, now: d
     return bool(lines)
 
 
-def record_context_load(ws: Workspace, result: ContextResult) -> None:
+class _Section(Protocol):
+    path: str
+    included: bool
+    start_line: int
+    end_line: int
+
+
+class _Loaded(Protocol):
+    """What a session-start load read (`memgit.recall.context.ContextResult` is one)."""
+
+    @property
+    def sections(self) -> Sequence[_Section]: ...
+
+
+def record_context_load(ws: Workspace, result: _Loaded) -> None:
     """A session-start load that included MEMORY.md is a use of the lines it held. The clock
     (MEMGIT_NOW) is resolved inside `record_use`: a bad one skips the record, never the context."""
     for section in result.sections:

@@ -22,19 +22,19 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import re
 import stat
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from memgit.core.paths import LEDGER_DIR
 from memgit.errors import MemgitError
+from memgit.ledger.lines import parse_line
 
 SPOOL_FOLDER = "recall"
 _DAY_FILE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}\.jsonl$")
@@ -62,81 +62,9 @@ class PublishResult:
 # --------------------------------------------------------------------------------- pure logic
 
 
-@dataclass(frozen=True)
-class Recall:
-    """One hit one search surfaced: where, what text (by hash), how well it scored, when."""
-
-    time: str
-    day: str
-    query_hash: str
-    query: str | None
-    path: str
-    start: int
-    end: int
-    focus_start: int
-    focus_end: int
-    text_hash: str
-    score: float
-
-    @property
-    def at(self) -> datetime:
-        return datetime.fromisoformat(self.time)
-
-    @property
-    def key(self) -> str:
-        """The short-term entry a recall counts for: the focused lines of one file."""
-        return f"{self.path}:{self.focus_start}:{self.focus_end}"
-
-
-
-def parse_line(line: str) -> Recall | None:
-    """One ledger line, or None when it is not a valid record (the caller counts those)."""
-    try:
-        obj = json.loads(line)
-        when = datetime.fromisoformat(str(obj["t"]))
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)  # a hand-written line without an offset
-        stamp = when.isoformat(timespec="seconds")
-        start, end = (int(v) for v in obj["lines"])
-        focus = obj.get("focus") or [start, end]
-        focus_start, focus_end = int(focus[0]), int(focus[1])
-        path = obj["path"]
-        score = float(obj["score"])
-        qhash = str(obj["q"])
-        thash = str(obj.get("hash", ""))
-        query = obj.get("query")
-    except (ValueError, KeyError, TypeError, IndexError, RecursionError):  # RecursionError: absurd nesting
-        return None
-    if not isinstance(path, str) or not path or path.startswith("/") or ".." in path.split("/"):
-        return None
-    if start < 1 or end < start or focus_start < 1 or focus_end < focus_start or not qhash:
-        return None
-    return Recall(
-        time=stamp,
-        day=when.date().isoformat(),
-        query_hash=qhash,
-        query=query if isinstance(query, str) else None,
-        path=path,
-        start=start,
-        end=end,
-        focus_start=focus_start,
-        focus_end=focus_end,
-        text_hash=thash,
-        score=score,
-    )
-
-
-
-
 def tracked_path(spool_name: str) -> str:
     """The tracked ledger file a spool file publishes into (same day, same name)."""
     return f"{LEDGER_DIR}/{spool_name}"
-
-
-def ledger_lines(text: str) -> list[str]:
-    """The lines of a ledger text, split on newlines only: a line is one JSON object, and JSON
-    written with `ensure_ascii=False` may hold U+2028 and other characters `str.splitlines` splits on."""
-    return [line.removesuffix("\r") for line in text.split("\n")]
 
 
 def lines_of(data: bytes) -> list[str]:
@@ -464,7 +392,7 @@ def publish(root: Path, git_dir: Path, data_dir: Path, message: str | None = Non
 
 
 def _publish(root: Path, git_dir: Path, data_dir: Path, message: str | None) -> PublishResult:
-    from memgit.memory.append import commit_paths
+    from memgit.git import commits, plumbing
 
     staged = stage(root, git_dir, data_dir)
     result = PublishResult(lines=staged.lines, paths=staged.paths, dropped=staged.dropped)
@@ -473,19 +401,16 @@ def _publish(root: Path, git_dir: Path, data_dir: Path, message: str | None) -> 
             finish(staged)
             result.pending = pending_count(data_dir)
         return result
-    from memgit.git import plumbing
-
     if set(plumbing.changed_paths_under(root, LEDGER_DIR)) & set(staged.paths):
         message = message or f"memory: publish {staged.lines} recall ledger line(s)"
         try:
-            result.commit = commit_paths(
-                root, staged.paths, message,
-                failure="git commit of the recall ledger failed",
-                advice="the lines stay in the spool; fix the problem and publish again",
-            )
-        except MemgitError:
+            result.commit = commits.commit_paths(root, staged.paths, message)
+        except commits.CommitFailed as exc:
             rollback(root, staged)
-            raise
+            raise PublishRefused(
+                f"git commit of the recall ledger failed ({exc.complaint}); "
+                + exc.advice("the lines stay in the spool; fix the problem and publish again")
+            ) from None
     finish(staged)
     result.pending = pending_count(data_dir)
     return result

@@ -1,0 +1,230 @@
+"""Standalone entries (pure): a promoted copy must read right without the log it came from.
+
+A daily-log line leans on its surroundings: the day it was written ("today", "on Saturday"), the
+heading above it ("## 15:45 1:1 with Marco" / "He prefers async reviews"), the transcript's speaker
+markup (`**Jon**: ...`), the chat around it ("Nice one! How was it?"). The entry memgit proposes is
+a copy, so it is rewritten to stand alone, and refused when it cannot:
+
+* the speaker markup becomes "Jon said: …";
+* questions, greetings, thanks and praise are dropped; nothing else left is `junk: chatter`;
+* a bare pronoun subject (He/She/It/They/This/That …) takes a person's name from the heading or
+  the line above where exactly one person is named there, else `needs context`;
+* relative dates are resolved against the log's day (`reltime`); one that cannot be is `needs
+  context`;
+* a one-off event or plan whose date is not after the dream (`rehearsal on 2026-03-04 at 14:00`),
+  or a trial run, is not a current fact: `transient`.
+
+The log line itself is never changed; the marker still points at its exact lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from memgit.core.text import STOP_WORDS
+from memgit.dream.chatter import without_chatter
+from memgit.dream.concepts import NOT_CONCEPTS, plain
+from memgit.dream.events import passed_plan
+from memgit.dream.reltime import MONTHS, WEEKDAYS, resolve, unresolved
+
+#: What standing alone may change in a copy (`Verdict.changes`), as a reviewer reads it.
+CHANGE_WORDS = {"date": "relative dates resolved", "subject": "pronoun replaced by the name it stands for",
+                "speaker": "speaker markup", "chatter": "chat filler and attachment captions dropped",
+                "opener": "the log's 'found that' dropped"}
+NEEDS_CONTEXT = "needs context"
+CHATTER = "junk: chatter"
+TRANSIENT = "transient"
+
+_SPEAKER = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<name>[^*\n]{1,40}?)\*\*\s*:\s*")
+_TIMESTAMP = re.compile(r"^\s*(?:\*\*|\[|`)?\d{1,2}:\d{2}(?:\s*[ap]m)?(?:\*\*|\]|`)?\s*(?:[-–—:|]\s*)?", re.IGNORECASE)
+_CHECKBOX = re.compile(r"^\s*\[[ xX]\]\s+")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")
+_PRONOUN = re.compile(
+    r"^(?P<word>he|she|it|they|this|that|these|those|his|her|its|their|him|them)(?P<contraction>['’](?:s|ll|d|re|ve))?\b"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_PERSON_PRONOUNS = {"he", "she", "his", "her", "him"}
+_POSSESSIVE = {"his", "her", "its", "their"}
+#: After This/That/These/Those, a verb makes the word the subject itself ("This means…"); a noun
+#: makes it a determiner ("This release ships…"), which names its subject.
+_VERB_AFTER = re.compile(
+    r"^\s+(?:is|was|are|were|will|would|should|could|can|may|might|must|has|have|had|does|did|means|meant|makes|made|"
+    r"seems|seemed|sounds|sounded|looks|looked|also|just|needs|needed|requires|required|took|takes|became|got|"
+    r"gets|happened|happens|worked|works|went|goes|helped|helps|shows|showed)\b",
+    re.IGNORECASE,
+)
+_NAME_RUN = re.compile(r"(?<![\w'’])[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)*")
+_PERSON_CUE = re.compile(r"(?:\bwith|\bfrom|\bby|\bfor|\band|&|,|\b1:1|\bcall|\bchat|\bmeet(?:ing)?)\s*$", re.IGNORECASE)
+#: Capitalised words of headings and sentence starts that name no one.
+_COMMON = frozenset(
+    """meeting meetings notes note standup sync call review retro planning morning afternoon evening daily weekly
+    update updates todo agenda decision decisions team chat interview session lunch kickoff demo week day log
+    summary follow-up followup onboarding misc ops incident postmortem project projects status done doing next
+    later inbox ideas questions action actions items risks blockers release deploy oncall on-call handover
+    reminder reminders okay ok yes no hi hey hello thanks dear""".split()
+) | {m.lower() for m in MONTHS} | set(WEEKDAYS)
+_TRIAL = re.compile(
+    r"\b(?:dry[- ]runs?|test runs?|trial runs?|rehearsals?|debugging|investigating|troubleshooting|for now|"
+    r"temporar(?:y|ily)|in progress|WIP|ETA|at the moment|waiting (?:for|on)|is down|are down|blocked (?:on|by)|"
+    r"out sick|OOO|out of office)\b",
+    re.IGNORECASE,
+)
+#: An open task is work to do, not something to remember: a checkbox item, a TODO, an action item.
+_TASK = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[[ xX]\]|(?:TODO|FIXME|action items?|AI)\b\s*:?)", re.IGNORECASE)
+
+
+#: What a chat client writes for an attachment ("[image: a photo of a sand castle …]"): no fact.
+_CAPTION = re.compile(r"\s*\[(?:image|photo|picture|video|audio|file|attachment|sticker|gif)\b[^\]]*\]", re.IGNORECASE)
+#: A log's voice before the fact ("Found that two views must be refreshed …"): the entry is the fact.
+_OPENER = re.compile(
+    r"^(?:(?:we|i)\s+)?(?:found|noticed|learned|learnt|realised|realized|discovered|noted|confirmed)\s+(?:out\s+)?"
+    r"that\s+(?=\S)|^(?:(?:it\s+)?turns out|note|fyi|til|nb)\b[:,]?\s+(?:that\s+)?(?=\S)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a snippet becomes as an entry: its text, or why it cannot be one, and what was changed."""
+
+    text: str
+    reason: str | None = None
+    changes: tuple[str, ...] = ()
+
+
+def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None, today: date) -> Verdict:
+    """The promoted copy of `text` (lines `start`… of a file whose lines are `lines`, written on `day`
+    when it is a daily log), judged on `today`, the day of the dream."""
+    changes: list[str] = []
+    if _TASK.match(text):
+        return Verdict(plain(text), TRANSIENT)
+    body = plain(_CHECKBOX.sub("", text))
+    speaker = None
+    match = _SPEAKER.match(text.lstrip())
+    if match:
+        speaker = match["name"].strip()
+        body = plain(text.lstrip()[match.end():])
+        changes.append("speaker")
+    stamp = _TIMESTAMP.match(body)
+    if stamp and stamp.end() < len(body):
+        body = body[stamp.end():]
+    captionless = " ".join(_CAPTION.sub(" ", body).split())
+    kept, dropped = without_chatter(captionless, dialogue=speaker is not None)
+    if not kept:
+        return Verdict(body, CHATTER)
+    if dropped or captionless != body:
+        changes.append("chatter")
+    body = kept
+    opener = _OPENER.match(body)
+    if opener and speaker is None and len(body) > opener.end() + 1:
+        body = body[opener.end()][:1].upper() + body[opener.end() + 1:]
+        changes.append("opener")
+    subject = _pronoun_subject(body, lines, start, speaker)
+    if subject is not None:
+        if subject == "":
+            return Verdict(body, NEEDS_CONTEXT)
+        body = subject
+        changes.append("subject")
+    if day is not None:
+        resolved = resolve(body, day)
+        if resolved != body:
+            changes.append("date")
+            body = resolved
+    if unresolved(body) is not None:
+        return Verdict(body, NEEDS_CONTEXT)
+    if speaker:
+        body = f"{speaker} said: {body}"
+    if is_transient(body, today):
+        return Verdict(body, TRANSIENT, tuple(changes))
+    return Verdict(body, None, tuple(changes))
+
+
+def _pronoun_subject(body: str, lines: Sequence[str], start: int, speaker: str | None) -> str | None:
+    """None: the subject is not a bare pronoun. "": it is, and cannot be resolved. Else the body
+    with the pronoun replaced by the one person the heading or the line above names."""
+    match = _PRONOUN.match(body)
+    if not match:
+        return None
+    word = match["word"].lower()
+    if word in ("this", "that", "these", "those") and not match["contraction"] and not _VERB_AFTER.match(match["rest"]):
+        return None  # a determiner: "This release ships on Friday" names its subject
+    if word not in _PERSON_PRONOUNS or speaker is not None:
+        return ""  # a thing or a group, or a pronoun inside a chat turn: only the conversation knows
+    names = _people_around(lines, start)
+    if len(names) != 1:
+        return ""
+    name = names.pop()
+    contraction = (match["contraction"] or "").lower().replace("’", "'")
+    rest = match["rest"]
+    if word in _POSSESSIVE:
+        return f"{name}'s{rest}"
+    verb = {"'ll": " will", "'d": " would", "'re": " are", "'ve": " have"}.get(contraction, "")
+    if contraction == "'s":
+        verb = " has" if re.match(r"^\s+(?:been|got|gone|had|done|made|taken|seen|said)\b", rest) else " is"
+    return f"{name}{verb}{rest}"
+
+
+def _people_around(lines: Sequence[str], start: int) -> set[str]:
+    """Persons named by the nearest heading above line `start` and the subject of the line above it."""
+    names: set[str] = set()
+    previous_done = False
+    for number in range(start - 1, 0, -1):
+        line = lines[number - 1] if number - 1 < len(lines) else ""
+        if not line.strip():
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            names |= _heading_people(heading["text"])
+            break
+        if not previous_done:
+            previous_done = True
+            found = _line_subject(line)
+            if found:
+                names.add(found)
+    return names
+
+
+def _is_name(run: str) -> bool:
+    words = run.split()
+    return bool(words) and all(w.lower() not in STOP_WORDS and w.lower() not in _COMMON
+                               and w.lower() not in NOT_CONCEPTS and not w.isupper() for w in words)
+
+
+def _heading_people(text: str) -> set[str]:
+    text = re.sub(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b1:1\b", lambda m: " 1:1 " if m.group(0) == "1:1" else " ",
+                  text)
+    runs = [(m.start(), m.group(0)) for m in _NAME_RUN.finditer(text)]
+    people = set()
+    meaningful = [run for _, run in runs if _is_name(run)]
+    for at, run in runs:
+        if not _is_name(run):
+            continue
+        cued = _PERSON_CUE.search(text[:at]) is not None or text[at + len(run):].startswith(("'s", "’s"))
+        alone = len(meaningful) == 1 and len(re.findall(r"[A-Za-z]{3,}", text)) <= len(run.split()) + 2
+        if cued or alone:
+            people.add(run)
+    return people
+
+
+def _line_subject(line: str) -> str | None:
+    body = plain(_CHECKBOX.sub("", line))
+    if _SPEAKER.match(line.lstrip()):
+        return None
+    stamp = _TIMESTAMP.match(body)
+    if stamp:
+        body = body[stamp.end():]
+    match = _NAME_RUN.match(body)
+    if not match or not _is_name(match.group(0)):
+        return None
+    return match.group(0)
+
+
+def is_transient(text: str, today: date) -> bool:
+    """A trial or a status of the moment, or a one-off event or plan dated on or before `today`
+    (events.py, the rule forgetting shares; its outcome, in the past tense, stays a fact, and so does
+    a change "from <date>")."""
+    return _TRIAL.search(text) is not None or passed_plan(text, today)
