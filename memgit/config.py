@@ -140,6 +140,11 @@ class SearchConfig:
     rerank: bool = setting(
         False, "re-score the merged candidates with the shipped learned re-ranker (hybrid mode)"
     )
+    reports_last: bool = setting(
+        True,
+        "dream reports (memory/dreams/) rank after every note: they quote the questions that recalled a fact "
+        "word for word, and the note holds the fact",
+    )
     min_score: float = setting(0.0, "hits scoring below this are dropped", minimum=0, maximum=1)
     bm25_max_term_share: float = setting(
         1.0,

@@ -282,6 +282,21 @@ def test_search_after_a_commit_auto_indexes(workspace: Path) -> None:
     assert paths(result) == ["memory/new.md"] and result["hits"][0]["commit"] == head
 
 
+def test_a_dream_report_ranks_below_the_note_it_quotes(workspace: Path) -> None:
+    """A report quotes the questions that recalled a fact word for word; the note holds the fact."""
+    write(workspace / "memory" / "ops.md", "# Ops\n\n- The nightly ETL job failed on a timezone bug in the date parser.\n")
+    write(workspace / "memory" / "dreams" / "2026-11-30.md",
+          "# Dream 2026-11-30\n\n- [ ] The nightly ETL job failed on a timezone bug.\n"
+          "  Recalled by: why does the nightly ETL job fail; why does the nightly ETL job fail again\n")
+    commit_all(workspace, "a note and a dream report")
+    question = "why does the nightly ETL job fail"
+    assert paths(search_json(workspace, question, "--mode", "bm25", "--no-record")) == [
+        "memory/ops.md", "memory/dreams/2026-11-30.md"]
+    # `[search] reports_last = false` ranks reports as notes: the report's word-for-word quote wins.
+    write(workspace / "memgit.toml", "[search]\nreports_last = false\n")
+    assert paths(search_json(workspace, question, "--mode", "bm25", "--no-record"))[0] == "memory/dreams/2026-11-30.md"
+
+
 # -- vectors ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:

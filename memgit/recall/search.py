@@ -649,8 +649,14 @@ class Searcher:
             ]
         candidates = sorted(candidates, key=lambda c: (-c.score, c.path, c.start_line))
         pool = candidates[: max(3 * k, 20)]
-        diverse = mmr(pool, [token_set(c.text) for c in pool], k * 2, cfg.mmr_lambda)
-        return drop_repeated_lines(diverse)[:k]
+        diverse = drop_repeated_lines(mmr(pool, [token_set(c.text) for c in pool], k * 2, cfg.mmr_lambda))
+        if cfg.reports_last:
+            # A dream report quotes the questions that recalled a fact word for word, so it would
+            # outrank the note that holds the fact: reports come after the notes, never instead of them.
+            report = paths.DREAM_REPORT_DIR + "/"
+            diverse = [c for c in diverse if not c.path.startswith(report)] + [
+                c for c in diverse if c.path.startswith(report)]
+        return diverse[:k]
 
     def _vectors(self, meta: dict[str, str]) -> VectorSet | QuantizedVectors | None:
         """The memory-mapped vectors of this index generation, if the files are intact.
