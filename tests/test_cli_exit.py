@@ -17,10 +17,10 @@ from tests.helpers import commit_all, memgit, write
 
 BM25 = {"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "1"}
 PROBE = r"""
-import atexit, os, sys, threading, time
+import atexit, os, sys, threading
 atexit.register(lambda: print("TEARDOWN", file=sys.stderr, flush=True))
-if os.environ.get("PROBE_THREAD"):
-    threading.Thread(target=time.sleep, args=(0.3,)).start()
+if os.environ.get("PROBE_THREAD"):  # alive until the main thread ends, however long the command takes
+    threading.Thread(target=threading.main_thread().join).start()
 sys.argv = ["memgit", *sys.argv[1:]]
 from memgit.cli import main
 main()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 from memgit.git import plumbing
@@ -16,6 +17,7 @@ def test_commit_only_leaves_the_index_equal_to_head_while_another_process_append
     write(log, "- start\n")
     commit_all(workspace, "start")
     stop = threading.Event()
+    written = [0]
 
     def append() -> None:
         i = 0
@@ -23,12 +25,19 @@ def test_commit_only_leaves_the_index_equal_to_head_while_another_process_append
             with log.open("a", encoding="utf-8") as handle:
                 handle.write(f"- line {i}\n")
             i += 1
+            written[0] = i
 
     writer = threading.Thread(target=append, daemon=True)
     writer.start()
     behind = 0
     try:
         for n in range(40):
+            # Each round commits something new: on a loaded machine the writer may not have run
+            # since the last commit ("nothing to commit" is not the race under test).
+            seen = written[0]
+            deadline = time.monotonic() + 10
+            while written[0] == seen and time.monotonic() < deadline:
+                time.sleep(0.001)
             commit, problem = plumbing.commit_only(workspace, ["memory/race.md"], f"round {n}")
             assert commit, problem
             staged = git(workspace, "diff", "--cached", "--name-only", "--", "memory/race.md").strip()

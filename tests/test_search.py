@@ -297,6 +297,30 @@ def test_a_dream_report_ranks_below_the_note_it_quotes(workspace: Path) -> None:
     assert paths(search_json(workspace, question, "--mode", "bm25", "--no-record"))[0] == "memory/dreams/2026-11-30.md"
 
 
+def test_a_search_waits_for_another_process_building_the_first_index(workspace: Path) -> None:
+    """No index yet and another run holds the index lock (building it): a search waits for it
+    instead of answering "no index yet" (four searches racing to build it used to fail)."""
+    import fcntl
+    import sys
+    import time
+
+    write(workspace / "memory" / "first.md", "- Firstbuildotter swims at dawn.\n")
+    commit_all(workspace, "first")
+    data_dir = workspace / ".git" / "memgit"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / "lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        search = subprocess.Popen(
+            [sys.executable, "-m", "memgit", "search", "Firstbuildotter", "--json", "--no-record"],
+            cwd=workspace, env={**os.environ, **BM25}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        time.sleep(1.5)  # well past the half second a search waits when an index exists
+        assert search.poll() is None, search.communicate()
+    out, err = search.communicate(timeout=60)
+    assert search.returncode == 0, err
+    assert [h["path"] for h in json.loads(out)["hits"]] == ["memory/first.md"]
+
+
 # -- vectors ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from memgit.recall.bm25_terms import TermScores
 
 MODES = ("hybrid", "bm25", "vector")
+#: How long a search waits for another process's first build of the index (nothing to answer from before).
+FIRST_BUILD_WAIT_SECONDS = 120.0
 HEAD_RECHECK_SECONDS = 1.0
 #: Vectors left pending (by a hook or run without the model) that a search embeds before it
 #: answers: at most this many chunks, and no new batch after this many seconds. The MCP server
@@ -352,8 +354,11 @@ class Searcher:
             if not overlay or overlay_matches_worktree(self.ws):
                 return
             worktree = True
+        # With a complete index, a busy lock is no reason to wait: answer from that state. Without
+        # one (another process is building the first index) there is nothing to answer from yet.
+        wait = 0.5 if current is not None else FIRST_BUILD_WAIT_SECONDS
         try:
-            report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=0.5)
+            report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=wait)
         except IndexLocked:
             notices.append("the index is being updated by another run; answering from its last complete state")
             return
