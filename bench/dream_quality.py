@@ -17,7 +17,7 @@ is asked on a seeded random number of those days (1 to ``--max-asks``), through
 
 The scores of the promotions and of every candidate that passed the evidence gates are kept too
 (`--json`), so the docs can show whether the score separates candidates or the cap picks the first.
-With `--case`, the labelled cases of tests/dream_cases are lived through instead (four nights,
+With `--case`, the labelled cases of tests/dream/cases are lived through instead (four nights,
 each branch merged) and scored by their labels.
 
 Then a run's branch is merged and dreaming runs again at the same time: the second table shows how
@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.corpus import DEFAULT_CORPUS, WORK_DIR, Conversation, load_conversations  # noqa: E402
 from bench.memgit_runner import default_python, run_memgit  # noqa: E402
 from memgit.dream.reltime import unresolved  # noqa: E402
-from tests.dream_cases.runner import BARE_PRONOUN  # noqa: E402
+from tests.dream.cases.runner import BARE_PRONOUN  # noqa: E402
 
 Line = tuple[str, int]
 _SOURCE = re.compile(r"^(?P<path>[^:]+):(?P<start>\d+)-(?P<end>\d+)")
@@ -303,16 +303,16 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
 
 
 def run_cases(names: list[str], work: Path) -> str:
-    """Live through the labelled cases (tests/dream_cases) with the real model; one row each."""
+    """Live through the labelled cases (tests/dream/cases) with the real model; one row each."""
     import importlib
 
     from memgit.embed.models import default_model_path
-    from tests.dream_cases import runner
+    from tests.dream.cases import runner
 
     rows = ["| case | nights | proposals (updates) | precision by labels | not standalone | changing facts at their "
             "latest value | secret on a dream branch |", "|---|---:|---:|---:|---:|---:|---:|"]
     for name in names:
-        case = runner.load(importlib.import_module(f"tests.dream_cases.{name}"))
+        case = runner.load(importlib.import_module(f"tests.dream.cases.{name}"))
         root = work / "cases" / name
         if root.exists():
             shutil.rmtree(root)
@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="print only the tables")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument("--from-json", type=Path, default=None, help="only print the tables of a --json file")
-    parser.add_argument("--case", action="append", default=[], help="run a labelled case of tests/dream_cases instead")
+    parser.add_argument("--case", action="append", default=[], help="run a labelled case of tests/dream/cases instead")
     args = parser.parse_args(argv)
     if args.case:
         print(run_cases(args.case, WORK_DIR / "dream"))

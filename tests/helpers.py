@@ -9,6 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+#: The repository's top folder and the tests' own folder (fixtures, snapshots, node tools).
+TESTS_DIR = Path(__file__).resolve().parent
+REPO_ROOT = TESTS_DIR.parent
+
 
 def git(repo: Path, *args: str, check: bool = True, input: str | None = None) -> str:
     proc = subprocess.run(

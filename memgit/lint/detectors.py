@@ -11,7 +11,7 @@ Two choices keep this safe and cheap inside a pre-commit hook:
   whose verification step may ask the service over the network whether a key is live;
 * importing detect-secrets costs 80-200 ms, so only a line holding one of the shapes below
   reaches it (plain notes, URLs and paths never do), and the import happens at most once per
-  process. `tests/test_redact.py` draws strings from every detector's own patterns and checks
+  process. `tests/lint/test_redact.py` draws strings from every detector's own patterns and checks
   that this gate lets each through, so a detect-secrets that changes a shape fails the tests.
 """
 
