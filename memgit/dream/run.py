@@ -123,7 +123,8 @@ def _similarity(ws: Workspace, notices: list[str]) -> Similarity:
     def compare(a: list[str], b: list[str]) -> list[list[float]]:
         if not a or not b:
             return [[] for _ in a]
-        return (vectors(a) @ vectors(b).T).round(6).tolist()
+        rows: list[list[float]] = (vectors(a) @ vectors(b).T).round(6).tolist()
+        return rows
 
     return Similarity("embedding", compare)
 
