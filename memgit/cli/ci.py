@@ -62,7 +62,7 @@ def _run(kind: str, ctx: click.Context, as_json: bool, force: bool, **values: An
 @ci_group.command("github")
 @_ci_options
 @click.pass_context
-def ci_github(ctx: click.Context, as_json: bool, force: bool, **values: Any) -> None:
+def ci_github(ctx: click.Context, /, as_json: bool, force: bool, **values: Any) -> None:
     """Write .github/workflows/memgit-dream.yml (schedule + manual run, one pull request)."""
     _run("github", ctx, as_json, force, **values)
 
@@ -70,7 +70,7 @@ def ci_github(ctx: click.Context, as_json: bool, force: bool, **values: Any) -> 
 @ci_group.command("gitlab")
 @_ci_options
 @click.pass_context
-def ci_gitlab(ctx: click.Context, as_json: bool, force: bool, **values: Any) -> None:
+def ci_gitlab(ctx: click.Context, /, as_json: bool, force: bool, **values: Any) -> None:
     """Write .gitlab/memgit-dream.gitlab-ci.yml (scheduled pipeline, one merge request)."""
     _run("gitlab", ctx, as_json, force, **values)
 

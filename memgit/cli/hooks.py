@@ -140,10 +140,10 @@ def hooks_install(
         return
     if project is not None:
         raise click.UsageError("--project goes with --agent")
-    from memgit.githooks.install import HOOK_TYPES, install_hooks
+    from memgit.githooks.install import install_hooks
 
     ws = workspace_from(ctx)
-    report = install_hooks(ws, hook_types or HOOK_TYPES, use_hooks_path=use_hooks_path)
+    report = install_hooks(ws, hook_types or _HOOK_TYPES, use_hooks_path=use_hooks_path)
     _print_report(report, as_json)
 
 
@@ -168,10 +168,10 @@ def hooks_uninstall(
         return
     if project is not None:
         raise click.UsageError("--project goes with --agent")
-    from memgit.githooks.install import HOOK_TYPES, uninstall_hooks
+    from memgit.githooks.install import uninstall_hooks
 
     ws = workspace_from(ctx)
-    report = uninstall_hooks(ws, hook_types or HOOK_TYPES, use_hooks_path=use_hooks_path)
+    report = uninstall_hooks(ws, hook_types or _HOOK_TYPES, use_hooks_path=use_hooks_path)
     _print_report(report, as_json)
 
 

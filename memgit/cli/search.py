@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import click
@@ -70,14 +71,14 @@ def search(
         ws, mode=mode, first_query=query, k=k, filtered=bool(path_glob or since or until),
         warm=batch is not None, no_record=no_record, now=now_text,
     )
-    options = {"k": k, "mode": mode, "path_glob": list(path_glob), "since": since, "until": until}
+    run = functools.partial(session.search, k=k, mode=mode, path_glob=list(path_glob), since=since, until=until)
     try:
         if batch is not None:
             for text in batch_queries(batch):
-                emit(session.search(text, **options).to_dict())
+                emit(run(text).to_dict())
             return
         assert query is not None
-        result = session.search(query, **options)
+        result = run(query)
     finally:
         session.close()
         if session.problem:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -43,7 +44,7 @@ def build_command(out: Path | None, scope: str, base_url: str, at: str, as_json:
     click.echo(f"open {Path(report.out) / 'index.html'}")
 
 
-def redaction_lines(rows: list[dict]) -> list[str]:
+def redaction_lines(rows: list[dict[str, Any]]) -> list[str]:
     """What the build redacted, one `path:line: RULE` a line (as `memgit lint` prints findings), so
     the person, or the CI job's log, sees what to take out of memory and which credentials to rotate."""
     from memgit.core.paths import display_path

@@ -261,7 +261,7 @@ def _openai(record: dict[str, Any]) -> Iterator[RawTurn]:
         yield TOOL, tool_line(record.get("name"), record.get("arguments", record.get("input"))), own, at
         return
     if kind == "local_shell_call":
-        action = record.get("action") if isinstance(record.get("action"), dict) else {}
+        action = found if isinstance(found := record.get("action"), dict) else {}
         yield TOOL, tool_line("shell", {"command": action.get("command")}), own, at
         return
     if kind not in (None, "message") or role not in (USER, ASSISTANT):
@@ -270,7 +270,7 @@ def _openai(record: dict[str, Any]) -> Iterator[RawTurn]:
     tools = []
     for call in record.get("tool_calls") or []:
         if isinstance(call, dict):
-            function = call.get("function") if isinstance(call.get("function"), dict) else call
+            function = found if isinstance(found := call.get("function"), dict) else call
             tools.append(tool_line(function.get("name"), function.get("arguments")))
     yield from _with_keys(role, texts, tools, own, at)
 
@@ -292,10 +292,10 @@ def _content_texts(content: Any) -> list[str]:
 
 # -- generic ---------------------------------------------------------------------------------------
 def _generic(record: dict[str, Any]) -> Iterator[RawTurn]:
-    message = record.get("message") if isinstance(record.get("message"), dict) else record
+    message = found if isinstance(found := record.get("message"), dict) else record
     role = message.get("role") or record.get("role") or record.get("speaker") or record.get("author")
     if not isinstance(role, str):
-        role = record.get("type") if isinstance(record.get("type"), str) else ""
+        role = kind if isinstance(kind := record.get("type"), str) else ""
     role = role.strip().lower()
     if role in _USER_ROLES:
         role = USER

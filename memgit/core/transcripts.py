@@ -34,7 +34,7 @@ def transcript_lines(text: str) -> list[tuple[int, str]]:
 def _turn(record: Any) -> tuple[str, str] | None:
     if not isinstance(record, dict):
         return None
-    message = record.get("message") if isinstance(record.get("message"), dict) else record
+    message = found if isinstance(found := record.get("message"), dict) else record
     role = message.get("role") or record.get("role") or record.get("type")
     if role not in ROLES:
         return None

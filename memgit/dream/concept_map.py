@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from memgit.core.paths import CONCEPTS_DIR
 from memgit.dream.chatter import without_chatter
@@ -96,7 +97,7 @@ def concepts_document(day: str, base_commit: str, themes: Sequence[tuple[str, fl
     concept_rows = [{"tag": tag, "count": len(places.get(tag, [])), "places": [list(p) for p in places.get(tag, [])[:MAX_PLACES]]}
                     for tag in kept]
     # One theme or concept a line: readable in a review, small diffs between dreams.
-    def rows(items: list[dict]) -> str:
+    def rows(items: list[dict[str, Any]]) -> str:
         return "[\n" + ",\n".join("  " + json.dumps(item, ensure_ascii=False) for item in items) + "\n ]" if items else "[]"
 
     head = json.dumps({"version": VERSION, "day": day, "base": base_commit})[:-1]

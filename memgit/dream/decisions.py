@@ -61,9 +61,9 @@ def parse_decision(line: str) -> Decision | None:
     key, verdict, day, by = obj.get("key"), obj.get("verdict"), obj.get("day"), obj.get("by")
     if not (isinstance(key, str) and key and verdict in VERDICTS and isinstance(day, str) and isinstance(by, str)):
         return None
-    action = obj.get("action") if isinstance(obj.get("action"), str) else "promote"
-    text = obj.get("text") if isinstance(obj.get("text"), str) else ""
-    reason = obj.get("reason") if isinstance(obj.get("reason"), str) else None
+    action = found if isinstance(found := obj.get("action"), str) else "promote"
+    text = said if isinstance(said := obj.get("text"), str) else ""
+    reason = why if isinstance(why := obj.get("reason"), str) else None
     return Decision(key, verdict, day, by, action, text, reason)
 
 

@@ -112,7 +112,8 @@ def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: 
             if close and numbers[i] == numbers[j]:
                 if newer.gate is None:
                     older.gate = "duplicate"
-                    newer.also.append(older.source)  # type: ignore[arg-type]
+                    if older.source is not None:  # `_gate` gave every candidate one
+                        newer.also.append(older.source)
                     newer.also.extend(older.also)
                     break
                 if newer.gate == "rejected":

@@ -28,12 +28,14 @@ from collections.abc import Iterable, Mapping
 
 from memgit.core.provenance import (
     EntryMarker,
-    MemoryEntry,
-    body_hash,
-    parse_entries,
     short_marker,
     strip_marker,
 )
+
+# Re-exported: dreaming reads MEMORY.md's entries through this module (the recogniser stays provenance's).
+from memgit.core.provenance import MemoryEntry as MemoryEntry
+from memgit.core.provenance import body_hash as body_hash
+from memgit.core.provenance import parse_entries as parse_entries
 from memgit.dream.concepts import plain
 from memgit.dream.subjects import speaker_of, title_of, title_stems
 

@@ -201,3 +201,7 @@ class DreamPlan:
     @property
     def empty(self) -> bool:
         return not self.actions
+
+    def action_records(self) -> list[EntryRecord | None]:
+        """The record of each action, in order; None for each when the plan made no records."""
+        return list(self.records) if self.records else [None] * len(self.actions)

@@ -135,7 +135,7 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
         ]
         before = {e.key: plain(e.body) for e in memory_doc.parse_entries(plan.migrated or plan.memory_before)}
         by_key = {c.key: c for c in plan.candidates if c.gate is None}
-        for action, record in zip(plan.actions, plan.records or [None] * len(plan.actions), strict=True):
+        for action, record in zip(plan.actions, plan.action_records(), strict=True):
             out += _proposal(action, record, by_key.get(action.key), before)
         out.append("")
     if plan.migrated is not None:

@@ -123,7 +123,8 @@ def _similarity(ws: Workspace, notices: list[str]) -> Similarity:
     def compare(a: list[str], b: list[str]) -> list[list[float]]:
         if not a or not b:
             return [[] for _ in a]
-        return (vectors(a) @ vectors(b).T).round(6).tolist()
+        rows: list[list[float]] = (vectors(a) @ vectors(b).T).round(6).tolist()
+        return rows
 
     return Similarity("embedding", compare)
 
@@ -283,8 +284,7 @@ def branch_steps(root: Path, plan: DreamPlan, inputs: DreamInputs) -> list[tuple
             f"{ENTRIES_PATH} and the entry keeps a short marker on its own line.\n\n{TRAILER_ACTION}: migrate\n",
             {"MEMORY.md": plan.migrated.encode("utf-8")},
         ))
-    records = plan.records or [None] * len(plan.actions)
-    for action, state, record in zip(plan.actions, plan.memory_after, records, strict=True):
+    for action, state, record in zip(plan.actions, plan.memory_after, plan.action_records(), strict=True):
         steps.append((commit_message(action, record), {"MEMORY.md": state.encode("utf-8")}))
     report_path = f"{DREAM_REPORT_DIR}/{plan.day}.md"
     files: dict[str, bytes | None] = {

@@ -35,7 +35,7 @@ class Components:
     def weighted(self, weights: dict[str, float]) -> float:
         merged = {**DEFAULT_WEIGHTS, **weights}
         total = sum(merged[name] for name in COMPONENTS) or 1.0
-        return sum(merged[name] * getattr(self, name) for name in COMPONENTS) / total
+        return sum(merged[name] * float(getattr(self, name)) for name in COMPONENTS) / total
 
     def as_dict(self) -> dict[str, float]:
         return {name: round(value, 3) for name, value in asdict(self).items()}

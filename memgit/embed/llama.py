@@ -61,13 +61,12 @@ def _log_sink(llama_cpp: Any, capture: bool) -> None:
 def _capture_callback(llama_cpp: Any) -> Any:
     # The level numbering changed between ggml versions, so keep every line and pick the
     # failure lines by their wording when a load fails.
-    @llama_cpp.llama_log_callback
     def _keep(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
         line = text.decode("utf-8", "replace").strip()
         if line:
             _LOG_TAIL.append(line)
 
-    return _keep
+    return llama_cpp.llama_log_callback(_keep)
 
 
 def _ignore_callback(llama_cpp: Any) -> Any:

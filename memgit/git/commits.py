@@ -6,16 +6,20 @@ Every function takes and returns plain values (hex ids, paths, bytes).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memgit.errors import MemgitError
 from memgit.git import plumbing
 
+if TYPE_CHECKING:
+    import pygit2
 
-def _repo(root: Path):  # type: ignore[no-untyped-def]
+
+def _repo(root: Path) -> pygit2.Repository:
     """A fresh pygit2 repository (refs re-read); a clear MemgitError for one pygit2 cannot open
     (a SHA-256 repository): writing commits without pygit2 would be a second implementation."""
     return plumbing.repository(root, "dreaming")
@@ -89,7 +93,7 @@ def list_files(root: Path, commit: str, folder: str) -> list[str]:
 def write_commits(
     root: Path,
     parent: str,
-    steps: list[tuple[str, Mapping[str, bytes | None]]],
+    steps: Sequence[tuple[str, Mapping[str, bytes | None]]],
     *,
     when: datetime,
     identity: Identity,
@@ -99,7 +103,7 @@ def write_commits(
     import pygit2
 
     repo = _repo(root)
-    offset = int(when.utcoffset().total_seconds() // 60) if when.utcoffset() else 0
+    offset = int(delta.total_seconds() // 60) if (delta := when.utcoffset()) else 0
     signature = pygit2.Signature(identity.name, identity.email, int(when.timestamp()), offset)
     index = pygit2.Index()
     index.read_tree(repo[parent].peel(pygit2.Commit).tree)
@@ -205,7 +209,7 @@ def first_parent_chain(root: Path, tip: str, limit: int = 200) -> list[ChainComm
     repo = _repo(root)
     out: list[ChainCommit] = []
     try:
-        commit = repo[tip].peel(pygit2.Commit)
+        commit: pygit2.Commit | None = repo[tip].peel(pygit2.Commit)
     except (KeyError, ValueError):
         return out
     while commit is not None and len(out) < limit:

@@ -164,7 +164,7 @@ def blame_lines(root: Path, commit: str, path: str, ignore_whitespace: bool = Fa
     credits a line to who wrote its words, not to a commit that only added the newline after it."""
     if not plumbing.pygit2_can_read(root):
         return _blame_lines_git(root, commit, path, ignore_whitespace)
-    pygit2 = plumbing.pygit2_module()
+    import pygit2  # ~70 ms: only paths that read objects pay for it
     repo = plumbing.open_repo(root)
     flags = pygit2.enums.BlameFlag.IGNORE_WHITESPACE if ignore_whitespace else pygit2.enums.BlameFlag.NORMAL
     try:

@@ -54,13 +54,6 @@ def leave_hook_location() -> None:
         os.environ.pop(key, None)
 
 
-def pygit2_module():  # type: ignore[no-untyped-def]
-    """pygit2 costs ~70 ms to import: only paths that read objects pay for it."""
-    import pygit2
-
-    return pygit2
-
-
 def probe_head(cwd: Path) -> tuple[Path, str] | None:
     """(absolute per-worktree git dir, HEAD's tree id or the empty tree) from one `git` process.
 
@@ -132,7 +125,7 @@ def discover(start: Path) -> tuple[Path, Path, Path] | None:
 
 
 def _discover_pygit2(start: Path) -> tuple[Path, Path, Path] | None:
-    pygit2 = pygit2_module()
+    import pygit2  # ~70 ms: only paths that read objects pay for it
     found = pygit2.discover_repository(str(start))
     if found is None:
         return None
@@ -169,7 +162,7 @@ def repository(root: Path, what: str = "this command") -> pygit2.Repository:
     """A pygit2 repository, or a MemgitError saying why not (UnsupportedObjectFormat for a SHA-256 one).
 
     `what` names the feature in that error (e.g. "dreaming")."""
-    pygit2 = pygit2_module()
+    import pygit2  # ~70 ms: only paths that read objects pay for it
     try:
         return pygit2.Repository(str(root))
     except (pygit2.GitError, ValueError) as exc:
@@ -436,7 +429,12 @@ def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
 def read_blob(root: Path, blob_id: str) -> bytes:
     if not pygit2_can_read(root):
         return read_blobs(root, [blob_id])[blob_id]
-    return bytes(open_repo(root)[blob_id].data)
+    import pygit2
+
+    found = open_repo(root)[blob_id]
+    if not isinstance(found, pygit2.Blob):
+        raise MemgitError(f"git object {blob_id} is a {found.type_str}, not a file's contents")
+    return bytes(found.data)
 
 
 def blob_id_of(data: bytes) -> str:
@@ -484,7 +482,7 @@ def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry
     """
     if not pygit2_can_read(root):
         return _index_entries_git(root, index_file)
-    pygit2 = pygit2_module()
+    import pygit2  # ~70 ms: only paths that read objects pay for it
     repo = open_repo(root)
     path = index_file if index_file is not None else Path(repo.path) / "index"
     if not path.exists():
@@ -520,7 +518,7 @@ def worktree_files(root: Path) -> list[str]:
         if proc.returncode != 0:
             raise MemgitError(f"git ls-files failed: {proc.stderr.decode(errors='replace').strip()}")
         return sorted({p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p})
-    pygit2 = pygit2_module()
+    import pygit2  # ~70 ms: only paths that read objects pay for it
     repo = open_repo(root)
     index = repo.index
     index.read()

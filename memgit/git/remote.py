@@ -55,7 +55,7 @@ def fetch_branch(root: Path, remote: str, branch: str) -> str | None:
     ref = f"refs/heads/{branch}"
     try:
         repo = git.Repo(root)
-        listed = repo.git.ls_remote("--heads", remote, ref)
+        listed = str(repo.git.ls_remote("--heads", remote, ref))
     except git.exc.GitCommandError as exc:
         raise MemgitError(f"cannot read branch {branch} of {remote} (nothing was written): {_complaint(exc)}") from None
     except git.exc.GitError as exc:

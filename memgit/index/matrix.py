@@ -7,10 +7,15 @@ rebuilds them from the embedding cache: no sqlite-vec is needed at any step.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memgit.index import vectors as vector_files
 from memgit.index.store import Store
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def sync_vector_files(
@@ -65,7 +70,7 @@ def repair_vector_files(
         return False
     dim = len(first[0][1]) // 4
 
-    def arrays():  # type: ignore[no-untyped-def]
+    def arrays() -> Iterator[tuple[np.ndarray, np.ndarray]]:
         for batch in itertools.chain([first], batches):
             ids = np.fromiter((p[0] for p in batch), dtype="<i8", count=len(batch))
             yield ids, np.frombuffer(b"".join(p[1] for p in batch), dtype="<f4").reshape(len(batch), dim)

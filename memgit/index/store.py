@@ -853,7 +853,7 @@ class Store:
         )
         if ids is None:
             return [(int(r[0]), bytes(r[1])) for r in self.conn.execute(sql + " ORDER BY c.id", (model,))]
-        out = []
+        out: list[tuple[int, bytes]] = []
         for start in range(0, len(ids), 500):
             batch = list(ids[start : start + 500])
             marks = ",".join("?" * len(batch))

@@ -14,6 +14,7 @@ now or left pending.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -115,7 +116,7 @@ def _write_marker(ws: Workspace, report: IndexReport) -> None:
 
 
 @contextlib.contextmanager
-def _sqlite_errors(store: Store):  # type: ignore[no-untyped-def]
+def _sqlite_errors(store: Store) -> Iterator[None]:
     """SQLite and file-system failures during an update: one clear line, the index kept."""
     try:
         yield
@@ -197,11 +198,12 @@ def run_update(
 ) -> IndexReport:
     """One update of `store` to `target` (default: HEAD); the caller holds the lock."""
     commit, tree = target or plumbing.head_ids(ws.root)
-    report = IndexReport(tree=tree or plumbing.EMPTY_TREE, commit=commit)
+    tree = tree or plumbing.EMPTY_TREE
+    report = IndexReport(tree=tree, commit=commit)
     if commit is None and target is None:
         report.notices.append("the repository has no commits yet: nothing to index until the first commit")
     meta, params = store.meta(), index_params(ws)
-    reason, entries = _changes(ws, store, meta, params, report.tree, full=full)
+    reason, entries = _changes(ws, store, meta, params, tree, full=full)
     if reason and not allow_rebuild and reason != "new index":
         return _rebuild_due(report, reason)
     plan = _plan(ws, store, meta, params, report, reason, entries, worktree=worktree)
@@ -394,6 +396,10 @@ def _prepare_vectors(
     return vectors
 
 
+def _keep_chunks(into: dict[str, list[Chunk]], state: FileState, chunks: list[Chunk]) -> None:
+    into[state.path] = chunks
+
+
 def _write_files(
     ws: Workspace, store: Store, plan: _Plan, vectors: _Vectors, progress: ProgressFn | None, report: IndexReport
 ) -> _Written:
@@ -402,7 +408,7 @@ def _write_files(
     counting = _CumulativeProgress(progress)
     for batch in _batches(plan.states, WRITE_BATCH_FILES):
         chunked: dict[str, list[Chunk]] = {}
-        chunk_states(ws, batch, report, lambda state, chunks, into=chunked: into.__setitem__(state.path, chunks))
+        chunk_states(ws, batch, report, functools.partial(_keep_chunks, chunked))
         batch_vectors = _batch_vectors(store, vectors, chunked, counting, report)
         for state in batch:
             _write_file(store, state, chunked.get(state.path, []), batch_vectors, written, report)

@@ -84,10 +84,16 @@ def record_use(ws: Workspace, kind: str, path: str, start: int, end: int, now: d
 
 
 class _Section(Protocol):
-    path: str
-    included: bool
-    start_line: int
-    end_line: int
+    """One source of a load (`memgit.recall.context.Section`); read-only, as `included` is computed."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def included(self) -> bool: ...
+    @property
+    def start_line(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
 
 
 class _Loaded(Protocol):

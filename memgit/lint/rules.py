@@ -126,13 +126,11 @@ def resolve_settings(config: LintOptions, *, default_max_bytes: int | None = Non
             for code in codes:
                 severities[code] = mapping[value.lower()]
     for name, value in config.severity.items():
-        code = resolve_code(str(name))
-        if code is not None:
-            severities[code] = plain[str(value).lower()]
+        if (named := resolve_code(str(name))) is not None:
+            severities[named] = plain[str(value).lower()]
     for name in config.disable:
-        code = resolve_code(str(name))
-        if code is not None:
-            severities[code] = OFF
+        if (named := resolve_code(str(name))) is not None:
+            severities[named] = OFF
     max_bytes = config.max_file_bytes or default_max_bytes or LintSettings.max_file_bytes
     return LintSettings(
         severities=severities,

@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeGuard
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -124,7 +124,7 @@ def oversized(head: bytes, limit: int) -> Invalid:
     return Invalid(ident, INVALID_REQUEST, f"message too large: over {limit:,} bytes; it was not read")
 
 
-def _valid_id(value: Any) -> bool:
+def _valid_id(value: Any) -> TypeGuard[RequestId]:
     return (isinstance(value, int) and not isinstance(value, bool)) or isinstance(value, str)
 
 
@@ -152,7 +152,7 @@ def decode(line: bytes) -> Incoming:
         return Invalid(ident if has_id else None, INVALID_REQUEST, 'Invalid Request: "method" must be a string')
     if "id" not in message:
         return Notification(method, message.get("params"))
-    if not has_id:
+    if not _valid_id(ident):
         return Invalid(None, INVALID_REQUEST, 'Invalid Request: "id" must be a string or an integer')
     return Request(ident, method, message.get("params"))
 

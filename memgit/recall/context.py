@@ -204,10 +204,10 @@ def assemble_context(
     out: list[str] = [title, "\n", PREAMBLE, "\n"]
     out += [_render_section(s, sections[s.path], split[s.path], budget) for s in shown]
     out.append(_missing_line(missing))
-    cuts = [(s.path, sections[s.path].cut) for s in present if sections[s.path].cut is not None]
+    cuts = [(s.path, cut) for s in present if (cut := sections[s.path].cut) is not None]
     if cuts:
         assert budget is not None
-        out.append(_summary_line(cuts, budget))  # type: ignore[arg-type]
+        out.append(_summary_line(cuts, budget))
     text = "".join(out).rstrip("\n") + "\n"
     return ContextResult(
         text=text,

@@ -60,7 +60,7 @@ def pick_feedback_terms(
     picked: list[str] = []
     for _, word in sorted(scored):
         token = tokens.get(word) if tokens is not None else word
-        if tokens is not None and token is None:
+        if token is None:  # only a word the tokenizer drops; `word` itself is never None
             continue
         if token in taken_tokens:
             continue

@@ -91,10 +91,11 @@ def query_dates(query: str) -> tuple[frozenset[str], frozenset[str]]:
     for match in MONTH_RE.finditer(query):
         if any(start <= match.start() < end for start, end in taken):
             continue
-        name, year = match.group(1), match.group(2)
-        if name == "May" and not year:
+        name, named_year = match.group(1), match.group(2)
+        if name == "May" and not named_year:
             continue  # "May" alone is more often the verb
-        months.add(f"{year}-{MONTHS.index(name.lower()) + 1:02d}" if year else f"-{MONTHS.index(name.lower()) + 1:02d}")
+        number = MONTHS.index(name.lower()) + 1
+        months.add(f"{named_year}-{number:02d}" if named_year else f"-{number:02d}")
     return frozenset(days), frozenset(months)
 
 

@@ -150,7 +150,8 @@ class Searcher:
             from memgit.recall.bm25_terms import TermScores
 
             self._term_scores = TermScores(int(ws.config.search.bm25_cache_mb * 2**20))  # resized per search
-        self._embedder: Any = embedder
+        # UNSET until the first search opens one (UNSET is an untyped sentinel: it narrows nothing).
+        self._embedder: Embedder | EmbedderLoad | None = embedder
         self._embedder_notice: str | None = None
         self.auto_index = ws.config.search.auto_index if auto_index is None else auto_index
         self._store: Store | None = None

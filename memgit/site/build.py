@@ -22,7 +22,7 @@ from memgit.errors import MemgitError
 from memgit.git import history, plumbing
 from memgit.site import manifest as manifest_mod
 from memgit.site import output
-from memgit.site.pages import Site
+from memgit.site.pages import Plan, Site
 from memgit.workspace import Workspace
 
 ProgressFn = Callable[[int, int], None]
@@ -68,7 +68,7 @@ def check_base_url(base_url: str) -> str:
 #: them worth a pool: a full build renders thousands, a rebuild a handful.
 _PARALLEL_PREFIXES = ("notes/", "source/", "snap/", "assets/search/")
 _PARALLEL_MIN = 200
-_jobs: list[Any] = []
+_jobs: list[Plan] = []
 _contents: dict[str, bytes] = {}
 
 

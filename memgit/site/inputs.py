@@ -272,15 +272,15 @@ class Inputs:
             for (commit, path), group in by_pair.items():
                 blame = history.blame_lines(self.ws.root, commit, path, ignore_whitespace=True)
                 data = texts.get((commit, path))
-                text = models.decode(data, self.max_bytes)[0] if data is not None else None
-                lines = models.source_lines(text) if text is not None else []
+                content = models.decode(data, self.max_bytes)[0] if data is not None else None
+                lines = models.source_lines(content) if content is not None else []
                 for ref in group:
                     found[ref.format()] = models.writers(blame, lines, ref.start, ref.end)
-        ids = {commit_id for group in found.values() for commit_id in group}
+        ids = {commit_id for writers in found.values() for commit_id in writers}
         infos = {c["id"]: c for c in self.subjects([dataclasses.asdict(c) for c in
                                                      history.commits_info(self.ws.root, ids).values()])}
-        for text, group in found.items():
-            known = [infos[c] for c in group if c in infos]
+        for text, writers in found.items():
+            known = [infos[c] for c in writers if c in infos]
             info = max(known, key=lambda i: (i["date"], i["id"])) if known else None
             cache[text] = {"id": info["id"], "short": info["id"][:7], "day": info["date"][:10],
                            "author": info["author"], "subject": info["subject"]} if info else {}

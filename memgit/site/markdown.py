@@ -34,7 +34,9 @@ from memgit.site import urls
 
 if TYPE_CHECKING:  # imported where a page is rendered: a rebuild that renders no Markdown skips it
     from markdown_it import MarkdownIt
+    from markdown_it.renderer import RendererHTML
     from markdown_it.token import Token
+    from markdown_it.utils import EnvType, OptionsDict
 
 _EXTERNAL = ("http", "https", "mailto")
 # The forms a note's text may link without Markdown link syntax: a `#tag` (as models._TAG finds
@@ -173,10 +175,10 @@ def anchor_lines(tokens: list[Token], line_count: int,
         rest = _anchor_html(range(first + 1, last + 1))
         token = tokens[index]
         own_first, own_last = (token.map or (0, 0))[0] + 1, max((token.map or (0, 0))[1], starts[k])
-        extra = " ".join(["blk", *(classes(own_first, own_last) if classes else [])])
+        css = " ".join(["blk", *(classes(own_first, own_last) if classes else [])])
         if token.type in _WRAPPED:
             opener = Token("html_block", "", 0)
-            opener.content = f'<div class="{extra}" id="L{first}" data-l="{first}-{last}">{rest}'
+            opener.content = f'<div class="{css}" id="L{first}" data-l="{first}-{last}">{rest}'
             closer = Token("html_block", "", 0)
             closer.content = "</div>\n"
             tokens.insert(index + 1, closer)
@@ -185,7 +187,7 @@ def anchor_lines(tokens: list[Token], line_count: int,
         host = tokens[_host(tokens, index)]
         host.attrSet("id", f"L{first}")
         host.attrSet("data-l", f"{first}-{last}")
-        host.attrJoin("class", extra)
+        host.attrJoin("class", css)
         if rest:
             inline = next((t for t in tokens[index + 1:] if t.type == "inline"), None)
             if inline is not None:
@@ -346,7 +348,7 @@ def _text_token(content: str) -> Token:
     return token
 
 
-def _render_link_open(self, tokens: Sequence[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _render_link_open(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
     if token.meta.get("site"):
         title = token.attrGet("title")
@@ -362,7 +364,7 @@ def _render_link_open(self, tokens: Sequence[Token], idx: int, options, env) -> 
     return f'<a{attrs} rel="nofollow noopener noreferrer">'
 
 
-def _render_link_close(self, tokens: Sequence[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _render_link_close(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     depth = 0
     for j in range(idx - 1, -1, -1):
         kind = tokens[j].type
@@ -375,18 +377,18 @@ def _render_link_close(self, tokens: Sequence[Token], idx: int, options, env) ->
     return "</a>"
 
 
-def _render_image(self, tokens: Sequence[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _render_image(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
     alt = "".join(child.content for child in (token.children or []))
     return f'<span class="image-alt">[image: {escape(alt)}]</span>'
 
 
-def _render_table_open(self, tokens: Sequence[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _render_table_open(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     # A wide table scrolls in its own focusable region, never the page (390 px screens).
     return '<div class="table-wrap" tabindex="0" role="region" aria-label="Table">' + self.renderToken(tokens, idx, options, env)
 
 
-def _render_table_close(self, tokens: Sequence[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _render_table_close(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 

@@ -39,6 +39,11 @@ def _unchanged(contents: dict[str, bytes]) -> bytes:  # pragma: no cover - a car
     raise MemgitError("internal error: a page kept from the last build was asked to render")
 
 
+def _constant(data: bytes) -> Callable[[dict[str, bytes]], bytes]:
+    """A page whose bytes are known already (a static asset): it reads no blob."""
+    return lambda contents: data
+
+
 def _concept_picture(picture: list, labels: dict) -> Any:
     from memgit.site.svg import concept_map
 
@@ -218,8 +223,8 @@ class Site(Inputs):
 
     def _home_plans(self, snapshots: set[str]) -> list[Plan]:
         recent = sorted(self.daily, reverse=True)[:7]
-        recent_rows = [{"path": p, "day": paths.daily_log_day(p).isoformat(),  # type: ignore[union-attr]
-                        "first": self.summary(p).first or self.summary(p).title} for p in recent]
+        recent_rows = [{"path": p, "day": day.isoformat(), "first": self.summary(p).first or self.summary(p).title}
+                       for p in recent if (day := paths.daily_log_day(p)) is not None]
         counts = {"notes": len(self.files), "daily": len(self.daily)}
         memory = self.files.get("MEMORY.md")
         if self.scope != "private" or memory is None or not memory.is_regular:
@@ -381,7 +386,8 @@ class Site(Inputs):
         old_reports, old_memory = old.get("reports") or {}, old.get("memory") or {}
         memory_blob = self.files[memory].blob if memory else None
         wanted = {self.files[p].blob for p in reports.values()} - old_reports.keys()
-        wanted |= {memory_blob} - old_memory.keys() - {None}
+        if memory_blob is not None:
+            wanted |= {memory_blob} - old_memory.keys()
         wanted |= {e.blob for _, e in self.dream_concept_files} - fresh_docs.keys()
         texts = plumbing.read_blobs(self.ws.root, sorted(wanted)) if wanted else {}
         docs = []
@@ -407,7 +413,7 @@ class Site(Inputs):
                 docs.append({"day": day, "base": "", "themes": themes, "concepts": []})
         docs = sorted(docs, key=lambda doc: doc["day"], reverse=True)[: site_concepts.MAX_DREAMS]
         memory_state: dict[str, list] = {}
-        if memory_blob is not None:
+        if memory and memory_blob is not None:
             memory_state[memory_blob] = old_memory[memory_blob] if memory_blob in old_memory else \
                 self._memory_concepts(lines_of(memory))
         dream = site_concepts.dream_concepts(docs, readable, memory_state.get(memory_blob or "", []),
@@ -537,7 +543,9 @@ class Site(Inputs):
         for number, members in shards.items():
             url = f"assets/search/{number:02d}.js"
 
-            def produce(contents: dict[str, bytes], members=members, number=number) -> bytes:
+            def produce(
+                contents: dict[str, bytes], members: list[tuple[str, plumbing.Entry, str]] = members, number: int = number
+            ) -> bytes:
                 from memgit.site.search_index import shard_index
 
                 cache = self._shard_cache(number)
@@ -634,5 +642,5 @@ class Site(Inputs):
             source = render.static_file(self.template_dirs, name)
             data = source.read_bytes()
             plans.append(Plan(f"assets/{name}", input_key("static", name, output.digest(data)),
-                              lambda contents, data=data: data))
+                              _constant(data)))
         return plans

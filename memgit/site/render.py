@@ -119,8 +119,8 @@ def render(env: jinja2.Environment, name: str, context: Mapping[str, Any]) -> st
     except MemgitError:
         raise
     except Exception as exc:
-        where = _template_frame(sys.exc_info()[2])
-        raise TemplateProblem(f"template {where or name}: {type(exc).__name__}: {exc}") from None
+        frame = _template_frame(sys.exc_info()[2])
+        raise TemplateProblem(f"template {frame or name}: {type(exc).__name__}: {exc}") from None
 
 
 def _template_frame(tb: Any) -> str | None:

@@ -26,6 +26,14 @@ def test_imports_point_downward() -> None:
     assert "broken" not in proc.stdout.lower().replace("0 broken", "")
 
 
+def test_types_check() -> None:
+    """`mypy` with the [tool.mypy] settings of pyproject.toml (strict flags) finds nothing in memgit/."""
+    mypy = Path(sys.executable).parent / "mypy"
+    proc = subprocess.run([str(mypy)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Success: no issues found" in proc.stdout, proc.stdout
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
