@@ -68,8 +68,14 @@ def run(workspace: Path, n: int, limit: int) -> dict[str, object]:
     finally:
         store.close()
     return {
-        "workspace": str(workspace), "chunks": chunks, "queries": n, "limit": limit,
-        "answered_fast": answered, "identical": identical, "tried": tried, "wasted": wasted,
+        "workspace": str(workspace),
+        "chunks": chunks,
+        "queries": n,
+        "limit": limit,
+        "answered_fast": answered,
+        "identical": identical,
+        "tried": tried,
+        "wasted": wasted,
         "or_query_ms_p50": round(statistics.median(full_ms), 1),
         "rare_first_ms_p50": round(statistics.median(fast_ms), 1),
         "when_answered_fast": {

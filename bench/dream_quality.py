@@ -189,12 +189,24 @@ def run_conversation(
     for day in calendar:
         batch = root.parent / f"{conv.name}.{day}.txt"
         batch.write_text("\n".join(per_day[day]) + "\n", encoding="utf-8")
-        run_memgit(python, ["search", "--batch", str(batch), "--now", f"{day}T12:00:00+00:00", "-k", "6"], root,
-                   {"MEMGIT_NO_RECALL": "0"})
+        run_memgit(
+            python,
+            ["search", "--batch", str(batch), "--now", f"{day}T12:00:00+00:00", "-k", "6"],
+            root,
+            {"MEMGIT_NO_RECALL": "0"},
+        )
         batch.unlink()
-        run_memgit(python, ["recalls", "publish"], root,
-                   {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-                    "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid"})
+        run_memgit(
+            python,
+            ["recalls", "publish"],
+            root,
+            {
+                "GIT_AUTHOR_NAME": "bench",
+                "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+                "GIT_COMMITTER_NAME": "bench",
+                "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+            },
+        )
     now = f"{calendar[-1]}T23:00:00+00:00"
     evidence = {q.id: q.evidence for q in conv.queries}
     lines = candidate_lines(root)
@@ -234,8 +246,7 @@ def run_conversation(
         if label == "defaults" and first.get("branch"):
             concepts = json.loads(git(root, "show", f"{branch}:{first['concepts_file']}"))
             rows["defaults"]["concepts"] = [c["tag"] for c in concepts["concepts"]][:20]
-        git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "merge", "-q", "--no-edit",
-            branch)
+        git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "merge", "-q", "--no-edit", branch)
         merged = {a["key"] for a in first.get("actions", [])}
         merged_sources = {a["source"].split("@")[0] for a in first.get("actions", []) if a.get("source")}
         again = dream(python, root, now, "--dry-run")
@@ -275,8 +286,10 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
         rrecall = sum(r["random_recall"] * r["frequent_questions"] for r in rows) / freq if freq else 0.0
         updates = sum(r["supersedes"] for r in rows)
         alone = sum(r.get("standalone", 1.0) * r["promotions"] for r in rows) / n
-        out.append(f"| **all** | {variant} | {n} ({updates}) | {precision:.2f} | {recall:.2f} (of {freq}) | {rand:.2f} | "
-                   f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} | {alone:.2f} |")
+        out.append(
+            f"| **all** | {variant} | {n} ({updates}) | {precision:.2f} | {recall:.2f} (of {freq}) | {rand:.2f} | "
+            f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} | {alone:.2f} |"
+        )
     out += [
         "",
         "| workspace | settings | merged from run 1 | proposed again by run 2 | new in run 2 |",
@@ -285,16 +298,22 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
     for res in results:
         for label, (merged, repeated, new) in res.rerun.items():
             out.append(f"| {res.name} | {label} | {merged} | {repeated} | {new} |")
-    out += ["", "| workspace | scores of the 10 promotions (defaults) | candidates past the evidence gates | their scores: "
-            "max / median / 10th / min |", "|---|---|---:|---|"]
+    out += [
+        "",
+        "| workspace | scores of the 10 promotions (defaults) | candidates past the evidence gates | their scores: "
+        "max / median / 10th / min |",
+        "|---|---|---:|---|",
+    ]
     for res in results:
         row = res.rows["defaults"]
         passed = row.get("passed_scores", [])
         if not passed:
             continue
         tenth = passed[min(9, len(passed) - 1)]
-        out.append(f"| {res.name} | {', '.join(f'{x:.3f}' for x in row.get('scores', []))} | {len(passed)} | "
-                   f"{passed[0]:.3f} / {passed[len(passed) // 2]:.3f} / {tenth:.3f} / {passed[-1]:.3f} |")
+        out.append(
+            f"| {res.name} | {', '.join(f'{x:.3f}' for x in row.get('scores', []))} | {len(passed)} | "
+            f"{passed[0]:.3f} / {passed[len(passed) // 2]:.3f} / {tenth:.3f} / {passed[-1]:.3f} |"
+        )
     for res in results:
         tags = res.rows["defaults"].get("concepts")
         if tags:
@@ -309,8 +328,11 @@ def run_cases(names: list[str], work: Path) -> str:
     from memgit.embed.models import default_model_path
     from tests.dream.cases import runner
 
-    rows = ["| case | nights | proposals (updates) | precision by labels | not standalone | changing facts at their "
-            "latest value | secret on a dream branch |", "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| case | nights | proposals (updates) | precision by labels | not standalone | changing facts at their "
+        "latest value | secret on a dream branch |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for name in names:
         case = runner.load(importlib.import_module(f"tests.dream.cases.{name}"))
         root = work / "cases" / name
@@ -321,8 +343,10 @@ def run_cases(names: list[str], work: Path) -> str:
         sc = runner.score(case, outcome)
         updates = sum(1 for p in outcome.proposals if p["action"] == "supersede")
         latest = sum(sc.latest_ok.values())
-        rows.append(f"| {name} | {len(case.nights)} | {sc.proposals} ({updates}) | {sc.precision:.2f} ({sc.kept}/{sc.proposals}) "
-                    f"| {len(sc.not_standalone)} | {latest} of {len(sc.latest_ok)} | {sc.secret_leaks} |")
+        rows.append(
+            f"| {name} | {len(case.nights)} | {sc.proposals} ({updates}) | {sc.precision:.2f} ({sc.kept}/{sc.proposals}) "
+            f"| {len(sc.not_standalone)} | {latest} of {len(sc.latest_ok)} | {sc.secret_leaks} |"
+        )
         for (label, text), proposal in zip(sc.labels, outcome.proposals, strict=True):
             log(f"  {proposal['night']} {proposal['action']:9} {label:9} {text}")
     return "\n".join(rows)
@@ -354,8 +378,16 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for conv in convs:
         log(f"{conv.name}: replay, index, {args.days} simulated days, dream")
-        res = run_conversation(args.python, args.corpus.resolve(), conv, work, days=args.days,
-                               max_asks=args.max_asks, seed=args.seed, draws=args.draws)
+        res = run_conversation(
+            args.python,
+            args.corpus.resolve(),
+            conv,
+            work,
+            days=args.days,
+            max_asks=args.max_asks,
+            seed=args.seed,
+            draws=args.draws,
+        )
         log(f"{conv.name}: done in {res.seconds:.0f} s")
         results.append(res)
     table = markdown(results, args.days, args.max_asks)

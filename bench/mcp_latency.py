@@ -8,6 +8,7 @@
 Also reports the server process's memory from /proc: resident set after the run and its peak
 (VmHWM), the figure the scale targets use.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,7 +30,9 @@ def make_queries(ws: Path, n: int, seed: int = 0) -> list[str]:
     files = sorted((ws / "memory").rglob("*.md"))
     out: list[str] = []
     while len(out) < n:
-        lines = [ln for ln in rng.choice(files).read_text().splitlines() if len(ln.split()) >= 4 and not ln.startswith("#")]
+        lines = [
+            ln for ln in rng.choice(files).read_text().splitlines() if len(ln.split()) >= 4 and not ln.startswith("#")
+        ]
         if not lines:
             continue
         words = [w.strip(".,:;()`*'\"") for w in rng.choice(lines).split()]
@@ -95,8 +98,10 @@ async def run(opts: argparse.Namespace) -> dict:
             modes.add(data["mode"])
             notices.update(data["notices"])
         memory = server_memory_mb()
+
     def summary(v):
         return {"p50": pct(v, 50), "p95": pct(v, 95), "mean": round(statistics.fmean(v), 2), "max": round(max(v), 2)}
+
     return {
         "workspace": str(opts.workspace),
         "chunks": status["index"]["counts"],
@@ -141,8 +146,10 @@ async def first_minute(opts: argparse.Namespace) -> dict:
                 server.append(res.structured_content["server_ms"])
             rounds[name] = {"client": client, "server": server, "ended_s": [round(time.perf_counter() - started, 1)]}
         status = (await session.call_tool("memory_status", {})).structured_content
+
     def summary(v):
         return {"p50": pct(v, 50), "p95": pct(v, 95), "mean": round(statistics.fmean(v), 2)}
+
     out = {
         "workspace": str(opts.workspace),
         "chunks": status["index"]["counts"].get("chunks"),
@@ -151,7 +158,11 @@ async def first_minute(opts: argparse.Namespace) -> dict:
         "bm25_prewarm": status["server"].get("bm25_prewarm", {}),
     }
     for name, data in rounds.items():
-        out[name] = {"client_ms": summary(data["client"]), "server_ms": summary(data["server"]), "ended_s": data["ended_s"][0]}
+        out[name] = {
+            "client_ms": summary(data["client"]),
+            "server_ms": summary(data["server"]),
+            "ended_s": data["ended_s"][0],
+        }
     out["first_p50_over_later_p50"] = round(out["first"]["client_ms"]["p50"] / out["later"]["client_ms"]["p50"], 2)
     out["first_p95_over_later_p50"] = round(out["first"]["client_ms"]["p95"] / out["later"]["client_ms"]["p50"], 2)
     return out
@@ -165,8 +176,11 @@ def main() -> None:
     p.add_argument("--k", type=int, default=6)
     p.add_argument("--embedding", choices=("none", "default"), default="default")
     p.add_argument("--python", default=sys.executable, help="interpreter that runs `-m memgit mcp`")
-    p.add_argument("--first-minute", action="store_true",
-                   help="time the first --calls searches right after start against as many after --later seconds")
+    p.add_argument(
+        "--first-minute",
+        action="store_true",
+        help="time the first --calls searches right after start against as many after --later seconds",
+    )
     p.add_argument("--calls", type=int, default=100)
     p.add_argument("--later", type=float, default=60.0)
     p.add_argument("--seed", type=int, default=0)

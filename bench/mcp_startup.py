@@ -29,19 +29,29 @@ def _peak_rss_mb(pid: int) -> float:
 def one_run(python: str, workspace: Path, env: dict[str, str]) -> dict[str, float]:
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [python, "-m", "memgit", "mcp"], cwd=workspace, env=env,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        [python, "-m", "memgit", "mcp"],
+        cwd=workspace,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
     )
     assert proc.stdin is not None and proc.stdout is not None
 
     def ask(ident: int, method: str, params: dict) -> dict:
-        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}).encode() + b"\n")
+        proc.stdin.write(
+            json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}).encode() + b"\n"
+        )
         proc.stdin.flush()
         answer = json.loads(proc.stdout.readline())
         assert answer.get("id") == ident and "result" in answer, answer
         return answer["result"]
 
-    ask(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}})
+    ask(
+        1,
+        "initialize",
+        {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}},
+    )
     initialized = time.perf_counter()
     proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
     status = ask(2, "tools/call", {"name": "memory_status", "arguments": {}})

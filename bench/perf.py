@@ -147,10 +147,17 @@ def cmd_index_incremental(opts: argparse.Namespace) -> list[dict[str, Any]]:
         report(
             f"index-full ({opts.files} files, for the ratio)",
             show_command([opts.python, "-m", "memgit", "index", "--full"], ws, env) + "  # data dir deleted first",
-            [w for w, _ in full], "s", **{"CPU median": f"{statistics.median(c for _, c in full):.3f} s"},
+            [w for w, _ in full],
+            "s",
+            **{"CPU median": f"{statistics.median(c for _, c in full):.3f} s"},
         ),
-        report("process start (memgit --version)", start_cmd, [w for w, _ in one_start + full_start], "ms",
-               **{"CPU median": f"{statistics.median(c for _, c in one_start + full_start) * 1000:.1f} ms"}),
+        report(
+            "process start (memgit --version)",
+            start_cmd,
+            [w for w, _ in one_start + full_start],
+            "ms",
+            **{"CPU median": f"{statistics.median(c for _, c in one_start + full_start) * 1000:.1f} ms"},
+        ),
     ]
     extra: dict[str, str] = {"CPU median": f"{statistics.median(c for _, c in one) * 1000:.1f} ms"}
     if full:
@@ -163,7 +170,9 @@ def cmd_index_incremental(opts: argparse.Namespace) -> list[dict[str, Any]]:
                 f"{(one_median - start_median) / (full_median - start_median):.3f}"
             )
     cmd = show_command([opts.python, "-m", "memgit", "index"], ws, env) + "  # after a one-file commit each run"
-    results.append(report(f"index-incremental ({opts.files} files, 1 changed)", cmd, [w for w, _ in one], "ms", **extra))
+    results.append(
+        report(f"index-incremental ({opts.files} files, 1 changed)", cmd, [w for w, _ in one], "ms", **extra)
+    )
     return results
 
 
@@ -193,8 +202,12 @@ def peak_rss_kb(python: str, args: Sequence[str], ws: Path, env: dict[str, str])
         "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode)"
     )
     proc = subprocess.run(
-        [python, "-c", code, python, "-m", "memgit", *args], cwd=ws, env=memgit_env(env),
-        capture_output=True, text=True, check=True,
+        [python, "-c", code, python, "-m", "memgit", *args],
+        cwd=ws,
+        env=memgit_env(env),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     seconds, rss, code_ = proc.stdout.split()
     if code_ != "0":
@@ -219,7 +232,10 @@ def cmd_index_rss(opts: argparse.Namespace) -> list[dict[str, Any]]:
             cmd + "  # data dir deleted before each run",
             samples,
             "s",
-            **{"peak RSS (MB), median": f"{sorted(rss)[len(rss) // 2] / 1024:.1f}", "peak RSS (MB), all": [round(k / 1024, 1) for k in rss]},
+            **{
+                "peak RSS (MB), median": f"{sorted(rss)[len(rss) // 2] / 1024:.1f}",
+                "peak RSS (MB), all": [round(k / 1024, 1) for k in rss],
+            },
         )
     ]
 

@@ -30,15 +30,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--conv", default="c0")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--cli", type=int, default=0, metavar="N",
-                        help="also time N whole `memgit search` processes with and without recording, alternating")
+    parser.add_argument(
+        "--cli",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time N whole `memgit search` processes with and without recording, alternating",
+    )
     args = parser.parse_args(argv)
     conv = load_conversations(args.corpus, [args.conv])[0]
     root = WORK_DIR / "dream-cost" / conv.name
     if not root.exists():
         root.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, str(args.corpus / "replay.py"), str(conv.workspace), str(conv.commits),
-                        str(root)], check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, str(args.corpus / "replay.py"), str(conv.workspace), str(conv.commits), str(root)],
+            check=True,
+            capture_output=True,
+        )
     os.environ.pop("MEMGIT_NO_RECALL", None)
     from memgit.index.update import update_index
     from memgit.ledger.recording import Recorder
@@ -65,8 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     searcher.close()
     s, r = statistics.median(search_ms), statistics.median(record_ms)
     print(f"searches: {len(search_ms)} (hits per search: 6)")
-    print(f"search median: {s:.2f} ms; ledger write median: {r:.3f} ms "
-          f"(p95 {sorted(record_ms)[int(0.95 * (len(record_ms) - 1))]:.3f} ms); write/search: {r / s:.1%}")
+    print(
+        f"search median: {s:.2f} ms; ledger write median: {r:.3f} ms "
+        f"(p95 {sorted(record_ms)[int(0.95 * (len(record_ms) - 1))]:.3f} ms); write/search: {r / s:.1%}"
+    )
     if args.cli:
         timings: dict[str, list[float]] = {"recording": [], "MEMGIT_NO_RECALL=1": []}
         for i in range(args.cli):
@@ -76,12 +86,19 @@ def main(argv: list[str] | None = None) -> int:
                 if label != "recording":
                     env["MEMGIT_NO_RECALL"] = "1"
                 started = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "memgit", "search", question, "--json"], cwd=root, env=env,
-                               check=True, capture_output=True)
+                subprocess.run(
+                    [sys.executable, "-m", "memgit", "search", question, "--json"],
+                    cwd=root,
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                )
                 timings[label].append((time.perf_counter() - started) * 1000)
         on, off = (statistics.median(v) for v in timings.values())
-        print(f"whole `memgit search` process, median of {args.cli}: recording {on:.1f} ms, "
-              f"not recording {off:.1f} ms (ratio {on / off:.3f})")
+        print(
+            f"whole `memgit search` process, median of {args.cli}: recording {on:.1f} ms, "
+            f"not recording {off:.1f} ms (ratio {on / off:.3f})"
+        )
     return 0
 
 

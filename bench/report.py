@@ -88,9 +88,7 @@ def split_queries(conversations: Sequence[Conversation], names: Sequence[str]) -
     return [(q.id, q.category) for c in conversations if c.name in names for q in c.queries]
 
 
-def split_summary(
-    result: Mapping[str, Any], queries: Sequence[tuple[str, int]]
-) -> dict[str, dict[str, float]]:
+def split_summary(result: Mapping[str, Any], queries: Sequence[tuple[str, int]]) -> dict[str, dict[str, float]]:
     """The aggregate of one system over a subset of the queries (per category and overall)."""
     return aggregate([(category, result["queries"][qid]) for qid, category in queries])
 
@@ -150,9 +148,13 @@ def split_tables(
         for label, summary in summaries.items():
             out.append(f"| {label} | " + " | ".join(_fmt(summary["overall"].get(m)) for m in metrics) + " |")
         for metric in (f"budget_micro@{REPORT_BUDGET}", f"budget_hit@{REPORT_BUDGET}"):
-            out += ["", f"{split}, **{metric} by category** (n: "
-                    + ", ".join(f"{g} {int(next(iter(summaries.values())).get(g, {}).get('n', 0))}" for g in groups)
-                    + ")", ""]
+            out += [
+                "",
+                f"{split}, **{metric} by category** (n: "
+                + ", ".join(f"{g} {int(next(iter(summaries.values())).get(g, {}).get('n', 0))}" for g in groups)
+                + ")",
+                "",
+            ]
             out.append("| system | " + " | ".join(groups) + " |")
             out.append("|---|" + "---:|" * len(groups))
             for label, summary in summaries.items():

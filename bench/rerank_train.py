@@ -303,8 +303,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = time.perf_counter()
         rerank.rerank(s.question, s.candidates, WEIGHTS)
         cost.append((time.perf_counter() - started) * 1000)
-    print(f"re-ranking cost in-process: median {statistics.median(cost):.1f} ms a question "
-          f"({statistics.median(len(s.candidates) for s in samples):.0f} candidates)")
+    print(
+        f"re-ranking cost in-process: median {statistics.median(cost):.1f} ms a question "
+        f"({statistics.median(len(s.candidates) for s in samples):.0f} candidates)"
+    )
     show("re-ranked, leave-one-conv-out", cross_validated(samples, args.l2, args.lam, args.pairwise))
     if args.sweep:
         for l2 in (0.1, 10.0, 100.0):

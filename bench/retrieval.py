@@ -196,7 +196,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             systems[system_label(mode)] = scored | {"hits": hit_ranges(results[mode])}
 
     comparisons = [(label, floor_bm25.LABEL) for label in systems if label != floor_bm25.LABEL]
-    comparisons += [(label, PREVIOUS_LABEL) for label in systems if label.startswith("memgit ") and label != PREVIOUS_LABEL]
+    comparisons += [
+        (label, PREVIOUS_LABEL) for label in systems if label.startswith("memgit ") and label != PREVIOUS_LABEL
+    ]
     tables = markdown_tables(systems) + "\n" + split_tables(conversations, systems, comparisons)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     out = args.work / f"retrieval-{stamp}.json"

@@ -89,15 +89,27 @@ def grid(name: str) -> list[Variant]:
     if name == "chunking":
         pairs = [(64, 16), (96, 16), (96, 32), (128, 0), (128, 32), (160, 0), (160, 64), (200, 32), (256, 32)]
         out = [Variant(f"chunks {m}/{o}", chunking=(m, o)) for m, o in pairs]
-        out += [Variant(f"chunks {m}/{o}, k {k}", chunking=(m, o), k=k) for m, o, k in ((64, 16, 25), (96, 16, 17), (128, 32, 13))]
+        out += [
+            Variant(f"chunks {m}/{o}, k {k}", chunking=(m, o), k=k)
+            for m, o, k in ((64, 16, 25), (96, 16, 17), (128, 32, 13))
+        ]
         return out
     if name == "window":
         out = []
         for m in (24, 48):
             for chars in (400, 700, 1000):
                 for k in (10, 6):
-                    out.append(Variant(f"small-to-big: units {m}/0 grown to {chars} chars, k {k}", chunking=(m, 0), window=chars, k=k))
-            out.append(Variant(f"small-to-big: units {m}/0, the 160/32 chunk that holds each", chunking=(m, 0), parent=True))
+                    out.append(
+                        Variant(
+                            f"small-to-big: units {m}/0 grown to {chars} chars, k {k}",
+                            chunking=(m, 0),
+                            window=chars,
+                            k=k,
+                        )
+                    )
+            out.append(
+                Variant(f"small-to-big: units {m}/0, the 160/32 chunk that holds each", chunking=(m, 0), parent=True)
+            )
         return out
     if name == "bm25":
         out = [
@@ -107,7 +119,9 @@ def grid(name: str) -> list[Variant]:
             Variant("bm25: names x2", query="names_up"),
             Variant("bm25: names left out", query="names_out"),
         ]
-        out += [Variant(f"bm25_max_term_share {s}", search=(("bm25_max_term_share", s),)) for s in (0.05, 0.1, 0.2, 0.4)]
+        out += [
+            Variant(f"bm25_max_term_share {s}", search=(("bm25_max_term_share", s),)) for s in (0.05, 0.1, 0.2, 0.4)
+        ]
         return out
     if name == "fusion":
         out = [Variant(f"candidates per leg {10 * f}", search=(("candidates_factor", f),)) for f in (2, 3, 6, 8)]
@@ -115,8 +129,19 @@ def grid(name: str) -> list[Variant]:
         out += [Variant(f"snippet_chars {n}", search=(("snippet_chars", n),)) for n in (500, 1000)]
         out += [Variant("fusion: z-score", fusion="zscore")]
         out += [Variant(f"fusion: RRF k={k}", fusion=f"rrf:{k}") for k in (10, 30, 60)]
-        out += [Variant("fusion: RRF k=60, legs equal", fusion="rrf:60", search=(("vector_weight", 0.5), ("text_weight", 0.5)))]
-        out += [Variant(f"fusion: z-score, vector weight {w}", fusion="zscore", search=(("vector_weight", w), ("text_weight", round(1 - w, 2)))) for w in (0.5, 0.6)]
+        out += [
+            Variant(
+                "fusion: RRF k=60, legs equal", fusion="rrf:60", search=(("vector_weight", 0.5), ("text_weight", 0.5))
+            )
+        ]
+        out += [
+            Variant(
+                f"fusion: z-score, vector weight {w}",
+                fusion="zscore",
+                search=(("vector_weight", w), ("text_weight", round(1 - w, 2))),
+            )
+            for w in (0.5, 0.6)
+        ]
         return out
     if name == "feedback":
         return [
@@ -147,9 +172,19 @@ def grid(name: str) -> list[Variant]:
             for beta in (0.3, 0.6, 1.0)
         ]
     if name == "lines":
-        settings = [(0.0, 1, 30), (0.3, 1, 30), (0.5, 1, 30), (0.7, 1, 30), (1.0, 1, 30), (0.5, 2, 30), (0.5, 1, 10), (0.5, 3, 20)]
+        settings = [
+            (0.0, 1, 30),
+            (0.3, 1, 30),
+            (0.5, 1, 30),
+            (0.7, 1, 30),
+            (1.0, 1, 30),
+            (0.5, 2, 30),
+            (0.5, 1, 10),
+            (0.5, 3, 20),
+        ]
         return [
-            Variant(f"line windows: alpha {a}, +-{w} lines, first {d} hits", lines=(a, w, d), k=d) for a, w, d in settings
+            Variant(f"line windows: alpha {a}, +-{w} lines, first {d} hits", lines=(a, w, d), k=d)
+            for a, w, d in settings
         ]
     if name == "third":
         return [Variant(f"third leg: e5-small, share {a}", third=a) for a in (0.25, 0.5, 0.75, 1.0)]
@@ -289,7 +324,9 @@ class SweepSearcher(Searcher):
             return inner
         return RewrittenQueryEmbedder(inner, self.variant.vector_query)
 
-    def _bm25_leg(self, store: Any, terms: list[str], limit: int, where: str, params: list[Any]) -> list[tuple[int, float]]:
+    def _bm25_leg(
+        self, store: Any, terms: list[str], limit: int, where: str, params: list[Any]
+    ) -> list[tuple[int, float]]:
         if self.variant.query == "default":
             rows = super()._bm25_leg(store, terms, limit, where, params)
         else:
@@ -373,7 +410,11 @@ class SweepSearcher(Searcher):
             mapped = (pool[c.id] - mean_s) / sd_s * sd_m + mean_m
             vector = (1 - a) * c.vector_score + a * mapped
             base = fuse(c.text_score, vector, cfg.text_weight, cfg.vector_weight)
-            out.append(dataclasses.replace(c, vector_score=vector, score=base * decay(c.day, today, cfg.half_life_days, cfg.decay_floor)))
+            out.append(
+                dataclasses.replace(
+                    c, vector_score=vector, score=base * decay(c.day, today, cfg.half_life_days, cfg.decay_floor)
+                )
+            )
         return out
 
 
@@ -432,7 +473,9 @@ TODAY = date(2026, 11, 30)  # fixed, so the decay is the same in every run
 
 
 def hit_candidate(hit: Any) -> Candidate:
-    return Candidate(0, hit.path, hit.start_line, hit.end_line, hit.text, hit.day, hit.text_score, hit.vector_score or 0.0, hit.score)
+    return Candidate(
+        0, hit.path, hit.start_line, hit.end_line, hit.text, hit.day, hit.text_score, hit.vector_score or 0.0, hit.score
+    )
 
 
 # -- small-to-big -------------------------------------------------------------------------------
@@ -575,7 +618,9 @@ def run_variant(
                     windows = line_windows(chosen, cosine, files, alpha, w, depth)
                     hits = [Hit(h.path, h.start_line, h.end_line, h.text[:snippet]) for h in windows]
                 else:
-                    chosen = parent_chunks(chosen, parents) if variant.parent else widened(chosen, files, variant.window)
+                    chosen = (
+                        parent_chunks(chosen, parents) if variant.parent else widened(chosen, files, variant.window)
+                    )
                     hits = [Hit(c.path, c.start_line, c.end_line, c.text[:snippet]) for c in chosen]
                 scores = score_query(hits, q.evidence)
                 per_query[q.id] = scores

@@ -62,7 +62,10 @@ def byte_compile(python: str) -> str:
     """Byte-compile the memgit package `python` imports; returns its directory."""
     where = subprocess.run(
         [python, "-c", "import memgit, os; print(os.path.dirname(memgit.__file__))"],
-        capture_output=True, text=True, check=True, cwd="/",  # not a checkout in the current directory
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd="/",  # not a checkout in the current directory
     ).stdout.strip()
     subprocess.run([python, "-m", "compileall", "-q", where], capture_output=True, check=True)
     return where
@@ -97,8 +100,11 @@ def one_shot(pythons: list[str], ws: Path, queries: list[str]) -> dict[str, dict
             cpus[python].append(cpu * 1000)
     return {
         p: {
-            "wall_ms_p50": median(walls[p]), "wall_ms_p95": p95(walls[p]), "wall_ms_min": round(min(walls[p]), 1),
-            "cpu_ms_p50": median(cpus[p]), "n": len(walls[p]),
+            "wall_ms_p50": median(walls[p]),
+            "wall_ms_p95": p95(walls[p]),
+            "wall_ms_min": round(min(walls[p]), 1),
+            "cpu_ms_p50": median(cpus[p]),
+            "n": len(walls[p]),
         }
         for p in pythons
     }
@@ -108,21 +114,37 @@ def warm_batch(python: str, ws: Path, queries: list[str], scratch: Path) -> dict
     """`memgit search --batch`: per-query `elapsed_ms` inside one warm process."""
     batch = scratch / "scale-queries.txt"
     batch.write_text("".join(q + "\n" for q in queries), encoding="utf-8")
-    proc, wall, _ = timed_process(
-        [python, "-m", "memgit", "search", "--batch", str(batch), "--json", "-k", str(K)], ws
-    )
+    proc, wall, _ = timed_process([python, "-m", "memgit", "search", "--batch", str(batch), "--json", "-k", str(K)], ws)
     elapsed = [float(a["elapsed_ms"]) for a in parse_json_lines(proc.stdout)]
     rest = elapsed[1:] if len(elapsed) > 1 else elapsed
-    return {"elapsed_ms_p50": median(rest), "elapsed_ms_p95": p95(rest), "first_ms": round(elapsed[0], 1), "n": len(rest)}
+    return {
+        "elapsed_ms_p50": median(rest),
+        "elapsed_ms_p95": p95(rest),
+        "first_ms": round(elapsed[0], 1),
+        "n": len(rest),
+    }
 
 
 def mcp(python: str, ws: Path, queries: int, warmup: int) -> dict[str, Any]:
     """`bench/mcp_latency.py` with this interpreter's server: server_ms, round trip, peak RSS."""
     script = Path(__file__).resolve().parent / "mcp_latency.py"
     proc = subprocess.run(
-        [sys.executable, str(script), str(ws), "--queries", str(queries), "--warmup", str(warmup),
-         "--k", str(K), "--python", python],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            str(script),
+            str(ws),
+            "--queries",
+            str(queries),
+            "--warmup",
+            str(warmup),
+            "--k",
+            str(K),
+            "--python",
+            python,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if proc.returncode != 0:
         raise SystemExit(f"bench: mcp_latency failed: {proc.stderr.strip()[-2000:]}")
@@ -181,7 +203,9 @@ def table(result: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--index", type=Path, action="append", required=True, help="workspace with a built index (repeatable)")
+    parser.add_argument(
+        "--index", type=Path, action="append", required=True, help="workspace with a built index (repeatable)"
+    )
     parser.add_argument("--python", action="append", help="interpreter running `-m memgit` (repeatable; default .venv)")
     parser.add_argument("--oneshot", type=int, default=15, help="one-shot CLI processes per interpreter")
     parser.add_argument("--mcp", type=int, default=150, help="timed MCP searches per interpreter")

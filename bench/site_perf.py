@@ -63,8 +63,9 @@ def add_dream(ws: Path, python: str) -> None:
     if branch is None:
         raise SystemExit("bench: the dream proposed nothing; no concepts to measure")
     genv = git_env(dt.datetime(2026, 7, 1, 11, tzinfo=dt.UTC))
-    subprocess.run(["git", "-C", str(ws), "merge", "-q", "--no-edit", branch], env=genv, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        ["git", "-C", str(ws), "merge", "-q", "--no-edit", branch], env=genv, check=True, stdout=subprocess.DEVNULL
+    )
     log(f"  merged {branch}")
 
 
@@ -93,28 +94,46 @@ def cmd_build(opts: argparse.Namespace) -> None:
         start.append(run_memgit(opts.python, ["--version"], ws, ENV)[1])
     base = statistics.median(start)
     report(f"site build, full ({opts.files} files)", cmd + "  # output and manifest deleted first", full, "s")
-    report(f"site build after a one-file commit ({opts.files} files)", cmd, rebuild, "ms",
-           files_written=statistics.median(r["written"] for r in reports))
-    report("process start (python -m memgit --version)", show_command([opts.python, "-m", "memgit", "--version"], ws),
-           start, "ms")
+    report(
+        f"site build after a one-file commit ({opts.files} files)",
+        cmd,
+        rebuild,
+        "ms",
+        files_written=statistics.median(r["written"] for r in reports),
+    )
+    report(
+        "process start (python -m memgit --version)",
+        show_command([opts.python, "-m", "memgit", "--version"], ws),
+        start,
+        "ms",
+    )
     ratio = (statistics.median(rebuild) - base) / (statistics.median(full) - base)
     inner_full = statistics.median(full_inner)
     inner_rebuild = statistics.median(r["seconds"] for r in reports)
     print(f"rebuild / full, wall time net of process start (`--version`): {ratio * 100:.1f} % (target < 5 %)")
     weight = page_weight(site_dir(ws))
-    print(f"note page, HTML + CSS + JS without the search index ({weight['pages']} note pages): median "
-          f"{weight['median'] / 1024:.1f} KB, p95 {weight['p95'] / 1024:.1f} KB, max {weight['max'] / 1024:.1f} KB "
-          f"(CSS + JS {weight['assets'] / 1024:.1f} KB; target 40 KB)")
-    print(f"rebuild / full, the build's own timer (report 'seconds': after imports and workspace discovery): "
-          f"{inner_rebuild * 1000:.0f} ms / {inner_full:.2f} s = {inner_rebuild / inner_full * 100:.1f} %")
+    print(
+        f"note page, HTML + CSS + JS without the search index ({weight['pages']} note pages): median "
+        f"{weight['median'] / 1024:.1f} KB, p95 {weight['p95'] / 1024:.1f} KB, max {weight['max'] / 1024:.1f} KB "
+        f"(CSS + JS {weight['assets'] / 1024:.1f} KB; target 40 KB)"
+    )
+    print(
+        f"rebuild / full, the build's own timer (report 'seconds': after imports and workspace discovery): "
+        f"{inner_rebuild * 1000:.0f} ms / {inner_full:.2f} s = {inner_rebuild / inner_full * 100:.1f} %"
+    )
 
 
 def page_weight(site: Path) -> dict:
     """Bytes a note page costs a reader before any search: its HTML, the CSS and the script."""
     assets = (site / "assets" / "site.css").stat().st_size + (site / "assets" / "site.js").stat().st_size
     sizes = sorted(p.stat().st_size for p in (site / "notes").rglob("*.html"))
-    return {"assets": assets, "median": sizes[len(sizes) // 2] + assets, "p95": sizes[int(len(sizes) * 0.95)] + assets,
-            "max": sizes[-1] + assets, "pages": len(sizes)}
+    return {
+        "assets": assets,
+        "median": sizes[len(sizes) // 2] + assets,
+        "p95": sizes[int(len(sizes) * 0.95)] + assets,
+        "max": sizes[-1] + assets,
+        "pages": len(sizes),
+    }
 
 
 FIRST_QUERY = """async q => {
@@ -135,7 +154,9 @@ def cmd_search(opts: argparse.Namespace) -> None:
     run_memgit(opts.python, ["site", "build", "-o", str(site_dir(ws))], ws, ENV)
     site = site_dir(ws)
     shards = sum(p.stat().st_size for p in (site / "assets" / "search").glob("*.js"))
-    note = sorted((site / "notes" / "memory").glob("*.html"))[len(list((site / "notes" / "memory").glob("*.html"))) // 2]
+    note = sorted((site / "notes" / "memory").glob("*.html"))[
+        len(list((site / "notes" / "memory").glob("*.html"))) // 2
+    ]
     from bench import vocab as V
 
     words = sorted({w.lower() for w in " ".join(V.PROJECTS + V.SERVICES + V.TECH).split() if len(w) > 3})
@@ -150,10 +171,14 @@ def cmd_search(opts: argparse.Namespace) -> None:
             context.close()
         browser.close()
     times.sort()
-    print(f"first query from a note page's header, {opts.files}-file site: command: .venv/bin/python "
-          f"bench/site_perf.py search --files {opts.files} --queries {opts.queries}")
-    print(f"  search shards {shards / 1e6:.2f} MB on disk; ms from navigation start to the first results: "
-          f"median {statistics.median(times):.0f}, max {times[-1]:.0f} ({len(times)} page loads, target 500)")
+    print(
+        f"first query from a note page's header, {opts.files}-file site: command: .venv/bin/python "
+        f"bench/site_perf.py search --files {opts.files} --queries {opts.queries}"
+    )
+    print(
+        f"  search shards {shards / 1e6:.2f} MB on disk; ms from navigation start to the first results: "
+        f"median {statistics.median(times):.0f}, max {times[-1]:.0f} ({len(times)} page loads, target 500)"
+    )
 
 
 def main() -> None:

@@ -12,8 +12,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-PAGES = ["index.html", "notes/memory/2026-11-24.html#L8", "timeline.html", "dreams.html", "concepts.html",
-         "search.html?q=rollback%20views", "notes.html"]
+PAGES = [
+    "index.html",
+    "notes/memory/2026-11-24.html#L8",
+    "timeline.html",
+    "dreams.html",
+    "concepts.html",
+    "search.html?q=rollback%20views",
+    "notes.html",
+]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 

@@ -105,14 +105,19 @@ def build(dest: Path, chunks: int, seed: int = 0, shape: str = "real", sample: i
     started = time.perf_counter()
     if not (dest / ".git").exists():
         script = Path(__file__).resolve().parent / "gen_workspace.py"
-        subprocess.run([sys.executable, str(script), str(dest), "--files", str(files), "--seed", str(seed)],
-                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, str(script), str(dest), "--files", str(files), "--seed", str(seed)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     generated = time.perf_counter()
     ws = Workspace.discover(dest)
     real, notice = open_embedder(ws)
     if real is None:
         raise SystemExit(f"needs the real model for its id and tokenizer: {notice}")
-    embedder = RandomEmbedder(real) if shape == "random" else ShapedEmbedder(real, sample_chunk_texts(ws, real, sample, seed))
+    embedder = (
+        RandomEmbedder(real) if shape == "random" else ShapedEmbedder(real, sample_chunk_texts(ws, real, sample, seed))
+    )
     indexing = time.perf_counter()
     report = update_index(ws, embedder=embedder, lock_timeout=None)
     done = time.perf_counter()

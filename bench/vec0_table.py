@@ -73,9 +73,7 @@ def measure(kind: str, data: np.ndarray, queries: np.ndarray, update: int, folde
     knn, answers = [], []
     for q in queries:
         started = time.perf_counter()
-        rows = conn.execute(
-            f"SELECT rowid FROM v WHERE embedding MATCH {value} AND k = ?", (q.tobytes(), K)
-        ).fetchall()
+        rows = conn.execute(f"SELECT rowid FROM v WHERE embedding MATCH {value} AND k = ?", (q.tobytes(), K)).fetchall()
         knn.append(time.perf_counter() - started)
         answers.append([r[0] for r in rows])
     conn.close()

@@ -194,7 +194,9 @@ def sqlite_vec_search(db: Any, table: str, convert: str, matrix: np.ndarray, res
 
 
 # -- measuring -----------------------------------------------------------------------------------
-def measure(name: str, search: Search, queries: np.ndarray, truth: list[set[int]], k: int, **extra: Any) -> dict[str, Any]:
+def measure(
+    name: str, search: Search, queries: np.ndarray, truth: list[set[int]], k: int, **extra: Any
+) -> dict[str, Any]:
     for q in queries[:2]:
         search(q, k)
     times, recalls = [], []
@@ -238,12 +240,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     base = _read_base(base_path(data_dir))
     assert base is not None
     vset = VectorSet(base, None)
-    queries = gaussian_queries(source, opts.queries, opts.seed) if opts.synthetic_queries else real_queries(
-        opts.workspace, opts.queries
+    queries = (
+        gaussian_queries(source, opts.queries, opts.seed)
+        if opts.synthetic_queries
+        else real_queries(opts.workspace, opts.queries)
     )
     rows, dim = base.matrix.shape
-    print(f"command: python bench/vector_candidates.py {opts.workspace} --rows {opts.rows} --queries {opts.queries} --k {opts.k}")
-    print(f"{rows} rows x {dim} dims, {len(queries)} queries ({'gaussian' if opts.synthetic_queries else 'real model'}), k={opts.k}")
+    print(
+        f"command: python bench/vector_candidates.py {opts.workspace} --rows {opts.rows} --queries {opts.queries} --k {opts.k}"
+    )
+    print(
+        f"{rows} rows x {dim} dims, {len(queries)} queries ({'gaussian' if opts.synthetic_queries else 'real model'}), k={opts.k}"
+    )
     in_ram = np.array(base.matrix)
     truth = [set(map(int, top_rows(in_ram @ q, opts.k))) for q in queries]
     print("candidate | median ms | p95 ms | recall | ...")
@@ -260,7 +268,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         search, size = binary_rescore(data_dir, vset, rescore)
         built = round(time.perf_counter() - started, 2)
         results.append(
-            measure(f"binary + re-score {rescore}", search, queries, truth, opts.k, bytes_in_ram=size, open_or_build_s=built)
+            measure(
+                f"binary + re-score {rescore}", search, queries, truth, opts.k, bytes_in_ram=size, open_or_build_s=built
+            )
         )
     if "sqlite-vec" not in skip:
         with tempfile.TemporaryDirectory(dir=WORK_DIR) as tmp:
@@ -270,14 +280,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                     measure(
                         f"sqlite-vec bit + re-score {rescore}",
                         sqlite_vec_search(db, "bits", "vec_quantize_binary(?)", in_ram, rescore),
-                        queries, truth, opts.k, build_s=built_s["bits"],
+                        queries,
+                        truth,
+                        opts.k,
+                        build_s=built_s["bits"],
                     )
                 )
             results.append(
                 measure(
                     "sqlite-vec int8 (no re-score)",
                     sqlite_vec_search(db, "bytes", "vec_quantize_int8(?, 'unit')", in_ram, None),
-                    queries, truth, opts.k, build_s=built_s["bytes"],
+                    queries,
+                    truth,
+                    opts.k,
+                    build_s=built_s["bytes"],
                 )
             )
             db.close()

@@ -93,9 +93,7 @@ class MemoryConfig:
         (), 'extra in-repo globs that count as memory, e.g. "notes/**/*.md"', check=_relative_globs
     )
     sessions: bool = setting(True, "index sessions/*.jsonl transcripts (user and assistant text)")
-    max_file_bytes: int = setting(
-        5_000_000, "larger memory files are skipped with a warning", minimum=1, cap=BYTES
-    )
+    max_file_bytes: int = setting(5_000_000, "larger memory files are skipped with a warning", minimum=1, cap=BYTES)
 
 
 @dataclass(frozen=True)
@@ -111,15 +109,9 @@ class EmbeddingConfig:
 
 @dataclass(frozen=True)
 class ChunkingConfig:
-    max_tokens: int = setting(
-        160, "largest chunk, in model tokens (MiniLM reads at most 256)", minimum=1, maximum=256
-    )
-    overlap_tokens: int = setting(
-        32, "tokens of overlap carried from one chunk into the next", minimum=0, maximum=256
-    )
-    chars_per_token: int = setting(
-        4, "token estimate used when there is no embedding model", minimum=1, cap=100
-    )
+    max_tokens: int = setting(160, "largest chunk, in model tokens (MiniLM reads at most 256)", minimum=1, maximum=256)
+    overlap_tokens: int = setting(32, "tokens of overlap carried from one chunk into the next", minimum=0, maximum=256)
+    chars_per_token: int = setting(4, "token estimate used when there is no embedding model", minimum=1, cap=100)
 
 
 @dataclass(frozen=True)
@@ -131,15 +123,9 @@ class SearchConfig:
     half_life_days: float = setting(
         30.0, "temporal decay half-life for dated daily logs; 0 disables", minimum=0, cap=DAYS
     )
-    decay_floor: float = setting(
-        0.8, "lowest decay multiplier, so old facts stay findable", minimum=0, maximum=1
-    )
-    mmr_lambda: float = setting(
-        0.85, "MMR relevance/diversity trade-off; 1 disables diversity", minimum=0, maximum=1
-    )
-    rerank: bool = setting(
-        False, "re-score the merged candidates with the shipped learned re-ranker (hybrid mode)"
-    )
+    decay_floor: float = setting(0.8, "lowest decay multiplier, so old facts stay findable", minimum=0, maximum=1)
+    mmr_lambda: float = setting(0.85, "MMR relevance/diversity trade-off; 1 disables diversity", minimum=0, maximum=1)
+    rerank: bool = setting(False, "re-score the merged candidates with the shipped learned re-ranker (hybrid mode)")
     reports_last: bool = setting(
         True,
         "dream reports (memory/dreams/) rank after every note: they quote the questions that recalled a fact "
@@ -212,25 +198,25 @@ def _lint_severity_table(value: Mapping[str, str]) -> str | None:
 @dataclass(frozen=True)
 class LintConfig:
     disable: tuple[str, ...] = setting((), "rule codes or names to turn off", check=_lint_rule_names)
-    severity: dict[str, str] = setting(
-        {}, "table of CODE = 'error' | 'warning' | 'off'", check=_lint_severity_table
+    severity: dict[str, str] = setting({}, "table of CODE = 'error' | 'warning' | 'off'", check=_lint_severity_table)
+    injection: str = setting(
+        "", "'error' | 'warning' | 'off' for P201-P203 (empty: each rule's default)", choices=("", *_SEVERITY_WORDS)
     )
-    injection: str = setting("", "'error' | 'warning' | 'off' for P201-P203 (empty: each rule's default)",
-                             choices=("", *_SEVERITY_WORDS))
     past_daily_logs: str = setting(
-        "", "'error' | 'warn' | 'allow' for D301-D302 (empty: each rule's default)",
+        "",
+        "'error' | 'warn' | 'allow' for D301-D302 (empty: each rule's default)",
         choices=("", "error", "warn", "warning", "allow", "off"),
     )
-    outside_paths: str = setting("", "'error' | 'warning' | 'off' for F405 (empty: the rule's default)",
-                                 choices=("", *_SEVERITY_WORDS))
+    outside_paths: str = setting(
+        "", "'error' | 'warning' | 'off' for F405 (empty: the rule's default)", choices=("", *_SEVERITY_WORDS)
+    )
     max_file_bytes: int = setting(
         0, "largest memory file a commit may hold; 0 = [memory] max_file_bytes", minimum=0, cap=BYTES
     )
-    entropy_threshold: float = setting(3.5, "bits per character above which a token looks random", minimum=1.0,
-                                       maximum=6.0)
-    daily_grace_days: int = setting(
-        1, "days after which a daily log counts as past (append-only)", minimum=0, cap=DAYS
+    entropy_threshold: float = setting(
+        3.5, "bits per character above which a token looks random", minimum=1.0, maximum=6.0
     )
+    daily_grace_days: int = setting(1, "days after which a daily log counts as past (append-only)", minimum=0, cap=DAYS)
     allow_outside: tuple[str, ...] = setting((), "path globs F405 (memory-like file outside memory paths) ignores")
 
 
@@ -257,8 +243,9 @@ class McpConfig:
         minimum=0,
         cap=SECONDS,
     )
-    context_budget: int = setting(8000, "default budget of `memgit context` and the session context, in tokens",
-                                  minimum=1, cap=COUNT)
+    context_budget: int = setting(
+        8000, "default budget of `memgit context` and the session context, in tokens", minimum=1, cap=COUNT
+    )
 
 
 @dataclass(frozen=True)
@@ -267,14 +254,13 @@ class SiteConfig:
     private_paths: tuple[str, ...] = setting(
         (), "globs of further memory files `memgit site build --scope public` leaves out", check=_relative_globs
     )
-    templates: str = setting(
-        "", "folder of override templates, relative to the workspace (empty: .memgit/templates)"
-    )
+    templates: str = setting("", "folder of override templates, relative to the workspace (empty: .memgit/templates)")
     history: int = setting(10, "recent commits listed on each note page", minimum=1, maximum=200)
     search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100, cap=COUNT)
     show_secrets: bool = setting(
-        False, "private scope only: show lines the lint flags as secrets instead of [redacted: RULE] "
-        "(a public site always redacts them)"
+        False,
+        "private scope only: show lines the lint flags as secrets instead of [redacted: RULE] "
+        "(a public site always redacts them)",
     )
 
 
@@ -295,65 +281,104 @@ def _weights_table(value: Mapping[str, float]) -> str | None:
     known = ("frequency", "relevance", "diversity", "recency", "consolidation", "conceptual")
     problems = [f"unknown component {name!r} (known: {', '.join(known)})" for name in value if name not in known]
     # Written so that NaN fails too: every comparison with NaN is false.
-    problems += [f"{name} must be a number between 0 and {MAX_WEIGHT}" for name, weight in value.items()
-                 if name in known and (isinstance(weight, bool) or not isinstance(weight, int | float)
-                                       or not 0 <= weight <= MAX_WEIGHT)]
+    problems += [
+        f"{name} must be a number between 0 and {MAX_WEIGHT}"
+        for name, weight in value.items()
+        if name in known
+        and (isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 <= weight <= MAX_WEIGHT)
+    ]
     return "; ".join(problems) or None
 
 
 @dataclass(frozen=True)
 class DreamConfig:
-    record: bool = setting(True, "record the hits of every search in the clone's recall spool, .git/memgit/recall/ (the evidence dreaming reads, once published)")
+    record: bool = setting(
+        True,
+        "record the hits of every search in the clone's recall spool, .git/memgit/recall/ (the evidence dreaming reads, once published)",
+    )
     keep_queries: bool = setting(True, "keep the query text in the recall ledger (false: only its hash)")
-    light_lookback_days: int = setting(2, "days of recent logs, transcripts and recalls the light phase reads", minimum=1,
-                                      cap=DAYS)
-    rem_lookback_days: int = setting(7, "days the REM phase looks back for themes and candidate truths", minimum=1,
-                                    cap=DAYS)
-    theme_min_strength: float = setting(0.75, "REM theme strength min(1, 2*count/N) needed to report a theme",
-                                        minimum=0, maximum=1)
-    dedupe_similarity: float = setting(0.9, "light phase: recalled snippets this similar (Jaccard) fold together",
-                                       minimum=0, maximum=1)
+    light_lookback_days: int = setting(
+        2, "days of recent logs, transcripts and recalls the light phase reads", minimum=1, cap=DAYS
+    )
+    rem_lookback_days: int = setting(
+        7, "days the REM phase looks back for themes and candidate truths", minimum=1, cap=DAYS
+    )
+    theme_min_strength: float = setting(
+        0.75, "REM theme strength min(1, 2*count/N) needed to report a theme", minimum=0, maximum=1
+    )
+    dedupe_similarity: float = setting(
+        0.9, "light phase: recalled snippets this similar (Jaccard) fold together", minimum=0, maximum=1
+    )
     max_promotions: int = setting(10, "most promotions (and supersedes) one run proposes", minimum=0, cap=COUNT)
     min_score: float = setting(0.75, "a candidate needs at least this weighted score", minimum=0, maximum=1)
     min_recall_count: int = setting(3, "a candidate needs at least this many recalls", minimum=1, cap=COUNT)
-    min_unique_queries: int = setting(3, "a candidate needs at least this many distinct queries", minimum=1,
-                                     cap=COUNT)
+    min_unique_queries: int = setting(3, "a candidate needs at least this many distinct queries", minimum=1, cap=COUNT)
     max_age_days: int = setting(30, "recalls older than this are not evidence any more", minimum=1, cap=DAYS)
     recall_top_hits: int = setting(
-        3, "a search's hit counts as a recall only among its first this many hits", minimum=1, cap=COUNT)
+        3, "a search's hit counts as a recall only among its first this many hits", minimum=1, cap=COUNT
+    )
     recall_min_relative_score: float = setting(
-        0.5, "and only when it scores at least this share of the search's best hit", minimum=0, maximum=1)
-    recency_half_life_days: float = setting(14.0, "half-life of the recency component", minimum=0.1,
-                                            cap=DAYS)
-    max_entry_tokens: int = setting(160, "longest promoted text, in tokens (about 4 characters each)", minimum=8,
-                                   cap=COUNT)
+        0.5, "and only when it scores at least this share of the search's best hit", minimum=0, maximum=1
+    )
+    recency_half_life_days: float = setting(14.0, "half-life of the recency component", minimum=0.1, cap=DAYS)
+    max_entry_tokens: int = setting(
+        160, "longest promoted text, in tokens (about 4 characters each)", minimum=8, cap=COUNT
+    )
     weights: dict[str, float] = setting(
-        {"frequency": 0.24, "relevance": 0.30, "diversity": 0.15, "recency": 0.15, "consolidation": 0.10,
-         "conceptual": 0.06},
-        "score weights of the six components; keys left out keep their default; normalised to sum to 1", check=_weights_table,
+        {
+            "frequency": 0.24,
+            "relevance": 0.30,
+            "diversity": 0.15,
+            "recency": 0.15,
+            "consolidation": 0.10,
+            "conceptual": 0.06,
+        },
+        "score weights of the six components; keys left out keep their default; normalised to sum to 1",
+        check=_weights_table,
     )
     duplicate_similarity: float = setting(
-        0.9, "cosine similarity above which a candidate repeats a MEMORY.md entry", minimum=0, maximum=1)
+        0.9, "cosine similarity above which a candidate repeats a MEMORY.md entry", minimum=0, maximum=1
+    )
     duplicate_overlap: float = setting(
-        0.6, "term overlap (Jaccard) above which a candidate repeats an entry (with or without a model)",
-        minimum=0, maximum=1)
+        0.6,
+        "term overlap (Jaccard) above which a candidate repeats an entry (with or without a model)",
+        minimum=0,
+        maximum=1,
+    )
     supersede_similarity: float = setting(
-        0.4, "cosine similarity above which a newer candidate about the same subject updates an entry",
-        minimum=0, maximum=1)
+        0.4,
+        "cosine similarity above which a newer candidate about the same subject updates an entry",
+        minimum=0,
+        maximum=1,
+    )
     supersede_overlap: float = setting(
-        0.2, "term overlap above which a newer candidate about the same subject updates an entry (no model)",
-        minimum=0, maximum=1)
-    forget_after_days: int = setting(90, "entries memgit wrote at least this long ago may be forgotten; 0 never",
-                                     minimum=0, cap=DAYS)
+        0.2,
+        "term overlap above which a newer candidate about the same subject updates an entry (no model)",
+        minimum=0,
+        maximum=1,
+    )
+    forget_after_days: int = setting(
+        90, "entries memgit wrote at least this long ago may be forgotten; 0 never", minimum=0, cap=DAYS
+    )
     forget_unrecalled_days: int = setting(
-        60, "and no search, session-start load or get used them for this many days: then a superseded entry, or a"
-        " dated, transient one long past, may be proposed for forgetting", minimum=1, cap=DAYS)
+        60,
+        "and no search, session-start load or get used them for this many days: then a superseded entry, or a"
+        " dated, transient one long past, may be proposed for forgetting",
+        minimum=1,
+        cap=DAYS,
+    )
     max_forgets: int = setting(3, "most forget proposals one run makes", minimum=0, cap=COUNT)
-    section: str = setting("From dreaming", "the MEMORY.md section (## TITLE) new entries go under, grouped by subject",
-                           check=_heading_title)
+    section: str = setting(
+        "From dreaming",
+        "the MEMORY.md section (## TITLE) new entries go under, grouped by subject",
+        check=_heading_title,
+    )
     memory_max_chars: int = setting(
-        12_000, "load budget of MEMORY.md: a promotion that would pass it is held back (never truncated)", minimum=1,
-        cap=COUNT)
+        12_000,
+        "load budget of MEMORY.md: a promotion that would pass it is held back (never truncated)",
+        minimum=1,
+        cap=COUNT,
+    )
     branch_prefix: str = setting("memgit/dream/", "dream branches are named <prefix>YYYY-MM-DD")
 
 

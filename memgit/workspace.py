@@ -32,9 +32,7 @@ class Workspace:
             raise NotAWorkspace(f"{start_path} does not exist")
         found = plumbing.discover(start_path)
         if found is None:
-            raise NotAWorkspace(
-                f"{start_path} is not inside a git repository; run `memgit init` there first"
-            )
+            raise NotAWorkspace(f"{start_path} is not inside a git repository; run `memgit init` there first")
         root, git_dir, common_dir = found
         return cls(root=root, git_dir=git_dir, common_dir=common_dir, config=load_config(root))
 
@@ -46,9 +44,7 @@ class Workspace:
         """Refuse anything that is not a memory file inside this work tree (no `..`, no links out)."""
         rel = paths.normalise_user_path(user_path)
         if rel is None:
-            raise PathRefused(
-                f"refusing path {user_path!r}: use a path relative to the workspace, without '..'"
-            )
+            raise PathRefused(f"refusing path {user_path!r}: use a path relative to the workspace, without '..'")
         if not self.is_memory_path(rel):
             raise PathRefused(
                 f"refusing path {rel!r}: not a memory file (MEMORY.md, USER.md, memory/**/*.md, "

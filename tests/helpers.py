@@ -15,9 +15,7 @@ REPO_ROOT = TESTS_DIR.parent
 
 
 def git(repo: Path, *args: str, check: bool = True, input: str | None = None) -> str:
-    proc = subprocess.run(
-        ["git", *args], cwd=repo, capture_output=True, text=True, check=False, input=input
-    )
+    proc = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False, input=input)
     if check and proc.returncode != 0:
         raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}{proc.stdout}")
     return proc.stdout

@@ -115,8 +115,11 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
     for message in result.warnings:
         click.echo(f"memgit: warning: {message}", err=True)
     for row in result.redacted:
-        click.echo(f"memgit: warning: {row['path']}:{row['line']}: {row['code']} shown as [redacted: {row['code']}]; "
-                   "remove the secret from memory (memgit lint names it)", err=True)
+        click.echo(
+            f"memgit: warning: {row['path']}:{row['line']}: {row['code']} shown as [redacted: {row['code']}]; "
+            "remove the secret from memory (memgit lint names it)",
+            err=True,
+        )
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -224,7 +227,9 @@ def log_command(text: tuple[str, ...], commit: bool, as_json: bool, directory: P
     show_default=True,
     help="The transcript's format; auto looks at its records.",
 )
-@click.option("--session", default=None, metavar="ID", help="Session id (default: the transcript's own, or its file name).")
+@click.option(
+    "--session", default=None, metavar="ID", help="Session id (default: the transcript's own, or its file name)."
+)
 @_JSON_OPTION
 @_DIR_OPTION
 def capture_command(transcript: Path, fmt: str, session: str | None, as_json: bool, directory: Path | None) -> None:
@@ -250,7 +255,9 @@ def capture_command(transcript: Path, fmt: str, session: str | None, as_json: bo
     if result.added:
         where = f"{result.path}:{result.start_line}-{result.end_line}"
         suffix = f" (committed {result.commit[:12]})" if result.commit else ""
-        click.echo(f"captured {result.added} new turn{'s' if result.added != 1 else ''} of session {result.session} into {where}{suffix}")
+        click.echo(
+            f"captured {result.added} new turn{'s' if result.added != 1 else ''} of session {result.session} into {where}{suffix}"
+        )
     else:
         click.echo(f"nothing new to capture in session {result.session}")
     if result.already:

@@ -14,9 +14,12 @@ def _ci_options(func: Any) -> Any:
         [
             click.option("--pages", is_flag=True, help="Also build the memory site (public scope) and publish it."),
             click.option("--cron", default=None, help="Schedule, five cron fields (default: '17 3 * * *')."),
-            click.option("--install", default=None,
-                         help="pip requirement CI installs memgit with (default: this version, pinned; kept in a "
-                              "requirements file beside the workflow that you may edit)."),
+            click.option(
+                "--install",
+                default=None,
+                help="pip requirement CI installs memgit with (default: this version, pinned; kept in a "
+                "requirements file beside the workflow that you may edit).",
+            ),
             click.option("--python", "python_version", default="3.12", show_default=True, help="Python in CI."),
             click.option("--dream-branch", default=None, help="Branch the proposals are pushed to (one PR/MR)."),
             click.option("--default-branch", default=None, help="Branch dreaming reads (default: the current one)."),

@@ -18,8 +18,11 @@ from memgit.cli.output import emit, notice, workspace_from
 @click.option("--explain", is_flag=True, help="List every candidate with its score components and failed gate.")
 @click.option("--push", "push", default=None, metavar="REMOTE", help="Push the branch to this remote.")
 @click.option("--force", is_flag=True, help="Replace an existing dream branch (here and on --push).")
-@click.option("--reject-previous", is_flag=True,
-              help="The pull request of the branch this run replaces was closed unmerged: record its proposals as rejected.")
+@click.option(
+    "--reject-previous",
+    is_flag=True,
+    help="The pull request of the branch this run replaces was closed unmerged: record its proposals as rejected.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--directory", "-d", type=click.Path(file_okay=False, path_type=Path), default=None, hidden=True)
 @click.pass_context
@@ -52,8 +55,9 @@ def dream_command(
 
     now = resolve_now(now_text)
     ws = workspace_from(ctx, directory)
-    outcome = run_dream(ws, now=now, base=base, branch=branch, dry_run=dry_run, push=push, force=force,
-                        reject_previous=reject_previous)
+    outcome = run_dream(
+        ws, now=now, base=base, branch=branch, dry_run=dry_run, push=push, force=force, reject_previous=reject_previous
+    )
     if as_json:
         emit(outcome.to_dict(explain=explain))
         return
@@ -89,8 +93,9 @@ def dream_command(
 @click.option("--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def drop_command(ctx: click.Context, keys: tuple[str, ...], branch: str | None, push: str | None,
-                 as_json: bool) -> None:
+def drop_command(
+    ctx: click.Context, keys: tuple[str, ...], branch: str | None, push: str | None, as_json: bool
+) -> None:
     """Drop proposals (by key, or a unique prefix) from a dream branch, and record each as rejected.
 
     The branch is written again from the same inputs without them (deterministic: no rebase, no

@@ -36,7 +36,6 @@ def cli(ctx: click.Context, directory: Path | None) -> None:
     ctx.obj["cwd_given"] = directory is not None
 
 
-
 def _register_optional() -> None:
     """Commands that live in their own modules (one capability each)."""
     import importlib

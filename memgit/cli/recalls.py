@@ -39,7 +39,9 @@ def publish_recalls_command(ctx: click.Context, as_json: bool, directory: Path |
         emit(result.to_dict())
         return
     if result.commit:
-        click.echo(f"published {result.lines} recall line(s) in {len(result.paths)} file(s): commit {result.commit[:12]}")
+        click.echo(
+            f"published {result.lines} recall line(s) in {len(result.paths)} file(s): commit {result.commit[:12]}"
+        )
     elif result.paths:
         click.echo("the recall lines were already committed; dropped them from the spool")
     elif not result.dropped:

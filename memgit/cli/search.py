@@ -37,7 +37,9 @@ def _search_options(func: Any) -> Any:
     help="Read one query a line from FILE ('-' for stdin); print one JSON object a line.",
 )
 @click.option("--no-record", is_flag=True, help="Do not add the hits to the recall ledger (dreaming's evidence).")
-@click.option("--now", "now_text", default=None, help="Record the hits as of this ISO time (default: MEMGIT_NOW or now).")
+@click.option(
+    "--now", "now_text", default=None, help="Record the hits as of this ISO time (default: MEMGIT_NOW or now)."
+)
 @click.pass_context
 def search(
     ctx: click.Context,
@@ -68,8 +70,14 @@ def search(
     from memgit.recall.session import SearchSession
 
     session = SearchSession(
-        ws, mode=mode, first_query=query, k=k, filtered=bool(path_glob or since or until),
-        warm=batch is not None, no_record=no_record, now=now_text,
+        ws,
+        mode=mode,
+        first_query=query,
+        k=k,
+        filtered=bool(path_glob or since or until),
+        warm=batch is not None,
+        no_record=no_record,
+        now=now_text,
     )
     run = functools.partial(session.search, k=k, mode=mode, path_glob=list(path_glob), since=since, until=until)
     try:

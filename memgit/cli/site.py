@@ -16,10 +16,21 @@ def site_group() -> None:
 
 
 @site_group.command("build")
-@click.option("-o", "--output", "out", type=click.Path(path_type=Path), default=None,
-              help="Output folder (default: site/ beside the workspace, i.e. ../<name>-site).")
-@click.option("--scope", type=click.Choice(["private", "public"]), default="private", show_default=True,
-              help="public leaves out MEMORY.md, USER.md, sessions, dream reports and [site] private_paths.")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output folder (default: site/ beside the workspace, i.e. ../<name>-site).",
+)
+@click.option(
+    "--scope",
+    type=click.Choice(["private", "public"]),
+    default="private",
+    show_default=True,
+    help="public leaves out MEMORY.md, USER.md, sessions, dream reports and [site] private_paths.",
+)
 @click.option("--base-url", default="", help="Public URL the site is served from (for canonical links).")
 @click.option("--at", "at", default="HEAD", show_default=True, help="Build the memory as of this commit or ref.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
@@ -37,8 +48,10 @@ def build_command(out: Path | None, scope: str, base_url: str, at: str, as_json:
         emit(report.to_json())
         return
     kind = "updated" if report.incremental else "built"
-    click.echo(f"site {kind}: {report.pages} pages, {report.rendered} rendered, {len(report.written)} written, "
-               f"{len(report.removed)} removed in {report.seconds:.2f}s")
+    click.echo(
+        f"site {kind}: {report.pages} pages, {report.rendered} rendered, {len(report.written)} written, "
+        f"{len(report.removed)} removed in {report.seconds:.2f}s"
+    )
     for line in redaction_lines(report.redacted):
         click.echo(line)
     click.echo(f"open {Path(report.out) / 'index.html'}")
@@ -51,8 +64,10 @@ def redaction_lines(rows: list[dict[str, Any]]) -> list[str]:
 
     if not rows:
         return []
-    lines = [f"redacted {len(rows)} line{'s' if len(rows) != 1 else ''} the lint flags as secrets "
-             "(shown as [redacted: RULE]; remove them from memory and rotate the credentials):"]
+    lines = [
+        f"redacted {len(rows)} line{'s' if len(rows) != 1 else ''} the lint flags as secrets "
+        "(shown as [redacted: RULE]; remove them from memory and rotate the credentials):"
+    ]
     for row in rows:
         where = f" (an older version, commit {row['commit'][:10]})" if row["commit"] else ""
         lines.append(f"  {display_path(row['path'])}:{row['line']}: {row['code']} {row['rule']}{where}")
@@ -60,11 +75,21 @@ def redaction_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 @site_group.command("serve")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port on 127.0.0.1 (0 picks a free one).")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port on 127.0.0.1 (0 picks a free one).",
+)
 @click.option("--scope", type=click.Choice(["private", "public"]), default="private", show_default=True)
-@click.option("--interval", type=FiniteRange(0.1, 60), default=1.0, show_default=True,
-              help="Seconds between checks for a new HEAD or changed memory files.")
+@click.option(
+    "--interval",
+    type=FiniteRange(0.1, 60),
+    default=1.0,
+    show_default=True,
+    help="Seconds between checks for a new HEAD or changed memory files.",
+)
 def serve_command(port: int, scope: str, interval: float) -> None:
     """Preview the site on 127.0.0.1; it rebuilds when HEAD or a memory file changes."""
     from memgit.site.serve import serve

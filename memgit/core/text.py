@@ -6,10 +6,7 @@ import re
 
 # Han, Hiragana, Katakana, Hangul, CJK punctuation-free ranges: each character is a token, so
 # unicode61 (which would swallow a whole run of CJK as one "word") finds words inside runs.
-_CJK_CLASS = (
-    "([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff"
-    "\U00020000-\U0002ebef])"
-)
+_CJK_CLASS = "([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\U00020000-\U0002ebef])"
 #: Below the first CJK code point of the class: text whose largest character is under it never matches.
 _CJK_FLOOR = "\u1100"
 

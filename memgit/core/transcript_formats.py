@@ -131,8 +131,10 @@ def detect_format(records: Iterable[Any]) -> str:
         if not isinstance(record, dict):
             continue
         kind = record.get("type")
-        if kind in ("user", "assistant") and isinstance(record.get("message"), dict) and (
-            "uuid" in record or "sessionId" in record or "parentUuid" in record
+        if (
+            kind in ("user", "assistant")
+            and isinstance(record.get("message"), dict)
+            and ("uuid" in record or "sessionId" in record or "parentUuid" in record)
         ):
             return "claude-code"
         if kind in ("response_item", "session_meta", "function_call", "function_call_output", "reasoning"):
@@ -283,8 +285,10 @@ def _content_texts(content: Any) -> list[str]:
         for part in content:
             if isinstance(part, str):
                 out.append(part)
-            elif isinstance(part, dict) and part.get("type") in (None, "text", "input_text", "output_text") and (
-                isinstance(part.get("text"), str)
+            elif (
+                isinstance(part, dict)
+                and part.get("type") in (None, "text", "input_text", "output_text")
+                and (isinstance(part.get("text"), str))
             ):
                 out.append(part["text"])
     return out

@@ -65,7 +65,7 @@ def is_filler(sentence: str, dialogue: bool = False) -> bool:
     if dialogue and (_SUGGESTION.match(bare) or _ADDRESS.search(bare)):
         return True
     filler = _FILLER.match(bare)
-    if filler and content_words(bare[filler.end():]) < MIN_CONTENT_WORDS:
+    if filler and content_words(bare[filler.end() :]) < MIN_CONTENT_WORDS:
         return True
     # A short exclamation, or one spoken to the other person ("You did it!"), is a reaction.
     return stripped.endswith("!") and (len(bare.split()) <= 5 or _ADDRESS.search(bare) is not None)
@@ -81,8 +81,9 @@ def content_words(text: str) -> int:
     return sum(1 for token in _TOKEN.findall(bare) if token.lower().rstrip(".:/'’-") not in STOP_WORDS)
 
 
-def without_chatter(text: str, min_content_words: int = MIN_CONTENT_WORDS, *, dialogue: bool = False
-                    ) -> tuple[str, bool]:
+def without_chatter(
+    text: str, min_content_words: int = MIN_CONTENT_WORDS, *, dialogue: bool = False
+) -> tuple[str, bool]:
     """(the sentences worth keeping, interjections trimmed; whether anything was dropped).
     An empty text, or one with fewer than `min_content_words` content words, means the whole was
     chatter."""

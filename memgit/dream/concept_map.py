@@ -37,9 +37,14 @@ def concepts_path(day: str) -> str:
     return f"{CONCEPTS_DIR}/{day}.json"
 
 
-def concept_places(entries: Sequence[ShortTerm], files: Mapping[str, str | None],
-                   recent_notes: Mapping[str, str], *, lint: LintSettings | None = None,
-                   exclude: frozenset[str] = frozenset()) -> dict[str, list[Place]]:
+def concept_places(
+    entries: Sequence[ShortTerm],
+    files: Mapping[str, str | None],
+    recent_notes: Mapping[str, str],
+    *,
+    lint: LintSettings | None = None,
+    exclude: frozenset[str] = frozenset(),
+) -> dict[str, list[Place]]:
     """tag -> the places (path, start, end, text hash) whose own text carries it.
 
     Places are every source of the light phase's short-term entries (a folded copy is a place of
@@ -87,18 +92,28 @@ def concept_places(entries: Sequence[ShortTerm], files: Mapping[str, str | None]
     return {tag: sorted(ranks, key=lambda p: (ranks[p], p[0], p[1], p[2])) for tag, ranks in found.items()}
 
 
-def concepts_document(day: str, base_commit: str, themes: Sequence[tuple[str, float]],
-                      places: Mapping[str, list[Place]]) -> str:
+def concepts_document(
+    day: str, base_commit: str, themes: Sequence[tuple[str, float]], places: Mapping[str, list[Place]]
+) -> str:
     """The JSON text committed beside the report (deterministic, bounded)."""
     strength = {tag: round(value, 3) for tag, value in themes}
     kept = [tag for tag in strength if tag in places]  # every theme, strongest first
-    kept += sorted((tag for tag in places if tag not in strength), key=lambda tag: (-len(places[tag]), tag))[:MAX_CONCEPTS]
+    kept += sorted((tag for tag in places if tag not in strength), key=lambda tag: (-len(places[tag]), tag))[
+        :MAX_CONCEPTS
+    ]
     themes_rows = [{"tag": tag, "strength": value} for tag, value in strength.items()]
-    concept_rows = [{"tag": tag, "count": len(places.get(tag, [])), "places": [list(p) for p in places.get(tag, [])[:MAX_PLACES]]}
-                    for tag in kept]
+    concept_rows = [
+        {"tag": tag, "count": len(places.get(tag, [])), "places": [list(p) for p in places.get(tag, [])[:MAX_PLACES]]}
+        for tag in kept
+    ]
+
     # One theme or concept a line: readable in a review, small diffs between dreams.
     def rows(items: list[dict[str, Any]]) -> str:
-        return "[\n" + ",\n".join("  " + json.dumps(item, ensure_ascii=False) for item in items) + "\n ]" if items else "[]"
+        return (
+            "[\n" + ",\n".join("  " + json.dumps(item, ensure_ascii=False) for item in items) + "\n ]"
+            if items
+            else "[]"
+        )
 
     head = json.dumps({"version": VERSION, "day": day, "base": base_commit})[:-1]
     return f'{head},\n "themes": {rows(themes_rows)},\n "concepts": {rows(concept_rows)}\n}}\n'

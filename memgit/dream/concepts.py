@@ -98,7 +98,7 @@ def concept_tags(text: str, limit: int = MAX_TAGS, *, exclude: frozenset[str] = 
     tags: list[str] = []
     match = _SPEAKER.match(text)
     if match:
-        text = text[match.end():]
+        text = text[match.end() :]
     for word in WORD_RE.findall(text):
         lowered = word.lower()
         if CJK_RE.search(word):

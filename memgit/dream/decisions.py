@@ -41,8 +41,13 @@ class Decision:
     reason: str | None = None
 
     def to_json(self) -> str:
-        data: dict[str, Any] = {"key": self.key, "verdict": self.verdict, "day": self.day, "by": self.by,
-                                "action": self.action}
+        data: dict[str, Any] = {
+            "key": self.key,
+            "verdict": self.verdict,
+            "day": self.day,
+            "by": self.by,
+            "action": self.action,
+        }
         if self.text:
             data["text"] = self.text
         if self.reason:

@@ -147,12 +147,16 @@ def deep_phase(
     candidates = score_entries(entries, cfg, now_day)
     existing = memory_doc.parse_entries(memory_text, review.hashes)
     _gate(candidates, {e.key for e in existing}, cfg, review, base_commit)
-    one_subject_one_entry([c for c in candidates if not c.entry.rejected and c.gate not in (
-        "too long", "already promoted")], similarity, cfg)
+    one_subject_one_entry(
+        [c for c in candidates if not c.entry.rejected and c.gate not in ("too long", "already promoted")],
+        similarity,
+        cfg,
+    )
     passing = [c for c in candidates if c.gate is None]
     superseded = _compare_with_memory(passing, existing, memory_text, cfg, similarity, review)
-    forgets = forget_proposals(existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review,
-                               records=review.records)
+    forgets = forget_proposals(
+        existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review, records=review.records
+    )
     if review.only is not None:
         forgets = [f for f in forgets if f.entry.key in review.only]
     actions: list[Action] = []
@@ -165,8 +169,9 @@ def deep_phase(
     return candidates, actions, states, dict(counts)
 
 
-def _gate(candidates: list[Candidate], existing_keys: set[str], cfg: DreamConfig, review: Review,
-          base_commit: str) -> None:
+def _gate(
+    candidates: list[Candidate], existing_keys: set[str], cfg: DreamConfig, review: Review, base_commit: str
+) -> None:
     """Give each candidate its source and the first gate it fails: what the light phase judged,
     a person's decision, then the evidence (recalls, distinct queries, score), length, and keys
     MEMORY.md holds already."""
@@ -193,8 +198,14 @@ def _gate(candidates: list[Candidate], existing_keys: set[str], cfg: DreamConfig
             c.gate = "already promoted"
 
 
-def _compare_with_memory(passing: list[Candidate], existing: list[MemoryEntry], memory_text: str,
-                         cfg: DreamConfig, similarity: Similarity, review: Review) -> set[str]:
+def _compare_with_memory(
+    passing: list[Candidate],
+    existing: list[MemoryEntry],
+    memory_text: str,
+    cfg: DreamConfig,
+    similarity: Similarity,
+    review: Review,
+) -> set[str]:
     """Duplicates and supersedes: each survivor against MEMORY.md's entries and a person's lines.
     A repeat is a `duplicate`; the text an earlier update replaced, or an older fact about a
     subject an entry holds newer, is `outdated`; a newer fact about an entry's subject becomes an
@@ -216,8 +227,11 @@ def _compare_with_memory(passing: list[Candidate], existing: list[MemoryEntry], 
         # values ("standup at 9:45" / "at 11:00") they are a newer version of it, judged below.
         # A person's line is never updated, so for it the same words are enough.
         mine, numbers = words(text), values_of(text)
-        return any((overlap(mine, theirs) >= cfg.duplicate_overlap or (k < len(row) and row[k] >= dup))
-                   and (numbers == pool_values[k] or k >= len(existing)) for k, theirs in enumerate(pool_words))
+        return any(
+            (overlap(mine, theirs) >= cfg.duplicate_overlap or (k < len(row) and row[k] >= dup))
+            and (numbers == pool_values[k] or k >= len(existing))
+            for k, theirs in enumerate(pool_words)
+        )
 
     superseded: set[str] = set()
     replaced = {e.marker.extra["supersedes"] for e in existing if "supersedes" in e.marker.extra} | review.replaced
@@ -248,8 +262,9 @@ def _compare_with_memory(passing: list[Candidate], existing: list[MemoryEntry], 
     return superseded
 
 
-def _write_forgets(forgets: list[ForgetProposal], text: str, cfg: DreamConfig, review: Review,
-                   actions: list[Action], states: list[str]) -> str:
+def _write_forgets(
+    forgets: list[ForgetProposal], text: str, cfg: DreamConfig, review: Review, actions: list[Action], states: list[str]
+) -> str:
     """Each forget proposal as an action and MEMORY.md without its entry; returns the text."""
     for proposal in forgets:
         entry = proposal.entry
@@ -271,8 +286,15 @@ def _write_forgets(forgets: list[ForgetProposal], text: str, cfg: DreamConfig, r
     return text
 
 
-def _write_promotions(chosen: list[Candidate], text: str, existing: list[MemoryEntry],
-                      cfg: DreamConfig, review: Review, actions: list[Action], states: list[str]) -> str:
+def _write_promotions(
+    chosen: list[Candidate],
+    text: str,
+    existing: list[MemoryEntry],
+    cfg: DreamConfig,
+    review: Review,
+    actions: list[Action],
+    states: list[str],
+) -> str:
     """Promotions and updates in order, up to the cap per run and MEMORY.md's load budget (the
     candidates past either get that gate); returns the text."""
     promoted = 0
@@ -348,8 +370,11 @@ def _promote_body(c: Candidate, previous: SourceRef | None) -> str:
     for old in c.replaced[:3]:
         lines.append(f"Newer than this run's older snippet: {old}")
     if e.changes:
-        lines.append("Rewritten to stand alone (" + ", ".join(CHANGE_WORDS.get(x, x) for x in e.changes)
-                     + "); the source line is unchanged.")
+        lines.append(
+            "Rewritten to stand alone ("
+            + ", ".join(CHANGE_WORDS.get(x, x) for x in e.changes)
+            + "); the source line is unchanged."
+        )
     if c.also:
         lines.append("Also said in: " + ", ".join(ref.format() for ref in c.also) + ".")
     return "\n".join(lines)

@@ -30,7 +30,8 @@ _NAMED = re.compile(
 )
 #: Before a date: the day a change starts (or lasts until): the change is the fact, not an event.
 _CHANGE_FROM = re.compile(
-    r"\b(?:from|since|starting|as of|effective|beginning|onwards?|until|till|through)\s+(?:\w+\s+)?$", re.IGNORECASE)
+    r"\b(?:from|since|starting|as of|effective|beginning|onwards?|until|till|through)\s+(?:\w+\s+)?$", re.IGNORECASE
+)
 _WEEKDAY_BEFORE = re.compile(r"(?:" + "|".join(WEEKDAYS) + r")\s*$", re.IGNORECASE)
 #: A plan: something still to happen on its day.
 PLAN = re.compile(
@@ -80,7 +81,8 @@ def event_days(text: str) -> list[date]:
         return []
     out: list[date] = []
     for match, when in [(m, _iso_day(m)) for m in _ISO.finditer(text)] + [
-            (m, _named_day(m)) for m in _NAMED.finditer(text)]:
+        (m, _named_day(m)) for m in _NAMED.finditer(text)
+    ]:
         if when is None:
             continue
         before = text[: match.start()]

@@ -85,8 +85,9 @@ def used(entry: MemoryEntry, source: SourceRef | None, recalls: Iterable[Recall]
     for r in recalls:
         if r.path == "MEMORY.md":
             if r.query_hash in USE_QUERY_HASHES:
-                if r.text_hash == line_hash or (not r.text_hash and r.start <= entry.body_end
-                                                and entry.body_start <= r.end):
+                if r.text_hash == line_hash or (
+                    not r.text_hash and r.start <= entry.body_end and entry.body_start <= r.end
+                ):
                     return True
             elif r.text_hash == line_hash or entry.body_start <= r.focus_start <= entry.body_end:
                 return True
@@ -116,25 +117,35 @@ def forget_proposals(
     out: list[ForgetProposal] = []
     for entry in entries:
         written = _written(entry, records)
-        if (not entry.owned or entry.key in busy or entry.key in review.kept or not written
-                or written > written_before or lasting(entry.body)):
+        if (
+            not entry.owned
+            or entry.key in busy
+            or entry.key in review.kept
+            or not written
+            or written > written_before
+            or lasting(entry.body)
+        ):
             continue
         if used(entry, _source(entry, records), recent):
             continue
         proposal = _superseded(entry, entries, records, written)
         latest = long_past(plain(entry.body), horizon) if proposal is None else None
         if latest is not None:
-            proposal = ForgetProposal(entry, "past", written,
-                                      f"a dated event or plan: its latest date, {latest.isoformat()}, is "
-                                      f"{(today - latest).days} days past")
+            proposal = ForgetProposal(
+                entry,
+                "past",
+                written,
+                f"a dated event or plan: its latest date, {latest.isoformat()}, is {(today - latest).days} days past",
+            )
         if proposal is not None:
             out.append(proposal)
     out.sort(key=lambda p: (p.written, p.entry.marker_line))
     return out[: cfg.max_forgets]
 
 
-def _superseded(entry: MemoryEntry, entries: list[MemoryEntry], records: Mapping[str, EntryRecord],
-                written: str) -> ForgetProposal | None:
+def _superseded(
+    entry: MemoryEntry, entries: list[MemoryEntry], records: Mapping[str, EntryRecord], written: str
+) -> ForgetProposal | None:
     mine = subject_of(plain(entry.body))
     if mine.empty:
         return None
@@ -146,6 +157,7 @@ def _superseded(entry: MemoryEntry, entries: list[MemoryEntry], records: Mapping
         if _source_day(other, records) <= day:
             continue
         if overlap(my_words, words(plain(other.body))) >= SUPERSEDED_OVERLAP:
-            return ForgetProposal(entry, "superseded", written,
-                                  f"superseded by the newer entry {other.key}: {plain(other.body)}")
+            return ForgetProposal(
+                entry, "superseded", written, f"superseded by the newer entry {other.key}: {plain(other.body)}"
+            )
     return None

@@ -84,7 +84,9 @@ def junk_reason(path: str, text: str) -> str | None:
     return None
 
 
-def near_the_top(recalls: Sequence[Recall], top_hits: int, min_relative: float) -> tuple[list[Recall], dict[int, float]]:
+def near_the_top(
+    recalls: Sequence[Recall], top_hits: int, min_relative: float
+) -> tuple[list[Recall], dict[int, float]]:
     """The recalls that count (the first `top_hits` hits of their search, scoring at least
     `min_relative` of its best), and for each (keyed by `id()`) its weight as evidence:
     its score relative to the search's best, discounted by its rank (1, 0.8, 0.67 … for the first,
@@ -187,12 +189,22 @@ def light_phase(
                 kept, _dropped = without_chatter(line, min_content_words=1)
                 for tag in concept_tags(kept, exclude=voices):
                     recent_tags[tag] += 1
-    return LightResult(entries, gone, dict(junk), folded, dict(recent_tags), len(recent_notes), rejected,
-                       len(recalls) - len(counted), voices)
+    return LightResult(
+        entries,
+        gone,
+        dict(junk),
+        folded,
+        dict(recent_tags),
+        len(recent_notes),
+        rejected,
+        len(recalls) - len(counted),
+        voices,
+    )
 
 
-def judge(entry: ShortTerm, lines: list[str], today: date, lint: LintSettings, voices: frozenset[str],
-          code: str | None = None) -> None:
+def judge(
+    entry: ShortTerm, lines: list[str], today: date, lint: LintSettings, voices: frozenset[str], code: str | None = None
+) -> None:
     """Set the entry's standalone text and tags, or the reason it can never be promoted (`code`: the
     rule the lint flags its lines with in the file, a private key's body included)."""
     code = code or flagged(entry.text, lint)
@@ -222,8 +234,9 @@ def fold(entries: list[ShortTerm], threshold: float) -> tuple[list[ShortTerm], i
     folded = 0
     for entry in order:
         mine = words(entry.fact)
-        twin = next((k for k, theirs in kept if k.text_hash == entry.text_hash or overlap(mine, theirs) >= threshold),
-                    None)
+        twin = next(
+            (k for k, theirs in kept if k.text_hash == entry.text_hash or overlap(mine, theirs) >= threshold), None
+        )
         if twin is None:
             kept.append((entry, mine))
             continue

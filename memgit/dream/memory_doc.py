@@ -200,7 +200,11 @@ def remove_entry(text: str, key: str, hashes: Mapping[str, str] | None = None) -
         below += 1
     heading = _heading(rest[above]) if above >= 0 else None
     following = _heading(rest[below]) if below < len(rest) else None
-    if heading is not None and heading[0] == 3 and (below == len(rest) or (following is not None and following[0] <= 3)):
+    if (
+        heading is not None
+        and heading[0] == 3
+        and (below == len(rest) or (following is not None and following[0] <= 3))
+    ):
         cut_from = above
         if below == len(rest):
             while cut_from > 0 and not rest[cut_from - 1].strip():

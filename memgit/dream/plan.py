@@ -27,8 +27,10 @@ def review_of(inputs: DreamInputs, memory_text: str) -> tuple[Review, list[Decis
     present = [e.key for e in memory_doc.parse_entries(memory_text, hashes)]
     found = verdicts(inputs.decisions, store, present)
     day = inputs.now.date().isoformat()
-    implied = [Decision(key, "rejected", day, "missing", "promote", text, "taken out of MEMORY.md by hand")
-               for key, text in found.missing]
+    implied = [
+        Decision(key, "rejected", day, "missing", "promote", text, "taken out of MEMORY.md by hand")
+        for key, text in found.missing
+    ]
     review = Review(
         hashes=hashes,
         records=store.written(),
@@ -52,19 +54,32 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     review, implied = review_of(inputs, memory_text)
     moved = migration_records(migrated, today.isoformat())
     if moved:  # entries whose long markers this run shortens: their provenance is in the records now
-        review = Review({**review.hashes, **{r.key: r.hash for r in moved if r.hash}},
-                        {**review.records, **{r.key: r for r in moved}}, review.rejected, review.kept,
-                        review.replaced | {r.replaces for r in moved if r.replaces}, review.only)
+        review = Review(
+            {**review.hashes, **{r.key: r.hash for r in moved if r.hash}},
+            {**review.records, **{r.key: r for r in moved}},
+            review.rejected,
+            review.kept,
+            review.replaced | {r.replaces for r in moved if r.replaces},
+            review.only,
+        )
     light = light_phase(
-        evidence, inputs.files, inputs.recent_notes, fold_similarity=cfg.dedupe_similarity, today=today,
-        lint=inputs.lint, top_hits=cfg.recall_top_hits, min_relative=cfg.recall_min_relative_score,
+        evidence,
+        inputs.files,
+        inputs.recent_notes,
+        fold_similarity=cfg.dedupe_similarity,
+        today=today,
+        lint=inputs.lint,
+        top_hits=cfg.recall_top_hits,
+        min_relative=cfg.recall_min_relative_score,
     )
-    places = concept_places(light.entries, inputs.files, inputs.recent_notes, lint=inputs.lint,
-                            exclude=light.speakers)
+    places = concept_places(light.entries, inputs.files, inputs.recent_notes, lint=inputs.lint, exclude=light.speakers)
     light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
     recent = [r for r in evidence if r.day >= light_first]
     rem = rem_phase(
-        light.entries, light.recent_tags, today, lookback_days=cfg.rem_lookback_days,
+        light.entries,
+        light.recent_tags,
+        today,
+        lookback_days=cfg.rem_lookback_days,
         min_strength=cfg.theme_min_strength,
     )
     candidates, actions, states, counts = deep_phase(
@@ -109,8 +124,10 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         light=stats,
         notices=notices,
     )
-    plan.records = [safe_record(r, inputs.lint) for r in action_records(
-        actions, states, candidates, day=plan.day, files=inputs.files, recalls=inputs.recalls)]
+    plan.records = [
+        safe_record(r, inputs.lint)
+        for r in action_records(actions, states, candidates, day=plan.day, files=inputs.files, recalls=inputs.recalls)
+    ]
     if migrated:
         plan.migrated = memory_text
         plan.migrated_records = moved

@@ -18,24 +18,73 @@ from datetime import date, timedelta
 from functools import partial
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 _WEEKDAY = r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
-_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                 "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "a couple of": 2}
+_NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "couple of": 2,
+    "a couple of": 2,
+}
 _NUMBER = r"(?P<n>\d{1,3}|a couple of|couple of|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
 #: Prepositions after which a date reads without another one ("from 2026-03-09", not "from on ...").
-_PREPOSITIONS = ("on", "in", "by", "from", "until", "till", "since", "before", "after", "during", "for", "of",
-                 "over", "through", "starting", "as of", "until", "around", "at")
+_PREPOSITIONS = (
+    "on",
+    "in",
+    "by",
+    "from",
+    "until",
+    "till",
+    "since",
+    "before",
+    "after",
+    "during",
+    "for",
+    "of",
+    "over",
+    "through",
+    "starting",
+    "as of",
+    "until",
+    "around",
+    "at",
+)
 _PREP = r"(?P<prep>\b(?:" + "|".join(sorted({re.escape(p) for p in _PREPOSITIONS}, key=len, reverse=True)) + r")\s+)?"
 _ISO_AFTER = re.compile(r"^\s*,?\s*\(?\d{4}-\d{2}-\d{2}")
 PAST_TENSE = re.compile(
     r"\b(?:was|were|did|had|went|got|took|came|made|said|told|met|ran|began|left|found|gave|saw|held|won|lost|"
     r"wrote|sent|spent|bought|paid|moved|finished|completed|happened|shipped|decided|agreed|started|ended|"
-    r"launched|released|merged|deployed|visited|attended|joined|signed|\w{3,}ed)\b", re.IGNORECASE)
-_FUTURE = re.compile(r"\b(?:will|shall|going to|gonna|plan(?:s|ned)? to|planned|scheduled|is set|are set|"
-                     r"upcoming|coming|next|from|starting|until|by|due|is on|are on|moves?|is moving)\b",
-                     re.IGNORECASE)
+    r"launched|released|merged|deployed|visited|attended|joined|signed|\w{3,}ed)\b",
+    re.IGNORECASE,
+)
+_FUTURE = re.compile(
+    r"\b(?:will|shall|going to|gonna|plan(?:s|ned)? to|planned|scheduled|is set|are set|"
+    r"upcoming|coming|next|from|starting|until|by|due|is on|are on|moves?|is moving)\b",
+    re.IGNORECASE,
+)
 
 _DAY_WORD = re.compile(
     _PREP + r"(?P<word>\b(?:today|tonight|tomorrow|yesterday|last night|this (?:morning|afternoon|evening))\b)"
@@ -60,25 +109,43 @@ _ABBREVIATED = re.compile(
     _PREP + r"(?P<mod>\b(?:this|next|last|past|coming)\s+)(?P<abbr>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b",
     re.IGNORECASE,
 )
-_FULL_DAY = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "thu": "Thursday",
-             "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday"}
-_SEASON = re.compile(_PREP + r"\b(?P<mod>this|next|last|past)\s+(?P<season>summer|winter|spring|fall|autumn)\b",
-                     re.IGNORECASE)
+_FULL_DAY = {
+    "mon": "Monday",
+    "tue": "Tuesday",
+    "tues": "Tuesday",
+    "wed": "Wednesday",
+    "thu": "Thursday",
+    "thur": "Thursday",
+    "thurs": "Thursday",
+    "fri": "Friday",
+    "sat": "Saturday",
+    "sun": "Sunday",
+}
+_SEASON = re.compile(
+    _PREP + r"\b(?P<mod>this|next|last|past)\s+(?P<season>summer|winter|spring|fall|autumn)\b", re.IGNORECASE
+)
 #: Northern seasons by their first month (winter starts in December and is named by that year).
 _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 _OTHER_DAY = re.compile(r"\bthe other day\b", re.IGNORECASE)
 _END_OF = re.compile(r"\b(?:the\s+)?end of (?:the |this )?(?P<unit>week|month)\b(?!\s+of\b)", re.IGNORECASE)
-_EVERY = re.compile(r"\b(?:every|each|most|some|all|other|any|a|an)\s+$|\d{4}-\d{2}-\d{2}\W{0,3}(?:a\s+)?$",
-                    re.IGNORECASE)
+_EVERY = re.compile(
+    r"\b(?:every|each|most|some|all|other|any|a|an)\s+$|\d{4}-\d{2}-\d{2}\W{0,3}(?:a\s+)?$", re.IGNORECASE
+)
 
 # What is still relative after resolving (a reader cannot tell the date from the entry alone).
 _UNRESOLVED = (
     re.compile(r"\b(?:today|tonight|tomorrow|yesterday)\b", re.IGNORECASE),
-    re.compile(r"(?<!the )\b(?:this|next|last|past|coming)\s+(?:week(?:end)?|month|year|morning|afternoon|evening|"
-               r"night)\b", re.IGNORECASE),
+    re.compile(
+        r"(?<!the )\b(?:this|next|last|past|coming)\s+(?:week(?:end)?|month|year|morning|afternoon|evening|"
+        r"night)\b",
+        re.IGNORECASE,
+    ),
     re.compile(r"\b(?:this|next|last|coming)\s+" + _WEEKDAY + r"\b", re.IGNORECASE),
-    re.compile(r"\b(?:this|next|last|past|coming)\s+(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|summer|winter|spring|"
-               r"fall|autumn)\b|\bthe other day\b|\bend of (?:the |this )?(?:week|month)\b(?!\s+of\b)", re.IGNORECASE),
+    re.compile(
+        r"\b(?:this|next|last|past|coming)\s+(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|summer|winter|spring|"
+        r"fall|autumn)\b|\bthe other day\b|\bend of (?:the |this )?(?:week|month)\b(?!\s+of\b)",
+        re.IGNORECASE,
+    ),
     re.compile(r"\b\d+\s+(?:day|week)s?\s+ago\b|\b(?:a|one|two|three)\s+(?:day|week)s?\s+ago\b", re.IGNORECASE),
 )
 
@@ -111,7 +178,7 @@ def _with_prep(prep: str | None, default: str, noun: str) -> str:
 def _sentence_of(text: str, at: int) -> str:
     start = max(text.rfind(".", 0, at), text.rfind("!", 0, at), text.rfind("?", 0, at), text.rfind(";", 0, at)) + 1
     ends = [i for i in (text.find(".", at), text.find("!", at), text.find("?", at), text.find(";", at)) if i >= 0]
-    return text[start:min(ends) if ends else len(text)]
+    return text[start : min(ends) if ends else len(text)]
 
 
 def _weekday_date(day: date, weekday: int, mod: str, sentence: str) -> date:
@@ -140,8 +207,16 @@ def resolve(text: str, day: date) -> str:
     text = _FEW_AGO.sub(_keep_case(lambda m: f"a few {m['unit'].lower()}s before {day.isoformat()}"), text)
     text = _IN.sub(_keep_case(partial(_within, day)), text)
     text = _OTHER_DAY.sub(f"a few days before {day.isoformat()}", text)
-    text = _END_OF.sub(_keep_case(lambda m: f"the end of the week of {_monday(day).isoformat()}"
-                                  if m["unit"].lower() == "week" else f"the end of {_month_name(day)}"), text)
+    text = _END_OF.sub(
+        _keep_case(
+            lambda m: (
+                f"the end of the week of {_monday(day).isoformat()}"
+                if m["unit"].lower() == "week"
+                else f"the end of {_month_name(day)}"
+            )
+        ),
+        text,
+    )
     text = _SEASON.sub(_keep_case(partial(_season, day)), text)
     text = _ABBREVIATED.sub(lambda m: (m["prep"] or "") + m["mod"] + _FULL_DAY[m["abbr"].lower()], text)
     return _NAMED.sub(partial(_named, day, text), text)
@@ -214,7 +289,7 @@ def _season(day: date, m: re.Match[str]) -> str:
 def _named(day: date, text: str, m: re.Match[str]) -> str:
     if m["tail"] and m["tail"].lower() == "s":
         return m.group(0)  # "on Mondays": every Monday, not a date
-    if _ISO_AFTER.match(text[m.end():]) or _EVERY.search(text[: m.start("day")]):
+    if _ISO_AFTER.match(text[m.end() :]) or _EVERY.search(text[: m.start("day")]):
         return m.group(0)
     weekday = WEEKDAYS.index(m["day"].lower())
     when = _weekday_date(day, weekday, m["mod"] or "", _sentence_of(text, m.start("day")))
@@ -243,8 +318,9 @@ def unresolved(text: str) -> str | None:
     for match in _NAMED.finditer(text):
         if match["tail"] and match["tail"].lower() == "s":
             continue
-        if _ISO_AFTER.match(text[match.end("day") + len(match["tail"] or ""):]) or _EVERY.search(
-                text[: match.start("day")]):
+        if _ISO_AFTER.match(text[match.end("day") + len(match["tail"] or "") :]) or _EVERY.search(
+            text[: match.start("day")]
+        ):
             continue
         return match.group("day")
     return None

@@ -39,8 +39,6 @@ def rem_phase(
         top = sorted(recent_tags.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
         themes = [(tag, min(1.0, 2 * count / total)) for tag, count in top]
     themes.sort(key=lambda t: (-t[1], t[0]))
-    truths = [
-        (e, rem_confidence(e.relevance, e.recalls, len(set(e.days)), len(e.tags))) for e in window
-    ]
+    truths = [(e, rem_confidence(e.relevance, e.recalls, len(set(e.days)), len(e.tags))) for e in window]
     truths.sort(key=lambda t: (-t[1], t[0].path, t[0].start))
     return RemResult(themes[:10], truths[:10])

@@ -78,14 +78,20 @@ def _why_line(record: EntryRecord | None, action: Action, candidate: Candidate |
     parts = []
     if candidate is not None:
         e = candidate.entry
-        parts.append(f"recalled {e.recalls} times by {len(e.queries)} questions on {len(set(e.days))} days, "
-                     f"score {action.score:.3f}" if action.score is not None else "")
+        parts.append(
+            f"recalled {e.recalls} times by {len(e.queries)} questions on {len(set(e.days))} days, "
+            f"score {action.score:.3f}"
+            if action.score is not None
+            else ""
+        )
     if record is not None and record.why:
         parts.append("asked: " + "; ".join(_quote(q) for q in record.why))
     return "; ".join(p for p in parts if p)
 
 
-def _proposal(action: Action, record: EntryRecord | None, candidate: Candidate | None, before: dict[str, str]) -> list[str]:
+def _proposal(
+    action: Action, record: EntryRecord | None, candidate: Candidate | None, before: dict[str, str]
+) -> list[str]:
     drop = f"`memgit dream drop {action.key}`"
     if action.kind == "forget":
         lines = [f"- [ ] **forget** `{action.key}` {_cell(action.text)}"]
@@ -120,9 +126,15 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
     s = plan.light
     similarity = "embeddings" if inputs.similarity.kind == "embedding" else "term overlap (no model)"
     kinds = [a.kind for a in plan.actions]
-    counts = ", ".join(f"{n} {label}" for n, label in (
-        (kinds.count("promote"), "new"), (kinds.count("supersede"), "update"), (kinds.count("forget"), "forget"))
-        if n)
+    counts = ", ".join(
+        f"{n} {label}"
+        for n, label in (
+            (kinds.count("promote"), "new"),
+            (kinds.count("supersede"), "update"),
+            (kinds.count("forget"), "forget"),
+        )
+        if n
+    )
     out = [f"# Dream {plan.day}", ""]
     if plan.actions:
         out += [
@@ -139,9 +151,13 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
             out += _proposal(action, record, by_key.get(action.key), before)
         out.append("")
     if plan.migrated is not None:
-        out += ["## Markers", "",
-                f"The first commit rewrites {len(plan.migrated_records)} entry marker(s) of an earlier memgit to "
-                "the short form (`<!--mg:KEY-->`); their provenance moves to `memory/.dreams/entries.jsonl`.", ""]
+        out += [
+            "## Markers",
+            "",
+            f"The first commit rewrites {len(plan.migrated_records)} entry marker(s) of an earlier memgit to "
+            "the short form (`<!--mg:KEY-->`); their provenance moves to `memory/.dreams/entries.jsonl`.",
+            "",
+        ]
     if plan.decisions:
         out += ["## Decisions recorded", ""]
         for d in plan.decisions:
@@ -162,8 +178,10 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
         more = " …" if len(inputs.malformed_where) > 10 else ""
         out.append(f"- {s['malformed']} malformed ledger lines skipped: {where}{more}.")
     if s.get("weak_hits"):
-        out.append(f"- {s['weak_hits']} hits too far down their search to count as recalls (not in the first "
-                   f"{cfg.recall_top_hits}, or under {cfg.recall_min_relative_score:.0%} of its best score).")
+        out.append(
+            f"- {s['weak_hits']} hits too far down their search to count as recalls (not in the first "
+            f"{cfg.recall_top_hits}, or under {cfg.recall_min_relative_score:.0%} of its best score)."
+        )
     if gone:
         out.append(f"- {len(gone)} recalled snippets are gone from their files (edited or deleted since).")
     if plan.themes:
@@ -178,12 +196,16 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
         for gate, n in fell:
             out.append(f"- {n} × {gate_label(gate)}")
             if gate == "budget":
-                out.append(f"  (MEMORY.md would pass its load budget of {cfg.memory_max_chars} characters; "
-                           "memgit never truncates it: forget or shorten entries to make room)")
+                out.append(
+                    f"  (MEMORY.md would pass its load budget of {cfg.memory_max_chars} characters; "
+                    "memgit never truncates it: forget or shorten entries to make room)"
+                )
     near = [c for c in plan.candidates if c.gate in ("score", "queries", "recalls", "cap", "budget")][:5]
     if near:
         out += ["", "Closest misses:", ""]
         for c in near:
-            out.append(f"- {_cell(c.entry.fact, 70)} — score {c.score:.3f}, {c.entry.recalls} recalls, "
-                       f"{len(c.entry.queries)} queries: {GATE_WORDS.get(c.gate or '', c.gate)}")
+            out.append(
+                f"- {_cell(c.entry.fact, 70)} — score {c.score:.3f}, {c.entry.recalls} recalls, "
+                f"{len(c.entry.queries)} queries: {GATE_WORDS.get(c.gate or '', c.gate)}"
+            )
     return "\n".join(out).rstrip() + "\n"

@@ -37,7 +37,8 @@ def match_keys(wanted: list[str], known: list[str], what: str) -> list[str]:
     out: list[str] = []
     for key in wanted:
         found = [k for k in known if k == key] or (
-            [k for k in known if k.startswith(key)] if len(key) >= MIN_PREFIX else [])
+            [k for k in known if k.startswith(key)] if len(key) >= MIN_PREFIX else []
+        )
         if len(found) != 1:
             listing = ", ".join(known[:12]) + (" …" if len(known) > 12 else "")
             why = "names several" if len(found) > 1 else "is not one of"
@@ -81,8 +82,9 @@ class DropOutcome:
         }
 
 
-def drop_proposals(ws: Workspace, keys: list[str], *, branch: str | None = None, push: str | None = None
-                   ) -> DropOutcome:
+def drop_proposals(
+    ws: Workspace, keys: list[str], *, branch: str | None = None, push: str | None = None
+) -> DropOutcome:
     root = ws.root
     name = dream_branch_name(ws, branch)
     tip = commits.branch_commit(root, name)
@@ -95,14 +97,25 @@ def drop_proposals(ws: Workspace, keys: list[str], *, branch: str | None = None,
         raise MemgitError(
             f"{name} has {len(found.foreign)} commit(s) memgit did not write ({newest.id[:10]} by {newest.author}); "
             "memgit does not rewrite a reviewer's work: delete the entry's line from MEMORY.md on the branch "
-            "instead (merging that records the rejection too)")
+            "instead (merging that records the rejection too)"
+        )
     if commits.resolve_commit(root, found.base) is None:
         raise MemgitError(f"the base commit {found.base[:12]} of {name} is not here; fetch it first")
     chosen = match_keys(keys, [p.key for p in found.proposals], f"proposals on {name}")
     dropped = [p for p in found.proposals if p.key in chosen]
     day = resolve_now().date().isoformat()
-    new = tuple(Decision(p.key, "kept" if p.action == "forget" else "rejected", day, "drop", p.action, p.text,
-                         "dropped from the dream branch") for p in dropped)
+    new = tuple(
+        Decision(
+            p.key,
+            "kept" if p.action == "forget" else "rejected",
+            day,
+            "drop",
+            p.action,
+            p.text,
+            "dropped from the dream branch",
+        )
+        for p in dropped
+    )
     keep = frozenset(p.key for p in found.proposals if p.key not in chosen)
     if push:
         from memgit.git.remote import check_remote
@@ -136,8 +149,12 @@ class RejectOutcome:
     paths: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rejected": [{"key": k, "text": t} for k, t in self.rejected], "removed": self.removed,
-                "commit": self.commit, "paths": self.paths}
+        return {
+            "rejected": [{"key": k, "text": t} for k, t in self.rejected],
+            "removed": self.removed,
+            "commit": self.commit,
+            "paths": self.paths,
+        }
 
 
 def _read(path: Path) -> str | None:
@@ -176,7 +193,8 @@ def reject_entries(ws: Workspace, keys: list[str], *, reason: str | None = None)
         entry = entries.get(key)
         if entry is not None and not entry.owned:
             raise MemgitError(
-                f"entry {key} was edited by hand, so it is yours: delete its line from MEMORY.md yourself")
+                f"entry {key} was edited by hand, so it is yours: delete its line from MEMORY.md yourself"
+            )
         if entry is not None:
             text = memory_doc.remove_entry(text, key, hashes)
             outcome.removed.append(key)
@@ -184,8 +202,10 @@ def reject_entries(ws: Workspace, keys: list[str], *, reason: str | None = None)
         outcome.rejected.append((key, plain(entry.body) if entry is not None else (record.text if record else "")))
     day = resolve_now().date().isoformat()
     decisions_rel = decisions_path(day)
-    lines = [Decision(key, "rejected", day, "reject", "promote", body, reason or None).to_json()
-             for key, body in outcome.rejected]
+    lines = [
+        Decision(key, "rejected", day, "reject", "promote", body, reason or None).to_json()
+        for key, body in outcome.rejected
+    ]
     decisions_file = root / decisions_rel
     before_decisions = _read(decisions_file)
     paths = ["MEMORY.md", decisions_rel] if outcome.removed else [decisions_rel]
@@ -198,9 +218,14 @@ def reject_entries(ws: Workspace, keys: list[str], *, reason: str | None = None)
         _restore(root, memory if outcome.removed else None, decisions_file, before_decisions)
         raise MemgitError(f"cannot write the rejection: {exc.strerror or exc}; nothing was changed") from None
     shown = ", ".join(key for key, _ in outcome.rejected)
-    message = (f"memgit: reject {shown}\n\n" + "\n".join(f"> {body}" for _, body in outcome.rejected if body)
-               + (f"\n\nReason: {reason}" if reason else "")
-               + "\n\nRecorded in " + decisions_rel + ": never proposed again unless its source text changes.\n")
+    message = (
+        f"memgit: reject {shown}\n\n"
+        + "\n".join(f"> {body}" for _, body in outcome.rejected if body)
+        + (f"\n\nReason: {reason}" if reason else "")
+        + "\n\nRecorded in "
+        + decisions_rel
+        + ": never proposed again unless its source text changes.\n"
+    )
     try:
         outcome.commit = commits.commit_paths(root, paths, message)
     except commits.CommitFailed as exc:

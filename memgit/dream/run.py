@@ -140,8 +140,10 @@ def _text(data: bytes | None) -> str | None:
 
 def _decision_files(root: Path, commit: str) -> list[tuple[str, str]]:
     names = [p for p in commits.list_files(root, commit, DECISIONS_DIR) if p.endswith(".jsonl")]
-    return [(name, (data or b"").decode("utf-8", errors="replace"))
-            for name, data in commits.read_files(root, commit, names).items()]
+    return [
+        (name, (data or b"").decode("utf-8", errors="replace"))
+        for name, data in commits.read_files(root, commit, names).items()
+    ]
 
 
 def gather(
@@ -218,8 +220,9 @@ def _recent_notes(ws: Workspace, base: str, now: datetime) -> dict[str, str]:
     recent = {p: t for p, d in commits.read_files(root, base, recent_paths).items() if (t := _text(d)) is not None}
     if ws.config.memory.sessions:
         window = {(now.date() - timedelta(days=d)).isoformat() for d in range(cfg.light_lookback_days)}
-        sessions = [p for p in commits.list_files(root, base, "sessions")
-                    if p.endswith(".jsonl") and daily_date(p) in window]
+        sessions = [
+            p for p in commits.list_files(root, base, "sessions") if p.endswith(".jsonl") and daily_date(p) in window
+        ]
         for path, data in commits.read_files(root, base, sessions).items():
             text = _text(data)
             if text is not None:
@@ -227,8 +230,9 @@ def _recent_notes(ws: Workspace, base: str, now: datetime) -> dict[str, str]:
     return recent
 
 
-def _decisions(root: Path, base: str, tips: tuple[str, ...], new_decisions: tuple[Decision, ...],
-               notices: list[str]) -> tuple[list[Decision], list[Decision]]:
+def _decisions(
+    root: Path, base: str, tips: tuple[str, ...], new_decisions: tuple[Decision, ...], notices: list[str]
+) -> tuple[list[Decision], list[Decision]]:
     """(the review decisions at the base, those carried from the branches replaced and taken now)."""
     at_base, bad = parse_decisions(_decision_files(root, base))
     known = {d.to_json() for d in at_base}
@@ -278,12 +282,14 @@ def branch_steps(root: Path, plan: DreamPlan, inputs: DreamInputs) -> list[tuple
     ones), one per proposal, then the report with the provenance store and the decisions."""
     steps: list[tuple[str, dict[str, bytes | None]]] = []
     if plan.migrated is not None:
-        steps.append((
-            f"dream: shorten {len(plan.migrated_records)} entry marker(s)\n\n"
-            "Entries written by an earlier memgit carried their provenance in a long marker line; it moves to\n"
-            f"{ENTRIES_PATH} and the entry keeps a short marker on its own line.\n\n{TRAILER_ACTION}: migrate\n",
-            {"MEMORY.md": plan.migrated.encode("utf-8")},
-        ))
+        steps.append(
+            (
+                f"dream: shorten {len(plan.migrated_records)} entry marker(s)\n\n"
+                "Entries written by an earlier memgit carried their provenance in a long marker line; it moves to\n"
+                f"{ENTRIES_PATH} and the entry keeps a short marker on its own line.\n\n{TRAILER_ACTION}: migrate\n",
+                {"MEMORY.md": plan.migrated.encode("utf-8")},
+            )
+        )
     for action, state, record in zip(plan.actions, plan.memory_after, plan.action_records(), strict=True):
         steps.append((commit_message(action, record), {"MEMORY.md": state.encode("utf-8")}))
     report_path = f"{DREAM_REPORT_DIR}/{plan.day}.md"
@@ -302,12 +308,14 @@ def branch_steps(root: Path, plan: DreamPlan, inputs: DreamInputs) -> list[tuple
         for path, lines in by_file.items():
             files[path] = append_lines((existing.get(path) or b"").decode("utf-8", "replace"), lines).encode("utf-8")
     decided = f", {len(plan.decisions)} review decision(s)" if plan.decisions else ""
-    steps.append((
-        f"dream: report for {plan.day}\n\n{len(plan.actions)} proposal(s){decided}; see {report_path}\n"
-        f"(where its concepts appear: {concepts_path(plan.day)}).\n\n"
-        f"{TRAILER_ACTION}: report\n{TRAILER_BASE}: {inputs.base_commit}\n{TRAILER_NOW}: {inputs.now.isoformat()}\n",
-        files,
-    ))
+    steps.append(
+        (
+            f"dream: report for {plan.day}\n\n{len(plan.actions)} proposal(s){decided}; see {report_path}\n"
+            f"(where its concepts appear: {concepts_path(plan.day)}).\n\n"
+            f"{TRAILER_ACTION}: report\n{TRAILER_BASE}: {inputs.base_commit}\n{TRAILER_NOW}: {inputs.now.isoformat()}\n",
+            files,
+        )
+    )
     return steps
 
 
@@ -327,14 +335,18 @@ def _foreign_line(remote: str, name: str, foreign: list[ChainCommit]) -> str:
     newest = foreign[0]
     subject = newest.message.splitlines()[0] if newest.message.strip() else ""
     more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
-    return (f"not pushed: {remote}/{name} has {len(foreign)} commit(s) memgit did not write ({newest.id[:10]} "
-            f"{subject[:60]!r} by {newest.author}{more}); merge or close its pull request first, and the next "
-            "run proposes again")
+    return (
+        f"not pushed: {remote}/{name} has {len(foreign)} commit(s) memgit did not write ({newest.id[:10]} "
+        f"{subject[:60]!r} by {newest.author}{more}); merge or close its pull request first, and the next "
+        "run proposes again"
+    )
 
 
 def _proposal_decisions(branch: DreamBranch, day: str, by: str, reason: str) -> list[Decision]:
-    return [Decision(p.key, "kept" if p.action == "forget" else "rejected", day, by, p.action, p.text, reason)
-            for p in branch.proposals]
+    return [
+        Decision(p.key, "kept" if p.action == "forget" else "rejected", day, by, p.action, p.text, reason)
+        for p in branch.proposals
+    ]
 
 
 def read_dream_branch(root: Path, tip: str) -> DreamBranch:
@@ -377,8 +389,11 @@ def run_dream(
         return outcome
     local_tip = commits.branch_commit(root, name)
     tips = [t for t in (remote_tip, local_tip) if t]
-    tips += [t for b in commits.local_branches(root, ws.config.dream.branch_prefix)
-             if (t := commits.branch_commit(root, b)) is not None]
+    tips += [
+        t
+        for b in commits.local_branches(root, ws.config.dream.branch_prefix)
+        if (t := commits.branch_commit(root, b)) is not None
+    ]
     new: list[Decision] = []
     if reject_previous:
         closed = previous or (read_dream_branch(root, local_tip) if local_tip else None)
@@ -400,8 +415,16 @@ def run_dream(
     return outcome
 
 
-def write_branch(ws: Workspace, plan: DreamPlan, inputs: DreamInputs, outcome: DreamOutcome, *, name: str,
-                 force: bool, push: str | None) -> None:
+def write_branch(
+    ws: Workspace,
+    plan: DreamPlan,
+    inputs: DreamInputs,
+    outcome: DreamOutcome,
+    *,
+    name: str,
+    force: bool,
+    push: str | None,
+) -> None:
     """Write the plan as branch `name` (all or nothing), and push it when asked."""
     root = ws.root
     commits.refuse_checked_out(root, name)  # before anything is written, in every worktree

@@ -33,13 +33,12 @@ def flagged(text: str, settings: LintSettings) -> str | None:
 def flagged_lines(lines: list[str], settings: LintSettings) -> dict[int, str]:
     """1-based line number -> rule, for every line of a file the lint's rules cover: a private
     key's body lines go with their BEGIN line (alone, a base64 line flags nothing)."""
-    redacted, _found = redact_lines(lines, entropy_threshold=settings.entropy_threshold,
-                                    severities=settings.severities)
+    redacted, _found = redact_lines(lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
     out: dict[int, str] = {}
     code = ""
     for number, (old, new) in enumerate(zip(lines, redacted, strict=True), 1):
         if old != new:
-            code = new[new.find("[redacted: ") + 11: new.find("]", new.find("[redacted: "))] or code
+            code = new[new.find("[redacted: ") + 11 : new.find("]", new.find("[redacted: "))] or code
             out[number] = code
             continue
         for rule, _message in scan_injection(old):

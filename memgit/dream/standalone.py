@@ -31,9 +31,13 @@ from memgit.dream.events import passed_plan
 from memgit.dream.reltime import MONTHS, WEEKDAYS, resolve, unresolved
 
 #: What standing alone may change in a copy (`Verdict.changes`), as a reviewer reads it.
-CHANGE_WORDS = {"date": "relative dates resolved", "subject": "pronoun replaced by the name it stands for",
-                "speaker": "speaker markup", "chatter": "chat filler and attachment captions dropped",
-                "opener": "the log's 'found that' dropped"}
+CHANGE_WORDS = {
+    "date": "relative dates resolved",
+    "subject": "pronoun replaced by the name it stands for",
+    "speaker": "speaker markup",
+    "chatter": "chat filler and attachment captions dropped",
+    "opener": "the log's 'found that' dropped",
+}
 NEEDS_CONTEXT = "needs context"
 CHATTER = "junk: chatter"
 TRANSIENT = "transient"
@@ -58,15 +62,21 @@ _VERB_AFTER = re.compile(
     re.IGNORECASE,
 )
 _NAME_RUN = re.compile(r"(?<![\w'’])[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)*")
-_PERSON_CUE = re.compile(r"(?:\bwith|\bfrom|\bby|\bfor|\band|&|,|\b1:1|\bcall|\bchat|\bmeet(?:ing)?)\s*$", re.IGNORECASE)
+_PERSON_CUE = re.compile(
+    r"(?:\bwith|\bfrom|\bby|\bfor|\band|&|,|\b1:1|\bcall|\bchat|\bmeet(?:ing)?)\s*$", re.IGNORECASE
+)
 #: Capitalised words of headings and sentence starts that name no one.
-_COMMON = frozenset(
-    """meeting meetings notes note standup sync call review retro planning morning afternoon evening daily weekly
+_COMMON = (
+    frozenset(
+        """meeting meetings notes note standup sync call review retro planning morning afternoon evening daily weekly
     update updates todo agenda decision decisions team chat interview session lunch kickoff demo week day log
     summary follow-up followup onboarding misc ops incident postmortem project projects status done doing next
     later inbox ideas questions action actions items risks blockers release deploy oncall on-call handover
     reminder reminders okay ok yes no hi hey hello thanks dear""".split()
-) | {m.lower() for m in MONTHS} | set(WEEKDAYS)
+    )
+    | {m.lower() for m in MONTHS}
+    | set(WEEKDAYS)
+)
 _TRIAL = re.compile(
     r"\b(?:dry[- ]runs?|test runs?|trial runs?|rehearsals?|debugging|investigating|troubleshooting|for now|"
     r"temporar(?:y|ily)|in progress|WIP|ETA|at the moment|waiting (?:for|on)|is down|are down|blocked (?:on|by)|"
@@ -107,11 +117,11 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
     match = _SPEAKER.match(text.lstrip())
     if match:
         speaker = match["name"].strip()
-        body = plain(text.lstrip()[match.end():])
+        body = plain(text.lstrip()[match.end() :])
         changes.append("speaker")
     stamp = _TIMESTAMP.match(body)
     if stamp and stamp.end() < len(body):
-        body = body[stamp.end():]
+        body = body[stamp.end() :]
     captionless = " ".join(_CAPTION.sub(" ", body).split())
     kept, dropped = without_chatter(captionless, dialogue=speaker is not None)
     if not kept:
@@ -121,7 +131,7 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
     body = kept
     opener = _OPENER.match(body)
     if opener and speaker is None and len(body) > opener.end() + 1:
-        body = body[opener.end()][:1].upper() + body[opener.end() + 1:]
+        body = body[opener.end()][:1].upper() + body[opener.end() + 1 :]
         changes.append("opener")
     subject = _pronoun_subject(body, lines, start, speaker)
     if subject is not None:
@@ -190,20 +200,23 @@ def _people_around(lines: Sequence[str], start: int) -> set[str]:
 
 def _is_name(run: str) -> bool:
     words = run.split()
-    return bool(words) and all(w.lower() not in STOP_WORDS and w.lower() not in _COMMON
-                               and w.lower() not in NOT_CONCEPTS and not w.isupper() for w in words)
+    return bool(words) and all(
+        w.lower() not in STOP_WORDS and w.lower() not in _COMMON and w.lower() not in NOT_CONCEPTS and not w.isupper()
+        for w in words
+    )
 
 
 def _heading_people(text: str) -> set[str]:
-    text = re.sub(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b1:1\b", lambda m: " 1:1 " if m.group(0) == "1:1" else " ",
-                  text)
+    text = re.sub(
+        r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b1:1\b", lambda m: " 1:1 " if m.group(0) == "1:1" else " ", text
+    )
     runs = [(m.start(), m.group(0)) for m in _NAME_RUN.finditer(text)]
     people = set()
     meaningful = [run for _, run in runs if _is_name(run)]
     for at, run in runs:
         if not _is_name(run):
             continue
-        cued = _PERSON_CUE.search(text[:at]) is not None or text[at + len(run):].startswith(("'s", "’s"))
+        cued = _PERSON_CUE.search(text[:at]) is not None or text[at + len(run) :].startswith(("'s", "’s"))
         alone = len(meaningful) == 1 and len(re.findall(r"[A-Za-z]{3,}", text)) <= len(run.split()) + 2
         if cued or alone:
             people.add(run)
@@ -216,7 +229,7 @@ def _line_subject(line: str) -> str | None:
         return None
     stamp = _TIMESTAMP.match(body)
     if stamp:
-        body = body[stamp.end():]
+        body = body[stamp.end() :]
     match = _NAME_RUN.match(body)
     if not match or not _is_name(match.group(0)):
         return None

@@ -78,7 +78,7 @@ def subject_of(text: str) -> Subject:
     said = _SPEAKER_SAID.match(body)
     if said:
         names.add(said["name"].strip().lower())
-        body = body[said.end():]
+        body = body[said.end() :]
     topics: set[str] = set()
     for match in _TOKEN.finditer(body):
         token = match.group(0).strip("'’/-")
@@ -100,8 +100,13 @@ def subject_of(text: str) -> Subject:
                 names.add(part)
             else:
                 topics.add(stem(part))
-    return Subject(frozenset(names), frozenset(topics - {stem(n) for n in names}),
-                   _CHANGE.search(body) is not None, _head(body), value_kinds(body))
+    return Subject(
+        frozenset(names),
+        frozenset(topics - {stem(n) for n in names}),
+        _CHANGE.search(body) is not None,
+        _head(body),
+        value_kinds(body),
+    )
 
 
 def _head(body: str) -> frozenset[str]:
@@ -116,8 +121,12 @@ def _head_tokens(body: str) -> list[str]:
     stems: set[str] = set()
     for token in _TOKEN.findall(body):
         lowered = token.lower().strip("'’")
-        if (lowered in _HEAD_STOPS or _VALUE.match(token) or lowered in _CALENDAR
-                or (stems and len(lowered) > 4 and lowered.endswith("ed"))):
+        if (
+            lowered in _HEAD_STOPS
+            or _VALUE.match(token)
+            or lowered in _CALENDAR
+            or (stems and len(lowered) > 4 and lowered.endswith("ed"))
+        ):
             if stems:
                 break
             continue
@@ -156,15 +165,22 @@ def title_of(text: str) -> str | None:
     for match in _TOKEN.finditer(body):
         token = match.group(0).strip("'’/-")
         lowered = token.lower()
-        if (token[:1].isupper() and not token.isupper() and lowered not in STOP_WORDS
-                and lowered not in NOT_CONCEPTS and lowered not in _CALENDAR and lowered not in _COMMON_STARTS
-                and lowered not in FILLER):
+        if (
+            token[:1].isupper()
+            and not token.isupper()
+            and lowered not in STOP_WORDS
+            and lowered not in NOT_CONCEPTS
+            and lowered not in _CALENDAR
+            and lowered not in _COMMON_STARTS
+            and lowered not in FILLER
+        ):
             return token
     return None
 
 
-_DETERMINER = re.compile(r"^\W*(?:the|a|an|every|each|all|our|their|his|her|its|this|that|these|those|no|some|any)\b",
-                         re.IGNORECASE)
+_DETERMINER = re.compile(
+    r"^\W*(?:the|a|an|every|each|all|our|their|his|her|its|this|that|these|those|no|some|any)\b", re.IGNORECASE
+)
 
 
 def _title_words(body: str) -> list[str]:
@@ -240,8 +256,12 @@ _VALUE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("time", re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)),
     ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b(?:" + "|".join(MONTHS) + r")\b")),
-    ("frequency", re.compile(r"\b(?:hourly|daily|weekly|monthly|yearly|annually|nightly|every|per|once a|twice a)\b",
-                             re.IGNORECASE)),
+    (
+        "frequency",
+        re.compile(
+            r"\b(?:hourly|daily|weekly|monthly|yearly|annually|nightly|every|per|once a|twice a)\b", re.IGNORECASE
+        ),
+    ),
     ("percent", re.compile(r"\d\s?%|\bpercent\b", re.IGNORECASE)),
     ("money", re.compile(r"[$€£]\s?\d|\b\d+(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros)\b", re.IGNORECASE)),
 )

@@ -179,7 +179,9 @@ def _add_model_params(writer: GGUFWriter, params: BertParams, qtype: str) -> Non
     writer.add_quantization_version(gguf.GGML_QUANT_VERSION)
 
 
-def _add_tokenizer(writer: GGUFWriter, params: BertParams, vocab: list[str], ids: dict[str, int], lowercase: bool) -> None:
+def _add_tokenizer(
+    writer: GGUFWriter, params: BertParams, vocab: list[str], ids: dict[str, int], lowercase: bool
+) -> None:
     """The WordPiece vocabulary in llama.cpp's spelling, and the special tokens' ids."""
     import gguf
 

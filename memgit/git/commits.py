@@ -140,7 +140,7 @@ def checked_out_at(root: Path, name: str) -> str | None:
     path: str | None = None
     for field_ in proc.stdout.decode("utf-8", errors="replace").split("\0"):
         if field_.startswith("worktree "):
-            path = field_[len("worktree "):]
+            path = field_[len("worktree ") :]
         elif field_ == f"branch {ref}" and path is not None:
             return path
     return None
@@ -214,8 +214,16 @@ def first_parent_chain(root: Path, tip: str, limit: int = 200) -> list[ChainComm
         return out
     while commit is not None and len(out) < limit:
         tz = timezone(timedelta(minutes=commit.committer.offset))
-        out.append(ChainCommit(str(commit.id), commit.message, commit.committer.email, commit.author.name,
-                               datetime.fromtimestamp(commit.committer.time, tz), tuple(str(p) for p in commit.parent_ids)))
+        out.append(
+            ChainCommit(
+                str(commit.id),
+                commit.message,
+                commit.committer.email,
+                commit.author.name,
+                datetime.fromtimestamp(commit.committer.time, tz),
+                tuple(str(p) for p in commit.parent_ids),
+            )
+        )
         try:
             commit = commit.parents[0] if commit.parent_ids else None
         except (KeyError, IndexError, pygit2.GitError):

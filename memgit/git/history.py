@@ -65,8 +65,9 @@ def file_logs(
     """
     fmt = _RECORD + _SEP.join(["%H", "%an", "%aI", "%s"]) + _SEP
     rev = f"{since}..{head}" if since else head
-    proc = plumbing.run_git(root, "log", "--no-merges", "--no-renames", "--raw", "--no-abbrev", "-z",
-                         f"--format={fmt}", rev)
+    proc = plumbing.run_git(
+        root, "log", "--no-merges", "--no-renames", "--raw", "--no-abbrev", "-z", f"--format={fmt}", rev
+    )
     if proc.returncode != 0:
         raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
     out: dict[str, list[dict[str, str]]] = {}
@@ -165,6 +166,7 @@ def blame_lines(root: Path, commit: str, path: str, ignore_whitespace: bool = Fa
     if not plumbing.pygit2_can_read(root):
         return _blame_lines_git(root, commit, path, ignore_whitespace)
     import pygit2  # ~70 ms: only paths that read objects pay for it
+
     repo = plumbing.open_repo(root)
     flags = pygit2.enums.BlameFlag.IGNORE_WHITESPACE if ignore_whitespace else pygit2.enums.BlameFlag.NORMAL
     try:

@@ -100,8 +100,14 @@ def discover(start: Path) -> tuple[Path, Path, Path] | None:
         env = clean_env()
         try:
             proc = subprocess.run(
-                ["git", "rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
-                 "--show-toplevel"],
+                [
+                    "git",
+                    "rev-parse",
+                    "--is-bare-repository",
+                    "--absolute-git-dir",
+                    "--git-common-dir",
+                    "--show-toplevel",
+                ],
                 cwd=start,
                 env=env,
                 capture_output=True,
@@ -117,8 +123,9 @@ def discover(start: Path) -> tuple[Path, Path, Path] | None:
                 common = (start / lines[2]).resolve()
                 return Path(lines[3]).resolve(), git_dir, common
             if lines[:1] == ["true"]:
-                raise NotAWorkspace(f"{lines[1] if len(lines) > 1 else start} is a bare repository; "
-                                    "memgit needs a work tree")
+                raise NotAWorkspace(
+                    f"{lines[1] if len(lines) > 1 else start} is a bare repository; memgit needs a work tree"
+                )
             if "not a git repository" in proc.stderr:
                 return None
     return _discover_pygit2(start)
@@ -126,6 +133,7 @@ def discover(start: Path) -> tuple[Path, Path, Path] | None:
 
 def _discover_pygit2(start: Path) -> tuple[Path, Path, Path] | None:
     import pygit2  # ~70 ms: only paths that read objects pay for it
+
     found = pygit2.discover_repository(str(start))
     if found is None:
         return None
@@ -163,6 +171,7 @@ def repository(root: Path, what: str = "this command") -> pygit2.Repository:
 
     `what` names the feature in that error (e.g. "dreaming")."""
     import pygit2  # ~70 ms: only paths that read objects pay for it
+
     try:
         return pygit2.Repository(str(root))
     except (pygit2.GitError, ValueError) as exc:
@@ -454,9 +463,7 @@ def worktree_changed_paths(root: Path) -> set[str]:
     locks (git would otherwise refresh `.git/index` under a commit running beside us) and no
     rename detection (a rename is its two paths, as for pygit2).
     """
-    proc = run_git(
-        root, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"
-    )
+    proc = run_git(root, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames")
     if proc.returncode != 0:
         detail = proc.stderr.decode("utf-8", "replace").strip()
         raise MemgitError(f"git status failed in {root}: {detail or f'exit {proc.returncode}'}")
@@ -483,6 +490,7 @@ def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry
     if not pygit2_can_read(root):
         return _index_entries_git(root, index_file)
     import pygit2  # ~70 ms: only paths that read objects pay for it
+
     repo = open_repo(root)
     path = index_file if index_file is not None else Path(repo.path) / "index"
     if not path.exists():
@@ -519,6 +527,7 @@ def worktree_files(root: Path) -> list[str]:
             raise MemgitError(f"git ls-files failed: {proc.stderr.decode(errors='replace').strip()}")
         return sorted({p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p})
     import pygit2  # ~70 ms: only paths that read objects pay for it
+
     repo = open_repo(root)
     index = repo.index
     index.read()

@@ -66,7 +66,9 @@ def fetch_branch(root: Path, remote: str, branch: str) -> str | None:
     try:
         repo.git.fetch("--no-tags", "--quiet", remote, f"+{ref}:refs/remotes/{remote}/{branch}")
     except git.exc.GitCommandError as exc:
-        raise MemgitError(f"git fetch of {branch} from {remote} failed (nothing was written): {_complaint(exc)}") from None
+        raise MemgitError(
+            f"git fetch of {branch} from {remote} failed (nothing was written): {_complaint(exc)}"
+        ) from None
     return tip
 
 

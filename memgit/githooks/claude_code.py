@@ -170,4 +170,3 @@ def _capture(ws: Workspace, hook: HookInput, now: datetime) -> str | None:
         index_lock_timeout=INDEX_LOCK_WAIT,
     )
     return result.notices[0] if result.notices else None
-

@@ -86,7 +86,9 @@ def merge_hooks(settings: dict[str, Any], command: str) -> tuple[dict[str, Any],
         groups = hooks.setdefault(event, [])
         _check_groups(event, groups)
         wanted = {"type": "command", "command": command, "timeout": timeout}
-        found = [h for g in groups for h in g.get("hooks", []) if isinstance(h, dict) and is_memgit_command(h.get("command"))]
+        found = [
+            h for g in groups for h in g.get("hooks", []) if isinstance(h, dict) and is_memgit_command(h.get("command"))
+        ]
         if not found:
             groups.append({"hooks": [wanted]})
             actions.append(f"added the {event} hook")
@@ -115,7 +117,9 @@ def remove_hooks(settings: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         if groups is None:
             continue
         _check_groups(event, groups)
-        for hook in [h for g in groups for h in g.get("hooks", []) if isinstance(h, dict) and is_memgit_command(h.get("command"))]:
+        for hook in [
+            h for g in groups for h in g.get("hooks", []) if isinstance(h, dict) and is_memgit_command(h.get("command"))
+        ]:
             _drop(groups, hook)
             actions.append(f"removed the {event} hook")
         if not groups:

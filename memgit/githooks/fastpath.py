@@ -16,9 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 CONFIG_NAME = "memgit.toml"
-_MAY_BE_MEMORY = re.compile(
-    r"memor[yi]|user\.md$|\.jsonl$|[0-9]{4}-[0-9]{2}-[0-9]{2}\.|^memgit\.toml$", re.IGNORECASE
-)
+_MAY_BE_MEMORY = re.compile(r"memor[yi]|user\.md$|\.jsonl$|[0-9]{4}-[0-9]{2}-[0-9]{2}\.|^memgit\.toml$", re.IGNORECASE)
 #: What `git` quotes with core.quotePath on: control characters, non-ASCII, `"` and `\`.
 _QUOTED = re.compile(r'[^\x20-\x7e]|["\\]')
 #: A non-comment line naming `extra_paths`, or with a `\u` escape that could spell it.
@@ -80,7 +78,14 @@ def staged_deletions(cwd: Path) -> list[str] | None:
 
     try:
         proc = plumbing.run_git(
-            cwd, "-c", "core.quotePath=true", "diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D",
+            cwd,
+            "-c",
+            "core.quotePath=true",
+            "diff",
+            "--cached",
+            "--name-only",
+            "--no-renames",
+            "--diff-filter=D",
             hook_location=True,
         )
     except MemgitError:

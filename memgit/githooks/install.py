@@ -209,7 +209,9 @@ def install_hooks(
     for name in types:
         path, legacy = directory / name, directory / f"{name}.legacy"
         if path.is_dir() and not path.is_symlink():
-            problems.append(f"{path} is a folder, not a hook script; move it away, then run `memgit hooks install` again")
+            problems.append(
+                f"{path} is a folder, not a hook script; move it away, then run `memgit hooks install` again"
+            )
         elif (
             (path.exists() or path.is_symlink())
             and not is_memgit_hook(path)
@@ -308,7 +310,9 @@ def _check_directory(directory: Path) -> None:
     for folder in (directory, *directory.parents):
         if folder.exists() or folder.is_symlink():
             if not folder.is_dir():
-                what = "the hooks directory" if folder == directory else f"a folder above the hooks directory {directory}"
+                what = (
+                    "the hooks directory" if folder == directory else f"a folder above the hooks directory {directory}"
+                )
                 raise _error(
                     f"{folder} is a file, not a folder, so memgit cannot install hooks there ({what}); "
                     "move or remove that file, then run `memgit hooks install` again"
@@ -341,5 +345,3 @@ def _check_types(hook_types: Iterable[str]) -> list[str]:
     if unknown:
         raise _error(f"unknown hook type(s) {', '.join(unknown)}; memgit installs {', '.join(HOOK_TYPES)}")
     return types
-
-

@@ -110,7 +110,11 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     # pre-commit framework's own environment) are filled here when this one has the model, a
     # bounded number per commit; searches and the MCP server fill the rest.
     report = update_index(
-        ws, lock_timeout=_lock_timeout(), allow_rebuild=False, fill_limit=HOOK_FILL_LIMIT, fill_seconds=HOOK_FILL_SECONDS
+        ws,
+        lock_timeout=_lock_timeout(),
+        allow_rebuild=False,
+        fill_limit=HOOK_FILL_LIMIT,
+        fill_seconds=HOOK_FILL_SECONDS,
     )
     return _notice_worth_a_line(report.mode, report.notices)
 

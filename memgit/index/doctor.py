@@ -51,7 +51,9 @@ def _sqlite_checks() -> list[Check]:
         out.append(Check("fts5", "error", f"FTS5 unavailable: {exc}", "pip install sqlean.py"))
     version, problem = vec_status()
     if version:
-        out.append(Check("sqlite-vec", "ok", f"sqlite-vec {version} loads: the index keeps its vec0 table (docs/SQL.md)"))
+        out.append(
+            Check("sqlite-vec", "ok", f"sqlite-vec {version} loads: the index keeps its vec0 table (docs/SQL.md)")
+        )
     else:
         out.append(
             Check(
@@ -93,15 +95,22 @@ def _index_check(ws: Any) -> Check:
     )
     if status.get("vec0", {}).get("waiting"):
         return Check(
-            "index", "warn", f"{detail}; the vec0 table (chunks_vec) is behind the chunks",
+            "index",
+            "warn",
+            f"{detail}; the vec0 table (chunks_vec) is behind the chunks",
             "run `memgit index` where sqlite-vec loads",
         )
     if status.get("pending_vectors"):
         return Check(
-            "index", "warn", f"{detail}; {status['pending_vectors']} vectors pending", "run `memgit index` with the model"
+            "index",
+            "warn",
+            f"{detail}; {status['pending_vectors']} vectors pending",
+            "run `memgit index` with the model",
         )
     if status["pending"]:
-        return Check("index", "warn", f"{detail}; {len(status['pending'])} changed files not indexed", "run `memgit index`")
+        return Check(
+            "index", "warn", f"{detail}; {len(status['pending'])} changed files not indexed", "run `memgit index`"
+        )
     if status["skipped"]:
         skipped = ", ".join(f"{s['path']} ({s['reason']})" for s in status["skipped"][:3])
         return Check("index", "warn", f"{detail}; skipped: {skipped}", "fix or remove those files")

@@ -31,9 +31,7 @@ class VectorPlan:
     notice: str | None = None
 
 
-def plan_vectors(
-    indexed_model: str | None, embedder: Embedder | None, *, rebuild: bool, provider: str
-) -> VectorPlan:
+def plan_vectors(indexed_model: str | None, embedder: Embedder | None, *, rebuild: bool, provider: str) -> VectorPlan:
     """Pure: decide the model of the index and whether this process embeds for it."""
     if provider == "none":
         return VectorPlan(None, False)

@@ -60,9 +60,7 @@ def write_marker(ws: Workspace, tree: str, *, overlay: bool) -> None:
     lose it (the next hook diffs again from the tree the database records) or leave it ahead of a
     database that lost its last commit (index.sqlite is not synced either, see `Store`): then the
     next commit's hook, or `memgit index`, which diffs from the database's own tree, catches up."""
-    atomic_write(
-        tree_marker_path(ws), [(tree + (OVERLAY_SUFFIX if overlay else "") + "\n").encode()], durable=False
-    )
+    atomic_write(tree_marker_path(ws), [(tree + (OVERLAY_SUFFIX if overlay else "") + "\n").encode()], durable=False)
 
 
 def atomic_write(path: Path, parts: Iterable[bytes], *, durable: bool = True) -> None:

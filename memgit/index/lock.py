@@ -78,9 +78,7 @@ def _portable_lock(ws: Workspace, timeout: float | None) -> Iterator[None]:
     try:
         lock.acquire(poll_interval=POLL_SECONDS)
     except filelock.Timeout:
-        raise IndexLocked(
-            f"another memgit run is updating the index ({path}); try again when it finishes"
-        ) from None
+        raise IndexLocked(f"another memgit run is updating the index ({path}); try again when it finishes") from None
     except OSError as exc:
         raise _unavailable(ws, exc) from None
     try:

@@ -180,4 +180,3 @@ def _shown(path: str) -> str:
     from memgit.core.paths import path_key
 
     return path_key(path)
-

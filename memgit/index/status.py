@@ -38,9 +38,7 @@ def index_status(ws: Workspace) -> dict[str, Any]:
         out["pending"] = sorted(p for p in plumbing.entries(ws.root, head_tree) if ws.is_memory_path(p))
         return out
     try:
-        store = Store(
-            index_path(ws), cache_path(ws), readonly=True, busy_timeout=ws.config.index.busy_timeout
-        )
+        store = Store(index_path(ws), cache_path(ws), readonly=True, busy_timeout=ws.config.index.busy_timeout)
     except CorruptIndex as exc:
         out["needs_full_rebuild"] = f"{exc}; run `memgit index`"
         return out

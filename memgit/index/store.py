@@ -285,7 +285,9 @@ class Store:
                 self.conn.close()
             try:
                 self.conn = module.connect(
-                    f"{path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None,
+                    f"{path.resolve().as_uri()}?immutable=1",
+                    uri=True,
+                    isolation_level=None,
                     check_same_thread=False,
                 )
                 self.conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
@@ -338,9 +340,7 @@ class Store:
 
     # -- schema ------------------------------------------------------------------------------
     def _migrate(self) -> None:
-        self.conn.execute(
-            "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
-        )
+        self.conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
         done = {row[0] for row in self.conn.execute("SELECT name FROM migrations")}
         if done & RETIRED_MIGRATIONS:
             raise RetiredSchema(f"index database {self.path} was written by an older memgit (schema 1)")
@@ -352,9 +352,7 @@ class Store:
                 for statement in _statements(sql):
                     self.conn.execute(statement)
                 self.conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
-                self.conn.execute(
-                    "INSERT OR IGNORE INTO meta VALUES ('index_id', ?)", (os.urandom(16).hex(),)
-                )
+                self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('index_id', ?)", (os.urandom(16).hex(),))
                 self.conn.execute("COMMIT")
             except Exception:
                 self.conn.execute("ROLLBACK")
@@ -561,9 +559,10 @@ class Store:
         """Every row again, straight from the cache in SQL (nothing passes through Python)."""
         dim = self._first_vector_dim(model)
         # Dropped and made again, never emptied row by row (a vec0 DELETE is one row at a time).
-        if table_dim is not None or self.conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)
-        ).fetchone():
+        if (
+            table_dim is not None
+            or self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone()
+        ):
             self.conn.execute(f"DROP TABLE {VEC_TABLE}")
         if dim is not None:
             self.conn.execute(
@@ -618,8 +617,7 @@ class Store:
         added: list[tuple[int, str]] = []
         for start, end, text, thash in chunks:
             cur = self.conn.execute(
-                "INSERT INTO chunks (path, start_line, end_line, text, text_hash, day) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO chunks (path, start_line, end_line, text, text_hash, day) VALUES (?, ?, ?, ?, ?, ?)",
                 (key, start, end, text, thash, day),
             )
             rowid = cur.lastrowid
@@ -748,9 +746,7 @@ class Store:
 
         import numpy as np
 
-        rows = self.conn.execute(
-            "SELECT rowid, -bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,)
-        )
+        rows = self.conn.execute("SELECT rowid, -bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,))
         flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.float64).reshape(-1, 2)
         return flat[:, 0].astype(np.int64), np.ascontiguousarray(flat[:, 1])
 
@@ -788,9 +784,7 @@ class Store:
         self._ensure_vocab()
         words = list(words)
         self.conn.execute("DELETE FROM temp.query_tokens")
-        self.conn.executemany(
-            "INSERT INTO temp.query_tokens (rowid, body) VALUES (?, ?)", list(enumerate(words))
-        )
+        self.conn.executemany("INSERT INTO temp.query_tokens (rowid, body) VALUES (?, ?)", list(enumerate(words)))
         tokens: dict[int, list[str]] = {}
         for doc, token in self.conn.execute("SELECT doc, term FROM temp.query_token_rows"):
             tokens.setdefault(int(doc), []).append(token)
@@ -847,10 +841,7 @@ class Store:
         model = model or self.meta().get("model_id", "")
         if not model:
             return []
-        sql = (
-            "SELECT c.id, e.vector FROM chunks c JOIN cache.embeddings e "
-            "ON e.model = ? AND e.text_hash = c.text_hash"
-        )
+        sql = "SELECT c.id, e.vector FROM chunks c JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash"
         if ids is None:
             return [(int(r[0]), bytes(r[1])) for r in self.conn.execute(sql + " ORDER BY c.id", (model,))]
         out: list[tuple[int, bytes]] = []

@@ -90,9 +90,16 @@ def update_index(
             with _sqlite_errors(store):
                 clear_marker(ws)
                 report = run_update(
-                    ws, store, lazy.get, full=full, worktree=worktree, progress=progress,
-                    allow_rebuild=allow_rebuild, vector_dir=ws.data_dir,
-                    fill_limit=fill_limit, fill_seconds=fill_seconds,
+                    ws,
+                    store,
+                    lazy.get,
+                    full=full,
+                    worktree=worktree,
+                    progress=progress,
+                    allow_rebuild=allow_rebuild,
+                    vector_dir=ws.data_dir,
+                    fill_limit=fill_limit,
+                    fill_seconds=fill_seconds,
                 )
         finally:
             store.close()
@@ -468,9 +475,7 @@ def _write_file(
         report.files_indexed += 1
 
 
-def _finish_transaction(
-    store: Store, plan: _Plan, vectors: _Vectors, written: _Written, report: IndexReport
-) -> None:
+def _finish_transaction(store: Store, plan: _Plan, vectors: _Vectors, written: _Written, report: IndexReport) -> None:
     """The vec0 rows and meta (a new generation), in the same transaction as the chunks."""
     vplan = vectors.plan
     gone = set(written.removed_ids)

@@ -131,9 +131,7 @@ def top_k(ids: Any, scores: Any, k: int) -> list[tuple[int, float]]:
     return [(int(ids[i]), float(scores[i])) for i in order]
 
 
-def write_base(
-    data_dir: Path, index_id: str, generation: int, ids: np.ndarray, matrix: np.ndarray, dim: int
-) -> None:
+def write_base(data_dir: Path, index_id: str, generation: int, ids: np.ndarray, matrix: np.ndarray, dim: int) -> None:
     import numpy as np
 
     rows = len(ids)
@@ -177,7 +175,8 @@ def write_base_stream(
                     break
                 os.pwrite(fd, np.ascontiguousarray(ids[:n], dtype="<i8").tobytes(), ids_at + written * 8)
                 os.pwrite(
-                    fd, np.ascontiguousarray(matrix[:n], dtype="<f4").reshape(n, dim).tobytes(),
+                    fd,
+                    np.ascontiguousarray(matrix[:n], dtype="<f4").reshape(n, dim).tobytes(),
                     rows_at + written * dim * 4,
                 )
                 written += n
@@ -250,7 +249,9 @@ class VectorSet:
         if base is None or base.index_id != key:
             return None
         if previous is not None and (previous.base.index_id, previous.base.generation, previous.base.stamp) == (
-            base.index_id, base.generation, base.stamp
+            base.index_id,
+            base.generation,
+            base.stamp,
         ):
             base = previous.base
         if base.generation == generation:

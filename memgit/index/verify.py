@@ -192,9 +192,11 @@ def _check_vec0(
         return [], None
     out: list[str] = []
     want = dict(store.vectors_for(None, model))
-    have = {int(r[0]): bytes(r[1]) for r in store.conn.execute("SELECT rowid, embedding FROM chunks_vec")} if (
-        store.vec_dim() is not None
-    ) else {}
+    have = (
+        {int(r[0]): bytes(r[1]) for r in store.conn.execute("SELECT rowid, embedding FROM chunks_vec")}
+        if (store.vec_dim() is not None)
+        else {}
+    )
     if set(have) != set(want):
         extra, lost = sorted(set(have) - set(want))[:5], sorted(set(want) - set(have))[:5]
         out.append(f"vec0: chunks_vec holds other chunks (unexpected ids {extra}, missing ids {lost})")

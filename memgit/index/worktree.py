@@ -16,9 +16,7 @@ from memgit.workspace import Workspace
 def overlay_matches_worktree(ws: Workspace) -> bool:
     """True when every work-tree row holds exactly what its file holds now."""
     try:
-        store = Store(
-            index_path(ws), cache_path(ws), readonly=True, busy_timeout=ws.config.index.busy_timeout
-        )
+        store = Store(index_path(ws), cache_path(ws), readonly=True, busy_timeout=ws.config.index.busy_timeout)
     except (CorruptIndex, IndexUnavailable):
         return False
     try:

@@ -137,9 +137,7 @@ def focus_lines(query: str | frozenset[str], text: str, start: int) -> tuple[int
     return start + best[1], start + best[1], lines[best[1]]
 
 
-def render_lines(
-    query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True
-) -> bytes:
+def render_lines(query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True) -> bytes:
     """The ledger lines of one search (pure): one JSON object a hit, dream reports left out."""
     stamp = now.isoformat(timespec="seconds")
     qhash = query_hash(query)

@@ -57,9 +57,7 @@ def recording_enabled(config_record: bool, no_record: bool = False) -> bool:
     return os.environ.get("MEMGIT_NO_RECALL", "").strip().lower() in ("", "0", "false", "no")
 
 
-def record_search(
-    data_dir: Path, query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True
-) -> int:
+def record_search(data_dir: Path, query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True) -> int:
     """Record the hits of one search in this clone's spool (never the work tree: a search must not
     dirty it); returns how many lines were written. Publishing moves them into the tracked ledger."""
     data = render_lines(query, hits, now, keep_query=keep_query)

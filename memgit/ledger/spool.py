@@ -306,9 +306,7 @@ def stage(root: Path, git_dir: Path, data_dir: Path) -> Staged:
 
     operation = plumbing.operation_in_progress(git_dir)
     if operation:
-        raise PublishRefused(
-            f"cannot publish the recall spool during {operation}; finish it (or abort it) first"
-        )
+        raise PublishRefused(f"cannot publish the recall spool during {operation}; finish it (or abort it) first")
     plans: list[tuple[Path, str, bytes | None, list[str], list[str]]] = []
     for spool in spools:
         with _locked(spool, create=False) as fd:

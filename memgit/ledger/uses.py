@@ -55,13 +55,22 @@ def use_lines(kind: str, path: str, start: int, end: int, now: datetime, text: s
     out = []
     for entry in parse_entries(text):
         if entry.body_start <= end and start <= max(entry.body_end, entry.body_start):
-            out.append(use_line(kind, path, entry.body_start, max(entry.body_end, entry.body_start), now,
-                                ledger_text_hash(entry.body)))
+            out.append(
+                use_line(
+                    kind,
+                    path,
+                    entry.body_start,
+                    max(entry.body_end, entry.body_start),
+                    now,
+                    ledger_text_hash(entry.body),
+                )
+            )
     return out
 
 
-def record_use(ws: Workspace, kind: str, path: str, start: int, end: int, now: datetime | None = None,
-               text: str | None = None) -> bool:
+def record_use(
+    ws: Workspace, kind: str, path: str, start: int, end: int, now: datetime | None = None, text: str | None = None
+) -> bool:
     """Record one use of lines `start`-`end` of `path` (whose text is `text`, for a get) in the
     clone's spool; False when nothing was recorded (recording off, not MEMORY.md, no lines, or
     the spool cannot be written: a read never fails because of this)."""

@@ -172,8 +172,7 @@ def flush_text(options: ServerOptions, *, day: date, today: date, focus: str | N
         "- daily logs are append-only: add notes at the end, never rewrite or delete earlier lines;",
         "- one decision, fact, preference, owner or open task a bullet, each readable on its own: "
         "name the people and projects, and write dates as YYYY-MM-DD, not 'today' or 'next week';",
-        "- leave out chat filler, questions, and what memory already holds (check with memory_search "
-        "when unsure);",
+        "- leave out chat filler, questions, and what memory already holds (check with memory_search when unsure);",
         "- never store secrets (keys, passwords, tokens): the memory lint refuses them.",
     ]
     if options.scope == "group":

@@ -179,7 +179,9 @@ class McpServer:
         except (TypeError, ValueError) as exc:  # a payload JSON cannot carry: answer, do not hang
             print(f"memgit mcp: cannot encode an answer: {exc!r}", file=sys.stderr)
             ident = message.get("id")
-            data = wire.encode(wire.error(ident, wire.INTERNAL_ERROR, f"Internal error: the answer cannot be encoded ({exc})"))
+            data = wire.encode(
+                wire.error(ident, wire.INTERNAL_ERROR, f"Internal error: the answer cannot be encoded ({exc})")
+            )
         with self._out_lock:
             if self._out_broken:
                 return

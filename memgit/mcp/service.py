@@ -294,7 +294,7 @@ class MemoryService:
     def _group_refusal(path: str) -> str:
         return (
             f"{path} is private memory and this is a group session (`memgit mcp --scope group` or "
-            "[mcp] scope = \"group\"): search the daily logs and notes instead"
+            '[mcp] scope = "group"): search the daily logs and notes instead'
         )
 
     def status(self) -> dict[str, Any]:
@@ -397,7 +397,10 @@ class VectorFill:
             if self._embedder is None:
                 return {}
             report = update_index(
-                self._service.ws, worktree=True, embedder=self._embedder, lock_timeout=600,
+                self._service.ws,
+                worktree=True,
+                embedder=self._embedder,
+                lock_timeout=600,
                 fill_limit=BACKGROUND_FILL_LIMIT,
             )
             return report.to_dict()
@@ -428,8 +431,13 @@ class VectorFill:
 
     def status(self) -> dict[str, Any]:
         running = self._future is not None and not self._future.done()
-        return {"running": running, "filled": self.filled, "steps": self.steps, "pending": self.pending,
-                **({"error": self.error} if self.error else {})}
+        return {
+            "running": running,
+            "filled": self.filled,
+            "steps": self.steps,
+            "pending": self.pending,
+            **({"error": self.error} if self.error else {}),
+        }
 
     def close(self) -> None:
         with self._lock:

@@ -337,6 +337,7 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
 #: How long a `--commit` append waits for another one to finish its commit (hooks may index).
 COMMIT_LOCK_TIMEOUT_SECONDS = 120.0
 
+
 def _committed_already(root: Path, rel: str, start: int, end: int, text: str) -> str | None:
     """HEAD's id when HEAD already holds `text` at lines `start`-`end` of `rel` (another process
     committed the file after this append), else None."""
@@ -407,7 +408,9 @@ def append_memory(
         locks / "append-commit.lock", ws.root / rel, COMMIT_LOCK_TIMEOUT_SECONDS, holder="another `--commit` append"
     ):
         start, end, created = write_entry(ws.root / rel, cleaned, title=title, heading=heading, lock_path=lock_path)
-        result = AppendResult(path=rel, start_line=start, end_line=end, heading=heading, created=created, notices=notices)
+        result = AppendResult(
+            path=rel, start_line=start, end_line=end, heading=heading, created=created, notices=notices
+        )
         result.commit = _commit_append(ws, result, cleaned, long_term=long_term)
     return result
 

@@ -235,7 +235,9 @@ def _refuse_now(ws: Workspace) -> None:
         )
     folder = ws.root / SESSIONS_DIR
     if os.path.lexists(folder) and (folder.is_symlink() or not folder.is_dir()):
-        raise CaptureRefused(f"{SESSIONS_DIR} is not a folder, so transcripts cannot be kept there; nothing was written")
+        raise CaptureRefused(
+            f"{SESSIONS_DIR} is not a folder, so transcripts cannot be kept there; nothing was written"
+        )
     conflicted = [p for p in plumbing.unmerged_paths(ws.root) if p.startswith(SESSIONS_DIR + "/")]
     if conflicted:
         raise CaptureRefused(
@@ -302,7 +304,9 @@ def _read_text(path: Path) -> str:
             raise CaptureRefused(f"{SESSIONS_DIR}/{path.name} is not a regular file (a link?); nothing was written")
         return path.read_bytes().decode("utf-8", errors="replace")
     except OSError as exc:
-        raise CaptureRefused(f"cannot read {SESSIONS_DIR}/{path.name}: {exc.strerror or exc}; nothing was written") from None
+        raise CaptureRefused(
+            f"cannot read {SESSIONS_DIR}/{path.name}: {exc.strerror or exc}; nothing was written"
+        ) from None
 
 
 @dataclass

@@ -179,7 +179,9 @@ def _check_writable(root: Path, rels: list[str], *, new_repo: bool) -> None:
                         "rename that file (e.g. `git mv memory memory.md`) and run memgit init again; "
                         "memgit init changed nothing"
                     )
-                raise MemgitError(f"{name} is a file, not a folder, so {rel} cannot be created; memgit init changed nothing")
+                raise MemgitError(
+                    f"{name} is a file, not a folder, so {rel} cannot be created; memgit init changed nothing"
+                )
         if not _writable(folder):
             raise MemgitError(f"cannot write in {folder} (permission denied); memgit init changed nothing")
 

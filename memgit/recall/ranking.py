@@ -61,9 +61,7 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / union if union else 0.0
 
 
-def mmr(
-    ranked: Sequence[Candidate], tokens: Sequence[frozenset[str]], k: int, lam: float
-) -> list[Candidate]:
+def mmr(ranked: Sequence[Candidate], tokens: Sequence[frozenset[str]], k: int, lam: float) -> list[Candidate]:
     """Maximal marginal relevance: trade relevance against similarity to what is already chosen.
 
     Each candidate's redundancy (its highest similarity to a chosen one) is updated with the
@@ -103,9 +101,7 @@ def drop_repeated_lines(hits: Sequence[Candidate]) -> list[Candidate]:
             covered.append((hit.start_line, hit.end_line))
             out.append(hit)
             continue
-        keep = [
-            not any(s <= hit.start_line + i <= e for s, e in covered) for i in range(span)
-        ]
+        keep = [not any(s <= hit.start_line + i <= e for s, e in covered) for i in range(span)]
         if not any(keep):
             continue
         first = keep.index(True)

@@ -49,8 +49,20 @@ DATE_WORDS_RE = re.compile(
 )
 NAME_RE = re.compile(r"\b[A-Z][\w'’-]*\b")
 POSSESSIVE_RE = re.compile(r"['’]s?$")
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-          "october", "november", "december")
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _MONTH = r"(" + "|".join(m.capitalize() for m in MONTHS) + r")"
 # "October 13, 2023", "13 October 2023", "2023-10-13", and a month with or without a year
 DATE_PATTERNS = (

@@ -271,7 +271,9 @@ class Searcher:
                 loaded = self._term_scores.loaded_for(state) or self._term_scores.load(saved, state)
                 if loaded:
                     return {
-                        "words": loaded, "rows": self._term_scores.rows, "loaded": True,
+                        "words": loaded,
+                        "rows": self._term_scores.rows,
+                        "loaded": True,
                         "seconds": round(time.perf_counter() - started, 3),
                     }
                 report: dict[str, Any] = self._term_scores.prewarm(store, state, stop=stop)
@@ -392,8 +394,12 @@ class Searcher:
         _tree, overlay = read_marker(self.ws)
         try:
             report = update_index(
-                self.ws, worktree=overlay, embedder=embedder, lock_timeout=0.5,
-                fill_limit=INLINE_FILL_LIMIT, fill_seconds=INLINE_FILL_SECONDS,
+                self.ws,
+                worktree=overlay,
+                embedder=embedder,
+                lock_timeout=0.5,
+                fill_limit=INLINE_FILL_LIMIT,
+                fill_seconds=INLINE_FILL_SECONDS,
             )
         except (IndexLocked, IndexUnavailable):
             return 0
@@ -453,8 +459,16 @@ class Searcher:
             self.fill_pending(store, notices)
         with store.snapshot_read():
             return self._search_snapshot(
-                store, query, k=k, mode=mode, path_glob=path_glob, since_day=since_day, until_day=until_day,
-                today=today, notices=notices, started=started,
+                store,
+                query,
+                k=k,
+                mode=mode,
+                path_glob=path_glob,
+                since_day=since_day,
+                until_day=until_day,
+                today=today,
+                notices=notices,
+                started=started,
             )
 
     def _search_snapshot(
@@ -639,9 +653,7 @@ class Searcher:
         if lacking and use_vectors:
             notices.append(pending_notice(lacking, int(meta.get("chunk_count", "0") or 0)))
 
-    def rank(
-        self, query: str, candidates: list[Candidate], k: int, mode: str, today: date
-    ) -> list[Candidate]:
+    def rank(self, query: str, candidates: list[Candidate], k: int, mode: str, today: date) -> list[Candidate]:
         """The ranking steps after the legs merge: (re-rank,) order, diversify, drop lines already returned."""
         cfg = self.ws.config.search
         if cfg.rerank and mode == "hybrid":
@@ -661,7 +673,8 @@ class Searcher:
             # outrank the note that holds the fact: reports come after the notes, never instead of them.
             report = paths.DREAM_REPORT_DIR + "/"
             diverse = [c for c in diverse if not c.path.startswith(report)] + [
-                c for c in diverse if c.path.startswith(report)]
+                c for c in diverse if c.path.startswith(report)
+            ]
         return diverse[:k]
 
     def _vectors(self, meta: dict[str, str]) -> VectorSet | QuantizedVectors | None:
@@ -684,8 +697,8 @@ class Searcher:
             previous = self._vector_cache
             self._vector_cache = VectorSet.open(self.ws.data_dir, index_id, generation, previous)
             self._vector_index_id = index_id
-            reused = previous is not None and self._vector_cache is not None and (
-                self._vector_cache.base is previous.base
+            reused = (
+                previous is not None and self._vector_cache is not None and (self._vector_cache.base is previous.base)
             )
             vset = self._vector_cache
             quantize = vset is not None and len(vset.base.ids) > self.ws.config.search.quantized_above

@@ -87,7 +87,11 @@ class SearchSession:
             # A warm session amortises reading the vectors into memory (in-memory products are
             # ~2x faster than over the memory-mapped file); a single query is faster from the map.
             self.searcher: Searcher = Searcher(
-                ws, embedder=embedder, auto_index=auto_index, preload_vectors=warm, keep_term_scores=warm,
+                ws,
+                embedder=embedder,
+                auto_index=auto_index,
+                preload_vectors=warm,
+                keep_term_scores=warm,
                 bm25_prefetch=prefetch,
             )
         except BaseException:

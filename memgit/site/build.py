@@ -128,8 +128,7 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
     site.gather(mf)
     present = output.existing_files(out)
     plans = site.plan(present)
-    report = BuildReport(out=str(out), commit=commit, scope=options.scope, pages=len(plans),
-                         incremental=bool(mf.pages))
+    report = BuildReport(out=str(out), commit=commit, scope=options.scope, pages=len(plans), incremental=bool(mf.pages))
     todo = [p for p in plans if mf.pages.get(p.url, ("", ""))[0] != p.key or p.url not in present]
     needed = {blob for plan in todo for blob in plan.needs}
     contents = plumbing.read_blobs(ws.root, sorted(needed)) if needed else {}

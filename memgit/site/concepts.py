@@ -53,9 +53,10 @@ def parse_document(data: bytes) -> dict | None:
         return None
     try:
         themes = [[str(t["tag"]), float(t["strength"])] for t in doc.get("themes", [])]
-        concepts = [[str(c["tag"]), int(c["count"]),
-                     [[str(p[0]), int(p[1]), int(p[2]), str(p[3])] for p in c["places"]]]
-                    for c in doc.get("concepts", [])]
+        concepts = [
+            [str(c["tag"]), int(c["count"]), [[str(p[0]), int(p[1]), int(p[2]), str(p[3])] for p in c["places"]]]
+            for c in doc.get("concepts", [])
+        ]
     except (KeyError, TypeError, ValueError, IndexError):
         return None
     return {"day": doc["day"], "base": str(doc.get("base", "")), "themes": themes, "concepts": concepts}
@@ -70,9 +71,13 @@ def report_themes(text: str) -> tuple[int | None, list[tuple[str, float]]]:
     return None, []
 
 
-def dream_concepts(docs: Sequence[dict], shown: Container[str],
-                   memory_entries: Iterable[tuple[int, int, Sequence[str]]] = (),
-                   limit: int = MAX_CONCEPTS, public: bool = False) -> list[DreamConcept]:
+def dream_concepts(
+    docs: Sequence[dict],
+    shown: Container[str],
+    memory_entries: Iterable[tuple[int, int, Sequence[str]]] = (),
+    limit: int = MAX_CONCEPTS,
+    public: bool = False,
+) -> list[DreamConcept]:
     """Concepts of the dreams `docs` (newest first) with the places they name in `shown` notes.
 
     `shown` holds every note a page may link to (a public site passes only public notes, so a
@@ -96,7 +101,9 @@ def dream_concepts(docs: Sequence[dict], shown: Container[str],
     ranked = sorted(found.values(), key=lambda c: (c.strength is None, -(c.strength or 0.0), -c.count, c.tag))
     kept = ranked[:limit]
     for concept in kept:
-        unique = {(path, text_hash): (path, start, end, text_hash) for path, start, end, text_hash in reversed(concept.raw)}
+        unique = {
+            (path, text_hash): (path, start, end, text_hash) for path, start, end, text_hash in reversed(concept.raw)
+        }
         concept.raw = sorted(unique.values(), key=lambda p: (p[0], p[1], p[2], p[3]))
     by_tag = {c.tag: c for c in kept}
     for start, end, tags in memory_entries:
@@ -106,8 +113,9 @@ def dream_concepts(docs: Sequence[dict], shown: Container[str],
     return [c for c in kept if c.raw or c.memory or (c.theme_days and not public)]
 
 
-def locate(raw: Sequence[tuple[str, int, int, str]], current: Mapping[str, list[str]]
-           ) -> tuple[list[tuple[str, int, int, str]], int]:
+def locate(
+    raw: Sequence[tuple[str, int, int, str]], current: Mapping[str, list[str]]
+) -> tuple[list[tuple[str, int, int, str]], int]:
     """The places as they are in `current` (path -> lines): (path, start, end, first words), and
     how many are gone (their text rewritten or deleted since the dream). A moved line is followed."""
     spots: set[tuple[str, int, int, str]] = set()

@@ -69,8 +69,9 @@ class Inputs:
         cfg = ws.config
         self.cfg = cfg.site
         self.max_bytes = cfg.memory.max_file_bytes
-        self.params = models.ChunkParams(cfg.chunking.max_tokens, cfg.chunking.overlap_tokens,
-                                         cfg.chunking.chars_per_token, cfg.site.search_chars)
+        self.params = models.ChunkParams(
+            cfg.chunking.max_tokens, cfg.chunking.overlap_tokens, cfg.chunking.chars_per_token, cfg.site.search_chars
+        )
         override = ws.root / (cfg.site.templates or ".memgit/templates")
         self.template_dirs = render.template_dirs(shipped_dir("templates"), [override])
         self.env = render.make_environment(shipped_dir("templates"), [override], ws.data_dir / "site" / "jinja")
@@ -80,9 +81,16 @@ class Inputs:
         self.secret_rules = {code: lint.severity(code) for code in SECRET_CODES}
         self.entropy_threshold = lint.entropy_threshold
         redaction = (REDACTION, self.redacting, sorted(self.secret_rules.items()), self.entropy_threshold)
-        self.global_key = input_key(__version__, render.templates_hash(self.template_dirs), scope, base_url,
-                                     dataclasses.asdict(self.cfg), dataclasses.asdict(self.params), self.max_bytes,
-                                     redaction)
+        self.global_key = input_key(
+            __version__,
+            render.templates_hash(self.template_dirs),
+            scope,
+            base_url,
+            dataclasses.asdict(self.cfg),
+            dataclasses.asdict(self.params),
+            self.max_bytes,
+            redaction,
+        )
         self._shown: dict[str, tuple[str | None, str | None]] = {}
         #: blob -> [[line, rule]] of the lines `shown` redacted in it (blobs with none are absent).
         self.redactions: dict[str, list[list]] = {}
@@ -95,22 +103,33 @@ class Inputs:
         self.redactions = dict(mf.redactions or {})
         tree_files = self.tree_files = plumbing.entries(ws.root, self.tree)
         self.files: dict[str, plumbing.Entry] = {
-            path: entry for path, entry in sorted(tree_files.items())
-            if ws.is_memory_path(path) and (self.scope == "private" or not models.is_private(path, self.cfg.private_paths))
+            path: entry
+            for path, entry in sorted(tree_files.items())
+            if ws.is_memory_path(path)
+            and (self.scope == "private" or not models.is_private(path, self.cfg.private_paths))
         }
         # Dreaming's concepts files (memory/.dreams/concepts/*.json), newest first: not memory, read
         # whatever the scope (a public site links only to the public places they name).
-        dream_files = sorted(((p, e) for p, e in tree_files.items()
-                              if p.startswith(paths.CONCEPTS_DIR + "/") and p.endswith(".json") and e.is_regular),
-                             reverse=True)
+        dream_files = sorted(
+            (
+                (p, e)
+                for p, e in tree_files.items()
+                if p.startswith(paths.CONCEPTS_DIR + "/") and p.endswith(".json") and e.is_regular
+            ),
+            reverse=True,
+        )
         self.dream_concept_files = dream_files[: site_concepts.MAX_DREAMS]
-        self.dream_concept_days = {day for p, _ in dream_files if (day := paths.daily_date(p.removesuffix(".json") + ".md"))}
+        self.dream_concept_days = {
+            day for p, _ in dream_files if (day := paths.daily_date(p.removesuffix(".json") + ".md"))
+        }
         # The provenance of MEMORY.md's entries: their short markers name only a key.
         store = tree_files.get(paths.ENTRIES_PATH)
         self.store_blob = store.blob if store is not None and store.is_regular else ""
         self.provenance = entry_provenance(
             plumbing.read_blobs(ws.root, [self.store_blob])[self.store_blob].decode("utf-8", "replace")
-            if self.store_blob else None)
+            if self.store_blob
+            else None
+        )
         blobs = {e.blob for e in self.files.values() if e.is_regular}
         missing = sorted(blobs - set(mf.summaries))
         fresh = plumbing.read_blobs(ws.root, missing) if missing else {}
@@ -120,8 +139,9 @@ class Inputs:
                 self.records[path] = _record(models.Summary(problem="not a regular file (symlink)"))
             elif entry.blob in fresh:
                 text, problem = self.shown(entry.blob, fresh[entry.blob])
-                self.records[path] = _record(models.summarise_text(path, text) if text is not None
-                                             else models.Summary(problem=problem))
+                self.records[path] = _record(
+                    models.summarise_text(path, text) if text is not None else models.Summary(problem=problem)
+                )
             else:
                 self.records[path] = mf.summaries[entry.blob]
         self.blob_records = {e.blob: self.records[p] for p, e in self.files.items() if e.is_regular}
@@ -135,10 +155,18 @@ class Inputs:
         limit = self.cfg.history
         # History since the last build is merged into what the manifest kept; a build of a commit
         # that does not descend from the last one (another branch, --at an older commit) walks it all.
-        since = mf.commit if mf.commit and mf.logs is not None and mf.trailers is not None and \
-            history.is_ancestor(ws.root, mf.commit, self.commit) else None
-        found = {p: self.subjects(rows) for p, rows in
-                 history.file_logs(ws.root, self.commit, set(self.files), limit, since=since).items()}
+        since = (
+            mf.commit
+            if mf.commit
+            and mf.logs is not None
+            and mf.trailers is not None
+            and history.is_ancestor(ws.root, mf.commit, self.commit)
+            else None
+        )
+        found = {
+            p: self.subjects(rows)
+            for p, rows in history.file_logs(ws.root, self.commit, set(self.files), limit, since=since).items()
+        }
         # Paths no commit touched since the last build keep their pages as they are (see plan()).
         self.touched: set[str] | None = set(found) if since else None
         old_logs = (mf.logs or {}) if since else {}
@@ -146,8 +174,9 @@ class Inputs:
         self.trailers: list[dict] = []
         self.actions = []
         if self.scope == "private":
-            newer = self.subjects([dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit,
-                                                                                          since=since)])
+            newer = self.subjects(
+                [dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit, since=since)]
+            )
             self.trailers = newer + ((mf.trailers or []) if since else [])
             self.actions = models.dream_actions(self.trailers)
 
@@ -187,8 +216,9 @@ class Inputs:
             return commits
         out = []
         for commit in commits:
-            subject, code = redact_line(commit["subject"], entropy_threshold=self.entropy_threshold,
-                                        severities=self.secret_rules)
+            subject, code = redact_line(
+                commit["subject"], entropy_threshold=self.entropy_threshold, severities=self.secret_rules
+            )
             out.append({**commit, "subject": subject} if code else commit)
         return out
 
@@ -208,8 +238,9 @@ class Inputs:
             for line, code in hits:
                 if (path, line, code) not in seen:
                     seen.add((path, line, code))
-                    rows.append({"path": path, "line": line, "code": code, "rule": RULES_BY_CODE[code].name,
-                                 "commit": commit})
+                    rows.append(
+                        {"path": path, "line": line, "code": code, "rule": RULES_BY_CODE[code].name, "commit": commit}
+                    )
 
         for path, entry in self.files.items():
             add(path, self.redactions.get(entry.blob, []), None)
@@ -246,9 +277,16 @@ class Inputs:
                 source = entry_source(e)
                 if source is None or e.marker is None:
                     continue
-                found.append({"start": e.start, "end": e.end, "ref": source.format(), "key": e.marker.key,
-                              "text": models.entry_words(lines, e.start, e.end, 120),
-                              "supersedes": e.marker.extra.get("supersedes", "")})
+                found.append(
+                    {
+                        "start": e.start,
+                        "end": e.end,
+                        "ref": source.format(),
+                        "key": e.marker.key,
+                        "text": models.entry_words(lines, e.start, e.end, 120),
+                        "supersedes": e.marker.extra.get("supersedes", ""),
+                    }
+                )
             cached = {"blob": memory.blob, "store": self.store_blob, "entries": found}
         self.memory_refs_state = cached
         return list(cached["entries"])
@@ -277,13 +315,24 @@ class Inputs:
                 for ref in group:
                     found[ref.format()] = models.writers(blame, lines, ref.start, ref.end)
         ids = {commit_id for writers in found.values() for commit_id in writers}
-        infos = {c["id"]: c for c in self.subjects([dataclasses.asdict(c) for c in
-                                                     history.commits_info(self.ws.root, ids).values()])}
+        infos = {
+            c["id"]: c
+            for c in self.subjects([dataclasses.asdict(c) for c in history.commits_info(self.ws.root, ids).values()])
+        }
         for text, writers in found.items():
             known = [infos[c] for c in writers if c in infos]
             info = max(known, key=lambda i: (i["date"], i["id"])) if known else None
-            cache[text] = {"id": info["id"], "short": info["id"][:7], "day": info["date"][:10],
-                           "author": info["author"], "subject": info["subject"]} if info else {}
+            cache[text] = (
+                {
+                    "id": info["id"],
+                    "short": info["id"][:7],
+                    "day": info["date"][:10],
+                    "author": info["author"],
+                    "subject": info["subject"],
+                }
+                if info
+                else {}
+            )
         self.written_state = {r.format(): cache.get(r.format(), {}) for r in refs if r.commit}
         return self.written_state
 
@@ -315,8 +364,11 @@ class Inputs:
         public ones alike, for public notes only), counted once per ledger blob."""
         from memgit.core.paths import LEDGER_DIR
 
-        ledgers = sorted((p, e) for p, e in self.tree_files.items()
-                         if p.startswith(LEDGER_DIR + "/") and p.endswith(".jsonl") and e.is_regular)
+        ledgers = sorted(
+            (p, e)
+            for p, e in self.tree_files.items()
+            if p.startswith(LEDGER_DIR + "/") and p.endswith(".jsonl") and e.is_regular
+        )
         cache = dict(self.mf.heat or {})
         missing = sorted({e.blob for _, e in ledgers} - cache.keys())
         if missing:
@@ -341,12 +393,14 @@ class Inputs:
         return lines
 
     def _ref_inputs(self, refs: list[SourceRef]) -> tuple[dict[str, str], list[tuple[str, str]]]:
-        current_blobs = {r.path: self.files[r.path].blob for r in refs
-                         if r.path in self.files and self.files[r.path].is_regular}
+        current_blobs = {
+            r.path: self.files[r.path].blob for r in refs if r.path in self.files and self.files[r.path].is_regular
+        }
         return current_blobs, sorted({(r.commit, r.path) for r in refs if r.commit})
 
-    def _ref_lines(self, pairs: list[tuple[str, str]], current_blobs: dict[str, str]
-                   ) -> tuple[dict[tuple[str, str], list[str] | None], dict[str, list[str] | None]]:
+    def _ref_lines(
+        self, pairs: list[tuple[str, str]], current_blobs: dict[str, str]
+    ) -> tuple[dict[tuple[str, str], list[str] | None], dict[str, list[str] | None]]:
         raw_at = history.blobs_at(self.ws.root, pairs)
         current_raw = plumbing.read_blobs(self.ws.root, sorted(set(current_blobs.values())))
         lines_at = {}

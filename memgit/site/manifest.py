@@ -52,12 +52,22 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
     if raw.get("global_key") != global_key:  # summaries depend on settings too: start over
         return Manifest(global_key=global_key)
     summaries = raw.get("summaries", {})
-    return Manifest(global_key=global_key, commit=raw.get("commit"),
-                    pages={url: (v[0], v[1]) for url, v in raw.get("pages", {}).items()},
-                    summaries=summaries, logs=raw.get("logs"), blame=raw.get("blame"),
-                    trailers=raw.get("trailers"), by_path=raw.get("by_path", {}), concepts=raw.get("concepts", {}),
-                    memory_refs=raw.get("memory_refs", {}), written=raw.get("written", {}),
-                    superseded=raw.get("superseded", {}), heat=raw.get("heat", {}), redactions=raw.get("redactions", {}))
+    return Manifest(
+        global_key=global_key,
+        commit=raw.get("commit"),
+        pages={url: (v[0], v[1]) for url, v in raw.get("pages", {}).items()},
+        summaries=summaries,
+        logs=raw.get("logs"),
+        blame=raw.get("blame"),
+        trailers=raw.get("trailers"),
+        by_path=raw.get("by_path", {}),
+        concepts=raw.get("concepts", {}),
+        memory_refs=raw.get("memory_refs", {}),
+        written=raw.get("written", {}),
+        superseded=raw.get("superseded", {}),
+        heat=raw.get("heat", {}),
+        redactions=raw.get("redactions", {}),
+    )
 
 
 def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:

@@ -108,8 +108,12 @@ def entries(text: str, provenance: Mapping[str, EntryMarker] | None = None) -> l
     return _pair(tokens, _entry_tokens(tokens), markers, provenance)
 
 
-def _pair(tokens: Sequence[Token], spans: list[tuple[int, int]], markers: dict[int, EntryMarker | None],
-          provenance: Mapping[str, EntryMarker] | None = None) -> list[Entry]:
+def _pair(
+    tokens: Sequence[Token],
+    spans: list[tuple[int, int]],
+    markers: dict[int, EntryMarker | None],
+    provenance: Mapping[str, EntryMarker] | None = None,
+) -> list[Entry]:
     found = []
     pending = sorted((n, m) for n, m in markers.items() if n > 0)
     inline = {-n: m for n, m in markers.items() if n < 0}
@@ -147,8 +151,7 @@ def _anchor_html(lines: range) -> str:
     return "".join(f'<span id="L{n}"></span>' for n in lines)
 
 
-def anchor_lines(tokens: list[Token], line_count: int,
-                 classes: Callable[[int, int], list[str]] | None = None) -> None:
+def anchor_lines(tokens: list[Token], line_count: int, classes: Callable[[int, int], list[str]] | None = None) -> None:
     """Give every source line an id (`L12`) inside the innermost block that shows it.
 
     Each leaf block owns its own lines plus the blank or hidden lines after it (a marker line, a
@@ -189,7 +192,7 @@ def anchor_lines(tokens: list[Token], line_count: int,
         host.attrSet("data-l", f"{first}-{last}")
         host.attrJoin("class", css)
         if rest:
-            inline = next((t for t in tokens[index + 1:] if t.type == "inline"), None)
+            inline = next((t for t in tokens[index + 1 :] if t.type == "inline"), None)
             if inline is not None:
                 anchor = Token("html_inline", "", 0)
                 anchor.content = rest
@@ -203,9 +206,14 @@ class Renderer:
     `provenance` completes a short marker (a key only) from the store beside MEMORY.md.
     """
 
-    def __init__(self, page_url: str, source_path: str, known_paths: Container[str],
-                 tag_url: Callable[[str], str | None] | None = None,
-                 provenance: Mapping[str, EntryMarker] | None = None) -> None:
+    def __init__(
+        self,
+        page_url: str,
+        source_path: str,
+        known_paths: Container[str],
+        tag_url: Callable[[str], str | None] | None = None,
+        provenance: Mapping[str, EntryMarker] | None = None,
+    ) -> None:
         self.page_url = page_url
         self.source_path = source_path
         self.known_paths = known_paths
@@ -268,7 +276,7 @@ class Renderer:
                     if href is None:
                         continue
                     if match.start() > pos:
-                        out.append(_text_token(text[pos:match.start()]))
+                        out.append(_text_token(text[pos : match.start()]))
                     opener = Token("link_open", "a", 1)
                     opener.attrSet("href", href)
                     opener.attrSet("class", cls)
@@ -281,8 +289,14 @@ class Renderer:
                     out.append(_text_token(text[pos:]))
             block.children = out
 
-    def render(self, text: str, annotate: Callable[[Entry], str] | None = None, anchors: bool = True,
-               heat: dict[int, int] | None = None, marked: Container[int] = ()) -> Markup:
+    def render(
+        self,
+        text: str,
+        annotate: Callable[[Entry], str] | None = None,
+        anchors: bool = True,
+        heat: dict[int, int] | None = None,
+        marked: Container[int] = (),
+    ) -> Markup:
         """The note as HTML. A leading `# Title` stays the page's one H1 (`has_h1` says so); any
         other level-1 heading becomes an H2. `heat` (line -> recalls) and `marked` (promoted lines)
         add classes to the blocks holding those lines."""
@@ -364,7 +378,9 @@ def _render_link_open(self: RendererHTML, tokens: Sequence[Token], idx: int, opt
     return f'<a{attrs} rel="nofollow noopener noreferrer">'
 
 
-def _render_link_close(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+def _render_link_close(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     depth = 0
     for j in range(idx - 1, -1, -1):
         kind = tokens[j].type
@@ -383,12 +399,18 @@ def _render_image(self: RendererHTML, tokens: Sequence[Token], idx: int, options
     return f'<span class="image-alt">[image: {escape(alt)}]</span>'
 
 
-def _render_table_open(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+def _render_table_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     # A wide table scrolls in its own focusable region, never the page (390 px screens).
-    return '<div class="table-wrap" tabindex="0" role="region" aria-label="Table">' + self.renderToken(tokens, idx, options, env)
+    return '<div class="table-wrap" tabindex="0" role="region" aria-label="Table">' + self.renderToken(
+        tokens, idx, options, env
+    )
 
 
-def _render_table_close(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+def _render_table_close(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
@@ -397,4 +419,3 @@ _MD.add_render_rule("link_close", _render_link_close)
 _MD.add_render_rule("image", _render_image)
 _MD.add_render_rule("table_open", _render_table_open)
 _MD.add_render_rule("table_close", _render_table_close)
-

@@ -50,13 +50,25 @@ class Summary:
     links: list[str] = field(default_factory=list)  # memory paths it links to (back-links)
 
     def to_json(self) -> dict:
-        return {"lines": self.lines, "title": self.title, "first": self.first, "concepts": self.concepts,
-                "problem": self.problem, "links": self.links}
+        return {
+            "lines": self.lines,
+            "title": self.title,
+            "first": self.first,
+            "concepts": self.concepts,
+            "problem": self.problem,
+            "links": self.links,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping) -> Summary:
-        return cls(data["lines"], data["title"], data["first"], dict(data["concepts"]), data["problem"],
-                   list(data.get("links", [])))
+        return cls(
+            data["lines"],
+            data["title"],
+            data["first"],
+            dict(data["concepts"]),
+            data["problem"],
+            list(data.get("links", [])),
+        )
 
 
 def is_private(path: str, private_paths: Iterable[str] = ()) -> bool:
@@ -98,8 +110,14 @@ def plain_text(line: str) -> str:
 
 def entry_words(lines: Sequence[str], start: int, end: int, limit: int) -> str:
     """A MEMORY.md entry's words as plain text, markers and blank lines left out, shortened."""
-    return shorten(" ".join(plain_text(strip_marker(line)) for line in lines[start - 1 : end]
-                            if line.strip() and not is_marker_line(line)), limit)
+    return shorten(
+        " ".join(
+            plain_text(strip_marker(line))
+            for line in lines[start - 1 : end]
+            if line.strip() and not is_marker_line(line)
+        ),
+        limit,
+    )
 
 
 def shorten(text: str, limit: int = _FIRST_CHARS) -> str:
@@ -135,8 +153,9 @@ def summarise_text(path: str, text: str) -> Summary:
             first = shorten(plain)
         if title and first:
             break
-    return Summary(lines=len(lines), title=title, first=first, concepts=concept_lines(text),
-                   links=link_targets(path, text))
+    return Summary(
+        lines=len(lines), title=title, first=first, concepts=concept_lines(text), links=link_targets(path, text)
+    )
 
 
 _MD_LINK = re.compile(r"\]\(\s*<?([^)\s>#]+\.(?:md|jsonl))(?:#[^)\s>]*)?>?")
@@ -151,8 +170,11 @@ def link_targets(path: str, text: str) -> list[str]:
 
     if "](" not in text and ".md:" not in text and ".jsonl:" not in text:
         return []
-    found = {posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(m))) for m in _MD_LINK.findall(text)
-             if "://" not in m and not m.startswith("/")}
+    found = {
+        posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(m)))
+        for m in _MD_LINK.findall(text)
+        if "://" not in m and not m.startswith("/")
+    }
     found |= {unquote(m) for m in _REF_PATH.findall(text)}
     return sorted(p for p in found if p != path and not p.startswith("../"))
 
@@ -174,8 +196,14 @@ def concept_lines(text: str) -> dict[str, list[int]]:
 # ------------------------------------------------------------------------------------ notes
 
 
-def note_context(path: str, text: str | None, problem: str | None, history: Sequence[Mapping],
-                 page: str, current_url: str | None = None) -> dict:
+def note_context(
+    path: str,
+    text: str | None,
+    problem: str | None,
+    history: Sequence[Mapping],
+    page: str,
+    current_url: str | None = None,
+) -> dict:
     """A note (or a snapshot of one): numbered lines, its recent commits, or why it is not shown."""
     # Shown without memgit's entry markers (numbering kept).
     lines = [strip_marker(line) for line in source_lines(text)] if text is not None else []
@@ -185,7 +213,12 @@ def note_context(path: str, text: str | None, problem: str | None, history: Sequ
         "problem": problem,
         "history": list(history),
         "current_url": urls.relative(page, current_url) if current_url else None,
-        "days": [], "linked": [], "promoted": [], "heat": None, "hot": [], "recalls": 0,
+        "days": [],
+        "linked": [],
+        "promoted": [],
+        "heat": None,
+        "hot": [],
+        "recalls": 0,
     }
 
 
@@ -203,20 +236,32 @@ def note_extras(page: str, path: str, extra: Mapping, lines: int) -> dict:
     before, after = extra.get("days") or (None, None)
     for other, rel, word in ((before, "prev", "Previous day"), (after, "next", "Next day")):
         if other:
-            out["days"].append({"rel": rel, "word": word, "label": other[7:17],
-                                "url": urls.relative(page, urls.note_url(other))})
+            out["days"].append(
+                {"rel": rel, "word": word, "label": other[7:17], "url": urls.relative(page, urls.note_url(other))}
+            )
     out["linked"] = [{"path": p, "url": urls.relative(page, urls.note_url(p))} for p in extra.get("linked", [])]
-    out["promoted"] = [{"lines": f"line {a}" if b <= a else f"lines {a}-{b}",
-                        "url": urls.relative(page, urls.note_url(path) + urls.lines_anchor(a, b)),
-                        "entry": urls.relative(page, urls.HOME) + f"#L{start}", "text": text}
-                       for a, b, start, text in extra.get("promoted", [])]
+    out["promoted"] = [
+        {
+            "lines": f"line {a}" if b <= a else f"lines {a}-{b}",
+            "url": urls.relative(page, urls.note_url(path) + urls.lines_anchor(a, b)),
+            "entry": urls.relative(page, urls.HOME) + f"#L{start}",
+            "text": text,
+        }
+        for a, b, start, text in extra.get("promoted", [])
+    ]
     heat = dict(extra.get("heat", []))
     if heat:
         out["recalls"] = max(heat.values())
-        out["hot"] = [{"line": n, "count": c, "url": urls.relative(page, urls.note_url(path) + f"#L{n}")}
-                      for n, c in sorted(heat.items(), key=lambda item: (-item[1], item[0]))[:3]]
-        out["heat"] = heat_strip(heat, lines, f"Recall heat of {path}: lines searches surfaced, "
-                                 f"most recalled line {out['hot'][0]['line']} ({out['recalls']} times)")
+        out["hot"] = [
+            {"line": n, "count": c, "url": urls.relative(page, urls.note_url(path) + f"#L{n}")}
+            for n, c in sorted(heat.items(), key=lambda item: (-item[1], item[0]))[:3]
+        ]
+        out["heat"] = heat_strip(
+            heat,
+            lines,
+            f"Recall heat of {path}: lines searches surfaced, "
+            f"most recalled line {out['hot'][0]['line']} ({out['recalls']} times)",
+        )
     return out
 
 
@@ -225,6 +270,7 @@ def fold_credits(items: Sequence[tuple[object, dict]], headings: Sequence[int] =
     same commit, with no heading (line numbers in `headings`) between them, share one credit,
     shown under the last of them and counting them, instead of the same line under each."""
     import bisect
+
     out: dict[int, dict] = {}
     run: list[tuple[int, dict]] = []
 
@@ -273,8 +319,14 @@ def note_groups(rows: Sequence[Mapping]) -> list[dict]:
             name = folder + "/" if folder else "Top level"
             key = ("0" if not folder else "1") + folder
         groups.setdefault(key, [name, []])[1].append(row)
-    return [{"name": name, "id": "g" + str(i), "notes": sorted(items, key=lambda r: r["path"],
-             reverse=name.startswith("Daily"))} for i, (name, items) in enumerate(v for _, v in sorted(groups.items()))]
+    return [
+        {
+            "name": name,
+            "id": "g" + str(i),
+            "notes": sorted(items, key=lambda r: r["path"], reverse=name.startswith("Daily")),
+        }
+        for i, (name, items) in enumerate(v for _, v in sorted(groups.items()))
+    ]
 
 
 def history_rows(page: str, path: str, commits: Sequence[Mapping], snapshot_urls: Mapping[str, str]) -> list[dict]:
@@ -310,23 +362,42 @@ def month_context(month: str, days: Sequence[tuple[str, str, Summary]], page: st
         [{"day": d.day, "url": by_day.get(d.isoformat())} if d.month == number else None for d in week]
         for week in calendar.Calendar(firstweekday=0).monthdatescalendar(year, number)
     ]
-    out = {"month": month, "label": datetime.date(year, number, 1).strftime("%B %Y"), "count": len(days),
-           "weeks": weeks, "url": urls.relative(page, urls.month_url(month)), "days": []}
+    out = {
+        "month": month,
+        "label": datetime.date(year, number, 1).strftime("%B %Y"),
+        "count": len(days),
+        "weeks": weeks,
+        "url": urls.relative(page, urls.month_url(month)),
+        "days": [],
+    }
     if with_days:
-        out["days"] = [{
-            "day": day, "weekday": datetime.date.fromisoformat(day).strftime("%a"), "path": path,
-            "url": by_day[day], "lines": summary.lines, "first": summary.first or summary.title,
-            "problem": summary.problem} for day, path, summary in days]
+        out["days"] = [
+            {
+                "day": day,
+                "weekday": datetime.date.fromisoformat(day).strftime("%a"),
+                "path": path,
+                "url": by_day[day],
+                "lines": summary.lines,
+                "first": summary.first or summary.title,
+                "problem": summary.problem,
+            }
+            for day, path, summary in days
+        ]
         out["lines"] = sum(summary.lines for _, _, summary in days)
         from memgit.site.svg import day_bars
 
         per_day = {day: summary.lines for day, _, summary in days}
-        span = [d.isoformat() for week in calendar.Calendar().monthdatescalendar(year, number) for d in week
-                if d.month == number]
+        span = [
+            d.isoformat()
+            for week in calendar.Calendar().monthdatescalendar(year, number)
+            for d in week
+            if d.month == number
+        ]
         busiest = max(per_day, key=lambda d: (per_day[d], d))
-        out["chart"] = day_bars([(d, per_day.get(d, 0)) for d in span],
-                                f"Lines written per day in {out['label']}; the busiest day, {busiest}, "
-                                f"has {per_day[busiest]} lines")
+        out["chart"] = day_bars(
+            [(d, per_day.get(d, 0)) for d in span],
+            f"Lines written per day in {out['label']}; the busiest day, {busiest}, has {per_day[busiest]} lines",
+        )
     return out
 
 
@@ -342,22 +413,36 @@ def timeline_context(daily: Mapping[str, Summary], page: str = urls.TIMELINE) ->
 
         first, last = datetime.date.fromisoformat(min(per_day)), datetime.date.fromisoformat(max(per_day))
         span = [(first + datetime.timedelta(days=i)).isoformat() for i in range(min((last - first).days + 1, 400))]
-        span = span if (last - first).days < 400 else \
-            [(last - datetime.timedelta(days=i)).isoformat() for i in range(399, -1, -1)]
+        span = (
+            span
+            if (last - first).days < 400
+            else [(last - datetime.timedelta(days=i)).isoformat() for i in range(399, -1, -1)]
+        )
         busiest = max(per_day, key=lambda d: (per_day[d], d))
-        chart = {"svg": day_bars([(d, per_day.get(d, 0)) for d in span],
-                                 f"Lines written per day from {span[0]} to {span[-1]}; the busiest day, {busiest}, "
-                                 f"has {per_day[busiest]} lines"),
-                 "first": span[0], "last": span[-1], "busiest": busiest, "most": per_day[busiest],
-                 "total": sum(per_day.values())}
+        chart = {
+            "svg": day_bars(
+                [(d, per_day.get(d, 0)) for d in span],
+                f"Lines written per day from {span[0]} to {span[-1]}; the busiest day, {busiest}, "
+                f"has {per_day[busiest]} lines",
+            ),
+            "first": span[0],
+            "last": span[-1],
+            "busiest": busiest,
+            "most": per_day[busiest],
+            "total": sum(per_day.values()),
+        }
     return {"months": months, "total": sum(m["count"] for m in months), "chart": chart}
 
 
 # ------------------------------------------------------------------------------------ provenance
 
 
-def provenance_link(ref: SourceRef, current_lines: Mapping[str, list[str] | None],
-                    lines_at: Mapping[tuple[str, str], list[str] | None], page: str) -> dict:
+def provenance_link(
+    ref: SourceRef,
+    current_lines: Mapping[str, list[str] | None],
+    lines_at: Mapping[tuple[str, str], list[str] | None],
+    page: str,
+) -> dict:
     """Where an entry's source reference should land.
 
     The current note when the referenced lines still read the same at HEAD; a snapshot of the file at
@@ -371,13 +456,20 @@ def provenance_link(ref: SourceRef, current_lines: Mapping[str, list[str] | None
     if old is None:
         if current is None:
             return {"label": label, "url": None, "state": "missing"}
-        return {"label": label, "url": urls.relative(page, urls.note_url(ref.path) + anchor),
-                "state": "no-commit" if ref.commit else "current"}
+        return {
+            "label": label,
+            "url": urls.relative(page, urls.note_url(ref.path) + anchor),
+            "state": "no-commit" if ref.commit else "current",
+        }
     same = current is not None and current[ref.start - 1 : ref.end] == old[ref.start - 1 : ref.end]
     if same:
         return {"label": label, "url": urls.relative(page, urls.note_url(ref.path) + anchor), "state": "current"}
-    return {"label": label, "url": urls.relative(page, urls.snapshot_url(ref.commit or "", ref.path) + anchor),
-            "state": "changed", "current_url": urls.relative(page, urls.note_url(ref.path)) if current else None}
+    return {
+        "label": label,
+        "url": urls.relative(page, urls.snapshot_url(ref.commit or "", ref.path) + anchor),
+        "state": "changed",
+        "current_url": urls.relative(page, urls.note_url(ref.path)) if current else None,
+    }
 
 
 def parse_score(text: str) -> tuple[float | None, list[tuple[str, str]]]:
@@ -405,24 +497,39 @@ def dream_actions(commits: Sequence[Mapping]) -> list[dict]:
                 source = parse_reference(trailers[TRAILER_SOURCE])
             except BadReference:
                 source = None
-        out.append({
-            "id": commit["id"], "short": commit["id"][:10], "date": commit["date"][:10], "author": commit["author"],
-            "subject": commit["subject"], "action": trailers.get(TRAILER_ACTION, "promote"),
-            "key": trailers.get(TRAILER_KEY, ""), "source": source, "score": score, "components": components,
-            "supersedes": trailers.get("Memgit-Supersedes", ""),
-        })
+        out.append(
+            {
+                "id": commit["id"],
+                "short": commit["id"][:10],
+                "date": commit["date"][:10],
+                "author": commit["author"],
+                "subject": commit["subject"],
+                "action": trailers.get(TRAILER_ACTION, "promote"),
+                "key": trailers.get(TRAILER_KEY, ""),
+                "source": source,
+                "score": score,
+                "components": components,
+                "supersedes": trailers.get("Memgit-Supersedes", ""),
+            }
+        )
     return out
 
 
 def writers(blame: Sequence[str], lines: Sequence[str], start: int, end: int) -> list[str]:
     """The commits that wrote lines start-end, blank and memgit marker lines ignored (a commit
     that only added the blank line after an entry, or moved a marker, did not write it)."""
-    return sorted({blame[n - 1] for n in range(start, min(end, len(blame)) + 1)
-                   if n - 1 < len(lines) and lines[n - 1].strip() and not is_marker_line(lines[n - 1])})
+    return sorted(
+        {
+            blame[n - 1]
+            for n in range(start, min(end, len(blame)) + 1)
+            if n - 1 < len(lines) and lines[n - 1].strip() and not is_marker_line(lines[n - 1])
+        }
+    )
 
 
-def blame_summary(blame: Sequence[str], lines: Sequence[str], start: int, end: int,
-                  commits: Mapping[str, Mapping]) -> dict | None:
+def blame_summary(
+    blame: Sequence[str], lines: Sequence[str], start: int, end: int, commits: Mapping[str, Mapping]
+) -> dict | None:
     """Who wrote a person's entry: the newest commit among its own lines (blank and marker lines
     ignored)."""
     newest = None
@@ -487,13 +594,21 @@ def search_docs(path: str, text: str, params: ChunkParams, date: str = "") -> li
     if is_transcript:
         numbered = transcript_lines(text)
     else:
-        numbered = [(n, strip_marker(line)) for n, line in enumerate(split_lines(text), start=1)
-                    if not is_marker_line(line) and not is_placeholder(line)]
-    chunks = chunk_lines(numbered, max_tokens=params.max_tokens, overlap_tokens=params.overlap_tokens,
-                         count_tokens=char_token_counter(params.chars_per_token))
+        numbered = [
+            (n, strip_marker(line))
+            for n, line in enumerate(split_lines(text), start=1)
+            if not is_marker_line(line) and not is_placeholder(line)
+        ]
+    chunks = chunk_lines(
+        numbered,
+        max_tokens=params.max_tokens,
+        overlap_tokens=params.overlap_tokens,
+        count_tokens=char_token_counter(params.chars_per_token),
+    )
     by_line = dict(numbered)
-    headings: list[tuple[int, str]] = [] if is_transcript else [
-        (n, plain_text(line)) for n, line in numbered if _HEADING.match(line)]
+    headings: list[tuple[int, str]] = (
+        [] if is_transcript else [(n, plain_text(line)) for n, line in numbered if _HEADING.match(line)]
+    )
     day = paths.daily_date(path)
     when = day or date[:10]
     url = urls.note_url(path)

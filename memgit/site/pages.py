@@ -57,13 +57,30 @@ class Site(Inputs):
     """The pages one build makes from its inputs."""
 
     def context(self, page: str, **extra: Any) -> dict[str, Any]:
-        nav = {name: urls.relative(page, target) for name, target in (
-            ("home", urls.HOME), ("timeline", urls.TIMELINE), ("notes", urls.NOTES), ("search", urls.SEARCH),
-            ("dreams", urls.DREAMS), ("concepts", urls.CONCEPTS))}
+        nav = {
+            name: urls.relative(page, target)
+            for name, target in (
+                ("home", urls.HOME),
+                ("timeline", urls.TIMELINE),
+                ("notes", urls.NOTES),
+                ("search", urls.SEARCH),
+                ("dreams", urls.DREAMS),
+                ("concepts", urls.CONCEPTS),
+            )
+        }
         root = urls.relative(page, "x")[:-1]
-        return {"site_title": self.cfg.title, "scope": self.scope, "nav": nav, "root": root, "page": page,
-                "section": urls.section(page), "crumbs": [], "source_of": None,
-                "canonical": self.base_url + page if self.base_url else "", **extra}
+        return {
+            "site_title": self.cfg.title,
+            "scope": self.scope,
+            "nav": nav,
+            "root": root,
+            "page": page,
+            "section": urls.section(page),
+            "crumbs": [],
+            "source_of": None,
+            "canonical": self.base_url + page if self.base_url else "",
+            **extra,
+        }
 
     def _render(self, template: str, page: str, **extra: Any) -> bytes:
         return render.render(self.env, template, self.context(page, **extra)).encode("utf-8")
@@ -120,7 +137,10 @@ class Site(Inputs):
         out: dict[str, dict] = {}
         daily = sorted(self.daily)
         for i, path in enumerate(daily):
-            out.setdefault(path, {})["days"] = (daily[i - 1] if i else None, daily[i + 1] if i + 1 < len(daily) else None)
+            out.setdefault(path, {})["days"] = (
+                daily[i - 1] if i else None,
+                daily[i + 1] if i + 1 < len(daily) else None,
+            )
         for path in self.files:
             for target in self.records[path].get("links", []):
                 if target in self.files:
@@ -133,7 +153,8 @@ class Site(Inputs):
                 ref = parse_reference(e["ref"])
                 if ref.path in self.files and ref.path != "MEMORY.md":
                     out.setdefault(ref.path, {}).setdefault("promoted", []).append(
-                        [ref.start, ref.end, e["start"], e["text"]])
+                        [ref.start, ref.end, e["start"], e["text"]]
+                    )
         for path, heat in self.heat.items():
             out.setdefault(path, {})["heat"] = sorted(heat.items())
         return out
@@ -144,8 +165,13 @@ class Site(Inputs):
         if self.touched is None or path in self.touched:
             return None
         old = self.mf.by_path.get(path)
-        if not old or len(old) < 3 or old[0] != entry.blob or old[2] != digest or \
-                not all(u in present and u in self.mf.pages for u in old[1]):
+        if (
+            not old
+            or len(old) < 3
+            or old[0] != entry.blob
+            or old[2] != digest
+            or not all(u in present and u in self.mf.pages for u in old[1])
+        ):
             return None
         self.by_path[path] = old
         self.carried.update(old[1])
@@ -157,16 +183,19 @@ class Site(Inputs):
         crumbs = [{"label": "Home", "url": urls.relative(page, urls.HOME)}]
         if day is not None:
             month = day.strftime("%Y-%m")
-            crumbs += [{"label": "Timeline", "url": urls.relative(page, urls.TIMELINE)},
-                       {"label": day.strftime("%B %Y"), "url": urls.relative(page, urls.month_url(month))}]
+            crumbs += [
+                {"label": "Timeline", "url": urls.relative(page, urls.TIMELINE)},
+                {"label": day.strftime("%B %Y"), "url": urls.relative(page, urls.month_url(month))},
+            ]
         elif path.startswith(models.DREAMS_DIR):
             crumbs.append({"label": "Dreams", "url": urls.relative(page, urls.DREAMS)})
         else:
             crumbs.append({"label": "Notes", "url": urls.relative(page, urls.NOTES)})
         return crumbs
 
-    def _note_plans(self, path: str, entry: plumbing.Entry, rows: list[dict], snap_urls: dict[str, str],
-                    extra: dict) -> list[Plan]:
+    def _note_plans(
+        self, path: str, entry: plumbing.Entry, rows: list[dict], snap_urls: dict[str, str], extra: dict
+    ) -> list[Plan]:
         """A note's page (Markdown rendered, every source line an anchor) and, for Markdown, its
         numbered source lines on a page of their own."""
         url = urls.note_url(path)
@@ -185,28 +214,57 @@ class Site(Inputs):
             if markdown and text is not None:
                 from memgit.site.markdown import Renderer
 
-                renderer = Renderer(url, path, set(extra.get("links", [])),
-                                    lambda tag: urls.relative(url, urls.concept_url(tag)) if tag in tags else None)
+                renderer = Renderer(
+                    url,
+                    path,
+                    set(extra.get("links", [])),
+                    lambda tag: urls.relative(url, urls.concept_url(tag)) if tag in tags else None,
+                )
                 promoted_lines = {n for a, b, _, _ in extra.get("promoted", []) for n in range(a, b + 1)}
                 body = renderer.render(text, heat=dict(extra.get("heat", [])), marked=promoted_lines)
                 has_h1 = renderer.title_html if renderer.has_h1 else False
             ctx.update(models.note_extras(url, path, extra, len(ctx["lines"])))
-            return self._render("note.html", url, note=ctx, body=body, has_h1=has_h1, title=title, snapshot=None,
-                                source_url=urls.relative(url, source) if source else None,
-                                crumbs=self._crumbs(url, path))
+            return self._render(
+                "note.html",
+                url,
+                note=ctx,
+                body=body,
+                has_h1=has_h1,
+                title=title,
+                snapshot=None,
+                source_url=urls.relative(url, source) if source else None,
+                crumbs=self._crumbs(url, path),
+            )
 
-        plans = [Plan(url, input_key(self.global_key, "note", path, entry.blob, rows, snap_urls, extra), produce,
-                      () if problem else (entry.blob,))]
+        plans = [
+            Plan(
+                url,
+                input_key(self.global_key, "note", path, entry.blob, rows, snap_urls, extra),
+                produce,
+                () if problem else (entry.blob,),
+            )
+        ]
         if source is not None:
+
             def produce_source(contents: dict[str, bytes]) -> bytes:
                 text, why = self._text(contents, entry.blob)
                 ctx = models.note_context(path, text, why, [], source, url)
-                return self._render("note.html", source, note=ctx, body=None, has_h1=False, title=f"{title} (source)",
-                                    snapshot=None, source_url=None, source_of=urls.relative(source, url),
-                                    crumbs=self._crumbs(source, path))
+                return self._render(
+                    "note.html",
+                    source,
+                    note=ctx,
+                    body=None,
+                    has_h1=False,
+                    title=f"{title} (source)",
+                    snapshot=None,
+                    source_url=None,
+                    source_of=urls.relative(source, url),
+                    crumbs=self._crumbs(source, path),
+                )
 
-            plans.append(Plan(source, input_key(self.global_key, "source", path, entry.blob), produce_source,
-                              (entry.blob,)))
+            plans.append(
+                Plan(source, input_key(self.global_key, "source", path, entry.blob), produce_source, (entry.blob,))
+            )
         return plans
 
     def _snapshot_plan(self, url: str, commit: str, path: str, blob: str) -> Plan:
@@ -215,31 +273,57 @@ class Site(Inputs):
         def produce(contents: dict[str, bytes]) -> bytes:
             text, why = self._text(contents, blob)
             ctx = models.note_context(path, text, why, [], url, current)
-            return self._render("note.html", url, note=ctx, body=None, has_h1=False, title=f"{path} at {commit[:7]}",
-                                snapshot={"commit": commit, "short": commit[:7]}, source_url=None,
-                                crumbs=self._crumbs(url, path))
+            return self._render(
+                "note.html",
+                url,
+                note=ctx,
+                body=None,
+                has_h1=False,
+                title=f"{path} at {commit[:7]}",
+                snapshot={"commit": commit, "short": commit[:7]},
+                source_url=None,
+                crumbs=self._crumbs(url, path),
+            )
 
         return Plan(url, input_key(self.global_key, "snap", commit, path, blob, current), produce, (blob,))
 
     def _home_plans(self, snapshots: set[str]) -> list[Plan]:
         recent = sorted(self.daily, reverse=True)[:7]
-        recent_rows = [{"path": p, "day": day.isoformat(), "first": self.summary(p).first or self.summary(p).title}
-                       for p in recent if (day := paths.daily_log_day(p)) is not None]
+        recent_rows = [
+            {"path": p, "day": day.isoformat(), "first": self.summary(p).first or self.summary(p).title}
+            for p in recent
+            if (day := paths.daily_log_day(p)) is not None
+        ]
         counts = {"notes": len(self.files), "daily": len(self.daily)}
         memory = self.files.get("MEMORY.md")
         if self.scope != "private" or memory is None or not memory.is_regular:
+
             def produce_plain(contents: dict[str, bytes]) -> bytes:
                 rows = [{**r, "url": urls.relative(urls.HOME, urls.note_url(r["path"]))} for r in recent_rows]
-                return self._render("home.html", urls.HOME, memory=None, recent=rows, counts=counts,
-                                    title=self.cfg.title)
+                return self._render(
+                    "home.html", urls.HOME, memory=None, recent=rows, counts=counts, title=self.cfg.title
+                )
+
             return [Plan(urls.HOME, input_key(self.global_key, "home", recent_rows, counts), produce_plain)]
         memory_log = self.logs.get("MEMORY.md", [])
         refs = self._memory_refs()
         current_blobs, at_pairs = self._ref_inputs(refs)
         written = self._written(refs)
         superseded = self._superseded()
-        key = input_key(self.global_key, "home", memory.blob, self.store_blob, memory_log, current_blobs, at_pairs,
-                        [(a["id"], a["date"]) for a in self.actions], recent_rows, counts, written, superseded)
+        key = input_key(
+            self.global_key,
+            "home",
+            memory.blob,
+            self.store_blob,
+            memory_log,
+            current_blobs,
+            at_pairs,
+            [(a["id"], a["date"]) for a in self.actions],
+            recent_rows,
+            counts,
+            written,
+            superseded,
+        )
         plans: list[Plan] = []
         lines_at, current_lines = self.ref_lines
         for commit, path in at_pairs:
@@ -259,12 +343,19 @@ class Site(Inputs):
             text, problem = self._text(contents, memory.blob)
             lines = models.source_lines(text) if text is not None else []
             blame = self._memory_blame(memory.blob, memory_log) if text is not None else []
-            infos = {c["id"]: c for c in self.subjects([dataclasses.asdict(c) for c in
-                                                         history.commits_info(self.ws.root, set(blame)).values()])}
+            infos = {
+                c["id"]: c
+                for c in self.subjects(
+                    [dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()]
+                )
+            }
             credits = models.fold_credits(
-                [(e, self._annotation(e, blame, lines, infos, promotions, written, superseded))
-                 for e in (entries(text, self.provenance) if text is not None else [])],
-                [n for n, line in enumerate(lines, start=1) if line.lstrip(" ").startswith("#")])
+                [
+                    (e, self._annotation(e, blame, lines, infos, promotions, written, superseded))
+                    for e in (entries(text, self.provenance) if text is not None else [])
+                ],
+                [n for n, line in enumerate(lines, start=1) if line.lstrip(" ").startswith("#")],
+            )
             renderer = Renderer(urls.HOME, "MEMORY.md", self.files, provenance=self.provenance)
 
             def annotate(entry: Entry) -> str:
@@ -273,10 +364,19 @@ class Site(Inputs):
 
             body = renderer.render(text, annotate) if text is not None else None
             rows = [{**r, "url": urls.relative(urls.HOME, urls.note_url(r["path"]))} for r in recent_rows]
-            return self._render("home.html", urls.HOME, memory={"html": body, "problem": problem,
-                                "has_h1": renderer.title_html if text is not None and renderer.has_h1 else False,
-                                "url": urls.relative(urls.HOME, urls.note_url("MEMORY.md"))},
-                                recent=rows, counts=counts, title=self.cfg.title)
+            return self._render(
+                "home.html",
+                urls.HOME,
+                memory={
+                    "html": body,
+                    "problem": problem,
+                    "has_h1": renderer.title_html if text is not None and renderer.has_h1 else False,
+                    "url": urls.relative(urls.HOME, urls.note_url("MEMORY.md")),
+                },
+                recent=rows,
+                counts=counts,
+                title=self.cfg.title,
+            )
 
         plans.append(Plan(urls.HOME, key, produce, (memory.blob,)))
         return plans
@@ -286,14 +386,30 @@ class Site(Inputs):
 
         def produce(contents: dict[str, bytes]) -> bytes:
             ctx = models.note_context(path, "\n".join(lines) + "\n", None, [], url, current)
-            return self._render("note.html", url, note=ctx, body=None, has_h1=False, title=f"{path} at {commit[:7]}",
-                                snapshot={"commit": commit, "short": commit[:7]}, source_url=None,
-                                crumbs=self._crumbs(url, path))
+            return self._render(
+                "note.html",
+                url,
+                note=ctx,
+                body=None,
+                has_h1=False,
+                title=f"{path} at {commit[:7]}",
+                snapshot={"commit": commit, "short": commit[:7]},
+                source_url=None,
+                crumbs=self._crumbs(url, path),
+            )
 
         return Plan(url, input_key(self.global_key, "refsnap", commit, path, lines, current), produce)
 
-    def _annotation(self, entry: Entry, blame: list[str], lines: list[str], infos: dict, promotions: dict,
-                    written: dict, superseded: dict) -> dict:
+    def _annotation(
+        self,
+        entry: Entry,
+        blame: list[str],
+        lines: list[str],
+        infos: dict,
+        promotions: dict,
+        written: dict,
+        superseded: dict,
+    ) -> dict:
         """One entry's provenance as the one-line credit shows it."""
         lines_at, current_lines = self.ref_lines
         source = entry_source(entry)
@@ -307,14 +423,24 @@ class Site(Inputs):
         promo = promotions.get(marker.key)
         commit = None
         if promo is not None:
-            commit = {"short": promo["id"][:7], "id": promo["id"], "date": promo["date"],
-                      "url": urls.relative(urls.HOME, urls.DREAMS) + "#a-" + promo["id"][:7]}
-        return {"marker": {
-            "key": marker.key, "score": marker.score, "promoted": marker.promoted or (promo or {}).get("date"),
-            "source": link, "commit": commit,
-            "written": written.get(source.format()) if source is not None and source.commit else None,
-            "replaced": superseded.get(promo["id"], "") if promo and promo["action"] == "supersede" else "",
-        }, "blame": None}
+            commit = {
+                "short": promo["id"][:7],
+                "id": promo["id"],
+                "date": promo["date"],
+                "url": urls.relative(urls.HOME, urls.DREAMS) + "#a-" + promo["id"][:7],
+            }
+        return {
+            "marker": {
+                "key": marker.key,
+                "score": marker.score,
+                "promoted": marker.promoted or (promo or {}).get("date"),
+                "source": link,
+                "commit": commit,
+                "written": written.get(source.format()) if source is not None and source.commit else None,
+                "replaced": superseded.get(promo["id"], "") if promo and promo["action"] == "supersede" else "",
+            },
+            "blame": None,
+        }
 
     def _timeline_plans(self) -> list[Plan]:
         line_counts = [(p, self.records[p]["lines"]) for p in self.daily]
@@ -332,26 +458,52 @@ class Site(Inputs):
             url = urls.month_url(month)
             near = (months[i - 1] if i else None, months[i + 1] if i + 1 < len(months) else None)
 
-            def produce(contents: dict[str, bytes], url: str = url, month: str = month,
-                        members: list[str] = by_month[month], near: tuple = near) -> bytes:
+            def produce(
+                contents: dict[str, bytes],
+                url: str = url,
+                month: str = month,
+                members: list[str] = by_month[month],
+                near: tuple = near,
+            ) -> bytes:
                 days = models.months_of({p: self.summary(p) for p in members})[month]
                 ctx = models.month_context(month, days, url, with_days=True)
-                ctx["near"] = [{"label": models.month_label(m), "url": urls.relative(url, urls.month_url(m)), "rel": rel}
-                               for m, rel in zip(near, ("prev", "next"), strict=True) if m]
-                return self._render("timeline.html", url, timeline=None, month=ctx, title=ctx["label"],
-                                    crumbs=[{"label": "Home", "url": urls.relative(url, urls.HOME)},
-                                            {"label": "Timeline", "url": urls.relative(url, urls.TIMELINE)}])
+                ctx["near"] = [
+                    {"label": models.month_label(m), "url": urls.relative(url, urls.month_url(m)), "rel": rel}
+                    for m, rel in zip(near, ("prev", "next"), strict=True)
+                    if m
+                ]
+                return self._render(
+                    "timeline.html",
+                    url,
+                    timeline=None,
+                    month=ctx,
+                    title=ctx["label"],
+                    crumbs=[
+                        {"label": "Home", "url": urls.relative(url, urls.HOME)},
+                        {"label": "Timeline", "url": urls.relative(url, urls.TIMELINE)},
+                    ],
+                )
 
-            plans.append(Plan(url, input_key(self.global_key, "month", month, near, self.digests(by_month[month])),
-                              produce))
+            plans.append(
+                Plan(url, input_key(self.global_key, "month", month, near, self.digests(by_month[month])), produce)
+            )
         return plans
 
     def _notes_plan(self) -> Plan:
         def produce(contents: dict[str, bytes]) -> bytes:
-            rows = [{"path": p, "url": urls.relative(urls.NOTES, urls.note_url(p)), "title": s.title or s.first,
-                     "problem": s.problem, "lines": s.lines} for p, s in ((p, self.summary(p)) for p in self.files)]
-            return self._render("notes.html", urls.NOTES, groups=models.note_groups(rows), count=len(rows),
-                                title="All notes")
+            rows = [
+                {
+                    "path": p,
+                    "url": urls.relative(urls.NOTES, urls.note_url(p)),
+                    "title": s.title or s.first,
+                    "problem": s.problem,
+                    "lines": s.lines,
+                }
+                for p, s in ((p, self.summary(p)) for p in self.files)
+            ]
+            return self._render(
+                "notes.html", urls.NOTES, groups=models.note_groups(rows), count=len(rows), title="All notes"
+            )
 
         shown = [(p, r["title"], r["first"], r["problem"], r["lines"]) for p, r in self.records.items()]
         return Plan(urls.NOTES, input_key(self.global_key, "notes", shown), produce)
@@ -373,11 +525,15 @@ class Site(Inputs):
             dated = ((day, p) for p in readable if p.startswith(models.DREAMS_DIR) and (day := paths.daily_date(p)))
             reports = dict(sorted(dated, reverse=True)[: site_concepts.MAX_DREAMS])
         memory = "MEMORY.md" if private and "MEMORY.md" in readable else None
-        key = input_key(self.global_key, "concepts", [(p, self.records[p]["concepts"]) for p in tagged],
-                        [(p, e.blob) for p, e in self.dream_concept_files],
-                        [(p, self.files[p].blob) for p in place_paths],
-                        sorted((day, self.files[p].blob) for day, p in reports.items()),
-                        self.files[memory].blob if memory else None)
+        key = input_key(
+            self.global_key,
+            "concepts",
+            [(p, self.records[p]["concepts"]) for p in tagged],
+            [(p, e.blob) for p, e in self.dream_concept_files],
+            [(p, self.files[p].blob) for p in place_paths],
+            sorted((day, self.files[p].blob) for day, p in reports.items()),
+            self.files[memory].blob if memory else None,
+        )
         if old.get("key") == key and all(u in present and u in self.mf.pages for u in old.get("urls", [])):
             self.concepts_state = {**old, "dreams": named}
             return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old["urls"]]
@@ -392,7 +548,9 @@ class Site(Inputs):
         texts = plumbing.read_blobs(self.ws.root, sorted(wanted)) if wanted else {}
         docs = []
         for _, entry in self.dream_concept_files:
-            doc = fresh_docs[entry.blob] if entry.blob in fresh_docs else site_concepts.parse_document(texts[entry.blob])
+            doc = (
+                fresh_docs[entry.blob] if entry.blob in fresh_docs else site_concepts.parse_document(texts[entry.blob])
+            )
             if doc is not None:
                 docs.append(doc)
 
@@ -414,20 +572,32 @@ class Site(Inputs):
         docs = sorted(docs, key=lambda doc: doc["day"], reverse=True)[: site_concepts.MAX_DREAMS]
         memory_state: dict[str, list] = {}
         if memory and memory_blob is not None:
-            memory_state[memory_blob] = old_memory[memory_blob] if memory_blob in old_memory else \
-                self._memory_concepts(lines_of(memory))
-        dream = site_concepts.dream_concepts(docs, readable, memory_state.get(memory_blob or "", []),
-                                             public=not private)
+            memory_state[memory_blob] = (
+                old_memory[memory_blob] if memory_blob in old_memory else self._memory_concepts(lines_of(memory))
+            )
+        dream = site_concepts.dream_concepts(
+            docs, readable, memory_state.get(memory_blob or "", []), public=not private
+        )
         index = models.concept_index({p: self.summary(p) for p in tagged})
         plans = self._concept_index_plan(index, dream, report_links)
         for tag in sorted(index.keys() | {c.tag for c in dream}):
-            plans.append(self._concept_page_plan(tag, index.get(tag, []), next((c for c in dream if c.tag == tag), None),
-                                                 report_links))
-        self.concepts_state = {"key": key, "urls": sorted(p.url for p in plans), "dreams": named,
-                               "reports": report_state, "memory": memory_state}
+            plans.append(
+                self._concept_page_plan(
+                    tag, index.get(tag, []), next((c for c in dream if c.tag == tag), None), report_links
+                )
+            )
+        self.concepts_state = {
+            "key": key,
+            "urls": sorted(p.url for p in plans),
+            "dreams": named,
+            "reports": report_state,
+            "memory": memory_state,
+        }
         return plans
 
-    def _dream_paths(self, cached: dict[str, list[str] | None]) -> tuple[dict[str, list[str] | None], dict[str, dict | None]]:
+    def _dream_paths(
+        self, cached: dict[str, list[str] | None]
+    ) -> tuple[dict[str, list[str] | None], dict[str, dict | None]]:
         """The notes each of the newest dreams' concepts files names (blob -> paths, None when it is
         not a concepts file), kept in the manifest; and the files read to learn it, parsed. Only the
         paths are kept: the files themselves are read again when the concept pages are planned."""
@@ -441,8 +611,9 @@ class Site(Inputs):
                 named[entry.blob] = cached[entry.blob]
             else:
                 doc = docs[entry.blob]
-                named[entry.blob] = None if doc is None else sorted(
-                    {place[0] for _, _, places in doc["concepts"] for place in places})
+                named[entry.blob] = (
+                    None if doc is None else sorted({place[0] for _, _, places in doc["concepts"] for place in places})
+                )
         return named, docs
 
     def _memory_concepts(self, lines: list[str]) -> list[list]:
@@ -451,29 +622,49 @@ class Site(Inputs):
         from memgit.site.markdown import entries as parse_entries
 
         found = parse_entries("\n".join(lines) + "\n")
-        return [[e.start, e.end, concept_tags("\n".join(lines[e.start - 1 : e.end]))]
-                for e in found if e.marker is not None]
+        return [
+            [e.start, e.end, concept_tags("\n".join(lines[e.start - 1 : e.end]))] for e in found if e.marker is not None
+        ]
 
     def _report_link(self, page: str, report_links: dict, day: str, anchored: bool) -> dict:
         path, line = report_links.get(day, (None, None))
         url = None
         if path is not None:
-            url = urls.relative(page, urls.note_url(path) + (urls.lines_anchor(line, line) if anchored and line else ""))
+            url = urls.relative(
+                page, urls.note_url(path) + (urls.lines_anchor(line, line) if anchored and line else "")
+            )
         return {"day": day, "url": url}
 
-    def _concept_index_plan(self, index: dict, dream: list[site_concepts.DreamConcept],
-                            report_links: dict) -> list[Plan]:
+    def _concept_index_plan(
+        self, index: dict, dream: list[site_concepts.DreamConcept], report_links: dict
+    ) -> list[Plan]:
         page = urls.CONCEPTS
-        rows = [{"tag": tag, "url": urls.relative(page, urls.concept_url(tag)), "count": len(places)}
-                for tag, places in index.items()]
+        rows = [
+            {"tag": tag, "url": urls.relative(page, urls.concept_url(tag)), "count": len(places)}
+            for tag, places in index.items()
+        ]
         private = self.scope == "private"
-        themes = [{"tag": c.tag, "url": urls.relative(page, urls.concept_url(c.tag)), "strength": c.strength,
-                   "places": site_concepts.places_note(c),
-                   "days": [self._report_link(page, report_links, d, True) for d in c.theme_days]}
-                  for c in dream if c.theme_days and private]
-        found = [{"tag": c.tag, "url": urls.relative(page, urls.concept_url(c.tag)),
-                  "places": site_concepts.places_note(c), "memory": len(c.memory)}
-                 for c in dream if not (c.theme_days and private)]
+        themes = [
+            {
+                "tag": c.tag,
+                "url": urls.relative(page, urls.concept_url(c.tag)),
+                "strength": c.strength,
+                "places": site_concepts.places_note(c),
+                "days": [self._report_link(page, report_links, d, True) for d in c.theme_days],
+            }
+            for c in dream
+            if c.theme_days and private
+        ]
+        found = [
+            {
+                "tag": c.tag,
+                "url": urls.relative(page, urls.concept_url(c.tag)),
+                "places": site_concepts.places_note(c),
+                "memory": len(c.memory),
+            }
+            for c in dream
+            if not (c.theme_days and private)
+        ]
         shared: dict[str, set[str]] = {tag: {p for p, _ in places} for tag, places in index.items()}
         for c in dream:
             shared.setdefault(c.tag, set()).update(p for p, _, _, _ in c.raw if p in self.files)
@@ -487,29 +678,59 @@ class Site(Inputs):
         picture = [row for row in picture if row[2]]
         labels = {p: (p.rsplit("/", 1)[-1].removesuffix(".md"), urls.relative(page, urls.note_url(p))) for p in notes}
         extra: dict[str, Any] = {"themes": themes, "found": found, "map": picture, "map_notes": labels}
-        return [Plan(page, input_key(self.global_key, "concepts", rows, themes, found, picture, labels),
-                     lambda contents: self._render("concepts.html", page, concepts=rows, tag=None, places=[],
-                                                   title="Concepts", picture=_concept_picture(picture, labels),
-                                                   **extra))]
+        return [
+            Plan(
+                page,
+                input_key(self.global_key, "concepts", rows, themes, found, picture, labels),
+                lambda contents: self._render(
+                    "concepts.html",
+                    page,
+                    concepts=rows,
+                    tag=None,
+                    places=[],
+                    title="Concepts",
+                    picture=_concept_picture(picture, labels),
+                    **extra,
+                ),
+            )
+        ]
 
-    def _concept_page_plan(self, tag: str, places: list, concept: site_concepts.DreamConcept | None,
-                           report_links: dict) -> Plan:
+    def _concept_page_plan(
+        self, tag: str, places: list, concept: site_concepts.DreamConcept | None, report_links: dict
+    ) -> Plan:
         url = urls.concept_url(tag)
-        items = [{"path": p, "url": urls.relative(url, urls.note_url(p)),
-                  "lines": [(n, urls.relative(url, urls.note_url(p) + urls.lines_anchor(n, n))) for n in lines]}
-                 for p, lines in places]
+        items = [
+            {
+                "path": p,
+                "url": urls.relative(url, urls.note_url(p)),
+                "lines": [(n, urls.relative(url, urls.note_url(p) + urls.lines_anchor(n, n))) for n in lines],
+            }
+            for p, lines in places
+        ]
         if concept is None:
-            return Plan(url, input_key(self.global_key, "concept", tag, items),
-                        lambda contents: self._render("concepts.html", url, concepts=[], tag=tag, places=items,
-                                                      title=f"#{tag}", dream=None))
+            return Plan(
+                url,
+                input_key(self.global_key, "concept", tag, items),
+                lambda contents: self._render(
+                    "concepts.html", url, concepts=[], tag=tag, places=items, title=f"#{tag}", dream=None
+                ),
+            )
         private = self.scope == "private"
         dream: dict[str, Any] = {
             "strength": concept.strength if private else None,
-            "theme_days": [self._report_link(url, report_links, d, True) for d in concept.theme_days] if private else [],
-            "found_days": [self._report_link(url, report_links, d, False) for d in concept.found_days] if private else [],
-            "memory": [{"label": f"MEMORY.md:{a}" + (f"-{b}" if b > a else ""),
-                        "url": urls.relative(url, urls.note_url("MEMORY.md") + urls.lines_anchor(a, b))}
-                       for a, b in concept.memory],
+            "theme_days": [self._report_link(url, report_links, d, True) for d in concept.theme_days]
+            if private
+            else [],
+            "found_days": [self._report_link(url, report_links, d, False) for d in concept.found_days]
+            if private
+            else [],
+            "memory": [
+                {
+                    "label": f"MEMORY.md:{a}" + (f"-{b}" if b > a else ""),
+                    "url": urls.relative(url, urls.note_url("MEMORY.md") + urls.lines_anchor(a, b)),
+                }
+                for a, b in concept.memory
+            ],
         }
         # The places are found again in the notes when the page renders, from the blobs the build
         # reads anyway: the key names those blobs, so only the pages of a changed note re-render.
@@ -522,15 +743,28 @@ class Site(Inputs):
                 text = self._text(contents, blob)[0]
                 current[path] = models.source_lines(text) if text is not None else []
             found, gone = site_concepts.locate(concept.raw, current)
-            shown = {"places": [{"label": f"{p}:{a}" + (f"-{b}" if b > a else ""), "text": text,
-                                 "url": urls.relative(url, urls.note_url(p) + urls.lines_anchor(a, b))}
-                                for p, a, b, text in found[: site_concepts.MAX_PLACES]],
-                     "more": max(0, len(found) - site_concepts.MAX_PLACES), "gone": gone}
-            return self._render("concepts.html", url, concepts=[], tag=tag, places=items, title=title,
-                                dream={**dream, **shown})
+            shown = {
+                "places": [
+                    {
+                        "label": f"{p}:{a}" + (f"-{b}" if b > a else ""),
+                        "text": text,
+                        "url": urls.relative(url, urls.note_url(p) + urls.lines_anchor(a, b)),
+                    }
+                    for p, a, b, text in found[: site_concepts.MAX_PLACES]
+                ],
+                "more": max(0, len(found) - site_concepts.MAX_PLACES),
+                "gone": gone,
+            }
+            return self._render(
+                "concepts.html", url, concepts=[], tag=tag, places=items, title=title, dream={**dream, **shown}
+            )
 
-        return Plan(url, input_key(self.global_key, "concept", tag, items, dream, concept.raw, blobs), produce,
-                    tuple(sorted(set(blobs.values()))))
+        return Plan(
+            url,
+            input_key(self.global_key, "concept", tag, items, dream, concept.raw, blobs),
+            produce,
+            tuple(sorted(set(blobs.values()))),
+        )
 
     def _search_plans(self) -> list[Plan]:
         """32 shards of the search index (see search_index) and the small file naming them."""
@@ -544,7 +778,9 @@ class Site(Inputs):
             url = f"assets/search/{number:02d}.js"
 
             def produce(
-                contents: dict[str, bytes], members: list[tuple[str, plumbing.Entry, str]] = members, number: int = number
+                contents: dict[str, bytes],
+                members: list[tuple[str, plumbing.Entry, str]] = members,
+                number: int = number,
             ) -> bytes:
                 from memgit.site.search_index import shard_index
 
@@ -567,8 +803,14 @@ class Site(Inputs):
                 literal = body.replace("\\", "\\\\").replace("'", "\\'")
                 return f"(window.memgitSearch = window.memgitSearch || []).push(JSON.parse('{literal}'));\n".encode()
 
-            plans.append(Plan(url, input_key(self.global_key, "shard", [(p, e.blob, d) for p, e, d in members]), produce,
-                              tuple(e.blob for _, e, _ in members)))
+            plans.append(
+                Plan(
+                    url,
+                    input_key(self.global_key, "shard", [(p, e.blob, d) for p, e, d in members]),
+                    produce,
+                    tuple(e.blob for _, e, _ in members),
+                )
+            )
         shard_urls = [f"assets/search/{n:02d}.js" for n in range(SHARDS)]
 
         def produce_meta(contents: dict[str, bytes]) -> bytes:
@@ -578,8 +820,13 @@ class Site(Inputs):
             return f"window.memgitSearchMeta = {json.dumps(meta, separators=(',', ':'))};\n".encode()
 
         plans.append(Plan("assets/search/meta.js", input_key(self.global_key, "search-meta"), produce_meta))
-        plans.append(Plan(urls.SEARCH, input_key(self.global_key, "search"),
-                          lambda contents: self._render("search.html", urls.SEARCH, title="Search")))
+        plans.append(
+            Plan(
+                urls.SEARCH,
+                input_key(self.global_key, "search"),
+                lambda contents: self._render("search.html", urls.SEARCH, title="Search"),
+            )
+        )
         return plans
 
     def _shard_cache_path(self, number: int) -> Path:
@@ -605,9 +852,17 @@ class Site(Inputs):
             pass  # a cache: the next build re-chunks what it cannot find
 
     def _dreams_plan(self) -> Plan:
-        reports = [{"path": p, "url": urls.relative(urls.DREAMS, urls.note_url(p)), "first": self.summary(p).first,
-                    "title": self.summary(p).title, "day": paths.daily_date(p) or ""}
-                   for p in sorted(self.files, reverse=True) if p.startswith(models.DREAMS_DIR)]
+        reports = [
+            {
+                "path": p,
+                "url": urls.relative(urls.DREAMS, urls.note_url(p)),
+                "first": self.summary(p).first,
+                "title": self.summary(p).title,
+                "day": paths.daily_date(p) or "",
+            }
+            for p in sorted(self.files, reverse=True)
+            if p.startswith(models.DREAMS_DIR)
+        ]
         lines_at, current = self.ref_lines
         superseded = self._superseded() if self.scope == "private" else {}
         actions = []
@@ -623,15 +878,33 @@ class Site(Inputs):
                     values.append((name, float(value)))
                 except ValueError:
                     continue
-            actions.append({**action, "source": link, "short": action["id"][:7], "replaced": superseded.get(action["id"], ""),
-                            "components": values})
+            actions.append(
+                {
+                    **action,
+                    "source": link,
+                    "short": action["id"][:7],
+                    "replaced": superseded.get(action["id"], ""),
+                    "components": values,
+                }
+            )
         key = input_key(self.global_key, "dreams", reports, actions)
 
         def produce(contents: dict[str, bytes]) -> bytes:
             from memgit.site.svg import component_bars
 
-            shown = [{**a, "bars": component_bars(a["components"], "Score components of " + a["subject"] + ": " + ", ".join(
-                f"{n} {v:.2f}" for n, v in a["components"]))} for a in actions]
+            shown = [
+                {
+                    **a,
+                    "bars": component_bars(
+                        a["components"],
+                        "Score components of "
+                        + a["subject"]
+                        + ": "
+                        + ", ".join(f"{n} {v:.2f}" for n, v in a["components"]),
+                    ),
+                }
+                for a in actions
+            ]
             return self._render("dreams.html", urls.DREAMS, reports=reports, actions=shown, title="Dreams")
 
         return Plan(urls.DREAMS, key, produce)
@@ -641,6 +914,5 @@ class Site(Inputs):
         for name in render.static_names(self.template_dirs):
             source = render.static_file(self.template_dirs, name)
             data = source.read_bytes()
-            plans.append(Plan(f"assets/{name}", input_key("static", name, output.digest(data)),
-                              _constant(data)))
+            plans.append(Plan(f"assets/{name}", input_key("static", name, output.digest(data)), _constant(data)))
         return plans

@@ -38,11 +38,13 @@ def make_environment(shipped: Path, overrides: list[Path], cache_dir: Path | Non
     commit does not pay for compiling every template again.
     """
     user = [str(d) for d in overrides if d.is_dir()]
-    loader = jinja2.ChoiceLoader([
-        jinja2.FileSystemLoader(user),
-        jinja2.PrefixLoader({"default": jinja2.FileSystemLoader(str(shipped))}),
-        jinja2.FileSystemLoader(str(shipped)),
-    ])
+    loader = jinja2.ChoiceLoader(
+        [
+            jinja2.FileSystemLoader(user),
+            jinja2.PrefixLoader({"default": jinja2.FileSystemLoader(str(shipped))}),
+            jinja2.FileSystemLoader(str(shipped)),
+        ]
+    )
     cache = None
     if cache_dir is not None:
         cache_dir.mkdir(parents=True, exist_ok=True)
@@ -102,8 +104,10 @@ def numbered_lines(lines: list[str]) -> Markup:
     rows = []
     for number, (raw, text) in enumerate(zip(lines, escaped, strict=True), start=1):
         kind = "line heading" if raw.startswith("#") else "line"
-        rows.append(f'<div class="{kind}" id="L{number}"><span class="ln" aria-hidden="true">{number}</span>'
-                    f'<span class="text">{text}</span></div>')
+        rows.append(
+            f'<div class="{kind}" id="L{number}"><span class="ln" aria-hidden="true">{number}</span>'
+            f'<span class="text">{text}</span></div>'
+        )
     return Markup("\n".join(rows) + "\n")
 
 

@@ -62,8 +62,15 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
 
-def serve(ws: Workspace, *, port: int, scope: str, interval: float, announce: Callable[[str], None],
-          stop: threading.Event | None = None) -> None:
+def serve(
+    ws: Workspace,
+    *,
+    port: int,
+    scope: str,
+    interval: float,
+    announce: Callable[[str], None],
+    stop: threading.Event | None = None,
+) -> None:
     if plumbing.head_ids(ws.root)[0] is None:
         raise MemgitError("the workspace has no commits yet; commit your memory first (git add -A && git commit)")
     out = preview_dir(ws, scope)

@@ -38,8 +38,10 @@ def day_bars(days: Sequence[tuple[str, int]], label: str) -> Markup:
         if lines <= 0:
             continue
         h = max(2.0, round(lines / top * (height - 2), 1))
-        body.append(f'<rect class="bar" x="{i * step}" y="{round(height - h, 1)}" width="{step - 2}" height="{h}">'
-                    f'<title>{escape(day)}: {lines} lines</title></rect>')
+        body.append(
+            f'<rect class="bar" x="{i * step}" y="{round(height - h, 1)}" width="{step - 2}" height="{h}">'
+            f"<title>{escape(day)}: {lines} lines</title></rect>"
+        )
     width = max(step, len(days) * step)
     # A few days draw a few bars, not bars a screen wide: the picture is at most 12 px a day.
     return Markup(str(_svg(width, height, label, body, "days")).replace("<svg ", f'<svg width="{width * 1.5:g}" ', 1))
@@ -57,9 +59,11 @@ def heat_strip(heat: Mapping[int, int], lines: int, label: str) -> Markup:
         if not 1 <= line <= lines:
             continue
         level = heat_level(count, top)
-        body.append(f'<rect class="heat{level}" x="{round((line - 1) * scale, 2)}" y="0" '
-                    f'width="{max(1.0, round(scale, 2))}" height="10"><title>line {line}: recalled {count} '
-                    f'time{"" if count == 1 else "s"}</title></rect>')
+        body.append(
+            f'<rect class="heat{level}" x="{round((line - 1) * scale, 2)}" y="0" '
+            f'width="{max(1.0, round(scale, 2))}" height="10"><title>line {line}: recalled {count} '
+            f"time{'' if count == 1 else 's'}</title></rect>"
+        )
     return _svg(width, 10, label, body, "heat")
 
 
@@ -79,16 +83,20 @@ def component_bars(components: Sequence[tuple[str, float]], label: str) -> Marku
     for i, (name, value) in enumerate(components):
         v = min(1.0, max(0.0, value))
         y = i * row
-        body.append(f'<text class="lbl" x="0" y="{y + 10}">{escape(name)}</text>'
-                    f'<rect class="track" x="96" y="{y + 2}" width="140" height="9"/>'
-                    f'<rect class="bar" x="96" y="{y + 2}" width="{round(v * 140, 1)}" height="9"/>'
-                    f'<text class="val" x="242" y="{y + 10}">{value:.2f}</text>')
-    return Markup(str(_svg(272, row * len(components), label, body, "components")).replace(
-        ' preserveAspectRatio="none"', ""))
+        body.append(
+            f'<text class="lbl" x="0" y="{y + 10}">{escape(name)}</text>'
+            f'<rect class="track" x="96" y="{y + 2}" width="140" height="9"/>'
+            f'<rect class="bar" x="96" y="{y + 2}" width="{round(v * 140, 1)}" height="9"/>'
+            f'<text class="val" x="242" y="{y + 10}">{value:.2f}</text>'
+        )
+    return Markup(
+        str(_svg(272, row * len(components), label, body, "components")).replace(' preserveAspectRatio="none"', "")
+    )
 
 
-def concept_map(concepts: Sequence[tuple[str, str, Sequence[str]]], notes: Mapping[str, tuple[str, str]],
-                label: str) -> Markup:
+def concept_map(
+    concepts: Sequence[tuple[str, str, Sequence[str]]], notes: Mapping[str, tuple[str, str]], label: str
+) -> Markup:
     """Concepts (left) and the notes that share them (right), a line for each place.
 
     `concepts` are (tag, url, note paths); `notes` maps a path to (label, url). Bipartite in two
@@ -108,11 +116,15 @@ def concept_map(concepts: Sequence[tuple[str, str, Sequence[str]]], notes: Mappi
                 body.append(f'<line class="edge" x1="150" y1="{left[tag]}" x2="330" y2="{right[path]}"/>')
     for tag, url, _ in concepts:
         y = left[tag]
-        body.append(f'<a href="{escape(url)}"><circle class="node" cx="150" cy="{y}" r="5"/>'
-                    f'<text class="lbl" x="142" y="{y + 4}" text-anchor="end">{escape(tag)}</text></a>')
+        body.append(
+            f'<a href="{escape(url)}"><circle class="node" cx="150" cy="{y}" r="5"/>'
+            f'<text class="lbl" x="142" y="{y + 4}" text-anchor="end">{escape(tag)}</text></a>'
+        )
     for path in order:
         text, url = notes[path]
         y = right[path]
-        body.append(f'<a href="{escape(url)}"><circle class="node note" cx="330" cy="{y}" r="5"/>'
-                    f'<text class="lbl" x="340" y="{y + 4}">{escape(text)}</text></a>')
+        body.append(
+            f'<a href="{escape(url)}"><circle class="node note" cx="330" cy="{y}" r="5"/>'
+            f'<text class="lbl" x="340" y="{y + 4}">{escape(text)}</text></a>'
+        )
     return Markup(str(_svg(520, height, label, body, "map", "group")).replace(' preserveAspectRatio="none"', ""))

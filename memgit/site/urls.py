@@ -81,8 +81,7 @@ def relative(from_page: str, to_url: str) -> str:
     source_dirs = from_page.split("/")[:-1]
     target_parts = target.split("/")
     common = 0
-    while (common < len(source_dirs) and common < len(target_parts) - 1
-           and source_dirs[common] == target_parts[common]):
+    while common < len(source_dirs) and common < len(target_parts) - 1 and source_dirs[common] == target_parts[common]:
         common += 1
     rel = "../" * (len(source_dirs) - common) + "/".join(target_parts[common:])
     return rel + hash_ + anchor

@@ -38,7 +38,10 @@ def probe(root: Path, *args: str, thread: bool = False) -> subprocess.CompletedP
 
 def _notes(root: Path) -> None:
     for i in range(30):
-        write(root / "memory" / f"2026-02-{i % 28 + 1:02d}-{i}.md", f"# Note {i}\n\n- Budget review {i} for the kestrel pilot.\n")
+        write(
+            root / "memory" / f"2026-02-{i % 28 + 1:02d}-{i}.md",
+            f"# Note {i}\n\n- Budget review {i} for the kestrel pilot.\n",
+        )
     commit_all(root)
     assert memgit(root, "index", env=BM25).returncode == 0
 

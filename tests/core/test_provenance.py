@@ -20,9 +20,9 @@ from memgit.core.provenance import (
     strip_markers,
 )
 
-paths = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40
-).map(lambda s: "memory/" + s.replace("/", "_") + ".md")
+paths = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40).map(
+    lambda s: "memory/" + s.replace("/", "_") + ".md"
+)
 commits = st.one_of(st.none(), st.text(alphabet="0123456789abcdef", min_size=7, max_size=40))
 
 

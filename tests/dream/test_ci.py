@@ -26,8 +26,9 @@ CHECKER = Path(sys.executable).parent / "check-jsonschema"
 def validate(schema: str, *files: Path) -> subprocess.CompletedProcess[str]:
     if not CHECKER.exists():
         pytest.fail("check-jsonschema is missing: run ./dev setup (it is in the dev extra)")
-    return subprocess.run([str(CHECKER), "--builtin-schema", schema, *map(str, files)],
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [str(CHECKER), "--builtin-schema", schema, *map(str, files)], capture_output=True, text=True, check=False
+    )
 
 
 def load_yaml(path: Path) -> dict:
@@ -78,8 +79,13 @@ def test_github_workflow_is_valid(workspace: Path, pages: bool) -> None:
     assert steps["actions/setup-python@v5"]["with"]["cache"] == "pip"
     assert steps["actions/setup-python@v5"]["with"]["cache-dependency-path"] == ".github/memgit-requirements.txt"
     model = next(step for step in dream["steps"] if step.get("uses") == "actions/cache@v4")
-    assert model["with"]["path"] == "~/.cache/memgit" and "hashFiles('.github/memgit-requirements.txt')" in model["with"]["key"]
-    assert any(step.get("run") == 'python -m pip install -r ".github/memgit-requirements.txt"' for step in dream["steps"])
+    assert (
+        model["with"]["path"] == "~/.cache/memgit"
+        and "hashFiles('.github/memgit-requirements.txt')" in model["with"]["key"]
+    )
+    assert any(
+        step.get("run") == 'python -m pip install -r ".github/memgit-requirements.txt"' for step in dream["steps"]
+    )
     assert "concurrency" not in doc and dream["concurrency"]["group"] == "memgit-dream"
     if pages:
         assert doc["jobs"]["pages"]["concurrency"]["group"] == "memgit-pages"
@@ -116,8 +122,10 @@ def test_validator_is_real_and_rewrites_are_refused(workspace: Path) -> None:
     broken = workspace / "broken.yml"
     broken.write_text(path.read_text().replace("runs-on: ubuntu-latest", "runs-on: [ubuntu-latest, {bad: 1}]"))
     assert validate("vendor.github-workflows", broken).returncode != 0
-    assert memgit_json(workspace, "ci", "github")["unchanged"] == [".github/workflows/memgit-dream.yml",
-                                                                   ".github/memgit-requirements.txt"]
+    assert memgit_json(workspace, "ci", "github")["unchanged"] == [
+        ".github/workflows/memgit-dream.yml",
+        ".github/memgit-requirements.txt",
+    ]
     path.write_text(path.read_text() + "# tuned by hand\n")
     assert_clean_error(memgit(workspace, "ci", "github", "--pages"), "--force")
     assert path.read_text().endswith("# tuned by hand\n")
@@ -202,19 +210,37 @@ def github_night(workspace: Path, runner: Path, steps: dict, day: str) -> dict[s
     """The dream job's own shell steps, run in order as the runner would: the closed-PR check,
     the dream, and (when there is a branch to propose) the pull-request step."""
     outputs: dict[str, str] = {}
-    env = {**os.environ, **BM25, "RUNNER_TEMP": str(runner), "MEMGIT_NOW": f"{day}T20:00:00+00:00",
-           "PATH": f"{runner / 'bin'}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        **BM25,
+        "RUNNER_TEMP": str(runner),
+        "MEMGIT_NOW": f"{day}T20:00:00+00:00",
+        "PATH": f"{runner / 'bin'}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
     for step_id in ("previous", "dream", "pr"):
         step = steps[step_id]
         step_env = {k: str(v) for k, v in step.get("env", {}).items() if "${{" not in str(v)}
-        step_env.update({"FLAG": outputs.get("flag", ""), "BRANCH": outputs.get("branch", "memgit/dream/next"),
-                         "DAY": outputs.get("day", ""), "BASE": "main", "GH_TOKEN": "t"})
+        step_env.update(
+            {
+                "FLAG": outputs.get("flag", ""),
+                "BRANCH": outputs.get("branch", "memgit/dream/next"),
+                "DAY": outputs.get("day", ""),
+                "BASE": "main",
+                "GH_TOKEN": "t",
+            }
+        )
         if step_id == "pr" and not outputs.get("branch"):
             break
         output = runner / f"output-{step_id}"
         output.write_text("")
-        proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=workspace, capture_output=True, text=True,
-                              env={**env, **step_env, "GITHUB_OUTPUT": str(output)}, check=False)
+        proc = subprocess.run(
+            ["bash", "-e", "-c", step["run"]],
+            cwd=workspace,
+            capture_output=True,
+            text=True,
+            env={**env, **step_env, "GITHUB_OUTPUT": str(output)},
+            check=False,
+        )
         assert proc.returncode == 0, proc.stderr + proc.stdout
         outputs.update(line.split("=", 1) for line in output.read_text().splitlines())
     return outputs
@@ -237,8 +263,9 @@ def github_runner(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     bare = published(workspace, tmp_path)
     memgit_json(workspace, "ci", "github")
     dream_job = load_yaml(workspace / ".github/workflows/memgit-dream.yml")["jobs"]["dream"]
-    steps = {s.get("id") or ("pr" if "gh pr create" in s.get("run", "") else s.get("name")): s
-             for s in dream_job["steps"]}
+    steps = {
+        s.get("id") or ("pr" if "gh pr create" in s.get("run", "") else s.get("name")): s for s in dream_job["steps"]
+    }
     runner = tmp_path / "runner"
     (runner / "bin").mkdir(parents=True)
     gh = runner / "bin" / "gh"
@@ -306,8 +333,13 @@ class _GitLab(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
         self.calls.append(("GET", self.path))
-        self._reply([mr for mr in self.mrs if mr["state"] == query.get("state")
-                     and mr["source_branch"] == query.get("source_branch")])
+        self._reply(
+            [
+                mr
+                for mr in self.mrs
+                if mr["state"] == query.get("state") and mr["source_branch"] == query.get("source_branch")
+            ]
+        )
 
     def _form(self) -> dict:
         return dict(urllib.parse.parse_qsl(self.rfile.read(int(self.headers["Content-Length"])).decode()))
@@ -332,18 +364,35 @@ def test_gitlab_job_with_a_stand_in_api_rejects_a_closed_merge_request(workspace
     bare = published(workspace, tmp_path)
     memgit_json(workspace, "ci", "gitlab")
     script = load_yaml(workspace / ".gitlab/memgit-dream.gitlab-ci.yml")["memgit-dream"]["script"]
-    job = "\n".join(line for line in script if "pip install" not in line and "model install" not in line
-                    and "remote set-url" not in line)
+    job = "\n".join(
+        line
+        for line in script
+        if "pip install" not in line and "model install" not in line and "remote set-url" not in line
+    )
     _GitLab.mrs, _GitLab.calls, _GitLab.remote = [], [], str(bare)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _GitLab)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    env = {**os.environ, **BM25, "CI_API_V4_URL": f"http://127.0.0.1:{server.server_address[1]}/api/v4",
-           "CI_PROJECT_ID": "7", "MEMGIT_DREAM_TOKEN": "t", "CI_DEFAULT_BRANCH": "main", "MEMGIT_NO_RECALL": "1",
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        **BM25,
+        "CI_API_V4_URL": f"http://127.0.0.1:{server.server_address[1]}/api/v4",
+        "CI_PROJECT_ID": "7",
+        "MEMGIT_DREAM_TOKEN": "t",
+        "CI_DEFAULT_BRANCH": "main",
+        "MEMGIT_NO_RECALL": "1",
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
     try:
+
         def night(day: str) -> dict:
-            proc = subprocess.run(["bash", "-e", "-c", job], cwd=workspace, capture_output=True, text=True,
-                                  env={**env, "MEMGIT_NOW": f"{day}T20:00:00+00:00"}, check=False)
+            proc = subprocess.run(
+                ["bash", "-e", "-c", job],
+                cwd=workspace,
+                capture_output=True,
+                text=True,
+                env={**env, "MEMGIT_NOW": f"{day}T20:00:00+00:00"},
+                check=False,
+            )
             assert proc.returncode == 0, proc.stderr + proc.stdout
             return json.loads((workspace / "dream.json").read_text())
 
@@ -366,14 +415,23 @@ def test_pages_jobs_build_the_site_with_their_own_commands(workspace: Path, tmp_
     memgit_json(workspace, "ci", "gitlab", "--pages")
     github = load_yaml(workspace / ".github/workflows/memgit-dream.yml")["jobs"]["pages"]["steps"]
     build = next(step["run"] for step in github if "memgit site build" in step.get("run", ""))
-    gitlab = "\n".join(line for line in load_yaml(workspace / ".gitlab/memgit-dream.gitlab-ci.yml")["pages"]["script"]
-                       if "pip install" not in line)
+    gitlab = "\n".join(
+        line
+        for line in load_yaml(workspace / ".gitlab/memgit-dream.gitlab-ci.yml")["pages"]["script"]
+        if "pip install" not in line
+    )
     runner = tmp_path / "runner"
     runner.mkdir()
-    env = {**os.environ, **BM25, "RUNNER_TEMP": str(runner), "TMPDIR": str(runner),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        **BM25,
+        "RUNNER_TEMP": str(runner),
+        "TMPDIR": str(runner),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
     for command, built in ((build, runner / "site"), (gitlab, workspace / "public")):
-        proc = subprocess.run(["bash", "-e", "-c", command], cwd=workspace, env=env, capture_output=True, text=True,
-                              check=False)
+        proc = subprocess.run(
+            ["bash", "-e", "-c", command], cwd=workspace, env=env, capture_output=True, text=True, check=False
+        )
         assert proc.returncode == 0, proc.stderr
         assert (built / "index.html").is_file()

@@ -28,8 +28,9 @@ def seed(root: Path) -> None:
     commit_all(root, "notes")
 
 
-def recall(root: Path, queries: tuple[str, ...] = QUERIES, days: tuple[str, ...] = DAYS,
-           env: dict[str, str] | None = None) -> None:
+def recall(
+    root: Path, queries: tuple[str, ...] = QUERIES, days: tuple[str, ...] = DAYS, env: dict[str, str] | None = None
+) -> None:
     """One query a day, each on its own day: three recalls, three distinct queries, three days."""
     for query, day in zip(queries, days, strict=True):
         proc = memgit(root, "search", query, "--now", f"{day}T12:00:00+00:00", env=env or BM25)
@@ -52,7 +53,9 @@ def store(root: Path, rev: str) -> dict[str, EntryRecord]:
 
 def commit_of(root: Path, commits: list[str], action: str) -> str:
     """The commit of a run that did `action` (a run's first commit may shorten old markers)."""
-    return next(c for c in commits if parse_trailers(git(root, "log", "-1", "--format=%B", c)).get("Memgit-Action") == action)
+    return next(
+        c for c in commits if parse_trailers(git(root, "log", "-1", "--format=%B", c)).get("Memgit-Action") == action
+    )
 
 
 def branch_log(root: Path, branch: str = BRANCH) -> list[str]:
@@ -157,7 +160,13 @@ def test_nothing_to_promote_means_no_branch_and_gate_counts(workspace: Path) -> 
     assert rows and all(row["gate"] for row in rows)
     top = next(row for row in rows if PASSWORD in row["text"])
     assert top["gate"] == "recalls" and set(top["components"]) == {
-        "frequency", "relevance", "diversity", "recency", "consolidation", "conceptual"}
+        "frequency",
+        "relevance",
+        "diversity",
+        "recency",
+        "consolidation",
+        "conceptual",
+    }
     text = memgit(workspace, "dream", "--now", NOW, "--explain", env=BM25).stdout
     assert "failed gate: recalls" in text
 
@@ -186,7 +195,9 @@ def test_supersede_edits_the_entry_memgit_wrote_with_both_sources(workspace: Pat
     human = "# Long-term Memory\n\n- The user prefers tea over coffee.\n\n"
     old = marked("Alice lives in Porto with her two cats.", "memory/2026-01-02.md:5-5@" + "a" * 40, "2026-01-10")
     write(workspace / "MEMORY.md", human + old)
-    write(workspace / "memory/2026-03-01.md", "# 2026-03-01\n\n## 08:00\n\n- Alice moved to Lisbon with her two cats.\n")
+    write(
+        workspace / "memory/2026-03-01.md", "# 2026-03-01\n\n## 08:00\n\n- Alice moved to Lisbon with her two cats.\n"
+    )
     commit_all(workspace, "alice moved")
     recall(workspace, ("alice lisbon", "alice moved lisbon", "lisbon and her two cats"), env=similarity_env)
     out = dream(workspace, env=similarity_env)
@@ -215,8 +226,9 @@ def test_supersede_edits_the_entry_memgit_wrote_with_both_sources(workspace: Pat
     commit_all(workspace, "the old note")
     later = ("2026-03-05", "2026-03-06", "2026-03-07")
     recall(workspace, ("alice porto", "alice lives porto", "porto and her two cats"), later, env=similarity_env)
-    again = memgit_json(workspace, "dream", "--now", "2026-03-07T20:00:00+00:00", "--explain", "--dry-run",
-                        env=similarity_env)
+    again = memgit_json(
+        workspace, "dream", "--now", "2026-03-07T20:00:00+00:00", "--explain", "--dry-run", env=similarity_env
+    )
     assert again["actions"] == [], again["actions"]
     porto = next(row for row in again["candidates"] if "Porto" in row["text"])
     assert porto["gate"] == "outdated"
@@ -224,8 +236,11 @@ def test_supersede_edits_the_entry_memgit_wrote_with_both_sources(workspace: Pat
 
 def test_duplicates_fold_and_an_existing_entry_is_not_added_twice(workspace: Path, similarity_env: dict) -> None:
     write(workspace / "MEMORY.md", "# Long-term Memory\n\n- Office wifi password: taped under the router.\n")
-    write(workspace / "memory/2026-02-10.md", "# 2026-02-10\n\n- The quarterly report is due on the fifth of April.\n"
-          "- The office wifi password is taped under the router in room 4B.\n")
+    write(
+        workspace / "memory/2026-02-10.md",
+        "# 2026-02-10\n\n- The quarterly report is due on the fifth of April.\n"
+        "- The office wifi password is taped under the router in room 4B.\n",
+    )
     write(workspace / "memory/2026-02-11.md", "# 2026-02-11\n\n- The quarterly report is due on the fifth of April!\n")
     # Both copies count whatever their rank (min-max BM25 gives the second of two hits a score of 0).
     write(workspace / "memgit.toml", "[dream]\nrecall_min_relative_score = 0.0\n")
@@ -247,16 +262,36 @@ def test_duplicates_fold_and_an_existing_entry_is_not_added_twice(workspace: Pat
 
 def test_forget_proposes_a_dated_event_long_past_and_keeps_the_rest(workspace: Path) -> None:
     human = "# Long-term Memory\n\n- The user prefers tea over coffee.\n\n"
-    stale = marked("The printer repair visit was on 2025-05-20 at 10:00.", "memory/2025-01-02.md:3-3@" + "b" * 40,
-                   "2025-06-01", key="kstale00001")
-    recalled = marked("The release rehearsal ran on 2025-05-02 at 14:00.", "memory/2025-01-03.md:3-3@" + "c" * 40,
-                      "2025-06-01", key="krecent0001")
-    rule = marked("No production deploys on Fridays after the 2025-05-01 release.",
-                  "memory/2025-01-05.md:3-3@" + "e" * 40, "2025-06-01", key="krule000001")
-    durable = marked("The printer on floor three is a Brother HL-L2350.", "memory/2025-01-06.md:3-3@" + "f" * 40,
-                     "2025-06-01", key="kdurable001")
-    edited = marked("The cafeteria party was on 2025-05-09 at 17:00.", "memory/2025-01-04.md:3-3@" + "d" * 40,
-                    "2025-06-01", key="kedited0001").replace("at 17:00", "at 17:30 (checked)")
+    stale = marked(
+        "The printer repair visit was on 2025-05-20 at 10:00.",
+        "memory/2025-01-02.md:3-3@" + "b" * 40,
+        "2025-06-01",
+        key="kstale00001",
+    )
+    recalled = marked(
+        "The release rehearsal ran on 2025-05-02 at 14:00.",
+        "memory/2025-01-03.md:3-3@" + "c" * 40,
+        "2025-06-01",
+        key="krecent0001",
+    )
+    rule = marked(
+        "No production deploys on Fridays after the 2025-05-01 release.",
+        "memory/2025-01-05.md:3-3@" + "e" * 40,
+        "2025-06-01",
+        key="krule000001",
+    )
+    durable = marked(
+        "The printer on floor three is a Brother HL-L2350.",
+        "memory/2025-01-06.md:3-3@" + "f" * 40,
+        "2025-06-01",
+        key="kdurable001",
+    )
+    edited = marked(
+        "The cafeteria party was on 2025-05-09 at 17:00.",
+        "memory/2025-01-04.md:3-3@" + "d" * 40,
+        "2025-06-01",
+        key="kedited0001",
+    ).replace("at 17:00", "at 17:30 (checked)")
     write(workspace / "MEMORY.md", human + stale + "\n" + recalled + "\n" + rule + "\n" + durable + "\n" + edited)
     commit_all(workspace, "old memory")
     assert memgit(workspace, "index", env=BM25).returncode == 0
@@ -275,7 +310,7 @@ def test_forget_proposes_a_dated_event_long_past_and_keeps_the_rest(workspace: P
 def test_malformed_ledger_lines_are_skipped_counted_and_reported(dreaming: Path) -> None:
     ledger = dreaming / ".git/memgit/recall/2026-03-03.jsonl"  # the spool, read when the base is HEAD
     with ledger.open("a") as handle:
-        handle.write("{torn line\n\"just a string\"\n")
+        handle.write('{torn line\n"just a string"\n')
     out = dream(dreaming)
     assert out["light"]["malformed"] == 2 and [a["action"] for a in out["actions"]] == ["promote"]
     assert any("2 malformed recall-ledger line" in n and "2026-03-03.jsonl:" in n for n in out["notices"])
@@ -302,16 +337,21 @@ def test_moved_lines_are_followed(dreaming: Path) -> None:
 def test_memory_edited_by_hand_between_runs_survives_byte_for_byte(dreaming: Path) -> None:
     dream(dreaming)
     git(dreaming, "merge", "-q", "--no-edit", BRANCH)
-    hand = show(dreaming, "HEAD").replace("# Long-term Memory\n", "# Long-term Memory\n\nWritten by me: keep it short.  \n")
+    hand = show(dreaming, "HEAD").replace(
+        "# Long-term Memory\n", "# Long-term Memory\n\nWritten by me: keep it short.  \n"
+    )
     write(dreaming / "memory/2026-02-05.md", "# 2026-02-05\n\n- Carol owns the on-call rota for the payments team.\n")
     write(dreaming / "MEMORY.md", hand)
     commit_all(dreaming, "hand edit and a new fact")
-    recall(dreaming, ("who owns on-call rota", "payments team on call", "carol rota owner"),
-           ("2026-03-05", "2026-03-06", "2026-03-07"))
+    recall(
+        dreaming,
+        ("who owns on-call rota", "payments team on call", "carol rota owner"),
+        ("2026-03-05", "2026-03-06", "2026-03-07"),
+    )
     out = memgit_json(dreaming, "dream", "--now", "2026-03-07T20:00:00+00:00", env=BM25)
     assert [a["action"] for a in out["actions"]] == ["promote"]
     after = show(dreaming, out["branch"])
-    assert after.startswith(hand) and "Carol owns the on-call rota" in after[len(hand):]
+    assert after.startswith(hand) and "Carol owns the on-call rota" in after[len(hand) :]
 
 
 def test_conflict_markers_in_memory_are_refused(dreaming: Path) -> None:
@@ -359,8 +399,10 @@ def test_shallow_clone_as_in_ci(dreaming: Path, tmp_path: Path) -> None:
 
 
 def test_base_option_and_junk_never_promoted(workspace: Path) -> None:
-    junk = ("# 2026-02-20\n\n## Meeting notes heading about the pelican budget\n\n- \n"
-            "<!-- memgit:entry key=kx source=memory/a.md:1-1 -->\nstatus: pelican\n")
+    junk = (
+        "# 2026-02-20\n\n## Meeting notes heading about the pelican budget\n\n- \n"
+        "<!-- memgit:entry key=kx source=memory/a.md:1-1 -->\nstatus: pelican\n"
+    )
     write(workspace / "memory/2026-02-20.md", junk)
     commit_all(workspace, "junk")
     recall(workspace, ("pelican budget meeting", "pelican notes heading", "meeting about pelican"))
@@ -380,9 +422,11 @@ def test_base_option_and_junk_never_promoted(workspace: Path) -> None:
 
 
 def test_light_phase_reads_recent_logs_and_transcripts_for_themes(workspace: Path) -> None:
-    turns = [{"role": "user", "content": "Plan the kayak trip on the river"},
-             {"role": "assistant", "content": "The kayak rental opens at eight near the river"},
-             {"role": "tool", "content": "ignored tool output about databases"}]
+    turns = [
+        {"role": "user", "content": "Plan the kayak trip on the river"},
+        {"role": "assistant", "content": "The kayak rental opens at eight near the river"},
+        {"role": "tool", "content": "ignored tool output about databases"},
+    ]
     write(workspace / "sessions/2026-03-04-chat.jsonl", "\n".join(json.dumps(t) for t in turns) + "\n")
     write(workspace / "memory/2026-03-04.md", "# 2026-03-04\n\n- Booked the kayak for Saturday on the river.\n")
     write(workspace / "memory/2026-02-01.md", "# 2026-02-01\n\n- Old kayak notes, outside the window.\n")

@@ -40,8 +40,10 @@ LAST_RECALL = "2025-06-05"
 def memory_text() -> str:
     parts = ["# Long-term Memory\n\n- The user prefers tea over coffee.\n\n"]
     for n, text in enumerate(LASTING + DURABLE + EVENTS):
-        parts.append(marked(text, f"memory/2025-0{1 + n % 5}-1{n % 9}.md:5-5@" + f"{n:040x}", "2025-06-01",
-                            key=f"k{n:010d}") + "\n")
+        parts.append(
+            marked(text, f"memory/2025-0{1 + n % 5}-1{n % 9}.md:5-5@" + f"{n:040x}", "2025-06-01", key=f"k{n:010d}")
+            + "\n"
+        )
     return "".join(parts)
 
 
@@ -106,7 +108,10 @@ def test_forget_rules() -> None:
     assert lasting("Sam prefers squash merges.") and lasting("No production deploys on Fridays.")
     assert not lasting("The billing service runs on three nodes.")
     assert dates_in("on 2026-03-21, then March 28, 2026 and 4 April 2026") == [
-        date(2026, 3, 21), date(2026, 3, 28), date(2026, 4, 4)]
+        date(2026, 3, 21),
+        date(2026, 3, 28),
+        date(2026, 4, 4),
+    ]
     assert event_days("The rehearsal is on 2026-03-20 at 14:00.") and not event_days("Heron uses Postgres 16.")
     assert not event_days("Dana joined the company in 2024.")  # no full date: not tied to a day
     assert not event_days("Dana's birthday is 1990-04-02.")  # a date alone is no event

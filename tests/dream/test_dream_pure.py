@@ -55,7 +55,9 @@ def test_an_entry_edited_by_a_person_is_theirs() -> None:
     edited = text.replace("floor two", "floor three")
     assert not memory_doc.parse_entries(edited, hashes)[0].owned
     assert "floor three" in memory_doc.human_text(edited, hashes)
-    assert "floor two" not in memory_doc.human_text(text, hashes) and "<!--" not in memory_doc.human_text(edited, hashes)
+    assert "floor two" not in memory_doc.human_text(text, hashes) and "<!--" not in memory_doc.human_text(
+        edited, hashes
+    )
 
 
 def test_long_markers_of_earlier_versions_are_read_and_shortened() -> None:
@@ -77,13 +79,16 @@ def test_entries_keep_crlf_and_subjects_group_them() -> None:
     added = memory_doc.add_entry(added, "k2", "- Heron moves to Postgres 16.")
     added = memory_doc.add_entry(added, "k3", "- Priya prefers async reviews.")
     assert added.startswith(text) and "\n" not in added.replace("\r\n", "")
-    assert added[len(text):].replace("\r\n", "\n") == (
+    assert added[len(text) :].replace("\r\n", "\n") == (
         "\n## From dreaming\n\n### Priya\n- Priya owns the ETL jobs. <!--mg:k1-->\n"
-        "- Priya prefers async reviews. <!--mg:k3-->\n\n### Heron\n- Heron moves to Postgres 16. <!--mg:k2-->\n")
+        "- Priya prefers async reviews. <!--mg:k3-->\n\n### Heron\n- Heron moves to Postgres 16. <!--mg:k2-->\n"
+    )
     # One subject, one group, however many words its heading has.
     added = memory_doc.add_entry(added, "k4", "- The platform standup is at 9:45 on weekdays.")
     added = memory_doc.add_entry(added, "k5", "- The standup starts with a demo on Fridays.")
-    assert "### Platform standup\r\n- The platform standup is at 9:45 on weekdays. <!--mg:k4-->\r\n- The standup" in added
+    assert (
+        "### Platform standup\r\n- The platform standup is at 9:45 on weekdays. <!--mg:k4-->\r\n- The standup" in added
+    )
 
 
 def test_conflict_markers() -> None:
@@ -139,7 +144,8 @@ def test_concept_tags_and_subjects() -> None:
     assert title_of("Caroline said: I went to a support group.") == "Caroline"
     assert title_of("Alice moved to Lisbon.") == "Alice"
     assert title_of("Found that two materialised views must be refreshed by hand after a rollback.") == (
-        "Materialised views")
+        "Materialised views"
+    )
     assert title_of("The ETL job failed again at 02:13; Priya traced it to a timezone bug.") == "ETL job"
     assert title_of("In 2024 we moved to Lisbon.") == "Lisbon"
     assert entry_key("- Alice  moved to Lisbon.") == entry_key("Alice moved to Lisbon.")
@@ -185,22 +191,27 @@ def test_filler_words_are_not_concepts() -> None:
     voices = speakers(["- **Melanie**: hi\n- **Caroline**: hey Mel, the family camping trip was great\n"])
     assert voices >= {"melanie", "caroline"}
     assert concept_tags("- **Caroline**: Mel, the family camping trip with Caroline", exclude=voices) == [
-        "family", "camping", "trip"]
+        "family",
+        "camping",
+        "trip",
+    ]
 
 
 def test_decisions_implied_by_memory_and_the_provenance_store() -> None:
     from memgit.dream.decisions import Decision, verdicts
     from memgit.dream.entries import EntryRecord, Store
 
-    store = Store([
-        EntryRecord("kgone", "promote", "2026-03-01", "deleted by hand"),
-        EntryRecord("kold", "promote", "2026-03-01", "replaced"),
-        EntryRecord("knew", "supersede", "2026-03-05", "the update", replaces="kold"),
-        EntryRecord("kforgot", "promote", "2026-01-01", "forgotten as proposed"),
-        EntryRecord("kforgot", "forget", "2026-04-01", "forgotten as proposed"),
-        EntryRecord("kstays", "promote", "2026-01-01", "its forget was dropped"),
-        EntryRecord("kstays", "forget", "2026-04-01", "its forget was dropped"),
-    ])
+    store = Store(
+        [
+            EntryRecord("kgone", "promote", "2026-03-01", "deleted by hand"),
+            EntryRecord("kold", "promote", "2026-03-01", "replaced"),
+            EntryRecord("knew", "supersede", "2026-03-05", "the update", replaces="kold"),
+            EntryRecord("kforgot", "promote", "2026-01-01", "forgotten as proposed"),
+            EntryRecord("kforgot", "forget", "2026-04-01", "forgotten as proposed"),
+            EntryRecord("kstays", "promote", "2026-01-01", "its forget was dropped"),
+            EntryRecord("kstays", "forget", "2026-04-01", "its forget was dropped"),
+        ]
+    )
     found = verdicts([Decision("kx", "rejected", "2026-04-02", "drop")], store, ["knew", "kstays"])
     assert found.rejected == {"kx", "kgone"} and found.missing == (("kgone", "deleted by hand"),)
     assert found.kept == {"kstays"}

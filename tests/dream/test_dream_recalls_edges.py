@@ -109,8 +109,10 @@ def test_publish_drops_malformed_spool_lines_and_says_how_many(workspace: Path) 
     spool = root / SPOOL_DIR / f"{DAYS[2]}.jsonl"
     good = spool.read_bytes()
     torn = b'{"t":BROKEN\n\xff\xfe x\n'
-    bad_utf8 = (b'{"t":"2026-03-04T10:00:00+00:00","q":"abc","path":"memory/2026-02-02.md",'
-                b'"lines":[1,2],"score":1,"query":"\xff"}\n')
+    bad_utf8 = (
+        b'{"t":"2026-03-04T10:00:00+00:00","q":"abc","path":"memory/2026-02-02.md",'
+        b'"lines":[1,2],"score":1,"query":"\xff"}\n'
+    )
     spool.write_bytes(good + torn + bad_utf8)
     proc = memgit(root, "recalls", "publish", "--json", env=BM25)
     assert proc.returncode == 0, proc.stderr

@@ -19,25 +19,34 @@ from memgit.lint.rules import LintSettings
 WEDNESDAY = date(2026, 3, 4)
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Rollback rehearsal today at 14:00 on staging.", "Rollback rehearsal on 2026-03-04 at 14:00 on staging."),
-    ("Tomás hands over on-call to Priya next week.", "Tomás hands over on-call to Priya in the week of 2026-03-09."),
-    ("standup moves to 10:00 from next Monday", "standup moves to 10:00 from Monday 2026-03-09"),
-    ("The cutover completed on Saturday: all green.", "The cutover completed on Saturday 2026-02-28: all green."),
-    ("The demo is on Saturday.", "The demo is on Saturday 2026-03-07."),
-    ("We met last Friday and chose Postgres.", "We met Friday 2026-02-27 and chose Postgres."),
-    ("Today's standup was short.", "The 2026-03-04 standup was short."),
-    ("I went camping yesterday and will paint next month.", "I went camping on 2026-03-03 and will paint in April 2026."),
-    ("Two days ago the disk filled up.", "On 2026-03-02 the disk filled up."),
-    ("by tomorrow morning", "by the morning of 2026-03-05"),
-    ("Standups are on Mondays and every Friday.", "Standups are on Mondays and every Friday."),
-    ("The cutover is 2026-04-04, a Saturday.", "The cutover is 2026-04-04, a Saturday."),
-    ("The last week of March is busy.", "The last week of March is busy."),
-    ("My car broke down last Fri.", "My car broke down Friday 2026-02-27."),
-    ("We hiked there last summer.", "We hiked there in summer 2025."),
-    ("Send it by the end of the week.", "Send it by the end of the week of 2026-03-02."),
-    ("I saw it the other day.", "I saw it a few days before 2026-03-04."),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Rollback rehearsal today at 14:00 on staging.", "Rollback rehearsal on 2026-03-04 at 14:00 on staging."),
+        (
+            "Tomás hands over on-call to Priya next week.",
+            "Tomás hands over on-call to Priya in the week of 2026-03-09.",
+        ),
+        ("standup moves to 10:00 from next Monday", "standup moves to 10:00 from Monday 2026-03-09"),
+        ("The cutover completed on Saturday: all green.", "The cutover completed on Saturday 2026-02-28: all green."),
+        ("The demo is on Saturday.", "The demo is on Saturday 2026-03-07."),
+        ("We met last Friday and chose Postgres.", "We met Friday 2026-02-27 and chose Postgres."),
+        ("Today's standup was short.", "The 2026-03-04 standup was short."),
+        (
+            "I went camping yesterday and will paint next month.",
+            "I went camping on 2026-03-03 and will paint in April 2026.",
+        ),
+        ("Two days ago the disk filled up.", "On 2026-03-02 the disk filled up."),
+        ("by tomorrow morning", "by the morning of 2026-03-05"),
+        ("Standups are on Mondays and every Friday.", "Standups are on Mondays and every Friday."),
+        ("The cutover is 2026-04-04, a Saturday.", "The cutover is 2026-04-04, a Saturday."),
+        ("The last week of March is busy.", "The last week of March is busy."),
+        ("My car broke down last Fri.", "My car broke down Friday 2026-02-27."),
+        ("We hiked there last summer.", "We hiked there in summer 2025."),
+        ("Send it by the end of the week.", "Send it by the end of the week of 2026-03-02."),
+        ("I saw it the other day.", "I saw it a few days before 2026-03-04."),
+    ],
+)
 def test_relative_dates_are_named_by_their_date(text: str, expected: str) -> None:
     assert resolve(text, WEDNESDAY) == expected
     assert unresolved(expected) is None
@@ -52,14 +61,23 @@ def test_unresolved_finds_what_still_depends_on_the_reader() -> None:
 
 def test_chat_filler_is_dropped_and_nothing_left_is_chatter() -> None:
     assert without_chatter("Nice one, Jon! Networking really pays off… How was the event?")[0] == (
-        "Networking really pays off…")
+        "Networking really pays off…"
+    )
     assert without_chatter("Wow, congrats! I just started a new job at the bank downtown.") == (
-        "I just started a new job at the bank downtown.", True)
-    for chatter in ("Hey Caroline! Good to see you! How have you been?", "That's awesome! You're so talented!",
-                    "Thanks for the tip about the hiking trail near the lake!", "Anyone know where the OKR doc lives?"):
+        "I just started a new job at the bank downtown.",
+        True,
+    )
+    for chatter in (
+        "Hey Caroline! Good to see you! How have you been?",
+        "That's awesome! You're so talented!",
+        "Thanks for the tip about the hiking trail near the lake!",
+        "Anyone know where the OKR doc lives?",
+    ):
         assert without_chatter(chatter)[0] == "", chatter
     assert without_chatter("The staging database password rotates every Monday.") == (
-        "The staging database password rotates every Monday.", False)
+        "The staging database password rotates every Monday.",
+        False,
+    )
 
 
 LOG = """# 2026-03-04
@@ -104,12 +122,15 @@ def test_standalone_copies_and_their_refusals() -> None:
 
 
 def test_open_tasks_and_statuses_of_the_moment_are_transient() -> None:
-    lines = ["- [ ] Update the Osprey runbook with the new shard layout.",
-             "- TODO: ask Sven about the service account rotation.",
-             "- Ines is blocked on the finance schema review.",
-             "- The deploy pipeline retries a failed step twice."]
-    verdicts = [standalone(line, lines=lines, start=n, day=WEDNESDAY, today=WEDNESDAY).reason
-                for n, line in enumerate(lines, 1)]
+    lines = [
+        "- [ ] Update the Osprey runbook with the new shard layout.",
+        "- TODO: ask Sven about the service account rotation.",
+        "- Ines is blocked on the finance schema review.",
+        "- The deploy pipeline retries a failed step twice.",
+    ]
+    verdicts = [
+        standalone(line, lines=lines, start=n, day=WEDNESDAY, today=WEDNESDAY).reason for n, line in enumerate(lines, 1)
+    ]
     assert verdicts == [TRANSIENT, TRANSIENT, TRANSIENT, None]
 
 
@@ -124,29 +145,42 @@ def test_transient_needs_a_passed_date_or_a_trial() -> None:
 
 
 def test_a_logs_voice_before_the_fact_is_dropped() -> None:
-    lines = ["- Found that two materialised views must be refreshed by hand after a rollback.",
-             "- Turns out the billing export needs the VPN.",
-             "- Found the parser bug that broke the nightly export."]
+    lines = [
+        "- Found that two materialised views must be refreshed by hand after a rollback.",
+        "- Turns out the billing export needs the VPN.",
+        "- Found the parser bug that broke the nightly export.",
+    ]
     judged = [standalone(line, lines=lines, start=n, day=WEDNESDAY, today=WEDNESDAY) for n, line in enumerate(lines, 1)]
-    assert [v.text for v in judged] == ["Two materialised views must be refreshed by hand after a rollback.",
-                                        "The billing export needs the VPN.",
-                                        "Found the parser bug that broke the nightly export."]
+    assert [v.text for v in judged] == [
+        "Two materialised views must be refreshed by hand after a rollback.",
+        "The billing export needs the VPN.",
+        "Found the parser bug that broke the nightly export.",
+    ]
     assert [v.changes for v in judged] == [("opener",), ("opener",), ()]
 
 
-@pytest.mark.parametrize(("older", "newer", "same"), [
-    ("standup moves to 10:00 from Monday 2026-03-09", "Standup moves back to 9:30.", True),
-    ("Weekly planning is on Tuesdays at 11:00.", "Planning goes back to Tuesdays, now at 14:00.", True),
-    ("Priya owns the Kestrel ledger migration end to end.", "Jonas Weber joins as the new ledger owner.", True),
-    ("Alice lives in Porto with her two cats.", "Alice moved to Lisbon with her two cats.", True),
-    ("Lumen dashboards refresh every 6 hours.", "Lumen refresh is now hourly.", True),
-    ("Dana wants a written go/no-go checklist before the cutover.", "Dana confirmed the go/no-go meeting is on "
-     "2026-03-19.", False),
-    ("Marco prefers async code reviews.", "Priya prefers async code reviews.", False),
-    ("Priya owns the ledger migration.", "Marco owns the billing migration.", False),
-    ("The cutover date is fixed for 2026-04-04.", "Redshift will be switched off on 2026-04-18, after the cutover.",
-     False),
-])
+@pytest.mark.parametrize(
+    ("older", "newer", "same"),
+    [
+        ("standup moves to 10:00 from Monday 2026-03-09", "Standup moves back to 9:30.", True),
+        ("Weekly planning is on Tuesdays at 11:00.", "Planning goes back to Tuesdays, now at 14:00.", True),
+        ("Priya owns the Kestrel ledger migration end to end.", "Jonas Weber joins as the new ledger owner.", True),
+        ("Alice lives in Porto with her two cats.", "Alice moved to Lisbon with her two cats.", True),
+        ("Lumen dashboards refresh every 6 hours.", "Lumen refresh is now hourly.", True),
+        (
+            "Dana wants a written go/no-go checklist before the cutover.",
+            "Dana confirmed the go/no-go meeting is on 2026-03-19.",
+            False,
+        ),
+        ("Marco prefers async code reviews.", "Priya prefers async code reviews.", False),
+        ("Priya owns the ledger migration.", "Marco owns the billing migration.", False),
+        (
+            "The cutover date is fixed for 2026-04-04.",
+            "Redshift will be switched off on 2026-04-18, after the cutover.",
+            False,
+        ),
+    ],
+)
 def test_one_subject_is_names_and_key_words_not_the_first_word(older: str, newer: str, same: bool) -> None:
     assert same_subject(subject_of(older), subject_of(newer)) is same
     assert same_subject(subject_of(newer), subject_of(older)) is same
@@ -166,9 +200,19 @@ def test_the_lints_rules_flag_candidates_and_redact_what_is_shown() -> None:
 
 
 def _recall(query: str, line: int, score: float) -> Recall:
-    return Recall(time="2026-03-04T12:00:00+00:00", day="2026-03-04", query_hash=query, query=None,
-                  path="memory/a.md", start=line, end=line, focus_start=line, focus_end=line, text_hash=str(line),
-                  score=score)
+    return Recall(
+        time="2026-03-04T12:00:00+00:00",
+        day="2026-03-04",
+        query_hash=query,
+        query=None,
+        path="memory/a.md",
+        start=line,
+        end=line,
+        focus_start=line,
+        focus_end=line,
+        text_hash=str(line),
+        score=score,
+    )
 
 
 def test_only_hits_near_the_top_of_their_search_count() -> None:
@@ -182,16 +226,21 @@ def test_only_hits_near_the_top_of_their_search_count() -> None:
 
 @pytest.mark.parametrize("score", ["1e308", "NaN", "Infinity", "-0.5", "1.5"])
 def test_ledger_values_out_of_range_are_bad_lines(score: str) -> None:
-    line = '{"t":"2026-03-04T12:00:00+00:00","q":"a","path":"memory/a.md","lines":[1,1],"score":' + score + '}'
+    line = '{"t":"2026-03-04T12:00:00+00:00","q":"a","path":"memory/a.md","lines":[1,1],"score":' + score + "}"
     assert parse_line(line) is None
     assert parse_line(line.replace(score, "0.5")) is not None
 
 
 def test_attachment_captions_are_no_part_of_an_entry() -> None:
-    turn = ("- **Melanie**: We roast marshmallows around the campfire every summer. "
-            "[image: a photo of a fire pit with a lot of fire and sparks]")
+    turn = (
+        "- **Melanie**: We roast marshmallows around the campfire every summer. "
+        "[image: a photo of a fire pit with a lot of fire and sparks]"
+    )
     verdict = standalone(turn, lines=[turn], start=1, day=WEDNESDAY, today=WEDNESDAY)
     assert (verdict.text, verdict.reason, verdict.changes) == (
-        "Melanie said: We roast marshmallows around the campfire every summer.", None, ("speaker", "chatter"))
+        "Melanie said: We roast marshmallows around the campfire every summer.",
+        None,
+        ("speaker", "chatter"),
+    )
     alone = "- **Melanie**: [image: a photo of a fire pit]"
     assert standalone(alone, lines=[alone], start=1, day=WEDNESDAY, today=WEDNESDAY).reason == CHATTER

@@ -17,12 +17,20 @@ ROOT = REPO_ROOT
 LOCOMO = Path("/work/shared/corpora/locomo-dev")
 BM25 = {"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "0"}
 MARKER = re.compile(r" ?<!--\s*mg:[^>]*-->|<!-- memgit:entry[^>]*-->\n?")
-DEMO_QUERIES = ("refresh materialised views by hand after a rollback", "which views must be refreshed after a rollback",
-                "rollback: what must be refreshed by hand", "why does the nightly ETL job fail",
-                "ETL timezone bug in the date parser", "what did Priya trace the ETL failure to",
-                "when is the production database upgrade", "who is the user's manager", "Heron go/no-go decision",
-                "what does the user drink in the afternoon", "how should status updates look",
-                "what is Project Lantern")
+DEMO_QUERIES = (
+    "refresh materialised views by hand after a rollback",
+    "which views must be refreshed after a rollback",
+    "rollback: what must be refreshed by hand",
+    "why does the nightly ETL job fail",
+    "ETL timezone bug in the date parser",
+    "what did Priya trace the ETL failure to",
+    "when is the production database upgrade",
+    "who is the user's manager",
+    "Heron go/no-go decision",
+    "what does the user drink in the afternoon",
+    "how should status updates look",
+    "what is Project Lantern",
+)
 
 
 def marker_share(text: str) -> float:
@@ -38,7 +46,7 @@ def three_dreams(root: Path, queries: list[str], first_day: int, month: str) -> 
     for round_ in range(3):
         for offset in range(3):
             day = f"{month}-{first_day + round_ * 3 + offset:02d}"
-            part = queries[offset::3] + queries[(offset + 1) % 3::3][: len(queries) // 6]
+            part = queries[offset::3] + queries[(offset + 1) % 3 :: 3][: len(queries) // 6]
             write(batch, "\n".join(part) + "\n")
             proc = memgit(root, "search", "--batch", str(batch), "--now", f"{day}T12:00:00+00:00", env=BM25)
             assert proc.returncode == 0, proc.stderr

@@ -18,17 +18,32 @@ from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_js
 
 BRANCH = "memgit/dream/next"
 FACTS = {
-    "password": ("2026-02-02", "The staging database password rotates every Monday at nine.",
-                 ("staging database password", "when does the password rotate", "monday password rotation")),
-    "standup": ("2026-02-03", "Bob prefers standups at ten in the morning with cameras on.",
-                ("when does bob want standups", "bob standup time", "standups at ten with cameras")),
-    "report": ("2026-02-04", "The quarterly finance report is due on the fifth of April.",
-               ("quarterly finance report due", "when is the finance report due", "april report deadline")),
-    "rota": ("2026-02-05", "Carol owns the on-call rota for the payments team.",
-             ("who owns the on-call rota", "payments team on call", "carol rota owner")),
+    "password": (
+        "2026-02-02",
+        "The staging database password rotates every Monday at nine.",
+        ("staging database password", "when does the password rotate", "monday password rotation"),
+    ),
+    "standup": (
+        "2026-02-03",
+        "Bob prefers standups at ten in the morning with cameras on.",
+        ("when does bob want standups", "bob standup time", "standups at ten with cameras"),
+    ),
+    "report": (
+        "2026-02-04",
+        "The quarterly finance report is due on the fifth of April.",
+        ("quarterly finance report due", "when is the finance report due", "april report deadline"),
+    ),
+    "rota": (
+        "2026-02-05",
+        "Carol owns the on-call rota for the payments team.",
+        ("who owns the on-call rota", "payments team on call", "carol rota owner"),
+    ),
 }
-LATE = ("2026-02-06", "The lighthouse keeper retires in June after thirty years of service.",
-        ("lighthouse keeper retirement", "when does the keeper retire", "thirty years of lighthouse service"))
+LATE = (
+    "2026-02-06",
+    "The lighthouse keeper retires in June after thirty years of service.",
+    ("lighthouse keeper retirement", "when does the keeper retire", "thirty years of lighthouse service"),
+)
 
 
 def night(day: int) -> str:
@@ -48,8 +63,9 @@ def pull(root: Path) -> None:
 def nightly(runner: Path, day: int, *extra: str) -> dict:
     """What the CI job runs: dream on main, replace the dream branch, push it."""
     pull(runner)
-    return memgit_json(runner, "dream", "--now", night(day), "--branch", BRANCH, "--force", "--push", "origin",
-                       *extra, env=BM25)
+    return memgit_json(
+        runner, "dream", "--now", night(day), "--branch", BRANCH, "--force", "--push", "origin", *extra, env=BM25
+    )
 
 
 def key_of(out: dict, fact: str) -> str:
@@ -98,14 +114,17 @@ def test_decisions_stick_and_reviewer_commits_survive(team: tuple[Path, Path, Pa
     assert sorted(a["text"] for a in dropped["actions"]) == sorted([password, standup, rota])
     after_drop = git(reviewer, "show", f"{BRANCH}:MEMORY.md")
     assert report not in after_drop and password in after_drop
-    decided, _ = parse_decisions([("d", git(reviewer, "show", f"{BRANCH}:memory/.dreams/decisions/"
-                                          f"{_today(reviewer)}.jsonl"))])
+    decided, _ = parse_decisions(
+        [("d", git(reviewer, "show", f"{BRANCH}:memory/.dreams/decisions/{_today(reviewer)}.jsonl"))]
+    )
     assert [(d.key, d.verdict, d.by) for d in decided] == [(keys["report"], "rejected", "drop")]
 
     # ...then pushes a fix of their own: the standup proposal deleted by hand on the branch.
     git(reviewer, "checkout", "-q", BRANCH)
     memory = (reviewer / "MEMORY.md").read_text()
-    (reviewer / "MEMORY.md").write_text("".join(line for line in memory.splitlines(keepends=True) if standup not in line))
+    (reviewer / "MEMORY.md").write_text(
+        "".join(line for line in memory.splitlines(keepends=True) if standup not in line)
+    )
     git(reviewer, "commit", "-q", "-am", "review: Bob's standup preference is not for MEMORY.md")
     fix = git(reviewer, "rev-parse", "HEAD").strip()
     git(reviewer, "push", "-q", "origin", BRANCH)
@@ -142,8 +161,9 @@ def test_decisions_stick_and_reviewer_commits_survive(team: tuple[Path, Path, Pa
     # Its pull request is closed without merging (the CI passes --reject-previous then).
     fourth = nightly(runner, 4, "--reject-previous")
     assert fourth["actions"] == [] and fourth["branch"] is None
-    explained = memgit_json(runner, "dream", "--now", night(4), "--dry-run", "--explain",
-                            "--reject-previous", "--branch", BRANCH, env=BM25)
+    explained = memgit_json(
+        runner, "dream", "--now", night(4), "--dry-run", "--explain", "--reject-previous", "--branch", BRANCH, env=BM25
+    )
     gates = {row["text"]: row["gate"] for row in explained["candidates"]}
     for fact in (standup, report, rota, LATE[1]):
         assert gates[f"- {fact}"] == "rejected", (fact, gates)
@@ -181,8 +201,9 @@ def test_drop_and_reject_bad_input(team: tuple[Path, Path, Path]) -> None:
     assert (runner / "MEMORY.md").read_text() == before and git(runner, "status", "--porcelain") == ""
 
 
-def test_the_site_and_context_show_facts_with_provenance_and_no_markers(team: tuple[Path, Path, Path],
-                                                                         tmp_path: Path) -> None:
+def test_the_site_and_context_show_facts_with_provenance_and_no_markers(
+    team: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
     _, runner, _ = team
     first = nightly(runner, 1)
     git(runner, "merge", "-q", "--no-edit", BRANCH)
@@ -197,7 +218,7 @@ def test_the_site_and_context_show_facts_with_provenance_and_no_markers(team: tu
     assert not any("mg:k" in html or "memgit:entry" in html for html in pages.values())
     home = pages[site / "index.html"]
     key = key_of(first, FACTS["password"][1])
-    block = home[home.index(f'data-key="{key}"'):][:600]
+    block = home[home.index(f'data-key="{key}"') :][:600]
     assert "memory/2026-02-02.md" in block and "score " in block  # the provenance store, beside MEMORY.md
     # A search that lands on MEMORY.md answers with the fact, not its review key.
     found = memgit(runner, "search", FACTS["password"][1], "--path", "MEMORY.md", "--json", "--no-record", env=BM25)

@@ -57,8 +57,11 @@ def test_the_mcp_path_never_imports_pygit2(workspace: Path) -> None:
         "print('pygit2' in sys.modules)\n"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code, str(workspace)], capture_output=True, text=True,
-        env={**__import__("os").environ, "MEMGIT_EMBEDDING": "none"}, check=False,
+        [sys.executable, "-c", code, str(workspace)],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "MEMGIT_EMBEDDING": "none"},
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "False"

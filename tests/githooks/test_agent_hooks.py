@@ -58,14 +58,29 @@ def as_host(
     project: Path, event: str, fields: dict[str, Any] | str, *, cwd: Path | None = None, prefix: list[str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run the installed command for `event` as Claude Code does: `sh -c COMMAND`, JSON on stdin."""
-    payload = fields if isinstance(fields, str) else json.dumps({
-        "session_id": SESSION, "cwd": str(cwd or project), "permission_mode": "default", "hook_event_name": event,
-        **fields,
-    })
+    payload = (
+        fields
+        if isinstance(fields, str)
+        else json.dumps(
+            {
+                "session_id": SESSION,
+                "cwd": str(cwd or project),
+                "permission_mode": "default",
+                "hook_event_name": event,
+                **fields,
+            }
+        )
+    )
     env = {**os.environ, "MEMGIT_NOW": NOW}
     return subprocess.run(
-        [*(prefix or []), "sh", "-c", command_for(project, event)], input=payload, cwd=cwd or project,
-        capture_output=True, text=True, env=env, timeout=TIMEOUTS[event], check=False,
+        [*(prefix or []), "sh", "-c", command_for(project, event)],
+        input=payload,
+        cwd=cwd or project,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=TIMEOUTS[event],
+        check=False,
     )
 
 
@@ -91,8 +106,11 @@ def test_precompact_then_session_end_then_session_start(memory: Path, tmp_path: 
     head = git(memory, "rev-parse", "HEAD").strip()
 
     started = time.monotonic()
-    quiet_success(as_host(memory, "PreCompact", {"transcript_path": str(transcript), "trigger": "auto",
-                                                  "custom_instructions": ""}))
+    quiet_success(
+        as_host(
+            memory, "PreCompact", {"transcript_path": str(transcript), "trigger": "auto", "custom_instructions": ""}
+        )
+    )
     precompact_s = time.monotonic() - started
     write(transcript, fixture_lines())  # compacted, then the session went on
     started = time.monotonic()
@@ -116,8 +134,11 @@ def test_precompact_then_session_end_then_session_start(memory: Path, tmp_path: 
     assert "quillfeather" in found["hits"][0]["text"] and found["hits"][0]["commit"] == commits[1]
 
     pending = json.loads(memgit(memory, "status", "--json").stdout)["recall_pending"]
-    start = as_host(memory, "SessionStart", {"transcript_path": str(transcript), "source": "startup",
-                                             "model": "claude-sonnet-4-5-20250929"})
+    start = as_host(
+        memory,
+        "SessionStart",
+        {"transcript_path": str(transcript), "source": "startup", "model": "claude-sonnet-4-5-20250929"},
+    )
     quiet_success(start)
     # Loading MEMORY.md at session start is a use of its entries (forgetting reads it): one spool line.
     assert json.loads(memgit(memory, "status", "--json").stdout)["recall_pending"] == pending + 1
@@ -129,7 +150,9 @@ def test_precompact_then_session_end_then_session_start(memory: Path, tmp_path: 
 def test_hooks_status_names_the_agent_hooks(memory: Path) -> None:
     status = json.loads(memgit(memory, "hooks", "status", "--json").stdout)
     assert status["agents"] == {"claude-code": ["SessionStart", "PreCompact", "SessionEnd"]}
-    assert "claude-code: memgit's SessionStart, PreCompact, SessionEnd hooks" in memgit(memory, "hooks", "status").stdout
+    assert (
+        "claude-code: memgit's SessionStart, PreCompact, SessionEnd hooks" in memgit(memory, "hooks", "status").stdout
+    )
     assert memgit(memory, "hooks", "uninstall", "--agent", "claude-code").returncode == 0
     assert json.loads(memgit(memory, "hooks", "status", "--json").stdout)["agents"] == {"claude-code": []}
     assert not (memory / ".claude" / "settings.json").read_text().count("memgit")
@@ -139,10 +162,19 @@ def test_hooks_capture_into_the_memory_from_another_project(memory: Path, tmp_pa
     project = tmp_path / "app"
     project.mkdir()
     git(project, "init", "-q")  # a code repository, not a memory workspace
-    write(project / ".claude" / "settings.json", json.dumps({"model": "opus", "hooks": {
-        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo checked"}]}],
-        "SessionEnd": [{"hooks": [{"type": "command", "command": "echo bye", "timeout": 5}]}],
-    }}, indent=2))
+    write(
+        project / ".claude" / "settings.json",
+        json.dumps(
+            {
+                "model": "opus",
+                "hooks": {
+                    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo checked"}]}],
+                    "SessionEnd": [{"hooks": [{"type": "command", "command": "echo bye", "timeout": 5}]}],
+                },
+            },
+            indent=2,
+        ),
+    )
     installed = memgit(memory, "hooks", "install", "--agent", "claude-code", "--project", str(project), "--json")
     assert installed.returncode == 0, installed.stderr
     report = json.loads(installed.stdout)
@@ -152,16 +184,31 @@ def test_hooks_capture_into_the_memory_from_another_project(memory: Path, tmp_pa
     assert settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == "echo checked"
     assert [g["hooks"][0]["command"] for g in settings["hooks"]["SessionEnd"]][0] == "echo bye"
     first = (project / ".claude" / "settings.json").read_bytes()
-    again = json.loads(memgit(memory, "hooks", "install", "--agent", "claude-code", "--project", str(project),
-                              "--json").stdout)
+    again = json.loads(
+        memgit(memory, "hooks", "install", "--agent", "claude-code", "--project", str(project), "--json").stdout
+    )
     assert again["changed"] is False and (project / ".claude" / "settings.json").read_bytes() == first
 
     transcript = write(tmp_path / "t.jsonl", fixture_lines())
     (group,) = [g for g in settings["hooks"]["SessionEnd"] if "memgit" in g["hooks"][0]["command"]]
-    proc = subprocess.run(["sh", "-c", group["hooks"][0]["command"]], cwd=project, capture_output=True, text=True,
-                          input=json.dumps({"session_id": SESSION, "transcript_path": str(transcript), "cwd": str(project),
-                                            "hook_event_name": "SessionEnd", "reason": "clear"}),
-                          env={**os.environ, "MEMGIT_NOW": NOW, "MEMGIT_EMBEDDING": "none"}, timeout=60, check=False)
+    proc = subprocess.run(
+        ["sh", "-c", group["hooks"][0]["command"]],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        input=json.dumps(
+            {
+                "session_id": SESSION,
+                "transcript_path": str(transcript),
+                "cwd": str(project),
+                "hook_event_name": "SessionEnd",
+                "reason": "clear",
+            }
+        ),
+        env={**os.environ, "MEMGIT_NOW": NOW, "MEMGIT_EMBEDDING": "none"},
+        timeout=60,
+        check=False,
+    )
     quiet_success(proc)
     assert len((memory / SESSION_FILE).read_text().splitlines()) == 8
     assert not (project / "sessions").exists()
@@ -169,10 +216,13 @@ def test_hooks_capture_into_the_memory_from_another_project(memory: Path, tmp_pa
     removed = memgit(memory, "hooks", "uninstall", "--agent", "claude-code", "--project", str(project))
     assert removed.returncode == 0 and "removed the SessionEnd hook" in removed.stdout
     after = settings_of(project)
-    assert after == {"model": "opus", "hooks": {
-        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo checked"}]}],
-        "SessionEnd": [{"hooks": [{"type": "command", "command": "echo bye", "timeout": 5}]}],
-    }}
+    assert after == {
+        "model": "opus",
+        "hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo checked"}]}],
+            "SessionEnd": [{"hooks": [{"type": "command", "command": "echo bye", "timeout": 5}]}],
+        },
+    }
 
 
 def test_a_broken_settings_file_is_refused_untouched(memory: Path, tmp_path: Path) -> None:
@@ -188,15 +238,19 @@ def test_a_broken_settings_file_is_refused_untouched(memory: Path, tmp_path: Pat
         one_error(memgit(memory, "hooks", "install", "--agent", "claude-code", "--project", str(project)), needle)
         assert path.read_text() == text
     assert_clean_error(memgit(memory, "hooks", "install", "--project", str(project)), "--project goes with --agent")
-    one_error(memgit(memory, "hooks", "install", "--agent", "claude-code", "--project", str(tmp_path / "nope")),
-              "is not a folder")
+    one_error(
+        memgit(memory, "hooks", "install", "--agent", "claude-code", "--project", str(tmp_path / "nope")),
+        "is not a folder",
+    )
 
 
 def test_merging_is_pure_and_idempotent() -> None:
     theirs = {"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "x"}]}]}}
     merged, actions = merge_hooks(theirs, "memgit hook claude-code")
     assert actions == ["added the SessionStart hook", "added the PreCompact hook", "added the SessionEnd hook"]
-    assert theirs == {"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "x"}]}]}}
+    assert theirs == {
+        "hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "x"}]}]}
+    }
     assert merge_hooks(merged, "memgit hook claude-code") == (merged, [])
     moved, actions = merge_hooks(merged, "/new/python -m memgit hook claude-code")
     assert actions == [f"updated the {e} hook" for e in TIMEOUTS]
@@ -232,14 +286,22 @@ def test_bad_hook_input_warns_once_and_changes_nothing(memory: Path, transcript:
     ]
     for payload, needle in cases:
         one_warning(unchanged(memory, lambda p=payload: as_host(memory, "PreCompact", p)), needle)
-    one_warning(unchanged(memory, lambda: as_host(memory, "PreCompact", {"transcript_path": str(tmp_path / "gone.jsonl")})),
-                "does not exist")
+    one_warning(
+        unchanged(memory, lambda: as_host(memory, "PreCompact", {"transcript_path": str(tmp_path / "gone.jsonl")})),
+        "does not exist",
+    )
     one_warning(unchanged(memory, lambda: as_host(memory, "SessionEnd", {"reason": "logout"})), "no transcript_path")
-    one_warning(unchanged(memory, lambda: as_host(memory, "PreCompact", {**capture, "hook_event_name": "Stop"})),
-                "Stop is not an event memgit handles")
+    one_warning(
+        unchanged(memory, lambda: as_host(memory, "PreCompact", {**capture, "hook_event_name": "Stop"})),
+        "Stop is not an event memgit handles",
+    )
     write(transcript.parent / "bad.jsonl", "\x00\x01 not a transcript\n")
-    one_warning(unchanged(memory, lambda: as_host(memory, "PreCompact", {"transcript_path": str(transcript.parent / "bad.jsonl")})),
-                "no line of the transcript is JSON")
+    one_warning(
+        unchanged(
+            memory, lambda: as_host(memory, "PreCompact", {"transcript_path": str(transcript.parent / "bad.jsonl")})
+        ),
+        "no line of the transcript is JSON",
+    )
 
 
 def test_outside_any_memory_workspace(memory: Path, transcript: Path, tmp_path: Path) -> None:
@@ -249,7 +311,9 @@ def test_outside_any_memory_workspace(memory: Path, transcript: Path, tmp_path: 
     code.mkdir()
     git(code, "init", "-q")
     for cwd, needle in ((nowhere, "not inside a memory workspace"), (code, "not a memory workspace")):
-        proc = unchanged(memory, lambda c=cwd: as_host(memory, "SessionEnd", {"transcript_path": str(transcript)}, cwd=c))
+        proc = unchanged(
+            memory, lambda c=cwd: as_host(memory, "SessionEnd", {"transcript_path": str(transcript)}, cwd=c)
+        )
         one_warning(proc, needle)
         assert not (cwd / "sessions").exists() and proc.stdout == ""
         start = as_host(memory, "SessionStart", {"transcript_path": str(transcript), "source": "startup"}, cwd=cwd)
@@ -296,6 +360,13 @@ def test_dirty_work_tree_is_left_as_it_was(memory: Path, transcript: Path) -> No
 def test_the_hook_cannot_be_run_by_hand_by_mistake(memory: Path) -> None:
     proc = memgit(memory, "hook", "claude-code", "--wat")
     one_warning(proc, "unknown argument")
-    bad_clock = subprocess.run([sys.executable, "-m", "memgit", "hook", "claude-code"], cwd=memory, input="{}",
-                               capture_output=True, text=True, env={**os.environ, "MEMGIT_NOW": "later"}, check=False)
+    bad_clock = subprocess.run(
+        [sys.executable, "-m", "memgit", "hook", "claude-code"],
+        cwd=memory,
+        input="{}",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MEMGIT_NOW": "later"},
+        check=False,
+    )
     one_warning(bad_clock, "MEMGIT_NOW")

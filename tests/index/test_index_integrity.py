@@ -376,7 +376,11 @@ def _run_with_read_only_data_dir(script: str, workspace: Path, env: dict[str, st
     """Run memgit in a user and mount namespace where `script` made the data dir read-only."""
     return subprocess.run(
         ["unshare", "-rm", "sh", "-c", script, sys.executable],
-        cwd=workspace, capture_output=True, text=True, env=env, timeout=300,
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
 
 

@@ -63,7 +63,9 @@ def test_interrupted_full_index_resumes(tmp_path: Path, real_model: Path) -> Non
     kept = cached_embeddings(cache)
     assert kept >= 64
 
-    resumed = memgit(ws, "index", "--verify", "--json", env={"MEMGIT_NO_PROGRESS": "1", "MEMGIT_MODEL": str(real_model)})
+    resumed = memgit(
+        ws, "index", "--verify", "--json", env={"MEMGIT_NO_PROGRESS": "1", "MEMGIT_MODEL": str(real_model)}
+    )
     assert resumed.returncode == 0, resumed.stderr
     report = json.loads(resumed.stdout)
     assert report["embeddings_cached"] >= kept

@@ -237,14 +237,15 @@ class IndexMachine(RuleBasedStateMachine):
             ):
                 assert path in indexed_paths, path
 
-
     def check_vector_files(self) -> None:
         """The memory-mapped files hold exactly one vector per chunk, keyed to this database."""
         import numpy as np
 
         from memgit.index.vectors import VectorSet
 
-        store = Store(self.root / ".git" / "memgit" / "index.sqlite", self.root / ".git" / "memgit" / "embed-cache.sqlite")
+        store = Store(
+            self.root / ".git" / "memgit" / "index.sqlite", self.root / ".git" / "memgit" / "embed-cache.sqlite"
+        )
         try:
             meta = store.meta()
             chunk_ids = sorted(int(r[0]) for r in store.conn.execute("SELECT id FROM chunks"))

@@ -42,10 +42,16 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Path]:
     """(a git repository holding this checkout's memgit as it is now, its commit, PRE_COMMIT_HOME)."""
     src = tmp_path_factory.mktemp("memgit-src")
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *SOURCE_PARTS],
-        cwd=ROOT, capture_output=True, check=True,
-    ).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *SOURCE_PARTS],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):
         if (ROOT / name).is_file():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
@@ -82,7 +88,8 @@ def framework_ws(workspace: Path, hook_repo: tuple[Path, str, Path], monkeypatch
     python = next(envs[0].glob("py_env-*/bin/python"))
     probe = subprocess.run(
         [str(python), "-c", "import importlib.util, memgit; print(importlib.util.find_spec('llama_cpp') is None)"],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert probe.stdout.strip() == "True", probe.stdout + probe.stderr
     return workspace
@@ -195,9 +202,10 @@ def test_the_mcp_server_fills_pending_vectors_in_the_background(workspace: Path,
 
     async def scenario() -> None:
         with open(os.devnull, "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write_stream), ClientSession(
-                read, write_stream
-            ) as session:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write_stream),
+                ClientSession(read, write_stream) as session,
+            ):
                 await session.initialize()
                 first = (await session.call_tool("memory_search", {"query": "basalt note"})).structured_content
                 assert first is not None

@@ -99,7 +99,9 @@ def test_removed_rows_never_return_and_delta_rows_do(base_dir: tuple[Path, np.nd
 
 def test_cli_and_mcp_answer_like_the_float_scan(workspace: Path, tiny_model: Path) -> None:  # noqa: F811
     for n in range(40):
-        write(workspace / "memory" / "notes" / f"n{n}.md", f"# Note {n}\n\n- Item {n}: the ferry leaves pier {n % 7}.\n")
+        write(
+            workspace / "memory" / "notes" / f"n{n}.md", f"# Note {n}\n\n- Item {n}: the ferry leaves pier {n % 7}.\n"
+        )
     commit_all(workspace, "notes")
     env = {"MEMGIT_MODEL": str(tiny_model)}
     assert memgit(workspace, "index", env=env).returncode == 0

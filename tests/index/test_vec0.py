@@ -118,7 +118,10 @@ def test_vec0_holds_every_vector_and_follows_a_commit_through_its_hook(workspace
             git(workspace, "stash", "push", "-q", "--", "memory/notes/n05.md")  # keep this commit to one file
         git(workspace, "add", "-A")
         proc = subprocess.run(
-            ["git", "commit", "-qm", change, "--no-verify"], cwd=workspace, capture_output=True, text=True,
+            ["git", "commit", "-qm", change, "--no-verify"],
+            cwd=workspace,
+            capture_output=True,
+            text=True,
             env=commit_env,
         )
         assert proc.returncode == 0, proc.stderr

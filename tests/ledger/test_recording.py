@@ -106,10 +106,27 @@ def test_ledger_of_two_clones_merges_without_conflict(workspace: Path, tmp_path:
 
 
 def test_parse_ledger_counts_malformed_lines() -> None:
-    good = json.dumps({"t": "2026-03-02T10:00:00+00:00", "q": "abc", "path": "memory/x.md", "lines": [1, 3],
-                       "focus": [2, 2], "hash": "h", "score": 0.5})
-    text = "\n".join([good, "{not json", json.dumps({"t": "x"}), good.replace('"lines":[1, 3]', '"lines":[3, 1]'),
-                      json.dumps({"t": "2026-03-02", "q": "a", "path": "../etc", "lines": [1, 1], "score": 1}), ""])
+    good = json.dumps(
+        {
+            "t": "2026-03-02T10:00:00+00:00",
+            "q": "abc",
+            "path": "memory/x.md",
+            "lines": [1, 3],
+            "focus": [2, 2],
+            "hash": "h",
+            "score": 0.5,
+        }
+    )
+    text = "\n".join(
+        [
+            good,
+            "{not json",
+            json.dumps({"t": "x"}),
+            good.replace('"lines":[1, 3]', '"lines":[3, 1]'),
+            json.dumps({"t": "2026-03-02", "q": "a", "path": "../etc", "lines": [1, 1], "score": 1}),
+            "",
+        ]
+    )
     read = parse_ledger([("memory/.dreams/recall/2026-03-02.jsonl", text)])
     assert len(read.recalls) == 2 and read.malformed == 3
     assert read.malformed_where == [f"memory/.dreams/recall/2026-03-02.jsonl:{n}" for n in (2, 3, 5)]
@@ -123,6 +140,7 @@ def test_focus_prefers_the_line_with_the_query_terms() -> None:
 
 def test_mcp_search_records_and_read_only_does_not(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMGIT_NO_RECALL", "0")  # the server inherits MEMGIT_* from the test
+
     async def scenario(*args: str) -> None:
         async with mcp_session(workspace, *args) as session:
             assert ok(await call(session, "memory_search", {"query": "database migration"}))["hits"]

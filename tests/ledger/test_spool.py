@@ -67,7 +67,7 @@ def test_searches_keep_the_tree_clean_so_pull_and_checkout_work(workspace: Path,
     assert out["lines"] == spooled and out["paths"] == [LEDGER]
     now = (root / LEDGER).read_text().splitlines()
     assert now[: len(pulled)] == pulled and len(now) == len(pulled) + out["lines"]
-    assert {json.loads(line)["query"] for line in now[len(pulled):]} == {"tea", "database migration"}
+    assert {json.loads(line)["query"] for line in now[len(pulled) :]} == {"tea", "database migration"}
 
 
 def test_publish_commits_only_ledger_paths_and_empties_the_spool(workspace: Path) -> None:
@@ -127,7 +127,7 @@ def test_failed_commit_keeps_the_spool_and_a_retry_never_duplicates(workspace: P
     # spool, plus one recorded since. The retry publishes only the new one.
     write(root / SPOOL, "\n".join(recorded) + "\n")
     search(root, "migration")
-    added = spool_lines(root)[len(recorded):]
+    added = spool_lines(root)[len(recorded) :]
     second = memgit_json(root, "recalls", "publish", "--json", env=BM25)
     assert added and second["lines"] == len(added) and second["commit"]
     assert git(root, "show", f"HEAD:{LEDGER}").splitlines() == [*recorded, *added]
@@ -198,8 +198,10 @@ def test_dream_counts_unpublished_spool_lines_once(workspace: Path) -> None:
     assert both["light"]["recalls"] == lines
     # A base other than HEAD reads only what is committed there.
     git(workspace, "branch", "-q", "before", "HEAD~1")
-    assert memgit_json(workspace, "dream", "--now", NOW, "--dry-run", "--base", "before", env=BM25)["light"][
-        "recalls"] == 0
+    assert (
+        memgit_json(workspace, "dream", "--now", NOW, "--dry-run", "--base", "before", env=BM25)["light"]["recalls"]
+        == 0
+    )
 
 
 def test_pure_helpers() -> None:
@@ -222,7 +224,11 @@ def test_searches_racing_with_publishes_lose_and_duplicate_nothing(workspace: Pa
     searches = [
         subprocess.Popen(
             [sys.executable, "-m", "memgit", "search", "--batch", str(queries), "--now", f"{DAY}T10:00:0{n}+00:00"],
-            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=root,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for n in range(4)
     ]

@@ -34,6 +34,7 @@ def lint_settings(raw: dict) -> LintSettings:
     """`[lint]` as memgit.toml would hold it, validated by the config schema and resolved."""
     return resolve_settings(parse_config({"lint": raw}).lint)
 
+
 DEFAULT = LintSettings()
 
 
@@ -316,5 +317,9 @@ def test_lint_config_from_memgit_toml(workspace: Path) -> None:
 
     write(workspace / "memgit.toml", '[lint]\ninjection = "loud"\n')
     bad = memgit(workspace, "lint")
-    assert bad.returncode == 1 and "memgit.toml: lint.injection must be" in bad.stderr and bad.stderr.startswith("memgit: error: ")
+    assert (
+        bad.returncode == 1
+        and "memgit.toml: lint.injection must be" in bad.stderr
+        and bad.stderr.startswith("memgit: error: ")
+    )
     assert "Traceback" not in bad.stderr

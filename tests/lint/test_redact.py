@@ -38,7 +38,14 @@ def test_line_count_indent_and_crlf_are_kept() -> None:
 
 
 def test_private_key_body_goes_with_its_header() -> None:
-    lines = ["note", "-----BEGIN OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU", "AAAA", "-----END OPENSSH PRIVATE KEY-----", "after"]
+    lines = [
+        "note",
+        "-----BEGIN OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU",
+        "AAAA",
+        "-----END OPENSSH PRIVATE KEY-----",
+        "after",
+    ]
     out, found = redact_lines(lines)
     assert out[0] == "note" and out[-1] == "after"
     assert out[1:5] == [placeholder("S101")] * 4

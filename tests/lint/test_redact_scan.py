@@ -22,9 +22,37 @@ from memgit.lint.rules import scan_secrets
 
 # Pieces that make the rules' edge cases likely: secret words, option flags, URL credentials, PEM
 # headers, the non-ASCII letters case-blind patterns take for ASCII ones, Unicode spaces.
-PIECES = ["password", "Passwd", "PASSPHRASE", "pwd", "-p", " -p'", "--password=", "://u:pw@h", "-----BEGIN",
-          "RSA PRIVATE KEY-----", "token=", "api_key: ", "AKIA", "ghp_", "\u017f", "\u212a", "\u0131", "\u00a0",
-          "\u2003", "\r", "\n", "é", " is ", "= ", "x" * 14, "Ab3" * 6, "AccountKey=", "SG.", ":"]
+PIECES = [
+    "password",
+    "Passwd",
+    "PASSPHRASE",
+    "pwd",
+    "-p",
+    " -p'",
+    "--password=",
+    "://u:pw@h",
+    "-----BEGIN",
+    "RSA PRIVATE KEY-----",
+    "token=",
+    "api_key: ",
+    "AKIA",
+    "ghp_",
+    "\u017f",
+    "\u212a",
+    "\u0131",
+    "\u00a0",
+    "\u2003",
+    "\r",
+    "\n",
+    "é",
+    " is ",
+    "= ",
+    "x" * 14,
+    "Ab3" * 6,
+    "AccountKey=",
+    "SG.",
+    ":",
+]
 TEXTS = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=12)), max_size=30).map("".join)
 
 # The assignment rule as it was: searched from every position, unbounded name parts.
@@ -60,8 +88,15 @@ def test_candidate_lines_on_the_corpus_and_across_line_kinds() -> None:
 
 
 @settings(max_examples=300)
-@given(st.lists(st.one_of(st.sampled_from(["token", "api_key", "secret", "Password", "=", ": ", "'", "x" * 20,
-                                           "Zq9" * 6, " ", "."]), st.text(max_size=6)), max_size=12).map("".join))
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["token", "api_key", "secret", "Password", "=", ": ", "'", "x" * 20, "Zq9" * 6, " ", "."]),
+            st.text(max_size=6),
+        ),
+        max_size=12,
+    ).map("".join)
+)
 def test_bounded_assignment_search_finds_what_the_unbounded_pattern_found(line: str) -> None:
     old = [(m.start(2), m.group(2)) for m in UNBOUNDED.finditer(line)]
     new = [(m.start(2), m.group(2)) for m in rules._assignments(line)]
@@ -113,8 +148,11 @@ def test_the_token_shapes_hint_lets_every_shape_through() -> None:
 
 
 def test_placeholder_lines_are_recognised_with_their_lead() -> None:
-    for line in ("- The staging VPN passphrase is orchid-lantern-42", "> password: Tundra#4412orbit",
-                 "  3. token=ghp_" + "a1B2" * 9):
+    for line in (
+        "- The staging VPN passphrase is orchid-lantern-42",
+        "> password: Tundra#4412orbit",
+        "  3. token=ghp_" + "a1B2" * 9,
+    ):
         redacted, code = redact_line(line)
         assert code is not None and is_placeholder(redacted), line
     assert not is_placeholder("We saw [redacted: S104] in the log yesterday")

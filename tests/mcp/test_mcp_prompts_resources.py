@@ -81,13 +81,19 @@ def test_python_sdk_prompts_and_resources_private_scope(memory: Path) -> None:
             assert "[redacted: S102]" in start_text
 
             listed = {r.uri: r for r in (await session.list_resources()).resources}
-            assert set(listed) == {"memgit://context", "memgit://daily/today", "memgit://file/MEMORY.md",
-                                   "memgit://file/USER.md"}
+            assert set(listed) == {
+                "memgit://context",
+                "memgit://daily/today",
+                "memgit://file/MEMORY.md",
+                "memgit://file/USER.md",
+            }
             assert listed["memgit://file/MEMORY.md"].size == len(memory_file.encode())
             assert all(r.mime_type == "text/markdown" for r in listed.values())
 
             long_term = (await session.read_resource("memgit://file/MEMORY.md")).contents[0].text
-            expected = strip_markers(memory_file).replace(f"- Deploy key {KEY} (pasted by mistake)", "- [redacted: S102]")
+            expected = strip_markers(memory_file).replace(
+                f"- Deploy key {KEY} (pasted by mistake)", "- [redacted: S102]"
+            )
             assert long_term == expected
             today = (await session.read_resource("memgit://daily/today")).contents[0].text
             assert today == (memory / TODAY_LOG).read_text()
@@ -101,8 +107,13 @@ def test_python_sdk_prompts_and_resources_private_scope(memory: Path) -> None:
             templates = {t.name: t.uri_template for t in (await session.list_resource_templates()).resource_templates}
             assert templates == {"daily-log": "memgit://daily/{date}", "memory-file": "memgit://file/{+path}"}
 
-            for uri in (f"memgit://daily/{YESTERDAY}", "memgit://file/../x.md", "memgit://file/.git/config",
-                        "file:///etc/passwd", "memgit://daily/someday"):
+            for uri in (
+                f"memgit://daily/{YESTERDAY}",
+                "memgit://file/../x.md",
+                "memgit://file/.git/config",
+                "file:///etc/passwd",
+                "memgit://daily/someday",
+            ):
                 refused = await _refusal(session.read_resource(uri))
                 assert refused.error.code == -32602, uri
             unknown = await _refusal(session.get_prompt("no_such_prompt"))
@@ -141,8 +152,12 @@ def test_group_scope_keeps_private_files_out_of_prompts_and_resources(memory: Pa
             listed = {r.uri: r for r in (await session.list_resources()).resources}
             assert set(listed) == {"memgit://context", "memgit://daily/today"}
             assert "MEMORY.md" not in listed["memgit://context"].description
-            for uri in ("memgit://file/MEMORY.md", "memgit://file/USER.md", "memgit://file/./MEMORY.md",
-                        "memgit://file/memory/../MEMORY.md"):
+            for uri in (
+                "memgit://file/MEMORY.md",
+                "memgit://file/USER.md",
+                "memgit://file/./MEMORY.md",
+                "memgit://file/memory/../MEMORY.md",
+            ):
                 refused = await _refusal(session.read_resource(uri))
                 assert refused.error.code == -32602, uri
             private = await _refusal(session.read_resource("memgit://file/MEMORY.md"))
@@ -162,8 +177,9 @@ def test_the_2026_era_client_gets_prompts_and_resources(memory: Path) -> None:
     from mcp.client.client import Client
     from mcp.client.stdio import StdioServerParameters
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "memgit", "mcp"], cwd=str(memory),
-                                   env=_server_env())
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "memgit", "mcp"], cwd=str(memory), env=_server_env()
+    )
 
     async def scenario() -> None:
         async with Client(params) as client:
@@ -184,8 +200,21 @@ def test_typescript_sdk_lists_gets_and_reads_in_a_group_read_only_session(memory
         pytest.skip("node or tests/node/node_modules missing (./dev test runs npm ci there)")
     env = {**_server_env(), "TEST_DAY": TODAY.isoformat()}
     proc = subprocess.run(
-        [node, str(NODE_DIR / "mcp_prompts_resources.mjs"), sys.executable, str(memory), "--read-only", "--scope", "group"],
-        cwd=NODE_DIR, env={**os.environ, **env}, capture_output=True, text=True, timeout=120, check=False,
+        [
+            node,
+            str(NODE_DIR / "mcp_prompts_resources.mjs"),
+            sys.executable,
+            str(memory),
+            "--read-only",
+            "--scope",
+            "group",
+        ],
+        cwd=NODE_DIR,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)

@@ -107,10 +107,16 @@ def test_arguments_are_checked_against_the_advertised_schema() -> None:
     # and 0/1 for booleans, null for optional fields; unknown names ignored.
     assert check_arguments(search, {"query": "tea", "k": "3", "path": None, "extra": 1})["k"] == 3
     assert check_arguments(search, {"query": "tea", "k": 2.0})["k"] == 2
-    assert check_arguments(get, {"path": "MEMORY.md", "from": None}) == {"path": "MEMORY.md", "from": None, "lines": 120}
+    assert check_arguments(get, {"path": "MEMORY.md", "from": None}) == {
+        "path": "MEMORY.md",
+        "from": None,
+        "lines": 120,
+    }
     assert check_arguments(get, {"path": "MEMORY.md", "from": 7})["from"] == 7
     assert check_arguments(append, {"text": "x", "long_term": "yes", "commit": 0}) == {
-        "text": "x", "long_term": True, "commit": False,
+        "text": "x",
+        "long_term": True,
+        "commit": False,
     }
     for schema, arguments, message in (
         (search, {}, "missing required argument: query"),
@@ -151,8 +157,9 @@ def test_decode_never_raises(line: bytes) -> None:
 @settings(max_examples=300, deadline=None)
 @given(
     tool=st.sampled_from(["memory_search", "memory_get", "memory_append", "memory_status"]),
-    arguments=st.dictionaries(st.sampled_from(["query", "k", "path", "from", "lines", "text", "long_term", "commit",
-                                               "x"]), JSON, max_size=4),
+    arguments=st.dictionaries(
+        st.sampled_from(["query", "k", "path", "from", "lines", "text", "long_term", "commit", "x"]), JSON, max_size=4
+    ),
 )
 def test_checked_arguments_always_satisfy_the_schema(tool: str, arguments: dict[str, Any]) -> None:
     schema = {t.name: t for t in build_tools(McpConfig())}[tool].input_schema
@@ -187,7 +194,10 @@ class RawServer:
         self._stderr = self.stderr_path.open("wb")
         self.proc = subprocess.Popen(
             argv or [sys.executable, "-m", "memgit", "mcp", *args],
-            cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
             env={**_server_env(), **(env or {})},
         )
         self.raw_lines: list[bytes] = []
@@ -310,7 +320,11 @@ def test_bad_lines_get_errors_and_the_session_goes_on(workspace: Path) -> None:
         server.send(b'[{"jsonrpc":"2.0","id":2,"method":"ping"}]\n')
         assert server.receive()["error"]["code"] == wire.INVALID_REQUEST
         unknown = server.request("resources/subscribe", {"uri": "x"})
-        assert unknown["error"] == {"code": wire.METHOD_NOT_FOUND, "message": "Method not found", "data": "resources/subscribe"}
+        assert unknown["error"] == {
+            "code": wire.METHOD_NOT_FOUND,
+            "message": "Method not found",
+            "data": "resources/subscribe",
+        }
         server.send({"jsonrpc": "2.0", "method": "notifications/whatever"})  # a notification: no answer
         server.send({"jsonrpc": "2.0", "id": 77, "result": {}})  # a stray response: no answer
         bad_params = server.request("tools/call", {"arguments": {}})
@@ -348,10 +362,22 @@ def test_eof_finishes_the_calls_received_then_exits(workspace: Path) -> None:
     server = RawServer(workspace)
     try:
         server.initialize()
-        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                     "params": {"name": "memory_append", "arguments": {"text": "- Written just before EOF."}}})
-        server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                     "params": {"name": "memory_search", "arguments": {"query": "written before EOF"}}})
+        server.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "memory_append", "arguments": {"text": "- Written just before EOF."}},
+            }
+        )
+        server.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "memory_search", "arguments": {"query": "written before EOF"}},
+            }
+        )
         server.close_stdin()
         answers = {m["id"]: m["result"] for m in (server.receive(), server.receive())}
         closed = time.monotonic()
@@ -395,8 +421,10 @@ def test_the_server_imports_no_sdk_module(workspace: Path, tmp_path: Path) -> No
 
 
 def test_a_git_hook_reading_stdin_cannot_take_requests(workspace: Path) -> None:
-    hook = write(workspace / ".git" / "hooks" / "pre-commit",
-                 "#!/bin/sh\ncat > \"$(git rev-parse --git-dir)/hook-stdin\"\necho hook-was-here\n")
+    hook = write(
+        workspace / ".git" / "hooks" / "pre-commit",
+        '#!/bin/sh\ncat > "$(git rev-parse --git-dir)/hook-stdin"\necho hook-was-here\n',
+    )
     hook.chmod(0o755)
     server = RawServer(workspace)
     try:
@@ -421,8 +449,14 @@ def test_cancelling_a_running_call_is_harmless(workspace: Path) -> None:
         assert server.call("memory_search", {"query": "billing"})["structuredContent"]["hits"]
         with index_lock(ws, timeout=5):  # the next search waits for an update it cannot start
             write(workspace / "memory" / "2026-01-07.md", "# 2026-01-07\n\n- Ocelot review.\n")
-            server.send({"jsonrpc": "2.0", "id": 50, "method": "tools/call",
-                         "params": {"name": "memory_search", "arguments": {"query": "ocelot"}}})
+            server.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 50,
+                    "method": "tools/call",
+                    "params": {"name": "memory_search", "arguments": {"query": "ocelot"}},
+                }
+            )
             time.sleep(0.5)
             server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 50}})
             started = time.monotonic()
@@ -450,8 +484,9 @@ def test_the_sdk_client_in_each_mode(workspace: Path, mode: str, negotiated: str
     from mcp.client.client import Client
     from mcp.client.stdio import StdioServerParameters
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "memgit", "mcp"], cwd=str(workspace),
-                                   env=_server_env())
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "memgit", "mcp"], cwd=str(workspace), env=_server_env()
+    )
 
     async def scenario() -> None:
         async with Client(params, mode=mode) as client:

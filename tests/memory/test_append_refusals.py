@@ -57,7 +57,11 @@ def unprivileged(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
             pytest.skip("running as root without setpriv: read-only folders cannot be simulated")
         prefix = [setpriv, "--bounding-set", _NO_OVERRIDE, "--inh-caps", _NO_OVERRIDE]
     return subprocess.run(
-        [*prefix, sys.executable, "-m", "memgit", *args], cwd=cwd, capture_output=True, text=True, timeout=300,
+        [*prefix, sys.executable, "-m", "memgit", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
         check=False,
     )
 
@@ -213,7 +217,11 @@ def test_concurrent_remember_commit_all_succeed(workspace: Path) -> None:
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "memgit", "remember", f"- fact {i}", "--commit"],
-            cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=workspace,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for i in range(8)
     ]
@@ -238,8 +246,12 @@ def test_non_utf8_text_is_refused(workspace: Path, command: str) -> None:
     one_error(memgit(workspace, command, bad), "the text is not valid UTF-8")
     one_error(memgit(workspace, command, bad, "--commit"), "the text is not valid UTF-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "memgit", command, "-"], cwd=workspace, input=b"bad \xff\n", capture_output=True,
-        timeout=300, check=False,
+        [sys.executable, "-m", "memgit", command, "-"],
+        cwd=workspace,
+        input=b"bad \xff\n",
+        capture_output=True,
+        timeout=300,
+        check=False,
     )
     one_error(
         subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()),

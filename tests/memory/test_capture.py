@@ -67,10 +67,18 @@ def test_openai_chat_completions_array() -> None:
     messages = [
         {"role": "system", "content": "You are a helpful assistant."},
         {"role": "user", "content": [{"type": "text", "text": "What is the weather in Lisbon?"}]},
-        {"role": "assistant", "content": None,
-         "tool_calls": [{"id": "call_1", "type": "function",
-                         "function": {"name": "get_weather", "arguments": "{\"city\": \"Lisbon\"}"}}]},
-        {"role": "tool", "tool_call_id": "call_1", "content": "{\"celsius\": 18}"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": "Lisbon"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": '{"celsius": 18}'},
         {"role": "assistant", "content": "It is 18 degrees in Lisbon."},
     ]
     parsed = parse_transcript(json.dumps(messages))
@@ -86,23 +94,61 @@ def test_openai_chat_completions_array() -> None:
 
 def test_codex_rollout_and_responses_items() -> None:
     records = [
-        {"timestamp": "2026-12-01T08:00:00.000Z", "type": "session_meta",
-         "payload": {"id": "0199a3c2-codex-session", "cwd": "/work", "originator": "codex_cli_rs"}},
-        {"timestamp": "2026-12-01T08:00:00.100Z", "type": "response_item",
-         "payload": {"type": "message", "role": "user",
-                     "content": [{"type": "input_text", "text": "<environment_context>\n  <cwd>/work</cwd>\n</environment_context>"}]}},
-        {"timestamp": "2026-12-01T08:00:01.000Z", "type": "response_item",
-         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "List the migrations."}]}},
-        {"timestamp": "2026-12-01T08:00:02.000Z", "type": "response_item",
-         "payload": {"type": "reasoning", "summary": [{"type": "summary_text", "text": "thinking"}]}},
-        {"timestamp": "2026-12-01T08:00:03.000Z", "type": "response_item",
-         "payload": {"type": "function_call", "name": "shell", "call_id": "c1",
-                     "arguments": "{\"command\": [\"bash\", \"-lc\", \"ls migrations\"]}"}},
-        {"timestamp": "2026-12-01T08:00:04.000Z", "type": "response_item",
-         "payload": {"type": "function_call_output", "call_id": "c1", "output": "0001_init.sql"}},
+        {
+            "timestamp": "2026-12-01T08:00:00.000Z",
+            "type": "session_meta",
+            "payload": {"id": "0199a3c2-codex-session", "cwd": "/work", "originator": "codex_cli_rs"},
+        },
+        {
+            "timestamp": "2026-12-01T08:00:00.100Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "<environment_context>\n  <cwd>/work</cwd>\n</environment_context>"}
+                ],
+            },
+        },
+        {
+            "timestamp": "2026-12-01T08:00:01.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "List the migrations."}],
+            },
+        },
+        {
+            "timestamp": "2026-12-01T08:00:02.000Z",
+            "type": "response_item",
+            "payload": {"type": "reasoning", "summary": [{"type": "summary_text", "text": "thinking"}]},
+        },
+        {
+            "timestamp": "2026-12-01T08:00:03.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "name": "shell",
+                "call_id": "c1",
+                "arguments": '{"command": ["bash", "-lc", "ls migrations"]}',
+            },
+        },
+        {
+            "timestamp": "2026-12-01T08:00:04.000Z",
+            "type": "response_item",
+            "payload": {"type": "function_call_output", "call_id": "c1", "output": "0001_init.sql"},
+        },
         {"timestamp": "2026-12-01T08:00:05.000Z", "type": "event_msg", "payload": {"type": "token_count"}},
-        {"timestamp": "2026-12-01T08:00:06.000Z", "type": "response_item",
-         "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "One migration: 0001_init.sql."}]}},
+        {
+            "timestamp": "2026-12-01T08:00:06.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "One migration: 0001_init.sql."}],
+            },
+        },
     ]
     parsed = parse_transcript("\n".join(json.dumps(r) for r in records) + "\n")
     assert parsed.format == "openai" and parsed.session == "0199a3c2-codex-session"
@@ -115,13 +161,19 @@ def test_codex_rollout_and_responses_items() -> None:
 
 
 def test_generic_records_and_repeated_sentences() -> None:
-    text = "\n".join(json.dumps(r) for r in [
-        {"speaker": "Human", "text": "ok"},
-        {"speaker": "AI", "text": "Shall I go on?"},
-        {"speaker": "human", "text": "ok"},
-        {"role": "system", "content": "ignored"},
-        {"speaker": "tool", "text": "ignored too"},
-    ]) + "\nnot json at all\n"
+    text = (
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {"speaker": "Human", "text": "ok"},
+                {"speaker": "AI", "text": "Shall I go on?"},
+                {"speaker": "human", "text": "ok"},
+                {"role": "system", "content": "ignored"},
+                {"speaker": "tool", "text": "ignored too"},
+            ]
+        )
+        + "\nnot json at all\n"
+    )
     parsed = parse_transcript(text, "generic")
     assert [(t.role, t.text) for t in parsed.turns] == [("user", "ok"), ("assistant", "Shall I go on?"), ("user", "ok")]
     assert parsed.turns[0].key != parsed.turns[2].key  # the same words twice are two turns
@@ -148,8 +200,14 @@ def test_session_names_files_and_parts() -> None:
     assert odd.startswith("chat-42-") and all(c.isalnum() or c in "-_" for c in odd)
     assert session_name("chat/42: Ünïcode") != session_name("chat/42: Unicode")
     assert len(session_name("x" * 300)) == 64 and session_name("") == "session-da39a3ee"
-    names = ["2026-12-01-abc.3.jsonl", "2026-12-01-abc.jsonl", "2026-12-01-abc.2.jsonl", "2026-12-01-abcd.jsonl",
-             "2026-12-01-abc.jsonl.lock", "notes.md"]
+    names = [
+        "2026-12-01-abc.3.jsonl",
+        "2026-12-01-abc.jsonl",
+        "2026-12-01-abc.2.jsonl",
+        "2026-12-01-abcd.jsonl",
+        "2026-12-01-abc.jsonl.lock",
+        "notes.md",
+    ]
     assert session_files(names, "abc") == ["2026-12-01-abc.jsonl", "2026-12-01-abc.2.jsonl", "2026-12-01-abc.3.jsonl"]
     assert part_name("2026-12-01-abc.jsonl", 2) == "2026-12-01-abc.2.jsonl"
     assert part_name("2026-12-01-abc.jsonl", 1) == "2026-12-01-abc.jsonl"
@@ -237,15 +295,22 @@ def test_capture_without_git_hooks_indexes_by_itself(workspace: Path, tmp_path: 
 
 
 def test_capture_any_host_with_a_session_name(hooked: Path, tmp_path: Path) -> None:
-    transcript = write(tmp_path / "chat.json", json.dumps([
-        {"role": "user", "content": "Please note the staging freeze starts 2026-12-10."},
-        {"role": "assistant", "content": "Noted: staging freeze from 2026-12-10 (the marmoset window)."},
-    ]))
+    transcript = write(
+        tmp_path / "chat.json",
+        json.dumps(
+            [
+                {"role": "user", "content": "Please note the staging freeze starts 2026-12-10."},
+                {"role": "assistant", "content": "Noted: staging freeze from 2026-12-10 (the marmoset window)."},
+            ]
+        ),
+    )
     result = capture(hooked, transcript, "--format", "openai", "--session", "team chat #4")
     assert result["format"] == "openai" and result["added"] == 2
     assert result["path"].startswith("sessions/2026-12-01-team-chat-4-")
     text = memgit(hooked, "capture", "--transcript", str(transcript), "--session", "team chat #4", env=NOW)
-    assert text.returncode == 0 and "nothing new to capture" in text.stdout and "2 turns already captured" in text.stdout
+    assert (
+        text.returncode == 0 and "nothing new to capture" in text.stdout and "2 turns already captured" in text.stdout
+    )
     found = json.loads(memgit(hooked, "search", "marmoset window", "--json", env=NOW).stdout)
     assert found["hits"][0]["path"] == result["path"]
 
@@ -257,7 +322,11 @@ def test_a_long_session_continues_in_parts_the_lint_accepts(hooked: Path, tmp_pa
     result = capture(hooked, transcript)
     assert result["added"] == 8 and len(result["paths"]) >= 3
     parts = session_files([p.name for p in (hooked / "sessions").iterdir()], SESSION)
-    assert len(parts) == len(result["paths"]) and parts[0] == f"2026-12-01-{SESSION}.jsonl" and parts[1] == f"2026-12-01-{SESSION}.2.jsonl"
+    assert (
+        len(parts) == len(result["paths"])
+        and parts[0] == f"2026-12-01-{SESSION}.jsonl"
+        and parts[1] == f"2026-12-01-{SESSION}.2.jsonl"
+    )
     assert all((hooked / "sessions" / p).stat().st_size <= 700 for p in parts)
     assert git(hooked, "status", "--porcelain") == ""  # the lint hook let the commit through
     again = capture(hooked, transcript)
@@ -274,7 +343,9 @@ def test_bad_input_is_one_line_and_nothing_is_written(hooked: Path, tmp_path: Pa
 
     refused("--transcript", str(tmp_path / "missing.jsonl"), needle="does not exist")
     refused("--transcript", str(tmp_path), needle="not a regular file")
-    refused("--transcript", str(write(tmp_path / "x.txt", "hello\nworld\n")), needle="no line of the transcript is JSON")
+    refused(
+        "--transcript", str(write(tmp_path / "x.txt", "hello\nworld\n")), needle="no line of the transcript is JSON"
+    )
     refused("--transcript", str(good), "--session", " ", needle="--session is empty")
     assert_clean_error(memgit(hooked, "capture", "--transcript", str(good), "--format", "yaml"), "yaml")
     refused("--transcript", str(good), needle="MEMGIT_NOW", env={"MEMGIT_NOW": "soon"})

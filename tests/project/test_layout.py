@@ -68,16 +68,27 @@ def test_installed_wheel_finds_its_files_outside_the_source_tree(wheel: Path, tm
     python = venv / "bin" / "python"
     # Dependencies come from the test environment (read-only, through a .pth line); memgit itself
     # only from the wheel, unpacked into the fresh venv's own site-packages.
-    site = Path(subprocess.check_output([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                        text=True).strip())
+    site = Path(
+        subprocess.check_output(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], text=True
+        ).strip()
+    )
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(site)
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     where = subprocess.run(
-        [str(python), "-c", "import memgit, memgit.resources as r; print(memgit.__file__); "
-         "print(r.shipped_dir('hooks')); print(r.shipped_dir('templates'))"],
-        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=60,
+        [
+            str(python),
+            "-c",
+            "import memgit, memgit.resources as r; print(memgit.__file__); "
+            "print(r.shipped_dir('hooks')); print(r.shipped_dir('templates'))",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
     assert where.returncode == 0, where.stderr
     module, hooks_dir, templates_dir = where.stdout.split()
@@ -88,8 +99,14 @@ def test_installed_wheel_finds_its_files_outside_the_source_tree(wheel: Path, tm
     repo = tmp_path / "memory"
     repo.mkdir()
     git(repo, "init", "-q")
-    proc = subprocess.run([str(python), "-m", "memgit", "hooks", "install", "--json"], cwd=repo,
-                          capture_output=True, text=True, env=env, timeout=60)
+    proc = subprocess.run(
+        [str(python), "-m", "memgit", "hooks", "install", "--json"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     hook = (repo / ".git" / "hooks" / "post-commit").read_text()
     assert "memgit-hook-id: 3f6c1b9e-memgit" in hook

@@ -23,7 +23,6 @@ PACKAGE = ROOT / "memgit"
 MAX_FUNCTION_LINES = 80
 
 
-
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -169,7 +168,6 @@ def test_no_private_name_is_imported_across_modules() -> None:
             if private and imp.module != name:
                 found.append(f"{path.relative_to(ROOT)}:{imp.line}: from {imp.module} import {imp.name}")
     assert not found, "private names imported from another module:\n" + "\n".join(found)
-
 
 
 def long_functions(path: Path) -> Iterator[tuple[str, int, int]]:

@@ -58,8 +58,14 @@ def test_feedback_finds_a_chunk_that_shares_no_word_with_the_query(workspace: Pa
         workspace / "memory" / "2026-04-20.md",
         "# 2026-04-20\n\n- The adoption agency phoned about the single parent paperwork.\n",
     )
-    fillers = ["Melanie painted a sunset by the lake", "Bought new running shoes", "Read a novel about whales",
-               "Fixed the kitchen tap", "Went camping with the kids", "Cooked pasta for dinner"]
+    fillers = [
+        "Melanie painted a sunset by the lake",
+        "Bought new running shoes",
+        "Read a novel about whales",
+        "Fixed the kitchen tap",
+        "Went camping with the kids",
+        "Cooked pasta for dinner",
+    ]
     for i, text in enumerate(fillers):
         write(workspace / "memory" / f"2026-05-0{i + 1}.md", f"# 2026-05-0{i + 1}\n\n- {text}.\n")
     commit_all(workspace)
@@ -71,11 +77,17 @@ def test_feedback_finds_a_chunk_that_shares_no_word_with_the_query(workspace: Pa
     assert "memory/2026-04-20.md" not in paths  # no query word in it: plain BM25 cannot find it
 
     # Off (0 words) is exactly today's results, whatever the other feedback settings say.
-    write(workspace / "memgit.toml", "[search]\nbm25_feedback_terms = 0\nbm25_feedback_docs = 5\nbm25_feedback_weight = 1.0\n")
+    write(
+        workspace / "memgit.toml",
+        "[search]\nbm25_feedback_terms = 0\nbm25_feedback_docs = 5\nbm25_feedback_weight = 1.0\n",
+    )
     commit_all(workspace)
     assert _search(workspace, query) == today
 
-    write(workspace / "memgit.toml", "[search]\nbm25_feedback_terms = 5\nbm25_feedback_docs = 3\nbm25_feedback_weight = 0.5\n")
+    write(
+        workspace / "memgit.toml",
+        "[search]\nbm25_feedback_terms = 5\nbm25_feedback_docs = 3\nbm25_feedback_weight = 0.5\n",
+    )
     commit_all(workspace)
     fed = _search(workspace, query)
     paths = [h["path"] for h in fed]

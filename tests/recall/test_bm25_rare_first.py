@@ -103,7 +103,12 @@ def test_declines_when_the_bound_cannot_be_proved(tmp_path: Path) -> None:
     try:
         bm25_query.RARE_FIRST_MIN_SAVING, saved = 0, bm25_query.RARE_FIRST_MIN_SAVING
         try:
-            split = split_common(["budget", "approved", "xenon"], store.term_document_counts(["budget", "approved", "xenon"]), store.fts_row_count(), min_saving=0)
+            split = split_common(
+                ["budget", "approved", "xenon"],
+                store.term_document_counts(["budget", "approved", "xenon"]),
+                store.fts_row_count(),
+                min_saving=0,
+            )
             assert split == (["xenon"], ["budget", "approved"])
             assert bm25_query.rare_words_first(store, ["budget", "approved", "xenon"], 10) is None
         finally:
@@ -140,7 +145,9 @@ def test_split_keeps_order_and_leaves_unknown_and_absent_words_rare() -> None:
         ["xenon", "fun"],
         ["approved", "budget"],
     )
-    assert split_common(["approved", "东 京", "xenon"], {"approved": 300_000, "xenon": 70_000}, 1_000_000, min_saving=0) == (
+    assert split_common(
+        ["approved", "东 京", "xenon"], {"approved": 300_000, "xenon": 70_000}, 1_000_000, min_saving=0
+    ) == (
         ["东 京", "xenon"],
         ["approved"],
     )

@@ -29,9 +29,7 @@ def warm_searcher(ws: Workspace) -> Searcher:
 
 
 def answers(searcher: Searcher) -> list[list[tuple[str, int, float]]]:
-    return [
-        [(h.path, h.start_line, h.text_score) for h in searcher.search(q, k=10, mode="bm25").hits] for q in QUERIES
-    ]
+    return [[(h.path, h.start_line, h.text_score) for h in searcher.search(q, k=10, mode="bm25").hits] for q in QUERIES]
 
 
 def test_a_saved_word_cache_is_loaded_for_the_same_state_only(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

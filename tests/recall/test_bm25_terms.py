@@ -169,7 +169,7 @@ def test_cache_can_be_turned_off(workspace: Path) -> None:
 
 
 def test_stemmed_spellings_share_one_entry(workspace: Path) -> None:
-    """"deploy", "deploys" and "deployed" are one index token: one cached entry, FTS5's scores."""
+    """ "deploy", "deploys" and "deployed" are one index token: one cached entry, FTS5's scores."""
     cache = TermScores(max_bytes=10_000_000)
     with _indexed(workspace) as store:
         state = _state(store)
@@ -256,9 +256,7 @@ def _prewarm_done(service: Any, timeout: float = 30.0) -> dict[str, Any]:
     raise AssertionError("the BM25 prewarm did not finish")
 
 
-def test_the_mcp_service_prewarms_at_start_and_after_updates(
-    workspace: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_mcp_service_prewarms_at_start_and_after_updates(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The server fills the word cache in the background at start, searches are answered from
     it, and after an append (a new index state) a new round fills it again for the new state."""
     import memgit.mcp.service as service_module

@@ -116,9 +116,7 @@ def test_rerank_opt_in_through_the_cli(workspace: Path, tmp_path_factory: pytest
     top = after["hits"][0]
     assert top["path"] == "memory/2026-03-03.md"  # the dated log the query names
     cfg = SearchConfig()
-    assert top["score"] == pytest.approx(
-        decay(top["day"], date.today(), cfg.half_life_days, cfg.decay_floor), abs=1e-4
-    )
+    assert top["score"] == pytest.approx(decay(top["day"], date.today(), cfg.half_life_days, cfg.decay_floor), abs=1e-4)
     assert min(h["score"] for h in after["hits"]) == 0.0
     write(workspace / "memgit.toml", "[search]\nrerank = 'sometimes'\n")
     assert_clean_error(memgit(workspace, "search", query, env=env), "rerank")

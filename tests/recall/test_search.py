@@ -284,14 +284,20 @@ def test_search_after_a_commit_auto_indexes(workspace: Path) -> None:
 
 def test_a_dream_report_ranks_below_the_note_it_quotes(workspace: Path) -> None:
     """A report quotes the questions that recalled a fact word for word; the note holds the fact."""
-    write(workspace / "memory" / "ops.md", "# Ops\n\n- The nightly ETL job failed on a timezone bug in the date parser.\n")
-    write(workspace / "memory" / "dreams" / "2026-11-30.md",
-          "# Dream 2026-11-30\n\n- [ ] The nightly ETL job failed on a timezone bug.\n"
-          "  Recalled by: why does the nightly ETL job fail; why does the nightly ETL job fail again\n")
+    write(
+        workspace / "memory" / "ops.md", "# Ops\n\n- The nightly ETL job failed on a timezone bug in the date parser.\n"
+    )
+    write(
+        workspace / "memory" / "dreams" / "2026-11-30.md",
+        "# Dream 2026-11-30\n\n- [ ] The nightly ETL job failed on a timezone bug.\n"
+        "  Recalled by: why does the nightly ETL job fail; why does the nightly ETL job fail again\n",
+    )
     commit_all(workspace, "a note and a dream report")
     question = "why does the nightly ETL job fail"
     assert paths(search_json(workspace, question, "--mode", "bm25", "--no-record")) == [
-        "memory/ops.md", "memory/dreams/2026-11-30.md"]
+        "memory/ops.md",
+        "memory/dreams/2026-11-30.md",
+    ]
     # `[search] reports_last = false` ranks reports as notes: the report's word-for-word quote wins.
     write(workspace / "memgit.toml", "[search]\nreports_last = false\n")
     assert paths(search_json(workspace, question, "--mode", "bm25", "--no-record"))[0] == "memory/dreams/2026-11-30.md"
@@ -312,7 +318,11 @@ def test_a_search_waits_for_another_process_building_the_first_index(workspace: 
         fcntl.flock(held, fcntl.LOCK_EX)
         search = subprocess.Popen(
             [sys.executable, "-m", "memgit", "search", "Firstbuildotter", "--json", "--no-record"],
-            cwd=workspace, env={**os.environ, **BM25}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=workspace,
+            env={**os.environ, **BM25},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         time.sleep(1.5)  # well past the half second a search waits when an index exists
         assert search.poll() is None, search.communicate()

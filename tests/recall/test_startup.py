@@ -29,7 +29,8 @@ from tests.helpers import commit_all, memgit, write
 # ---------------------------------------------------------------- the lazy CJK pattern
 
 ALPHABET = st.sampled_from(
-    list("ab Z9_-.,\n\t") + ["é", "ß", "ᄀ", "ᇿ", "ぁ", "ヿ", "中", "가", "힣", "豈", "\U00020000", "\U0002ebef", "\U0002ebf0", "😀", "ῼ"]
+    list("ab Z9_-.,\n\t")
+    + ["é", "ß", "ᄀ", "ᇿ", "ぁ", "ヿ", "中", "가", "힣", "豈", "\U00020000", "\U0002ebef", "\U0002ebf0", "😀", "ῼ"]
 )
 TEXTS = st.lists(ALPHABET, max_size=30).map("".join)
 
@@ -61,7 +62,9 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_tiny_bert_gguf(tmp_path_factory.mktemp("tiny") / "tiny.gguf")
 
 
-def test_embedder_load_hands_over_the_embedder(workspace: Path, tiny_model: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_embedder_load_hands_over_the_embedder(
+    workspace: Path, tiny_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MEMGIT_MODEL", str(tiny_model))
     embedder, notice = index_open.EmbedderLoad(Workspace.discover(workspace), threads=1).result()
     assert notice is None and embedder is not None
@@ -121,7 +124,10 @@ def _probe(root: Path, env: dict[str, str], *args: str) -> tuple[subprocess.Comp
 
 def test_one_shot_search_loads_the_model_only_when_it_embeds(workspace: Path, tiny_model: Path) -> None:
     for i in range(12):
-        write(workspace / "memory" / f"2026-03-{i + 1:02d}.md", f"# Day {i}\n\n- Kestrel pilot budget review number {i}.\n")
+        write(
+            workspace / "memory" / f"2026-03-{i + 1:02d}.md",
+            f"# Day {i}\n\n- Kestrel pilot budget review number {i}.\n",
+        )
     commit_all(workspace)
     env = {"MEMGIT_MODEL": str(tiny_model), "MEMGIT_NO_RECALL": "1"}
     assert memgit(workspace, "index", env=env).returncode == 0
@@ -140,7 +146,10 @@ def test_one_shot_search_loads_the_model_only_when_it_embeds(workspace: Path, ti
 
 def _kestrel_notes(root: Path, n: int = 40) -> None:
     for i in range(n):
-        write(root / "memory" / f"2026-04-{i % 28 + 1:02d}-{i}.md", f"# Day {i}\n\n- Kestrel pilot budget review {i}, approved.\n")
+        write(
+            root / "memory" / f"2026-04-{i % 28 + 1:02d}-{i}.md",
+            f"# Day {i}\n\n- Kestrel pilot budget review {i}, approved.\n",
+        )
     commit_all(root)
 
 

@@ -32,12 +32,12 @@ HOSTILE = [
     "<script>window.pwned = 'script'</script>",
     "[click me](javascript:window.pwned='js-link')",
     "<img src=x onerror=\"window.pwned='onerror'\">",
-    "<iframe src=\"https://example.com/frame\"></iframe>",
+    '<iframe src="https://example.com/frame"></iframe>',
     "<style>body { display: none }</style>",
     "![tracker](https://example.com/pixel.png)",
     "[data](data:text/html,<script>alert(1)</script>)",
-    "<a href=\"#\" onclick=\"window.pwned='onclick'\">inline handler</a>",
-    "[title trick](https://example.com/ \"t\\\" onmouseover=\\\"window.pwned='title'\")",
+    '<a href="#" onclick="window.pwned=\'onclick\'">inline handler</a>',
+    '[title trick](https://example.com/ "t\\" onmouseover=\\"window.pwned=\'title\'")',
     "<javascript:window.pwned='autolink'>",
     "<svg onload=\"window.pwned='svg'\"></svg>",
 ]
@@ -49,33 +49,52 @@ def site_ws(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     home = tmp_path_factory.mktemp("browser-home")
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
     with pytest.MonkeyPatch.context() as mp:
-        for key, value in {"HOME": str(home), "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"), "GIT_CONFIG_NOSYSTEM": "1",
-                           "GIT_AUTHOR_NAME": "Test Author", "GIT_AUTHOR_EMAIL": "author@example.invalid",
-                           "GIT_COMMITTER_NAME": "Test Committer",
-                           "GIT_COMMITTER_EMAIL": "committer@example.invalid"}.items():
+        for key, value in {
+            "HOME": str(home),
+            "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_NAME": "Test Author",
+            "GIT_AUTHOR_EMAIL": "author@example.invalid",
+            "GIT_COMMITTER_NAME": "Test Committer",
+            "GIT_COMMITTER_EMAIL": "committer@example.invalid",
+        }.items():
             mp.setenv(key, value)
         yield _make_site_ws(tmp_path_factory.mktemp("browser") / "ws")
 
 
 def _make_site_ws(root: Path) -> Path:
     daily = [f"- routine line {n}: nothing special happened at step {n}." for n in range(1, 81)]
-    daily[59:62] = ["- Zeppelinfact: the Heron cutover window is Sunday 06:00 UTC.",
-                    "- Zeppelinfact: rollback means flipping the flag off.",
-                    "- Zeppelinfact: Dana signs off the go/no-go."]
+    daily[59:62] = [
+        "- Zeppelinfact: the Heron cutover window is Sunday 06:00 UTC.",
+        "- Zeppelinfact: rollback means flipping the flag off.",
+        "- Zeppelinfact: Dana signs off the go/no-go.",
+    ]
     files = {
         "MEMORY.md": "# Memory\n\n- The user prefers tea, written by hand.\n",
         "memory/2026-02-06.md": "# 2026-02-06\n\n" + "\n".join(daily) + "\n",
         "memory/2026-02-07.md": "# 2026-02-07\n\n## Hostile text\n\n" + "\n".join(f"- {h}" for h in HOSTILE) + "\n",
-        "memory/ünïcödé #1? \"q\".md": "# Odd name\n\n- Quokkafact lives in an oddly named note.\n",
+        'memory/ünïcödé #1? "q".md': "# Odd name\n\n- Quokkafact lives in an oddly named note.\n",
     }
     ws = make_workspace(root, files)
     source = git(ws, "rev-parse", "HEAD").strip()
     ref = SourceRef("memory/2026-02-06.md", 62, 64, source)
     marker = EntryMarker("kzep", ref, 0.77, "2026-02-08")
-    write(ws / "MEMORY.md", (ws / "MEMORY.md").read_text() + f"\n{marker.format()}\n- Heron cuts over Sunday 06:00 UTC.\n"
-          + "\n## Hostile entries\n\n" + "\n".join(f"- {h}" for h in HOSTILE) + "\n")
-    trailers = format_trailers({"Memgit-Promotion": "kzep", "Memgit-Source": ref.format(),
-                                "Memgit-Score": "0.770 (frequency=0.40 relevance=0.90)", "Memgit-Action": "promote"})
+    write(
+        ws / "MEMORY.md",
+        (ws / "MEMORY.md").read_text()
+        + f"\n{marker.format()}\n- Heron cuts over Sunday 06:00 UTC.\n"
+        + "\n## Hostile entries\n\n"
+        + "\n".join(f"- {h}" for h in HOSTILE)
+        + "\n",
+    )
+    trailers = format_trailers(
+        {
+            "Memgit-Promotion": "kzep",
+            "Memgit-Source": ref.format(),
+            "Memgit-Score": "0.770 (frequency=0.40 relevance=0.90)",
+            "Memgit-Action": "promote",
+        }
+    )
     git(ws, "add", "-A")
     git(ws, "commit", "-q", "-m", f"Promote: Heron cutover\n\n{trailers}")
     return ws
@@ -105,15 +124,20 @@ def highlighted(page: object) -> list[str]:
 def in_view(page: object, element_id: str) -> bool:
     return page.evaluate(
         """id => { const r = document.getElementById(id).getBoundingClientRect();
-                   return r.top >= 0 && r.bottom <= window.innerHeight; }""", element_id)
+                   return r.top >= 0 && r.bottom <= window.innerHeight; }""",
+        element_id,
+    )
 
 
 def exercise(browser: object, base: str, allowed: tuple[str, ...], shots: str | None = None) -> None:
     page = browser.new_page(viewport={"width": 1200, "height": 700})
     watch = Watch(page, allowed)
     page.goto(base + "index.html")
-    assert page.locator("meta[http-equiv='Content-Security-Policy']").get_attribute("content").startswith(
-        "default-src 'self'")
+    assert (
+        page.locator("meta[http-equiv='Content-Security-Policy']")
+        .get_attribute("content")
+        .startswith("default-src 'self'")
+    )
     if shots:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{shots}-home.png"), full_page=True)
@@ -150,7 +174,7 @@ def exercise(browser: object, base: str, allowed: tuple[str, ...], shots: str | 
     page.locator("#search-results a").first.click()
     page.wait_for_selector("#L3.hl")
     assert "Quokkafact" in page.inner_text("#L3")
-    assert "ünïcödé #1? \"q\".md" in page.inner_text(".note-meta .path")
+    assert 'ünïcödé #1? "q".md' in page.inner_text(".note-meta .path")
     page.goto(base + "timeline.html")
     if shots:
         page.screenshot(path=str(ARTIFACTS / f"{shots}-timeline.png"), full_page=True)
@@ -196,8 +220,14 @@ def test_site_over_file_urls(browser: object, site_ws: Path, tmp_path: Path) -> 
 @pytest.fixture
 def served(site_ws: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     env = {**os.environ, **BM25, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "memgit", "site", "serve", "--port", "0", "--interval", "0.2"],
-                            cwd=site_ws, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memgit", "site", "serve", "--port", "0", "--interval", "0.2"],
+        cwd=site_ws,
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     url = None
     deadline = time.monotonic() + 60
     while url is None and time.monotonic() < deadline:

@@ -14,8 +14,11 @@ from tests.helpers import REPO_ROOT, assert_clean_error, commit_all, git, memgit
 from tests.site.helpers import BM25, build, check_links, make_workspace, tree_bytes
 
 DAILY = "".join(f"- line {n} of the day: routine note number {n}.\n" for n in range(1, 21))
-PROMOTED = ["- The Heron cutover window is Sunday 06:00 UTC.", "- Rollback means flipping the flag off.",
-            "- Dana signs off the go/no-go."]
+PROMOTED = [
+    "- The Heron cutover window is Sunday 06:00 UTC.",
+    "- Rollback means flipping the flag off.",
+    "- Dana signs off the go/no-go.",
+]
 
 
 def daily_with_fact() -> str:
@@ -27,19 +30,27 @@ def daily_with_fact() -> str:
 @pytest.fixture
 def promoted(tmp_path: Path) -> tuple[Path, str, str]:
     """A workspace with a person's entry and a memgit promotion (marker + trailer commit)."""
-    ws = make_workspace(tmp_path / "ws", {
-        "MEMORY.md": "# Memory\n\n- The user prefers tea, written by hand.\n",
-        "memory/2026-02-06.md": daily_with_fact(),
-    }, "first notes")
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "MEMORY.md": "# Memory\n\n- The user prefers tea, written by hand.\n",
+            "memory/2026-02-06.md": daily_with_fact(),
+        },
+        "first notes",
+    )
     source_commit = git(ws, "rev-parse", "HEAD").strip()
     ref = SourceRef("memory/2026-02-06.md", 10, 12, source_commit)
     marker = EntryMarker("k3f2a9c01d", ref, 0.812, "2026-02-07")
     memory = (ws / "MEMORY.md").read_text() + f"\n{marker.format()}\n- Heron cuts over on Sunday at 06:00 UTC.\n"
     write(ws / "MEMORY.md", memory)
-    trailers = format_trailers({
-        "Memgit-Promotion": marker.key, "Memgit-Source": ref.format(),
-        "Memgit-Score": "0.812 (frequency=0.50 relevance=0.81 diversity=0.33)", "Memgit-Action": "promote",
-    })
+    trailers = format_trailers(
+        {
+            "Memgit-Promotion": marker.key,
+            "Memgit-Source": ref.format(),
+            "Memgit-Score": "0.812 (frequency=0.50 relevance=0.81 diversity=0.33)",
+            "Memgit-Action": "promote",
+        }
+    )
     git(ws, "add", "-A")
     git(ws, "commit", "-q", "-m", f"Promote: Heron cutover window\n\n{trailers}")
     return ws, source_commit, git(ws, "rev-parse", "HEAD").strip()
@@ -53,9 +64,19 @@ def test_build_example_workspace_pages(tmp_path: Path) -> None:
     report = build(ws, tmp_path / "site")
     out = tmp_path / "site"
     assert report["incremental"] is False and report["written"] == report["pages"] > 10
-    for page in ("index.html", "timeline.html", "notes.html", "search.html", "dreams.html", "concepts.html",
-                 "notes/MEMORY.html", "notes/memory/2026-11-23.html", "source/memory/2026-11-23.html",
-                 "assets/site.js", "assets/search/meta.js"):
+    for page in (
+        "index.html",
+        "timeline.html",
+        "notes.html",
+        "search.html",
+        "dreams.html",
+        "concepts.html",
+        "notes/MEMORY.html",
+        "notes/memory/2026-11-23.html",
+        "source/memory/2026-11-23.html",
+        "assets/site.js",
+        "assets/search/meta.js",
+    ):
         assert (out / page).is_file(), page
     home = (out / "index.html").read_text()
     assert "Dana Okafor is the user's manager" in home
@@ -67,7 +88,7 @@ def test_build_example_workspace_pages(tmp_path: Path) -> None:
     assert "November 2026" in timeline and timeline.count('class="has-log"') == 5
     assert 'href="timeline/2026-11.html"' in timeline
     month = (out / "timeline" / "2026-11.html").read_text()
-    days = month[month.index('<ul class="days">'):]
+    days = month[month.index('<ul class="days">') :]
     assert days.index("2026-11-27") < days.index("2026-11-23") and "8 lines" in days
     assert "Heron: dry-run of the Postgres 16 upgrade on staging finished in 41 minutes." in days
     note = (out / "notes" / "memory" / "2026-11-23.html").read_text()
@@ -88,7 +109,7 @@ def test_provenance_links_to_lines_then_to_a_snapshot_when_they_change(
     out = tmp_path / "site"
     build(ws, out)
     home = (out / "index.html").read_text()
-    managed = home[home.index('class="prov prov-managed"'):].split("</p>")[0]
+    managed = home[home.index('class="prov prov-managed"') :].split("</p>")[0]
     # One line: where from (as a person says it), written when, promoted when, in which commit, score.
     assert 'href="notes/memory/2026-02-06.html#L10-L12"' in managed and "the 2026-02-06 log, lines 10-12" in managed
     assert "prov-current" in managed and promotion_commit[:7] in managed and "score 0.81" in managed
@@ -112,16 +133,17 @@ def test_provenance_links_to_lines_then_to_a_snapshot_when_they_change(
     assert 'class="prov-current" href="notes/memory/2026-02-06.html"' in home
     snapshot = (out / snap).read_text()
     assert "it has changed since" in snapshot and "Sunday 06:00 UTC" in snapshot
-    assert re.search(r'id="L10"><span class="ln" aria-hidden="true">10</span><span class="text">- The Heron cutover',
-                     snapshot)
-    assert '../../../notes/memory/2026-02-06.html' in snapshot
+    assert re.search(
+        r'id="L10"><span class="ln" aria-hidden="true">10</span><span class="text">- The Heron cutover', snapshot
+    )
+    assert "../../../notes/memory/2026-02-06.html" in snapshot
     assert promotion_commit[:7] in home  # the promotion found in the last build is kept, not lost
     full = tmp_path / "full"
     build(ws, full)
     assert tree_bytes(full) == tree_bytes(out)  # the incremental rebuild equals a fresh one
     # The note's own history links to the note as it was before the rewrite.
     note = (out / "notes" / "memory" / "2026-02-06.html").read_text()
-    assert f'../../snap/{source_commit[:12]}/memory/2026-02-06.html' in note and "rewrite the day" in note
+    assert f"../../snap/{source_commit[:12]}/memory/2026-02-06.html" in note and "rewrite the day" in note
     assert check_links(out)[1] == []
 
 
@@ -133,10 +155,13 @@ def test_public_scope_leaves_out_every_private_line(tmp_path: Path) -> None:
         "memory/dreams/2026-02-07.md": "# Dream\n\nPrivatemole promoted into MEMORY.md\n",
         "memory/secret/plan.md": "# Plan\n\nPrivatelynx project codename.\n",
     }
-    public = {"memory/2026-02-06.md": "# 2026-02-06\n\n- Publicheron shipped #release\n",
-              "memory/notes/ops.md": "# Ops\n\nPublicpelican runbook, see [plan](../secret/plan.md) and [memory](../../MEMORY.md).\n"}
-    ws = make_workspace(tmp_path / "ws", {**private, **public,
-                                          "memgit.toml": '[site]\nprivate_paths = ["memory/secret/**"]\n'})
+    public = {
+        "memory/2026-02-06.md": "# 2026-02-06\n\n- Publicheron shipped #release\n",
+        "memory/notes/ops.md": "# Ops\n\nPublicpelican runbook, see [plan](../secret/plan.md) and [memory](../../MEMORY.md).\n",
+    }
+    ws = make_workspace(
+        tmp_path / "ws", {**private, **public, "memgit.toml": '[site]\nprivate_paths = ["memory/secret/**"]\n'}
+    )
     out = tmp_path / "public"
     build(ws, out, "--scope", "public", "--base-url", "https://example.org/memory")
     files = tree_bytes(out)
@@ -160,8 +185,9 @@ def test_public_scope_leaves_out_every_private_line(tmp_path: Path) -> None:
 
 
 def test_incremental_rebuild_touches_only_dependent_pages_and_equals_full_build(tmp_path: Path) -> None:
-    files = {f"memory/2026-01-{day:02d}.md": f"# 2026-01-{day:02d}\n\n- Entry of day {day} #daily\n"
-             for day in range(1, 29)}
+    files = {
+        f"memory/2026-01-{day:02d}.md": f"# 2026-01-{day:02d}\n\n- Entry of day {day} #daily\n" for day in range(1, 29)
+    }
     files["MEMORY.md"] = "# Memory\n\n- A fact.\n"
     ws = make_workspace(tmp_path / "ws", files)
     out = tmp_path / "site"
@@ -180,8 +206,12 @@ def test_incremental_rebuild_touches_only_dependent_pages_and_equals_full_build(
     assert not any(name.startswith("notes/memory/") for name in changed - {"notes/memory/2026-01-05.html"})
     # The note, its numbered source, the note as it was (linked from its history), its search
     # shard, its month page and the timeline (its lines-per-day picture).
-    assert changed - {"notes/memory/2026-01-05.html", "source/memory/2026-01-05.html", "timeline/2026-01.html",
-                      "timeline.html"} <= {name for name in changed if name.startswith(("snap/", "assets/search/"))}, changed
+    assert changed - {
+        "notes/memory/2026-01-05.html",
+        "source/memory/2026-01-05.html",
+        "timeline/2026-01.html",
+        "timeline.html",
+    } <= {name for name in changed if name.startswith(("snap/", "assets/search/"))}, changed
     assert len(changed) == 6, changed
     assert report["written"] == len(changed)
     full = tmp_path / "full"
@@ -214,13 +244,20 @@ def test_at_ref_builds_an_older_commit(tmp_path: Path) -> None:
     report = build(ws, tmp_path / "old", "--at", first[:10])
     assert report["commit"] == first
     assert not (tmp_path / "old" / "notes" / "memory" / "2026-01-02.html").exists()
-    assert_clean_error(memgit(ws, "site", "build", "-o", str(tmp_path / "x"), "--at", "no-such-ref", env=BM25),
-                       "names no commit")
+    assert_clean_error(
+        memgit(ws, "site", "build", "-o", str(tmp_path / "x"), "--at", "no-such-ref", env=BM25), "names no commit"
+    )
 
 
 def test_odd_file_names(tmp_path: Path) -> None:
-    names = ["memory/with space.md", "memory/hash#tag.md", "memory/what?.md", "memory/quote\"d'.md",
-             "memory/ünïcödé 日本.md", "memory/a&b<c>.md"]
+    names = [
+        "memory/with space.md",
+        "memory/hash#tag.md",
+        "memory/what?.md",
+        "memory/quote\"d'.md",
+        "memory/ünïcödé 日本.md",
+        "memory/a&b<c>.md",
+    ]
     files = {name: f"# {name}\n\n- Oddnamefact in {name}.\n" for name in names}
     files["MEMORY.md"] = "- see [the spaced note](memory/with%20space.md#L3) and [a missing one](memory/nope.md)\n"
     ws = make_workspace(tmp_path / "ws", files)
@@ -237,35 +274,45 @@ def test_odd_file_names(tmp_path: Path) -> None:
     assert "Oddnamefact in memory/hash#tag.md" in other
     home = (out / "index.html").read_text()  # a Markdown link to a note lands on its page and line
     assert f'href="notes/memory/{space}#L3"' in home and '<span class="dead-link">a missing one</span>' in home
-    assert any("memory/with space.md" in d.decode() for n, d in tree_bytes(out).items() if n.startswith("assets/search"))
+    assert any(
+        "memory/with space.md" in d.decode() for n, d in tree_bytes(out).items() if n.startswith("assets/search")
+    )
 
 
 def test_override_template_extends_the_default(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {
-        "memory/2026-01-01.md": "# day\n\n- A fact.\n",
-        ".memgit/templates/note.html": '{% extends "default/note.html" %}\n'
-                                       '{% block main %}<p class="custom-banner">Team memory</p>{{ super() }}{% endblock %}\n',
-    })
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "memory/2026-01-01.md": "# day\n\n- A fact.\n",
+            ".memgit/templates/note.html": '{% extends "default/note.html" %}\n'
+            '{% block main %}<p class="custom-banner">Team memory</p>{{ super() }}{% endblock %}\n',
+        },
+    )
     out = tmp_path / "site"
     build(ws, out)
     note = (out / "notes" / "memory" / "2026-01-01.html").read_text()
     assert '<p class="custom-banner">Team memory</p>' in note and 'id="L3"' in note
     # Changing the override rebuilds every page that uses it.
-    write(ws / ".memgit" / "templates" / "note.html",
-          '{% extends "default/note.html" %}\n{% block main %}<p class="custom-banner">Changed</p>{{ super() }}{% endblock %}\n')
+    write(
+        ws / ".memgit" / "templates" / "note.html",
+        '{% extends "default/note.html" %}\n{% block main %}<p class="custom-banner">Changed</p>{{ super() }}{% endblock %}\n',
+    )
     report = build(ws, out)
     assert report["rendered"] == report["pages"]
     assert "Changed" in (out / "notes" / "memory" / "2026-01-01.html").read_text()
 
 
 def test_templates_folder_from_config(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {
-        "memory/2026-01-01.md": "# day\n\n- A fact.\n",
-        "memgit.toml": '[site]\ntemplates = "site-theme"\ntitle = "Team memory"\n',
-        "site-theme/base.html": '{% extends "default/base.html" %}{% block head %}<meta name="x-theme" content="team">'
-                                '{% endblock %}',
-        "site-theme/static/site.css": "body { color: rebeccapurple; }\n",
-    })
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "memory/2026-01-01.md": "# day\n\n- A fact.\n",
+            "memgit.toml": '[site]\ntemplates = "site-theme"\ntitle = "Team memory"\n',
+            "site-theme/base.html": '{% extends "default/base.html" %}{% block head %}<meta name="x-theme" content="team">'
+            "{% endblock %}",
+            "site-theme/static/site.css": "body { color: rebeccapurple; }\n",
+        },
+    )
     out = tmp_path / "site"
     build(ws, out)
     page = (out / "timeline.html").read_text()
@@ -275,27 +322,35 @@ def test_templates_folder_from_config(tmp_path: Path) -> None:
 
 
 def test_broken_override_template_names_template_and_line(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {
-        "memory/2026-01-01.md": "# day\n",
-        ".memgit/templates/note.html": '{% extends "default/note.html" %}\n\n{% block main %}{{ oops( }}{% endblock %}\n',
-    })
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "memory/2026-01-01.md": "# day\n",
+            ".memgit/templates/note.html": '{% extends "default/note.html" %}\n\n{% block main %}{{ oops( }}{% endblock %}\n',
+        },
+    )
     proc = memgit(ws, "site", "build", "-o", str(tmp_path / "site"), env=BM25)
     assert_clean_error(proc, "note.html line 3")
-    write(ws / ".memgit" / "templates" / "note.html", '{% extends "default/note.html" %}\n'
-          '{% block main %}\n{{ note.nothing_here.deeper }}\n{% endblock %}\n')
+    write(
+        ws / ".memgit" / "templates" / "note.html",
+        '{% extends "default/note.html" %}\n{% block main %}\n{{ note.nothing_here.deeper }}\n{% endblock %}\n',
+    )
     proc = memgit(ws, "site", "build", "-o", str(tmp_path / "site"), env=BM25)
     assert_clean_error(proc, "note.html line 3")
 
 
 def test_bad_input_files_render_without_stopping_the_build(tmp_path: Path) -> None:
     long_line = "- " + "x" * (5 * 1024 * 1024) + "\n"
-    ws = make_workspace(tmp_path / "ws", {
-        "memory/broken.md": "# Broken *markdown [link](<unclosed\n\n```\nunclosed fence\n| a | b\n|--\n",
-        "memory/long.md": long_line,
-        "memory/latin1.md": "caf\xe9 au lait\n".encode("latin-1"),
-        "memory/binary.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00binary",
-        "MEMORY.md": "# Memory\n\n- <script>bad()</script> *unclosed **emphasis\n",
-    })
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "memory/broken.md": "# Broken *markdown [link](<unclosed\n\n```\nunclosed fence\n| a | b\n|--\n",
+            "memory/long.md": long_line,
+            "memory/latin1.md": "caf\xe9 au lait\n".encode("latin-1"),
+            "memory/binary.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00binary",
+            "MEMORY.md": "# Memory\n\n- <script>bad()</script> *unclosed **emphasis\n",
+        },
+    )
     (ws / "memory" / "link.md").symlink_to("../MEMORY.md")
     commit_all(ws, "a link")
     out = tmp_path / "site"
@@ -320,13 +375,19 @@ def test_output_folder_refusals(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("x")
     (tmp_path / "foreign").mkdir()
     (tmp_path / "foreign" / "keep.txt").write_text("mine")
-    for target, needle in ((tmp_path / "a-file", "is a file"), (ws, "work tree"), (ws / "site", "inside the workspace"),
-                           (ws / "memory", "inside the workspace"), (tmp_path, "contains the workspace"),
-                           (tmp_path / "foreign", "did not write")):
+    for target, needle in (
+        (tmp_path / "a-file", "is a file"),
+        (ws, "work tree"),
+        (ws / "site", "inside the workspace"),
+        (ws / "memory", "inside the workspace"),
+        (tmp_path, "contains the workspace"),
+        (tmp_path / "foreign", "did not write"),
+    ):
         assert_clean_error(memgit(ws, "site", "build", "-o", str(target), env=BM25), needle)
     assert (tmp_path / "foreign" / "keep.txt").read_text() == "mine"
-    assert_clean_error(memgit(ws, "site", "build", "-o", str(tmp_path / "s"), "--base-url", "ftp://x", env=BM25),
-                       "--base-url")
+    assert_clean_error(
+        memgit(ws, "site", "build", "-o", str(tmp_path / "s"), "--base-url", "ftp://x", env=BM25), "--base-url"
+    )
     assert_clean_error(memgit(ws, "site", "build", "-o", str(tmp_path / "s"), "--scope", "secret", env=BM25), "scope")
 
 
@@ -363,12 +424,19 @@ def test_hand_written_entry_is_credited_to_its_own_commit(tmp_path: Path) -> Non
     # The dream rewrites the last line (it adds the missing newline), then a blank and its entry.
     write(ws / "MEMORY.md", (ws / "MEMORY.md").read_text() + f"\n\n{marker.format()}\n- Heron cuts over Sunday.\n")
     git(ws, "add", "-A")
-    git(ws, "commit", "-q", "--author=memgit dream <dream@example.invalid>", "-m", "dream: remember Heron\n\n"
-        + format_trailers({"Memgit-Promotion": marker.key, "Memgit-Source": ref.format(), "Memgit-Action": "promote"}))
+    git(
+        ws,
+        "commit",
+        "-q",
+        "--author=memgit dream <dream@example.invalid>",
+        "-m",
+        "dream: remember Heron\n\n"
+        + format_trailers({"Memgit-Promotion": marker.key, "Memgit-Source": ref.format(), "Memgit-Action": "promote"}),
+    )
     out = tmp_path / "site"
     build(ws, out)
     home = (out / "index.html").read_text()
-    human = home[home.index('class="prov prov-human"'):].split("</p>")[0]
+    human = home[home.index('class="prov prov-human"') :].split("</p>")[0]
     assert "Pat Person" in human and person[:7] in human and "remember the agenda rule" in human, human
     assert "memgit dream" not in human
     assert home.count('class="prov prov-human"') == 1 and home.count('class="prov prov-managed"') == 1
@@ -376,12 +444,14 @@ def test_hand_written_entry_is_credited_to_its_own_commit(tmp_path: Path) -> Non
 
 def test_big_build_renders_on_every_core_and_equals_one_process(tmp_path: Path) -> None:
     """Over 200 note pages render in forked workers; the bytes equal a one-process build."""
-    files = {f"memory/2026-{1 + n // 28:02d}-{1 + n % 28:02d}.md": f"# Day {n}\n\n- fact {n} #tag{n % 5}\n"
-             f"- see [the first day](2026-01-01.md)\n\n| a | b |\n|---|---|\n| {n} | x |\n" for n in range(120)}
+    files = {
+        f"memory/2026-{1 + n // 28:02d}-{1 + n % 28:02d}.md": f"# Day {n}\n\n- fact {n} #tag{n % 5}\n"
+        f"- see [the first day](2026-01-01.md)\n\n| a | b |\n|---|---|\n| {n} | x |\n"
+        for n in range(120)
+    }
     ws = make_workspace(tmp_path / "ws", files)
     forked = build(ws, tmp_path / "forked")
-    proc = memgit(ws, "site", "build", "-o", str(tmp_path / "single"), "--json",
-                  env={**BM25, "MEMGIT_SITE_JOBS": "1"})
+    proc = memgit(ws, "site", "build", "-o", str(tmp_path / "single"), "--json", env={**BM25, "MEMGIT_SITE_JOBS": "1"})
     assert proc.returncode == 0, proc.stderr
     assert forked["pages"] > 240
     assert tree_bytes(tmp_path / "forked") == tree_bytes(tmp_path / "single")
@@ -393,19 +463,40 @@ def test_an_update_shows_the_text_it_replaced(tmp_path: Path) -> None:
     old = EntryMarker("kold0000001", SourceRef("memory/2026-02-06.md", 10, 10, source), 0.8, "2026-02-07")
     write(ws / "MEMORY.md", f"# Memory\n\n{old.format()}\n- Heron cuts over on Saturday.\n")
     git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", "dream: remember Heron\n\n" + format_trailers(
-        {"Memgit-Action": "promote", "Memgit-Promotion": old.key, "Memgit-Source": old.source.format()}))
-    new = EntryMarker("knew0000002", SourceRef("memory/2026-02-06.md", 11, 11, source), 0.9, "2026-02-08",
-                      {"supersedes": old.key})
+    git(
+        ws,
+        "commit",
+        "-q",
+        "-m",
+        "dream: remember Heron\n\n"
+        + format_trailers(
+            {"Memgit-Action": "promote", "Memgit-Promotion": old.key, "Memgit-Source": old.source.format()}
+        ),
+    )
+    new = EntryMarker(
+        "knew0000002", SourceRef("memory/2026-02-06.md", 11, 11, source), 0.9, "2026-02-08", {"supersedes": old.key}
+    )
     write(ws / "MEMORY.md", f"# Memory\n\n{new.format()}\n- Heron cuts over on Sunday.\n")
     git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", "dream: update Heron\n\n" + format_trailers(
-        {"Memgit-Action": "supersede", "Memgit-Promotion": new.key, "Memgit-Source": new.source.format(),
-         "Memgit-Supersedes": old.key}))
+    git(
+        ws,
+        "commit",
+        "-q",
+        "-m",
+        "dream: update Heron\n\n"
+        + format_trailers(
+            {
+                "Memgit-Action": "supersede",
+                "Memgit-Promotion": new.key,
+                "Memgit-Source": new.source.format(),
+                "Memgit-Supersedes": old.key,
+            }
+        ),
+    )
     out = tmp_path / "site"
     build(ws, out)
     home = (out / "index.html").read_text()
-    line = home[home.index('class="prov prov-managed"'):].split("</p>")[0]
+    line = home[home.index('class="prov prov-managed"') :].split("</p>")[0]
     assert "updated" in line and "replaces “Heron cuts over on Saturday.”" in line, line
     dreams = (out / "dreams.html").read_text()
     assert "Replaces “Heron cuts over on Saturday.”" in dreams and "replaces entry" not in dreams
@@ -414,8 +505,11 @@ def test_an_update_shows_the_text_it_replaced(tmp_path: Path) -> None:
 def test_rebuild_after_a_new_day_and_a_new_link_equals_a_full_build(tmp_path: Path) -> None:
     """A new daily log changes the previous day's "next day" link; a new link changes its
     target's "linked from" list: pages of notes no commit touched are rendered again for it."""
-    ws = make_workspace(tmp_path / "ws", {f"memory/2026-01-0{n}.md": f"# 2026-01-0{n}\n\n- day {n}\n"
-                                          for n in range(1, 4)} | {"memory/topics/heron.md": "# Heron\n\n- plan\n"})
+    ws = make_workspace(
+        tmp_path / "ws",
+        {f"memory/2026-01-0{n}.md": f"# 2026-01-0{n}\n\n- day {n}\n" for n in range(1, 4)}
+        | {"memory/topics/heron.md": "# Heron\n\n- plan\n"},
+    )
     out = tmp_path / "site"
     build(ws, out)
     write(ws / "memory" / "2026-01-04.md", "# 2026-01-04\n\n- day 4, see [Heron](topics/heron.md)\n")

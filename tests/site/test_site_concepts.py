@@ -65,8 +65,9 @@ def target_lines(page: Path, href: str) -> list[str]:
     html = source.read_text(encoding="utf-8") if source.is_file() else html
     out = []
     for number in range(int(match[1]), int(match[2] or match[1]) + 1):
-        found = re.search(rf'id="L{number}"><span class="ln" aria-hidden="true">{number}</span><span class="text">(.*?)</span>',
-                          html)
+        found = re.search(
+            rf'id="L{number}"><span class="ln" aria-hidden="true">{number}</span><span class="text">(.*?)</span>', html
+        )
         assert found, f"{href}: no line {number}"
         out.append(found[1])
     return out
@@ -95,11 +96,10 @@ def test_dream_commits_its_concepts_beside_the_report(workspace: Path) -> None:
     assert any(p[0] == "memory/2026-02-02.md" and THEME in day_lines[p[1] - 1].lower() for p in places[THEME])
     for tag, rows in places.items():  # every place's own text carries its tag
         for path, start, end, _hash in rows:
-            text = "\n".join(git(workspace, "show", f"{doc['base']}:{path}").splitlines()[start - 1:end])
+            text = "\n".join(git(workspace, "show", f"{doc['base']}:{path}").splitlines()[start - 1 : end])
             assert tag in text.lower(), (tag, path, start)
     # The concepts file is dreaming's evidence, not memory: it is never indexed.
-    hits = memgit_json(workspace, "search", "staging password", "--no-record",
-                       env={"MEMGIT_EMBEDDING": "none"})
+    hits = memgit_json(workspace, "search", "staging password", "--no-record", env={"MEMGIT_EMBEDDING": "none"})
     assert not any(".dreams" in hit["path"] for hit in hits["hits"])
 
 
@@ -111,13 +111,15 @@ def test_concepts_pages_list_themes_and_link_to_lines_that_hold_them(workspace: 
     html = index.read_text()
     assert "Themes (REM)" in html
     theme = next(t for t in out["themes"] if t["tag"] == THEME)
-    row = html[html.index('<table class="themes">'):].split("</tr>")
+    row = html[html.index('<table class="themes">') :].split("</tr>")
     theme_row = next(r for r in row if f">{THEME}</a>" in r)
     assert f"{theme['strength']:.2f}" in theme_row and DAY in theme_row
     page = site / urls.concept_url(THEME)
     hrefs = links(page)
     # Every place links to lines that contain the concept, in the note as it is at HEAD.
-    note_links = [h for h, _ in hrefs if "/notes/memory/20" in "/" + h.lstrip("./") or h.startswith("../notes/memory/2")]
+    note_links = [
+        h for h, _ in hrefs if "/notes/memory/20" in "/" + h.lstrip("./") or h.startswith("../notes/memory/2")
+    ]
     note_links = [h for h in note_links if "#L" in h and "/dreams/" not in h]
     assert note_links, hrefs
     for href in note_links:
@@ -167,10 +169,19 @@ def test_public_scope_names_no_private_place_of_a_concept(workspace: Path, tmp_p
     write(workspace / "memory" / "secret" / "vault.md", f"# Vault\n\n- {secret}\n")
     write(workspace / "memgit.toml", '[site]\nprivate_paths = ["memory/secret/**"]\n')
     commit_all(workspace, "a private note")
-    for query, day in zip(("where is the staging password kept", "Privatewombat staging password",
-                           "staging password desk"), ("2026-03-02", "2026-03-03", "2026-03-04"), strict=True):
-        memgit_json(workspace, "search", query, "--now", f"{day}T12:00:00+00:00",
-                    env={"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "0"})
+    for query, day in zip(
+        ("where is the staging password kept", "Privatewombat staging password", "staging password desk"),
+        ("2026-03-02", "2026-03-03", "2026-03-04"),
+        strict=True,
+    ):
+        memgit_json(
+            workspace,
+            "search",
+            query,
+            "--now",
+            f"{day}T12:00:00+00:00",
+            env={"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "0"},
+        )
     dreamt(workspace)
     doc = git(workspace, "show", f"HEAD:{CONCEPTS_DIR}/{DAY}.json")
     assert "memory/secret/vault.md" in doc  # dreaming saw the private place: the site must hide it
@@ -217,15 +228,27 @@ def test_rebuild_without_concept_inputs_renders_no_concept_page_and_is_determini
 def test_reports_without_a_concepts_file_still_give_their_themes() -> None:
     text = "# Dream 2026-03-01\n\n## REM: themes and candidate truths\n\nThemes: kayak (1.00), river (0.50).\n"
     assert site_concepts.report_themes(text) == (5, [("kayak", 1.0), ("river", 0.5)])
-    doc = {"day": "2026-03-01", "base": "", "themes": [["kayak", 1.0]], "concepts": [
-        ["river", 2, [["memory/a.md", 2, 2, "0" * 16], ["memory/a.md", 1, 1, text_hash("- the river")]]],
-        ["gone", 1, [["memory/a.md", 2, 2, "0" * 16]]]]}
+    doc = {
+        "day": "2026-03-01",
+        "base": "",
+        "themes": [["kayak", 1.0]],
+        "concepts": [
+            ["river", 2, [["memory/a.md", 2, 2, "0" * 16], ["memory/a.md", 1, 1, text_hash("- the river")]]],
+            ["gone", 1, [["memory/a.md", 2, 2, "0" * 16]]],
+        ],
+    }
     found = site_concepts.dream_concepts([doc], {"memory/a.md"})
     # Themes (with their strength) and every tag with a place in a shown note; nothing is read yet.
-    assert [(c.tag, c.strength, len(c.raw)) for c in found] == [("kayak", 1.0, 0), ("river", None, 2), ("gone", None, 1)]
+    assert [(c.tag, c.strength, len(c.raw)) for c in found] == [
+        ("kayak", 1.0, 0),
+        ("river", None, 2),
+        ("gone", None, 1),
+    ]
     # The river line moved down one line and is found there; the rewritten place is counted, not linked.
     assert site_concepts.locate(found[1].raw, {"memory/a.md": ["# a", "- the river"]}) == (
-        [("memory/a.md", 2, 2, "- the river")], 1)
+        [("memory/a.md", 2, 2, "- the river")],
+        1,
+    )
     assert site_concepts.dream_concepts([doc], {"memory/b.md"}) == found[:1]
     assert site_concepts.dream_concepts([doc], {}, public=True) == []
     assert site_concepts.parse_document(b"{not json") is None
@@ -250,8 +273,10 @@ def test_a_report_from_before_concepts_files_still_lists_its_themes(workspace: P
 def test_concepts_file_is_bounded_and_deterministic() -> None:
     from memgit.dream import concept_map
 
-    places = {f"tag{n:03d}": [(f"memory/2026-01-{d % 28 + 1:02d}.md", d + 1, d + 1, f"{d:016x}") for d in range(n % 45)]
-              for n in range(120)}
+    places = {
+        f"tag{n:03d}": [(f"memory/2026-01-{d % 28 + 1:02d}.md", d + 1, d + 1, f"{d:016x}") for d in range(n % 45)]
+        for n in range(120)
+    }
     themes = [("tag001", 1.0), ("tag119", 0.8)]
     text = concept_map.concepts_document("2026-03-04", "c" * 40, themes, places)
     assert text == concept_map.concepts_document("2026-03-04", "c" * 40, themes, dict(reversed(places.items())))
@@ -268,9 +293,13 @@ def test_recalled_places_come_before_lines_only_read_in_a_recent_log() -> None:
     from memgit.dream.concept_map import concept_places
     from memgit.dream.model import ShortTerm
 
-    recalled = ShortTerm("memory/z.md", 1, 1, "Kayak river trip planned", "h", {}, ["kayak"],
-                         sources=[("memory/z.md", 1, 1)])
-    places = concept_places([recalled], {"memory/z.md": "Kayak river trip planned\n"},
-                            {"memory/a.md": "# a\n- kayak on the lake\n", "sessions/x.jsonl": "kayak kayak kayak"})
+    recalled = ShortTerm(
+        "memory/z.md", 1, 1, "Kayak river trip planned", "h", {}, ["kayak"], sources=[("memory/z.md", 1, 1)]
+    )
+    places = concept_places(
+        [recalled],
+        {"memory/z.md": "Kayak river trip planned\n"},
+        {"memory/a.md": "# a\n- kayak on the lake\n", "sessions/x.jsonl": "kayak kayak kayak"},
+    )
     assert [p[:3] for p in places["kayak"]] == [("memory/z.md", 1, 1), ("memory/a.md", 2, 2)]
     assert places["lake"] == [("memory/a.md", 2, 2, text_hash("- kayak on the lake"))]

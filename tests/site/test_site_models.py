@@ -41,14 +41,20 @@ def test_entries_pair_markers_with_the_entry_below() -> None:
     marker = EntryMarker("k1", SourceRef("memory/2026-01-01.md", 3, 4, "abc1234"), 0.5, "2026-01-02")
     text = f"# Memory\n\n- hand written\n\n{marker.format()}\n- promoted fact\n- another hand entry\n\nA paragraph.\n"
     found = entries(text)
-    assert [(e.start, e.marker.key if e.marker else None) for e in found] == [(3, None), (6, "k1"), (7, None), (9, None)]
+    assert [(e.start, e.marker.key if e.marker else None) for e in found] == [
+        (3, None),
+        (6, "k1"),
+        (7, None),
+        (9, None),
+    ]
 
 
 def test_rendered_markdown_is_inert_and_links_resolve() -> None:
     renderer = Renderer("index.html", "MEMORY.md", {"memory/a.md", "MEMORY.md"})
     html = renderer.render(
         "<script>x()</script>\n\n[j](javascript:alert(1)) [a](memory/a.md#L2-L3) [gone](memory/b.md) "
-        "![i](https://e.org/p.png) [w](https://e.org/)\n")
+        "![i](https://e.org/p.png) [w](https://e.org/)\n"
+    )
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "javascript:" not in html.split("[j]")[0] and 'href="javascript' not in html
     assert 'href="notes/memory/a.html#L2-L3"' in html
@@ -61,7 +67,9 @@ def test_provenance_link_states() -> None:
     old = ["a", "b", "c", "d"]
     same = models.provenance_link(ref, {"memory/d.md": old}, {("c0ffee", "memory/d.md"): old}, "index.html")
     assert (same["state"], same["url"]) == ("current", "notes/memory/d.html#L2-L3")
-    moved = models.provenance_link(ref, {"memory/d.md": ["a", "B", "c"]}, {("c0ffee", "memory/d.md"): old}, "index.html")
+    moved = models.provenance_link(
+        ref, {"memory/d.md": ["a", "B", "c"]}, {("c0ffee", "memory/d.md"): old}, "index.html"
+    )
     assert (moved["state"], moved["url"]) == ("changed", "snap/c0ffee/memory/d.html#L2-L3")
     assert moved["current_url"] == "notes/memory/d.html"
     # Lines that moved below the range do not count as a change of the range itself.
@@ -81,20 +89,35 @@ def test_private_paths() -> None:
 
 
 def test_dream_actions_from_trailers() -> None:
-    message = ("Promote: a fact\n\nMemgit-Promotion: k9\nMemgit-Source: memory/d.md:1-2@abcd123\n"
-               "Memgit-Score: 0.812 (frequency=0.50 relevance=0.81)\nMemgit-Action: promote\n")
-    commits = [{"id": "f" * 40, "author": "a", "date": "2026-01-02T00:00:00+00:00", "subject": "Promote: a fact",
-                "message": message}, {"id": "e" * 40, "author": "a", "date": "2026-01-01", "subject": "plain",
-                                      "message": "plain"}]
+    message = (
+        "Promote: a fact\n\nMemgit-Promotion: k9\nMemgit-Source: memory/d.md:1-2@abcd123\n"
+        "Memgit-Score: 0.812 (frequency=0.50 relevance=0.81)\nMemgit-Action: promote\n"
+    )
+    commits = [
+        {
+            "id": "f" * 40,
+            "author": "a",
+            "date": "2026-01-02T00:00:00+00:00",
+            "subject": "Promote: a fact",
+            "message": message,
+        },
+        {"id": "e" * 40, "author": "a", "date": "2026-01-01", "subject": "plain", "message": "plain"},
+    ]
     [action] = models.dream_actions(commits)
     assert (action["key"], action["action"], action["score"]) == ("k9", "promote", 0.812)
     assert action["components"] == [("frequency", "0.50"), ("relevance", "0.81")]
     assert action["source"] == SourceRef("memory/d.md", 1, 2, "abcd123") and action["supersedes"] == ""
-    superseding = {**commits[0], "message": "Supersede\n\nMemgit-Promotion: k10\nMemgit-Action: supersede\n"
-                   "Memgit-Supersedes: k9\n"}
+    superseding = {
+        **commits[0],
+        "message": "Supersede\n\nMemgit-Promotion: k10\nMemgit-Action: supersede\nMemgit-Supersedes: k9\n",
+    }
     [replaced] = models.dream_actions([superseding])
     assert (replaced["action"], replaced["supersedes"], replaced["source"], replaced["score"]) == (
-        "supersede", "k9", None, None)
+        "supersede",
+        "k9",
+        None,
+        None,
+    )
 
 
 def test_summary_and_concepts() -> None:
@@ -119,8 +142,10 @@ def test_search_shard_postings_round_trip() -> None:
     from memgit.site.search_index import packed, shard_index
 
     assert packed([0, 1, 3, 2, 4, 1]) == [0, 3, 0, 1]
-    docs = [["notes/a.html", "memory/a.md", 1, "note", "", "A", "alpha beta\nbeta"],
-            ["notes/a.html", "memory/a.md", 2, "note", "", "A", "beta\ngamma"]]
+    docs = [
+        ["notes/a.html", "memory/a.md", 1, "note", "", "A", "alpha beta\nbeta"],
+        ["notes/a.html", "memory/a.md", 2, "note", "", "A", "beta\ngamma"],
+    ]
     shard = shard_index(docs)
     assert shard["files"] == [["notes/a.html", "memory/a.md", "note", "", 1, "alpha beta\nbeta\ngamma"]]
     assert shard["docs"] == [[0, 1, 2, "A"], [0, 2, 3, "A"]]
@@ -134,8 +159,12 @@ def test_credits_fold_per_section() -> None:
 
     person = {"marker": None, "blame": {"id": "c1"}}
     other = {"marker": None, "blame": {"id": "c2"}}
-    items = [(Entry(3, 3, None), person), (Entry(4, 4, None), person), (Entry(7, 7, None), person),
-             (Entry(8, 8, None), other)]
+    items = [
+        (Entry(3, 3, None), person),
+        (Entry(4, 4, None), person),
+        (Entry(7, 7, None), person),
+        (Entry(8, 8, None), other),
+    ]
     folded = models.fold_credits(items, headings=[1, 6])
     assert sorted(folded) == [4, 7, 8] and folded[4]["count"] == 2 and folded[7]["count"] == 1
 
@@ -146,7 +175,10 @@ def test_hand_written_entry_writers_skip_blank_and_marker_lines() -> None:
 
 
 def test_entry_words_never_show_a_marker() -> None:
-    lines = ["<!-- memgit:entry key=kold source=memory/a.md:1-1@" + "a" * 40 + " -->", "- Old entry.",
-             "- The report is due on **Friday**. <!--mg:k3ab640d195-->"]
+    lines = [
+        "<!-- memgit:entry key=kold source=memory/a.md:1-1@" + "a" * 40 + " -->",
+        "- Old entry.",
+        "- The report is due on **Friday**. <!--mg:k3ab640d195-->",
+    ]
     assert models.entry_words(lines, 1, 2, 100) == "Old entry."
     assert models.entry_words(lines, 3, 3, 100) == "The report is due on Friday."

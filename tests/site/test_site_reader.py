@@ -53,10 +53,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
     from tests.conftest import shared_cache_dir
 
-    env = {"HOME": str(home), "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"), "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_AUTHOR_NAME": "Test Author", "GIT_AUTHOR_EMAIL": "author@example.invalid",
-           "GIT_COMMITTER_NAME": "Test Committer", "GIT_COMMITTER_EMAIL": "committer@example.invalid",
-           "MEMGIT_CACHE_DIR": str(shared_cache_dir())}
+    env = {
+        "HOME": str(home),
+        "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "Test Author",
+        "GIT_AUTHOR_EMAIL": "author@example.invalid",
+        "GIT_COMMITTER_NAME": "Test Committer",
+        "GIT_COMMITTER_EMAIL": "committer@example.invalid",
+        "MEMGIT_CACHE_DIR": str(shared_cache_dir()),
+    }
     with pytest.MonkeyPatch.context() as mp:
         for key, value in env.items():
             mp.setenv(key, value)
@@ -71,8 +77,10 @@ def _make_site(root: Path) -> Path:
     ws = root / "ws"
     ws.mkdir()
     git(ws, "init", "-q")
-    write(ws / "MEMORY.md", "# Long-term Memory\n\n## People\n\n- Dana prefers written agendas.\n"
-                            "- Bob runs the standup.\n")
+    write(
+        ws / "MEMORY.md",
+        "# Long-term Memory\n\n## People\n\n- Dana prefers written agendas.\n- Bob runs the standup.\n",
+    )
     commit_all(ws, "initial memory")
     seed(ws)
     recall(ws)
@@ -136,8 +144,10 @@ def test_every_page_kind_passes_axe_and_fits_the_screen(browser: object, site: P
         page.add_script_tag(path=str(AXE))
         result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS)
         for v in result["violations"]:
-            problems.append(f"{kind} {size} {scheme}: {v['id']}: "
-                            + "; ".join(n["target"][0] + " " + n.get("failureSummary", "")[:160] for n in v["nodes"][:3]))
+            problems.append(
+                f"{kind} {size} {scheme}: {v['id']}: "
+                + "; ".join(n["target"][0] + " " + n.get("failureSummary", "")[:160] for n in v["nodes"][:3])
+            )
         wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         if wide > 0:
             problems.append(f"{kind} {size} {scheme}: scrolls sideways by {wide}px")
@@ -149,15 +159,19 @@ def test_every_page_kind_passes_axe_and_fits_the_screen(browser: object, site: P
 
 
 def in_view(page: object, selector: str) -> bool:
-    return page.evaluate("""s => { const r = document.querySelector(s).getBoundingClientRect();
-        return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }""", selector)
+    return page.evaluate(
+        """s => { const r = document.querySelector(s).getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }""",
+        selector,
+    )
 
 
 def test_line_anchor_lands_on_the_rendered_block(browser: object, site: Path) -> None:
     page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
     text = (site / "source" / "memory" / "heron.html").read_text()
-    number = int(re.search(r'id="L(\d+)"><span class="ln" aria-hidden="true">\d+</span><span class="text">- Zeppelin',
-                           text)[1])
+    number = int(
+        re.search(r'id="L(\d+)"><span class="ln" aria-hidden="true">\d+</span><span class="text">- Zeppelin', text)[1]
+    )
     page.goto(site.as_uri() + f"/notes/memory/heron.html#L{number}")
     page.wait_for_selector(".blk.hl")
     assert "Zeppelinrunbook" in page.inner_text(".blk.hl") and in_view(page, ".blk.hl")
@@ -192,8 +206,9 @@ def test_header_search_finds_a_fact_and_lands_on_its_line(browser: object, site:
     page.close()
 
 
-def test_search_page_filters_kinds_ranks_dreams_last_and_says_when_any_word_matched(browser: object,
-                                                                                  site: Path) -> None:
+def test_search_page_filters_kinds_ranks_dreams_last_and_says_when_any_word_matched(
+    browser: object, site: Path
+) -> None:
     # bypass_csp only so that Playwright may evaluate its waiting conditions (the CSP forbids eval)
     page = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True).new_page()
     page.goto(site.as_uri() + "/search.html?q=password")
@@ -202,10 +217,14 @@ def test_search_page_filters_kinds_ranks_dreams_last_and_says_when_any_word_matc
     dreams = [i for i, w in enumerate(wheres) if "dream report" in w]
     assert dreams and len(wheres) > len(dreams) and min(dreams) > max(i for i in range(len(wheres)) if i not in dreams)
     page.check("input[name=kind][value=log]")
-    page.wait_for_function("!Array.from(document.querySelectorAll('#search-results .where'))"
-                           ".some(e => e.textContent.includes('dream report'))")
-    assert all("memory/20" in w for w in page.eval_on_selector_all("#search-results .where",
-                                                                  "els => els.map(e => e.textContent)"))
+    page.wait_for_function(
+        "!Array.from(document.querySelectorAll('#search-results .where'))"
+        ".some(e => e.textContent.includes('dream report'))"
+    )
+    assert all(
+        "memory/20" in w
+        for w in page.eval_on_selector_all("#search-results .where", "els => els.map(e => e.textContent)")
+    )
     page.check("input[name=kind][value=all]")
     page.fill("#search-input", "zeppelinrunbook nosuchwordanywhere")
     page.wait_for_function("document.getElementById('search-status').textContent.includes('any of them')")

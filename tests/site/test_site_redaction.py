@@ -25,7 +25,9 @@ from memgit.ledger.lines import text_hash
 from memgit.lint.rules import scan_secrets
 from memgit.site import urls
 from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_json, write
-from tests.site.helpers import BM25, build, check_links, make_workspace
+from tests.site.helpers import BM25, browser_session, build, check_links, make_workspace
+
+browser = pytest.fixture(scope="module", name="browser")(browser_session)  # one chromium for the module
 
 PASSPHRASE = "orchid-lantern-42"
 VPN_LINE = f"- The staging VPN passphrase is {PASSPHRASE} until Friday #vpn #staging"
@@ -81,8 +83,11 @@ def corpus_workspace(root: Path) -> tuple[Path, dict[tuple[str, int], Sample], l
 
 
 def output_texts(out: Path) -> dict[str, str]:
-    return {p.relative_to(out).as_posix(): p.read_bytes().decode("utf-8", "replace")
-            for p in sorted(out.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes().decode("utf-8", "replace")
+        for p in sorted(out.rglob("*"))
+        if p.is_file()
+    }
 
 
 def leaks(out: Path, values: list[str]) -> list[str]:
@@ -139,8 +144,15 @@ def test_no_corpus_secret_reaches_either_scope_and_each_is_reported_once(tmp_pat
 def concepts_file(lines: dict[str, list[str]], places: list[tuple[str, int]]) -> str:
     """A dream's concepts file naming `places` for the tag `vpn` (the format `memgit dream` writes)."""
     found = [[path, line, line, text_hash(lines[path][line - 1])] for path, line in places]
-    return json.dumps({"version": 1, "day": "2026-03-05", "base": "", "themes": [{"tag": "vpn", "strength": 1.0}],
-                       "concepts": [{"tag": "vpn", "count": len(found), "places": found}]})
+    return json.dumps(
+        {
+            "version": 1,
+            "day": "2026-03-05",
+            "base": "",
+            "themes": [{"tag": "vpn", "strength": 1.0}],
+            "concepts": [{"tag": "vpn", "count": len(found), "places": found}],
+        }
+    )
 
 
 def issue_workspace(root: Path) -> tuple[Path, str]:
@@ -148,18 +160,29 @@ def issue_workspace(root: Path) -> tuple[Path, str]:
     in a note that a later commit removes, which MEMORY.md's provenance still points at."""
     daily = ["# 2026-03-04", "", "- Tom set up the staging VPN today #vpn", VPN_LINE, "- The VPN gateway is vpn-3 #vpn"]
     ops = ["# Ops", "", TOKEN_LINE, "- Deploys go out on Tuesdays."]
-    ws = make_workspace(root, {"memory/2026-03-04.md": "\n".join(daily) + "\n", "memory/notes/ops.md": "\n".join(ops) + "\n",
-                               "MEMORY.md": "# Memory\n\n- The user prefers tea.\n"})
+    ws = make_workspace(
+        root,
+        {
+            "memory/2026-03-04.md": "\n".join(daily) + "\n",
+            "memory/notes/ops.md": "\n".join(ops) + "\n",
+            "MEMORY.md": "# Memory\n\n- The user prefers tea.\n",
+        },
+    )
     with_token = git(ws, "rev-parse", "HEAD").strip()
     places = [("memory/2026-03-04.md", 3), ("memory/2026-03-04.md", 4)]
     write(ws / "memory/.dreams/concepts/2026-03-05.json", concepts_file({"memory/2026-03-04.md": daily}, places))
     commit_all(ws, "a dream's concepts")
     named = git(ws, "rev-parse", "HEAD").strip()  # ops.md unchanged here: a commit its history does not list
     ref = SourceRef("memory/notes/ops.md", 3, 3, named)
-    write(ws / "MEMORY.md", "# Memory\n\n- The user prefers tea.\n"
-          f"{EntryMarker('kops', ref, 0.8, '2026-03-05').format()}\n- The CI bot has its own token.\n")
-    write(ws / "memory/notes/ops.md", "# Ops\n\n- The CI bot token was rotated; it lives in the vault.\n"
-          "- Deploys go out on Tuesdays.\n")
+    write(
+        ws / "MEMORY.md",
+        "# Memory\n\n- The user prefers tea.\n"
+        f"{EntryMarker('kops', ref, 0.8, '2026-03-05').format()}\n- The CI bot has its own token.\n",
+    )
+    write(
+        ws / "memory/notes/ops.md",
+        "# Ops\n\n- The CI bot token was rotated; it lives in the vault.\n- Deploys go out on Tuesdays.\n",
+    )
     commit_all(ws, "rotate the token; promote")
     # A subject quoting the secret, as `memgit dream` quotes what it promotes.
     write(ws / "memory/2026-03-04.md", "\n".join(daily) + "\n- Checked the VPN again #vpn\n")
@@ -174,7 +197,9 @@ def test_the_issue_scenario_history_provenance_concepts_and_rebuilds(tmp_path: P
         report = build(ws, out, "--scope", scope)
         assert leaks(out, [PASSPHRASE, TOKEN]) == [], scope
         assert [(r["path"], r["line"], r["code"], r["commit"]) for r in report["redacted"]] == [
-            ("memory/2026-03-04.md", 4, "S104", None), ("memory/notes/ops.md", 3, "S102", with_token)]
+            ("memory/2026-03-04.md", 4, "S104", None),
+            ("memory/notes/ops.md", 3, "S102", with_token),
+        ]
         note = (out / urls.note_url("memory/2026-03-04.md")).read_text(encoding="utf-8")
         assert "[redacted: S104]" in note and "Tom set up the staging VPN" in note
         assert "rotate the token; promote" in (out / urls.note_url("memory/notes/ops.md")).read_text(encoding="utf-8")
@@ -200,17 +225,22 @@ def test_the_issue_scenario_history_provenance_concepts_and_rebuilds(tmp_path: P
     public = build(ws, tmp_path / "public", "--scope", "public")
     assert len(public["redacted"]) == 2 and leaks(tmp_path / "public", [PASSPHRASE, TOKEN]) == []
     # A rule the lint turned off is not redacted either (one answer to "what is a secret").
-    write(ws / "memgit.toml", "[lint]\ndisable = [\"S104\"]\n")
+    write(ws / "memgit.toml", '[lint]\ndisable = ["S104"]\n')
     public = build(ws, tmp_path / "public", "--scope", "public")
     assert [r["code"] for r in public["redacted"]] == ["S102"]
     assert PASSPHRASE in (tmp_path / "public" / urls.note_url("memory/2026-03-04.md")).read_text(encoding="utf-8")
     # Fixing the source takes the current line out of the report; the older version stays redacted.
     (ws / "memgit.toml").unlink()
-    write(ws / "memory/2026-03-04.md", (ws / "memory/2026-03-04.md").read_text().replace(VPN_LINE, "- (moved to the vault)"))
+    write(
+        ws / "memory/2026-03-04.md",
+        (ws / "memory/2026-03-04.md").read_text().replace(VPN_LINE, "- (moved to the vault)"),
+    )
     commit_all(ws, "passphrase out of memory")
     public = build(ws, tmp_path / "public", "--scope", "public")
     assert {(r["path"], r["commit"] is None) for r in public["redacted"]} == {
-        ("memory/2026-03-04.md", False), ("memory/notes/ops.md", False)}
+        ("memory/2026-03-04.md", False),
+        ("memory/notes/ops.md", False),
+    }
     assert leaks(tmp_path / "public", [PASSPHRASE, TOKEN]) == []
 
 
@@ -237,7 +267,7 @@ def tree_texts(out: Path) -> dict[str, bytes]:
 
 def test_a_bad_show_secrets_value_is_one_clean_error(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path / "ws", {"memory/2026-03-04.md": f"# day\n\n{VPN_LINE}\n"})
-    write(ws / "memgit.toml", "[site]\nshow_secrets = \"yes\"\n")
+    write(ws / "memgit.toml", '[site]\nshow_secrets = "yes"\n')
     proc = memgit(ws, "site", "build", "-o", str(tmp_path / "out"), env=BM25)
     assert_clean_error(proc, "show_secrets")
     assert not (tmp_path / "out").exists()
@@ -252,15 +282,26 @@ def test_the_pages_job_prints_what_it_redacted_in_its_log(tmp_path: Path) -> Non
     memgit_json(ws, "ci", "gitlab", "--pages")
     github = load_yaml(ws / ".github/workflows/memgit-dream.yml")["jobs"]["pages"]["steps"]
     commands = [next(step["run"] for step in github if "memgit site build" in step.get("run", ""))]
-    commands.append("\n".join(line for line in load_yaml(ws / ".gitlab/memgit-dream.gitlab-ci.yml")["pages"]["script"]
-                              if "pip install" not in line))
+    commands.append(
+        "\n".join(
+            line
+            for line in load_yaml(ws / ".gitlab/memgit-dream.gitlab-ci.yml")["pages"]["script"]
+            if "pip install" not in line
+        )
+    )
     runner = tmp_path / "runner"
     runner.mkdir()
-    env = {**os.environ, **BM25, "RUNNER_TEMP": str(runner), "TMPDIR": str(runner),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        **BM25,
+        "RUNNER_TEMP": str(runner),
+        "TMPDIR": str(runner),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
     for command in commands:
-        proc = subprocess.run(["bash", "-e", "-c", command], cwd=ws, env=env, capture_output=True, text=True,
-                              check=False)
+        proc = subprocess.run(
+            ["bash", "-e", "-c", command], cwd=ws, env=env, capture_output=True, text=True, check=False
+        )
         assert proc.returncode == 0, proc.stderr
         assert "redacted 1 line the lint flags as secrets" in proc.stdout
         assert "  memory/2026-03-04.md:4: S104 password-in-text" in proc.stdout
@@ -268,18 +309,23 @@ def test_the_pages_job_prints_what_it_redacted_in_its_log(tmp_path: Path) -> Non
 
 
 def test_context_shows_the_placeholder_and_says_where(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {
-        "memory/2026-03-04.md": f"# 2026-03-04\n\n- plain line\n{VPN_LINE}\n",
-        "MEMORY.md": f"# Memory\n\n{TOKEN_LINE}\n- The user prefers tea.\n",
-    })
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "memory/2026-03-04.md": f"# 2026-03-04\n\n- plain line\n{VPN_LINE}\n",
+            "MEMORY.md": f"# Memory\n\n{TOKEN_LINE}\n- The user prefers tea.\n",
+        },
+    )
     proc = memgit(ws, "context", "--date", "2026-03-04", "--json", env=BM25)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert PASSPHRASE not in proc.stdout and TOKEN not in proc.stdout
     assert "- [redacted: S104]" in data["text"] and "- [redacted: S102]" in data["text"]
     assert "The user prefers tea." in data["text"]
-    assert data["redacted"] == [{"path": "memory/2026-03-04.md", "line": 4, "code": "S104"},
-                                {"path": "MEMORY.md", "line": 3, "code": "S102"}]
+    assert data["redacted"] == [
+        {"path": "memory/2026-03-04.md", "line": 4, "code": "S104"},
+        {"path": "MEMORY.md", "line": 3, "code": "S102"},
+    ]
     assert "memgit: warning: memory/2026-03-04.md:4: S104" in proc.stderr
     # The group scope never loads MEMORY.md; its log is redacted all the same.
     text = memgit(ws, "context", "--date", "2026-03-04", "--scope", "group", env=BM25).stdout
@@ -289,7 +335,9 @@ def test_context_shows_the_placeholder_and_says_where(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def browser_ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("redaction-home")
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[user]\n\tname = T\n\temail = t@example.invalid\n")
+    (home / ".gitconfig").write_text(
+        "[init]\n\tdefaultBranch = main\n[user]\n\tname = T\n\temail = t@example.invalid\n"
+    )
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("HOME", str(home))
         mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
@@ -298,7 +346,8 @@ def browser_ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_browser_shows_the_placeholder_and_search_finds_nothing_of_the_line(
-        browser: object, browser_ws: Path, tmp_path: Path) -> None:  # noqa: F811 - the fixture imported below
+    browser: object, browser_ws: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "site"
     build(browser_ws, out, "--scope", "public")
     base = out.resolve().as_uri() + "/"
@@ -314,6 +363,3 @@ def test_browser_shows_the_placeholder_and_search_finds_nothing_of_the_line(
         assert ("memory/2026-03-04.md" in main) is found, (query, main)
         assert PASSPHRASE not in main
     page.close()
-
-
-from tests.site.test_site_browser import browser  # noqa: E402,F401 - the module's Chromium fixture

@@ -22,7 +22,8 @@ def test_a_deleted_preview_is_rebuilt(workspace: Path, monkeypatch: pytest.Monke
     said: list[str] = []
     stop = threading.Event()
     thread = threading.Thread(
-        target=serve, kwargs={"ws": ws, "port": 0, "scope": "private", "interval": 0.1, "announce": said.append, "stop": stop},
+        target=serve,
+        kwargs={"ws": ws, "port": 0, "scope": "private", "interval": 0.1, "announce": said.append, "stop": stop},
         daemon=True,
     )
     thread.start()

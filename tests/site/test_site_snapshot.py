@@ -44,6 +44,11 @@ def test_example_workspace_site_matches_snapshot(tmp_path: Path, monkeypatch: py
     assert sorted(built) == sorted(expected)
     for name in expected:
         if built[name] != expected[name]:
-            diff = difflib.unified_diff(expected[name].decode().splitlines(), built[name].decode().splitlines(),
-                                        f"snapshot/{name}", f"built/{name}", lineterm="")
+            diff = difflib.unified_diff(
+                expected[name].decode().splitlines(),
+                built[name].decode().splitlines(),
+                f"snapshot/{name}",
+                f"built/{name}",
+                lineterm="",
+            )
             pytest.fail("\n".join(list(diff)[:60]))

@@ -19,12 +19,23 @@ BM25 = {**os.environ, "MEMGIT_EMBEDDING": "none"}
 SECRET = "ghp_" + "a1B2c3D4e5" * 4  # a GitHub token's shape, built so no scanner sees one here
 
 
-def run(cwd: Path, *args: str | bytes, stdout: object = subprocess.PIPE, stdin: bytes | None = None,
-        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+def run(
+    cwd: Path,
+    *args: str | bytes,
+    stdout: object = subprocess.PIPE,
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
     """The CLI with arguments as raw bytes where needed (a POSIX argv is bytes, not text)."""
     return subprocess.run(
-        [sys.executable, "-m", "memgit", *args], cwd=cwd, stdout=stdout, stderr=subprocess.PIPE,
-        input=stdin, env=env or BM25, timeout=300, check=False,
+        [sys.executable, "-m", "memgit", *args],
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        input=stdin,
+        env=env or BM25,
+        timeout=300,
+        check=False,
     )
 
 
@@ -112,9 +123,7 @@ def test_a_full_disk_on_stdout_is_one_readable_line(ws: Path) -> None:
 def test_a_file_where_a_folder_belongs_names_the_path(ws: Path, tmp_path: Path) -> None:
     in_the_way = tmp_path / "cache-is-a-file"
     in_the_way.write_text("x\n", encoding="utf-8")
-    line = one_error(
-        run(ws, "model", "install", env={**BM25, "MEMGIT_CACHE_DIR": str(in_the_way)}), "Not a directory"
-    )
+    line = one_error(run(ws, "model", "install", env={**BM25, "MEMGIT_CACHE_DIR": str(in_the_way)}), "Not a directory")
     assert str(in_the_way) in line
 
 

@@ -136,8 +136,14 @@ def failing_build(root: Path, out: Path, after_pages: int) -> subprocess.Complet
     import os
 
     env = {**os.environ, **BM25}
-    return subprocess.run([sys.executable, "-c", FAILING_BUILD, str(out), str(after_pages)], cwd=root,
-                          capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", FAILING_BUILD, str(out), str(after_pages)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
 
 
 def test_failed_first_build_leaves_no_output_folder(workspace: Path, tmp_path: Path) -> None:

@@ -41,10 +41,45 @@ SLOW_FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[Heal
 # Text that exercises the parsers: Markdown structure, markers, JSON and FTS syntax, odd Unicode.
 PIECES = st.sampled_from(
     [
-        "# ", "## 09:30", "\n", "\r\n", "- ", "```", "<!-- memgit:entry key=a source=MEMORY.md:1-2@abc -->",
-        "<!-- memgit:", "-->", "<<<<<<< ours", "=======", ">>>>>>> theirs", '"', "'", "*", "NEAR(", ")",
-        "AND", "OR", "NOT", "^", ":", "-", "{", "}", "[", "]", "\\", "\x00", "\ufeff", "\u200b", "日本語",
-        "é", "🙂", '{"role": "user", "content": "hi"}', '{"type": "message"}', "null", "[]", "password: x",
+        "# ",
+        "## 09:30",
+        "\n",
+        "\r\n",
+        "- ",
+        "```",
+        "<!-- memgit:entry key=a source=MEMORY.md:1-2@abc -->",
+        "<!-- memgit:",
+        "-->",
+        "<<<<<<< ours",
+        "=======",
+        ">>>>>>> theirs",
+        '"',
+        "'",
+        "*",
+        "NEAR(",
+        ")",
+        "AND",
+        "OR",
+        "NOT",
+        "^",
+        ":",
+        "-",
+        "{",
+        "}",
+        "[",
+        "]",
+        "\\",
+        "\x00",
+        "\ufeff",
+        "\u200b",
+        "日本語",
+        "é",
+        "🙂",
+        '{"role": "user", "content": "hi"}',
+        '{"type": "message"}',
+        "null",
+        "[]",
+        "password: x",
     ]
 )
 TEXT = st.one_of(st.text(), st.lists(st.one_of(PIECES, st.text(max_size=8)), max_size=40).map("".join))
@@ -52,8 +87,30 @@ PATHS = st.one_of(
     st.text(max_size=60),
     st.lists(
         st.sampled_from(
-            ["..", ".", "", "memory", "MEMORY.md", "USER.md", "sessions", "x.jsonl", "2026-01-05.md", ".git",
-             "config", "link.md", "secret.txt", "notes", "*", "**", "?", "/", "\\", "%2e%2e", "\x00", "~"]
+            [
+                "..",
+                ".",
+                "",
+                "memory",
+                "MEMORY.md",
+                "USER.md",
+                "sessions",
+                "x.jsonl",
+                "2026-01-05.md",
+                ".git",
+                "config",
+                "link.md",
+                "secret.txt",
+                "notes",
+                "*",
+                "**",
+                "?",
+                "/",
+                "\\",
+                "%2e%2e",
+                "\x00",
+                "~",
+            ]
         ),
         max_size=6,
     ).map("/".join),
@@ -117,7 +174,9 @@ def test_lint_and_decoder_take_any_bytes(data: bytes) -> None:
 def fts_table() -> Iterator[sqlite3.Connection]:
     db = sqlite3.connect(":memory:")
     db.execute("CREATE VIRTUAL TABLE t USING fts5(body)")
-    db.executemany("INSERT INTO t(body) VALUES (?)", [(fts_text(s),) for s in ("deploy billing", "日本語 メモ", "a-b c")])
+    db.executemany(
+        "INSERT INTO t(body) VALUES (?)", [(fts_text(s),) for s in ("deploy billing", "日本語 メモ", "a-b c")]
+    )
     yield db
     db.close()
 
@@ -223,9 +282,13 @@ def test_mcp_service_takes_any_arguments(fuzz_workspace: Path, data: st.DataObje
             tool = data.draw(st.sampled_from(["search", "get", "append", "status"]))
             try:
                 if tool == "search":
-                    payload = service.search(data.draw(TEXT), data.draw(st.integers(1, 50)), data.draw(st.none() | PATHS))
+                    payload = service.search(
+                        data.draw(TEXT), data.draw(st.integers(1, 50)), data.draw(st.none() | PATHS)
+                    )
                 elif tool == "get":
-                    payload = service.get(data.draw(PATHS), data.draw(st.none() | st.integers(1, 10**5)), data.draw(st.integers(1, 500)))
+                    payload = service.get(
+                        data.draw(PATHS), data.draw(st.none() | st.integers(1, 10**5)), data.draw(st.integers(1, 500))
+                    )
                 elif tool == "append":
                     text = data.draw(TEXT)
                     payload = service.append(text, data.draw(st.booleans()), False)
@@ -244,7 +307,12 @@ def test_mcp_service_takes_any_arguments(fuzz_workspace: Path, data: st.DataObje
 
 # -- the real server: arbitrary JSON arguments -------------------------------------------------------
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False) | st.text(max_size=30) | PATHS,
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=30)
+    | PATHS,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=6,
 )
@@ -259,12 +327,17 @@ def server(fuzz_workspace: Path) -> Iterator[tuple[BlockingPortal, Any]]:
     keep = ("HOME", "PATH", "GIT_", "MEMGIT_", "XDG_", "PYTHONPATH")
     env = {k: v for k, v in os.environ.items() if k.startswith(keep)}
     env["MEMGIT_EMBEDDING"] = "none"
-    params = StdioServerParameters(command=sys.executable, args=["-m", "memgit", "mcp"], cwd=str(fuzz_workspace), env=env)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "memgit", "mcp"], cwd=str(fuzz_workspace), env=env
+    )
 
     @contextmanager_async
     async def session() -> Any:
         with open(os.devnull, "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write_stream), ClientSession(read, write_stream) as s:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write_stream),
+                ClientSession(read, write_stream) as s,
+            ):
                 await s.initialize()
                 yield s
 
@@ -309,5 +382,3 @@ def test_server_still_answers_after_the_fuzzing(server: tuple[BlockingPortal, An
 
     result = portal.call(call)
     assert not result.is_error and result.structured_content["hits"]
-
-

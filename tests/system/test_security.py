@@ -19,7 +19,9 @@ from tests.helpers import REPO_ROOT, assert_clean_error, commit_all, git, memgit
 SENTINEL = "NOT-MEMORY-SENTINEL"
 
 
-@pytest.mark.parametrize("spec", [".git/config", ".git/description", "memory/out.md", "memory/.dreams/x.md", "../outside.md"])
+@pytest.mark.parametrize(
+    "spec", [".git/config", ".git/description", "memory/out.md", "memory/.dreams/x.md", "../outside.md"]
+)
 def test_widest_extra_paths_still_refuse_git_and_outside(workspace: Path, tmp_path: Path, spec: str) -> None:
     write(workspace / "memgit.toml", '[memory]\nextra_paths = ["**", "**/*", ".git/**"]\n')
     (workspace / ".git" / "description").write_text(SENTINEL + "\n")
@@ -38,7 +40,7 @@ def test_hooks_never_evaluate_repository_content(workspace: Path, monkeypatch: p
     assert memgit(workspace, "hooks", "install").returncode == 0
     pwned = workspace / "pwned"
     payload = f"$(touch {pwned}) `touch {pwned}` ; touch {pwned}"
-    write(workspace / "memgit.toml", f"[memory]\nextra_paths = [\"{payload}\"]\n")
+    write(workspace / "memgit.toml", f'[memory]\nextra_paths = ["{payload}"]\n')
     write(workspace / "src" / f"x$(touch {pwned}).py", "x = 1\n")
     git(workspace, "add", "-A")
     proc = commit(workspace, "-m", f"$(touch {pwned})")

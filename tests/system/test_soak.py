@@ -98,7 +98,9 @@ class GitChurn(threading.Thread):
                     self.git("add", TODAY_LOG)
                     self.git("commit", "-q", "--allow-empty", "-m", f"daily log, round {n}")
                 self.git("checkout", "-q", "-B", f"side-{n}", "main", cwd=self.side)
-                write(self.side / "memory" / "topics" / f"topic-{n}.md", f"# Topic {n}\n\n- {WORDS[n % 10]} topic {n}.\n")
+                write(
+                    self.side / "memory" / "topics" / f"topic-{n}.md", f"# Topic {n}\n\n- {WORDS[n % 10]} topic {n}.\n"
+                )
                 write(self.side / "src" / f"mod{n}.py", f"VALUE = {n}\n")
                 self.git("add", f"memory/topics/topic-{n}.md", f"src/mod{n}.py", cwd=self.side)
                 self.git("commit", "-q", "-m", f"side {n}", cwd=self.side)
@@ -115,7 +117,9 @@ class GitChurn(threading.Thread):
 def hit_is_true(root: Path, hit: dict[str, Any]) -> bool:
     start, end = hit["start_line"], hit["end_line"]
     if hit.get("source", "tree") == "tree" and hit.get("commit"):
-        shown = subprocess.run(["git", "show", f"{hit['commit']}:{hit['path']}"], cwd=root, capture_output=True, text=True)
+        shown = subprocess.run(
+            ["git", "show", f"{hit['commit']}:{hit['path']}"], cwd=root, capture_output=True, text=True
+        )
         lines = shown.stdout.split("\n")
     else:
         lines = (root / hit["path"]).read_text(encoding="utf-8").split("\n")
@@ -146,7 +150,10 @@ def test_soak_search_and_append_while_git_runs_hooks(workspace: Path, monkeypatc
 
     async def scenario() -> None:
         with open(os.devnull, "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write_stream), ClientSession(read, write_stream) as s:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write_stream),
+                ClientSession(read, write_stream) as s,
+            ):
                 await s.initialize()
                 pid = server_pid(os.getpid())
                 assert pid is not None
@@ -178,7 +185,9 @@ def test_soak_search_and_append_while_git_runs_hooks(workspace: Path, monkeypatc
                 # Every note is findable at the end (the last index update has caught up).
                 for token in appended:
                     result = await s.call_tool("memory_search", {"query": token, "k": 3})
-                    found = not result.is_error and any(token in h["snippet"] for h in result.structured_content["hits"])
+                    found = not result.is_error and any(
+                        token in h["snippet"] for h in result.structured_content["hits"]
+                    )
                     if not found:
                         failures.append(f"lost from search: {token}")
                 samples.append((time.monotonic() - started, rss_kib(pid), open_fds(pid)))

@@ -29,9 +29,11 @@ from memgit.dream.reltime import unresolved
 LABELS = {"D": "durable", "T": "transient", "C": "chatter", "S": "secret", "N": "needs context", "H": "structure"}
 _VERSION = re.compile(r"\s*\{(?P<group>[\w-]+):(?P<version>\d+)\}\s*$")
 #: A bare pronoun opening an entry (after a "Name said:" speaker): no one can tell who it means.
-BARE_PRONOUN = re.compile(r"^(?:[^:]{1,40} said:\s*)?(?:he|she|it|they|his|her|its|their|him|them)\b"
-                          r"|^(?:[^:]{1,40} said:\s*)?(?:this|that|these|those)\s+(?:is|was|are|were|will|should|has|had)\b",
-                          re.IGNORECASE)
+BARE_PRONOUN = re.compile(
+    r"^(?:[^:]{1,40} said:\s*)?(?:he|she|it|they|his|her|its|their|him|them)\b"
+    r"|^(?:[^:]{1,40} said:\s*)?(?:this|that|these|those)\s+(?:is|was|are|were|will|should|has|had)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -75,9 +77,14 @@ def load(module: ModuleType) -> Case:
             if version:
                 text = text[: version.start()]
             out.append(text)
-            lines[(path, len(out))] = Line(path, len(out), LABELS[label.strip()], text,
-                                           version["group"] if version else None,
-                                           int(version["version"]) if version else 0)
+            lines[(path, len(out))] = Line(
+                path,
+                len(out),
+                LABELS[label.strip()],
+                text,
+                version["group"] if version else None,
+                int(version["version"]) if version else 0,
+            )
         days[day] = "\n".join(out) + "\n"
     return Case(module.__name__.rsplit(".", 1)[-1], days, lines, module.QUERIES, tuple(module.NIGHTS), module.SECRET)
 
@@ -119,10 +126,17 @@ def run_case(case: Case, root: Path, env: dict[str, str]) -> Outcome:
             _run(["git", "commit", "-q", *hooks, "-m", f"log {day}"], root, dated)
             _run([*memgit, "index", "-q"], root, env)
         if case.queries.get(day):
-            _run([*memgit, "search", "--batch", "-", "--now", f"{day}T17:00:00+00:00", "--json"], root, env,
-                 stdin="\n".join(case.queries[day]) + "\n")
-            _run([*memgit, "recalls", "publish"], root, {**dated, "GIT_AUTHOR_DATE": f"{day}T17:30:00+00:00",
-                                                         "GIT_COMMITTER_DATE": f"{day}T17:30:00+00:00"})
+            _run(
+                [*memgit, "search", "--batch", "-", "--now", f"{day}T17:00:00+00:00", "--json"],
+                root,
+                env,
+                stdin="\n".join(case.queries[day]) + "\n",
+            )
+            _run(
+                [*memgit, "recalls", "publish"],
+                root,
+                {**dated, "GIT_AUTHOR_DATE": f"{day}T17:30:00+00:00", "GIT_COMMITTER_DATE": f"{day}T17:30:00+00:00"},
+            )
         if day in case.nights:
             now = f"{day}T22:00:00+00:00"
             outcome.explained.append(_run([*memgit, "dream", "--now", now, "--dry-run", "--explain"], root, env))
@@ -188,8 +202,15 @@ def score(case: Case, outcome: Outcome) -> Score:
         changing[group] = held
         latest_ok[group] = len(held) == 1 and newest == versions[-1].version
     leaks = sum(text.count(case.secret) for text in outcome.branch_texts)
-    return Score(len(labels), sum(1 for label, _ in labels if label == "durable"), labels, not_standalone, changing,
-                 latest_ok, leaks)
+    return Score(
+        len(labels),
+        sum(1 for label, _ in labels if label == "durable"),
+        labels,
+        not_standalone,
+        changing,
+        latest_ok,
+        leaks,
+    )
 
 
 def memory_doc_text(body: str) -> str:
