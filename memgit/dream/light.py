@@ -158,17 +158,13 @@ def light_phase(
         if located is None:
             gone.append((path, latest.focus_start, latest.focus_end, len(items)))
             continue
-        evidence: dict[tuple[str, str, str], float] = {}
-        for r in items:
-            key = (r.time, r.query_hash, r.day)
-            evidence[key] = max(evidence.get(key, 0.0), weight[id(r)])
         entry = ShortTerm(
             path=path,
             start=located.start,
             end=located.end,
             text=located.text,
             text_hash=text_hash(located.text),
-            evidence=evidence,
+            evidence=_evidence(items, weight),
             tags=[],
             moved=located.moved,
             sources=[(path, located.start, located.end)],
@@ -180,6 +176,31 @@ def light_phase(
         judge(entry, lines, today, lint, voices, covered[0] if covered else None)
         (rejected if entry.rejected else entries).append(entry)
     entries, folded = fold(entries, fold_similarity)
+    return LightResult(
+        entries,
+        gone,
+        dict(junk),
+        folded,
+        _recent_tags(recent_notes, lint, voices),
+        len(recent_notes),
+        rejected,
+        len(recalls) - len(counted),
+        voices,
+    )
+
+
+def _evidence(items: Sequence[Recall], weight: Mapping[int, float]) -> dict[tuple[str, str, str], float]:
+    """Each recall of a snippet as (time, query, day) -> its weight; one search counts once."""
+    evidence: dict[tuple[str, str, str], float] = {}
+    for r in items:
+        key = (r.time, r.query_hash, r.day)
+        evidence[key] = max(evidence.get(key, 0.0), weight[id(r)])
+    return evidence
+
+
+def _recent_tags(recent_notes: Mapping[str, str], lint: LintSettings, voices: frozenset[str]) -> dict[str, int]:
+    """Concept tags of the recent notes' lines (never a line the lint flags, never chat filler or
+    a speaker's name): what the REM phase counts into themes."""
     recent_tags: dict[str, int] = defaultdict(int)
     for _path, note in sorted(recent_notes.items()):
         lines = note.splitlines()
@@ -189,17 +210,7 @@ def light_phase(
                 kept, _dropped = without_chatter(line, min_content_words=1)
                 for tag in concept_tags(kept, exclude=voices):
                     recent_tags[tag] += 1
-    return LightResult(
-        entries,
-        gone,
-        dict(junk),
-        folded,
-        dict(recent_tags),
-        len(recent_notes),
-        rejected,
-        len(recalls) - len(counted),
-        voices,
-    )
+    return dict(recent_tags)
 
 
 def judge(

@@ -9,8 +9,8 @@ from memgit.dream.concept_map import concept_places, concepts_document
 from memgit.dream.concepts import plain
 from memgit.dream.decisions import Decision, verdicts
 from memgit.dream.deep import deep_phase
-from memgit.dream.entries import parse_store
-from memgit.dream.light import light_phase
+from memgit.dream.entries import EntryRecord, parse_store
+from memgit.dream.light import LightResult, light_phase
 from memgit.dream.model import DreamInputs, DreamPlan, Review
 from memgit.dream.proposals import action_records, migration_records
 from memgit.dream.rem import rem_phase
@@ -53,15 +53,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     memory_text, migrated = memory_doc.migrate(inputs.memory_text)
     review, implied = review_of(inputs, memory_text)
     moved = migration_records(migrated, today.isoformat())
-    if moved:  # entries whose long markers this run shortens: their provenance is in the records now
-        review = Review(
-            {**review.hashes, **{r.key: r.hash for r in moved if r.hash}},
-            {**review.records, **{r.key: r for r in moved}},
-            review.rejected,
-            review.kept,
-            review.replaced | {r.replaces for r in moved if r.replaces},
-            review.only,
-        )
+    review = _with_migrated(review, moved)
     light = light_phase(
         evidence,
         inputs.files,
@@ -96,16 +88,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         counts["source gone"] = len(light.gone)
     for reason, n in light.junk.items():
         counts[f"junk: {reason}"] = counts.get(f"junk: {reason}", 0) + n
-    stats = {
-        "recalls": len(evidence),
-        "recent_recalls": len(recent),
-        "entries": len(light.entries),
-        "folded": light.folded,
-        "gone": len(light.gone),
-        "notes_seen": light.notes_seen,
-        "weak_hits": light.weak_hits,
-        "malformed": inputs.malformed,
-    }
+    stats = _light_stats(light, len(evidence), len(recent), inputs.malformed)
     notices = list(inputs.notices)
     if inputs.malformed:
         where = ", ".join(inputs.malformed_where[:5]) + (" …" if len(inputs.malformed_where) > 5 else "")
@@ -135,6 +118,35 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     plan.report = shown(render_report(plan, inputs, light.gone), inputs.lint)
     plan.concepts = concepts_document(plan.day, inputs.base_commit, rem.themes, places)
     return plan
+
+
+def _with_migrated(review: Review, moved: list[EntryRecord]) -> Review:
+    """The review with the records of entries whose long markers this run shortens: their
+    provenance is in those records now."""
+    if not moved:
+        return review
+    return Review(
+        {**review.hashes, **{r.key: r.hash for r in moved if r.hash}},
+        {**review.records, **{r.key: r for r in moved}},
+        review.rejected,
+        review.kept,
+        review.replaced | {r.replaces for r in moved if r.replaces},
+        review.only,
+    )
+
+
+def _light_stats(light: LightResult, recalls: int, recent: int, malformed: int) -> dict[str, int]:
+    """What the report's "What was seen" counts."""
+    return {
+        "recalls": recalls,
+        "recent_recalls": recent,
+        "entries": len(light.entries),
+        "folded": light.folded,
+        "gone": len(light.gone),
+        "notes_seen": light.notes_seen,
+        "weak_hits": light.weak_hits,
+        "malformed": malformed,
+    }
 
 
 def _unique(decisions: list[Decision]) -> list[Decision]:

@@ -14,6 +14,7 @@ from memgit.dream.concepts import plain
 from memgit.dream.standalone import CHANGE_WORDS
 
 if TYPE_CHECKING:
+    from memgit.config import DreamConfig
     from memgit.dream.entries import EntryRecord
     from memgit.dream.model import Action, Candidate, DreamInputs, DreamPlan
 
@@ -122,34 +123,8 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
     """The report, laid out as the pull request's checklist: the proposals first (each with its
     key, text, source, why and the command that rejects it), then what the run saw and what fell.
     A section with nothing to say is left out."""
-    cfg = inputs.config
-    s = plan.light
-    similarity = "embeddings" if inputs.similarity.kind == "embedding" else "term overlap (no model)"
-    kinds = [a.kind for a in plan.actions]
-    counts = ", ".join(
-        f"{n} {label}"
-        for n, label in (
-            (kinds.count("promote"), "new"),
-            (kinds.count("supersede"), "update"),
-            (kinds.count("forget"), "forget"),
-        )
-        if n
-    )
     out = [f"# Dream {plan.day}", ""]
-    if plan.actions:
-        out += [
-            f"{len(plan.actions)} proposal(s) for MEMORY.md: {counts}. Each is one commit on this branch. "
-            "Merge to accept them all; to reject one, run its `memgit dream drop` line (or delete its line "
-            "from MEMORY.md on this branch): a rejected proposal is never proposed again.",
-            "",
-            "## Proposals",
-            "",
-        ]
-        before = {e.key: plain(e.body) for e in memory_doc.parse_entries(plan.migrated or plan.memory_before)}
-        by_key = {c.key: c for c in plan.candidates if c.gate is None}
-        for action, record in zip(plan.actions, plan.action_records(), strict=True):
-            out += _proposal(action, record, by_key.get(action.key), before)
-        out.append("")
+    out += _proposals_section(plan)
     if plan.migrated is not None:
         out += [
             "## Markers",
@@ -164,7 +139,45 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
             by = DECIDED_BY.get(d.by, d.by)
             out.append(f"- {d.verdict} `{d.key}` ({by}){': ' + _cell(d.text, 80) if d.text else ''}")
         out.append("")
-    out += [
+    out += _seen_section(plan, inputs, gone)
+    out += _fell_section(plan, inputs.config)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _proposals_section(plan: DreamPlan) -> list[str]:
+    if not plan.actions:
+        return []
+    kinds = [a.kind for a in plan.actions]
+    counts = ", ".join(
+        f"{n} {label}"
+        for n, label in (
+            (kinds.count("promote"), "new"),
+            (kinds.count("supersede"), "update"),
+            (kinds.count("forget"), "forget"),
+        )
+        if n
+    )
+    out = [
+        f"{len(plan.actions)} proposal(s) for MEMORY.md: {counts}. Each is one commit on this branch. "
+        "Merge to accept them all; to reject one, run its `memgit dream drop` line (or delete its line "
+        "from MEMORY.md on this branch): a rejected proposal is never proposed again.",
+        "",
+        "## Proposals",
+        "",
+    ]
+    before = {e.key: plain(e.body) for e in memory_doc.parse_entries(plan.migrated or plan.memory_before)}
+    by_key = {c.key: c for c in plan.candidates if c.gate is None}
+    for action, record in zip(plan.actions, plan.action_records(), strict=True):
+        out += _proposal(action, record, by_key.get(action.key), before)
+    out.append("")
+    return out
+
+
+def _seen_section(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, int, int, int]]) -> list[str]:
+    cfg = inputs.config
+    s = plan.light
+    similarity = "embeddings" if inputs.similarity.kind == "embedding" else "term overlap (no model)"
+    out = [
         "## What was seen",
         "",
         f"Base commit `{inputs.base_commit[:12]}`; similarity by {similarity}.",
@@ -190,6 +203,11 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
         out += ["", "Candidate truths (REM):", ""]
         for where, conf, text in plan.truths[:5]:
             out.append(f"- {_cell(text, 80)} (`{where}`, confidence {conf:.2f})")
+    return out
+
+
+def _fell_section(plan: DreamPlan, cfg: DreamConfig) -> list[str]:
+    out: list[str] = []
     fell = [(gate, n) for gate, n in plan.gate_counts.items() if gate != "proposed"]
     if fell:
         out += ["", "## Fell, and why", ""]
@@ -208,4 +226,4 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
                 f"- {_cell(c.entry.fact, 70)} — score {c.score:.3f}, {c.entry.recalls} recalls, "
                 f"{len(c.entry.queries)} queries: {GATE_WORDS.get(c.gate or '', c.gate)}"
             )
-    return "\n".join(out).rstrip() + "\n"
+    return out

@@ -98,6 +98,8 @@ class Inputs:
         self.ref_redactions: dict[tuple[str, str], list[list]] = {}
 
     def gather(self, mf: manifest_mod.Manifest) -> None:
+        """Every input of the build, read once: the tree's memory files, dreaming's concepts and
+        provenance store, a summary per file, and the history since the last build."""
         ws = self.ws
         self.blame_cache = dict(mf.blame or {})
         self.redactions = dict(mf.redactions or {})
@@ -108,8 +110,21 @@ class Inputs:
             if ws.is_memory_path(path)
             and (self.scope == "private" or not models.is_private(path, self.cfg.private_paths))
         }
-        # Dreaming's concepts files (memory/.dreams/concepts/*.json), newest first: not memory, read
-        # whatever the scope (a public site links only to the public places they name).
+        self._gather_dreaming(tree_files)
+        self._gather_summaries(mf)
+        self.daily = [p for p in self.files if paths.daily_log_day(p)]
+        self._summaries: dict[str, models.Summary] = {}
+        self.mf = mf
+        self.memory_refs_state: dict = {}
+        self.written_state: dict = {}
+        self.superseded_state: dict = {}
+        self.heat_state: dict = {}
+        self._gather_history(mf)
+
+    def _gather_dreaming(self, tree_files: dict[str, plumbing.Entry]) -> None:
+        """Dreaming's concepts files (memory/.dreams/concepts/*.json), newest first: not memory,
+        read whatever the scope (a public site links only to the public places they name); and the
+        provenance store of MEMORY.md's entries, whose short markers name only a key."""
         dream_files = sorted(
             (
                 (p, e)
@@ -122,17 +137,19 @@ class Inputs:
         self.dream_concept_days = {
             day for p, _ in dream_files if (day := paths.daily_date(p.removesuffix(".json") + ".md"))
         }
-        # The provenance of MEMORY.md's entries: their short markers name only a key.
         store = tree_files.get(paths.ENTRIES_PATH)
         self.store_blob = store.blob if store is not None and store.is_regular else ""
         self.provenance = entry_provenance(
-            plumbing.read_blobs(ws.root, [self.store_blob])[self.store_blob].decode("utf-8", "replace")
+            plumbing.read_blobs(self.ws.root, [self.store_blob])[self.store_blob].decode("utf-8", "replace")
             if self.store_blob
             else None
         )
+
+    def _gather_summaries(self, mf: manifest_mod.Manifest) -> None:
+        """A summary per file: kept in the manifest by blob, made (and redacted) for new blobs."""
         blobs = {e.blob for e in self.files.values() if e.is_regular}
         missing = sorted(blobs - set(mf.summaries))
-        fresh = plumbing.read_blobs(ws.root, missing) if missing else {}
+        fresh = plumbing.read_blobs(self.ws.root, missing) if missing else {}
         self.records: dict[str, dict] = {}
         for path, entry in self.files.items():
             if not entry.is_regular:
@@ -145,16 +162,13 @@ class Inputs:
             else:
                 self.records[path] = mf.summaries[entry.blob]
         self.blob_records = {e.blob: self.records[p] for p, e in self.files.items() if e.is_regular}
-        self.daily = [p for p in self.files if paths.daily_log_day(p)]
-        self._summaries: dict[str, models.Summary] = {}
-        self.mf = mf
-        self.memory_refs_state: dict = {}
-        self.written_state: dict = {}
-        self.superseded_state: dict = {}
-        self.heat_state: dict = {}
+
+    def _gather_history(self, mf: manifest_mod.Manifest) -> None:
+        """Each file's recent commits and dreaming's action commits. History since the last build
+        is merged into what the manifest kept; a build of a commit that does not descend from the
+        last one (another branch, --at an older commit) walks it all."""
+        ws = self.ws
         limit = self.cfg.history
-        # History since the last build is merged into what the manifest kept; a build of a commit
-        # that does not descend from the last one (another branch, --at an older commit) walks it all.
         since = (
             mf.commit
             if mf.commit

@@ -324,37 +324,20 @@ class Site(Inputs):
             written,
             superseded,
         )
-        plans: list[Plan] = []
-        lines_at, current_lines = self.ref_lines
-        for commit, path in at_pairs:
-            old = lines_at.get((commit, path))
-            if old is not None and current_lines.get(path) != old:
-                url = urls.snapshot_url(commit, path)
-                if url not in snapshots:
-                    plans.append(self._ref_snapshot_plan(url, commit, path, old))
+        plans = self._changed_source_plans(at_pairs, snapshots)
         promotions: dict[str, dict] = {}
         for action in self.actions:  # newest first: the newest commit for a key wins
             if action["key"]:
                 promotions.setdefault(action["key"], action)
 
         def produce(contents: dict[str, bytes]) -> bytes:
-            from memgit.site.markdown import Renderer, entries
+            from memgit.site.markdown import Renderer
 
             text, problem = self._text(contents, memory.blob)
-            lines = models.source_lines(text) if text is not None else []
-            blame = self._memory_blame(memory.blob, memory_log) if text is not None else []
-            infos = {
-                c["id"]: c
-                for c in self.subjects(
-                    [dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()]
-                )
-            }
-            credits = models.fold_credits(
-                [
-                    (e, self._annotation(e, blame, lines, infos, promotions, written, superseded))
-                    for e in (entries(text, self.provenance) if text is not None else [])
-                ],
-                [n for n, line in enumerate(lines, start=1) if line.lstrip(" ").startswith("#")],
+            credits = (
+                self._memory_credits(text, memory.blob, memory_log, promotions, written, superseded)
+                if text is not None
+                else {}
             )
             renderer = Renderer(urls.HOME, "MEMORY.md", self.files, provenance=self.provenance)
 
@@ -380,6 +363,48 @@ class Site(Inputs):
 
         plans.append(Plan(urls.HOME, key, produce, (memory.blob,)))
         return plans
+
+    def _changed_source_plans(self, at_pairs: list[tuple[str, str]], snapshots: set[str]) -> list[Plan]:
+        """A snapshot page for each source a promoted entry names whose lines read differently at
+        HEAD than at the commit the reference names (its provenance link lands there)."""
+        plans: list[Plan] = []
+        lines_at, current_lines = self.ref_lines
+        for commit, path in at_pairs:
+            old = lines_at.get((commit, path))
+            if old is not None and current_lines.get(path) != old:
+                url = urls.snapshot_url(commit, path)
+                if url not in snapshots:
+                    plans.append(self._ref_snapshot_plan(url, commit, path, old))
+        return plans
+
+    def _memory_credits(
+        self,
+        text: str,
+        blob: str,
+        memory_log: list[dict],
+        promotions: dict[str, dict],
+        written: dict[str, dict],
+        superseded: dict[str, str],
+    ) -> dict[int, dict]:
+        """The one line of provenance under each MEMORY.md entry, by its first line: blame of the
+        entry's own lines for a person's, the store's record for memgit's; repeated credits fold."""
+        from memgit.site.markdown import entries
+
+        lines = models.source_lines(text)
+        blame = self._memory_blame(blob, memory_log)
+        infos = {
+            c["id"]: c
+            for c in self.subjects(
+                [dataclasses.asdict(c) for c in history.commits_info(self.ws.root, set(blame)).values()]
+            )
+        }
+        return models.fold_credits(
+            [
+                (e, self._annotation(e, blame, lines, infos, promotions, written, superseded))
+                for e in entries(text, self.provenance)
+            ],
+            [n for n, line in enumerate(lines, start=1) if line.lstrip(" ").startswith("#")],
+        )
 
     def _ref_snapshot_plan(self, url: str, commit: str, path: str, lines: list[str]) -> Plan:
         current = urls.note_url(path) if path in self.files else None
@@ -537,8 +562,35 @@ class Site(Inputs):
         if old.get("key") == key and all(u in present and u in self.mf.pages for u in old.get("urls", [])):
             self.concepts_state = {**old, "dreams": named}
             return [Plan(u, self.mf.pages[u][0], _unchanged) for u in old["urls"]]
-        # Reports' Themes lines and MEMORY.md's promoted entries are kept per blob in the manifest:
-        # a rebuild after a commit to a note reads that note, not every report, and parses no Markdown.
+        docs, report_links, report_state, memory_state = self._concept_inputs(reports, memory, old, fresh_docs)
+        memory_blob = self.files[memory].blob if memory else None
+        dream = site_concepts.dream_concepts(
+            docs, readable, memory_state.get(memory_blob or "", []), public=not private
+        )
+        index = models.concept_index({p: self.summary(p) for p in tagged})
+        plans = self._concept_index_plan(index, dream, report_links)
+        for tag in sorted(index.keys() | {c.tag for c in dream}):
+            plans.append(
+                self._concept_page_plan(
+                    tag, index.get(tag, []), next((c for c in dream if c.tag == tag), None), report_links
+                )
+            )
+        self.concepts_state = {
+            "key": key,
+            "urls": sorted(p.url for p in plans),
+            "dreams": named,
+            "reports": report_state,
+            "memory": memory_state,
+        }
+        return plans
+
+    def _concept_inputs(
+        self, reports: dict[str, str], memory: str | None, old: dict, fresh_docs: dict[str, dict | None]
+    ) -> tuple[list[dict], dict[str, tuple[str, int | None]], dict[str, list], dict[str, list]]:
+        """The dreams' concepts documents (reports written before the concepts files count by their
+        Themes line), each report's link, and MEMORY.md's promoted concepts. Reports' Themes lines
+        and MEMORY.md's promoted entries are kept per blob in the manifest: a rebuild after a commit
+        to a note reads that note, not every report, and parses no Markdown."""
         old_reports, old_memory = old.get("reports") or {}, old.get("memory") or {}
         memory_blob = self.files[memory].blob if memory else None
         wanted = {self.files[p].blob for p in reports.values()} - old_reports.keys()
@@ -575,25 +627,7 @@ class Site(Inputs):
             memory_state[memory_blob] = (
                 old_memory[memory_blob] if memory_blob in old_memory else self._memory_concepts(lines_of(memory))
             )
-        dream = site_concepts.dream_concepts(
-            docs, readable, memory_state.get(memory_blob or "", []), public=not private
-        )
-        index = models.concept_index({p: self.summary(p) for p in tagged})
-        plans = self._concept_index_plan(index, dream, report_links)
-        for tag in sorted(index.keys() | {c.tag for c in dream}):
-            plans.append(
-                self._concept_page_plan(
-                    tag, index.get(tag, []), next((c for c in dream if c.tag == tag), None), report_links
-                )
-            )
-        self.concepts_state = {
-            "key": key,
-            "urls": sorted(p.url for p in plans),
-            "dreams": named,
-            "reports": report_state,
-            "memory": memory_state,
-        }
-        return plans
+        return docs, report_links, report_state, memory_state
 
     def _dream_paths(
         self, cached: dict[str, list[str] | None]
