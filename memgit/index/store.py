@@ -763,6 +763,51 @@ class Store:
         rows = self.conn.execute("SELECT id, block FROM chunks_fts_data WHERE id IN (1, 10) ORDER BY id")
         return b"".join(bytes(block) for _, block in rows)
 
+    def fts_totals(self) -> tuple[int, int]:
+        """(rows, tokens) of the FTS table as bm25() reads them (its average row length is
+        tokens / rows): FTS5's averages record, in the caller's transaction."""
+        row = self.conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
+        if not row or not row[0]:
+            return 0, 0
+        rows, tokens = _sqlite_varints(bytes(row[0]), 2)
+        return rows, tokens
+
+    def fts_last_row(self) -> int:
+        """The highest row id in the FTS table (0 when empty)."""
+        row = self.conn.execute("SELECT max(id) FROM chunks_fts_docsize").fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    def fts_row_lengths(self) -> tuple[np.ndarray, np.ndarray]:
+        """(row ids ascending, tokens in each row) of the FTS table: FTS5's own per-row sizes,
+        which bm25() divides by the average."""
+        import numpy as np
+
+        rows = self.conn.execute("SELECT id, sz FROM chunks_fts_docsize ORDER BY id").fetchall()
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        sizes = np.fromiter((_sqlite_varint(bytes(r[1])) for r in rows), dtype=np.int64, count=len(rows))
+        return ids, sizes
+
+    def chunk_token_counts(self, ids: Sequence[int]) -> dict[int, dict[str, int]]:
+        """How often each index token occurs in each of these chunks, tokenized exactly as the
+        FTS table tokenized them (its scratch twin in the temp schema)."""
+        self._ensure_vocab()
+        counts: dict[int, dict[str, int]] = {}
+        ids = list(ids)
+        for start in range(0, len(ids), 500):
+            batch = ids[start : start + 500]
+            marks = ",".join("?" * len(batch))
+            texts = self.conn.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", batch).fetchall()
+            self.conn.execute("DELETE FROM temp.query_tokens")
+            self.conn.executemany(
+                "INSERT INTO temp.query_tokens (rowid, body) VALUES (?, ?)", [(i, fts_text(t)) for i, t in texts]
+            )
+            for doc, term, n in self.conn.execute(
+                "SELECT doc, term, count(*) FROM temp.query_token_rows GROUP BY doc, term"
+            ):
+                counts.setdefault(int(doc), {})[str(term)] = int(n)
+        self.conn.execute("DELETE FROM temp.query_tokens")
+        return counts
+
     def _ensure_vocab(self) -> None:
         if not self._vocab_ready:
             self.conn.execute(
@@ -900,6 +945,27 @@ class Store:
 
 def _statements(sql: str) -> list[str]:
     return [s.strip() for s in sql.split(";") if s.strip() and not s.strip().startswith("--")]
+
+
+def _sqlite_varints(data: bytes, count: int) -> list[int]:
+    """The first `count` SQLite varints of `data`, one after another (missing ones are 0)."""
+    values: list[int] = []
+    at = 0
+    while len(values) < count:
+        value = 0
+        for n in range(9):
+            if at >= len(data):
+                break
+            byte = data[at]
+            at += 1
+            if n == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if byte < 0x80:
+                break
+        values.append(value)
+    return values
 
 
 def _sqlite_varint(data: bytes) -> int:

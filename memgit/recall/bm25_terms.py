@@ -14,8 +14,10 @@ Words are kept under the index token FTS5 makes of them (porter stemming: "deplo
 "deployed" are one entry), and a long-running process may `prewarm` the cache in the background
 with the index's most widespread tokens, the ones a first search would pay most for.
 
-Everything cached belongs to one state of the FTS index (`Store.fts_state`, plus the index id and
-generation); any other state empties the cache first, so a score is never from another index.
+Everything cached belongs to one state of the FTS index (`Store.fts_state`, plus the index id);
+any other state empties the cache first, so a score is never from another index. A cache saved
+beside the index for an earlier state of it is carried to the current one on load
+(memgit.recall.bm25_rebase), so a server started after a commit is warm at once.
 """
 
 from __future__ import annotations
@@ -28,10 +30,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memgit.core.text import STOP_WORDS, match_expression
+from memgit.recall.bm25_rebase import Totals
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,7 +52,10 @@ MAX_TOKEN_MEMO = 50_000
 QUIET_GAP_S = 0.02
 #: ... and waits at most this long a word for searches to stop.
 MAX_YIELD_S = 0.25
-WORDS_MAGIC = b"MGWRD001"
+WORDS_MAGIC = b"MGWRD002"
+#: A saved cache of another state is carried to this one (memgit.recall.bm25_rebase) only while
+#: at most this many rows were added since; past it, computing the words again is as cheap.
+MAX_CARRIED_NEW_ROWS = 20_000
 
 
 def _state_key(state: tuple[object, ...]) -> str:
@@ -84,6 +91,9 @@ class TermScores:
         self._state: tuple[object, ...] | None = None
         self._words: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._tokens: dict[str, str] = {}
+        # Keys that are exactly one index token (a phrase or a word of several tokens is not):
+        # only their scores can be carried to another state of the index.
+        self._token_keys: set[str] = set()
         self._rows = 0
         self._sums: np.ndarray | None = None
         self._lock = threading.Lock()
@@ -94,6 +104,7 @@ class TermScores:
         self._active = 0
         self._idle = threading.Condition(self._lock)
         self._loaded: tuple[tuple[object, ...], int] | None = None
+        self.carried = False  # the last `load` carried a saved cache of another state to this one
 
     @property
     def rows(self) -> int:
@@ -115,6 +126,7 @@ class TermScores:
         if state != self._state:
             self._words.clear()
             self._tokens.clear()
+            self._token_keys.clear()
             self._rows = 0
             self._state = state
 
@@ -129,6 +141,7 @@ class TermScores:
                     self._tokens.clear()
                 # A word that makes no token or several keeps its own spelling as its key.
                 self._tokens.update({word: found.get(word, word) for word in unknown})
+                self._token_keys.update(found.values())
         with self._lock:
             return {t: self._tokens.get(t, t) for t in terms}
 
@@ -225,18 +238,22 @@ class TermScores:
                     self._idle.wait(min(0.1, left))
 
     # -- kept beside the index ------------------------------------------------------------------
-    def save(self, path: Path, state: tuple[object, ...]) -> int:
-        """Write every kept word's scores to `path` (atomically), tagged with `state`: a server
-        that starts on the same index state loads them instead of computing them again."""
+    def save(self, path: Path, state: tuple[object, ...], basis: Basis | None = None) -> int:
+        """Write every kept word's scores to `path` (atomically), tagged with `state` and, when
+        given, the table's totals and last row (`basis_of`): a server that starts on the same
+        state loads them as they are, one that starts after a commit carries them over."""
         import numpy as np
 
         with self._lock:
             if state != self._state:
                 return 0
             words = list(self._words.items())
+            tokens = set(self._token_keys)
         header = {
             "state": _state_key(state),
-            "words": [[key, len(ids), ids.dtype.str] for key, (ids, _scores) in words],
+            "index_id": repr(state[0]) if state else None,
+            "basis": [basis.totals.rows, basis.totals.tokens, basis.last_row] if basis else None,
+            "words": [[key, len(ids), ids.dtype.str, key in tokens] for key, (ids, _scores) in words],
         }
         blob = json.dumps(header).encode()
         parts = [WORDS_MAGIC, struct.pack("<Q", len(blob)), blob]
@@ -255,42 +272,76 @@ class TermScores:
             return 0
         return len(words)
 
-    def load(self, path: Path, state: tuple[object, ...]) -> int:
-        """Adopt the words `save` wrote for exactly this state; 0 when there is no such file."""
-        import numpy as np
-
-        try:
-            data = path.read_bytes()
-            if not data.startswith(WORDS_MAGIC):
-                return 0
-            (size,) = struct.unpack_from("<Q", data, len(WORDS_MAGIC))
-            start = len(WORDS_MAGIC) + 8
-            header = json.loads(data[start : start + size])
-        except (OSError, ValueError, struct.error):
+    def load(self, path: Path, state: tuple[object, ...], store: Store | None = None) -> int:
+        """Adopt the words `save` wrote for exactly this state, or, given the store, the words
+        saved for an earlier state of the same index carried to this one (`carried` says which);
+        0 when there is no usable file."""
+        saved = _read_saved(path)
+        if saved is None:
             return 0
+        header, loaded = saved
+        self.carried = False
         if header.get("state") != _state_key(state):
-            return 0
-        offset = start + size
-        loaded: list[tuple[str, tuple[np.ndarray, np.ndarray]]] = []
-        try:
-            for key, count, dtype in header["words"]:
-                ids = np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=offset)
-                offset += ids.nbytes
-                scores = np.frombuffer(data, dtype="<f4", count=count, offset=offset)
-                offset += scores.nbytes
-                loaded.append((str(key), (ids, scores)))
-        except (ValueError, TypeError):
-            return 0
-        if offset != len(data):
-            return 0
+            carried = self._carry(header, loaded, state, store) if store is not None else None
+            if not carried:
+                return 0
+            loaded, self.carried = carried, True
         with self._lock:
             self._adopt(state)
-        words = 0
-        for key, entry in loaded:
-            words += self._store(key, entry, state)
+            for key, _entry, is_token in loaded:
+                if is_token:
+                    self._token_keys.add(key)
+        for key, entry, _is_token in loaded:
+            self._store(key, entry, state)
         with self._lock:
             self._loaded = (state, len(loaded))
         return len(loaded)
+
+    @staticmethod
+    def _carry(
+        header: dict[str, Any], loaded: list[SavedWord], state: tuple[object, ...], store: Store
+    ) -> list[SavedWord]:
+        """The saved words of an earlier state of this index, scored for `state` (call inside
+        the read transaction `state` was read in); empty when they cannot be carried."""
+        import numpy as np
+
+        from memgit.recall.bm25_rebase import Totals, carry_word
+
+        basis = header.get("basis")
+        if not basis or not state or header.get("index_id") != repr(state[0]):
+            return []
+        old, last_row = Totals(int(basis[0]), int(basis[1])), int(basis[2])
+        now = basis_of(store)
+        ids_now, lengths_now = store.fts_row_lengths()
+        added = ids_now[ids_now > last_row]
+        if len(added) > MAX_CARRIED_NEW_ROWS or not len(ids_now):
+            return []
+        lengths_by_id = np.full(int(ids_now[-1]) + 1, -1, dtype=np.int64)
+        lengths_by_id[ids_now] = lengths_now
+        in_new: dict[str, tuple[list[int], list[int]]] = {}
+        for row, in_row in store.chunk_token_counts(added.tolist()).items():
+            for token, count in in_row.items():
+                pair = in_new.setdefault(token, ([], []))
+                pair[0].append(row)
+                pair[1].append(count)
+        carried: list[SavedWord] = []
+        for key, (ids, scores), is_token in loaded:
+            if not is_token:
+                continue
+            rows, counts = in_new.get(key, ([], []))
+            order = np.argsort(np.asarray(rows, dtype=np.int64), kind="stable")
+            entry = carry_word(
+                ids,
+                scores,
+                lengths_by_id=lengths_by_id,
+                old=old,
+                new=now.totals,
+                added_ids=np.asarray(rows, dtype=np.int64)[order],
+                added_tf=np.asarray(counts, dtype=np.int64)[order],
+            )
+            if entry is not None and len(entry[0]):
+                carried.append((key, entry, True))
+        return carried
 
     def loaded_for(self, state: tuple[object, ...]) -> int:
         """How many words `load` adopted for this very state (0: none, or another state)."""
@@ -322,8 +373,55 @@ class TermScores:
             if not spelled:
                 continue
             entry = self._compute(store, min(spelled))
+            with self._lock:
+                self._token_keys.add(token)
             if self._store(token, entry, state):
                 words += 1
                 rows += len(entry[0])
                 room -= len(entry[0])
         return {"words": words, "rows": rows, "seconds": round(time.perf_counter() - started, 3)}
+
+
+@dataclass(frozen=True)
+class Basis:
+    """What a saved cache must know of its table to be carried to a later state: the totals
+    bm25() read and the last row id then (rows after it are new; ids are never reused)."""
+
+    totals: Totals
+    last_row: int
+
+
+def basis_of(store: Store) -> Basis:
+    """The table's basis, read in the caller's transaction."""
+    rows, tokens = store.fts_totals()
+    return Basis(Totals(rows, tokens), store.fts_last_row())
+
+
+#: A saved word: its key, (chunk ids, float32 scores), whether the key is one index token.
+SavedWord = tuple[str, tuple["np.ndarray", "np.ndarray"], bool]
+
+
+def _read_saved(path: Path) -> tuple[dict[str, Any], list[SavedWord]] | None:
+    """The header and words of a file `TermScores.save` wrote; None when missing or damaged."""
+    import numpy as np
+
+    try:
+        data = path.read_bytes()
+        if not data.startswith(WORDS_MAGIC):
+            return None
+        (size,) = struct.unpack_from("<Q", data, len(WORDS_MAGIC))
+        start = len(WORDS_MAGIC) + 8
+        header = json.loads(data[start : start + size])
+        offset = start + size
+        words: list[SavedWord] = []
+        for key, count, dtype, is_token in header["words"]:
+            ids = np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=offset)
+            offset += ids.nbytes
+            scores = np.frombuffer(data, dtype="<f4", count=count, offset=offset)
+            offset += scores.nbytes
+            words.append((str(key), (ids, scores), bool(is_token)))
+    except (OSError, ValueError, TypeError, KeyError, struct.error):
+        return None
+    if offset != len(data) or not isinstance(header, dict):
+        return None
+    return header, words

@@ -256,6 +256,7 @@ class Searcher:
         except (IndexUnavailable, CorruptIndex):
             return None
         from memgit.index.layout import word_cache_path
+        from memgit.recall.bm25_terms import basis_of
 
         saved = word_cache_path(self.ws)
         try:
@@ -268,17 +269,23 @@ class Searcher:
                 # Kept beside the index by the last server that finished a round on this very
                 # state: a restart answers its first searches warm instead of computing them.
                 started = time.perf_counter()
-                loaded = self._term_scores.loaded_for(state) or self._term_scores.load(saved, state)
+                # A file of an earlier state of this index (a commit since) is carried over.
+                loaded = self._term_scores.loaded_for(state) or self._term_scores.load(saved, state, store)
                 if loaded:
-                    return {
+                    out: dict[str, Any] = {
                         "words": loaded,
                         "rows": self._term_scores.rows,
                         "loaded": True,
                         "seconds": round(time.perf_counter() - started, 3),
                     }
+                    if self._term_scores.carried:  # kept for this state: the next start loads it as is
+                        out["carried"] = True
+                        out["saved"] = self._term_scores.save(saved, state, basis_of(store))
+                        self._term_scores.carried = False
+                    return out
                 report: dict[str, Any] = self._term_scores.prewarm(store, state, stop=stop)
                 if not stop():
-                    report["saved"] = self._term_scores.save(saved, state)
+                    report["saved"] = self._term_scores.save(saved, state, basis_of(store))
                 return report
         finally:
             store.close()
@@ -304,7 +311,8 @@ class Searcher:
                 from memgit.index.layout import word_cache_path
 
                 self._term_scores.resize(self._term_budget(meta))
-                out["words_loaded"] = self._term_scores.load(word_cache_path(self.ws), index_state(store))
+                out["words_loaded"] = self._term_scores.load(word_cache_path(self.ws), index_state(store), store)
+                out["words_carried"] = self._term_scores.carried
         from memgit.index.vectors import base_path
 
         with contextlib.suppress(OSError, AttributeError):

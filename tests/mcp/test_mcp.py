@@ -213,6 +213,18 @@ def test_tools_search_get_append_and_search_again(workspace: Path) -> None:
             shown = text_of(await call(session, "memory_status", {}))
             assert f"BM25 word cache prewarm: waiting, last round {prewarm['words']} words" in shown
 
+        # A server started after those commits carries the words the first one saved to the
+        # index as it is now, instead of scoring them again (memgit.recall.bm25_rebase).
+        async with mcp_session(workspace) as session:
+            for _ in range(100):
+                prewarm = ok(await call(session, "memory_status", {}))["server"]["bm25_prewarm"]
+                if prewarm["phase"] == "done":
+                    break
+                await anyio.sleep(0.1)
+            assert prewarm["loaded"] and prewarm["carried"] and prewarm["saved"] == prewarm["words"] > 0, prewarm
+            hits = ok(await call(session, "memory_search", {"query": "atlas postgres"}))["hits"]
+            assert hits and hits[0]["path"] == "memory/projects/atlas.md"
+
     run(scenario)
 
 

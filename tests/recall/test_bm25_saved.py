@@ -10,6 +10,7 @@ from pathlib import Path
 
 from memgit.index.layout import word_cache_path
 from memgit.index.update import update_index
+from memgit.recall.bm25_terms import surface_forms
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, write
@@ -56,13 +57,17 @@ def test_a_saved_word_cache_is_loaded_for_the_same_state_only(workspace: Path, m
     assert again._term_scores.hits > hits_before
     again.close()
 
-    # Another state of the index (one file changed): the file is not used, the words are computed.
+    # Another state of the index (one file changed): the file is carried to it, then kept for it.
     write(workspace / "memory" / "notes" / "n00.md", "# note 0\n\n- billing billing tea\n")
     commit_all(workspace, "edit")
     update_index(ws)
     later = warm_searcher(ws)
     report = later.prewarm_terms()
-    assert report and not report.get("loaded") and report["saved"]
+    assert report and report["loaded"] and report["carried"] and report["saved"] == report["words"]
+    kept = warm_searcher(ws)
+    exact = kept.prewarm_terms()
+    assert exact and exact["loaded"] and not exact.get("carried") and exact["words"] == report["words"]
+    kept.close()
     fresh = warm_searcher(ws)
     fresh._term_scores = None  # plain FTS5 queries: the reference
     assert answers(later) == answers(fresh)
@@ -141,3 +146,71 @@ def test_warm_up_loads_the_saved_words_before_the_first_search(workspace: Path, 
     again = server.prewarm_terms()  # the background round finds them loaded: no work, no rewrite
     assert again and again["loaded"] and "saved" not in again
     server.close()
+
+
+def cached_words(searcher: Searcher) -> dict[str, tuple[list[int], list[float]]]:
+    assert searcher._term_scores is not None
+    return {key: (ids.tolist(), scores.tolist()) for key, (ids, scores) in searcher._term_scores._words.items()}
+
+
+def test_a_carried_word_cache_scores_every_word_as_fts5_does(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Edit, add and delete files in one commit: every carried word holds exactly the rows FTS5
+    finds for it now, with FTS5's scores (float32), and searches answer as plain FTS5 does."""
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    many_notes(workspace)
+    commit_all(workspace, "notes")
+    ws = Workspace.discover(workspace)
+    update_index(ws)
+    first = warm_searcher(ws)
+    assert (first.prewarm_terms() or {}).get("saved")
+    first.close()
+
+    notes = workspace / "memory" / "notes"
+    write(notes / "n01.md", "# note 1\n\n- billing billing billing quarry, and a word never seen: zephyrine\n")
+    (notes / "n02.md").unlink()
+    (notes / "n03.md").unlink()
+    write(notes / "new.md", "# new\n\n- tea tea coffee deploy kestrel\n- " + "budget review " * 40 + "\n")
+    commit_all(workspace, "edit, delete, add")
+    update_index(ws)
+
+    carried = warm_searcher(ws)
+    warmed = carried.warm_up()
+    assert warmed["words_loaded"] > 5 and warmed["words_carried"]
+    words = cached_words(carried)
+    assert {"bill", "tea", "budget", "review"} <= set(words)
+
+    reference = warm_searcher(ws)
+    assert reference._term_scores is not None
+    store = reference.store()
+    with store.snapshot_read():
+        for key, (ids, scores) in words.items():
+            spelled = [w for w, token in store.fts_tokens(surface_forms(key)).items() if token == key]
+            want_ids, want_scores = reference._term_scores._compute(store, min(spelled))
+            assert ids == want_ids.tolist(), key
+            for got, want in zip(scores, want_scores.tolist(), strict=True):
+                assert abs(got - want) <= 1e-6 * max(1.0, abs(want)), key
+    expected = answers(reference)  # words computed by FTS5, one by one
+    reference._term_scores = None
+    assert answers(carried) == answers(reference) == expected
+    carried.close()
+    reference.close()
+
+
+def test_a_cache_of_another_index_is_never_carried(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The index database was recreated (another index id): the saved words are not used."""
+    from memgit.index.layout import index_path
+
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    many_notes(workspace)
+    commit_all(workspace, "notes")
+    ws = Workspace.discover(workspace)
+    update_index(ws)
+    first = warm_searcher(ws)
+    assert (first.prewarm_terms() or {}).get("saved")
+    first.close()
+    index_path(ws).unlink()
+    update_index(ws)
+    again = warm_searcher(ws)
+    report = again.prewarm_terms()
+    assert report and not report.get("loaded") and report["words"] > 5
+    again.close()
