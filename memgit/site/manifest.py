@@ -4,18 +4,26 @@ It records, for one output folder and one set of build options (the global key: 
 template hash, scope, base URL, settings), each page's input key and the digest of the bytes
 written, plus per-blob summaries and per-file history rows so a rebuild reads only what changed.
 A manifest whose global key differs is ignored: the next build renders every page again.
+
+It is stored with `marshal`, not JSON: at 2,000 notes it is ~1.7 MB, and reading and writing it
+as JSON was a sixth of a one-file rebuild (~25 ms of ~160); marshal does both in a third of the
+time. It is a cache of plain dicts, lists and strings tagged with the Python version and the
+marshal format; a file written by another Python, or damaged, is ignored like a stale one.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import marshal
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-VERSION = 3
+VERSION = 4
+#: What a stored manifest must have been written by: marshal's format follows the Python version.
+FORMAT = (VERSION, sys.version_info[:2], marshal.version)
 
 
 @dataclass
@@ -38,15 +46,18 @@ class Manifest:
 
 def manifest_path(data_dir: Path, out: str) -> Path:
     name = hashlib.sha256(out.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return data_dir / "site" / f"{name}.json"
+    return data_dir / "site" / f"{name}.manifest"
 
 
 def load(data_dir: Path, out: str, global_key: str) -> Manifest:
     path = manifest_path(data_dir, out)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        stored = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
         return Manifest(global_key=global_key)
+    if not isinstance(stored, tuple) or len(stored) != 2 or stored[0] != FORMAT or not isinstance(stored[1], dict):
+        return Manifest(global_key=global_key)
+    raw: dict[str, Any] = stored[1]
     if raw.get("version") != VERSION or raw.get("out") != out:
         return Manifest(global_key=global_key)
     if raw.get("global_key") != global_key:  # summaries depend on settings too: start over
@@ -92,5 +103,6 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "redactions": site.kept_redactions(),
     }
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    tmp.write_bytes(marshal.dumps((FORMAT, data)))
     os.replace(tmp, path)
+    path.with_suffix(".json").unlink(missing_ok=True)  # what versions before 4 wrote

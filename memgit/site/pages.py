@@ -522,7 +522,6 @@ class Site(Inputs):
                     "url": urls.relative(urls.NOTES, urls.note_url(p)),
                     "title": s.title or s.first,
                     "problem": s.problem,
-                    "lines": s.lines,
                 }
                 for p, s in ((p, self.summary(p)) for p in self.files)
             ]
@@ -530,7 +529,8 @@ class Site(Inputs):
                 "notes.html", urls.NOTES, groups=models.note_groups(rows), count=len(rows), title="All notes"
             )
 
-        shown = [(p, r["title"], r["first"], r["problem"], r["lines"]) for p, r in self.records.items()]
+        # Exactly what the list shows: an append to a note (its line count) leaves the page as it is.
+        shown = [(p, r["title"], r["first"], r["problem"]) for p, r in self.records.items()]
         return Plan(urls.NOTES, input_key(self.global_key, "notes", shown), produce)
 
     def _concept_plans(self, present: set[str]) -> list[Plan]:

@@ -29,16 +29,26 @@ def shard_index(docs: Sequence[Sequence]) -> dict:
     the page loads it, with postings and lengths over heading, text and the path's words; each
     chunk is `[file, start, end, heading]` with `files` rows `[url, path, kind, date, first line,
     text of its lines]`."""
-    terms: dict[str, list[int]] = {}
+    # Postings are packed as they are made (see `packed`): docs come in order, so each word
+    # only needs the last doc it was seen in.
+    post: dict[str, list[int]] = {}
+    last: dict[str, int] = {}
     lengths = []
     for number, doc in enumerate(docs):
         counts = Counter(words(f"{doc[1]} {doc[5]}\n{doc[6]}"))
         lengths.append(sum(counts.values()))
         for term, count in counts.items():
-            terms.setdefault(term, []).extend((number, count))
+            found = post.get(term)
+            if found is None:
+                found = post[term] = [number]
+            else:
+                found.append(number - last[term])
+            last[term] = number
+            if count > 1:
+                found.extend([0] * (count - 1))
     # Sorted as JavaScript compares strings (UTF-16 code units), so the page finds a word, or the
     # words a prefix starts, by binary search without building any table of its own.
-    keys = sorted(terms, key=lambda term: term.encode("utf-16-be"))
+    keys = sorted(post, key=lambda term: term.encode("utf-16-be"))
     # What a file's chunks share is written once: url, path, kind, date, and its lines (chunks
     # overlap, so each line once), from its first chunk's first line on. A chunk names its file
     # and line range.
@@ -59,13 +69,14 @@ def shard_index(docs: Sequence[Sequence]) -> dict:
     for key, lines in zip(files, texts, strict=True):
         base = min(lines)
         table.append([*key, base, "\n".join(lines.get(n, "") for n in range(base, max(lines) + 1))])
-    return {"files": table, "docs": rows, "len": lengths, "keys": keys, "post": [packed(terms[k]) for k in keys]}
+    return {"files": table, "docs": rows, "len": lengths, "keys": keys, "post": [post[k] for k in keys]}
 
 
 def packed(postings: Sequence[int]) -> list[int]:
     """`[doc, count, doc, count, ...]` as the page reads it: each doc as the gap from the one
     before (the first from 0), then one 0 for each further occurrence in it. Most words occur once
-    in a chunk, so this is about a third of the plain form's size."""
+    in a chunk, so this is about a third of the plain form's size. (`shard_index` packs as it
+    goes; this is the format's definition, which its tests hold it to.)"""
     out: list[int] = []
     previous = 0
     for i in range(0, len(postings), 2):

@@ -214,6 +214,8 @@ def test_incremental_rebuild_touches_only_dependent_pages_and_equals_full_build(
     } <= {name for name in changed if name.startswith(("snap/", "assets/search/"))}, changed
     assert len(changed) == 6, changed
     assert report["written"] == len(changed)
+    # Nothing else is even rendered: the notes list does not show a note's length.
+    assert report["rendered"] == 6, report
     full = tmp_path / "full"
     build(ws, full)
     assert tree_bytes(full) == tree_bytes(out)
@@ -224,6 +226,24 @@ def test_incremental_rebuild_touches_only_dependent_pages_and_equals_full_build(
     assert not (out / "notes" / "memory" / "2026-01-07.html").exists()
     assert not (out / "source" / "memory" / "2026-01-07.html").exists()
     assert check_links(out)[1] == []
+
+
+def test_a_damaged_or_foreign_manifest_means_a_full_build(tmp_path: Path) -> None:
+    """The manifest is a cache (marshal, tagged with the Python version): garbage, an empty file
+    or one of another format is ignored, and the build renders everything again, identically."""
+    ws = make_workspace(
+        tmp_path / "ws", {f"memory/2026-01-0{d}.md": f"# day {d}\n\n- Fact {d}.\n" for d in range(1, 6)}
+    )
+    out = tmp_path / "site"
+    first = build(ws, out)
+    expected = tree_bytes(out)
+    [kept] = (ws / ".git" / "memgit" / "site").glob("*.manifest")
+    for damage in (b"", b"\x00garbage" * 50, kept.read_bytes()[:-9], b"\xfb\x02\x00\x00\x00N"):
+        kept.write_bytes(damage)
+        again = build(ws, out)
+        assert not again["incremental"] and again["rendered"] == first["pages"], damage[:12]
+        assert tree_bytes(out) == expected
+    assert build(ws, out)["rendered"] == 0  # and the manifest it wrote is used again
 
 
 def test_output_is_deterministic(tmp_path: Path, promoted: tuple[Path, str, str]) -> None:

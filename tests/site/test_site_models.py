@@ -154,6 +154,39 @@ def test_search_shard_postings_round_trip() -> None:
     assert shard["keys"] == sorted(shard["keys"])
 
 
+def test_search_shard_postings_are_the_packed_counts() -> None:
+    """Postings packed while the shard is built equal the format's definition (`packed`) of
+    each word's plain `[doc, count, ...]` list, on varied documents."""
+    import random
+    from collections import Counter
+
+    from memgit.site.search_index import packed, shard_index, words
+
+    rng = random.Random(7)
+    vocab = ["kestrel", "ledger", "owner", "priya", "standup", "moves", "Straße", "café", "naïve", "x1"]
+    docs = [
+        [
+            f"notes/{i % 5}.html",
+            f"memory/{i % 5}.md",
+            i + 1,
+            "note",
+            "",
+            f"H{i % 3}",
+            " ".join(rng.choices(vocab, k=rng.randint(1, 12))),
+        ]
+        for i in range(60)
+    ]
+    shard = shard_index(docs)
+    plain: dict[str, list[int]] = {}
+    for number, doc in enumerate(docs):
+        for term, count in Counter(words(f"{doc[1]} {doc[5]}\n{doc[6]}")).items():
+            plain.setdefault(term, []).extend((number, count))
+    assert set(shard["keys"]) == set(plain)
+    for key, got in zip(shard["keys"], shard["post"], strict=True):
+        assert got == packed(plain[key]), key
+    assert any(0 in got for got in shard["post"])  # some word occurs twice in a chunk
+
+
 def test_credits_fold_per_section() -> None:
     from memgit.site.markdown import Entry
 
