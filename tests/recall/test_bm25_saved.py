@@ -8,6 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from memgit.index.layout import word_cache_path
 from memgit.index.update import update_index
 from memgit.recall.bm25_terms import surface_forms
@@ -25,20 +27,36 @@ def many_notes(root: Path) -> None:
         write(root / "memory" / "notes" / f"n{i:02d}.md", f"# note {i}\n\n- {body}\n")
 
 
+@pytest.fixture
+def indexed(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
+    """The notes below, committed and indexed for BM25 alone."""
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    many_notes(workspace)
+    commit_all(workspace, "notes")
+    ws = Workspace.discover(workspace)
+    update_index(ws)
+    return ws
+
+
 def warm_searcher(ws: Workspace) -> Searcher:
     return Searcher(ws, embedder=None, auto_index=False, keep_term_scores=True)
+
+
+def save_word_cache(ws: Workspace) -> dict:
+    """What a server's finished prewarm round leaves beside the index."""
+    first = warm_searcher(ws)
+    report = first.prewarm_terms() or {}
+    first.close()
+    assert report.get("saved"), report
+    return report
 
 
 def answers(searcher: Searcher) -> list[list[tuple[str, int, float]]]:
     return [[(h.path, h.start_line, h.text_score) for h in searcher.search(q, k=10, mode="bm25").hits] for q in QUERIES]
 
 
-def test_a_saved_word_cache_is_loaded_for_the_same_state_only(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
-    many_notes(workspace)
-    commit_all(workspace, "notes")
-    ws = Workspace.discover(workspace)
-    update_index(ws)
+def test_a_saved_word_cache_is_loaded_for_the_same_state_only(workspace: Path, indexed: Workspace) -> None:
+    ws = indexed
     saved = word_cache_path(ws)
 
     first = warm_searcher(ws)
@@ -82,12 +100,8 @@ def test_a_saved_word_cache_is_loaded_for_the_same_state_only(workspace: Path, m
     broken.close()
 
 
-def test_a_prewarm_waits_while_a_search_runs(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
-    many_notes(workspace)
-    commit_all(workspace, "notes")
-    ws = Workspace.discover(workspace)
-    update_index(ws)
+def test_a_prewarm_waits_while_a_search_runs(indexed: Workspace) -> None:
+    ws = indexed
     searcher = warm_searcher(ws)
     assert searcher._term_scores is not None
     report: dict = {}
@@ -126,12 +140,8 @@ def test_a_large_full_build_keeps_the_word_cache_for_the_first_server(workspace:
     server.close()
 
 
-def test_warm_up_loads_the_saved_words_before_the_first_search(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
-    many_notes(workspace)
-    commit_all(workspace, "notes")
-    ws = Workspace.discover(workspace)
-    update_index(ws)
+def test_warm_up_loads_the_saved_words_before_the_first_search(indexed: Workspace) -> None:
+    ws = indexed
     first = warm_searcher(ws)
     computed = first.prewarm_terms()
     first.close()
@@ -153,17 +163,11 @@ def cached_words(searcher: Searcher) -> dict[str, tuple[list[int], list[float]]]
     return {key: (ids.tolist(), scores.tolist()) for key, (ids, scores) in searcher._term_scores._words.items()}
 
 
-def test_a_carried_word_cache_scores_every_word_as_fts5_does(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_carried_word_cache_scores_every_word_as_fts5_does(workspace: Path, indexed: Workspace) -> None:
     """Edit, add and delete files in one commit: every carried word holds exactly the rows FTS5
     finds for it now, with FTS5's scores (float32), and searches answer as plain FTS5 does."""
-    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
-    many_notes(workspace)
-    commit_all(workspace, "notes")
-    ws = Workspace.discover(workspace)
-    update_index(ws)
-    first = warm_searcher(ws)
-    assert (first.prewarm_terms() or {}).get("saved")
-    first.close()
+    ws = indexed
+    save_word_cache(ws)
 
     notes = workspace / "memory" / "notes"
     write(notes / "n01.md", "# note 1\n\n- billing billing billing quarry, and a word never seen: zephyrine\n")
@@ -196,18 +200,12 @@ def test_a_carried_word_cache_scores_every_word_as_fts5_does(workspace: Path, mo
     reference.close()
 
 
-def test_a_cache_of_another_index_is_never_carried(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_cache_of_another_index_is_never_carried(indexed: Workspace) -> None:
     """The index database was recreated (another index id): the saved words are not used."""
     from memgit.index.layout import index_path
 
-    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
-    many_notes(workspace)
-    commit_all(workspace, "notes")
-    ws = Workspace.discover(workspace)
-    update_index(ws)
-    first = warm_searcher(ws)
-    assert (first.prewarm_terms() or {}).get("saved")
-    first.close()
+    ws = indexed
+    save_word_cache(ws)
     index_path(ws).unlink()
     update_index(ws)
     again = warm_searcher(ws)
