@@ -127,6 +127,7 @@ def render_status(payload: dict[str, Any]) -> str:
     prewarm = server.get("bm25_prewarm") or {}
     if prewarm.get("phase", "off") != "off":
         scored = f", last round {prewarm['words']} words in {prewarm['seconds']} s" if "words" in prewarm else ""
-        lines.append(f"BM25 word cache prewarm: {prewarm['phase']}{scored}")
+        carried = " (carried over from an earlier index state)" if prewarm.get("carried") else ""
+        lines.append(f"BM25 word cache prewarm: {prewarm['phase']}{scored}{carried}")
     lines += [f"Note: {n}" for n in payload["notices"]]
     return "\n".join(lines) + "\n"

@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from typing import TYPE_CHECKING, Any
@@ -181,8 +182,10 @@ class MemoryService:
     def _start_prewarm(self, delay: float = 0.0) -> None:
         """Score the index's most widespread words in the background (memgit.recall.bm25_terms):
         they are what a cold search pays most for. After an index update the scores of every word
-        change, so a new round starts once the index has been quiet for `delay` seconds (an agent
-        appending in a burst pays for one round, not one per append; `_prewarm_delay`); a newer
+        change: the words saved beside the index for an earlier state are carried to the new one
+        at once (a fraction of a second; memgit.recall.bm25_rebase), and only where they cannot be
+        does a new round start, once the index has been quiet for `delay` seconds (an agent
+        appending in a burst pays for one round, not one per append; `_prewarm_delay`). A newer
         round stops an older one. The thread runs at a lower CPU priority than searches."""
         if not self.ws.config.search.bm25_prewarm:
             return
@@ -197,15 +200,14 @@ class MemoryService:
         def run() -> None:
             with contextlib.suppress(OSError, AttributeError):
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)  # this thread only (Linux)
-            if delay > 0 and (cancel.wait(delay) or stale()):
-                return
-            self._prewarm_phase = "running"
-            try:
-                report = self.session.searcher.prewarm_terms(stop=stale)
-            except Exception as exc:  # a cache that stays cold must never take the server down
-                report = {"error": f"{type(exc).__name__}: {exc}"}
-            if report is not None and "seconds" in report:
-                self._last_prewarm = report
+            report = self._prewarm_step(stale, carry_only=True) if delay > 0 else None
+            if not (report and report.get("words")):
+                if delay > 0 and (cancel.wait(delay) or stale()):
+                    return
+                self._prewarm_phase = "running"
+                report = self._prewarm_step(stale)
+                if report is not None and "seconds" in report:
+                    self._last_prewarm = report  # what a full round costs: the next delay follows it
             if not stale():
                 self._prewarm_phase = "done"
                 if report is not None:
@@ -215,6 +217,12 @@ class MemoryService:
         self._prewarm_phase = "waiting" if delay > 0 else "running"
         self._prewarm_thread = threading.Thread(target=run, name="memgit-bm25-prewarm", daemon=True)
         self._prewarm_thread.start()
+
+    def _prewarm_step(self, stale: Callable[[], bool], carry_only: bool = False) -> dict[str, Any] | None:
+        try:
+            return self.session.searcher.prewarm_terms(stop=stale, carry_only=carry_only)
+        except Exception as exc:  # a cache that stays cold must never take the server down
+            return {"error": f"{type(exc).__name__}: {exc}"}
 
     # -- tools ------------------------------------------------------------------------------
     def search(self, query: str, k: int, path: str | None) -> dict[str, Any]:

@@ -245,10 +245,14 @@ class Searcher:
         self._term_scores.resize(self._term_budget(store.meta()))
         return self._term_scores.top(store, terms, limit, index_state(store))
 
-    def prewarm_terms(self, stop: Callable[[], bool] = lambda: False) -> dict[str, Any] | None:
+    def prewarm_terms(
+        self, stop: Callable[[], bool] = lambda: False, carry_only: bool = False
+    ) -> dict[str, Any] | None:
         """Fill the per-word BM25 cache with the index's most widespread words, on the calling
         thread and its own connection (the search thread's is never shared), so that the first
-        searches do not pay for them. None when this searcher keeps no cache or there is no index."""
+        searches do not pay for them. None when this searcher keeps no cache or there is no index;
+        with `carry_only`, also when the words saved beside the index cannot be carried to it
+        (nothing is computed)."""
         if self._term_scores is None or not index_path(self.ws).exists():
             return None
         try:
@@ -283,6 +287,8 @@ class Searcher:
                         out["saved"] = self._term_scores.save(saved, state, basis_of(store))
                         self._term_scores.carried = False
                     return out
+                if carry_only:
+                    return None
                 report: dict[str, Any] = self._term_scores.prewarm(store, state, stop=stop)
                 if not stop():
                     report["saved"] = self._term_scores.save(saved, state, basis_of(store))

@@ -258,7 +258,8 @@ def _prewarm_done(service: Any, timeout: float = 30.0) -> dict[str, Any]:
 
 def test_the_mcp_service_prewarms_at_start_and_after_updates(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The server fills the word cache in the background at start, searches are answered from
-    it, and after an append (a new index state) a new round fills it again for the new state."""
+    it, and after an append (a new index state) the saved words are carried to the new state;
+    with nothing saved, a round waits for a quiet index and fills it again."""
     import memgit.mcp.service as service_module
 
     monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
@@ -282,7 +283,8 @@ def test_the_mcp_service_prewarms_at_start_and_after_updates(workspace: Path, mo
         service.append("- Zanzibar budget approved for the kestrel pilot.", long_term=False, commit=False)
         assert service.search("zanzibar", 5, None)["hits"]  # the update is seen at once
         again = _prewarm_done(service)
-        assert again["words"] >= 10 and cache._state != old_state
+        # The words the first round saved are carried to the new state at once, not computed.
+        assert again["words"] >= 10 and again.get("carried") and cache._state != old_state
         fresh = Searcher(Workspace.discover(workspace), embedder=None, auto_index=False)
         try:
             expected = fresh.search("budget approved kestrel zanzibar", k=6, mode="bm25")
@@ -290,8 +292,18 @@ def test_the_mcp_service_prewarms_at_start_and_after_updates(workspace: Path, mo
             fresh.close()
         warm = service.session.searcher.search("budget approved kestrel zanzibar", k=6, mode="bm25")
         assert [(h.path, h.start_line) for h in warm.hits] == [(h.path, h.start_line) for h in expected.hits]
-        # A costly round (a very large index) waits proportionally longer for a quiet index.
+        # Without a saved cache to carry, a round waits for a quiet index and computes the words.
+        from memgit.index.layout import word_cache_path
+
+        word_cache_path(service.ws).unlink()
+        service._prewarm_thread = None
+        service.append("- Quokka budget moved to the osprey team.", long_term=False, commit=False)
+        computed = _prewarm_done(service)
+        assert computed["words"] >= 10 and not computed.get("loaded") and computed.get("saved")
+        # A costly round (a very large index) waits proportionally longer for a quiet index; a
+        # carried round does not count as one.
         last = service._last_prewarm["seconds"]
+        assert not service._last_prewarm.get("loaded") and service._last_prewarm["words"] == computed["words"]
         assert service._prewarm_delay() == max(0.2, last * service_module.PREWARM_QUIET_FACTOR)
         service._last_prewarm = {"seconds": 40.0}
         assert service._prewarm_delay() == 40.0 * service_module.PREWARM_QUIET_FACTOR
