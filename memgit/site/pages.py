@@ -273,17 +273,7 @@ class Site(Inputs):
         def produce(contents: dict[str, bytes]) -> bytes:
             text, why = self._text(contents, blob)
             ctx = models.note_context(path, text, why, [], url, current)
-            return self._render(
-                "note.html",
-                url,
-                note=ctx,
-                body=None,
-                has_h1=False,
-                title=f"{path} at {commit[:7]}",
-                snapshot={"commit": commit, "short": commit[:7]},
-                source_url=None,
-                crumbs=self._crumbs(url, path),
-            )
+            return self._render_snapshot(url, path, commit, ctx)
 
         return Plan(url, input_key(self.global_key, "snap", commit, path, blob, current), produce, (blob,))
 
@@ -406,22 +396,26 @@ class Site(Inputs):
             [n for n, line in enumerate(lines, start=1) if line.lstrip(" ").startswith("#")],
         )
 
+    def _render_snapshot(self, url: str, path: str, commit: str, ctx: dict) -> bytes:
+        """A note as it was at a commit: its text without history, links or a source view."""
+        return self._render(
+            "note.html",
+            url,
+            note=ctx,
+            body=None,
+            has_h1=False,
+            title=f"{path} at {commit[:7]}",
+            snapshot={"commit": commit, "short": commit[:7]},
+            source_url=None,
+            crumbs=self._crumbs(url, path),
+        )
+
     def _ref_snapshot_plan(self, url: str, commit: str, path: str, lines: list[str]) -> Plan:
         current = urls.note_url(path) if path in self.files else None
 
         def produce(contents: dict[str, bytes]) -> bytes:
             ctx = models.note_context(path, "\n".join(lines) + "\n", None, [], url, current)
-            return self._render(
-                "note.html",
-                url,
-                note=ctx,
-                body=None,
-                has_h1=False,
-                title=f"{path} at {commit[:7]}",
-                snapshot={"commit": commit, "short": commit[:7]},
-                source_url=None,
-                crumbs=self._crumbs(url, path),
-            )
+            return self._render_snapshot(url, path, commit, ctx)
 
         return Plan(url, input_key(self.global_key, "refsnap", commit, path, lines, current), produce)
 
