@@ -256,6 +256,13 @@ class SiteConfig:
     )
     templates: str = setting("", "folder of override templates, relative to the workspace (empty: .memgit/templates)")
     history: int = setting(10, "recent commits listed on each note page", minimum=1, maximum=200)
+    snapshots: int = setting(
+        10,
+        "past versions of each note given a page of their own, newest first (0: none; older commits are "
+        "listed without a link)",
+        minimum=0,
+        maximum=200,
+    )
     search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100, cap=COUNT)
     show_secrets: bool = setting(
         False,

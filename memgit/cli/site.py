@@ -52,9 +52,17 @@ def build_command(out: Path | None, scope: str, base_url: str, at: str, as_json:
         f"site {kind}: {report.pages} pages, {report.rendered} rendered, {len(report.written)} written, "
         f"{len(report.removed)} removed in {report.seconds:.2f}s"
     )
+    click.echo(
+        f"size: {_megabytes(report.bytes)}, of which {_megabytes(report.snapshot_bytes)} in "
+        f"{report.snapshot_pages} past versions of notes ([site] snapshots)"
+    )
     for line in redaction_lines(report.redacted):
         click.echo(line)
     click.echo(f"open {Path(report.out) / 'index.html'}")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.1f} kB"
 
 
 def redaction_lines(rows: list[dict[str, Any]]) -> list[str]:

@@ -206,3 +206,30 @@ def worktree_commit(root: Path) -> str | None:
     proc = plumbing.run_git(root, "stash", "create", "memgit site preview: uncommitted changes")
     text = proc.stdout.decode().strip()
     return text if proc.returncode == 0 and text else None
+
+
+def renames(root: Path, head: str, since: str | None = None) -> list[tuple[str, str, str]]:
+    """Every rename in the history of `head` (not of `since`), newest first: (commit, old path,
+    new path), from one `git log -M --diff-filter=R`. Kept apart from `file_logs` so that a
+    file's log can follow its past names (`memgit.site.renames`) whatever parses the log itself."""
+    rev = f"{since}..{head}" if since else head
+    proc = plumbing.run_git(
+        root, "log", "--no-merges", "-M", "--diff-filter=R", "--name-status", "-z", f"--format={_RECORD}%H", rev
+    )
+    if proc.returncode != 0:
+        raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
+    out: list[tuple[str, str, str]] = []
+    for record in proc.stdout.decode("utf-8", "surrogateescape").split(_RECORD):
+        tokens = record.split("\0")
+        commit = tokens[0].strip()
+        if not plumbing.is_object_id(commit):
+            continue
+        i = 1
+        while i + 2 < len(tokens):
+            status = tokens[i].strip("\n")
+            if status.startswith("R"):
+                out.append((commit, tokens[i + 1], tokens[i + 2]))
+                i += 3
+            else:
+                i += 1
+    return out

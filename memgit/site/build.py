@@ -51,6 +51,11 @@ class BuildReport:
     #: Lines shown as `[redacted: RULE]`: {path, line, code, rule, commit}; commit is None for the
     #: file at the built commit, else the commit of an older version the site shows.
     redacted: list[dict] = field(default_factory=list)
+    #: The site's size: every page and asset, and the part of it that is past versions of notes
+    #: (`snap/`, bounded by `[site] snapshots`).
+    bytes: int = 0
+    snapshot_bytes: int = 0
+    snapshot_pages: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -117,6 +122,21 @@ def _render_parallel(todo: list[Any], contents: dict[str, bytes], progress: Prog
     return {plan.url: data for plan, data in zip(jobs, made, strict=True)}
 
 
+def _sizes(out: Path, pages: dict, kept: dict[str, int], made: dict[str, int]) -> dict[str, int]:
+    """Bytes of every page of the site: rendered now, else known from the manifest, else read
+    from the folder (a manifest written before sizes were kept)."""
+    sizes = {}
+    for url in pages:
+        size = made.get(url, kept.get(url, -1))
+        if size < 0:
+            try:
+                size = (out / url).stat().st_size
+            except OSError:
+                size = 0
+        sizes[url] = size
+    return sizes
+
+
 def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None = None) -> BuildReport:
     started = time.perf_counter()
     if options.scope not in ("private", "public"):
@@ -157,6 +177,7 @@ def _make_pages(
     pages: dict[str, tuple[str, str]] = {p.url: mf.pages[p.url] for p in plans if p.url in mf.pages}
     # Pages go to a staging folder first: a page that fails to render leaves `out` as it was.
     staging = output.Staging(out)
+    sizes: dict[str, int] = {}
     # Decode and redact every needed text here, once: forked workers then inherit the texts, and
     # what they redact is known to this process's report and manifest (a worker's findings die with it).
     for blob, data in contents.items():
@@ -171,6 +192,7 @@ def _make_pages(
                 data = plan.produce(contents)
                 done += 1
             sha = output.digest(data)
+            sizes[plan.url] = len(data)
             if mf.pages.get(plan.url, ("", ""))[1] != sha or plan.url not in present:
                 staging.write(plan.url, data)
                 report.written.append(plan.url)
@@ -184,6 +206,10 @@ def _make_pages(
         raise
     report.rendered = len(todo)
     report.removed = stale
+    mf.sizes = _sizes(out, pages, mf.sizes, sizes)
+    report.bytes = sum(mf.sizes.values())
+    snaps = [size for url, size in mf.sizes.items() if url.startswith("snap/")]
+    report.snapshot_bytes, report.snapshot_pages = sum(snaps), len(snaps)
     report.redacted = site.redaction_rows()
     mf.pages = pages
     mf.commit = commit

@@ -28,12 +28,16 @@ from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
 from memgit.site import manifest as manifest_mod
 from memgit.site import models, render
+from memgit.site import renames as site_renames
 from memgit.workspace import Workspace
 
 if TYPE_CHECKING:
     from memgit.site.markdown import Entry
 
 ZERO = "0" * 40
+#: How summaries are made (titles, headings), versioned: part of the global key, so a manifest's
+#: summaries made under older rules are made again.
+SUMMARIES = 2
 #: What a build redacts, versioned: part of every page's key, so a page made under other rules is
 #: never kept by a later build (bump it when the redaction rules change what pages show).
 REDACTION = 1
@@ -90,6 +94,7 @@ class Inputs:
             dataclasses.asdict(self.params),
             self.max_bytes,
             redaction,
+            SUMMARIES,
         )
         self._shown: dict[str, tuple[str | None, str | None]] = {}
         #: blob -> [[line, rule]] of the lines `shown` redacted in it (blobs with none are absent).
@@ -112,6 +117,7 @@ class Inputs:
         }
         self._gather_dreaming(tree_files)
         self._gather_summaries(mf)
+        self._site_titles()
         self.daily = [p for p in self.files if paths.daily_log_day(p)]
         self._summaries: dict[str, models.Summary] = {}
         self.mf = mf
@@ -163,6 +169,25 @@ class Inputs:
                 self.records[path] = mf.summaries[entry.blob]
         self.blob_records = {e.blob: self.records[p] for p, e in self.files.items() if e.is_regular}
 
+    def _site_titles(self) -> None:
+        """Each file's title on this site (`titles.site_title`): the headings most Markdown files
+        share are template headings, which name no document (nor a concept). The records the
+        manifest keeps stay per blob; the pages' keys carry the template headings (global key)."""
+        from memgit.site import titles
+
+        self.templates = titles.template_headings(titles.summary_fields(self.records), len(self.records))
+        self.template_tags = titles.concept_slugs(self.templates)
+        if self.templates:
+            self.global_key = input_key(self.global_key, "templates", sorted(self.templates))
+        for path, record in list(self.records.items()):
+            if record.get("problem"):
+                continue
+            title, source = titles.site_title(path, record["title"], record.get("title_from", ""), self.templates)
+            if (title, source) != (record["title"], record.get("title_from", "")):
+                changed = {**record, "title": title, "title_from": source}
+                changed["d"] = input_key({k: v for k, v in changed.items() if k != "d"})[:16]
+                self.records[path] = changed
+
     def _gather_history(self, mf: manifest_mod.Manifest) -> None:
         """Each file's recent commits and dreaming's action commits. History since the last build
         is merged into what the manifest kept; a build of a commit that does not descend from the
@@ -177,14 +202,17 @@ class Inputs:
             and history.is_ancestor(ws.root, mf.commit, self.commit)
             else None
         )
+        moves = history.renames(ws.root, self.commit, since=since)
+        names = set(self.files) | {old for _, old, new in moves}
         found = {
             p: self.subjects(rows)
-            for p, rows in history.file_logs(ws.root, self.commit, set(self.files), limit, since=since).items()
+            for p, rows in history.file_logs(ws.root, self.commit, names, limit, since=since).items()
         }
         # Paths no commit touched since the last build keep their pages as they are (see plan()).
         self.touched: set[str] | None = set(found) if since else None
         old_logs = (mf.logs or {}) if since else {}
-        self.logs = {p: (found.get(p, []) + old_logs.get(p, []))[:limit] for p in self.files}
+        logs = {p: found.get(p, []) + old_logs.get(p, []) for p in names}
+        self.logs = site_renames.follow(logs, moves, self.files, limit)  # a renamed note keeps its history
         self.trailers: list[dict] = []
         self.actions = []
         if self.scope == "private":

@@ -42,6 +42,7 @@ class Manifest:
     superseded: dict = field(default_factory=dict)  # supersede commit -> the text it replaced
     heat: dict = field(default_factory=dict)  # recall ledger blob -> {path: {line: count}}
     redactions: dict[str, list] = field(default_factory=dict)  # blob -> [[line, rule]] redacted in it
+    sizes: dict[str, int] = field(default_factory=dict)  # url -> bytes written (the report's site size)
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -78,6 +79,7 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
         superseded=raw.get("superseded", {}),
         heat=raw.get("heat", {}),
         redactions=raw.get("redactions", {}),
+        sizes=raw.get("sizes", {}),
     )
 
 
@@ -87,7 +89,7 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
     data = {
         "version": VERSION,
         "out": out,
-        "global_key": site.global_key,
+        "global_key": mf.global_key,  # the key it was loaded under (the site's may add its template headings)
         "commit": mf.commit,
         "pages": {url: list(v) for url, v in sorted(mf.pages.items())},
         "summaries": site.blob_records,
@@ -101,6 +103,7 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "superseded": site.superseded_state,
         "heat": site.heat_state,
         "redactions": site.kept_redactions(),
+        "sizes": mf.sizes,
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(marshal.dumps((FORMAT, data)))

@@ -213,8 +213,10 @@ class Renderer:
         known_paths: Container[str],
         tag_url: Callable[[str], str | None] | None = None,
         provenance: Mapping[str, EntryMarker] | None = None,
+        keep_h1: bool = True,
     ) -> None:
         self.page_url = page_url
+        self.keep_h1 = keep_h1  # False: the leading H1 is not the page's title (titles.site_title)
         self.source_path = source_path
         self.known_paths = known_paths
         self.tag_url = tag_url
@@ -300,14 +302,18 @@ class Renderer:
         """The note as HTML. A leading `# Title` stays the page's one H1 (`has_h1` says so); any
         other level-1 heading becomes an H2. `heat` (line -> recalls) and `marked` (promoted lines)
         add classes to the blocks holding those lines."""
+        from memgit.site.repo_markdown import blank_front_matter, fix_cells, front_matter_html
+
         clean, markers = strip_markers(text)
+        clean, front = blank_front_matter(clean)
         tokens = _MD.parse(clean)
+        fix_cells(tokens)
         self._link_text(tokens)
         self.has_h1 = keep = False
         first_block = next((t for t in tokens if t.map and t.nesting >= 0), None)
         for token in tokens:
             if token.type in ("heading_open", "heading_close") and token.tag == "h1":
-                if token.type == "heading_open" and token is first_block:
+                if token.type == "heading_open" and token is first_block and self.keep_h1:
                     self.has_h1 = True
                     token.attrJoin("class", "page-title")
                     keep = True
@@ -334,7 +340,7 @@ class Renderer:
         if self.has_h1 and html.startswith("<h1"):
             end = html.index("</h1>") + len("</h1>")
             self.title_html, html = Markup(html[:end]), html[end:].lstrip("\n")
-        return Markup(html)
+        return front_matter_html(front) + Markup(html)
 
 
 def _block_classes(heat: dict[int, int], marked: Container[int]) -> Callable[[int, int], list[str]]:

@@ -48,6 +48,8 @@ class Summary:
     concepts: dict[str, list[int]] = field(default_factory=dict)
     problem: str | None = None
     links: list[str] = field(default_factory=list)  # memory paths it links to (back-links)
+    title_from: str = ""  # "front" (front matter), "h1", "file" (the site's choice: titles.site_title)
+    heads: list[str] = field(default_factory=list)  # its headings, for titles.template_headings
 
     def to_json(self) -> dict:
         return {
@@ -57,6 +59,8 @@ class Summary:
             "concepts": self.concepts,
             "problem": self.problem,
             "links": self.links,
+            "title_from": self.title_from,
+            "heads": self.heads,
         }
 
     @classmethod
@@ -68,6 +72,8 @@ class Summary:
             dict(data["concepts"]),
             data["problem"],
             list(data.get("links", [])),
+            data.get("title_from", ""),
+            list(data.get("heads", [])),
         )
 
 
@@ -139,22 +145,29 @@ def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
 
 
 def summarise_text(path: str, text: str) -> Summary:
-    """Title, first line and `#tags` of a text as the site shows it: a redacted line is never the
-    first line a listing quotes (the placeholder says nothing about the note)."""
+    """Title (front matter `title`, else the first H1: `titles.own_title`), first line and `#tags`
+    of a text as the site shows it: front matter and a redacted line are never the first line a
+    listing quotes (the placeholder says nothing about the note)."""
+    from memgit.site.titles import own_title
+
     lines = split_lines(text)
-    title = first = ""
-    for line in lines:
+    title, title_from, heads, skip = own_title(lines)
+    first = ""
+    for line in lines[skip:]:
         stripped = strip_marker(line).strip()
-        if not stripped or is_marker_line(stripped) or is_placeholder(stripped):
+        if not stripped or is_marker_line(stripped) or is_placeholder(stripped) or _HEADING.match(stripped):
             continue
-        if re.match(r"^#{1,6}\s", stripped):
-            title = title or shorten(plain_text(stripped))
-        elif not first and (plain := plain_text(stripped)):
+        if plain := plain_text(stripped):
             first = shorten(plain)
-        if title and first:
             break
     return Summary(
-        lines=len(lines), title=title, first=first, concepts=concept_lines(text), links=link_targets(path, text)
+        lines=len(lines),
+        title=shorten(title),
+        first=first,
+        concepts=concept_lines(text),
+        links=link_targets(path, text),
+        title_from=title_from,
+        heads=heads,
     )
 
 

@@ -44,6 +44,32 @@ def _constant(data: bytes) -> Callable[[dict[str, bytes]], bytes]:
     return lambda contents: data
 
 
+def snapshot_links(path: str, blob: str, rows: list[dict], keep: int) -> dict[str, str]:
+    """Commit -> the page showing the note after that commit: the note's own page for its current
+    blob, else one snapshot page a blob (a revert or a rename lists a version again; its page is
+    written once, named after its newest commit), for the `keep` newest past versions only."""
+    out: dict[str, str] = {}
+    by_blob: dict[str, str] = {blob: urls.note_url(path)}
+    for row in rows:
+        if row["blob"] == ZERO:
+            continue
+        url = by_blob.get(row["blob"])
+        if url is None and len(by_blob) <= keep:
+            url = by_blob[row["blob"]] = urls.snapshot_url(row["id"], path)
+        if url is not None:
+            out[row["id"]] = url
+    return out
+
+
+def _title_heading(summary: models.Summary) -> Any:
+    """The page's H1 when its title is not a heading of the text (front matter `title`)."""
+    if summary.title_from != "front":
+        return False
+    from markupsafe import Markup, escape
+
+    return Markup(f'<h1 class="page-title">{escape(summary.title)}</h1>')
+
+
 def _concept_picture(picture: list, labels: dict) -> Any:
     from memgit.site.svg import concept_map
 
@@ -96,21 +122,16 @@ class Site(Inputs):
         self.by_path: dict[str, list] = {}
         self.carried: set[str] = set()
         for path, entry in self.files.items():
-            digest = input_key(extras.get(path))
+            digest = input_key(extras.get(path), self.global_key)
             carried = self._carry(path, entry, present, digest)
             if carried is not None:
                 plans += carried
                 continue
             rows = self.logs.get(path, [])
-            snap_urls = {}
+            snap_urls = snapshot_links(path, entry.blob, rows, self.cfg.snapshots)
             for row in rows:
-                if row["blob"] == ZERO:
-                    continue
-                if row["blob"] == entry.blob:
-                    snap_urls[row["id"]] = urls.note_url(path)
-                else:
-                    url = urls.snapshot_url(row["id"], path)
-                    snap_urls[row["id"]] = url
+                url = snap_urls.get(row["id"])
+                if url is not None and url.startswith("snap/") and url not in snapshots:
                     snapshots[url] = (row["id"], path, row["blob"])
             mine = self._note_plans(path, entry, rows, snap_urls, extras.get(path) or {})
             plans += mine
@@ -203,8 +224,9 @@ class Site(Inputs):
         markdown = path.endswith(".md") and not problem
         source = urls.source_url(path) if markdown else None
         summary = self.summary(path)
-        tags = set(summary.concepts)
+        tags = set(summary.concepts) - self.template_tags
         title = models.note_title(path, summary)
+        heading = _title_heading(summary)
 
         def produce(contents: dict[str, bytes]) -> bytes:
             text, why = (None, problem) if problem else self._text(contents, entry.blob)
@@ -219,10 +241,11 @@ class Site(Inputs):
                     path,
                     set(extra.get("links", [])),
                     lambda tag: urls.relative(url, urls.concept_url(tag)) if tag in tags else None,
+                    keep_h1=summary.title_from == "h1",
                 )
                 promoted_lines = {n for a, b, _, _ in extra.get("promoted", []) for n in range(a, b + 1)}
                 body = renderer.render(text, heat=dict(extra.get("heat", [])), marked=promoted_lines)
-                has_h1 = renderer.title_html if renderer.has_h1 else False
+                has_h1 = renderer.title_html if renderer.has_h1 else heading
             ctx.update(models.note_extras(url, path, extra, len(ctx["lines"])))
             return self._render(
                 "note.html",
@@ -562,6 +585,9 @@ class Site(Inputs):
             docs, readable, memory_state.get(memory_blob or "", []), public=not private
         )
         index = models.concept_index({p: self.summary(p) for p in tagged})
+        # A heading most files share (`[summary]: #summary` in an RFC template) is no concept.
+        index = {tag: places for tag, places in index.items() if tag not in self.template_tags}
+        dream = [c for c in dream if c.tag not in self.template_tags]
         plans = self._concept_index_plan(index, dream, report_links)
         for tag in sorted(index.keys() | {c.tag for c in dream}):
             plans.append(
@@ -811,6 +837,7 @@ class Site(Inputs):
                 number: int = number,
             ) -> bytes:
                 from memgit.site.search_index import shard_index
+                from memgit.site.titles import result_heading
 
                 cache = self._shard_cache(number)
                 kept: dict[str, list] = {}
@@ -824,7 +851,8 @@ class Site(Inputs):
                         text = self._text(contents, entry.blob)[0]
                         file_docs = models.search_docs(path, text, self.params, date) if text is not None else []
                     kept[path] = [stamp, file_docs]
-                    docs += file_docs
+                    title = self.records[path]["title"]  # a result is named by its document (titles)
+                    docs += [[*d[:5], result_heading(title, d[5]), *d[6:]] for d in file_docs]
                 self._save_shard_cache(number, kept)
                 body = json.dumps(shard_index(docs), ensure_ascii=True, separators=(",", ":"))
                 # JSON.parse of a string literal is parsed faster than the same object as JavaScript.
