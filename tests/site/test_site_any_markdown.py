@@ -1,0 +1,227 @@
+"""The site of a Markdown repository memgit did not write (tests/site/rfc_repo.py), through the CLI.
+
+Design documents from one template: titles are the documents' (front matter, their own H1, else
+the file name), never the template's "Summary"; front matter is a table; a renamed file's history
+is complete, as `git log --follow` lists it; the template's headings are no concepts; a version a
+revert brings back has one snapshot page; `[site] snapshots` bounds them; the report gives the
+site's size. In Chromium: `<br>` and aligned cells render with no CSP error, and axe finds nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from memgit.site import urls
+from tests.helpers import TESTS_DIR, commit_all, git, write
+from tests.site.helpers import browser_session, build
+from tests.site.rfc_repo import SECTIONS, RfcRepo, make_rfc_repo, move
+
+AXE = TESTS_DIR / "node" / "node_modules" / "axe-core" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+browser = pytest.fixture(scope="module", name="browser")(browser_session)
+
+
+@pytest.fixture(scope="module")
+def rfc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RfcRepo, Path, dict]]:
+    home = tmp_path_factory.mktemp("rfc-home")
+    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
+    env = {
+        "HOME": str(home),
+        "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "Test Author",
+        "GIT_AUTHOR_EMAIL": "author@example.invalid",
+        "GIT_COMMITTER_NAME": "Test Committer",
+        "GIT_COMMITTER_EMAIL": "committer@example.invalid",
+    }
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in env.items():
+            mp.setenv(key, value)
+        root = tmp_path_factory.mktemp("rfc")
+        repo = make_rfc_repo(root / "ws")
+        out = root / "site"
+        yield repo, out, build(repo.root, out)
+
+
+def _title(page: Path) -> str:
+    found = re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8"), re.S)
+    assert found, page
+    return unescape(found[1]).strip()
+
+
+def _shared(values: list[str]) -> float:
+    """The share of values that another value equals."""
+    counts = Counter(values)
+    return sum(n for n in counts.values() if n > 1) / len(values)
+
+
+def test_titles_are_the_documents(rfc: tuple[RfcRepo, Path, dict]) -> None:
+    repo, out, _ = rfc
+    titles = {path: _title(out / urls.note_url(path)) for path in repo.kinds}
+    assert len(titles) >= 30
+    assert _shared(list(titles.values())) <= 0.05, Counter(titles.values()).most_common(3)
+    for path, expected in repo.titles.items():
+        assert titles[path].startswith(expected), (path, titles[path])
+    assert not any(t.startswith(tuple(SECTIONS)) for t in titles.values())
+    # A page whose first H1 is the template's shows the file's name as its H1, the section as an H2.
+    preamble = next(p for p, k in repo.kinds.items() if k == "preamble")
+    html = (out / urls.note_url(preamble)).read_text(encoding="utf-8")
+    assert len(re.findall(r"<h1[ >]", html)) == 1
+    assert re.search(r"<h2[^>]*>(?:<span[^>]*></span>)*Summary</h2>", html)
+    # The notes list names the documents the same way.
+    listing = (out / urls.NOTES).read_text(encoding="utf-8")
+    for path, expected in repo.titles.items():
+        assert expected in unescape(listing), path
+
+
+def test_search_results_are_named_by_their_document(rfc: tuple[RfcRepo, Path, dict]) -> None:
+    repo, out, _ = rfc
+    first: dict[str, tuple[int, str]] = {}
+    for shard in sorted((out / "assets" / "search").glob("[0-9]*.js")):
+        text = shard.read_text(encoding="utf-8")
+        literal = text[text.index("JSON.parse('") + 12 : text.rindex("')")]
+        data = json.loads(literal.replace("\\'", "'").replace("\\\\", "\\"))
+        for file_no, start, _end, heading in data["docs"]:
+            path = data["files"][file_no][1]
+            if path in repo.titles and (path not in first or start < first[path][0]):
+                first[path] = (start, heading)
+    names = {path: heading for path, (_, heading) in first.items()}
+    assert set(names) == set(repo.titles)
+    assert _shared(list(names.values())) <= 0.05, Counter(names.values()).most_common(3)
+    for path, expected in repo.titles.items():
+        assert names[path].startswith(expected), (path, names[path])
+
+
+def test_front_matter_is_a_table(rfc: tuple[RfcRepo, Path, dict]) -> None:
+    repo, out, _ = rfc
+    path = next(p for p, k in repo.kinds.items() if k == "front")
+    html = (out / urls.note_url(path)).read_text(encoding="utf-8")
+    article = html[html.index('<article class="markdown rendered">') :]
+    table = re.search(r'<table class="front-matter">.*?</table>', article, re.S)
+    assert table is not None
+    assert re.search(r'<th scope="row">title</th><td>' + re.escape(repo.titles[path]) + "</td>", table[0])
+    assert '<th scope="row">authors</th><td>Ada, Lin</td>' in table[0]
+    before = article[: table.start()]
+    assert "<hr" not in article and "status: accepted" not in article.replace(table[0], "")
+    assert "<h2" not in before  # the table comes first, not a rule and a heading made of `title: …`
+    assert f'<h1 class="page-title">{repo.titles[path]}</h1>' in html
+    assert 'id="L1"' in html and 'id="L7"' in html  # the front matter's lines still have anchors
+
+
+def test_history_of_a_renamed_file_is_complete(rfc: tuple[RfcRepo, Path, dict]) -> None:
+    repo, out, _ = rfc
+    for new in repo.renamed:
+        followed = git(repo.root, "log", "--follow", "--format=%H", "--", new).split()
+        html = (out / urls.note_url(new)).read_text(encoding="utf-8")
+        history = html[html.index('<section class="history"') :]
+        listed = re.findall(r'<code title="([0-9a-f]{40})">', history)
+        assert listed == followed, new
+        assert len(followed) >= 5
+
+
+def test_renames_followed_by_an_incremental_build(tmp_path: Path) -> None:
+    repo = make_rfc_repo(tmp_path / "ws", seed=11)
+    out = tmp_path / "site"
+    build(repo.root, out)
+    old = sorted(repo.kinds)[10]
+    new = old.replace("text/", "text/final/")
+    move(repo.root, old, new)
+    commit_all(repo.root, "Move one more")
+    write(repo.root / new, (repo.root / new).read_text() + "\nFinal.\n")
+    commit_all(repo.root, "Finalise")
+    report = build(repo.root, out)
+    assert report["incremental"]
+    html = (out / urls.note_url(new)).read_text(encoding="utf-8")
+    listed = re.findall(r'<code title="([0-9a-f]{40})">', html[html.index('<section class="history"') :])
+    assert listed == git(repo.root, "log", "--follow", "--format=%H", "--", new).split()
+
+
+def test_template_headings_are_no_concepts(rfc: tuple[RfcRepo, Path, dict]) -> None:
+    _, out, _ = rfc
+    made = {p.stem for p in (out / "concepts").glob("*.html")}
+    assert "borrowck" in made  # a tag people wrote in a few files stays a concept
+    slugs = {s.lower().replace(" ", "-") for s in SECTIONS}
+    assert not made & slugs
+    assert not any(
+        f"concepts/{s}.html" in p.read_text(encoding="utf-8") for p in out.glob("notes/**/*.html") for s in slugs
+    )
+
+
+def test_snapshots_one_a_blob_and_bounded_with_the_size_reported(
+    rfc: tuple[RfcRepo, Path, dict], tmp_path: Path
+) -> None:
+    repo, out, report = rfc
+    html = (out / urls.note_url(repo.reverted)).read_text(encoding="utf-8")
+    history = html[html.index('<section class="history"') :]
+    links = re.findall(r'<code title="([0-9a-f]{40})">.*?<a href="([^"]+)">', history)
+    log = git(repo.root, "log", "--format=%H %T", "--", repo.reverted).split("\n")
+    blobs = {
+        line.split()[0]: git(repo.root, "rev-parse", f"{line.split()[0]}:{repo.reverted}").strip()
+        for line in log
+        if line
+    }
+    assert len(links) == len(blobs) == 4
+    by_blob: dict[str, set[str]] = {}
+    for commit, href in links:
+        by_blob.setdefault(blobs[commit], set()).add(href)
+    assert len(by_blob) == 3 and all(len(hrefs) == 1 for hrefs in by_blob.values())  # the revert's version once
+    snaps = [p for p in (out / "snap").rglob("*.html") if urls.slug(repo.reverted) in p.as_posix()]
+    assert len(snaps) == 2  # two past versions, three commits that made them
+    on_disk = sum(p.stat().st_size for p in out.rglob("*") if p.is_file() and p.name != ".memgit-site")
+    assert report["bytes"] == on_disk
+    assert report["snapshot_pages"] == len(list((out / "snap").rglob("*.html"))) > 0
+    assert 0 < report["snapshot_bytes"] < report["bytes"]
+    # `[site] snapshots = 1`: only the newest past version of each note gets a page.
+    toml = repo.root / "memgit.toml"
+    saved = toml.read_text()
+    try:
+        toml.write_text(saved.replace("history = 50", "history = 50\nsnapshots = 1"))
+        small = build(repo.root, tmp_path / "small")
+    finally:
+        toml.write_text(saved)
+    assert small["snapshot_pages"] < report["snapshot_pages"]
+    assert small["bytes"] < report["bytes"]
+    per_note = Counter(
+        p.relative_to(tmp_path / "small" / "snap").as_posix().split("/", 1)[1]
+        for p in (tmp_path / "small" / "snap").rglob("*.html")
+    )
+    assert max(per_note.values()) == 1
+
+
+def test_tables_and_front_matter_under_the_csp_in_chromium(rfc: tuple[RfcRepo, Path, dict], browser: object) -> None:
+    repo, out, _ = rfc
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing: run `npm ci` in tests/node ({AXE})")
+    front = next(p for p, k in repo.kinds.items() if k == "front")
+    preamble = next(p for p, k in repo.kinds.items() if k == "preamble")
+    for path in (repo.tables, front, preamble, urls.NOTES):
+        page_url = (out / (path if path == urls.NOTES else urls.note_url(path))).as_uri()
+        context = browser.new_context(bypass_csp=False)  # type: ignore[attr-defined]
+        page = context.new_page()
+        console: list[str] = []
+        page.on("console", lambda m, console=console: console.append(m.text))
+        page.goto(page_url)
+        page.wait_for_load_state("load")
+        assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], (path, console[:3])
+        if path == repo.tables:
+            assert page.evaluate("document.querySelectorAll('td br').length") == 3
+            aligns = page.evaluate(
+                "[...document.querySelectorAll('tbody tr:first-child td')].map(td => getComputedStyle(td).textAlign)"
+            )
+            assert aligns == ["left", "center", "right"]
+        context.close()
+        checked = browser.new_context(bypass_csp=True)  # type: ignore[attr-defined]
+        page = checked.new_page()
+        page.goto(page_url)
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS)
+        assert result["violations"] == [], (path, [v["id"] for v in result["violations"]])
+        checked.close()
