@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from bench.gen_rfc_repo import SECTIONS, RfcRepo, make_rfc_repo, move
 from memgit.site import urls
 from tests.helpers import TESTS_DIR, commit_all, git, write
 from tests.site.helpers import browser_session, build
-from tests.site.rfc_repo import SECTIONS, RfcRepo, make_rfc_repo, move
 
 AXE = TESTS_DIR / "node" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]

@@ -1,9 +1,13 @@
-"""A generated repository of the kind memgit adopts but did not write: design documents ("RFCs")
+"""Generate a repository of the kind memgit adopts but did not write: design documents ("RFCs")
 from one template, with YAML front matter, template headings in every file, tables with `<br>`
-and aligned columns, renames and a revert, over a few dozen commits.
+and aligned columns, renames and a revert, committed over a few dozen commits (more with --files
+and --rounds).
 
-Deterministic (seeded), so a failure is reproducible; written for these tests, from no real
-repository's text. Three kinds of file, as such repositories mix them:
+    .venv/bin/python bench/gen_rfc_repo.py DEST [--files 36] [--rounds 3] [--seed 7]
+
+Deterministic (seeded, fixed identity and dates), so a failure is reproducible; written for
+memgit's tests and benchmarks, from no real repository's text. Three kinds of file, as such
+repositories mix them:
 
 - "preamble": `- Feature Name: …` lines then the template's `# Summary` as the first H1 (the file
   name is the only title it has);
@@ -13,11 +17,21 @@ repository's text. Three kinds of file, as such repositories mix them:
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.helpers import commit_all, git, write
+_ENV = {
+    "GIT_AUTHOR_NAME": "Bench Author",
+    "GIT_AUTHOR_EMAIL": "author@example.invalid",
+    "GIT_COMMITTER_NAME": "Bench Committer",
+    "GIT_COMMITTER_EMAIL": "committer@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
 
 SECTIONS = [
     "Summary",
@@ -83,6 +97,46 @@ class RfcRepo:
     tables: str = ""  # a file with a <br> table and aligned columns
 
 
+class _Clock:
+    """Commit dates one hour apart from a fixed start: the same repository, hashes included."""
+
+    def __init__(self) -> None:
+        self.tick = 0
+
+    def env(self) -> dict[str, str]:
+        self.tick += 1
+        stamp = f"{1_700_000_000 + self.tick * 3600} +0000"
+        return {**os.environ, **_ENV, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+
+
+_CLOCK = _Clock()
+
+
+def git(root: Path, *args: str) -> str:
+    proc = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, env=_CLOCK.env(), check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} failed: {proc.stderr}")
+    return proc.stdout
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def commit_all(root: Path, message: str) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+
+
+def _subjects(count: int) -> list[str]:
+    """`count` distinct subjects: the list, then the list again with a part number."""
+    return [
+        _SUBJECTS[i % len(_SUBJECTS)] + (f" part {i // len(_SUBJECTS) + 1}" if i >= len(_SUBJECTS) else "")
+        for i in range(count)
+    ]
+
+
 def _slug(subject: str) -> str:
     return subject.replace(" ", "-")
 
@@ -123,8 +177,9 @@ def move(root: Path, old: str, new: str) -> None:
     git(root, "mv", old, new)
 
 
-def make_rfc_repo(root: Path, seed: int = 7) -> RfcRepo:
-    """A few dozen files over a few dozen commits, with three renames (one of them twice) and a revert."""
+def make_rfc_repo(root: Path, seed: int = 7, files: int = 36, rounds: int = 3) -> RfcRepo:
+    """`files` files over a few dozen commits (`rounds` of revisions to a few of them), with three
+    renames (one file moved twice) and a revert."""
     rng = random.Random(seed)
     root.mkdir(parents=True, exist_ok=True)
     git(root, "init", "-q")
@@ -133,7 +188,7 @@ def make_rfc_repo(root: Path, seed: int = 7) -> RfcRepo:
     write(root / "README.md", "# Design documents\n\nOne file a proposal, under `text/`, from `0000-template.md`.\n")
     kinds = ("preamble", "front", "titled")
     texts: dict[str, str] = {}
-    for number, subject in enumerate(_SUBJECTS, start=1):
+    for number, subject in enumerate(_subjects(files), start=1):
         kind = kinds[number % 3]
         path = f"text/{number:04d}-{_slug(subject)}.md"
         texts[path] = rfc_text(rng, number, subject, kind, table=number == 5)
@@ -146,8 +201,8 @@ def make_rfc_repo(root: Path, seed: int = 7) -> RfcRepo:
         commit_all(root, f"Add RFCs {batch + 1}-{batch + 6}")
     repo.tables = paths[4]
     moved = {paths[1]: "text/accepted/" + paths[1][5:], paths[2]: "text/accepted/" + paths[2][5:]}
-    for step in range(3):  # edits before the renames
-        for path in (*moved, paths[3]):
+    for step in range(rounds):  # edits before the renames
+        for path in (*moved, paths[3], *paths[8 + step % 5 :: 23]):
             write(root / path, (root / path).read_text() + f"\nRevision {step}: {rng.choice(_WORDS)}.\n")
         commit_all(root, f"Revise drafts, round {step}")
     for old, new in moved.items():
@@ -176,3 +231,22 @@ def make_rfc_repo(root: Path, seed: int = 7) -> RfcRepo:
     write(root / reverted, original + "\nThe intended paragraph.\n")
     commit_all(root, "Edit as intended")
     return repo
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dest", type=Path)
+    parser.add_argument("--files", type=int, default=36)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    if args.files < 10:
+        parser.error("--files must be at least 10")
+    repo = make_rfc_repo(args.dest, args.seed, args.files, args.rounds)
+    print(
+        f"{len(repo.kinds)} documents, {git(repo.root, 'rev-list', '--count', 'HEAD').strip()} commits in {repo.root}"
+    )
+
+
+if __name__ == "__main__":
+    main()
