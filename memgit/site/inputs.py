@@ -203,6 +203,10 @@ class Inputs:
             else None
         )
         moves = history.renames(ws.root, self.commit, since=since)
+        if since and any(old not in (mf.logs or {}) for _, old, _ in moves):
+            # A note renamed from a name the last build did not show: its past is not in the
+            # manifest, so the whole history is walked (as a full build would).
+            since, moves = None, history.renames(ws.root, self.commit)
         names = set(self.files) | {old for _, old, new in moves}
         found = {
             p: self.subjects(rows)

@@ -128,20 +128,32 @@ def test_history_of_a_renamed_file_is_complete(rfc: tuple[RfcRepo, Path, dict]) 
 
 
 def test_renames_followed_by_an_incremental_build(tmp_path: Path) -> None:
+    """A rebuild after renames gives the history a full build gives: a note moved within the
+    memory, and a draft that was not memory (a .txt file) until it was renamed into it."""
     repo = make_rfc_repo(tmp_path / "ws", seed=11)
+    draft = "drafts/idea.txt"
+    for n in range(3):
+        write(repo.root / draft, "Idea: " + " ".join(f"point {i} of the draft" for i in range(n + 20)) + "\n")
+        commit_all(repo.root, f"Draft, take {n}")
     out = tmp_path / "site"
     build(repo.root, out)
+    assert not (out / urls.note_url(draft)).exists()
     old = sorted(repo.kinds)[10]
-    new = old.replace("text/", "text/final/")
-    move(repo.root, old, new)
-    commit_all(repo.root, "Move one more")
-    write(repo.root / new, (repo.root / new).read_text() + "\nFinal.\n")
-    commit_all(repo.root, "Finalise")
+    moved = {old: old.replace("text/", "text/final/"), draft: "text/9999-idea.md"}
+    for before, after in moved.items():
+        move(repo.root, before, after)
+    commit_all(repo.root, "Move one more, adopt the draft")
+    for after in moved.values():
+        write(repo.root / after, (repo.root / after).read_text() + "\nFinal.\n")
+        commit_all(repo.root, f"Finalise {after}")
     report = build(repo.root, out)
     assert report["incremental"]
-    html = (out / urls.note_url(new)).read_text(encoding="utf-8")
-    listed = re.findall(r'<code title="([0-9a-f]{40})">', html[html.index('<section class="history"') :])
-    assert listed == git(repo.root, "log", "--follow", "--format=%H", "--", new).split()
+    for after in moved.values():
+        html = (out / urls.note_url(after)).read_text(encoding="utf-8")
+        listed = re.findall(r'<code title="([0-9a-f]{40})">', html[html.index('<section class="history"') :])
+        followed = git(repo.root, "log", "--follow", "--format=%H", "--", after).split()
+        assert listed == followed, after
+        assert len(followed) >= 3
 
 
 def test_template_headings_are_no_concepts(rfc: tuple[RfcRepo, Path, dict]) -> None:
