@@ -20,8 +20,8 @@ import pytest
 
 from bench.gen_rfc_repo import SECTIONS, RfcRepo, make_rfc_repo, move
 from memgit.site import urls
-from tests.helpers import TESTS_DIR, commit_all, git, write
-from tests.site.helpers import browser_session, build
+from tests.helpers import TESTS_DIR, commit_all, git, memgit, write
+from tests.site.helpers import BM25, browser_session, build
 
 AXE = TESTS_DIR / "node" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -197,6 +197,7 @@ def test_snapshots_one_a_blob_and_bounded_with_the_size_reported(
     try:
         toml.write_text(saved.replace("history = 50", "history = 50\nsnapshots = 1"))
         small = build(repo.root, tmp_path / "small")
+        said = memgit(repo.root, "site", "build", "-o", str(tmp_path / "small"), env=BM25)
     finally:
         toml.write_text(saved)
     assert small["snapshot_pages"] < report["snapshot_pages"]
@@ -206,6 +207,10 @@ def test_snapshots_one_a_blob_and_bounded_with_the_size_reported(
         for p in (tmp_path / "small" / "snap").rglob("*.html")
     )
     assert max(per_note.values()) == 1
+    assert said.returncode == 0, said.stderr
+    mb = small["bytes"] / 1e6
+    assert f"size: {mb:.1f} MB, of which " in said.stdout or f"size: {small['bytes'] / 1e3:.1f} kB" in said.stdout
+    assert f"in {small['snapshot_pages']} past versions of notes" in said.stdout
 
 
 def test_tables_and_front_matter_under_the_csp_in_chromium(rfc: tuple[RfcRepo, Path, dict], browser: object) -> None:
