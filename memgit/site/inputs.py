@@ -175,7 +175,8 @@ class Inputs:
         manifest keeps stay per blob; the pages' keys carry the template headings (global key)."""
         from memgit.site import titles
 
-        self.templates = titles.template_headings(titles.summary_fields(self.records), len(self.records))
+        heads = titles.summary_fields(self.records)
+        self.templates = titles.template_headings(heads, len(heads))
         self.template_tags = titles.concept_slugs(self.templates)
         if self.templates:
             self.global_key = input_key(self.global_key, "templates", sorted(self.templates))
