@@ -242,3 +242,44 @@ def test_tables_and_front_matter_under_the_csp_in_chromium(rfc: tuple[RfcRepo, P
         result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS)
         assert result["violations"] == [], (path, [v["id"] for v in result["violations"]])
         checked.close()
+
+
+def test_no_page_carries_an_inline_style(rfc: tuple[RfcRepo, Path, dict]) -> None:
+    _, out, _ = rfc
+    styled = [p for p in out.rglob("*.html") if re.search(r"<[^>]+\sstyle=", p.read_text(encoding="utf-8"))]
+    assert styled == []
+
+
+def test_other_shapes_of_repository_keep_sensible_titles(tmp_path: Path) -> None:
+    """Shapes the RFC generator never made: daily logs sharing a section heading, a docs folder
+    whose front matter has no title, wiki pages with no H1, command pages titled by their H1."""
+    files = {
+        f"memory/2026-03-{d:02d}.md": f"# 2026-03-{d:02d}\n\n## Tasks\n[tasks]: #tasks\n\n- task {d}{' #backup' * (d < 3)}\n"
+        for d in range(1, 9)
+    }
+    files |= {
+        f"docs/{name}.md": f"---\nlayout: page\nnav_order: {n}\n---\n# {name.title()} guide\n\n## Tasks\n\nText.\n"
+        for n, name in enumerate(["install", "upgrade"])
+    }
+    files |= {f"wiki/{name}.md": f"## Tasks\n\nWiki page about {name}.\n" for name in ("Home", "Roadmap")}
+    files |= {
+        f"pages/{cmd}.md": f"# {cmd}\n\n> Manage {cmd} things.\n\n- Do it:\n\n`{cmd} -x`\n" for cmd in ("tar", "git")
+    }
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    git(ws, "init", "-q")
+    for rel, text in files.items():
+        write(ws / rel, text)
+    write(ws / "memgit.toml", '[memory]\nextra_paths = ["docs/**/*.md", "wiki/**/*.md", "pages/**/*.md"]\n')
+    commit_all(ws, "shapes")
+    out = tmp_path / "site"
+    build(ws, out)
+    titles = {rel: _title(out / urls.note_url(rel)).split(" · ")[0] for rel in files}
+    assert titles["memory/2026-03-04.md"] == "2026-03-04"  # a shared "Tasks" section changes no log's title
+    assert titles["docs/install.md"] == "Install guide"  # front matter without a title: the H1
+    assert titles["wiki/Home.md"] == "Home"  # no H1: the file's name, not "Tasks"
+    assert titles["pages/tar.md"] == "tar"
+    assert _shared(list(titles.values())) == 0
+    assert (out / "concepts" / "backup.html").exists() and not (out / "concepts" / "tasks.html").exists()
+    docs_page = (out / urls.note_url("docs/install.md")).read_text(encoding="utf-8")
+    assert '<th scope="row">layout</th><td>page</td>' in docs_page and '<h1 class="page-title' in docs_page
