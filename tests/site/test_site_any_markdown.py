@@ -130,7 +130,7 @@ def test_history_of_a_renamed_file_is_complete(rfc: tuple[RfcRepo, Path, dict]) 
 def test_renames_followed_by_an_incremental_build(tmp_path: Path) -> None:
     """A rebuild after renames gives the history a full build gives: a note moved within the
     memory, and a draft that was not memory (a .txt file) until it was renamed into it."""
-    repo = make_rfc_repo(tmp_path / "ws", seed=11)
+    repo = make_rfc_repo(tmp_path / "ws", seed=11, files=12, rounds=1)
     draft = "drafts/idea.txt"
     for n in range(3):
         write(repo.root / draft, "Idea: " + " ".join(f"point {i} of the draft" for i in range(n + 20)) + "\n")
