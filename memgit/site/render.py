@@ -19,6 +19,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from memgit.errors import MemgitError
+from memgit.site.visible import finalize
 
 STATIC = "static"
 
@@ -57,6 +58,7 @@ def make_environment(shipped: Path, overrides: list[Path], cache_dir: Path | Non
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=finalize,
     )
     env.globals["numbered_lines"] = numbered_lines
     return env
