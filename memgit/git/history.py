@@ -8,7 +8,7 @@ strings, ints): callers never hold git objects.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -149,31 +149,52 @@ def trailer_commits(root: Path, head: str, since: str | None = None, prefix: str
     return [infos[c] for c in ids if c in infos]
 
 
-def dream_reachable(root: Path, head: str, branch_prefix: str, prefix: str = "Memgit-") -> set[str]:
-    """The trailer commits reachable from a dream branch tip that `head` has merged: the only
-    commits memgit itself wrote on a dream branch (a hand-written commit with the same trailers on
-    the working branch is not among them). Local and remote-tracking branches under
-    `branch_prefix` count; a tip `head` does not contain was never merged."""
+def dream_commits(
+    root: Path, head: str, branch_prefix: str, known: Mapping[str, list[str]] | None = None
+) -> dict[str, list[str]]:
+    """The commits memgit wrote on each dream branch `head` has merged: merged tip -> the trailer
+    commits between the run's base and the tip. The report commit memgit writes last on a dream
+    branch names the base (`Memgit-Base`); a hand-written commit below that base, or on the
+    working branch, is none of them, whatever its trailers say. A branch with no such report
+    counts for nothing. Local and remote-tracking branches under `branch_prefix` are read; what
+    `known` holds for a tip (tips do not change once merged) is not read again."""
     clean = branch_prefix.strip("/")
-    if not clean or clean.startswith("-"):
-        return set()
+    if not clean or clean.startswith("-") or not plumbing.is_object_id(head):
+        return {}
     proc = plumbing.run_git(
         root,
         "for-each-ref",
+        f"--merged={head}",
         "--format=%(objectname)",
         f"refs/heads/{clean}/",
         f"refs/remotes/*/{clean}/",
     )
-    tips = sorted(set(_ids(proc.stdout)))
-    if not tips:
-        return set()
-    merged = plumbing.run_git(root, "merge-base", "--independent", *tips)  # cheap dedup of nested tips
-    tips = _ids(merged.stdout) or tips
-    tips = [t for t in tips if is_ancestor(root, t, head)]
-    if not tips:
-        return set()
-    found = plumbing.run_git(root, "log", "--format=%H", "-E", f"--grep={_TRAILER_GREP.format(prefix=prefix)}", *tips)
-    return set(_ids(found.stdout)) if found.returncode == 0 else set()
+    grep = _TRAILER_GREP.format(prefix="Memgit-")
+    out: dict[str, list[str]] = {}
+    for tip in sorted(set(_ids(proc.stdout))):
+        if known is not None and tip in known:
+            out[tip] = list(known[tip])
+            continue
+        report = _ids(
+            plumbing.run_git(
+                root, "log", "--first-parent", "-1", "--format=%H", "-E", "--grep=^Memgit-Action: report$", tip
+            ).stdout
+        )
+        info = read_commits(root, report, with_message=True).get(report[0]) if report else None
+        base = _trailer(info.message, "Memgit-Base") if info is not None else ""
+        if not plumbing.is_object_id(base):
+            out[tip] = []
+            continue
+        found = plumbing.run_git(root, "log", "--format=%H", "-E", f"--grep={grep}", tip, f"^{base}")
+        out[tip] = _ids(found.stdout) if found.returncode == 0 else []
+    return out
+
+
+def _trailer(message: str, name: str) -> str:
+    """The value of the last `name: value` line of a message's last paragraph (git's trailer block)."""
+    block = message.strip().rsplit("\n\n", 1)[-1]
+    values = [line.split(":", 1)[1].strip() for line in block.split("\n") if line.startswith(name + ":")]
+    return values[-1] if values else ""
 
 
 def read_commits(root: Path, ids: Iterable[str], with_message: bool = False) -> dict[str, CommitInfo]:

@@ -201,6 +201,7 @@ class Inputs:
         self.logs = {p: (found.get(p, []) + old_logs.get(p, []))[:limit] for p in self.files}
         self.trailers: list[dict] = []
         self.actions = []
+        self.dreams_state: dict[str, list[str]] = {}
         if self.scope == "private":
             newer = self.subjects(
                 [dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit, since=since)]
@@ -212,9 +213,12 @@ class Inputs:
         """Dreaming's actions as memgit's own records tell them: a trailer commit counts only when
         it is reachable from a merged dream branch tip and its key is in the provenance store;
         any other commit with the same trailers is a hand-written change and shows as none."""
+        self.dreams_state = history.dream_commits(
+            self.ws.root, self.commit, self.ws.config.dream.branch_prefix, self.mf.dreams
+        )
         if not self.trailers:
             return []
-        written = history.dream_reachable(self.ws.root, self.commit, self.ws.config.dream.branch_prefix)
+        written = {commit for ids in self.dreams_state.values() for commit in ids}
         return [a for a in models.dream_actions(self.trailers) if a["id"] in written and a["key"] in self.store_keys]
 
     def hidden_path(self, path: str) -> bool:

@@ -45,6 +45,7 @@ class Manifest:
     superseded: dict = field(default_factory=dict)  # supersede commit -> the text it replaced
     heat: dict = field(default_factory=dict)  # recall ledger blob -> {path: {line: count}}
     redactions: dict[str, list] = field(default_factory=dict)  # blob -> [[line, rule]] redacted in it
+    dreams: dict[str, list[str]] = field(default_factory=dict)  # merged dream tip -> memgit's commits on it
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -88,6 +89,7 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
         superseded=raw.get("superseded", {}),
         heat=raw.get("heat", {}),
         redactions=raw.get("redactions", {}),
+        dreams=raw.get("dreams", {}),
     )
 
 
@@ -122,6 +124,7 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "superseded": site.superseded_state,
         "heat": site.heat_state,
         "redactions": site.kept_redactions(),
+        "dreams": site.dreams_state,
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(marshal.dumps((FORMAT, data)))

@@ -125,11 +125,13 @@ def check_links(out: Path) -> tuple[int, list[str]]:
 
 def dream_commit(ws: Path, message: str, records: dict[str, str], *args: str) -> str:
     """Commit everything as `memgit dream` does: on a dream branch (`memgit/dream/…`), each key
-    with its action in the provenance store, then merged into the branch it left (fast-forward).
-    Only such commits are promotions to the site; the id of the commit."""
+    with its action in the provenance store, then a report commit naming the run's base
+    (`Memgit-Base`), merged into the branch it left (fast-forward). Only such commits are
+    promotions to the site; the id of the (promotion) commit."""
     from memgit.core.paths import ENTRIES_PATH
 
     branch = git(ws, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    base = git(ws, "rev-parse", "HEAD").strip()
     dream = "memgit/dream/t-" + "-".join(sorted(records))
     git(ws, "checkout", "-q", "-b", dream)
     store = ws / ENTRIES_PATH
@@ -138,9 +140,12 @@ def dream_commit(ws: Path, message: str, records: dict[str, str], *args: str) ->
     write(store, old + "".join(line + "\n" for line in lines))
     git(ws, "add", "-A")
     git(ws, "commit", "-q", *args, "-m", message)
+    promotion = git(ws, "rev-parse", "HEAD").strip()
+    report = f"dream report\n\nMemgit-Action: report\nMemgit-Base: {base}\n"
+    git(ws, "commit", "-q", "--allow-empty", *args, "-m", report)
     git(ws, "checkout", "-q", branch)
     git(ws, "merge", "-q", "--ff-only", dream)
-    return git(ws, "rev-parse", "HEAD").strip()
+    return promotion
 
 
 def make_workspace(root: Path, files: dict[str, str | bytes], message: str = "memory") -> Path:
