@@ -186,3 +186,22 @@ def test_a_planted_manifest_or_linked_folder_is_refused_and_nothing_written(host
     proc = memgit(ws, "site", "build", "-o", str(out), env=BM25)
     assert_clean_error(proc, "does not lie inside the output folder")
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_real_dreams_promotion_shows_and_a_copy_of_its_message_does_not(workspace: Path, tmp_path: Path) -> None:
+    from tests.site.test_site_concepts import dreamt
+
+    ran = dreamt(workspace)
+    promoted = [c for c in ran["commits"] if "Memgit-Action: promote" in git(workspace, "log", "-1", "--format=%B", c)]
+    assert promoted
+    # Someone copies a promotion's whole message (trailers and all) onto a commit of their own.
+    copied = git(workspace, "log", "-1", "--format=%B", promoted[0])
+    write(workspace / "memory" / "2026-03-05.md", "# 2026-03-05\n\n- Watered the office ficus.\n")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "-F", "-", input=copied)
+    copy = git(workspace, "rev-parse", "HEAD").strip()
+    out = tmp_path / "site"
+    build(workspace, out)
+    dreams = (out / urls.DREAMS).read_text(encoding="utf-8")
+    shown = re.findall(r'<li class="action action-\w+" id="a-([0-9a-f]+)">', dreams)
+    assert sorted(shown) == sorted(c[:7] for c in promoted) and copy[:7] not in shown
