@@ -91,3 +91,31 @@ def test_hidden_characters_show_as_visible_escapes(tmp_path: Path) -> None:
     assert "Zwölf Äpfel, naïve café 👩‍💻" in note  # letters, accents, emoji joiners untouched
     shards = "".join(p.read_text() for p in (out / "assets" / "search").glob("*.js"))
     assert "\\u202e" not in shards.lower() and "U+202E" in shards and "U+200B" in shards
+
+
+def test_images_are_copied_by_blob_and_a_public_site_takes_none_from_a_private_path(tmp_path: Path) -> None:
+    from tests.site.test_site_reading import png
+
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "memory/kitchen.md": "# Kitchen\n\n![Shelf layout](pics/shelf.png)\n\n![Receipt](../sessions/receipt.png)\n"
+            "![Remote](https://example.org/x.png) ![Missing](pics/none.png)\n",
+            "memory/pics/shelf.png": png(8, 4),
+            "sessions/receipt.png": png(6, 6),
+        },
+    )
+    private, public = tmp_path / "private", tmp_path / "public"
+    build(ws, private)
+    build(ws, public, "--scope", "public")
+    shelf = git(ws, "rev-parse", "HEAD:memory/pics/shelf.png").strip()
+    receipt = git(ws, "rev-parse", "HEAD:sessions/receipt.png").strip()
+    for out, copied in ((private, {shelf, receipt}), (public, {shelf})):
+        found = {p.name.split(".")[0] for p in (out / "assets" / "img").iterdir()}
+        assert found == {b[:20] for b in copied}, out
+        note = (out / urls.note_url("memory/kitchen.md")).read_text(encoding="utf-8")
+        assert note.count("<img ") == len(copied) and 'alt="Shelf layout"' in note
+        assert "[image: Remote]" in note and "[image: Missing]" in note and "example.org/x.png" not in note
+        assert check_links(out)[1] == []
+    assert (private / "assets" / "img" / f"{shelf[:20]}.png").read_bytes() == png(8, 4)
+    assert "[image: Receipt]" in (public / urls.note_url("memory/kitchen.md")).read_text(encoding="utf-8")
