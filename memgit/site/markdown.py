@@ -20,11 +20,12 @@ gives the rest.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from markupsafe import Markup, escape
@@ -76,9 +77,18 @@ def heading_slug(text: str) -> str:
 def _highlight(code: str, lang: str, attrs: str) -> str:
     """A fenced block's tokens as `<span class="tok-…">`, coloured by site.css in both palettes:
     done at build time (no script on the page), only for a language Pygments knows by name."""
-    if not lang:
+    tools = _pygments(lang.lower()) if lang else None
+    if tools is None:
         return ""
     from pygments import highlight
+
+    return str(highlight(code, *tools))
+
+
+@functools.lru_cache(maxsize=64)
+def _pygments(lang: str) -> tuple[Any, Any] | None:
+    """(lexer, formatter) for a language name, made once a build (a lexer costs more than a short
+    block's highlighting), or None for a name Pygments does not know."""
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import get_lexer_by_name
     from pygments.util import ClassNotFound
@@ -86,8 +96,8 @@ def _highlight(code: str, lang: str, attrs: str) -> str:
     try:
         lexer = get_lexer_by_name(lang, stripnl=False, ensurenl=False)
     except ClassNotFound:
-        return ""
-    return str(highlight(code, lexer, HtmlFormatter(nowrap=True, classprefix="tok-")))
+        return None
+    return lexer, HtmlFormatter(nowrap=True, classprefix="tok-")
 
 
 def _parser() -> MarkdownIt:
