@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import secrets
 import shutil
 from collections.abc import Iterable
@@ -65,27 +66,31 @@ def existing_files(root: Path) -> set[str]:
     return found
 
 
+#: A path part that is empty, `.` or `..`, a leading slash, a NUL or a backslash.
+_UNSAFE_PART = re.compile(r"\A/|[\x00\\]|(?:\A|/)\.{0,2}(?:/|\Z)")
+
+
 def is_safe_relative(rel: str) -> bool:
     """A plain relative POSIX path: no root, no `.`/`..` or empty parts, no NUL or backslash."""
-    if not rel or rel.startswith("/") or "\0" in rel or "\\" in rel:
-        return False
-    return all(part not in ("", ".", "..") for part in rel.split("/"))
+    return _UNSAFE_PART.search(rel) is None
 
 
 def inside(root: Path, rel: str, seen: dict[str, Path] | None = None) -> Path:
     """`root / rel` with its folder resolved (symbolic links followed) and checked to lie inside
     `root`; anything else is refused before a byte is written or removed. The file itself is
     replaced or unlinked, never followed, so its folder is what must stay inside. `seen` caches
-    resolved folders for one pass over many pages of the same folders."""
+    the folders found inside, for one pass over many pages of the same folders."""
     cache = seen if seen is not None else {}
-    base = cache.get("") or cache.setdefault("", root.resolve())
     if is_safe_relative(rel):
         folder, _, name = rel.rpartition("/")
-        parent = cache.get(folder) if folder else base
-        if parent is None:
-            parent = cache[folder] = (base / folder).resolve()
-        if parent == base or parent.is_relative_to(base):
+        parent = cache.get(folder)
+        if parent is not None:
             return parent / name
+        base = cache.get("\0") or cache.setdefault("\0", root.resolve())
+        resolved = (base / folder).resolve() if folder else base
+        if resolved == base or resolved.is_relative_to(base):
+            cache[folder] = resolved
+            return resolved / name
     raise OutputRefused(
         f"refusing to write or remove {rel[:120]!r}: it does not lie inside the output folder {root}; "
         "nothing was written"

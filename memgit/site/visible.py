@@ -2,8 +2,8 @@
 
 A bidi override (U+202E) can make a line read backwards from what it holds, and zero-width or tag
 characters can hide words from a reader that an agent still reads. The site shows each of them as
-a visible escape such as `⟦U+202E⟧` wherever text reaches a page: every template expression passes
-through `visible` (the Jinja environment's finalize), and search shards carry it too. Characters
+a visible escape such as `⟦U+202E⟧` wherever text reaches a page: every rendered page passes
+through `visible` whole (render.render), and search shards carry it too. Characters
 that shape legitimate text (the zero-width joiner and non-joiner inside emoji and Indic scripts,
 variation selectors) are kept; tab, newline and carriage return are layout, not hidden.
 """
@@ -11,9 +11,6 @@ variation selectors) are kept; tab, newline and carriage return are layout, not 
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from markupsafe import Markup
 
 # C0/C1 controls (not tab, newline, carriage return), the bidi embeddings, overrides, isolates and
 # marks, zero-width space, word joiner and invisible operators, the BOM, interlinear annotation
@@ -31,13 +28,3 @@ def _escape(match: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """`text` with every hidden control character replaced by its visible escape."""
     return _HIDDEN.sub(_escape, text) if _HIDDEN.search(text) else text
-
-
-def finalize(value: Any) -> Any:
-    """Jinja's finalize: each `{{ … }}` value, Markup or plain, with hidden characters escaped (the
-    escape holds no HTML-special character, so markup stays markup)."""
-    if isinstance(value, Markup):
-        return Markup(visible(str(value))) if _HIDDEN.search(value) else value
-    if isinstance(value, str):
-        return visible(value)
-    return value
