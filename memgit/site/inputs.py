@@ -213,11 +213,12 @@ class Inputs:
         """Dreaming's actions as memgit's own records tell them: a trailer commit counts only when
         it is reachable from a merged dream branch tip and its key is in the provenance store;
         any other commit with the same trailers is a hand-written change and shows as none."""
+        if not self.trailers:  # nothing to check: no process for the branches
+            self.dreams_state = dict(self.mf.dreams or {})
+            return []
         self.dreams_state = history.dream_commits(
             self.ws.root, self.commit, self.ws.config.dream.branch_prefix, self.mf.dreams
         )
-        if not self.trailers:
-            return []
         written = {commit for ids in self.dreams_state.values() for commit in ids}
         return [a for a in models.dream_actions(self.trailers) if a["id"] in written and a["key"] in self.store_keys]
 
