@@ -58,6 +58,8 @@ def build_command(out: Path | None, scope: str, base_url: str, at: str, as_json:
     )
     for line in redaction_lines(report.redacted):
         click.echo(line)
+    for line in left_out_lines(report.left_out):
+        click.echo(line)
     click.echo(f"open {Path(report.out) / 'index.html'}")
 
 
@@ -79,6 +81,28 @@ def redaction_lines(rows: list[dict[str, Any]]) -> list[str]:
     for row in rows:
         where = f" (an older version, commit {row['commit'][:10]})" if row["commit"] else ""
         lines.append(f"  {display_path(row['path'])}:{row['line']}: {row['code']} {row['rule']}{where}")
+    return lines
+
+
+def left_out_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """What a public build left out, grouped by why, so the owner sees what stayed private."""
+    from memgit.core.paths import display_path
+
+    if not rows:
+        return []
+    heads = {
+        "file": "private files left out",
+        "snapshot": "older versions of public notes left out (only the current version is published)",
+        "subject": 'commit subjects shown as "a private change" (the commit also changed private files)',
+    }
+    lines = []
+    for what, head in heads.items():
+        mine = [r for r in rows if r["what"] == what]
+        if mine:
+            lines.append(f"public scope: {len(mine)} {head}:")
+            for row in mine:
+                at = f" @ {row['commit'][:10]}" if row["commit"] else ""
+                lines.append(f"  {display_path(row['path'])}{at}")
     return lines
 
 

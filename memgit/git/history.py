@@ -7,15 +7,18 @@ strings, ints): callers never hold git objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from memgit.errors import MemgitError
 from memgit.git import plumbing
 
-_SEP = "\x1f"
-_RECORD = "\x1e"
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}")
+#: What a trailer commit's message must hold to be read at all (memgit's own trailer names).
+_TRAILER_GREP = "^{prefix}[A-Za-z]+:"
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,10 @@ class CommitInfo:
         return cls(*data)
 
 
+def is_iso_date(text: str) -> bool:
+    return bool(_ISO.fullmatch(text))
+
+
 def resolve_commit(root: Path, ref: str) -> tuple[str, str]:
     """(commit id, tree id) of `ref` from one `git rev-parse`; a clear error when it names no commit."""
     if not ref or ref.startswith("-"):
@@ -53,76 +60,224 @@ def is_ancestor(root: Path, older: str, newer: str) -> bool:
     return plumbing.run_git(root, "merge-base", "--is-ancestor", older, newer).returncode == 0
 
 
+def _raw_walk(root: Path, rev: str) -> Iterator[tuple[str, str, str]]:
+    """(commit id, path, blob id after the commit) for every file every commit changed, newest first.
+
+    The walk prints nothing a commit's author controls except paths, and those only NUL-terminated
+    after the `:mode mode blob blob status` token that announces them: `git log -z --format=%H
+    --raw` gives `id NUL [NL]:meta NUL path NUL ... id NUL ...`. A message cannot reach this output,
+    so it cannot forge a row (messages are read afterwards, per commit, by `read_commits`).
+    """
+    proc = plumbing.run_git(
+        root, "log", "--no-merges", "--no-renames", "--raw", "--no-abbrev", "-z", "--format=%H", rev
+    )
+    if proc.returncode != 0:
+        raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
+    tokens = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
+    commit = ""
+    i = 0
+    while i < len(tokens):
+        token = tokens[i].lstrip("\n")
+        i += 1
+        if token.startswith(":"):
+            fields = token.split(" ")
+            if i < len(tokens) and commit and len(fields) == 5 and plumbing.is_object_id(fields[3]):
+                yield commit, tokens[i], fields[3]
+            i += 1
+        elif plumbing.is_object_id(token):
+            commit = token
+
+
 def file_logs(
-    root: Path, head: str, paths: set[str] | None, limit: int, since: str | None = None
+    root: Path,
+    head: str,
+    paths: set[str] | None,
+    limit: int,
+    since: str | None = None,
+    hidden: Callable[[str], bool] | None = None,
 ) -> dict[str, list[dict[str, str]]]:
-    """The `limit` newest commits that touched each path, newest first, from one `git log --raw`.
+    """The `limit` newest commits that touched each path, newest first.
 
     Each row holds the commit's id, author, date and subject and the file's blob id after it (all
     zeros when the commit deleted the file), so a page can link to the note as it was. `since`
     restricts the walk to `since..head` (an incremental build merges the rows into those it kept).
-    Merge commits are left out, as `git log -- path` does by default.
+    Merge commits are left out, as `git log -- path` does by default. `hidden` names paths a
+    reader may not learn about: a row of a commit that also touched one says so (`private` "1").
     """
-    fmt = _RECORD + _SEP.join(["%H", "%an", "%aI", "%s"]) + _SEP
     rev = f"{since}..{head}" if since else head
-    proc = plumbing.run_git(
-        root, "log", "--no-merges", "--no-renames", "--raw", "--no-abbrev", "-z", f"--format={fmt}", rev
-    )
-    if proc.returncode != 0:
-        raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
-    out: dict[str, list[dict[str, str]]] = {}
-    for record in proc.stdout.decode("utf-8", "surrogateescape").split(_RECORD):
-        fields = record.split(_SEP)
-        if len(fields) < 5:
+    wanted: dict[str, list[tuple[str, str]]] = {}
+    touched_hidden: set[str] = set()
+    for commit, name, blob in _raw_walk(root, rev):
+        if hidden is not None and commit not in touched_hidden and hidden(name):
+            touched_hidden.add(commit)
+        if paths is not None and name not in paths:
             continue
-        commit = {"id": fields[0], "author": fields[1], "date": fields[2], "subject": fields[3]}
-        tokens = fields[4].split("\0")
-        i = 0
-        while i < len(tokens) - 1:
-            meta = tokens[i].lstrip("\n")
-            if not meta.startswith(":"):
-                i += 1
+        seen = wanted.setdefault(name, [])
+        if len(seen) < limit:
+            seen.append((commit, blob))
+    infos = read_commits(root, {commit for rows in wanted.values() for commit, _ in rows})
+    out: dict[str, list[dict[str, str]]] = {}
+    for name, rows in wanted.items():
+        kept = []
+        for commit, blob in rows:
+            info = infos.get(commit)
+            if info is None:
                 continue
-            name = tokens[i + 1]
-            i += 2
-            if paths is not None and name not in paths:
-                continue
-            seen = out.setdefault(name, [])
-            if len(seen) < limit:
-                seen.append({**commit, "blob": meta.split(" ")[3]})
+            row = {"id": info.id, "author": info.author, "date": info.date, "subject": info.subject, "blob": blob}
+            if hidden is not None:
+                row["private"] = "1" if commit in touched_hidden else ""
+            kept.append(row)
+        out[name] = kept
     return out
+
+
+def _ids(proc_stdout: bytes) -> list[str]:
+    return [line for line in proc_stdout.decode("ascii", "replace").split("\n") if plumbing.is_object_id(line)]
 
 
 def trailer_commits(root: Path, head: str, since: str | None = None, prefix: str = "Memgit-") -> list[CommitInfo]:
     """Commits reachable from `head` (and not from `since`) whose message holds a `<prefix>…:`
-    trailer, newest first. Dreaming's promotion branches are found this way once merged, whatever
-    their branch name.
+    trailer, newest first. The walk prints ids only; each message is then read whole from its
+    commit object (`read_commits`), so no message can pass itself off as another commit's fields.
     """
-    fmt = _RECORD + _SEP.join(["%H", "%an", "%aI", "%s", "%B"])
     rev = f"{since}..{head}" if since else head
-    proc = plumbing.run_git(root, "log", f"--format={fmt}", "-E", f"--grep=^{prefix}[A-Za-z]+:", rev)
+    proc = plumbing.run_git(root, "log", "--format=%H", "-E", f"--grep={_TRAILER_GREP.format(prefix=prefix)}", rev)
     if proc.returncode != 0:
         raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
-    out = []
-    for record in proc.stdout.decode("utf-8", "replace").split(_RECORD):
-        fields = record.split(_SEP)
-        if len(fields) == 5:
-            out.append(CommitInfo(fields[0], fields[1], fields[2], fields[3], fields[4].strip()))
+    ids = _ids(proc.stdout)
+    infos = read_commits(root, ids, with_message=True)
+    return [infos[c] for c in ids if c in infos]
+
+
+def dream_commits(
+    root: Path, head: str, branch_prefix: str, known: Mapping[str, list[str]] | None = None
+) -> dict[str, list[str]]:
+    """The commits memgit wrote on each dream branch `head` has merged: merged tip -> the trailer
+    commits between the run's base and the tip. The report commit memgit writes last on a dream
+    branch names the base (`Memgit-Base`); a hand-written commit below that base, or on the
+    working branch, is none of them, whatever its trailers say. A branch with no such report
+    counts for nothing. Local and remote-tracking branches under `branch_prefix` are read; what
+    `known` holds for a tip (tips do not change once merged) is not read again."""
+    clean = branch_prefix.strip("/")
+    if not clean or clean.startswith("-") or not plumbing.is_object_id(head):
+        return {}
+    proc = plumbing.run_git(
+        root,
+        "for-each-ref",
+        f"--merged={head}",
+        "--format=%(objectname)",
+        f"refs/heads/{clean}/",
+        f"refs/remotes/*/{clean}/",
+    )
+    grep = _TRAILER_GREP.format(prefix="Memgit-")
+    out: dict[str, list[str]] = {}
+    for tip in sorted(set(_ids(proc.stdout))):
+        if known is not None and tip in known:
+            out[tip] = list(known[tip])
+            continue
+        report = _ids(
+            plumbing.run_git(
+                root, "log", "--first-parent", "-1", "--format=%H", "-E", "--grep=^Memgit-Action: report$", tip
+            ).stdout
+        )
+        info = read_commits(root, report, with_message=True).get(report[0]) if report else None
+        base = _trailer(info.message, "Memgit-Base") if info is not None else ""
+        if not plumbing.is_object_id(base):
+            out[tip] = []
+            continue
+        found = plumbing.run_git(root, "log", "--format=%H", "-E", f"--grep={grep}", tip, f"^{base}")
+        out[tip] = _ids(found.stdout) if found.returncode == 0 else []
     return out
+
+
+def _trailer(message: str, name: str) -> str:
+    """The value of the last `name: value` line of a message's last paragraph (git's trailer block)."""
+    block = message.strip().rsplit("\n\n", 1)[-1]
+    values = [line.split(":", 1)[1].strip() for line in block.split("\n") if line.startswith(name + ":")]
+    return values[-1] if values else ""
+
+
+def read_commits(root: Path, ids: Iterable[str], with_message: bool = False) -> dict[str, CommitInfo]:
+    """Author, ISO date and subject (and the whole message) of each commit, read from the commit
+    objects through one `cat-file --batch`: each object comes length-prefixed, its author line is
+    parsed from the right (`name <email> seconds zone`), so no byte of a message or a name can
+    shift another field. Ids that are not full object ids, or name no commit, are left out."""
+    wanted = sorted({c for c in ids if plumbing.is_object_id(c)})
+    if not wanted:
+        return {}
+    proc = plumbing.run_git(root, "cat-file", "--batch", data="".join(f"{c}\n" for c in wanted).encode())
+    data, pos = proc.stdout, 0
+    out: dict[str, CommitInfo] = {}
+    for commit in wanted:
+        end = data.find(b"\n", pos)
+        if end < 0:
+            break
+        header = data[pos:end].split(b" ")
+        pos = end + 1
+        if len(header) != 3 or header[1] != b"commit" or not header[2].isdigit():
+            continue
+        size = int(header[2])
+        body = data[pos : pos + size]
+        pos += size + 1
+        if header[0].decode("ascii", "replace") != commit:
+            continue
+        info = parse_commit_object(commit, body, with_message)
+        if info is not None:
+            out[commit] = info
+    return out
+
+
+def parse_commit_object(commit: str, body: bytes, with_message: bool = False) -> CommitInfo | None:
+    """A raw commit object as a CommitInfo; None when its author line is not one git writes."""
+    head, _, message = body.partition(b"\n\n")
+    author = None
+    for line in head.split(b"\n"):
+        if line.startswith(b"author "):
+            author = line[len(b"author ") :].decode("utf-8", "replace")
+            break
+    if author is None:
+        return None
+    match = re.fullmatch(r"(.*?) ?<[^<>]*> (\d{1,12}) ([+-])(\d{2})(\d{2})", author)
+    if match is None:
+        return None
+    sign = 1 if match[3] == "+" else -1
+    zone = timezone(sign * timedelta(hours=int(match[4]), minutes=int(match[5])))
+    try:
+        date = datetime.fromtimestamp(int(match[2]), zone).isoformat()
+    except (OverflowError, OSError, ValueError):
+        return None
+    if not is_iso_date(date):
+        return None
+    text = message.decode("utf-8", "replace")
+    paragraph = text.lstrip("\n").split("\n\n", 1)[0]
+    subject = " ".join(line.strip() for line in paragraph.split("\n") if line.strip())
+    return CommitInfo(commit, match[1], date, subject, text.strip() if with_message else "")
 
 
 def commits_info(root: Path, ids: Iterable[str]) -> dict[str, CommitInfo]:
     """Author, date and subject of the given commits (unknown ids are left out)."""
-    wanted = sorted(set(ids))
+    return read_commits(root, ids)
+
+
+def full_commit_ids(root: Path, names: Iterable[str]) -> dict[str, str]:
+    """The full id of each abbreviated commit id that names exactly one commit here (one
+    `cat-file --batch-check`); ids that are not hex, missing or ambiguous are left out."""
+    wanted = sorted({n for n in names if 4 <= len(n) <= 64 and all(c in "0123456789abcdef" for c in n)})
     if not wanted:
         return {}
-    fmt = _RECORD + _SEP.join(["%H", "%an", "%aI", "%s"])
-    proc = plumbing.run_git(root, "log", "--no-walk=unsorted", f"--format={fmt}", "--ignore-missing", *wanted)
-    out: dict[str, CommitInfo] = {}
-    for record in proc.stdout.decode("utf-8", "replace").split(_RECORD):
-        fields = record.strip("\n").split(_SEP)
-        if len(fields) == 4:
-            out[fields[0]] = CommitInfo(*fields)
+    proc = plumbing.run_git(
+        root, "cat-file", "--batch-check", data="".join(f"{n}^{{commit}}\n" for n in wanted).encode()
+    )
+    out: dict[str, str] = {}
+    for name, line in zip(wanted, proc.stdout.decode("ascii", "replace").split("\n"), strict=False):
+        fields = line.split(" ")
+        if (
+            len(fields) == 3
+            and fields[1] == "commit"
+            and plumbing.is_object_id(fields[0])
+            and fields[0].startswith(name)
+        ):
+            out[name] = fields[0]
     return out
 
 
@@ -210,26 +365,27 @@ def worktree_commit(root: Path) -> str | None:
 
 def renames(root: Path, head: str, since: str | None = None) -> list[tuple[str, str, str]]:
     """Every rename in the history of `head` (not of `since`), newest first: (commit, old path,
-    new path), from one `git log -M --diff-filter=R`. Kept apart from `file_logs` so that a
-    file's log can follow its past names (`memgit.site.renames`) whatever parses the log itself."""
+    new path). Kept apart from `file_logs` so that a file's log can follow its past names
+    (`memgit.site.renames`). Parsed as `_raw_walk` parses: only ids and NUL-terminated paths after
+    their `:meta` token reach the output, so no message can forge a rename."""
     rev = f"{since}..{head}" if since else head
     proc = plumbing.run_git(
-        root, "log", "--no-merges", "-M", "--diff-filter=R", "--name-status", "-z", f"--format={_RECORD}%H", rev
+        root, "log", "--no-merges", "-M", "--diff-filter=R", "--raw", "--no-abbrev", "-z", "--format=%H", rev
     )
     if proc.returncode != 0:
         raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
+    tokens = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
     out: list[tuple[str, str, str]] = []
-    for record in proc.stdout.decode("utf-8", "surrogateescape").split(_RECORD):
-        tokens = record.split("\0")
-        commit = tokens[0].strip()
-        if not plumbing.is_object_id(commit):
-            continue
-        i = 1
-        while i + 2 < len(tokens):
-            status = tokens[i].strip("\n")
-            if status.startswith("R"):
-                out.append((commit, tokens[i + 1], tokens[i + 2]))
-                i += 3
-            else:
-                i += 1
+    commit = ""
+    i = 0
+    while i < len(tokens):
+        token = tokens[i].lstrip("\n")
+        i += 1
+        if token.startswith(":"):
+            fields = token.split(" ")
+            if commit and len(fields) == 5 and fields[4].startswith("R") and i + 1 < len(tokens):
+                out.append((commit, tokens[i], tokens[i + 1]))
+            i += 2 if len(fields) == 5 and fields[4][:1] in "RC" else 1
+        elif plumbing.is_object_id(token):
+            commit = token
     return out

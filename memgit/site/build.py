@@ -56,6 +56,8 @@ class BuildReport:
     bytes: int = 0
     snapshot_bytes: int = 0
     snapshot_pages: int = 0
+    #: What a public site left out and why: {what: file | snapshot | subject, path, commit, why}.
+    left_out: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -171,6 +173,10 @@ def _make_pages(
     present = output.existing_files(out)
     plans = site.plan(present)
     report = BuildReport(out=str(out), commit=commit, scope=scope, pages=len(plans), incremental=bool(mf.pages))
+    # Every path this build may write or remove, checked before anything is: a page's name, or one
+    # the manifest remembers, that would land outside the output folder stops the build here.
+    output.check_inside(out, [p.url for p in plans])
+    output.check_inside(out, mf.pages)
     todo = [p for p in plans if mf.pages.get(p.url, ("", ""))[0] != p.key or p.url not in present]
     needed = {blob for plan in todo for blob in plan.needs}
     contents = plumbing.read_blobs(ws.root, sorted(needed)) if needed else {}
@@ -211,6 +217,7 @@ def _make_pages(
     snaps = [size for url, size in mf.sizes.items() if url.startswith("snap/")]
     report.snapshot_bytes, report.snapshot_pages = sum(snaps), len(snaps)
     report.redacted = site.redaction_rows()
+    report.left_out = site.left_out_rows()
     mf.pages = pages
     mf.commit = commit
     manifest_mod.save(ws.data_dir, str(out), mf, site)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from memgit import __version__
 from memgit.core import paths
 from memgit.core.provenance import SourceRef, parse_reference
+from memgit.dream.entries import parse_store
 from memgit.dream.entries import provenance as entry_provenance
 from memgit.git import history, plumbing
 from memgit.lint.redact import redact_line, redact_text
@@ -41,6 +42,7 @@ SUMMARIES = 2
 #: What a build redacts, versioned: part of every page's key, so a page made under other rules is
 #: never kept by a later build (bump it when the redaction rules change what pages show).
 REDACTION = 1
+PRIVATE_SUBJECT = "a private change"
 
 
 def input_key(*parts: Any) -> str:
@@ -52,6 +54,12 @@ def entry_source(entry: Entry) -> SourceRef | None:
     """Where a MEMORY.md entry came from: the one place that knows how an entry names its source
     (today the marker's `source=` field; a marker that only holds a key would be looked up here)."""
     return entry.marker.source if entry.marker is not None else None
+
+
+def public_subjects(rows: list[dict]) -> list[dict]:
+    """History rows of a public site: a commit that also changed a private file keeps its id, author
+    and date, but its subject (which may speak of that file) reads "a private change"."""
+    return [{**row, "subject": PRIVATE_SUBJECT} if row.get("private") else row for row in rows]
 
 
 def _record(summary: models.Summary) -> dict:
@@ -145,11 +153,14 @@ class Inputs:
         }
         store = tree_files.get(paths.ENTRIES_PATH)
         self.store_blob = store.blob if store is not None and store.is_regular else ""
-        self.provenance = entry_provenance(
+        store_text = (
             plumbing.read_blobs(self.ws.root, [self.store_blob])[self.store_blob].decode("utf-8", "replace")
             if self.store_blob
             else None
         )
+        self.provenance = entry_provenance(store_text)
+        #: Every key dreaming recorded: a trailer commit whose key is not here is no promotion of memgit's.
+        self.store_keys = {r.key for r in parse_store(store_text).records} if store_text else set()
 
     def _gather_summaries(self, mf: manifest_mod.Manifest) -> None:
         """A summary per file: kept in the manifest by blob, made (and redacted) for new blobs."""
@@ -209,9 +220,10 @@ class Inputs:
             # manifest, so the whole history is walked (as a full build would).
             since, moves = None, history.renames(ws.root, self.commit)
         names = set(self.files) | {old for _, old, new in moves}
+        hidden = self.hidden_path if self.scope == "public" else None
         found = {
-            p: self.subjects(rows)
-            for p, rows in history.file_logs(ws.root, self.commit, names, limit, since=since).items()
+            p: self.subjects(public_subjects(rows))
+            for p, rows in history.file_logs(ws.root, self.commit, names, limit, since=since, hidden=hidden).items()
         }
         # Paths no commit touched since the last build keep their pages as they are (see plan()).
         self.touched: set[str] | None = set(found) if since else None
@@ -220,12 +232,30 @@ class Inputs:
         self.logs = site_renames.follow(logs, moves, self.files, limit)  # a renamed note keeps its history
         self.trailers: list[dict] = []
         self.actions = []
+        self.dreams_state: dict[str, list[str]] = {}
         if self.scope == "private":
             newer = self.subjects(
                 [dataclasses.asdict(c) for c in history.trailer_commits(ws.root, self.commit, since=since)]
             )
             self.trailers = newer + ((mf.trailers or []) if since else [])
-            self.actions = models.dream_actions(self.trailers)
+            self.actions = self._memgit_actions()
+
+    def _memgit_actions(self) -> list[dict]:
+        """Dreaming's actions as memgit's own records tell them: a trailer commit counts only when
+        it is reachable from a merged dream branch tip and its key is in the provenance store;
+        any other commit with the same trailers is a hand-written change and shows as none."""
+        if not self.trailers:  # nothing to check: no process for the branches
+            self.dreams_state = dict(self.mf.dreams or {})
+            return []
+        self.dreams_state = history.dream_commits(
+            self.ws.root, self.commit, self.ws.config.dream.branch_prefix, self.mf.dreams
+        )
+        written = {commit for ids in self.dreams_state.values() for commit in ids}
+        return [a for a in models.dream_actions(self.trailers) if a["id"] in written and a["key"] in self.store_keys]
+
+    def hidden_path(self, path: str) -> bool:
+        """A path a public site never shows, nor says anything of (the subjects of its commits)."""
+        return models.is_private(path, self.cfg.private_paths)
 
     def summary(self, path: str) -> models.Summary:
         found = self._summaries.get(path)
@@ -298,6 +328,39 @@ class Inputs:
         for (path, commit), hits in sorted(self.ref_redactions.items()):
             add(path, hits, commit)
         return sorted(rows, key=lambda r: (r["commit"] is not None, r["path"], r["line"]))
+
+    def left_out_rows(self) -> list[dict]:
+        """What a public site leaves out, and why: private files, older versions of public notes
+        (a line removed since may be what the owner meant to withdraw), and the subjects of commits
+        that also changed a private file. Empty for a private site."""
+        if self.scope != "public":
+            return []
+        rows: list[dict] = [
+            {"what": "file", "path": p, "commit": None, "why": "a private path"}
+            for p in sorted(self.tree_files)
+            if self.ws.is_memory_path(p) and self.hidden_path(p)
+        ]
+        for path, entry in self.files.items():
+            for row in self.logs.get(path, []):
+                if row.get("private"):
+                    rows.append(
+                        {
+                            "what": "subject",
+                            "path": path,
+                            "commit": row["id"],
+                            "why": "the commit also changed private files",
+                        }
+                    )
+                if row["blob"] not in (ZERO, entry.blob):
+                    rows.append(
+                        {
+                            "what": "snapshot",
+                            "path": path,
+                            "commit": row["id"],
+                            "why": "an older version of a public note",
+                        }
+                    )
+        return rows
 
     def kept_redactions(self) -> dict[str, list[list]]:
         """The per-blob redactions the manifest keeps: those of every blob a page of this build shows."""

@@ -21,7 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-VERSION = 4
+from memgit.errors import MemgitError
+from memgit.site.output import is_safe_relative
+
+VERSION = 5
 #: What a stored manifest must have been written by: marshal's format follows the Python version.
 FORMAT = (VERSION, sys.version_info[:2], marshal.version)
 
@@ -43,6 +46,7 @@ class Manifest:
     heat: dict = field(default_factory=dict)  # recall ledger blob -> {path: {line: count}}
     redactions: dict[str, list] = field(default_factory=dict)  # blob -> [[line, rule]] redacted in it
     sizes: dict[str, int] = field(default_factory=dict)  # url -> bytes written (the report's site size)
+    dreams: dict[str, list[str]] = field(default_factory=dict)  # merged dream tip -> memgit's commits on it
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -64,10 +68,17 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
     if raw.get("global_key") != global_key:  # summaries depend on settings too: start over
         return Manifest(global_key=global_key)
     summaries = raw.get("summaries", {})
+    pages = raw.get("pages", {})
+    unsafe = _unsafe_url(raw)
+    if unsafe is not None:
+        raise MemgitError(
+            f"the site manifest {path} names {str(unsafe)[:120]!r}, a path outside the output folder; "
+            "nothing was written: delete that file and build again"
+        )
     return Manifest(
         global_key=global_key,
         commit=raw.get("commit"),
-        pages={url: (v[0], v[1]) for url, v in raw.get("pages", {}).items()},
+        pages={url: (v[0], v[1]) for url, v in pages.items()},
         summaries=summaries,
         logs=raw.get("logs"),
         blame=raw.get("blame"),
@@ -80,7 +91,19 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
         heat=raw.get("heat", {}),
         redactions=raw.get("redactions", {}),
         sizes=raw.get("sizes", {}),
+        dreams=raw.get("dreams", {}),
     )
+
+
+def _unsafe_url(raw: dict[str, Any]) -> str | None:
+    """The first page path the manifest names that is not a plain path inside the output folder
+    (a damaged or planted manifest must not make a build write or remove anything elsewhere)."""
+    named: list[Any] = list(raw.get("pages") or {})
+    for value in (raw.get("by_path") or {}).values():
+        named += value[1] if isinstance(value, list) and len(value) > 1 and isinstance(value[1], list) else []
+    concepts = raw.get("concepts") or {}
+    named += (concepts.get("urls") or []) if isinstance(concepts, dict) else []
+    return next((str(u) for u in named if not isinstance(u, str) or not is_safe_relative(u)), None)
 
 
 def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
@@ -104,6 +127,7 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "heat": site.heat_state,
         "redactions": site.kept_redactions(),
         "sizes": mf.sizes,
+        "dreams": site.dreams_state,
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(marshal.dumps((FORMAT, data)))

@@ -20,11 +20,12 @@ gives the rest.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from markupsafe import Markup, escape
@@ -42,7 +43,8 @@ _EXTERNAL = ("http", "https", "mailto")
 # The forms a note's text may link without Markdown link syntax: a `#tag` (as models._TAG finds
 # them) and a provenance reference `path.md:start-end[@commit]`.
 _INLINE = re.compile(
-    r"(?P<tag>(?<![\w&#/])#(?P<name>[A-Za-z][\w-]{1,40})\b)"
+    r"(?P<wiki>\[\[(?P<wtarget>[^\[\]|#\n]+)(?:#(?P<wfrag>[^\[\]|\n]*))?(?:\|(?P<wlabel>[^\[\]\n]+))?\]\])"
+    r"|(?P<tag>(?<![\w&#/])#(?P<name>[A-Za-z][\w-]{1,40})\b)"
     r"|(?P<ref>(?<![\w/])(?P<path>[\w./%+~-]+\.(?:md|jsonl)):(?P<start>\d+)-(?P<end>\d+)(?:@(?P<commit>[0-9a-f]{7,64}))?\b)"
 )
 _LEAVES = frozenset({"paragraph_open", "heading_open", "fence", "code_block", "hr", "tr_open", "html_block"})
@@ -58,10 +60,50 @@ class Entry:
     marker: EntryMarker | None
 
 
+#: Ids the page templates use: a heading whose slug is one of them gets a suffix.
+_RESERVED_IDS = frozenset(
+    {"main", "hq", "hpanel", "hstatus", "hresults", "promoted-h", "heat-h", "linked-h", "history-h"}
+    | {"search-form", "search-input", "search-results", "search-status"}
+)
+_SLUG_DROP = re.compile(r"[^\w\- ]+")
+_TASK = re.compile(r"\[([ xX])\][ \t]")
+
+
+def heading_slug(text: str) -> str:
+    """The id GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return _SLUG_DROP.sub("", text.strip().lower()).replace(" ", "-") or "section"
+
+
+def _highlight(code: str, lang: str, attrs: str) -> str:
+    """A fenced block's tokens as `<span class="tok-…">`, coloured by site.css in both palettes:
+    done at build time (no script on the page), only for a language Pygments knows by name."""
+    tools = _pygments(lang.lower()) if lang else None
+    if tools is None:
+        return ""
+    from pygments import highlight
+
+    return str(highlight(code, *tools))
+
+
+@functools.lru_cache(maxsize=64)
+def _pygments(lang: str) -> tuple[Any, Any] | None:
+    """(lexer, formatter) for a language name, made once a build (a lexer costs more than a short
+    block's highlighting), or None for a name Pygments does not know."""
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = get_lexer_by_name(lang, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+    return lexer, HtmlFormatter(nowrap=True, classprefix="tok-")
+
+
 def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "highlight": _highlight})
     md.enable(["table", "strikethrough"])
     return md
 
@@ -214,6 +256,7 @@ class Renderer:
         tag_url: Callable[[str], str | None] | None = None,
         provenance: Mapping[str, EntryMarker] | None = None,
         keep_h1: bool = True,
+        images: Mapping[str, str] | None = None,
     ) -> None:
         self.page_url = page_url
         self.keep_h1 = keep_h1  # False: the leading H1 is not the page's title (titles.site_title)
@@ -221,6 +264,8 @@ class Renderer:
         self.known_paths = known_paths
         self.tag_url = tag_url
         self.provenance = provenance
+        #: workspace path of an image -> where the build copied it (site-root relative)
+        self.images = images or {}
         self.has_h1 = False
         self.title_html = Markup("")  # the leading `# Title`, split from the body (render())
 
@@ -229,15 +274,35 @@ class Renderer:
         parts = urlsplit(href)
         if parts.scheme:
             return href if parts.scheme.lower() in _EXTERNAL else None
-        if parts.netloc or not parts.path:
+        if parts.netloc:
             return None
+        if not parts.path:
+            return "#" + _fragment(parts.fragment) if parts.fragment else None
         target = posixpath.normpath(posixpath.join(posixpath.dirname(self.source_path), unquote(parts.path)))
         if target not in self.known_paths:
             return None
-        anchor = ""
-        if parts.fragment.startswith("L") and parts.fragment[1:].replace("-L", "", 1).isdigit():
-            anchor = "#" + parts.fragment
+        anchor = "#" + _fragment(parts.fragment) if parts.fragment else ""
         return urls.relative(self.page_url, urls.note_url(target) + anchor)
+
+    def wiki_target(self, name: str) -> str | None:
+        """The memory file a `[[name]]` names, found as a relative link would be (beside this
+        note), then from the workspace's top; `.md` is implied."""
+        name = name.strip()
+        wanted = name if name.endswith((".md", ".jsonl")) else name + ".md"
+        for base in (posixpath.dirname(self.source_path), ""):
+            target = posixpath.normpath(posixpath.join(base, wanted))
+            if target in self.known_paths:
+                return target
+        return None
+
+    def image_src(self, src: str) -> str | None:
+        """Where an image the note shows was copied, relative to this page (None: not copied)."""
+        parts = urlsplit(src)
+        if parts.scheme or parts.netloc or not parts.path:
+            return None
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(self.source_path), unquote(parts.path)))
+        copied = self.images.get(target)
+        return urls.relative(self.page_url, copied) if copied else None
 
     def _ref_target(self, match: re.Match[str]) -> str | None:
         path = unquote(match["path"])
@@ -262,11 +327,16 @@ class Renderer:
                     depth += 1
                 elif child.type == "link_close":
                     depth -= 1
-                if child.type != "text" or depth or ("#" not in child.content and ":" not in child.content):
+                content = child.content
+                if child.type != "text" or depth or ("#" not in content and ":" not in content and "[[" not in content):
                     out.append(child)
                     continue
                 text, pos = child.content, 0
                 for match in _INLINE.finditer(text):
+                    if match["wiki"]:
+                        out += self._wiki_tokens(match, text[pos : match.start()])
+                        pos = match.end()
+                        continue
                     if match["tag"]:
                         href = self.tag_url(match["name"].lower()) if self.tag_url else None
                         label, cls = match["tag"], "tag"
@@ -290,6 +360,24 @@ class Renderer:
                 if pos < len(text):
                     out.append(_text_token(text[pos:]))
             block.children = out
+
+    def _wiki_tokens(self, match: re.Match[str], before: str) -> list[Token]:
+        """`[[name]]`, `[[name#heading]]`, `[[name|label]]` as a link to the note it names, or its
+        label as dead text when no memory file has that name."""
+        from markdown_it.token import Token
+
+        label = (match["wlabel"] or match["wtarget"] + (f"#{match['wfrag']}" if match["wfrag"] else "")).strip()
+        target = self.wiki_target(match["wtarget"])
+        out = [_text_token(before)] if before else []
+        opener = Token("link_open", "a", 1)
+        opener.meta["site"] = True
+        if target is None:
+            opener.meta["dead"] = True
+        else:
+            anchor = "#" + _fragment(match["wfrag"]) if match["wfrag"] else ""
+            opener.attrSet("href", urls.relative(self.page_url, urls.note_url(target) + anchor))
+            opener.attrSet("class", "wikilink")
+        return out + [opener, _text_token(label), Token("link_close", "a", -1)]
 
     def render(
         self,
@@ -332,15 +420,75 @@ class Renderer:
                 note.content = annotate(entry)
                 # inside a list item; after a paragraph (a <p> holds no block)
                 tokens.insert(closed + 1 if tokens[opened].type == "paragraph_open" else closed, note)
+        _task_items(tokens)
         if anchors:
             count = (clean.count("\n") + (0 if clean.endswith("\n") else 1)) if clean else 0
             anchor_lines(tokens, count, _block_classes(heat or {}, marked) if heat or marked else None)
+        _heading_ids(tokens)
         html = _MD.renderer.render(tokens, _MD.options, {"renderer": self})
         self.title_html = Markup("")
         if self.has_h1 and html.startswith("<h1"):
             end = html.index("</h1>") + len("</h1>")
             self.title_html, html = Markup(html[:end]), html[end:].lstrip("\n")
         return front_matter_html(front) + Markup(html)
+
+
+def _fragment(fragment: str) -> str:
+    """A link's `#…` as the page has it: a line anchor as written, anything else as a heading's slug."""
+    fragment = unquote(fragment)
+    if fragment.startswith("L") and fragment[1:].replace("-L", "", 1).isdigit():
+        return fragment
+    slug = heading_slug(fragment)
+    return slug + "-h" if slug in _RESERVED_IDS else slug
+
+
+def _heading_ids(tokens: list[Token]) -> None:
+    """Each heading's id is its slug (`note.md#heading` lands on it; repeats get `-1`, `-2`); the
+    line anchor it held moves into an empty span at its start, so `#L12` still lands there."""
+    from markdown_it.token import Token
+
+    seen: dict[str, int] = {}
+    for i, token in enumerate(tokens):
+        if token.type != "heading_open" or i + 1 >= len(tokens):
+            continue
+        inline = tokens[i + 1]
+        words = "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
+        slug = heading_slug(words)
+        if slug in _RESERVED_IDS:
+            slug += "-h"
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        line_id = token.attrGet("id")
+        token.attrSet("id", slug if not count else f"{slug}-{count}")
+        if line_id:
+            anchor = Token("html_inline", "", 0)
+            anchor.content = f'<span id="{escape(str(line_id))}"></span>'
+            inline.children = [anchor, *(inline.children or [])]
+
+
+def _task_items(tokens: list[Token]) -> None:
+    """`- [ ] item` and `- [x] item` as disabled checkboxes (a list item's first words)."""
+    from markdown_it.token import Token
+
+    for i in range(2, len(tokens)):
+        inline = tokens[i]
+        if inline.type != "inline" or tokens[i - 1].type != "paragraph_open" or tokens[i - 2].type != "list_item_open":
+            continue
+        if not inline.children:
+            continue
+        first = inline.children[0]
+        match = _TASK.match(first.content) if first.type == "text" else None
+        if match is None:
+            continue
+        done = match[1] != " "
+        first.content = first.content[match.end() :]
+        box = Token("html_inline", "", 0)
+        box.content = (
+            f'<input type="checkbox" class="task" disabled{" checked" if done else ""} '
+            f'aria-label="{"done" if done else "not done"}"> '
+        )
+        inline.children = [box, *(inline.children or [])]
+        tokens[i - 2].attrJoin("class", "task-item")
 
 
 def _block_classes(heat: dict[int, int], marked: Container[int]) -> Callable[[int, int], list[str]]:
@@ -370,6 +518,8 @@ def _text_token(content: str) -> Token:
 
 def _render_link_open(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
+    if token.meta.get("dead"):
+        return '<span class="dead-link">'
     if token.meta.get("site"):
         title = token.attrGet("title")
         extra = f' title="{escape(title)}"' if title else ""
@@ -394,7 +544,7 @@ def _render_link_close(
             depth += 1
         elif kind == "link_open":
             if depth == 0:
-                return "</span>" if tokens[j].meta.get("dropped") else "</a>"
+                return "</span>" if tokens[j].meta.get("dropped") or tokens[j].meta.get("dead") else "</a>"
             depth -= 1
     return "</a>"
 
@@ -402,7 +552,12 @@ def _render_link_close(
 def _render_image(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
     alt = "".join(child.content for child in (token.children or []))
-    return f'<span class="image-alt">[image: {escape(alt)}]</span>'
+    src = env["renderer"].image_src(str(token.attrGet("src") or ""))
+    if src is None:  # not a file of the workspace the build copied: no request leaves the page
+        return f'<span class="image-alt">[image: {escape(alt)}]</span>'
+    title = token.attrGet("title")
+    extra = f' title="{escape(title)}"' if title else ""
+    return f'<img class="note-img" src="{escape(src)}" alt="{escape(alt)}"{extra} loading="lazy" decoding="async">'
 
 
 def _render_table_open(

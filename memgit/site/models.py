@@ -172,22 +172,36 @@ def summarise_text(path: str, text: str) -> Summary:
 
 
 _MD_LINK = re.compile(r"\]\(\s*<?([^)\s>#]+\.(?:md|jsonl))(?:#[^)\s>]*)?>?")
+IMAGE_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+}
+_MD_IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>#?]+\.(?:png|jpe?g|gif|webp))(?:[?#][^)\s>]*)?>?", re.IGNORECASE)
+_WIKI = re.compile(r"\[\[([^\[\]|#\n]+)")
 _REF_PATH = re.compile(r"(?<![\w/])([\w./%+~-]+\.(?:md|jsonl)):\d+-\d+")
 
 
 def link_targets(path: str, text: str) -> list[str]:
-    """The memory paths a note points at: Markdown links (relative to the note) and provenance
-    references (relative to the workspace), for the "linked from" list of their pages."""
+    """The paths a note points at: Markdown links (relative to the note), `[[wikilinks]]` (beside
+    the note, or from the workspace's top), provenance references (relative to the workspace), and
+    the images it shows: for the "linked from" list of their pages and the images a build copies."""
     import posixpath
     from urllib.parse import unquote
 
-    if "](" not in text and ".md:" not in text and ".jsonl:" not in text:
+    if "](" not in text and ".md:" not in text and ".jsonl:" not in text and "[[" not in text:
         return []
+    here = posixpath.dirname(path)
     found = {
-        posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(m)))
-        for m in _MD_LINK.findall(text)
+        posixpath.normpath(posixpath.join(here, unquote(m)))
+        for m in [*_MD_LINK.findall(text), *_MD_IMAGE.findall(text)]
         if "://" not in m and not m.startswith("/")
     }
+    for name in _WIKI.findall(text):
+        wanted = name.strip() if name.strip().endswith((".md", ".jsonl")) else name.strip() + ".md"
+        found |= {posixpath.normpath(posixpath.join(here, wanted)), posixpath.normpath(wanted)}
     found |= {unquote(m) for m in _REF_PATH.findall(text)}
     return sorted(p for p in found if p != path and not p.startswith("../"))
 
@@ -345,6 +359,8 @@ def note_groups(rows: Sequence[Mapping]) -> list[dict]:
 def history_rows(page: str, path: str, commits: Sequence[Mapping], snapshot_urls: Mapping[str, str]) -> list[dict]:
     rows = []
     for commit in commits:
+        if not valid_commit_row(commit):
+            continue
         url = snapshot_urls.get(commit["id"])
         rows.append({**commit, "short": commit["id"][:7], "url": urls.relative(page, url) if url else None})
     return rows
@@ -455,16 +471,19 @@ def provenance_link(
     current_lines: Mapping[str, list[str] | None],
     lines_at: Mapping[tuple[str, str], list[str] | None],
     page: str,
+    full_ids: Mapping[str, str] | None = None,
 ) -> dict:
     """Where an entry's source reference should land.
 
     The current note when the referenced lines still read the same at HEAD; a snapshot of the file at
     the referenced commit ("changed since") when they do not; the current note, flagged, when the
-    commit is unknown here.
+    commit is unknown here. A snapshot's address is made from the commit's full id (`full_ids`
+    expands an abbreviated one; a reference written with the full id needs none).
     """
     anchor = urls.lines_anchor(ref.start, ref.end)
     current = current_lines.get(ref.path)
-    old = lines_at.get((ref.commit, ref.path)) if ref.commit else None
+    full = (full_ids or {}).get(ref.commit or "", ref.commit or "")
+    old = lines_at.get((ref.commit, ref.path)) if ref.commit and urls.is_object_id(full) else None
     label = ref.format()
     if old is None:
         if current is None:
@@ -479,7 +498,7 @@ def provenance_link(
         return {"label": label, "url": urls.relative(page, urls.note_url(ref.path) + anchor), "state": "current"}
     return {
         "label": label,
-        "url": urls.relative(page, urls.snapshot_url(ref.commit or "", ref.path) + anchor),
+        "url": urls.relative(page, urls.snapshot_url(full, ref.path) + anchor),
         "state": "changed",
         "current_url": urls.relative(page, urls.note_url(ref.path)) if current else None,
     }
@@ -496,10 +515,24 @@ def parse_score(text: str) -> tuple[float | None, list[tuple[str, str]]]:
     return score, parts
 
 
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[+-]\d{2}:\d{2}|Z)")
+
+
+def valid_commit_row(commit: Mapping) -> bool:
+    """A commit row a page may show: a full object id and an ISO date (anything else was not
+    written by git's own fields and is left out, whatever its text says)."""
+    return bool(_OBJECT_ID.fullmatch(str(commit.get("id", "")))) and bool(
+        _ISO_DATE.fullmatch(str(commit.get("date", "")))
+    )
+
+
 def dream_actions(commits: Sequence[Mapping]) -> list[dict]:
     """Each promotion, supersede and forget commit with its key, source, score and components."""
     out = []
     for commit in commits:
+        if not valid_commit_row(commit):
+            continue
         trailers = parse_trailers(commit.get("message", ""))
         if not any(name in trailers for name in (TRAILER_KEY, TRAILER_ACTION)):
             continue

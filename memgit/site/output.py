@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import secrets
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from memgit.errors import MemgitError
@@ -64,9 +66,47 @@ def existing_files(root: Path) -> set[str]:
     return found
 
 
-def write_file(root: Path, rel: str, data: bytes) -> None:
+#: A path part that is empty, `.` or `..`, a leading slash, a NUL or a backslash.
+_UNSAFE_PART = re.compile(r"\A/|[\x00\\]|(?:\A|/)\.{0,2}(?:/|\Z)")
+
+
+def is_safe_relative(rel: str) -> bool:
+    """A plain relative POSIX path: no root, no `.`/`..` or empty parts, no NUL or backslash."""
+    return _UNSAFE_PART.search(rel) is None
+
+
+def inside(root: Path, rel: str, seen: dict[str, Path] | None = None) -> Path:
+    """`root / rel` with its folder resolved (symbolic links followed) and checked to lie inside
+    `root`; anything else is refused before a byte is written or removed. The file itself is
+    replaced or unlinked, never followed, so its folder is what must stay inside. `seen` caches
+    the folders found inside, for one pass over many pages of the same folders."""
+    cache = seen if seen is not None else {}
+    if is_safe_relative(rel):
+        folder, _, name = rel.rpartition("/")
+        parent = cache.get(folder)
+        if parent is not None:
+            return parent / name
+        base = cache.get("\0") or cache.setdefault("\0", root.resolve())
+        resolved = (base / folder).resolve() if folder else base
+        if resolved == base or resolved.is_relative_to(base):
+            cache[folder] = resolved
+            return resolved / name
+    raise OutputRefused(
+        f"refusing to write or remove {rel[:120]!r}: it does not lie inside the output folder {root}; "
+        "nothing was written"
+    )
+
+
+def check_inside(root: Path, rels: Iterable[str]) -> None:
+    """Every path a build will write or remove, checked at once before the build writes anything."""
+    seen: dict[str, Path] = {}
+    for rel in rels:
+        inside(root, rel, seen)
+
+
+def write_file(root: Path, rel: str, data: bytes, seen: dict[str, Path] | None = None) -> None:
     """Write through a temporary file and rename, so a reader never sees half a page."""
-    path = root / rel
+    path = inside(root, rel, seen)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(data)
@@ -74,14 +114,16 @@ def write_file(root: Path, rel: str, data: bytes) -> None:
 
 
 def remove_files(root: Path, rels: list[str]) -> None:
+    seen: dict[str, Path] = {}
+    base = root.resolve()
     for rel in rels:
-        path = root / rel
+        path = inside(root, rel, seen)
         try:
             path.unlink()
         except FileNotFoundError:
             continue
         parent = path.parent
-        while parent != root and parent.is_dir() and not any(parent.iterdir()):
+        while parent != base and parent.is_relative_to(base) and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
             parent = parent.parent
 
@@ -118,9 +160,10 @@ class Staging:
             self.abort()
             raise MemgitError(f"cannot write the site next to {out}: {exc.strerror or exc}") from None
         self.written: list[str] = []
+        self._seen: dict[str, Path] = {}
 
     def write(self, rel: str, data: bytes) -> None:
-        write_file(self.dir, rel, data)
+        write_file(self.dir, rel, data, self._seen)
         self.written.append(rel)
 
     def commit(self, stale: list[str]) -> None:
@@ -131,10 +174,12 @@ class Staging:
             self._created = []
             return
         mark(self.out)
+        check_inside(self.out, [*self.written, *stale])
+        seen: dict[str, Path] = {}
         for rel in self.written:
-            target = self.out / rel
+            target = inside(self.out, rel, seen)
             target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(self.dir / rel, target)
+            os.replace(inside(self.dir, rel, self._seen), target)
         remove_files(self.out, stale)
         shutil.rmtree(self.dir, ignore_errors=True)
 

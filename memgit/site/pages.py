@@ -70,6 +70,21 @@ def _title_heading(summary: models.Summary) -> Any:
     return Markup(f'<h1 class="page-title">{escape(summary.title)}</h1>')
 
 
+#: The largest picture a build copies into the site (bytes).
+MAX_IMAGE = 5_000_000
+
+
+def _image_suffix(path: str) -> str:
+    dot = path.rfind(".")
+    suffix = path[dot:].lower() if dot > path.rfind("/") else ""
+    return suffix if suffix in models.IMAGE_TYPES else ""
+
+
+def _blob_bytes(blob: str) -> Callable[[dict[str, bytes]], bytes]:
+    """A copied file: the blob's bytes as they are."""
+    return lambda contents: contents[blob]
+
+
 def _concept_picture(picture: list, labels: dict) -> Any:
     from memgit.site.svg import concept_map
 
@@ -116,7 +131,10 @@ class Site(Inputs):
         refs = self._memory_refs()
         refs += [a["source"] for a in self.actions if a["source"]]
         self.ref_lines = self._ref_lines(*self._ref_inputs(refs)[::-1]) if refs else ({}, {})
+        # Snapshot addresses are made from full commit ids only: references may abbreviate them.
+        self.full_ids = history.full_commit_ids(self.ws.root, {r.commit for r in refs if r.commit}) if refs else {}
         self.heat = self._heat()
+        self.images = self._image_copies()
         extras = self._note_extras()
         snapshots: dict[str, tuple[str, str, str]] = {}  # url -> (commit, path, blob)
         self.by_path: dict[str, list] = {}
@@ -128,8 +146,11 @@ class Site(Inputs):
                 plans += carried
                 continue
             rows = self.logs.get(path, [])
-            snap_urls = snapshot_links(path, entry.blob, rows, self.cfg.snapshots)
-            for row in rows:
+            valid = [row for row in rows if models.valid_commit_row(row)]
+            # A public site publishes no older version: it may hold what the owner removed.
+            keep = self.cfg.snapshots if self.scope == "private" else 0
+            snap_urls = snapshot_links(path, entry.blob, valid, keep)
+            for row in valid:
                 url = snap_urls.get(row["id"])
                 if url is not None and url.startswith("snap/") and url not in snapshots:
                     snapshots[url] = (row["id"], path, row["blob"])
@@ -146,10 +167,35 @@ class Site(Inputs):
         plans += self._search_plans()
         plans.append(self._dreams_plan())
         plans += self._static_plans()
+        plans += [
+            Plan(url, input_key("image", blob), _blob_bytes(blob), (blob,))
+            for blob, url in sorted({(self.tree_files[p].blob, u) for p, u in self.images.items()})
+        ]
         seen: dict[str, Plan] = {}
         for plan in plans:
             seen.setdefault(plan.url, plan)
         return sorted(seen.values(), key=lambda p: p.url)
+
+    def _image_copies(self) -> dict[str, str]:
+        """The images notes show (path -> where the build copies it): regular files of the tree,
+        of a known picture type, at most MAX_IMAGE bytes, and on a public site only from paths a
+        public site may show."""
+        wanted = sorted(
+            {t for p in self.files for t in self.records[p].get("links", []) if _image_suffix(t)}
+            & self.tree_files.keys()
+        )
+        wanted = [
+            p for p in wanted if self.tree_files[p].is_regular and (self.scope == "private" or not self.hidden_path(p))
+        ]
+        if not wanted:
+            return {}
+        with plumbing.BlobReader(self.ws.root) as reader:
+            sizes = reader.sizes({self.tree_files[p].blob for p in wanted})
+        return {
+            p: urls.image_url(self.tree_files[p].blob, _image_suffix(p))
+            for p in wanted
+            if sizes.get(self.tree_files[p].blob, MAX_IMAGE + 1) <= MAX_IMAGE
+        }
 
     def _note_extras(self) -> dict[str, dict]:
         """What a note's page shows beyond its own file: the previous and next daily log, the notes
@@ -169,6 +215,9 @@ class Site(Inputs):
             links = [t for t in self.records[path].get("links", []) if t in self.files]
             if links:
                 out.setdefault(path, {})["links"] = links
+            images = [[t, self.images[t]] for t in self.records[path].get("links", []) if t in self.images]
+            if images:
+                out.setdefault(path, {})["images"] = images
         if self.scope == "private" and "MEMORY.md" in self.files:
             for e in self._memory_entries():
                 ref = parse_reference(e["ref"])
@@ -242,6 +291,7 @@ class Site(Inputs):
                     set(extra.get("links", [])),
                     lambda tag: urls.relative(url, urls.concept_url(tag)) if tag in tags else None,
                     keep_h1=summary.title_from == "h1",
+                    images=dict(extra.get("images", [])),
                 )
                 promoted_lines = {n for a, b, _, _ in extra.get("promoted", []) for n in range(a, b + 1)}
                 body = renderer.render(text, heat=dict(extra.get("heat", [])), marked=promoted_lines)
@@ -336,6 +386,7 @@ class Site(Inputs):
             counts,
             written,
             superseded,
+            sorted(self.images.items()),
         )
         plans = self._changed_source_plans(at_pairs, snapshots)
         promotions: dict[str, dict] = {}
@@ -352,7 +403,7 @@ class Site(Inputs):
                 if text is not None
                 else {}
             )
-            renderer = Renderer(urls.HOME, "MEMORY.md", self.files, provenance=self.provenance)
+            renderer = Renderer(urls.HOME, "MEMORY.md", self.files, provenance=self.provenance, images=self.images)
 
             def annotate(entry: Entry) -> str:
                 data = credits.get(entry.start)
@@ -384,8 +435,9 @@ class Site(Inputs):
         lines_at, current_lines = self.ref_lines
         for commit, path in at_pairs:
             old = lines_at.get((commit, path))
-            if old is not None and current_lines.get(path) != old:
-                url = urls.snapshot_url(commit, path)
+            full = self.full_ids.get(commit, commit)
+            if old is not None and current_lines.get(path) != old and urls.is_object_id(full):
+                url = urls.snapshot_url(full, path)
                 if url not in snapshots:
                     plans.append(self._ref_snapshot_plan(url, commit, path, old))
         return plans
@@ -458,7 +510,7 @@ class Site(Inputs):
         marker = entry.marker
         if marker is None:
             return {"marker": None, "blame": models.blame_summary(blame, lines, entry.start, entry.end, infos)}
-        link = models.provenance_link(source, current_lines, lines_at, urls.HOME) if source else None
+        link = models.provenance_link(source, current_lines, lines_at, urls.HOME, self.full_ids) if source else None
         if link is not None and source is not None:
             link["label"] = models.source_label(source)
             link["ref"] = source.format()
@@ -924,7 +976,7 @@ class Site(Inputs):
         actions = []
         for action in self.actions:
             source: SourceRef | None = action["source"]
-            link = models.provenance_link(source, current, lines_at, urls.DREAMS) if source else None
+            link = models.provenance_link(source, current, lines_at, urls.DREAMS, self.full_ids) if source else None
             if link is not None and source is not None:
                 link["label"] = models.source_label(source)
                 link["ref"] = source.format()

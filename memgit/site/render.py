@@ -19,6 +19,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from memgit.errors import MemgitError
+from memgit.site.visible import visible
 
 STATIC = "static"
 
@@ -112,9 +113,11 @@ def numbered_lines(lines: list[str]) -> Markup:
 
 
 def render(env: jinja2.Environment, name: str, context: Mapping[str, Any]) -> str:
-    """The page as text; a broken or failing template becomes one TemplateProblem."""
+    """The page as text, hidden characters shown as visible escapes wherever they reached it
+    (`visible`: one pass over the page costs less than one per template value); a broken or
+    failing template becomes one TemplateProblem."""
     try:
-        return env.get_template(name).render(**context)
+        return visible(env.get_template(name).render(**context))
     except jinja2.TemplateSyntaxError as exc:
         where = exc.filename or exc.name or name
         raise TemplateProblem(f"template {where} line {exc.lineno}: {exc.message}") from None

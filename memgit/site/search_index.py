@@ -17,6 +17,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
+from memgit.site.visible import visible
+
 WORD = re.compile(r"\w+")
 
 
@@ -65,10 +67,14 @@ def shard_index(docs: Sequence[Sequence]) -> dict:
             if known is None or len(line) > len(known):
                 texts[number][doc[2] + offset] = line
         rows.append([number, doc[2], doc[2] + len(lines) - 1, doc[5]])
+    # What the page shows of a hit (path, heading, lines) carries invisible characters as visible
+    # escapes, as every page does; the words were counted from the text itself.
+    rows = [[number, start, end, visible(heading)] for number, start, end, heading in rows]
     table = []
-    for key, lines in zip(files, texts, strict=True):
+    for (url, path, kind, date), lines in zip(files, texts, strict=True):
         base = min(lines)
-        table.append([*key, base, "\n".join(lines.get(n, "") for n in range(base, max(lines) + 1))])
+        text = "\n".join(lines.get(n, "") for n in range(base, max(lines) + 1))
+        table.append([url, visible(path), kind, date, base, visible(text)])
     return {"files": table, "docs": rows, "len": lengths, "keys": keys, "post": [post[k] for k in keys]}
 
 

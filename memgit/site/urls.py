@@ -50,8 +50,30 @@ def source_url(path: str) -> str:
     return f"source/{slug(path)}.html"
 
 
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def is_object_id(text: str) -> bool:
+    return bool(_OBJECT_ID.fullmatch(text))
+
+
+class UnsafeId(ValueError):
+    """Something other than a full object id where a page's path is made from one."""
+
+
 def snapshot_url(commit: str, path: str) -> str:
+    """A note at a commit. Made only from a full object id: nothing a commit message or a manifest
+    could hold reaches a path of the site."""
+    if not _OBJECT_ID.fullmatch(commit):
+        raise UnsafeId(f"not a full commit id: {commit[:80]!r}")
     return f"snap/{commit[:12]}/{slug(path)}.html"
+
+
+def image_url(blob: str, suffix: str) -> str:
+    """A copied image, named by its blob id (one copy however many notes show it)."""
+    if not _OBJECT_ID.fullmatch(blob) or suffix not in (".png", ".jpg", ".jpeg", ".gif", ".webp"):
+        raise UnsafeId(f"not an image blob: {blob[:80]!r}{suffix[:10]!r}")
+    return f"assets/img/{blob[:20]}{suffix}"
 
 
 def concept_url(tag: str) -> str:

@@ -71,8 +71,10 @@ class _Links(HTMLParser):
                 self.links.append((tag, value))
         if tag == "script" and "src" not in values:
             self._in_script = True
-        if tag in ("iframe", "object", "embed", "img", "style"):
+        if tag in ("iframe", "object", "embed", "style"):
             self.inline.append(f"<{tag}>")
+        if tag == "img" and "assets/img/" not in (values.get("src") or ""):  # only pictures the build copied
+            self.inline.append(f"<img src={values.get('src')!r}>")
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "script":
@@ -119,6 +121,31 @@ def check_links(out: Path) -> tuple[int, list[str]]:
                 if missing:
                     problems.append(f"{page.relative_to(out)}: {link} -> no #{missing[0]}")
     return checked, problems
+
+
+def dream_commit(ws: Path, message: str, records: dict[str, str], *args: str) -> str:
+    """Commit everything as `memgit dream` does: on a dream branch (`memgit/dream/…`), each key
+    with its action in the provenance store, then a report commit naming the run's base
+    (`Memgit-Base`), merged into the branch it left (fast-forward). Only such commits are
+    promotions to the site; the id of the (promotion) commit."""
+    from memgit.core.paths import ENTRIES_PATH
+
+    branch = git(ws, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    base = git(ws, "rev-parse", "HEAD").strip()
+    dream = "memgit/dream/t-" + "-".join(sorted(records))
+    git(ws, "checkout", "-q", "-b", dream)
+    store = ws / ENTRIES_PATH
+    old = store.read_text() if store.is_file() else ""
+    lines = [json.dumps({"key": key, "action": action, "day": "2026-02-07"}) for key, action in records.items()]
+    write(store, old + "".join(line + "\n" for line in lines))
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", *args, "-m", message)
+    promotion = git(ws, "rev-parse", "HEAD").strip()
+    report = f"dream report\n\nMemgit-Action: report\nMemgit-Base: {base}\n"
+    git(ws, "commit", "-q", "--allow-empty", *args, "-m", report)
+    git(ws, "checkout", "-q", branch)
+    git(ws, "merge", "-q", "--ff-only", dream)
+    return promotion
 
 
 def make_workspace(root: Path, files: dict[str, str | bytes], message: str = "memory") -> Path:

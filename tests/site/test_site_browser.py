@@ -20,7 +20,7 @@ import pytest
 
 from memgit.core.provenance import EntryMarker, SourceRef, format_trailers
 from tests.helpers import REPO_ROOT, commit_all, git, write
-from tests.site.helpers import BM25, browser_session, build, make_workspace
+from tests.site.helpers import BM25, browser_session, build, dream_commit, make_workspace
 
 ARTIFACTS = REPO_ROOT / ".artifacts" / "site"
 
@@ -95,8 +95,7 @@ def _make_site_ws(root: Path) -> Path:
             "Memgit-Action": "promote",
         }
     )
-    git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", f"Promote: Heron cutover\n\n{trailers}")
+    dream_commit(ws, f"Promote: Heron cutover\n\n{trailers}", {"kzep": "promote"})
     return ws
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from memgit.core.provenance import EntryMarker, SourceRef, format_trailers
 from tests.helpers import REPO_ROOT, assert_clean_error, commit_all, git, memgit, write
-from tests.site.helpers import BM25, build, check_links, make_workspace, tree_bytes
+from tests.site.helpers import BM25, build, check_links, dream_commit, make_workspace, tree_bytes
 
 DAILY = "".join(f"- line {n} of the day: routine note number {n}.\n" for n in range(1, 21))
 PROMOTED = [
@@ -51,9 +51,7 @@ def promoted(tmp_path: Path) -> tuple[Path, str, str]:
             "Memgit-Action": "promote",
         }
     )
-    git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", f"Promote: Heron cutover window\n\n{trailers}")
-    return ws, source_commit, git(ws, "rev-parse", "HEAD").strip()
+    return ws, source_commit, dream_commit(ws, f"Promote: Heron cutover window\n\n{trailers}", {marker.key: "promote"})
 
 
 def test_build_example_workspace_pages(tmp_path: Path) -> None:
@@ -443,15 +441,12 @@ def test_hand_written_entry_is_credited_to_its_own_commit(tmp_path: Path) -> Non
     marker = EntryMarker("k1234567890", ref, 0.9, "2026-02-08")
     # The dream rewrites the last line (it adds the missing newline), then a blank and its entry.
     write(ws / "MEMORY.md", (ws / "MEMORY.md").read_text() + f"\n\n{marker.format()}\n- Heron cuts over Sunday.\n")
-    git(ws, "add", "-A")
-    git(
+    dream_commit(
         ws,
-        "commit",
-        "-q",
-        "--author=memgit dream <dream@example.invalid>",
-        "-m",
         "dream: remember Heron\n\n"
         + format_trailers({"Memgit-Promotion": marker.key, "Memgit-Source": ref.format(), "Memgit-Action": "promote"}),
+        {marker.key: "promote"},
+        "--author=memgit dream <dream@example.invalid>",
     )
     out = tmp_path / "site"
     build(ws, out)
@@ -482,27 +477,20 @@ def test_an_update_shows_the_text_it_replaced(tmp_path: Path) -> None:
     source = git(ws, "rev-parse", "HEAD").strip()
     old = EntryMarker("kold0000001", SourceRef("memory/2026-02-06.md", 10, 10, source), 0.8, "2026-02-07")
     write(ws / "MEMORY.md", f"# Memory\n\n{old.format()}\n- Heron cuts over on Saturday.\n")
-    git(ws, "add", "-A")
-    git(
+    dream_commit(
         ws,
-        "commit",
-        "-q",
-        "-m",
         "dream: remember Heron\n\n"
         + format_trailers(
             {"Memgit-Action": "promote", "Memgit-Promotion": old.key, "Memgit-Source": old.source.format()}
         ),
+        {old.key: "promote"},
     )
     new = EntryMarker(
         "knew0000002", SourceRef("memory/2026-02-06.md", 11, 11, source), 0.9, "2026-02-08", {"supersedes": old.key}
     )
     write(ws / "MEMORY.md", f"# Memory\n\n{new.format()}\n- Heron cuts over on Sunday.\n")
-    git(ws, "add", "-A")
-    git(
+    dream_commit(
         ws,
-        "commit",
-        "-q",
-        "-m",
         "dream: update Heron\n\n"
         + format_trailers(
             {
@@ -512,6 +500,7 @@ def test_an_update_shows_the_text_it_replaced(tmp_path: Path) -> None:
                 "Memgit-Supersedes": old.key,
             }
         ),
+        {new.key: "supersede"},
     )
     out = tmp_path / "site"
     build(ws, out)

@@ -65,15 +65,21 @@ def test_rendered_markdown_is_inert_and_links_resolve() -> None:
 def test_provenance_link_states() -> None:
     ref = SourceRef("memory/d.md", 2, 3, "c0ffee")
     old = ["a", "b", "c", "d"]
-    same = models.provenance_link(ref, {"memory/d.md": old}, {("c0ffee", "memory/d.md"): old}, "index.html")
+    full = {"c0ffee": "c0ffee" + "1" * 34}
+    same = models.provenance_link(ref, {"memory/d.md": old}, {("c0ffee", "memory/d.md"): old}, "index.html", full)
     assert (same["state"], same["url"]) == ("current", "notes/memory/d.html#L2-L3")
     moved = models.provenance_link(
-        ref, {"memory/d.md": ["a", "B", "c"]}, {("c0ffee", "memory/d.md"): old}, "index.html"
+        ref, {"memory/d.md": ["a", "B", "c"]}, {("c0ffee", "memory/d.md"): old}, "index.html", full
     )
-    assert (moved["state"], moved["url"]) == ("changed", "snap/c0ffee/memory/d.html#L2-L3")
+    assert (moved["state"], moved["url"]) == ("changed", "snap/c0ffee111111/memory/d.html#L2-L3")
     assert moved["current_url"] == "notes/memory/d.html"
+    # An abbreviated id no commit here expands to never becomes a snapshot's address.
+    unexpanded = models.provenance_link(ref, {"memory/d.md": ["x"]}, {("c0ffee", "memory/d.md"): old}, "index.html")
+    assert unexpanded["state"] == "no-commit" and "snap/" not in unexpanded["url"]
     # Lines that moved below the range do not count as a change of the range itself.
-    appended = models.provenance_link(ref, {"memory/d.md": [*old, "e"]}, {("c0ffee", "memory/d.md"): old}, "index.html")
+    appended = models.provenance_link(
+        ref, {"memory/d.md": [*old, "e"]}, {("c0ffee", "memory/d.md"): old}, "index.html", full
+    )
     assert appended["state"] == "current"
     unknown = models.provenance_link(ref, {"memory/d.md": old}, {}, "index.html")
     assert unknown["state"] == "no-commit"

@@ -101,10 +101,11 @@ def test_follow_chains_renames_and_stops_at_each_rename() -> None:
 
 
 def test_snapshot_links_one_page_a_blob_and_bounded() -> None:
-    rows = [_row("c4", "now"), _row("c3", "a"), _row("c2", "b"), _row("c1", "a"), _row("c0", ZERO)]
+    c = {n: f"{n:x}" * 40 for n in range(5)}  # full commit ids: snapshot urls take nothing shorter
+    rows = [_row(c[4], "now"), _row(c[3], "a"), _row(c[2], "b"), _row(c[1], "a"), _row(c[0], ZERO)]
     links = snapshot_links("n.md", "now", rows, keep=10)
-    assert links["c4"] == "notes/n.html"
-    assert links["c3"] == links["c1"] == "snap/c3/n.html" != links["c2"]
-    assert "c0" not in links
-    assert set(snapshot_links("n.md", "now", rows, keep=1).values()) == {"notes/n.html", "snap/c3/n.html"}
+    assert links[c[4]] == "notes/n.html"
+    assert links[c[3]] == links[c[1]] == f"snap/{c[3][:12]}/n.html" != links[c[2]]
+    assert c[0] not in links
+    assert set(snapshot_links("n.md", "now", rows, keep=1).values()) == {"notes/n.html", f"snap/{c[3][:12]}/n.html"}
     assert set(snapshot_links("n.md", "now", rows, keep=0).values()) == {"notes/n.html"}

@@ -80,6 +80,26 @@
     for (; i < keys.length && keys[i].lastIndexOf(word, 0) === 0 && out.length < 50; i++) out.push(keys[i]);
     return out;
   }
+  // One typo: a, b differ by one letter changed, added, dropped, or two neighbours swapped
+  // (Damerau-Levenshtein distance 1). It also folds most British and American spellings
+  // (materialise/materialize, colour/color, centre/center).
+  function near(a, b) {
+    var la = a.length, lb = b.length, i = 0;
+    if (a === b || la - lb > 1 || lb - la > 1) return false;
+    while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    if (la === lb) {
+      if (a.slice(i + 1) === b.slice(i + 1)) return true;
+      return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    }
+    return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+  var FUZZY_MIN = 4, FUZZY_WEIGHT = 0.5;
+  function fuzzy(sh, word) {
+    var out = [];
+    if (word.length < FUZZY_MIN) return out;
+    for (var i = 0; i < sh.keys.length && out.length < 20; i++) if (near(word, sh.keys[i])) out.push(sh.keys[i]);
+    return out;
+  }
   // BM25 over every shard; a chunk must hold all the words (the last one may be a prefix), else
   // any of them, and the result says so. Dream reports rank below notes and logs.
   function search(ix, query, kind) {
@@ -91,14 +111,15 @@
       ix.shards.forEach(function (sh) {
         var scores = {}, found = {};
         words.forEach(function (w, wi) {
-          var terms = expand(sh, w, open && wi === words.length - 1 && w.length > 1);
-          terms.forEach(function (term) {
-            var post = postings(sh, term), df = 0;
+          var terms = expand(sh, w, open && wi === words.length - 1 && w.length > 1), exact = terms.length;
+          terms = terms.concat(fuzzy(sh, w).filter(function (t) { return terms.indexOf(t) < 0; }));
+          terms.forEach(function (term, ti) {
+            var post = postings(sh, term), df = 0, weight = ti < exact ? 1 : FUZZY_WEIGHT;
             ix.shards.forEach(function (o) { var p = postings(o, term); if (p) df += docCount(p); });
             var idf = Math.log(1 + (ix.n - df + 0.5) / (df + 0.5));
             eachDoc(post, function (d, tf) {
               var len = sh.len[d];
-              scores[d] = (scores[d] || 0) + idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / ix.avg));
+              scores[d] = (scores[d] || 0) + weight * idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / ix.avg));
               (found[d] = found[d] || {})[wi] = 1;
               (found[d].terms = found[d].terms || {})[term] = 1;
             });
