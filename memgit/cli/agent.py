@@ -92,11 +92,20 @@ def mcp_command(read_only: bool, scope: str | None, directory: Path | None) -> N
     metavar="TOKENS",
     help="Token budget (≈4 characters a token; default 8000). Cuts are announced in the output.",
 )
+@click.option(
+    "--host",
+    type=click.Choice(["claude-code", "codex", "generic"]),
+    default="generic",
+    show_default=True,
+    help="Fit what this agent host passes whole (claude-code, codex: 9,000 characters); the budget is clamped to it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object (text, sections, cuts).")
 @_DIR_OPTION
-def context_command(scope: str, day: str | None, budget: int | None, as_json: bool, directory: Path | None) -> None:
-    """Print the memory an agent loads at session start: today's and yesterday's logs (and
-    MEMORY.md, USER.md in the private scope), within a budget that never cuts silently."""
+def context_command(
+    scope: str, day: str | None, budget: int | None, host: str, as_json: bool, directory: Path | None
+) -> None:
+    """Print the memory an agent loads at session start: today's and yesterday's logs, then (in the
+    private scope) MEMORY.md's most used entries and USER.md, within a budget that never cuts silently."""
     from memgit.errors import MemgitError
     from memgit.mcp.server import server_options
     from memgit.recall.context import build_context
@@ -108,7 +117,7 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
     when = when or _now().date()
     ws = _workspace(directory)
     limit = budget or server_options(ws.config.mcp).context_budget
-    result = build_context(ws, scope=scope, day=when, budget=limit)
+    result = build_context(ws, scope=scope, day=when, budget=limit, host=host)
     from memgit.ledger.uses import record_context_load
 
     record_context_load(ws, result)
@@ -125,8 +134,8 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
         return
     click.echo(result.text, nl=False)
     for section in result.cuts:
-        first, last = section.cut or (0, 0)
-        click.echo(f"memgit: notice: cut {section.path} lines {first}-{last} to fit {limit} tokens", err=True)
+        ranges = ", ".join(f"{first}-{last}" for first, last in section.omitted)
+        click.echo(f"memgit: notice: cut {section.path} lines {ranges} to fit {result.budget} tokens", err=True)
 
 
 def _append(text: str, *, long_term: bool, commit: bool, as_json: bool, directory: Path | None) -> None:

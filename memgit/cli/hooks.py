@@ -206,13 +206,14 @@ def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
     """The entry point git hooks call: `memgit hook post-commit`, `memgit hook index`, ...
 
     NAME is a git hook type (pre-commit, post-commit, post-merge, post-checkout, post-rewrite),
-    the pre-commit framework's `index` / `lint`, or `claude-code` (Claude Code's SessionStart,
-    PreCompact and SessionEnd hooks: its hook JSON on stdin; `--workspace DIR` names the memory);
+    the pre-commit framework's `index` / `lint`, or `claude-code` / `codex` (the agent host's
+    SessionStart, PreCompact and SessionEnd hooks: its hook JSON on stdin; `--workspace DIR` names
+    the memory);
     ARGS are what git passed. Index and agent hooks always exit 0 (at most one warning line);
     pre-commit exits 1 when lint finds an error.
     """
-    if name == "claude-code":
-        ctx.exit(_claude_code_hook(ctx, args))
+    if name in ("claude-code", "codex"):
+        ctx.exit(_agent_hook(ctx, name, args))
     from memgit.githooks.run import run_hook
 
     stdin = None
@@ -223,9 +224,15 @@ def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
         ctx.exit(code)
 
 
-def _claude_code_hook(ctx: click.Context, args: tuple[str, ...]) -> int:
-    """`memgit hook claude-code [--workspace DIR]`: always 0, whatever goes wrong (one warning)."""
-    from memgit.githooks.claude_code import PREFIX, run
+def _agent_hook(ctx: click.Context, host: str, args: tuple[str, ...]) -> int:
+    """`memgit hook claude-code|codex [--workspace DIR]`: always 0, whatever goes wrong (one warning,
+    on stderr and in the host's visible `systemMessage`)."""
+    from memgit.githooks.claude_code import hook_output, prefix, run
+
+    def refuse(message: str) -> int:
+        click.echo(f"{prefix(host)}{message}; nothing was done", err=True)
+        click.echo(hook_output(None, [f"{message}; nothing was done"]), nl=False)
+        return 0
 
     workspace: Path | None = None
     rest = list(args)
@@ -236,14 +243,12 @@ def _claude_code_hook(ctx: click.Context, args: tuple[str, ...]) -> int:
         elif arg.startswith("--workspace="):
             workspace = Path(arg.partition("=")[2])
         else:
-            click.echo(f"{PREFIX}unknown argument {arg!r} (it takes --workspace DIR); nothing was done", err=True)
-            return 0
+            return refuse(f"unknown argument {arg!r} (it takes --workspace DIR)")
     obj = ctx.find_root().obj
     if workspace is None and isinstance(obj, dict) and obj.get("cwd_given"):
         workspace = _cwd(ctx)
     if sys.stdin is None or sys.stdin.isatty():
-        click.echo(f"{PREFIX}expects Claude Code's hook JSON on stdin; nothing was done", err=True)
-        return 0
+        return refuse("expects the agent host's hook JSON on stdin")
     raw = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     from memgit.errors import MemgitError
 
@@ -252,6 +257,5 @@ def _claude_code_hook(ctx: click.Context, args: tuple[str, ...]) -> int:
 
         now = resolve_now().astimezone()
     except MemgitError as exc:
-        click.echo(f"{PREFIX}{exc}; nothing was done", err=True)
-        return 0
-    return run(raw, out=sys.stdout, err=sys.stderr, workspace=workspace, now=now)
+        return refuse(str(exc))
+    return run(raw, out=sys.stdout, err=sys.stderr, workspace=workspace, now=now, host=host)

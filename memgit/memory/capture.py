@@ -44,6 +44,10 @@ if TYPE_CHECKING:
     from memgit.workspace import Workspace
 
 SESSIONS_DIR = "sessions"
+#: The environment of a capture's `git commit`: memgit's post-commit hook indexes the text only.
+#: Embedding a long session took most of a capture's time (37 of 39 s for 1,688 turns) while the
+#: host waited on it; the vectors are left pending and the next search, MCP call or hook fills them.
+TEXT_ONLY_ENV = {"MEMGIT_EMBEDDING": "none"}
 #: Longest session name kept in a file name; longer ids are cut and given a digest suffix.
 MAX_SESSION_CHARS = 64
 #: Longest text of one turn kept (a pasted log, a whole file): the rest is said to be left out.
@@ -401,7 +405,7 @@ def _commit(ws: Workspace, written: list[_Written], message: str) -> str:
 
     paths = list(dict.fromkeys(item.rel for item in written))
     try:
-        return commits.commit_paths(ws.root, paths, message)
+        return commits.commit_paths(ws.root, paths, message, extra_env=TEXT_ONLY_ENV)
     except commits.CommitFailed as exc:
         _undo(written)
         with contextlib.suppress(Exception):
@@ -430,7 +434,9 @@ def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> 
     if not dirty:
         return None
     try:
-        return commits.commit_paths(ws.root, dirty, f"sessions: commit captured turns of session {result.session}")
+        return commits.commit_paths(
+            ws.root, dirty, f"sessions: commit captured turns of session {result.session}", extra_env=TEXT_ONLY_ENV
+        )
     except commits.CommitFailed as exc:
         with contextlib.suppress(Exception):
             plumbing.unstage(ws.root, dirty)
@@ -439,11 +445,12 @@ def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> 
 
 
 def _index(ws: Workspace, result: CaptureResult, lock_timeout: float) -> None:
-    """Bring the index to the new commit (a no-op when memgit's post-commit hook already did)."""
+    """Bring the index's text to the new commit (a no-op when memgit's post-commit hook already
+    did); the new chunks' vectors are left pending for the next search, MCP call or hook."""
     from memgit.index.update import update_index
 
     try:
-        report = update_index(ws, lock_timeout=lock_timeout, allow_rebuild=False)
+        report = update_index(ws, lock_timeout=lock_timeout, allow_rebuild=False, embedder=None)
     except MemgitError as exc:
         result.notices.append(f"not indexed yet ({exc}); the next hook or `memgit index` catches up")
         return

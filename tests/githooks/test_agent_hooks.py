@@ -96,6 +96,9 @@ def one_warning(proc: subprocess.CompletedProcess[str], needle: str) -> str:
     assert lines[0].startswith("memgit: warning: claude-code hook: "), proc.stderr
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     assert needle.lower() in lines[0].lower(), lines[0]
+    # The user sees it too: Claude Code shows the JSON output's systemMessage (stderr it does not).
+    shown = json.loads(proc.stdout)
+    assert needle.lower() in shown["systemMessage"].lower() and shown["systemMessage"].startswith("memgit: ")
     return lines[0]
 
 
@@ -315,10 +318,10 @@ def test_outside_any_memory_workspace(memory: Path, transcript: Path, tmp_path: 
             memory, lambda c=cwd: as_host(memory, "SessionEnd", {"transcript_path": str(transcript)}, cwd=c)
         )
         one_warning(proc, needle)
-        assert not (cwd / "sessions").exists() and proc.stdout == ""
+        assert not (cwd / "sessions").exists() and "hookSpecificOutput" not in json.loads(proc.stdout)
         start = as_host(memory, "SessionStart", {"transcript_path": str(transcript), "source": "startup"}, cwd=cwd)
         one_warning(start, needle)
-        assert start.stdout == ""
+        assert "hookSpecificOutput" not in json.loads(start.stdout)
 
 
 def test_unreadable_transcript(memory: Path, transcript: Path) -> None:
