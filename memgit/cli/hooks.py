@@ -84,10 +84,18 @@ def _print_report(report: Any, as_json: bool) -> None:
 
 _agent_option = click.option(
     "--agent",
-    type=click.Choice(["claude-code"]),
+    type=click.Choice(["claude-code", "codex"]),
     default=None,
-    help="Instead of git hooks: the agent host's hooks (claude-code: SessionStart, PreCompact, SessionEnd "
-    "in .claude/settings.json).",
+    help="Instead of git hooks: the agent host's SessionStart, PreCompact and SessionEnd hooks "
+    "(claude-code: .claude/settings.local.json by default; codex: ~/.codex/hooks.json).",
+)
+_settings_option = click.option(
+    "--settings",
+    "settings",
+    type=click.Choice(["local", "project", "user"]),
+    default=None,
+    help="With --agent: which settings file. local (claude-code's default): personal and git-ignored; "
+    "project: committed, a portable command (memgit on PATH); user: ~/.claude or ~/.codex (codex's default).",
 )
 _project_option = click.option(
     "--project",
@@ -97,14 +105,18 @@ _project_option = click.option(
 )
 
 
-def _agent_hooks(ctx: click.Context, agent: str, project: Path | None, as_json: bool, *, install: bool) -> None:
+def _agent_hooks(
+    ctx: click.Context, agent: str, project: Path | None, settings: str | None, as_json: bool, *, install: bool
+) -> None:
     from memgit.githooks.claude_settings import install_agent_hooks, uninstall_agent_hooks
 
     ws = workspace_from(ctx)
     if project is not None and not project.is_absolute():
         project = _cwd(ctx) / project
-    change = install_agent_hooks if install else uninstall_agent_hooks
-    report = change(ws, agent, project=project)
+    if install:
+        report = install_agent_hooks(ws, agent, project=project, settings=settings)
+    else:
+        report = uninstall_agent_hooks(ws, agent, project=project, settings=settings)
     if as_json:
         _emit(report.to_dict())
         return
@@ -120,6 +132,7 @@ def _agent_hooks(ctx: click.Context, agent: str, project: Path | None, as_json: 
 @_hooks_path_option
 @_agent_option
 @_project_option
+@_settings_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.pass_context
 def hooks_install(
@@ -128,18 +141,22 @@ def hooks_install(
     use_hooks_path: bool,
     agent: str | None,
     project: Path | None,
+    settings: str | None,
     as_json: bool,
 ) -> None:
     """Write memgit's hooks; an existing hook is kept as NAME.legacy and still runs first.
 
-    With --agent claude-code, merge memgit's SessionStart, PreCompact and SessionEnd hooks into the
-    project's .claude/settings.json instead (other settings and hooks are kept; run it again safely).
+    With --agent claude-code (or codex), merge memgit's SessionStart, PreCompact and SessionEnd hooks
+    into the host's settings instead: --settings local (Claude Code's default,
+    .claude/settings.local.json), project (.claude/settings.json or .codex/hooks.json, a portable
+    command) or user (~/.claude/settings.json, ~/.codex/hooks.json). Other settings and hooks are
+    kept; run it again safely.
     """
     if agent is not None:
-        _agent_hooks(ctx, agent, project, as_json, install=True)
+        _agent_hooks(ctx, agent, project, settings, as_json, install=True)
         return
-    if project is not None:
-        raise click.UsageError("--project goes with --agent")
+    if project is not None or settings is not None:
+        raise click.UsageError("--project and --settings go with --agent")
     from memgit.githooks.install import install_hooks
 
     ws = workspace_from(ctx)
@@ -152,6 +169,7 @@ def hooks_install(
 @_hooks_path_option
 @_agent_option
 @_project_option
+@_settings_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.pass_context
 def hooks_uninstall(
@@ -160,14 +178,15 @@ def hooks_uninstall(
     use_hooks_path: bool,
     agent: str | None,
     project: Path | None,
+    settings: str | None,
     as_json: bool,
 ) -> None:
     """Remove memgit's hooks and put back the hooks they had set aside (--agent: the agent's hooks)."""
     if agent is not None:
-        _agent_hooks(ctx, agent, project, as_json, install=False)
+        _agent_hooks(ctx, agent, project, settings, as_json, install=False)
         return
-    if project is not None:
-        raise click.UsageError("--project goes with --agent")
+    if project is not None or settings is not None:
+        raise click.UsageError("--project and --settings go with --agent")
     from memgit.githooks.install import uninstall_hooks
 
     ws = workspace_from(ctx)
@@ -192,7 +211,7 @@ def hooks_status_command(ctx: click.Context, as_json: bool) -> None:
         return
     _print_report(report, as_json)
     if claude:
-        click.echo(f"claude-code: memgit's {', '.join(claude)} hooks in .claude/settings.json")
+        click.echo(f"claude-code: memgit's {', '.join(claude)} hooks in .claude/settings(.local).json")
 
 
 @click.command(
