@@ -133,7 +133,7 @@ def _run(raw: str, *, workspace: Path | None, now: datetime | None, host: str) -
     now = now or datetime.now().astimezone()
     if hook.event == "SessionStart":
         return session_start(ws, now, host)
-    message = _capture(ws, hook, now)
+    message = _capture(ws, hook, now, host)
     return None, [message] if message else []
 
 
@@ -196,7 +196,11 @@ def session_start(ws: Workspace, now: datetime, host: str = "claude-code") -> tu
     return result.text, warnings
 
 
-def _capture(ws: Workspace, hook: HookInput, now: datetime) -> str | None:
+#: The transcript format each host writes (Codex's rollouts are OpenAI Responses items).
+TRANSCRIPT_FORMATS = {"claude-code": "claude-code", "codex": "openai"}
+
+
+def _capture(ws: Workspace, hook: HookInput, now: datetime, host: str = "claude-code") -> str | None:
     from memgit.memory.capture import capture_transcript
 
     if hook.transcript_path is None:
@@ -204,9 +208,10 @@ def _capture(ws: Workspace, hook: HookInput, now: datetime) -> str | None:
     result = capture_transcript(
         ws,
         Path(hook.transcript_path),
-        fmt="claude-code",
+        fmt=TRANSCRIPT_FORMATS.get(host, "auto"),
         session=hook.session_id,
         now=now,
+        reason=f"{hook.event}, {hook.detail}" if hook.detail else hook.event,
         commit_lock_timeout=COMMIT_LOCK_WAIT,
         index_lock_timeout=INDEX_LOCK_WAIT,
     )

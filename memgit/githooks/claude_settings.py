@@ -239,6 +239,8 @@ def settings_file(agent: str, kind: str | None, project: Path, home: Path | None
             f"{agent} has no {kind} settings file (it reads hooks from {' and '.join(kinds)}): "
             f"use --settings {' or --settings '.join(kinds)}"
         )
+    if kind == "user" and agent == "codex" and home is None and os.environ.get("CODEX_HOME"):
+        return kind, Path(os.environ["CODEX_HOME"]) / rel.name  # Codex's user layer lives there
     if kind == "user":
         return kind, (home or Path.home()) / rel
     return kind, _project_folder(project) / rel

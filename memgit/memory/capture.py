@@ -205,8 +205,10 @@ def capture_transcript(
     index: bool = True,
     commit_lock_timeout: float | None = None,
     index_lock_timeout: float = 30.0,
+    reason: str | None = None,
 ) -> CaptureResult:
-    """Append the transcript's new turns to its session file, commit that file, index it."""
+    """Append the transcript's new turns to its session file, commit that file, index it.
+    `reason` (the host's hook event, say) ends the commit message, so history says what captured."""
     from memgit.lint.files import settings_for
 
     now = now or datetime.now().astimezone()
@@ -222,7 +224,7 @@ def capture_transcript(
     _refuse_now(ws)
     if not ws.config.memory.sessions:
         result.notices.append("[memory] sessions = false in memgit.toml: the session file is committed, not indexed")
-    _commit_and_write(ws, parsed.turns, result, settings, now, commit_lock_timeout)
+    _commit_and_write(ws, parsed.turns, result, settings, now, commit_lock_timeout, reason)
     if index and result.commit:
         _index(ws, result, index_lock_timeout)
     return result
@@ -256,6 +258,7 @@ def _commit_and_write(
     settings: LintSettings,
     now: datetime,
     lock_timeout: float | None,
+    reason: str | None = None,
 ) -> None:
     from memgit.memory.append import COMMIT_LOCK_TIMEOUT_SECONDS, append_lock
 
@@ -288,6 +291,7 @@ def _commit_and_write(
         result.redacted = dict(sorted(fired.items()))
         written = _write_parts(folder, first, current, lines, settings.max_file_bytes, result)
         message = f"sessions: capture {len(new)} turn{'s' if len(new) != 1 else ''} of session {result.session}"
+        message += f" ({reason})" if reason else ""
         result.commit = _commit(ws, written, message)
         result.added = len(new)
 
