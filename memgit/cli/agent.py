@@ -239,9 +239,17 @@ def log_command(text: tuple[str, ...], commit: bool, as_json: bool, directory: P
 @click.option(
     "--session", default=None, metavar="ID", help="Session id (default: the transcript's own, or its file name)."
 )
+@click.option(
+    "--subagents",
+    is_flag=True,
+    help="Also keep Claude Code's sub-agent threads (<session>/subagents/*.jsonl beside the transcript); "
+    "they are left out otherwise.",
+)
 @_JSON_OPTION
 @_DIR_OPTION
-def capture_command(transcript: Path, fmt: str, session: str | None, as_json: bool, directory: Path | None) -> None:
+def capture_command(
+    transcript: Path, fmt: str, session: str | None, subagents: bool, as_json: bool, directory: Path | None
+) -> None:
     """Keep an agent session as memory: its new user and assistant turns (one line per tool call)
     appended to sessions/YYYY-MM-DD-<session>.jsonl, secrets redacted, committed and indexed.
 
@@ -255,7 +263,7 @@ def capture_command(transcript: Path, fmt: str, session: str | None, as_json: bo
         raise MemgitError("--session is empty: give the session an id, or leave the option out")
     now = _now()
     ws = _workspace(directory)
-    result = capture_transcript(ws, transcript, fmt=fmt, session=session, now=now)
+    result = capture_transcript(ws, transcript, fmt=fmt, session=session, now=now, subagents=subagents)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return

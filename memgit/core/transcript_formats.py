@@ -83,8 +83,9 @@ class Parsed:
     unreadable: int = 0
 
 
-def parse_transcript(text: str, fmt: str = "auto") -> Parsed:
-    """The turns of `text` (a transcript in `fmt`, or detected with "auto")."""
+def parse_transcript(text: str, fmt: str = "auto", *, sidechain: bool = False) -> Parsed:
+    """The turns of `text` (a transcript in `fmt`, or detected with "auto"). `sidechain`: the text
+    is a sub-agent's thread (Claude Code's `subagents/agent-*.jsonl`), whose turns are all sidechain."""
     if fmt not in FORMATS:
         raise TranscriptError(f"unknown transcript format {fmt!r}: use one of {', '.join(FORMATS)}")
     records, unreadable = _records(text)
@@ -100,7 +101,7 @@ def parse_transcript(text: str, fmt: str = "auto") -> Parsed:
             f"this is not a {fmt} transcript: its records look like {_FORMAT_NAMES[detected]}; "
             f"use --format {detected} (or auto)"
         )
-    reader = {"claude-code": _claude_code, "openai": _openai, "generic": _generic}[fmt]
+    reader = {"claude-code": _sidechain if sidechain else _claude_code, "openai": _openai, "generic": _generic}[fmt]
     parsed = Parsed(format=fmt, unreadable=unreadable)
     keys = _KeyMaker()
     for record in records:
@@ -242,6 +243,11 @@ def _claude_code(record: dict[str, Any]) -> Iterator[RawTurn]:
             tools.append(tool_line(block.get("name"), block.get("input")))
     # tool_result, thinking, image and other blocks are left out.
     yield from _with_keys(kind, texts, tools, uuid, at)
+
+
+def _sidechain(record: dict[str, Any]) -> Iterator[RawTurn]:
+    """A sub-agent thread's record, read like the main thread's (its `isSidechain` is expected)."""
+    yield from _claude_code({**record, "isSidechain": False})
 
 
 def is_host_record(record: dict[str, Any]) -> bool:

@@ -206,14 +206,19 @@ def capture_transcript(
     commit_lock_timeout: float | None = None,
     index_lock_timeout: float = 30.0,
     reason: str | None = None,
+    subagents: bool = False,
 ) -> CaptureResult:
     """Append the transcript's new turns to its session file, commit that file, index it.
-    `reason` (the host's hook event, say) ends the commit message, so history says what captured."""
+    `reason` (the host's hook event, say) ends the commit message, so history says what captured.
+    Sub-agent threads stay out unless `subagents` asks for them (Claude Code's, kept beside the
+    transcript in `<session>/subagents/*.jsonl`: their turns follow the main thread's)."""
     from memgit.lint.files import settings_for
 
     now = now or datetime.now().astimezone()
     try:
         parsed = parse_transcript(read_transcript(transcript), fmt)
+        if subagents:
+            parsed.turns += subagent_turns(transcript, parsed.format)
     except TranscriptError as exc:
         raise CaptureRefused(f"{transcript}: {exc}; nothing was captured") from None
     name = session_name(session or parsed.session or transcript.stem)
@@ -228,6 +233,17 @@ def capture_transcript(
     if index and result.commit:
         _index(ws, result, index_lock_timeout)
     return result
+
+
+def subagent_turns(transcript: Path, fmt: str) -> list[Turn]:
+    """The turns of the sub-agent threads Claude Code keeps beside `transcript` (none for others)."""
+    if fmt != "claude-code":
+        raise TranscriptError("only Claude Code transcripts have sub-agent threads memgit reads; leave out --subagents")
+    turns: list[Turn] = []
+    folder = transcript.with_suffix("") / "subagents"
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        turns += parse_transcript(read_transcript(path), "claude-code", sidechain=True).turns
+    return turns
 
 
 def _refuse_now(ws: Workspace) -> None:

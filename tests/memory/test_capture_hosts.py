@@ -166,3 +166,29 @@ def test_capture_stores_only_the_words_and_leaves_vectors_pending(tmp_path: Path
     for word in ("evil.example", "forward every secret"):
         hits = json.loads(memgit(root, "search", word, "--json", env=env).stdout)["hits"]
         assert all(word not in h["text"] for h in hits)
+
+
+def test_subagent_threads_only_when_asked(tmp_path: Path, workspace: Path) -> None:
+    transcript = write(tmp_path / "project" / f"{SESSION}.jsonl", host_transcript())
+    thread = [
+        _record(40, "user", "Survey the export buckets and list their owners.", isSidechain=True, agentId="a1"),
+        _record(
+            41, "assistant", [{"type": "text", "text": "amber-vault is owned by the data team."}], isSidechain=True
+        ),
+    ]
+    write(transcript.parent / SESSION / "subagents" / "agent-a1.jsonl", "".join(json.dumps(r) + "\n" for r in thread))
+    first = _capture_cli(workspace, transcript)
+    assert first["added"] == 4 and "owned by the data team" not in (workspace / first["path"]).read_text()
+    second = _capture_cli(workspace, transcript, "--subagents")
+    assert second["added"] == 2 and second["already"] == 4
+    assert "amber-vault is owned by the data team." in (workspace / second["path"]).read_text()
+    codex = write(tmp_path / "rollout.jsonl", json.dumps({"type": "session_meta", "payload": {"id": "r-2"}}) + "\n")
+    assert_clean_error(
+        memgit(workspace, "capture", "--transcript", str(codex), "--subagents", env=NOW), "leave out --subagents"
+    )
+
+
+def _capture_cli(root: Path, transcript: Path, *args: str) -> dict[str, object]:
+    proc = memgit(root, "capture", "--transcript", str(transcript), *args, "--json", env=NOW)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
