@@ -279,5 +279,9 @@ def capture_command(
         click.echo(f"nothing new to capture in session {result.session}")
     if result.already:
         click.echo(f"{result.already} turn{'s' if result.already != 1 else ''} already captured")
+    if result.copied:
+        click.echo(
+            f"{result.copied} turn{'s' if result.copied != 1 else ''} copied from another session (a fork) not stored again"
+        )
     for code, count in result.redacted.items():
         click.echo(f"redacted {count} line{'s' if count != 1 else ''} ({code})")

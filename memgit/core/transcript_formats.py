@@ -72,6 +72,8 @@ class Turn:
     text: str
     key: str
     at: str | None = None
+    #: The key comes from the host's own record id (unique across sessions), not from the text.
+    own: bool = False
 
 
 @dataclass
@@ -111,7 +113,7 @@ def parse_transcript(text: str, fmt: str = "auto", *, sidechain: bool = False) -
         for role, said, own_key, at in reader(record):
             said = said.strip()
             if said:
-                parsed.turns.append(Turn(role, said, keys.key(role, said, own_key), at))
+                parsed.turns.append(Turn(role, said, keys.key(role, said, own_key), at, own_key is not None))
     if not parsed.turns and fmt != "generic" and detected == "generic" and _generic_turns(records):
         raise TranscriptError(
             f"no record of this transcript is in {fmt}'s shape (they are plain role/content records); "

@@ -67,6 +67,9 @@ class CaptureResult:
     path: str | None = None
     added: int = 0
     already: int = 0
+    #: Turns another session's file holds already (a forked session starts with copies of its
+    #: parent's records, ids and all): not stored twice.
+    copied: int = 0
     redacted: dict[str, int] = field(default_factory=dict)
     commit: str | None = None
     indexed: bool = False
@@ -98,6 +101,22 @@ def session_files(names: list[str], session: str) -> list[str]:
         if match and match["session"] == session:
             found.append((int(match["part"] or 1), name))
     return [name for _part, name in sorted(found)]
+
+
+_TURN_KEY = re.compile(rb'"turn": "([0-9a-f]{16})"\}$', re.MULTILINE)
+
+
+def other_session_keys(folder: Path, own: set[str]) -> set[str]:
+    """Turn keys stored in the session files not in `own`: read with one pattern over the bytes
+    (every capture pays for it, and a years-long sessions/ folder is large). Unreadable files
+    count for nothing."""
+    keys: set[str] = set()
+    for name in _names(folder):
+        if name in own or not _SESSION_FILE.match(name):
+            continue
+        with contextlib.suppress(OSError):
+            keys.update(m.decode() for m in _TURN_KEY.findall((folder / name).read_bytes()))
+    return keys
 
 
 def part_name(first: str, part: int) -> str:
@@ -292,6 +311,10 @@ def _commit_and_write(
             keys |= stored_keys(_read_text(folder / name))
         new = [t for t in turns if t.key not in keys]
         result.already = len(turns) - len(new)
+        if any(t.own for t in new):
+            elsewhere = other_session_keys(folder, set(existing))
+            result.copied = sum(1 for t in new if t.own and t.key in elsewhere)
+            new = [t for t in new if not (t.own and t.key in elsewhere)]
         first = existing[0] if existing else f"{now.date().isoformat()}-{result.session}.jsonl"
         current = existing[-1] if existing else first
         if not new:

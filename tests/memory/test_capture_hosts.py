@@ -192,3 +192,23 @@ def _capture_cli(root: Path, transcript: Path, *args: str) -> dict[str, object]:
     proc = memgit(root, "capture", "--transcript", str(transcript), *args, "--json", env=NOW)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
+
+
+def test_a_forked_session_does_not_store_its_parents_turns_again(tmp_path: Path, workspace: Path) -> None:
+    """Claude Code's --fork-session starts the new transcript with copies of the parent's records
+    (same uuids, the new sessionId): only the fork's own turns are stored."""
+    parent = write(tmp_path / f"{SESSION}.jsonl", host_transcript())
+    assert _capture_cli(workspace, parent)["added"] == 4
+    fork_id = "9d1e0000-1111-4222-8333-444455556666"
+    records = [json.loads(line) | {"sessionId": fork_id} for line in host_transcript().splitlines()]
+    records += [
+        _record(60, "user", "In this branch we try the cobalt-mirror bucket instead.") | {"sessionId": fork_id},
+        _record(61, "assistant", [{"type": "text", "text": "Trying cobalt-mirror."}]) | {"sessionId": fork_id},
+    ]
+    fork = write(tmp_path / f"{fork_id}.jsonl", "".join(json.dumps(r) + "\n" for r in records))
+    result = _capture_cli(workspace, fork)
+    assert (result["added"], result["copied"], result["already"]) == (2, 4, 0)
+    stored = (workspace / str(result["path"])).read_text()
+    assert "cobalt-mirror" in stored and "amber-vault" not in stored
+    shown = memgit(workspace, "capture", "--transcript", str(fork), env=NOW)
+    assert "nothing new" in shown.stdout and "already captured" in shown.stdout
