@@ -8,12 +8,13 @@ session of `--turns` user and assistant text turns in the host's record shapes, 
 and a large tool result (build logs, ~40 KB) every other exchange, as real sessions carry (a
 1,500-turn session is ~20 MB). It writes three scripts for `farm-bench`:
 
-* `first.sh`: PreCompact on the whole session as a new session (a new id each run): parse,
+* `first.sh`: PreCompact on a whole new session (the next of `--runs` transcripts, each with record
+  ids of its own; a new id each run): parse,
   redact, append ~1,500 lines, commit (lint + index hooks), index the text; vectors left pending;
 * `again.sh`: PreCompact on the same session again, nothing new (after one `first` run);
 * `start.sh`: SessionStart (the context, stdout to /dev/null).
 
-    farm-bench -n 5 --timeout 600 -- DIR/first.sh
+    farm-bench -n 5 --timeout 600 -- DIR/first.sh      # at most --runs runs, warm-up included
     farm-bench -n 5 -- DIR/again.sh
 """
 
@@ -36,7 +37,7 @@ def _sentence(rng: random.Random, words: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + "."
 
 
-def _record(n: int, kind: str, content: object, session: str) -> str:
+def _record(n: int, kind: str, content: object, session: str, run: int = 0) -> str:
     role = "assistant" if kind == "assistant" else "user"
     message: dict[str, object] = {"role": role, "content": content}
     if role == "assistant":
@@ -44,8 +45,8 @@ def _record(n: int, kind: str, content: object, session: str) -> str:
     return json.dumps(
         {
             "type": kind,
-            "uuid": f"00000000-0000-4000-8000-{n:012d}",
-            "parentUuid": f"00000000-0000-4000-8000-{n - 1:012d}" if n else None,
+            "uuid": f"{run:08x}-0000-4000-8000-{n:012d}",
+            "parentUuid": f"{run:08x}-0000-4000-8000-{n - 1:012d}" if n else None,
             "sessionId": session,
             "timestamp": f"2026-12-01T{8 + n // 3600 % 12:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z",
             "isSidechain": False,
@@ -55,23 +56,24 @@ def _record(n: int, kind: str, content: object, session: str) -> str:
     )
 
 
-def transcript(turns: int, seed: int, session: str = "bench-session") -> str:
-    """A Claude Code transcript with `turns` text turns (user and assistant in turn)."""
+def transcript(turns: int, seed: int, session: str = "bench-session", run: int = 0) -> str:
+    """A Claude Code transcript with `turns` text turns (user and assistant in turn); `run` makes
+    its record ids its own (memgit stores a record id once across sessions: a fork's copies)."""
     rng = random.Random(seed)
     lines: list[str] = []
     n = 0
     for exchange in range(turns // 2):
-        lines.append(_record(n, "user", " ".join(_sentence(rng, 12) for _ in range(3)), session))
+        lines.append(_record(n, "user", " ".join(_sentence(rng, 12) for _ in range(3)), session, run))
         n += 1
         blocks: list[dict[str, object]] = [{"type": "text", "text": " ".join(_sentence(rng, 14) for _ in range(6))}]
         if exchange % 2:
             blocks.append({"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": "make test"}})
-        lines.append(_record(n, "assistant", blocks, session))
+        lines.append(_record(n, "assistant", blocks, session, run))
         n += 1
         if exchange % 2:
             output = "\n".join(f"[{i:04d}] {_sentence(rng, 10)}" for i in range(550))
             result = [{"type": "tool_result", "tool_use_id": f"toolu_{n - 1}", "content": output}]
-            lines.append(_record(n, "user", result, session))
+            lines.append(_record(n, "user", result, session, run))
             n += 1
     return "\n".join(lines) + "\n"
 
@@ -86,6 +88,7 @@ def main() -> None:
     parser.add_argument("dir", type=Path)
     parser.add_argument("--turns", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--runs", type=int, default=8, help="transcripts for first.sh (farm-bench's runs + warm-up)")
     args = parser.parse_args()
     root: Path = args.dir.resolve()
     root.mkdir(parents=True, exist_ok=True)
@@ -99,14 +102,22 @@ def main() -> None:
         subprocess.run([python, "-m", "memgit", "-C", str(mem), "hooks", "install"], check=True, capture_output=True)
         subprocess.run([python, "-m", "memgit", "-C", str(mem), "index"], check=True, capture_output=True)
     path = root / "transcript.jsonl"
-    path.write_text(transcript(args.turns, args.seed))
+    if not path.exists():
+        path.write_text(transcript(args.turns, args.seed))
+    # `first` takes a new transcript each run (new record ids: a new session, not a fork's copy).
+    for run in range(1, args.runs + 1):
+        if not (root / f"transcript-{run}.jsonl").exists():
+            (root / f"transcript-{run}.jsonl").write_text(transcript(args.turns, args.seed, run=run))
+    (root / "next").write_text("1\n")
     hook = f"{python} -m memgit hook claude-code"
-    payload = (
-        '{"session_id":"%s","transcript_path":"' + str(path) + '","cwd":"' + str(mem) + '","hook_event_name":"%s"}'
+    payload = '{"session_id":"%s","transcript_path":"%s","cwd":"' + str(mem) + '","hook_event_name":"%s"}'
+    _script(
+        root / "first.sh",
+        f"n=$(cat {root}/next); echo $((n + 1)) > {root}/next\n"
+        f'printf \'{payload}\' "run-$n" "{root}/transcript-$n.jsonl" PreCompact | {hook} >/dev/null\n',
     )
-    _script(root / "first.sh", f"printf '{payload}' \"run-$$\" PreCompact | {hook} >/dev/null\n")
-    _script(root / "again.sh", f"printf '{payload}' fixed PreCompact | {hook} >/dev/null\n")
-    _script(root / "start.sh", f"printf '{payload}' fixed SessionStart | {hook} >/dev/null\n")
+    _script(root / "again.sh", f"printf '{payload}' fixed {path} PreCompact | {hook} >/dev/null\n")
+    _script(root / "start.sh", f"printf '{payload}' fixed {path} SessionStart | {hook} >/dev/null\n")
     subprocess.run([str(root / "again.sh")], check=True)  # `again` finds everything captured already
     size = path.stat().st_size
     print(f"{root}: transcript {size / 1e6:.1f} MB, {args.turns} text turns; scripts first.sh again.sh start.sh")
