@@ -139,3 +139,28 @@ def test_codex_hooks_json_within_its_three_second_clamp(memory: Path, hermetic_e
     assert_clean_error(
         memgit(memory, "hooks", "install", "--agent", "codex", "--settings", "local"), "codex has no local settings"
     )
+
+
+def test_session_start_says_conflict_markers_where_the_user_looks(memory: Path) -> None:
+    _install(memory, "--agent", "claude-code")
+    today = "2026-12-01"
+    write(memory / "memory" / f"{today}.md", f"# {today}\n\n<<<<<<< HEAD\n- ours\n=======\n- theirs\n>>>>>>> b\n")
+    payload = {"session_id": SESSION, "cwd": str(memory), "hook_event_name": "SessionStart", "source": "startup"}
+    command = _commands(memory / ".claude" / "settings.local.json")["SessionStart"]
+    proc = subprocess.run(
+        ["sh", "-c", command],
+        cwd=memory,
+        input=json.dumps(payload),
+        env={**os.environ, "MEMGIT_NOW": NOW},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0
+    shown = json.loads(proc.stdout)
+    assert "git conflict markers" in shown["systemMessage"] and shown["systemMessage"].startswith("memgit: ")
+    context = shown["hookSpecificOutput"]["additionalContext"]
+    assert shown["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert context.splitlines()[0].startswith("[memgit: WARNING:") and "- theirs" in context
+    assert len(proc.stdout) <= 9000
