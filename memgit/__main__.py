@@ -3,8 +3,8 @@ import sys
 
 def _run() -> None:
     # Git runs `memgit hook NAME` on every commit: skip click and the CLI imports on that path.
-    # (`hook claude-code` runs once a session, through the CLI, which reads MEMGIT_NOW.)
-    if len(sys.argv) > 2 and sys.argv[1] == "hook" and sys.argv[2] not in ("-h", "--help", "claude-code"):
+    # (`hook claude-code` and `hook codex` run once a session, through the CLI, which reads MEMGIT_NOW.)
+    if len(sys.argv) > 2 and sys.argv[1] == "hook" and sys.argv[2] not in ("-h", "--help", "claude-code", "codex"):
         from memgit.githooks.run import end_process
         from memgit.githooks.run import main as hook_main
 

@@ -92,11 +92,20 @@ def mcp_command(read_only: bool, scope: str | None, directory: Path | None) -> N
     metavar="TOKENS",
     help="Token budget (≈4 characters a token; default 8000). Cuts are announced in the output.",
 )
+@click.option(
+    "--host",
+    type=click.Choice(["claude-code", "codex", "generic"]),
+    default="generic",
+    show_default=True,
+    help="Fit what this agent host passes whole (claude-code, codex: 9,000 characters); the budget is clamped to it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object (text, sections, cuts).")
 @_DIR_OPTION
-def context_command(scope: str, day: str | None, budget: int | None, as_json: bool, directory: Path | None) -> None:
-    """Print the memory an agent loads at session start: today's and yesterday's logs (and
-    MEMORY.md, USER.md in the private scope), within a budget that never cuts silently."""
+def context_command(
+    scope: str, day: str | None, budget: int | None, host: str, as_json: bool, directory: Path | None
+) -> None:
+    """Print the memory an agent loads at session start: today's and yesterday's logs, then (in the
+    private scope) MEMORY.md's most used entries and USER.md, within a budget that never cuts silently."""
     from memgit.errors import MemgitError
     from memgit.mcp.server import server_options
     from memgit.recall.context import build_context
@@ -108,7 +117,7 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
     when = when or _now().date()
     ws = _workspace(directory)
     limit = budget or server_options(ws.config.mcp).context_budget
-    result = build_context(ws, scope=scope, day=when, budget=limit)
+    result = build_context(ws, scope=scope, day=when, budget=limit, host=host)
     from memgit.ledger.uses import record_context_load
 
     record_context_load(ws, result)
@@ -125,8 +134,8 @@ def context_command(scope: str, day: str | None, budget: int | None, as_json: bo
         return
     click.echo(result.text, nl=False)
     for section in result.cuts:
-        first, last = section.cut or (0, 0)
-        click.echo(f"memgit: notice: cut {section.path} lines {first}-{last} to fit {limit} tokens", err=True)
+        ranges = ", ".join(f"{first}-{last}" for first, last in section.omitted)
+        click.echo(f"memgit: notice: cut {section.path} lines {ranges} to fit {result.budget} tokens", err=True)
 
 
 def _append(text: str, *, long_term: bool, commit: bool, as_json: bool, directory: Path | None) -> None:
@@ -230,9 +239,17 @@ def log_command(text: tuple[str, ...], commit: bool, as_json: bool, directory: P
 @click.option(
     "--session", default=None, metavar="ID", help="Session id (default: the transcript's own, or its file name)."
 )
+@click.option(
+    "--subagents",
+    is_flag=True,
+    help="Also keep Claude Code's sub-agent threads (<session>/subagents/*.jsonl beside the transcript); "
+    "they are left out otherwise.",
+)
 @_JSON_OPTION
 @_DIR_OPTION
-def capture_command(transcript: Path, fmt: str, session: str | None, as_json: bool, directory: Path | None) -> None:
+def capture_command(
+    transcript: Path, fmt: str, session: str | None, subagents: bool, as_json: bool, directory: Path | None
+) -> None:
     """Keep an agent session as memory: its new user and assistant turns (one line per tool call)
     appended to sessions/YYYY-MM-DD-<session>.jsonl, secrets redacted, committed and indexed.
 
@@ -246,7 +263,7 @@ def capture_command(transcript: Path, fmt: str, session: str | None, as_json: bo
         raise MemgitError("--session is empty: give the session an id, or leave the option out")
     now = _now()
     ws = _workspace(directory)
-    result = capture_transcript(ws, transcript, fmt=fmt, session=session, now=now)
+    result = capture_transcript(ws, transcript, fmt=fmt, session=session, now=now, subagents=subagents)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -262,5 +279,9 @@ def capture_command(transcript: Path, fmt: str, session: str | None, as_json: bo
         click.echo(f"nothing new to capture in session {result.session}")
     if result.already:
         click.echo(f"{result.already} turn{'s' if result.already != 1 else ''} already captured")
+    if result.copied:
+        click.echo(
+            f"{result.copied} turn{'s' if result.copied != 1 else ''} copied from another session (a fork) not stored again"
+        )
     for code, count in result.redacted.items():
         click.echo(f"redacted {count} line{'s' if count != 1 else ''} ({code})")

@@ -84,10 +84,18 @@ def _print_report(report: Any, as_json: bool) -> None:
 
 _agent_option = click.option(
     "--agent",
-    type=click.Choice(["claude-code"]),
+    type=click.Choice(["claude-code", "codex"]),
     default=None,
-    help="Instead of git hooks: the agent host's hooks (claude-code: SessionStart, PreCompact, SessionEnd "
-    "in .claude/settings.json).",
+    help="Instead of git hooks: the agent host's SessionStart, PreCompact and SessionEnd hooks "
+    "(claude-code: .claude/settings.local.json by default; codex: ~/.codex/hooks.json).",
+)
+_settings_option = click.option(
+    "--settings",
+    "settings",
+    type=click.Choice(["local", "project", "user"]),
+    default=None,
+    help="With --agent: which settings file. local (claude-code's default): personal and git-ignored; "
+    "project: committed, a portable command (memgit on PATH); user: ~/.claude or ~/.codex (codex's default).",
 )
 _project_option = click.option(
     "--project",
@@ -97,14 +105,18 @@ _project_option = click.option(
 )
 
 
-def _agent_hooks(ctx: click.Context, agent: str, project: Path | None, as_json: bool, *, install: bool) -> None:
+def _agent_hooks(
+    ctx: click.Context, agent: str, project: Path | None, settings: str | None, as_json: bool, *, install: bool
+) -> None:
     from memgit.githooks.claude_settings import install_agent_hooks, uninstall_agent_hooks
 
     ws = workspace_from(ctx)
     if project is not None and not project.is_absolute():
         project = _cwd(ctx) / project
-    change = install_agent_hooks if install else uninstall_agent_hooks
-    report = change(ws, agent, project=project)
+    if install:
+        report = install_agent_hooks(ws, agent, project=project, settings=settings)
+    else:
+        report = uninstall_agent_hooks(ws, agent, project=project, settings=settings)
     if as_json:
         _emit(report.to_dict())
         return
@@ -120,6 +132,7 @@ def _agent_hooks(ctx: click.Context, agent: str, project: Path | None, as_json: 
 @_hooks_path_option
 @_agent_option
 @_project_option
+@_settings_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.pass_context
 def hooks_install(
@@ -128,18 +141,22 @@ def hooks_install(
     use_hooks_path: bool,
     agent: str | None,
     project: Path | None,
+    settings: str | None,
     as_json: bool,
 ) -> None:
     """Write memgit's hooks; an existing hook is kept as NAME.legacy and still runs first.
 
-    With --agent claude-code, merge memgit's SessionStart, PreCompact and SessionEnd hooks into the
-    project's .claude/settings.json instead (other settings and hooks are kept; run it again safely).
+    With --agent claude-code (or codex), merge memgit's SessionStart, PreCompact and SessionEnd hooks
+    into the host's settings instead: --settings local (Claude Code's default,
+    .claude/settings.local.json), project (.claude/settings.json or .codex/hooks.json, a portable
+    command) or user (~/.claude/settings.json, ~/.codex/hooks.json). Other settings and hooks are
+    kept; run it again safely.
     """
     if agent is not None:
-        _agent_hooks(ctx, agent, project, as_json, install=True)
+        _agent_hooks(ctx, agent, project, settings, as_json, install=True)
         return
-    if project is not None:
-        raise click.UsageError("--project goes with --agent")
+    if project is not None or settings is not None:
+        raise click.UsageError("--project and --settings go with --agent")
     from memgit.githooks.install import install_hooks
 
     ws = workspace_from(ctx)
@@ -152,6 +169,7 @@ def hooks_install(
 @_hooks_path_option
 @_agent_option
 @_project_option
+@_settings_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.pass_context
 def hooks_uninstall(
@@ -160,14 +178,15 @@ def hooks_uninstall(
     use_hooks_path: bool,
     agent: str | None,
     project: Path | None,
+    settings: str | None,
     as_json: bool,
 ) -> None:
     """Remove memgit's hooks and put back the hooks they had set aside (--agent: the agent's hooks)."""
     if agent is not None:
-        _agent_hooks(ctx, agent, project, as_json, install=False)
+        _agent_hooks(ctx, agent, project, settings, as_json, install=False)
         return
-    if project is not None:
-        raise click.UsageError("--project goes with --agent")
+    if project is not None or settings is not None:
+        raise click.UsageError("--project and --settings go with --agent")
     from memgit.githooks.install import uninstall_hooks
 
     ws = workspace_from(ctx)
@@ -192,7 +211,7 @@ def hooks_status_command(ctx: click.Context, as_json: bool) -> None:
         return
     _print_report(report, as_json)
     if claude:
-        click.echo(f"claude-code: memgit's {', '.join(claude)} hooks in .claude/settings.json")
+        click.echo(f"claude-code: memgit's {', '.join(claude)} hooks in .claude/settings(.local).json")
 
 
 @click.command(
@@ -206,13 +225,14 @@ def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
     """The entry point git hooks call: `memgit hook post-commit`, `memgit hook index`, ...
 
     NAME is a git hook type (pre-commit, post-commit, post-merge, post-checkout, post-rewrite),
-    the pre-commit framework's `index` / `lint`, or `claude-code` (Claude Code's SessionStart,
-    PreCompact and SessionEnd hooks: its hook JSON on stdin; `--workspace DIR` names the memory);
+    the pre-commit framework's `index` / `lint`, or `claude-code` / `codex` (the agent host's
+    SessionStart, PreCompact and SessionEnd hooks: its hook JSON on stdin; `--workspace DIR` names
+    the memory);
     ARGS are what git passed. Index and agent hooks always exit 0 (at most one warning line);
     pre-commit exits 1 when lint finds an error.
     """
-    if name == "claude-code":
-        ctx.exit(_claude_code_hook(ctx, args))
+    if name in ("claude-code", "codex"):
+        ctx.exit(_agent_hook(ctx, name, args))
     from memgit.githooks.run import run_hook
 
     stdin = None
@@ -223,9 +243,15 @@ def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
         ctx.exit(code)
 
 
-def _claude_code_hook(ctx: click.Context, args: tuple[str, ...]) -> int:
-    """`memgit hook claude-code [--workspace DIR]`: always 0, whatever goes wrong (one warning)."""
-    from memgit.githooks.claude_code import PREFIX, run
+def _agent_hook(ctx: click.Context, host: str, args: tuple[str, ...]) -> int:
+    """`memgit hook claude-code|codex [--workspace DIR]`: always 0, whatever goes wrong (one warning,
+    on stderr and in the host's visible `systemMessage`)."""
+    from memgit.githooks.claude_code import hook_output, prefix, run
+
+    def refuse(message: str) -> int:
+        click.echo(f"{prefix(host)}{message}; nothing was done", err=True)
+        click.echo(hook_output(None, [f"{message}; nothing was done"]), nl=False)
+        return 0
 
     workspace: Path | None = None
     rest = list(args)
@@ -236,14 +262,12 @@ def _claude_code_hook(ctx: click.Context, args: tuple[str, ...]) -> int:
         elif arg.startswith("--workspace="):
             workspace = Path(arg.partition("=")[2])
         else:
-            click.echo(f"{PREFIX}unknown argument {arg!r} (it takes --workspace DIR); nothing was done", err=True)
-            return 0
+            return refuse(f"unknown argument {arg!r} (it takes --workspace DIR)")
     obj = ctx.find_root().obj
     if workspace is None and isinstance(obj, dict) and obj.get("cwd_given"):
         workspace = _cwd(ctx)
     if sys.stdin is None or sys.stdin.isatty():
-        click.echo(f"{PREFIX}expects Claude Code's hook JSON on stdin; nothing was done", err=True)
-        return 0
+        return refuse("expects the agent host's hook JSON on stdin")
     raw = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     from memgit.errors import MemgitError
 
@@ -252,6 +276,5 @@ def _claude_code_hook(ctx: click.Context, args: tuple[str, ...]) -> int:
 
         now = resolve_now().astimezone()
     except MemgitError as exc:
-        click.echo(f"{PREFIX}{exc}; nothing was done", err=True)
-        return 0
-    return run(raw, out=sys.stdout, err=sys.stderr, workspace=workspace, now=now)
+        return refuse(str(exc))
+    return run(raw, out=sys.stdout, err=sys.stderr, workspace=workspace, now=now, host=host)

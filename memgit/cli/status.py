@@ -43,8 +43,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
         )
     if data.get("pending_vectors"):
         click.echo(
-            f"vectors:      {data['pending_vectors']} pending (indexed where the model could not load); "
-            "`memgit index` with the model fills them"
+            f"vectors:      {data['pending_vectors']} pending (text indexed by a capture, or where the model "
+            "could not load); the next search, MCP call or hook fills them, `memgit index` all at once"
         )
     if data["recall_pending"]:
         click.echo(

@@ -11,7 +11,8 @@ Formats, as their hosts document them:
 * `claude-code`: Claude Code's JSONL (`~/.claude/projects/<project>/<session>.jsonl`): records
   with `type` user/assistant, `uuid`, `sessionId`, `timestamp`, and `message.content` as a string
   or blocks (`text`, `thinking`, `tool_use`, `tool_result`); `isMeta`, `isSidechain` and
-  `isCompactSummary` records are the host's, not the conversation's.
+  `isCompactSummary` records, system-sourced prompts (`promptSource: "system"`, an `origin` that is
+  not the user: task notifications) and `!` bash-mode echoes are the host's, not the conversation's.
 * `openai`: Chat Completions messages (`role`, `content`, `tool_calls`), Responses API items
   (`type` message / function_call / …), and Codex CLI's rollout JSONL (`response_item` records
   wrapping those items, `session_meta` carrying the session id); a JSON array, an object with
@@ -35,16 +36,26 @@ from datetime import UTC, datetime
 from typing import Any
 
 FORMATS = ("auto", "claude-code", "openai", "generic")
+_FORMAT_NAMES = {
+    "claude-code": "Claude Code's (type user/assistant records with uuid)",
+    "openai": "OpenAI's or a Codex CLI rollout (response_item, session_meta, tool_calls)",
+}
 USER, ASSISTANT, TOOL = "user", "assistant", "tool"
 
 #: Longest tool-call summary kept, in characters.
 TOOL_LINE_CHARS = 160
 
-#: User-role text a host injects itself (command echoes, environment blocks), not the person's.
-_HOST_TEXT = re.compile(
+#: User-role text a host injects itself, not the person's words: command echoes, environment
+#: blocks, Claude Code's `!` bash mode (its input, output and errors are user records) and
+#: sub-agent completion notices, Codex's shell-command echoes and turn notices. Text a host wrote
+#: can hold anything a command printed (an instruction included): it is never stored as a turn.
+HOST_TEXT = re.compile(
     r"^\s*<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|"
-    r"environment_context|user_instructions|system-reminder|INSTRUCTIONS)\b"
+    r"local-command-caveat|bash-input|bash-stdout|bash-stderr|task-notification|"
+    r"environment_context|user_instructions|user_shell_command|turn_aborted|subagent_notification|"
+    r"system-reminder|INSTRUCTIONS)\b"
 )
+_HOST_TEXT = HOST_TEXT
 _USER_ROLES = {"user", "human", "person"}
 _ASSISTANT_ROLES = {"assistant", "ai", "bot", "model", "agent"}
 #: Tool input fields that say what a call did, best first.
@@ -61,6 +72,8 @@ class Turn:
     text: str
     key: str
     at: str | None = None
+    #: The key comes from the host's own record id (unique across sessions), not from the text.
+    own: bool = False
 
 
 @dataclass
@@ -72,8 +85,9 @@ class Parsed:
     unreadable: int = 0
 
 
-def parse_transcript(text: str, fmt: str = "auto") -> Parsed:
-    """The turns of `text` (a transcript in `fmt`, or detected with "auto")."""
+def parse_transcript(text: str, fmt: str = "auto", *, sidechain: bool = False) -> Parsed:
+    """The turns of `text` (a transcript in `fmt`, or detected with "auto"). `sidechain`: the text
+    is a sub-agent's thread (Claude Code's `subagents/agent-*.jsonl`), whose turns are all sidechain."""
     if fmt not in FORMATS:
         raise TranscriptError(f"unknown transcript format {fmt!r}: use one of {', '.join(FORMATS)}")
     records, unreadable = _records(text)
@@ -81,9 +95,15 @@ def parse_transcript(text: str, fmt: str = "auto") -> Parsed:
         if unreadable:
             raise TranscriptError("no line of the transcript is JSON: is it a transcript file?")
         return Parsed(format=fmt if fmt != "auto" else "generic")
+    detected = detect_format(records)
     if fmt == "auto":
-        fmt = detect_format(records)
-    reader = {"claude-code": _claude_code, "openai": _openai, "generic": _generic}[fmt]
+        fmt = detected
+    elif detected != fmt and detected != "generic":
+        raise TranscriptError(
+            f"this is not a {fmt} transcript: its records look like {_FORMAT_NAMES[detected]}; "
+            f"use --format {detected} (or auto)"
+        )
+    reader = {"claude-code": _sidechain if sidechain else _claude_code, "openai": _openai, "generic": _generic}[fmt]
     parsed = Parsed(format=fmt, unreadable=unreadable)
     keys = _KeyMaker()
     for record in records:
@@ -93,8 +113,17 @@ def parse_transcript(text: str, fmt: str = "auto") -> Parsed:
         for role, said, own_key, at in reader(record):
             said = said.strip()
             if said:
-                parsed.turns.append(Turn(role, said, keys.key(role, said, own_key), at))
+                parsed.turns.append(Turn(role, said, keys.key(role, said, own_key), at, own_key is not None))
+    if not parsed.turns and fmt != "generic" and detected == "generic" and _generic_turns(records):
+        raise TranscriptError(
+            f"no record of this transcript is in {fmt}'s shape (they are plain role/content records); "
+            "use --format generic (or auto)"
+        )
     return parsed
+
+
+def _generic_turns(records: list[Any]) -> bool:
+    return any(said.strip() for r in records if isinstance(r, dict) for _role, said, _k, _at in _generic(r))
 
 
 def _records(text: str) -> tuple[list[Any], int]:
@@ -195,7 +224,7 @@ def _claude_code(record: dict[str, Any]) -> Iterator[RawTurn]:
     message = record.get("message")
     if kind not in (USER, ASSISTANT) or not isinstance(message, dict):
         return
-    if record.get("isMeta") or record.get("isSidechain") or record.get("isCompactSummary"):
+    if is_host_record(record):
         return
     uuid = record.get("uuid") if isinstance(record.get("uuid"), str) else None
     at = _timestamp(record)
@@ -216,6 +245,23 @@ def _claude_code(record: dict[str, Any]) -> Iterator[RawTurn]:
             tools.append(tool_line(block.get("name"), block.get("input")))
     # tool_result, thinking, image and other blocks are left out.
     yield from _with_keys(kind, texts, tools, uuid, at)
+
+
+def _sidechain(record: dict[str, Any]) -> Iterator[RawTurn]:
+    """A sub-agent thread's record, read like the main thread's (its `isSidechain` is expected)."""
+    yield from _claude_code({**record, "isSidechain": False})
+
+
+def is_host_record(record: dict[str, Any]) -> bool:
+    """A Claude Code record the host wrote, not the user or the assistant (pure): meta records,
+    sub-agent (sidechain) turns, the compaction summary, system-sourced prompts (task
+    notifications carry `origin.kind` and `promptSource: "system"`)."""
+    if record.get("isMeta") or record.get("isSidechain") or record.get("isCompactSummary"):
+        return True
+    if record.get("isVisibleInTranscriptOnly") or record.get("promptSource") == "system":
+        return True
+    origin = record.get("origin")
+    return isinstance(origin, dict) and origin.get("kind") not in (None, "user", "human")
 
 
 def _with_keys(role: str, texts: list[str], tools: list[str], own: str | None, at: str | None) -> Iterator[RawTurn]:

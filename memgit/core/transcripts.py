@@ -2,12 +2,17 @@
 
 Only what people and the agent said is memory; tool calls, system prompts and metadata are not.
 Line numbers point into the JSONL file so `memgit get sessions/x.jsonl:12` shows the source.
+User-role text a host wrote (`!` bash-mode output, task notifications: `HOST_TEXT`) is not a
+turn either, also in session files captured before capture learnt to leave it out: it never
+reaches the index or the dream's evidence.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from memgit.core.transcript_formats import HOST_TEXT
 
 ROLES = ("user", "assistant")
 
@@ -40,6 +45,8 @@ def _turn(record: Any) -> tuple[str, str] | None:
         return None
     content = message.get("content", message.get("text"))
     said = _text_of(content)
+    if role == "user" and HOST_TEXT.match(said):
+        return None
     return (role, said) if said else None
 
 

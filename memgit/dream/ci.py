@@ -105,8 +105,33 @@ def check_options(options: CiOptions) -> None:
         )
     if options.install is not None and (not options.install.strip() or any(c in options.install for c in "\"'\n`$\\")):
         problems.append(f"--install {options.install!r} must be a pip requirement without quotes, backslashes or $")
+    elif options.install is not None and not is_pinned(options.install):
+        problems.append(
+            f"--install {options.install!r} is not pinned: CI must install the same memgit every night; use "
+            f"{DEFAULT_INSTALL}, a VCS URL with a commit (agent-memgit[llama] @ git+https://HOST/OWNER/memgit@COMMIT), "
+            "or a built wheel (agent-memgit[llama] @ file:///PATH/agent_memgit-VERSION-py3-none-any.whl)"
+        )
     if problems:
         raise MemgitError("; ".join(problems))
+
+
+_NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[A-Za-z0-9._, -]+\])?"
+_VERSION_PIN = re.compile(rf"^{_NAME}\s*===?\s*[A-Za-z0-9.+!_-]+$")
+_VCS_PIN = re.compile(r"^git\+[a-z]+://\S+@[0-9a-f]{7,40}(?:#\S*)?$")
+_ARTIFACT = re.compile(r"^(?:file|https?)://\S+\.(?:whl|tar\.gz|zip)$")
+
+
+def is_pinned(spec: str) -> bool:
+    """A requirement that names one build of memgit (pure): an exact version, a VCS URL at a commit
+    (`NAME @ git+URL@COMMIT` or the bare URL) or one built file (a wheel or an sdist)."""
+    spec = spec.strip()
+    if _VERSION_PIN.match(spec):
+        return True
+    name, at, url = spec.partition(" @ ")
+    url = url.strip() if at else name
+    if at and not re.match(rf"^{_NAME}$", name.strip()):
+        return False
+    return bool(_VCS_PIN.match(url) or _ARTIFACT.match(url))
 
 
 def requirements_text(spec: str) -> str:

@@ -289,7 +289,9 @@ def lock_advice(complaint: str, advice: str) -> str:
     return advice
 
 
-def commit_paths(root: Path, paths: list[str], message: str, *, attempts: int = 20) -> str:
+def commit_paths(
+    root: Path, paths: list[str], message: str, *, attempts: int = 20, extra_env: dict[str, str] | None = None
+) -> str:
     """Commit exactly `paths` with the user's own git (so their hooks, memgit's indexer and the
     lint run as for any commit), retrying while another git process holds the index lock (two
     writers committing at once). Returns the commit id; a failure is `CommitFailed`."""
@@ -297,7 +299,7 @@ def commit_paths(root: Path, paths: list[str], message: str, *, attempts: int = 
 
     last_error = ""
     for attempt in range(attempts):
-        commit, last_error = plumbing.commit_only(root, paths, message)
+        commit, last_error = plumbing.commit_only(root, paths, message, extra_env)
         if commit:
             return commit
         if "index.lock" not in last_error:

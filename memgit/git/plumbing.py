@@ -545,13 +545,15 @@ def init_repository(target: Path) -> None:
         raise MemgitError(f"git init failed in {target}: {proc.stderr.decode(errors='replace').strip()}")
 
 
-def commit_only(root: Path, paths: list[str], message: str) -> tuple[str | None, str]:
+def commit_only(
+    root: Path, paths: list[str], message: str, extra_env: dict[str, str] | None = None
+) -> tuple[str | None, str]:
     """Stage and commit exactly `paths` with the user's own git, so their hooks run as for any
-    commit; other staged changes stay staged and out of it. Returns (commit id, "") or
-    (None, git's complaint)."""
+    commit (with `extra_env` in their environment); other staged changes stay staged and out of
+    it. Returns (commit id, "") or (None, git's complaint)."""
     proc = run_git(root, "add", "--", *paths)
     if proc.returncode == 0:
-        proc = run_git(root, "commit", "-q", "-m", message, "--only", "--", *paths)
+        proc = run_git(root, "commit", "-q", "-m", message, "--only", "--", *paths, extra_env=extra_env)
         if proc.returncode == 0:
             # `commit --only` reads each file twice (once into the real index, once into the
             # commit): lines another process appended in between are committed but not staged,

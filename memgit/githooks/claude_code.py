@@ -36,7 +36,11 @@ EVENTS = ("SessionStart", *CAPTURE_EVENTS)
 #: Seconds a capture waits for another committing writer, and for the index lock.
 COMMIT_LOCK_WAIT = 10.0
 INDEX_LOCK_WAIT = 5.0
-PREFIX = "memgit: warning: claude-code hook: "
+
+
+def prefix(host: str) -> str:
+    """The start of the hook's warning line on stderr."""
+    return f"memgit: warning: {host} hook: "
 
 
 class HookProblem(Exception):
@@ -82,36 +86,55 @@ def run(
     err: TextIO,
     workspace: Path | None = None,
     now: datetime | None = None,
+    host: str = "claude-code",
 ) -> int:
-    """Handle one hook call. Always 0: at most one warning line on `err` when something failed."""
+    """Handle one hook call. Always 0; whatever the user should know goes to the host's visible
+    channel (the JSON `systemMessage` Claude Code shows) and, as one line, to `err`."""
+    context: str | None = None
+    warnings: list[str] = []
     try:
-        message = _run(raw, out=out, workspace=workspace, now=now)
+        context, warnings = _run(raw, workspace=workspace, now=now, host=host)
     except HookProblem as exc:
-        message = str(exc)
+        warnings = [str(exc)]
     except KeyboardInterrupt:
-        message = "interrupted; nothing more was done"
+        warnings = ["interrupted; nothing more was done"]
     except Exception as exc:  # the host must never see a failing hook
         from memgit.errors import MemgitError
 
         text = " ".join(str(exc).split()) or type(exc).__name__
-        message = text if isinstance(exc, MemgitError) else f"internal error ({type(exc).__name__}: {text})"
-    if message:
-        with contextlib.suppress(OSError, ValueError):  # stderr gone: the exit status still says 0
-            print(PREFIX + message, file=err)
+        warnings = [text if isinstance(exc, MemgitError) else f"internal error ({type(exc).__name__}: {text})"]
+    with contextlib.suppress(OSError, ValueError):  # a stream gone: the exit status still says 0
+        for message in warnings:
+            print(prefix(host) + message, file=err)
+        printed = hook_output(context, warnings)
+        if printed:
+            out.write(printed)
+            out.flush()
     return 0
 
 
-def _run(raw: str, *, out: TextIO, workspace: Path | None, now: datetime | None) -> str | None:
+def hook_output(context: str | None, warnings: list[str]) -> str:
+    """What the hook prints on stdout (pure): the context as plain text when all went well; with
+    warnings, Claude Code's JSON, whose `systemMessage` the user sees and whose
+    `additionalContext` carries the context to the model."""
+    if not warnings:
+        return context or ""
+    data: dict[str, object] = {"systemMessage": "memgit: " + "; ".join(warnings)}
+    if context:
+        data["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": context}
+    return json.dumps(data, ensure_ascii=False) + "\n"
+
+
+def _run(raw: str, *, workspace: Path | None, now: datetime | None, host: str) -> tuple[str | None, list[str]]:
     hook = parse_input(raw)
     if hook.event not in EVENTS:
-        return f"{hook.event} is not an event memgit handles ({', '.join(EVENTS)}); nothing was done"
+        return None, [f"{hook.event} is not an event memgit handles ({', '.join(EVENTS)}); nothing was done"]
     ws = _workspace(hook, workspace)
     now = now or datetime.now().astimezone()
     if hook.event == "SessionStart":
-        out.write(session_start_text(ws, now))
-        out.flush()
-        return None
-    return _capture(ws, hook, now)
+        return session_start(ws, now, host)
+    message = _capture(ws, hook, now, host)
+    return None, [message] if message else []
 
 
 def _workspace(hook: HookInput, explicit: Path | None) -> Workspace:
@@ -144,18 +167,40 @@ def _looks_like_memory(root: Path) -> bool:
     return any(os.path.lexists(root / name) for name in ("MEMORY.md", "memory", CONFIG_NAME))
 
 
-def session_start_text(ws: Workspace, now: datetime) -> str:
-    """What Claude Code adds to the conversation at session start: the session context (markers
-    left out and secret lines redacted by `build_context`, as `memgit context` prints it)."""
+def session_start(ws: Workspace, now: datetime, host: str = "claude-code") -> tuple[str, list[str]]:
+    """What the host adds to the conversation at session start, and what the user should know.
+
+    The session context (markers left out, secret lines redacted, fitted to what `host` passes
+    whole, by `build_context`), and warnings: files left out, redacted lines, a rebase or conflict
+    markers. With warnings the output is JSON, whose escaping is longer than the text: the budget
+    is scaled down until the JSON, too, fits the host's limit.
+    """
     from memgit.ledger.uses import record_context_load
-    from memgit.recall.context import build_context
+    from memgit.recall.context import HOST_LIMITS, build_context
 
-    result = build_context(ws, scope=ws.config.mcp.scope, day=now.date(), budget=ws.config.mcp.context_budget)
+    budget = ws.config.mcp.context_budget
+    limit = HOST_LIMITS.get(host)
+    while True:
+        result = build_context(ws, scope=ws.config.mcp.scope, day=now.date(), budget=budget, host=host)
+        warnings = list(result.warnings)
+        if result.redacted:
+            where = ", ".join(f"{r['path']}:{r['line']}" for r in result.redacted[:5])
+            warnings.append(f"secret-looking lines shown as [redacted] ({where}); remove them (memgit lint names them)")
+        if result.text.startswith("[memgit: WARNING:"):
+            warnings.insert(0, result.text.splitlines()[0].removeprefix("[memgit: WARNING: ").rstrip("]"))
+        size = len(hook_output(result.text, warnings).encode("utf-8", "surrogatepass"))
+        if limit is None or size <= limit or (result.budget or 0) <= 1:
+            break
+        budget = max(1, min((result.budget or 2) - 1, (result.budget or 1) * limit // size))
     record_context_load(ws, result)  # a session start is a use of MEMORY.md's entries (forgetting reads it)
-    return result.text
+    return result.text, warnings
 
 
-def _capture(ws: Workspace, hook: HookInput, now: datetime) -> str | None:
+#: The transcript format each host writes (Codex's rollouts are OpenAI Responses items).
+TRANSCRIPT_FORMATS = {"claude-code": "claude-code", "codex": "openai"}
+
+
+def _capture(ws: Workspace, hook: HookInput, now: datetime, host: str = "claude-code") -> str | None:
     from memgit.memory.capture import capture_transcript
 
     if hook.transcript_path is None:
@@ -163,9 +208,10 @@ def _capture(ws: Workspace, hook: HookInput, now: datetime) -> str | None:
     result = capture_transcript(
         ws,
         Path(hook.transcript_path),
-        fmt="claude-code",
+        fmt=TRANSCRIPT_FORMATS.get(host, "auto"),
         session=hook.session_id,
         now=now,
+        reason=f"{hook.event}, {hook.detail}" if hook.detail else hook.event,
         commit_lock_timeout=COMMIT_LOCK_WAIT,
         index_lock_timeout=INDEX_LOCK_WAIT,
     )

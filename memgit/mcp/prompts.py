@@ -2,9 +2,10 @@
 
 * `memory_flush`, before the host compacts a long conversation: older turns are about to be
   summarised away, so the agent is asked to write what should last into today's daily log, the
-  workspace's way (append-only, one readable fact a bullet, no secrets), or to answer exactly
-  `NO_REPLY` when nothing is worth keeping. A host sends it as a silent turn when the
-  conversation nears its compaction threshold.
+  workspace's way (append-only, one readable fact a bullet, no secrets), and to answer nothing
+  the user would notice when nothing is worth keeping (no text, or a short acknowledgement: a
+  code word such as `NO_REPLY` is shown to the user as a reply by hosts like Claude Code). A host
+  sends it as a silent turn when the conversation nears its compaction threshold.
 * `session_start`, when a session begins: what `memgit context` prints, in the session's scope.
 
 The wording follows the session: a read-only session is told that `memory_append` will refuse and
@@ -27,8 +28,8 @@ from memgit.mcp.wire import ParamsError
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
 
-#: What the agent answers when the flush finds nothing worth keeping; hosts drop such a turn.
-NO_REPLY = "NO_REPLY"
+#: The most the agent answers when the flush finds nothing worth keeping (the user may see it).
+NOTHING_TO_SAVE = "Nothing new to save."
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ PROMPTS: tuple[Prompt, ...] = (
         "memory_flush",
         "Save memory before compaction",
         "Send before the conversation is compacted: asks the agent to append what should outlast the "
-        f"session to today's daily log (memory/YYYY-MM-DD.md), or to reply {NO_REPLY} when nothing should.",
+        "session to today's daily log (memory/YYYY-MM-DD.md); when nothing should, the agent answers "
+        "nothing visible (or a short acknowledgement).",
         (_DATE, Argument("focus", "Anything the notes should pay particular attention to.")),
     ),
     Prompt(
@@ -185,5 +187,9 @@ def flush_text(options: ServerOptions, *, day: date, today: date, focus: str | N
         )
     if focus:
         lines += ["", f"Pay particular attention to: {focus}"]
-    lines += ["", f"If nothing is worth keeping, reply with exactly {NO_REPLY} and nothing else."]
+    lines += [
+        "",
+        "If nothing is worth keeping, save nothing and answer with no text at all; if a reply is needed, "
+        f"only the short acknowledgement `{NOTHING_TO_SAVE}` (the user may see it: no code words, no summary).",
+    ]
     return "\n".join(lines) + "\n"

@@ -243,8 +243,8 @@ class McpServer:
         if not isinstance(arguments, dict):
             raise BadParams("tools/call params.arguments must be an object")
         tool = self.tools.get(name)
-        if tool is None:
-            return tool_error(f"Unknown tool: {name}")
+        if tool is None:  # a protocol error, not a tool's failure (the 2025-06-18 revision's example)
+            raise wire.ParamsError(f"Unknown tool: {name}", {"name": name, "tools": sorted(self.tools)})
         try:
             checked = check_arguments(tool.input_schema, arguments)
         except ArgumentError as exc:

@@ -44,6 +44,10 @@ if TYPE_CHECKING:
     from memgit.workspace import Workspace
 
 SESSIONS_DIR = "sessions"
+#: The environment of a capture's `git commit`: memgit's post-commit hook indexes the text only.
+#: Embedding a long session took most of a capture's time (37 of 39 s for 1,688 turns) while the
+#: host waited on it; the vectors are left pending and the next search, MCP call or hook fills them.
+TEXT_ONLY_ENV = {"MEMGIT_EMBEDDING": "none"}
 #: Longest session name kept in a file name; longer ids are cut and given a digest suffix.
 MAX_SESSION_CHARS = 64
 #: Longest text of one turn kept (a pasted log, a whole file): the rest is said to be left out.
@@ -63,6 +67,9 @@ class CaptureResult:
     path: str | None = None
     added: int = 0
     already: int = 0
+    #: Turns another session's file holds already (a forked session starts with copies of its
+    #: parent's records, ids and all): not stored twice.
+    copied: int = 0
     redacted: dict[str, int] = field(default_factory=dict)
     commit: str | None = None
     indexed: bool = False
@@ -94,6 +101,22 @@ def session_files(names: list[str], session: str) -> list[str]:
         if match and match["session"] == session:
             found.append((int(match["part"] or 1), name))
     return [name for _part, name in sorted(found)]
+
+
+_TURN_KEY = re.compile(rb'"turn": "([0-9a-f]{16})"\}$', re.MULTILINE)
+
+
+def other_session_keys(folder: Path, own: set[str]) -> set[str]:
+    """Turn keys stored in the session files not in `own`: read with one pattern over the bytes
+    (every capture pays for it, and a years-long sessions/ folder is large). Unreadable files
+    count for nothing."""
+    keys: set[str] = set()
+    for name in _names(folder):
+        if name in own or not _SESSION_FILE.match(name):
+            continue
+        with contextlib.suppress(OSError):
+            keys.update(m.decode() for m in _TURN_KEY.findall((folder / name).read_bytes()))
+    return keys
 
 
 def part_name(first: str, part: int) -> str:
@@ -201,13 +224,20 @@ def capture_transcript(
     index: bool = True,
     commit_lock_timeout: float | None = None,
     index_lock_timeout: float = 30.0,
+    reason: str | None = None,
+    subagents: bool = False,
 ) -> CaptureResult:
-    """Append the transcript's new turns to its session file, commit that file, index it."""
+    """Append the transcript's new turns to its session file, commit that file, index it.
+    `reason` (the host's hook event, say) ends the commit message, so history says what captured.
+    Sub-agent threads stay out unless `subagents` asks for them (Claude Code's, kept beside the
+    transcript in `<session>/subagents/*.jsonl`: their turns follow the main thread's)."""
     from memgit.lint.files import settings_for
 
     now = now or datetime.now().astimezone()
     try:
         parsed = parse_transcript(read_transcript(transcript), fmt)
+        if subagents:
+            parsed.turns += subagent_turns(transcript, parsed.format)
     except TranscriptError as exc:
         raise CaptureRefused(f"{transcript}: {exc}; nothing was captured") from None
     name = session_name(session or parsed.session or transcript.stem)
@@ -218,10 +248,21 @@ def capture_transcript(
     _refuse_now(ws)
     if not ws.config.memory.sessions:
         result.notices.append("[memory] sessions = false in memgit.toml: the session file is committed, not indexed")
-    _commit_and_write(ws, parsed.turns, result, settings, now, commit_lock_timeout)
+    _commit_and_write(ws, parsed.turns, result, settings, now, commit_lock_timeout, reason)
     if index and result.commit:
         _index(ws, result, index_lock_timeout)
     return result
+
+
+def subagent_turns(transcript: Path, fmt: str) -> list[Turn]:
+    """The turns of the sub-agent threads Claude Code keeps beside `transcript` (none for others)."""
+    if fmt != "claude-code":
+        raise TranscriptError("only Claude Code transcripts have sub-agent threads memgit reads; leave out --subagents")
+    turns: list[Turn] = []
+    folder = transcript.with_suffix("") / "subagents"
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        turns += parse_transcript(read_transcript(path), "claude-code", sidechain=True).turns
+    return turns
 
 
 def _refuse_now(ws: Workspace) -> None:
@@ -252,6 +293,7 @@ def _commit_and_write(
     settings: LintSettings,
     now: datetime,
     lock_timeout: float | None,
+    reason: str | None = None,
 ) -> None:
     from memgit.memory.append import COMMIT_LOCK_TIMEOUT_SECONDS, append_lock
 
@@ -269,6 +311,10 @@ def _commit_and_write(
             keys |= stored_keys(_read_text(folder / name))
         new = [t for t in turns if t.key not in keys]
         result.already = len(turns) - len(new)
+        if any(t.own for t in new):
+            elsewhere = other_session_keys(folder, set(existing))
+            result.copied = sum(1 for t in new if t.own and t.key in elsewhere)
+            new = [t for t in new if not (t.own and t.key in elsewhere)]
         first = existing[0] if existing else f"{now.date().isoformat()}-{result.session}.jsonl"
         current = existing[-1] if existing else first
         if not new:
@@ -284,6 +330,7 @@ def _commit_and_write(
         result.redacted = dict(sorted(fired.items()))
         written = _write_parts(folder, first, current, lines, settings.max_file_bytes, result)
         message = f"sessions: capture {len(new)} turn{'s' if len(new) != 1 else ''} of session {result.session}"
+        message += f" ({reason})" if reason else ""
         result.commit = _commit(ws, written, message)
         result.added = len(new)
 
@@ -401,7 +448,7 @@ def _commit(ws: Workspace, written: list[_Written], message: str) -> str:
 
     paths = list(dict.fromkeys(item.rel for item in written))
     try:
-        return commits.commit_paths(ws.root, paths, message)
+        return commits.commit_paths(ws.root, paths, message, extra_env=TEXT_ONLY_ENV)
     except commits.CommitFailed as exc:
         _undo(written)
         with contextlib.suppress(Exception):
@@ -430,7 +477,9 @@ def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> 
     if not dirty:
         return None
     try:
-        return commits.commit_paths(ws.root, dirty, f"sessions: commit captured turns of session {result.session}")
+        return commits.commit_paths(
+            ws.root, dirty, f"sessions: commit captured turns of session {result.session}", extra_env=TEXT_ONLY_ENV
+        )
     except commits.CommitFailed as exc:
         with contextlib.suppress(Exception):
             plumbing.unstage(ws.root, dirty)
@@ -439,11 +488,12 @@ def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> 
 
 
 def _index(ws: Workspace, result: CaptureResult, lock_timeout: float) -> None:
-    """Bring the index to the new commit (a no-op when memgit's post-commit hook already did)."""
+    """Bring the index's text to the new commit (a no-op when memgit's post-commit hook already
+    did); the new chunks' vectors are left pending for the next search, MCP call or hook."""
     from memgit.index.update import update_index
 
     try:
-        report = update_index(ws, lock_timeout=lock_timeout, allow_rebuild=False)
+        report = update_index(ws, lock_timeout=lock_timeout, allow_rebuild=False, embedder=None)
     except MemgitError as exc:
         result.notices.append(f"not indexed yet ({exc}); the next hook or `memgit index` catches up")
         return

@@ -27,6 +27,7 @@ from tests.memory.test_capture import BEFORE_COMPACTION, KEY, SESSION, SESSION_F
 from tests.recall.test_search import real_model  # noqa: F401 (a fixture)
 
 NOW = "2026-12-01T10:30:00+00:00"
+LOCAL = Path(".claude") / "settings.local.json"  # where `--agent claude-code` writes by default
 
 
 @pytest.fixture
@@ -44,7 +45,7 @@ def memory(tmp_path: Path) -> Path:
 
 
 def settings_of(project: Path) -> dict[str, Any]:
-    return json.loads((project / ".claude" / "settings.json").read_text())
+    return json.loads((project / LOCAL).read_text())
 
 
 def command_for(project: Path, event: str) -> str:
@@ -96,6 +97,9 @@ def one_warning(proc: subprocess.CompletedProcess[str], needle: str) -> str:
     assert lines[0].startswith("memgit: warning: claude-code hook: "), proc.stderr
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     assert needle.lower() in lines[0].lower(), lines[0]
+    # The user sees it too: Claude Code shows the JSON output's systemMessage (stderr it does not).
+    shown = json.loads(proc.stdout)
+    assert needle.lower() in shown["systemMessage"].lower() and shown["systemMessage"].startswith("memgit: ")
     return lines[0]
 
 
@@ -127,7 +131,7 @@ def test_precompact_then_session_end_then_session_start(memory: Path, tmp_path: 
     assert len(stored) == 8 and len({r["turn"] for r in stored}) == 8  # no duplicate turn
     assert [r["role"] for r in stored].count("tool") == 1
     assert KEY not in git(memory, "log", "-p", "--all") and stored[0]["content"] == "[redacted: S102]"
-    assert git(memory, "status", "--porcelain") == "?? .claude/\n"
+    assert git(memory, "status", "--porcelain") == ""  # the personal settings file is git-ignored
 
     found = json.loads(memgit(memory, "search", "what did we decide about the read replica", "--json").stdout)
     assert found["mode"] == "hybrid" and found["hits"][0]["path"] == SESSION_FILE
@@ -155,7 +159,7 @@ def test_hooks_status_names_the_agent_hooks(memory: Path) -> None:
     )
     assert memgit(memory, "hooks", "uninstall", "--agent", "claude-code").returncode == 0
     assert json.loads(memgit(memory, "hooks", "status", "--json").stdout)["agents"] == {"claude-code": []}
-    assert not (memory / ".claude" / "settings.json").read_text().count("memgit")
+    assert not (memory / LOCAL).read_text().count("memgit")
 
 
 def test_hooks_capture_into_the_memory_from_another_project(memory: Path, tmp_path: Path) -> None:
@@ -163,7 +167,7 @@ def test_hooks_capture_into_the_memory_from_another_project(memory: Path, tmp_pa
     project.mkdir()
     git(project, "init", "-q")  # a code repository, not a memory workspace
     write(
-        project / ".claude" / "settings.json",
+        project / LOCAL,
         json.dumps(
             {
                 "model": "opus",
@@ -183,11 +187,11 @@ def test_hooks_capture_into_the_memory_from_another_project(memory: Path, tmp_pa
     assert settings["model"] == "opus"
     assert settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == "echo checked"
     assert [g["hooks"][0]["command"] for g in settings["hooks"]["SessionEnd"]][0] == "echo bye"
-    first = (project / ".claude" / "settings.json").read_bytes()
+    first = (project / LOCAL).read_bytes()
     again = json.loads(
         memgit(memory, "hooks", "install", "--agent", "claude-code", "--project", str(project), "--json").stdout
     )
-    assert again["changed"] is False and (project / ".claude" / "settings.json").read_bytes() == first
+    assert again["changed"] is False and (project / LOCAL).read_bytes() == first
 
     transcript = write(tmp_path / "t.jsonl", fixture_lines())
     (group,) = [g for g in settings["hooks"]["SessionEnd"] if "memgit" in g["hooks"][0]["command"]]
@@ -230,14 +234,16 @@ def test_a_broken_settings_file_is_refused_untouched(memory: Path, tmp_path: Pat
     for text, needle in (
         ('{"hooks": {"SessionStart": [}', "not valid JSON (line 1, column 29)"),
         ('["a", "list"]', "does not hold a JSON object"),
-        ('{"hooks": []}', '"hooks" in .claude/settings.json is not an object'),
+        ('{"hooks": []}', '"hooks" in .claude/settings.local.json is not an object'),
         ('{"hooks": {"PreCompact": {"matcher": "auto"}}}', "not a list of matcher objects"),
         ('{"hooks": {"SessionEnd": [{"hooks": "memgit"}]}}', 'has a "hooks" that is not a list'),
     ):
-        path = write(project / ".claude" / "settings.json", text)
+        path = write(project / LOCAL, text)
         one_error(memgit(memory, "hooks", "install", "--agent", "claude-code", "--project", str(project)), needle)
         assert path.read_text() == text
-    assert_clean_error(memgit(memory, "hooks", "install", "--project", str(project)), "--project goes with --agent")
+    assert_clean_error(
+        memgit(memory, "hooks", "install", "--project", str(project)), "--project and --settings go with --agent"
+    )
     one_error(
         memgit(memory, "hooks", "install", "--agent", "claude-code", "--project", str(tmp_path / "nope")),
         "is not a folder",
@@ -315,10 +321,10 @@ def test_outside_any_memory_workspace(memory: Path, transcript: Path, tmp_path: 
             memory, lambda c=cwd: as_host(memory, "SessionEnd", {"transcript_path": str(transcript)}, cwd=c)
         )
         one_warning(proc, needle)
-        assert not (cwd / "sessions").exists() and proc.stdout == ""
+        assert not (cwd / "sessions").exists() and "hookSpecificOutput" not in json.loads(proc.stdout)
         start = as_host(memory, "SessionStart", {"transcript_path": str(transcript), "source": "startup"}, cwd=cwd)
         one_warning(start, needle)
-        assert start.stdout == ""
+        assert "hookSpecificOutput" not in json.loads(start.stdout)
 
 
 def test_unreadable_transcript(memory: Path, transcript: Path) -> None:

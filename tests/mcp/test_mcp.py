@@ -20,6 +20,7 @@ import anyio
 import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 
 from memgit.config import McpConfig, parse_config
@@ -263,7 +264,10 @@ def test_bad_input_is_answered_with_tool_errors(workspace: Path, tmp_path: Path)
             refused(await call(session, "memory_get", {"path": "memory/2026-01-05.md", "from": 0}), "from")
             refused(await call(session, "memory_get", {"path": "memory/2026-01-05.md", "from": 999}), "past the end")
             refused(await call(session, "memory_get", {"path": "memory/nope.md"}), "no memory file")
-            refused(await call(session, "no_such_tool", {}), "unknown tool")
+            with pytest.raises(MCPError) as unknown:  # a protocol error, not a tool's failure
+                await call(session, "no_such_tool", {})
+            assert unknown.value.code == -32602 and unknown.value.message == "Unknown tool: no_such_tool"
+            assert "memory_search" in unknown.value.data["tools"]
 
             for path in ("../outside/secret.md", "/etc/passwd", "memory/../../outside/secret.md", ".git/config"):
                 message = refused(await call(session, "memory_get", {"path": path}), "refusing")

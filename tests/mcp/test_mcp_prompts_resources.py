@@ -67,7 +67,12 @@ def test_python_sdk_prompts_and_resources_private_scope(memory: Path) -> None:
             assert not any(a.required for p in prompts.values() for a in p.arguments)
 
             flush = _texts(await session.get_prompt("memory_flush", {"focus": "the Heron cutover"}))
-            assert TODAY_LOG in flush and "memory_append" in flush and "NO_REPLY" in flush
+            assert (
+                TODAY_LOG in flush
+                and "memory_append" in flush
+                and "Nothing new to save." in flush
+                and "NO_REPLY" not in flush
+            )
             assert "append-only" in flush and "Pay particular attention to: the Heron cutover" in flush
             other_day = _texts(await session.get_prompt("memory_flush", {"date": YESTERDAY}))
             assert f"memory/{YESTERDAY}.md" in other_day and f"About {YESTERDAY}:" in other_day
@@ -136,7 +141,7 @@ def test_read_only_session_reads_everything_and_hands_flush_notes_back(memory: P
         async with mcp_session(memory, "--read-only") as session:
             flush = _texts(await session.get_prompt("memory_flush"))
             assert "read-only" in flush and "memory_append will refuse" in flush
-            assert f"Notes for {TODAY_LOG}" in flush and "NO_REPLY" in flush
+            assert f"Notes for {TODAY_LOG}" in flush and "Nothing new to save." in flush and "NO_REPLY" not in flush
             assert "Use the memory_append tool" not in flush
             listed = {r.uri for r in (await session.list_resources()).resources}
             assert "memgit://file/MEMORY.md" in listed
@@ -186,7 +191,7 @@ def test_the_2026_era_client_gets_prompts_and_resources(memory: Path) -> None:
             assert client.protocol_version == "2026-07-28"
             assert {p.name for p in (await client.list_prompts()).prompts} == {"memory_flush", "session_start"}
             flush = await client.get_prompt("memory_flush")
-            assert "NO_REPLY" in flush.messages[0].content.text
+            assert "answer with no text at all" in flush.messages[0].content.text
             assert {r.uri for r in (await client.list_resources()).resources} >= {"memgit://context"}
             read = await client.read_resource("memgit://file/USER.md")
             assert "Robin" in read.contents[0].text
@@ -242,7 +247,9 @@ def test_flush_text_follows_the_session() -> None:
     from memgit.config import McpConfig
 
     writable = flush_text(server_options(McpConfig()), day=TODAY, today=TODAY)
-    assert writable.rstrip().endswith("reply with exactly NO_REPLY and nothing else.")
+    assert writable.rstrip().endswith(
+        "only the short acknowledgement `Nothing new to save.` (the user may see it: no code words, no summary)."
+    )
     assert "memory_append tool" in writable and "MEMORY.md" in writable
     read_only = flush_text(server_options(McpConfig(), read_only=True), day=TODAY, today=TODAY)
     assert "memory_append will refuse" in read_only and "memory_append tool" not in read_only

@@ -24,6 +24,7 @@ import anyio
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mcp.shared.exceptions import MCPError
 
 from memgit.config import McpConfig
 from memgit.index.lock import index_lock
@@ -500,8 +501,9 @@ def test_the_sdk_client_in_each_mode(workspace: Path, mode: str, negotiated: str
             assert not found.is_error and found.structured_content["hits"][0]["path"] == "memory/2026-01-05.md"
             bad = await client.call_tool("memory_search", {"query": "x", "k": 0})
             assert bad.is_error and "k must be at least 1" in bad.content[0].text
-            unknown = await client.call_tool("memory_nope", {})
-            assert unknown.is_error and "Unknown tool" in unknown.content[0].text
+            with pytest.raises(MCPError) as unknown:
+                await client.call_tool("memory_nope", {})
+            assert unknown.value.code == -32602 and "Unknown tool: memory_nope" in unknown.value.message
             refused = await client.call_tool("memory_get", {"path": "../x"})
             assert refused.is_error and "refusing" in refused.content[0].text
             appended = await client.call_tool("memory_append", {"text": f"- Client in {mode} mode."})

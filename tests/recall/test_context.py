@@ -25,7 +25,7 @@ def _log(day: str, entries: int) -> str:
 def test_scopes_choose_files() -> None:
     private = [p for p, _, _ in plan_sources("private", DAY)]
     group = [p for p, _, _ in plan_sources("group", DAY)]
-    assert private == ["memory/2026-02-06.md", "MEMORY.md", "USER.md", "memory/2026-02-05.md"]
+    assert private == ["memory/2026-02-06.md", "memory/2026-02-05.md", "MEMORY.md", "USER.md"]
     assert group == ["memory/2026-02-06.md", "memory/2026-02-05.md"]
     with pytest.raises(MemgitError, match="scope"):
         plan_sources("public", DAY)
@@ -56,11 +56,13 @@ def test_budget_cut_is_announced_with_the_way_back(workspace: Path) -> None:
 
     assert result.tokens <= 700
     text = result.text
-    # Today's log and MEMORY.md come first and fit whole; yesterday keeps its newest lines.
-    assert "entry 4 of 2026-02-06" in text and "tea over coffee" in text
+    # Today's log comes first and fits whole; yesterday keeps its newest lines; MEMORY.md, next
+    # in line, finds no room left and is named as cut whole.
+    assert "entry 4 of 2026-02-06" in text
     assert "entry 199 of 2026-02-05" in text
-    assert "entry 0 of 2026-02-05" not in text
-    [cut] = result.cuts
+    assert "entry 0 of 2026-02-05" not in text and "tea over coffee" not in text
+    cut, memory = result.cuts[1], result.cuts[0]
+    assert memory.path == "MEMORY.md" and not memory.included
     assert cut.path == "memory/2026-02-05.md" and cut.cut is not None and cut.cut[0] == 1
     first, last = cut.cut
     assert f"lines {first}-{last} of memory/2026-02-05.md" in text
@@ -69,7 +71,8 @@ def test_budget_cut_is_announced_with_the_way_back(workspace: Path) -> None:
     # The notice sits where the cut happened: before the kept tail of the log.
     section = text.split('<memory-file path="memory/2026-02-05.md"')[1]
     assert section.index("were cut") < section.index("entry 199")
-    assert "budget of 700 tokens cut: memory/2026-02-05.md" in text
+    assert text.rstrip("\n").splitlines()[-1].startswith("[memgit: the context budget of 700 tokens cut: ")
+    assert "memory/2026-02-05.md lines 1-" in text.splitlines()[-1] and "memory_get" in text.splitlines()[-1]
 
 
 def test_curated_memory_keeps_its_beginning() -> None:
