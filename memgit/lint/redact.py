@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import AnyStr
 
+from memgit.lint.normalize import TRIGGERS, reader_view
 from memgit.lint.rules import OFF, SECRET_CODES, is_allowed, scan_secrets
+from memgit.lint.shapes import GATE
 
 PLACEHOLDER = "[redacted: {code}]"
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----")
@@ -164,7 +166,11 @@ _MAYBE = re.compile(
 
 
 def _may_hold_secret(line: str) -> bool:
-    return _MAYBE.search(line) is not None
+    """Whether any rule could flag `line`: as written, or as a reader sees it (`reader_view`)."""
+    if _MAYBE.search(line) is not None or GATE.search(line) is not None:
+        return True
+    view = reader_view(line)
+    return view != line and (_MAYBE.search(view) is not None or GATE.search(view) is not None)
 
 
 # The fast path reads the text as UTF-8 bytes: a run of token characters shows as a run of b"a".
@@ -182,7 +188,34 @@ _CREDENTIALS_URL = re.compile(rb"://[^\s@]*@")
 
 def _candidate_lines(text: str) -> list[int]:
     """0-based numbers of the lines of `text` (split on \\n) that may hold a secret, ascending:
-    every line `_MAYBE` matches (and a few more), found with byte-level searches that skip whole
+    every line `_may_hold_secret` takes. The shape rules' words and digit runs (`GATE`) and the
+    lines whose reader's view may differ (escapes, entities, markup, invisible characters) are
+    found with whole-text searches; the token rules' lines with byte-level ones."""
+    found = set(_token_lines(text))
+    found.update(_lines_at(text, "\n", _first_per_line(GATE, text)))
+    lines: list[str] | None = None
+    for number in _lines_at(text, "\n", _first_per_line(TRIGGERS, text)):
+        if number in found:
+            continue
+        lines = text.split("\n") if lines is None else lines
+        if _may_hold_secret(lines[number]):
+            found.add(number)
+    return sorted(found)
+
+
+def _first_per_line(pattern: re.Pattern[str], text: str) -> list[int]:
+    """The position of `pattern`'s first match on each line that has one (ascending)."""
+    out: list[int] = []
+    match = pattern.search(text)
+    while match is not None:
+        out.append(match.start())
+        end = text.find("\n", match.start())
+        match = None if end < 0 else pattern.search(text, end + 1)
+    return out
+
+
+def _token_lines(text: str) -> list[int]:
+    """The lines `_MAYBE` matches (and a few more), found with byte-level searches that skip whole
     stretches of prose (about ten times faster on notes than the regular expression)."""
     if not text.isascii() and _CASE_TWINS.search(text) is not None:
         return sorted(set(_lines_at(text, "\n", [match.end() - 1 for match in _MAYBE.finditer(text)])))

@@ -43,6 +43,14 @@ RULES: tuple[Rule, ...] = (
     Rule("S103", "high-entropy-secret", ERROR, "a secret-looking name assigned a high-entropy value"),
     Rule("S104", "password-in-text", ERROR, "a password written out in prose or on a command line"),
     Rule("S105", "service-token", ERROR, "a service credential found by detect-secrets' detectors"),
+    Rule("S106", "iban", ERROR, "a bank account number (IBAN) that passes its country's format and mod 97"),
+    Rule("S107", "payment-card", ERROR, "a Luhn-valid payment card number with card words, an expiry or card grouping"),
+    Rule("S108", "access-code", ERROR, "a one-time, 2FA, recovery, PIN, door, alarm, keypad or safe code"),
+    Rule("S109", "id-number", ERROR, "a member, policy, insurance, passport, account or tax number"),
+    Rule("S110", "quoted-credential", ERROR, "a password or key inside a quoted message"),
+    Rule("S111", "keyword-token", ERROR, "a random-looking token right after key, secret, token or password"),
+    Rule("S112", "bare-key", ERROR, "a random-looking key alone on a line"),
+    Rule("S113", "connection-string", ERROR, "a connection string with a password"),
     Rule(
         "P201",
         "injection-phrase",
@@ -64,7 +72,7 @@ _CODE_BY_NAME: dict[str, str] = {rule.name: rule.code for rule in RULES}
 
 # Group switches in memgit.toml set several rules at once; `severity` and `disable` refine them.
 _INJECTION_CODES = ("P201", "P202", "P203")
-SECRET_CODES = ("S101", "S102", "S103", "S104", "S105")
+SECRET_CODES = ("S101", "S102", "S103", "S104", "S105", "S106", "S107", "S108", "S109", "S110", "S111", "S112", "S113")
 _DAILY_CODES = ("D301", "D302")
 _PAST_DAILY_POLICY = {"error": ERROR, "warn": WARNING, "warning": WARNING, "allow": OFF, "off": OFF}
 
@@ -332,7 +340,7 @@ _PASSWORD_TEXT = re.compile(
 _PASSWORD_OPTION = re.compile(r"(?:^|\s)(?:-p|--password=|--password\s+)[\"']?([^\s\"'`]{6,})")
 _REFERENCE = re.compile(r"^[$%]|\$\{|[\[\](){}]|^(?:os|env|process|settings|config)\.")
 _PLACEHOLDER = re.compile(
-    r"(?i)x{4,}|\*{3,}|example|placeholder|changeme|your[_-]|redacted|dummy|<|\$\{|^(?:pass(?:word)?|secret|pwd)$"
+    r"(?i)x{4,}|\*{3,}|example|placeholder|changeme|your[_-]|redacted|dummy|<|\$\{|^(?:pass(?:word|wort)?|secret|pwd|pw)$"
 )
 _PATH_LIKE = re.compile(r"^(?:/|\./|~/)|://")
 
@@ -346,6 +354,12 @@ def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, s
     found = _scan_secrets(line, entropy_threshold)
     if not found and '\\"' in line:
         found = _scan_secrets(line.replace('\\"', '"'), entropy_threshold)
+    if not found:
+        from memgit.lint.normalize import reader_view
+
+        view = reader_view(line)
+        if view != line:
+            found = _scan_secrets(view, entropy_threshold)
     return found
 
 
@@ -370,6 +384,10 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
                 continue
             found.append(("S103", f"{name} is assigned a high-entropy value ({_redact(value)}); is it a secret?"))
             break
+    if not found and "=" in line:
+        from memgit.lint import shapes
+
+        found = shapes.scan(line, only="S113")  # a connection string's password, before S104 takes it
     if not found:
         password = _spelled_out_password(line)
         if password:
@@ -379,6 +397,10 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
 
         for label, value in library_findings(line)[:1]:
             found.append(("S105", f"{label} ({_redact(value)}); remove it and rotate the credential"))
+    if not found:
+        from memgit.lint import shapes
+
+        found = shapes.scan(line)
     return found
 
 

@@ -1,0 +1,385 @@
+"""Secrets known by their shape, their checksum and the words around them (lint S106-S113; pure).
+
+People paste into notes what no token prefix marks: a bank account, a card with its expiry, the
+code read out over the phone, the recovery codes of an account, the door or alarm code, an
+insurance or passport number, the Wi-Fi key from a text message, a key named in prose ("the
+deploy token is …") or alone on a line, a database connection string. Each detector here pairs
+a shape with what makes it a secret rather than a look-alike:
+
+* S106 IBAN: the country's length and format and the mod-97 check (python-stdnum's registry);
+* S107 payment card: the Luhn check and an issuer prefix, plus card words, an expiry or the card's
+  own grouping;
+* S108 one-time, recovery and access codes: a code shape right after a word for such a code;
+* S109 member, policy, passport and account numbers: an identifier right after its name;
+* S110 a password or key inside a quoted message ("wifi is …" in quotes or a `>` quote);
+* S111 a random-looking token right after a key word, with or without `:`/`=`;
+* S112 a bare random-looking key alone on a line (an AWS secret key pasted without its label);
+* S113 a connection string (`Server=…;Password=…`) with a real password.
+
+`GATE` is what every detector needs on its line; `scan` returns nothing without it, so a caller
+may skip the lines it does not match (`memgit.lint.redact` does, over a whole text at once).
+Values that contain EXAMPLE, or are documentation placeholders (`<token>`, `password`, `xxxx`),
+are never secrets. Messages never echo a value beyond its first four characters.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+
+# --- what a line needs before any detector runs ----------------------------------------------------
+
+# Every word any detector below starts from (as a substring, case-blind), a card's run of digits,
+# an IBAN's country and check digits, a long token. A test holds each detector to it.
+_GATE_WORDS = (
+    "code|pin|pass|otp|2fa|mfa|tfa|combination|combo|keypad|key pad|disarm|unlock|open|press|type|punch|key|dial"
+    "|member|policy|passport|insurance|health|subscriber|patient|account|acct|social security|national insurance"
+    "|tax|licen|id card|identity card|versicherten|mitglieds|ausweis|reisepass|wifi|wi-fi|wlan|wireless|network"
+    "|router|hotspot|ssid|login|pw|kennwort|mot de passe|contraseña|senha|secret|token|credential|bearer"
+)
+GATE = re.compile(r"(?i:" + _GATE_WORDS + r")|\d(?:[ \t-]?\d){12}|[A-Za-z]{2}\d{2}|[A-Za-z0-9+/=_-]{30,}")
+
+# --- shared value tests --------------------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(
+    r"(?i)example|x{4,}|\*{3,}|placeholder|changeme|your[_-]|redacted|dummy|[<>{}]|\$\{|\.\.\."
+    r"|^(?:pass(?:word|wort|wd)?|secret|pwd|pw|token|key|user(?:name)?|login|admin|test|none|null|empty)$"
+)
+
+
+def _entropy(value: str) -> float:
+    counts: dict[str, int] = {}
+    for char in value:
+        counts[char] = counts.get(char, 0) + 1
+    total = len(value)
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def _classes(value: str) -> int:
+    return sum(
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+            any(not c.isalnum() for c in value),
+        )
+    )
+
+
+def _is_hex(value: str) -> bool:
+    return all(c in "0123456789abcdefABCDEF" for c in value)
+
+
+def _hint(value: str) -> str:
+    return value[:4] + "…" if len(value) > 8 else "…"
+
+
+# --- S106 IBAN -----------------------------------------------------------------------------------
+
+_IBAN = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{2}\d{2}(?:[ \t]?[A-Za-z0-9]){11,32})(?![A-Za-z0-9])")
+
+
+def iban(line: str) -> str | None:
+    """An IBAN (with or without spaces) that passes its country's format and mod 97."""
+    for match in _IBAN.finditer(line):
+        groups = match.group(1).split()
+        # Words after the number may have joined the match ("DE89 3704 … 00 EUR"): try shorter.
+        for end in range(len(groups), 0, -1):
+            value = "".join(groups[:end]).upper()
+            if len(value) >= 15 and _valid_iban(value):
+                return value
+    return None
+
+
+def _valid_iban(value: str) -> bool:
+    from stdnum import iban as stdnum_iban
+
+    return bool(stdnum_iban.is_valid(value))
+
+
+# --- S107 payment card ---------------------------------------------------------------------------
+
+_CARD = re.compile(r"(?<![\d.,/:#-])(\d(?:[ \t-]?\d){12,18})(?![\d]|[.,/:-]\d)")
+_CARD_WORDS = re.compile(
+    r"(?i)\b(?:card|visa|master ?card|amex|american express|maestro|discover|diners|jcb|credit|debit|cc|"
+    r"cvc|cvv|cv2|csc|security code|exp(?:iry|ires|iration)?|valid (?:thru|through|until)|kreditkarte|karte)\b"
+)
+_EXPIRY = re.compile(r"(?<![\d/.-])(?:0[1-9]|1[0-2])\s?/\s?(?:\d{2}|20\d{2})(?![\d/])")
+_GROUPED = re.compile(r"^\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?$|^\d{4}([ -])\d{6}\2\d{4,5}$")
+_ISSUER = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[0689]|6(?:011|5|4[4-9]|2)|5[06-9]|6\d)")
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        n = int(char)
+        if index % 2:
+            n = n * 2 - 9 if n > 4 else n * 2
+        total += n
+    return total % 10 == 0
+
+
+def payment_card(line: str) -> str | None:
+    """A card number: Luhn-valid, an issuer's prefix, and card words, an expiry or card grouping."""
+    context = _CARD_WORDS.search(line) is not None or _EXPIRY.search(line) is not None
+    for match in _CARD.finditer(line):
+        raw = match.group(1).strip()
+        digits = re.sub(r"\D", "", raw)
+        if not 13 <= len(digits) <= 19 or not _ISSUER.match(digits) or not _luhn(digits):
+            continue
+        if len(set(digits)) < 4:
+            continue  # 4444 4444 4444 4448-like fillers
+        if context or _GROUPED.match(raw):
+            return digits
+    return None
+
+
+# --- S108 one-time, recovery and access codes ----------------------------------------------------
+
+# Words for a code that is a secret; a few nouns (door, alarm, backup) count only with a code word
+# or an opening verb after them ("the alarm is disarmed with", "backup codes").
+_STRONG = (
+    r"\b(?:(?:one[- ]time|login|sign[- ]?in|verification|security|sms|auth(?:entication|enticator)?|2fa|mfa|tfa"
+    r"|two[- ]factor|2[- ]step|two[- ]step|recovery|backup|scratch|door|gate|entry|entrance|alarm|garage|safe"
+    r"|key ?safe|lock ?box|locker|padlock|intercom|buzzer|access|unlock|phone|voicemail|sim|card|bank)[ \t-]*)?"
+    r"(?:codes?|pins?|passcodes?|otps?|combination|combo)\b"
+    r"|\b(?:otp|totp|2fa|mfa|pin|passcode|keypad|key ?pad)\b"
+    r"|(?:disarm(?:ed|s)?|unlock(?:ed|s)?|opens?|open(?:ed)?)[ \t]+(?:it[ \t]+)?(?:with|using|by)"
+    r"|(?:press|type|punch|key|dial)[ \t]+in"
+)
+_NOT_SECRET_CODE = re.compile(
+    r"(?i)\b(?:zip|postal|post|area|country|dialling|dialing|status|error|exit|return|response|http|promo"
+    r"|discount|voucher|coupon|gift|product|source|qr|bar|tax|sort|iso|airport|currency|colou?r|hex|color"
+    r"|swift|bic|routing|branch|reference|ref|invoice|order|booking|confirmation|tracking|flight|class|course"
+    r"|in|of|the new|review|freeze|style|golf|dress|morse|machine|generated|op|en|de|uni|short|geo|key|hash|byte"
+    r"|lines? of|native|legacy|test|sample|pin ?code)[ \t-]*codes?\b"
+)
+_NUMERIC_CODE = r"\*?\d{2,4}(?:[ \t-]?\d{2,4}){0,2}#?"
+_ALNUM_CODE = r"(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{3,6}){1,3}"
+_CODE_VALUE = r"(?<![\w#$€£+./:,-])(" + _NUMERIC_CODE + "|" + _ALNUM_CODE + r"|(?=[A-Za-z]*\d)[A-Za-z0-9]{8,12})"
+_CODE_END = r"(?![\w.,/:%€$£'-]?\d|\w|[ \t]*(?:%|gb|mb|kb|tb|ms|files?|items?|people|users?|km|kg|eur|usd|€|\$|x\b|times|rows|lines|words|years?|days?|hours?|minutes?|am|pm|h\b|uhr|mm|cm|m\b|ft|sq))"
+_CODE_AFTER = re.compile(r"(?i)(?P<word>" + _STRONG + r")(?P<gap>[^.;!?\d\n]{0,40}?)" + _CODE_VALUE + _CODE_END)
+_CODE_BEFORE = re.compile(
+    r"(?i)" + _CODE_VALUE + _CODE_END + r"[ \t]*(?:is|was|=|:|-|–|—|\()?[ \t]*(?:the|my|our|his|her|their|your)?"
+    r"[ \t]*(?:[\w-]+[ \t]+)?(?:codes?|pin|passcode|otp|combination)\b"
+)
+_DATE_OR_TIME = re.compile(r"^(?:19|20)\d{2}$|^\d{1,2}-\d{2}-(?:19|20)?\d{2}$|^\d{4}-\d{2}$")
+_DATE = re.compile(r"^(?:19|20)\d{2}-\d{1,2}-\d{1,2}$|^\d{1,2}-\d{1,2}-(?:19|20)\d{2}$")
+_YEAR_PREP = re.compile(
+    r"(?i)\b(?:in|since|from|until|till|by|of|on|at|to|year|the|around|before|after|circa|ca|q[1-4])[ \t]*$"
+)
+
+
+def access_code(line: str) -> str | None:
+    """A code next to the words that make it one: login and 2FA codes, recovery codes, PINs,
+    door, gate, alarm, keypad and safe codes; not a postcode, status code, year or quantity."""
+    for match in _CODE_AFTER.finditer(line):
+        value = match.group(3)
+        if _NOT_SECRET_CODE.search(line[max(0, match.start() - 16) : match.start("gap")]):
+            continue
+        if _code_value_ok(value, line[: match.start(3)]):
+            return value
+    for match in _CODE_BEFORE.finditer(line):
+        value = match.group(1)
+        tail = line[match.end(1) : match.end() + 12]
+        if _NOT_SECRET_CODE.search(line[match.end(1) : match.end()]) or _NOT_SECRET_CODE.search(tail):
+            continue
+        if _code_value_ok(value, line[: match.start(1)]):
+            return value
+    return None
+
+
+def _code_value_ok(value: str, before: str) -> bool:
+    bare = value.strip("*#")
+    if sum(c.isdigit() for c in bare) < 4 and not re.search(r"[A-Za-z]", bare):
+        return False  # "code 42", "exit 137": too short for a code anyone guards
+    if _PLACEHOLDER.search(bare) or len(set(bare.replace("-", "").replace(" ", ""))) < 2 and len(bare) < 6:
+        return False  # "0000", "xxxx": a placeholder, not a code
+    if _DATE.match(bare) or _DATE_OR_TIME.match(bare) and _YEAR_PREP.search(before):
+        return False
+    return not re.match(r"(?i)^(?:v\d|\d+(?:st|nd|rd|th)$)", bare)
+
+
+# --- S109 member, policy, passport and account numbers ------------------------------------------
+
+_ID_NUMBER = re.compile(
+    r"(?i)\b(?P<name>(?:insurance|health|member(?:ship)?|policy|passport|subscriber|patient|account|acct|bank account"
+    r"|social security|national insurance|tax|driver'?s licen[cs]e|licen[cs]e|id card|identity card|health card"
+    r"|versicherten|mitglieds|ausweis|reisepass)"
+    r"(?:[ \t-]*(?:number|no\.?|nr\.?|num|#|id|card|ref))?)(?![A-Za-z])"
+    r"[^.;!?\n\d]{0,25}?(?<![\w#$€£+./:,-])(?P<value>[A-Za-z]{0,4}[ \t/-]?\d[\dA-Za-z]*(?:[ \t/-][\dA-Za-z]+){0,4})"
+)
+_NOT_ID = re.compile(
+    r"(?i)€|\$|£|eur\b|usd\b|\bper\b|premium|costs?|fee|price|year|hotline|phone|tel\b|call|fax|mobile|office"
+    r"|e-?mail|address|support|desk|\bline\b|room|floor|street|zip|post ?code|valid|expir|renew|since|until|from"
+)
+_ID_NAME_STRONG = re.compile(r"(?i)number|no\.?$|nr\.?|num|#|\bid\b|passport|ssn|social security|national insurance")
+
+
+def id_number(line: str) -> str | None:
+    """An identifier named as a member, policy, passport, insurance, account or tax number."""
+    for match in _ID_NUMBER.finditer(line):
+        value = _trim_id(match.group("value"))
+        digits = sum(c.isdigit() for c in value)
+        if digits < 5 or len(value) > 24 or _PLACEHOLDER.search(value):
+            continue
+        if re.search(r"\d[.,]\d|\d{4}-\d{2}-\d{2}|\d:\d", value) or re.match(r"(?i)^v?\d+(?:\.\d+)+$", value):
+            continue  # amounts, dates, times, versions
+        name = match.group("name")
+        between = line[match.end("name") : match.start("value")]
+        if not (_ID_NAME_STRONG.search(name + between) or re.search(r"(?i)\b(?:is|was)\b|[:=#]", between)):
+            continue
+        if _NOT_ID.search(between):
+            continue
+        return value
+    return None
+
+
+def _trim_id(value: str) -> str:
+    """The identifier without trailing words that joined it (`12345 678 for` -> `12345 678`)."""
+    parts = re.split(r"([ \t/-])", value)
+    kept: list[str] = []
+    for part in parts:
+        if part.strip(" \t/-") and not any(c.isdigit() for c in part) and kept:
+            break
+        kept.append(part)
+    return "".join(kept).strip(" \t/-")
+
+
+# --- S110 credentials inside a quoted message ----------------------------------------------------
+
+_QUOTED = re.compile(
+    r"\"([^\"]{4,300})\"|“([^”]{4,300})”|„([^“”]{4,300})[“”]|«([^»]{4,300})»|(?<![\w])'([^']{4,300})'(?!\w)"
+)
+_IN_QUOTE = re.compile(
+    r"(?i)\b(?:wifi|wi-fi|wlan|wireless|network|router|hotspot|ssid|login|pw|pwd|pass|passwort|password|passcode"
+    r"|key|code|pin|kennwort|mot de passe|contraseña|senha)\b"
+    r"[^\w\n]{0,3}(?:(?:is|was|=|:|ist|est|es|-|–|—|now|still|today)[ \t]*){0,3}"
+    r"[\"'`]?([^\s\"'`“”«»,;]{6,64})"
+)
+
+
+def quoted_credential(line: str) -> str | None:
+    """A password or key inside a quoted message: in quotes, or on a `>` quote line."""
+    spans = [next(g for g in match.groups() if g is not None) for match in _QUOTED.finditer(line)]
+    if line.lstrip().startswith(">"):
+        spans.append(line.lstrip()[1:])
+    for span in spans:
+        for match in _IN_QUOTE.finditer(span):
+            value = match.group(1).rstrip(".!?)")
+            if _password_like(value):
+                return value
+    return None
+
+
+def _password_like(value: str) -> bool:
+    """Letters with digits, or mixed-case letters with a symbol: not a word, a name, a number or a date."""
+    if len(value) < 6 or _PLACEHOLDER.search(value) or "://" in value or value.startswith(("/", "~", "$", "%")):
+        return False
+    letters = any(c.isalpha() for c in value)
+    if letters and any(c.isdigit() for c in value):
+        return not re.fullmatch(r"(?i)v?\d+(?:\.\d+)+\w*|\d+(?:st|nd|rd|th|am|pm|h|min|gb|mb)", value)
+    return letters and _classes(value) >= 3
+
+
+# --- S111 a random token right after a key word --------------------------------------------------
+
+_KEY_TOKEN = re.compile(
+    r"(?i)\b(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?(?:access[ _-]?)?key)?|key|token|password|passwort"
+    r"|passphrase|passwd|credentials?|bearer|signing[ _-]?key|license[ _-]?key|licence[ _-]?key)s?\b"
+    r"[^\n]{0,30}?(?<![\w+/=.~${%-])([A-Za-z0-9+/_\-.~=]{16,256})(?![\w+/=~-])"
+)
+_HASH_WORDS = re.compile(
+    r"(?i)commit|sha|hash|digest|checksum|fingerprint|md5|\brev|build|image|etag|uuid|request id|ssh-|public ?key|pubkey"
+)
+_UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_NOT_TOKEN = re.compile(r"^(?:/|\./|~/)|://|@|\.(?:md|py|js|ts|json|ya?ml|toml|txt|sh|env|pem|key|log|html|csv)$")
+
+
+def keyword_token(line: str) -> str | None:
+    """A random-looking token right after key, secret, token, password, passphrase or credential,
+    whether or not a `:` or `=` stands between them."""
+    for match in _KEY_TOKEN.finditer(line):
+        value = match.group(1).rstrip(".")
+        if _random_token(value, line):
+            return value
+    return None
+
+
+def _random_token(value: str, line: str) -> bool:
+    if len(value) < 16 or _PLACEHOLDER.search(value) or _NOT_TOKEN.search(value) or _UUID.match(value):
+        return False
+    if _HASH_WORDS.search(line) is not None or value.startswith("AAAA"):
+        return False  # a checksum, a fingerprint, an SSH public key
+    if _is_hex(value):
+        return len(value) >= 24 and _entropy(value) >= 3.0
+    if not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+        return False
+    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", value):
+        return False  # an environment variable's name
+    if re.fullmatch(r"[a-z0-9]+(?:[_.-][a-z0-9]+)*", value) and len(re.findall(r"[a-z]{3,}", value)) >= 2:
+        return False  # a slug or a name: `deploy-token-rotation-2026`, `billing_v2_export`
+    return _entropy(value) >= 3.5 and _classes(value) >= 2
+
+
+# --- S112 a bare key alone on a line -------------------------------------------------------------
+
+_BARE = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+|>[ \t]*)?`?([A-Za-z0-9+/=_-]{30,128})`?[ \t]*$")
+
+
+def bare_key(line: str) -> str | None:
+    """A key pasted alone on a line, such as a 40-character AWS secret access key: mixed case,
+    digits and high entropy, not hex (a commit or checksum) and not a word-made identifier."""
+    match = _BARE.match(line)
+    if match is None:
+        return None
+    value = match.group(1)
+    if _is_hex(value) or _PLACEHOLDER.search(value):
+        return None
+    if not (any(c.islower() for c in value) and any(c.isupper() for c in value) and any(c.isdigit() for c in value)):
+        return None
+    return value if _entropy(value) >= 4.2 else None
+
+
+# --- S113 connection strings ---------------------------------------------------------------------
+
+_CONNECTION = re.compile(
+    r"(?i)(?:server|data source|host|hostname|address|addr|uid|user id|user|username|database|initial catalog)"
+    r"[ \t]*=[^;\n]*;.*?\b(?:password|pwd|pass)[ \t]*=[ \t]*[\"']?([^;\"'\s]{4,})"
+)
+
+
+def connection_string(line: str) -> str | None:
+    """A `key=value;` connection string (ADO.NET, ODBC, JDBC properties) holding a password."""
+    match = _CONNECTION.search(line)
+    if match is None or _PLACEHOLDER.search(match.group(1)) or match.group(1).startswith(("$", "%")):
+        return None
+    return match.group(1)
+
+
+# --- all of them ---------------------------------------------------------------------------------
+
+DETECTORS: tuple[tuple[str, str, Callable[[str], str | None]], ...] = (
+    ("S113", "a connection string with a password", connection_string),
+    ("S106", "an IBAN (bank account number)", iban),
+    ("S107", "a payment card number", payment_card),
+    ("S108", "a one-time, recovery or access code", access_code),
+    ("S109", "a member, policy, passport or account number", id_number),
+    ("S110", "a password or key inside a quoted message", quoted_credential),
+    ("S111", "a random-looking token named as a key, secret or token", keyword_token),
+    ("S112", "a bare random-looking key on its own line", bare_key),
+)
+
+
+def scan(line: str, only: str | None = None) -> list[tuple[str, str]]:
+    """The first shape detector (or the `only` one) that flags `line`, as [(code, message)]."""
+    if GATE.search(line) is None:
+        return []
+    for code, label, detect in DETECTORS:
+        if only is not None and code != only:
+            continue
+        value = detect(line)
+        if value is not None:
+            return [(code, f"{label} ({_hint(value)}); remove it from memory")]
+    return []
