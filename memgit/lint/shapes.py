@@ -110,6 +110,9 @@ _GROUPED = re.compile(r"^\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?$|^\d{4}([ 
 _ISSUER = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[0689]|6(?:011|5|4[4-9]|2)|5[06-9]|6\d)")
 
 
+_CODE_LIST = re.compile(r"(?i)recovery|backup|scratch|\bcodes\b")
+
+
 def _luhn(digits: str) -> bool:
     total = 0
     for index, char in enumerate(reversed(digits)):
@@ -130,7 +133,7 @@ def payment_card(line: str) -> str | None:
             continue
         if len(set(digits)) < 4:
             continue  # 4444 4444 4444 4448-like fillers
-        if context or _GROUPED.match(raw):
+        if context or _GROUPED.match(raw) and _CODE_LIST.search(line) is None:
             return digits
     return None
 
@@ -162,12 +165,13 @@ _CODE_END = r"(?![\w.,/:%€$£'-]?\d|\w|[ \t]*(?:%|gb|mb|kb|tb|ms|files?|items?
 _CODE_AFTER = re.compile(r"(?i)(?P<word>" + _STRONG + r")(?P<gap>[^.;!?\d\n]{0,40}?)" + _CODE_VALUE + _CODE_END)
 _CODE_BEFORE = re.compile(
     r"(?i)" + _CODE_VALUE + _CODE_END + r"[ \t]*(?:is|was|=|:|-|–|—|\()?[ \t]*(?:the|my|our|his|her|their|your)?"
-    r"[ \t]*(?:[\w-]+[ \t]+)?(?:codes?|pin|passcode|otp|combination)\b"
+    r"[ \t]*(?:as|for)?[ \t]*(?:the|my|our|his|her|their|your)?[ \t]*(?:[\w-]+[ \t]+)?"
+    r"(?:codes?|pin|passcode|otp|combination)\b"
 )
 _DATE_OR_TIME = re.compile(r"^(?:19|20)\d{2}$|^\d{1,2}-\d{2}-(?:19|20)?\d{2}$|^\d{4}-\d{2}$")
 _DATE = re.compile(r"^(?:19|20)\d{2}-\d{1,2}-\d{1,2}$|^\d{1,2}-\d{1,2}-(?:19|20)\d{2}$")
 _YEAR_PREP = re.compile(
-    r"(?i)\b(?:in|since|from|until|till|by|of|on|at|to|year|the|around|before|after|circa|ca|q[1-4])[ \t]*$"
+    r"(?i)\b(?:in|since|from|until|till|by|of|on|at|year|the|around|before|after|circa|ca|q[1-4])[ \t]*$"
 )
 
 
@@ -214,7 +218,9 @@ _NOT_ID = re.compile(
     r"(?i)€|\$|£|eur\b|usd\b|\bper\b|premium|costs?|fee|price|year|hotline|phone|tel\b|call|fax|mobile|office"
     r"|e-?mail|address|support|desk|\bline\b|room|floor|street|zip|post ?code|valid|expir|renew|since|until|from"
 )
-_ID_NAME_STRONG = re.compile(r"(?i)number|no\.?$|nr\.?|num|#|\bid\b|passport|ssn|social security|national insurance")
+_ID_NAME_STRONG = re.compile(
+    r"(?i)number|\bno\b|\bnr\b|\bnum\b|#|\bid\b|passport|ssn|social security|national insurance"
+)
 
 
 def id_number(line: str) -> str | None:
@@ -255,7 +261,7 @@ _QUOTED = re.compile(
 _IN_QUOTE = re.compile(
     r"(?i)\b(?:wifi|wi-fi|wlan|wireless|network|router|hotspot|ssid|login|pw|pwd|pass|passwort|password|passcode"
     r"|key|code|pin|kennwort|mot de passe|contraseña|senha)\b"
-    r"[^\w\n]{0,3}(?:(?:is|was|=|:|ist|est|es|-|–|—|now|still|today)[ \t]*){0,3}"
+    r"(?:[^\n]{0,30}?(?:\b(?:is|was|ist|est|es|now)\b|[:=–—])|[^\w\n]{0,3})[ \t]*"
     r"[\"'`]?([^\s\"'`“”«»,;]{6,64})"
 )
 
@@ -320,7 +326,7 @@ def _random_token(value: str, line: str) -> bool:
         return False  # an environment variable's name
     if re.fullmatch(r"[a-z0-9]+(?:[_.-][a-z0-9]+)*", value) and len(re.findall(r"[a-z]{3,}", value)) >= 2:
         return False  # a slug or a name: `deploy-token-rotation-2026`, `billing_v2_export`
-    return _entropy(value) >= 3.5 and _classes(value) >= 2
+    return _entropy(value) >= 3.5 and _classes(value) >= 2 and not _word_made(value)
 
 
 # --- S112 a bare key alone on a line -------------------------------------------------------------
@@ -328,18 +334,31 @@ def _random_token(value: str, line: str) -> bool:
 _BARE = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+|>[ \t]*)?`?([A-Za-z0-9+/=_-]{30,128})`?[ \t]*$")
 
 
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.){30,})"')
+
+
 def bare_key(line: str) -> str | None:
     """A key pasted alone on a line, such as a 40-character AWS secret access key: mixed case,
     digits and high entropy, not hex (a commit or checksum) and not a word-made identifier."""
     match = _BARE.match(line)
     if match is None:
+        if line.lstrip().startswith("{"):  # a transcript's JSON line: each line of each string
+            for string in _JSON_STRING.finditer(line):
+                for piece in string.group(1).split("\\n"):
+                    if piece != line and (value := bare_key(piece)) is not None:
+                        return value
         return None
     value = match.group(1)
     if _is_hex(value) or _PLACEHOLDER.search(value):
         return None
     if not (any(c.islower() for c in value) and any(c.isupper() for c in value) and any(c.isdigit() for c in value)):
         return None
-    return value if _entropy(value) >= 4.2 else None
+    return value if _entropy(value) >= 4.2 and not _word_made(value) else None
+
+
+def _word_made(value: str) -> bool:
+    """Mostly words (`KestrelBillingExportJob2028Handler`): a name someone wrote, not a key."""
+    return sum(len(word) for word in re.findall(r"[A-Z]?[a-z]{3,}", value)) >= 0.6 * len(value)
 
 
 # --- S113 connection strings ---------------------------------------------------------------------
