@@ -43,9 +43,11 @@ def three_wordings(kind: str) -> list[str]:
 
 def escapings(line: str, value: str) -> list[str]:
     """`line` with its secret `value` escaped each way a reader's view decodes."""
+    if value not in line:  # written in groups ("DE89 3704 …"): escape its longest group
+        value = max((t for t in line.split() if t.replace("-", "") in value.replace(" ", "")), key=len)
     cut = max(1, len(value) // 2)
     head, tail = value[:cut], value[cut:]
-    return [
+    out = [
         line.replace(value, "".join("\\" + c if c in "_-.#!" else c for c in value)),
         line.replace(value, html.escape(head) + "".join(f"&#{ord(c)};" for c in tail[:2]) + html.escape(tail[2:])),
         line.replace(value, head + "".join(f"&#x{ord(c):x};" for c in tail[:1]) + tail[1:]),
@@ -53,6 +55,8 @@ def escapings(line: str, value: str) -> list[str]:
         line.replace(value, head + "".join(f"%{ord(c):02X}" for c in tail[:2]) + tail[2:]),
         line.replace(value, head + "**" + tail[:2] + "**" + tail[2:]),
     ]
+    assert line not in out[1:], line
+    return out
 
 
 def detected_value(line: str) -> str:
