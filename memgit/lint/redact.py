@@ -20,7 +20,7 @@ from typing import AnyStr
 
 from memgit.lint.normalize import TRIGGERS, reader_view
 from memgit.lint.rules import OFF, SECRET_CODES, is_allowed, scan_secrets
-from memgit.lint.shapes import GATE
+from memgit.lint.shapes import may_match
 
 PLACEHOLDER = "[redacted: {code}]"
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----")
@@ -167,10 +167,10 @@ _MAYBE = re.compile(
 
 def _may_hold_secret(line: str) -> bool:
     """Whether any rule could flag `line`: as written, or as a reader sees it (`reader_view`)."""
-    if _MAYBE.search(line) is not None or GATE.search(line) is not None:
+    if _MAYBE.search(line) is not None or may_match(line):
         return True
     view = reader_view(line)
-    return view != line and (_MAYBE.search(view) is not None or GATE.search(view) is not None)
+    return view != line and (_MAYBE.search(view) is not None or may_match(view))
 
 
 # The fast path reads the text as UTF-8 bytes: a run of token characters shows as a run of b"a".
@@ -188,17 +188,14 @@ _CREDENTIALS_URL = re.compile(rb"://[^\s@]*@")
 
 def _candidate_lines(text: str) -> list[int]:
     """0-based numbers of the lines of `text` (split on \\n) that may hold a secret, ascending:
-    every line `_may_hold_secret` takes. The shape rules' words and digit runs (`GATE`) and the
+    every line `_may_hold_secret` takes. The shape rules' words and digit runs (`may_match`) and the
     lines whose reader's view may differ (escapes, entities, markup, invisible characters) are
     found with whole-text searches; the token rules' lines with byte-level ones."""
     found = set(_token_lines(text))
-    found.update(_lines_at(text, "\n", _first_per_line(GATE, text)))
-    lines: list[str] | None = None
-    for number in _lines_at(text, "\n", _first_per_line(TRIGGERS, text)):
+    for number, line in enumerate(text.split("\n")):
         if number in found:
             continue
-        lines = text.split("\n") if lines is None else lines
-        if _may_hold_secret(lines[number]):
+        if may_match(line) or TRIGGERS.search(line) is not None and _may_hold_secret(line):
             found.add(number)
     return sorted(found)
 

@@ -16,8 +16,9 @@ a shape with what makes it a secret rather than a look-alike:
 * S112 a bare random-looking key alone on a line (an AWS secret key pasted without its label);
 * S113 a connection string (`Server=…;Password=…`) with a real password.
 
-`GATE` is what every detector needs on its line; `scan` returns nothing without it, so a caller
-may skip the lines it does not match (`memgit.lint.redact` does, over a whole text at once).
+`may_match` is what S106-S110 need on a line (S111-S113 need a long token or a password word,
+which the token rules' own search finds), so a caller may skip the lines it rejects
+(`memgit.lint.redact` does).
 Values that contain EXAMPLE, or are documentation placeholders (`<token>`, `password`, `xxxx`),
 are never secrets. Messages never echo a value beyond its first four characters.
 """
@@ -38,7 +39,22 @@ _GATE_WORDS = (
     "|tax|licen|id card|identity card|versicherten|mitglieds|ausweis|reisepass|wifi|wi-fi|wlan|wireless|network"
     "|router|hotspot|ssid|login|pw|kennwort|mot de passe|contraseña|senha|secret|token|credential|bearer"
 )
-GATE = re.compile(r"(?i:" + _GATE_WORDS + r")|\d(?:[ \t-]?\d){12}|[A-Za-z]{2}\d{2}|[A-Za-z0-9+/=_-]{30,}")
+#: What S106-S110 need besides: a digit, a quote, or a `>` quote line (their values hold digits,
+#: or stand in a quoted message); S111-S113 need a 16-character token or a password word, which
+#: the token rules' own cheap search already finds.
+HINT = re.compile(r"[\d\"“„«'>]")
+# Matched on the case-folded line (ten times faster than a case-blind pattern); "ı" folds to
+# itself but a case-blind pattern takes it for "i", so it is mapped by hand.
+_GATE_WORDS_FOLDED = re.compile(_GATE_WORDS)
+_GATE_NUMBERS = re.compile(r"\d(?:[ \t-]?\d){12}|[A-Za-z]{2}\d{2}")
+
+
+def gate(line: str) -> bool:
+    """Whether any word or number shape a detector starts from is on `line`."""
+    if _GATE_NUMBERS.search(line) is not None:
+        return True
+    return _GATE_WORDS_FOLDED.search(line.casefold().replace("\u0131", "i")) is not None
+
 
 # --- shared value tests --------------------------------------------------------------------------
 
@@ -200,6 +216,8 @@ def _code_value_ok(value: str, before: str) -> bool:
         return False  # "code 42", "exit 137": too short for a code anyone guards
     if _PLACEHOLDER.search(bare) or len(set(bare.replace("-", "").replace(" ", ""))) < 2 and len(bare) < 6:
         return False  # "0000", "xxxx": a placeholder, not a code
+    if re.fullmatch(r"\d{1,2}-\d{1,2}", bare):
+        return False  # a range ("load 11-13"), not a code
     if _DATE.match(bare) or _DATE_OR_TIME.match(bare) and _YEAR_PREP.search(before):
         return False
     return not re.match(r"(?i)^(?:v\d|\d+(?:st|nd|rd|th)$)", bare)
@@ -365,7 +383,7 @@ def _word_made(value: str) -> bool:
 
 _CONNECTION = re.compile(
     r"(?i)(?:server|data source|host|hostname|address|addr|uid|user id|user|username|database|initial catalog)"
-    r"[ \t]*=[^;\n]*;.*?\b(?:password|pwd|pass)[ \t]*=[ \t]*[\"']?([^;\"'\s]{4,})"
+    r"[ \t]*=[^;\n]*;.*?\b(?:password|pwd)[ \t]*=[ \t]*[\"']?([^;\"'\s]{4,})"
 )
 
 
@@ -391,12 +409,19 @@ DETECTORS: tuple[tuple[str, str, Callable[[str], str | None]], ...] = (
 )
 
 
+_HINTED = frozenset(("S106", "S107", "S108", "S109", "S110"))
+
+
+def may_match(line: str) -> bool:
+    """Whether `scan` could flag `line` beyond what the token rules' own search finds."""
+    return HINT.search(line) is not None and gate(line)
+
+
 def scan(line: str, only: str | None = None) -> list[tuple[str, str]]:
     """The first shape detector (or the `only` one) that flags `line`, as [(code, message)]."""
-    if GATE.search(line) is None:
-        return []
+    hinted = may_match(line)
     for code, label, detect in DETECTORS:
-        if only is not None and code != only:
+        if only is not None and code != only or not hinted and code in _HINTED:
             continue
         value = detect(line)
         if value is not None:
