@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from urllib.parse import unquote
 
 # Characters a reader does not see: zero-width spaces and joiners, bidi marks, embeddings,
 # overrides and isolates, the soft hyphen, word joiner and invisible operators, variation
 # selectors, the byte-order mark, and the Mongolian vowel separator.
-_INVISIBLE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f"
-    "\ufe00-\ufe0f\ufeff]"
+_INVISIBLE_CHARS = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff"
 )
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
+# Fullwidth forms of ASCII (`ｇｈｐ＿…`) read as ASCII.
+_FULLWIDTH = re.compile("[\uff01-\uff5e]")
 # CommonMark: a backslash before ASCII punctuation shows the punctuation alone.
 _BACKSLASH = re.compile(r"\\([!-/:-@\[-`{-~])")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
@@ -34,7 +35,7 @@ _MARKUP = re.compile(
     re.IGNORECASE,
 )
 # What `reader_view` may change: a line without any of these reads as written.
-TRIGGERS = re.compile(r"[\\&%`*_~<]|[^\x00-\x7f]")
+TRIGGERS = re.compile(f"[\\\\&%`*~<\uff01-\uff5e{_INVISIBLE_CHARS}]|__")
 
 
 def reader_view(line: str) -> str:
@@ -61,6 +62,5 @@ def _decode_once(text: str) -> str:
         text = _PERCENT.sub(lambda match: unquote(match.group(0), errors="replace"), text)
         text = _INVISIBLE.sub("", text)
     if not text.isascii():
-        # Fullwidth and other compatibility forms read as their ASCII letters (`ｇｈｐ＿…`).
-        text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+        text = _FULLWIDTH.sub(lambda match: chr(ord(match.group(0)) - 0xFEE0), text)
     return text

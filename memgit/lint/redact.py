@@ -20,7 +20,7 @@ from typing import AnyStr
 
 from memgit.lint.normalize import TRIGGERS, reader_view
 from memgit.lint.rules import OFF, SECRET_CODES, is_allowed, scan_secrets
-from memgit.lint.shapes import may_match
+from memgit.lint.shapes import candidate_lines, may_match
 
 PLACEHOLDER = "[redacted: {code}]"
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----")
@@ -192,10 +192,12 @@ def _candidate_lines(text: str) -> list[int]:
     lines whose reader's view may differ (escapes, entities, markup, invisible characters) are
     found with whole-text searches; the token rules' lines with byte-level ones."""
     found = set(_token_lines(text))
-    for number, line in enumerate(text.split("\n")):
-        if number in found:
-            continue
-        if may_match(line) or TRIGGERS.search(line) is not None and _may_hold_secret(line):
+    lines = text.split("\n")
+    for number in candidate_lines(text) - found:
+        if may_match(lines[number]):
+            found.add(number)
+    for number in _lines_at(text, "\n", _first_per_line(TRIGGERS, text)):
+        if number not in found and _may_hold_secret(lines[number]):
             found.add(number)
     return sorted(found)
 
