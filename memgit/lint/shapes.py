@@ -38,7 +38,8 @@ _GATE_WORDS = (
     r"(?:code|pin|pass|otp|totp|2fa|mfa|tfa|combination|combo|keypad|key ?pad|key"
     r"|(?:disarm|unlock|open)(?:s|ed)?[ \t]+(?:it[ \t]+)?(?:with|using|by)|(?:press|type|punch|dial)[ \t]+in\b"
     r"|member|policy|passport|insurance|health card|subscriber|patient|account|acct|social security"
-    r"|national insurance|tax|driver|licen|id card|identity card|versicherten|mitglieds|ausweis|reisepass"
+    r"|national insurance|tax|driver|licen|id card|identity card|versicherten|mitglieds|ausweis|reisepass|nhs"
+    r"|medicare|medicaid|sozialversicherungs|credential"
     r"|wifi|wi-fi|wlan|wireless|network|router|hotspot|ssid|login|pw|kennwort|mot de passe|contraseña|senha)"
 )
 #: What S106-S110 need besides: a digit, a quote, or a `>` quote line (their values hold digits,
@@ -56,7 +57,8 @@ _GATE_NUMBERS = re.compile(r"\d(?:[ \t-]?\d){12}|[A-Za-z]{2}\d{2}")
 # `pass` for passport, passcode and "mot de passe"): `candidate_lines` finds them with str.find.
 _STEMS = (
     "code pin pass otp 2fa mfa tfa comb key disarm unlock open press type punch dial member policy insurance"
-    " card subscriber patient account acct social tax driver licen versicherten mitglieds ausweis wifi wi-fi"
+    " card subscriber patient account acct social tax driver licen versicherten mitglieds ausweis nhs medicare"
+    " medicaid sozialversicherungs credential wifi wi-fi"
     " wlan wireless network router hotspot ssid login pw kennwort contrase senha"
 ).split()
 _STEM_BYTES = tuple(stem.encode() for stem in _STEMS)
@@ -229,12 +231,16 @@ _NOT_SECRET_CODE = re.compile(
     r"|in|of|the new|review|freeze|style|golf|dress|morse|machine|generated|op|en|de|uni|short|geo|key|hash|byte"
     r"|lines? of|native|legacy|test|sample|pin ?code)[ \t-]*codes?\b"
 )
-_NUMERIC_CODE = r"\*?\d{2,4}(?:[ \t-]?\d{2,4}){0,2}#?"
+_NUMERIC_CODE = r"\*?\d{2,4}(?:[ \t-]?\d{2,4}){0,2}#?|\d{1,2}(?:[-–]\d{1,2}){3,5}"
 _ALNUM_CODE = r"(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{3,6}){1,3}"
 _CODE_VALUE = r"(?<![\w#$€£+./:,-])(" + _NUMERIC_CODE + "|" + _ALNUM_CODE + r"|(?=[A-Za-z]*\d)[A-Za-z0-9]{8,12})"
 # Where any `_CODE_VALUE` can start: two digits, an alphanumeric group before a dash, eight alphanumerics.
 _CODE_START = re.compile(r"(?<![\w#$€£+./:,-])(?:\*?\d\d|[A-Za-z0-9]{4,6}-|[A-Za-z0-9]{8})")
-_CODE_END = r"(?![\w.,/:%€$£'-]?\d|\w|[ \t]*(?:%|gb|mb|kb|tb|ms|files?|items?|people|users?|km|kg|eur|usd|€|\$|x\b|times|rows|lines|words|years?|days?|hours?|minutes?|am|pm|h\b|uhr|mm|cm|m\b|ft|sq))"
+# After a code: no more of the number, and no unit ("4000 files", "20 GB", "12 s").
+_CODE_END = (
+    r"(?![\w.,/:%€$£'-]?\d|\w|[ \t]*(?:%|€|\$|(?:gb|mb|kb|tb|ms|s|files?|items?|people|users?|km|kg|eur|usd|x|times"
+    r"|rows|lines|words|years?|days?|hours?|minutes?|am|pm|h|uhr|mm|cm|m|ft|sq)\b))"
+)
 _CODE_AFTER = re.compile(r"(?i)(?P<word>" + _STRONG + r")(?P<gap>[^.;!?\d\n]{0,40}?)" + _CODE_VALUE + _CODE_END)
 _CODE_BEFORE = re.compile(
     r"(?i)" + _CODE_VALUE + _CODE_END + r"[ \t]*(?:is|was|=|:|-|–|—|\()?[ \t]*(?:the|my|our|his|her|their|your)?"
@@ -275,6 +281,9 @@ def _code_value_ok(value: str, before: str) -> bool:
         return False  # "code 42", "exit 137": too short for a code anyone guards
     if _PLACEHOLDER.search(bare) or len(set(bare.replace("-", "").replace(" ", ""))) < 2 and len(bare) < 6:
         return False  # "0000", "xxxx": a placeholder, not a code
+    digits = re.sub(r"\D", "", bare)
+    if len(digits) == len(bare.replace(" ", "").replace("-", "")) and digits in "01234567890" + "09876543210":
+        return False  # 1234, 123456, 4321: the placeholder every manual uses
     if re.fullmatch(r"\d{1,2}-\d{1,2}", bare):
         return False  # a range ("load 11-13"), not a code
     if _DATE.match(bare) or _DATE_OR_TIME.match(bare) and _YEAR_PREP.search(before):
@@ -287,8 +296,8 @@ def _code_value_ok(value: str, before: str) -> bool:
 _ID_NUMBER = re.compile(
     r"(?i)\b(?P<name>(?:insurance|member(?:ship)?|policy|passport|subscriber|patient|account|acct|bank account"
     r"|social security|national insurance|tax|driver'?s licen[cs]e|licen[cs]e|id card|identity card|health card"
-    r"|versicherten|mitglieds|ausweis|reisepass)"
-    r"(?:[ \t-]*(?:number|no\.?|nr\.?|num|#|id|card|ref))?)(?![A-Za-z])"
+    r"|versicherten|mitglieds|ausweis|reisepass|nhs|medicare|medicaid|sozialversicherungs)"
+    r"(?:[ \t-]*(?:number|nummer|no\.?|nr\.?|num|#|id|card|ref))?)(?![A-Za-z])"
     r"[^.;!?\n\d]{0,25}?(?<![\w#$€£+./:,-])(?P<value>[A-Za-z]{0,4}[ \t/-]?\d[\dA-Za-z]*(?:[ \t/-][\dA-Za-z]+){0,4})"
 )
 _NOT_ID = re.compile(
@@ -296,7 +305,7 @@ _NOT_ID = re.compile(
     r"|e-?mail|address|support|desk|\bline\b|room|floor|street|zip|post ?code|valid|expir|renew|since|until|from"
 )
 _ID_NAME_STRONG = re.compile(
-    r"(?i)number|\bno\b|\bnr\b|\bnum\b|#|\bid\b|passport|ssn|social security|national insurance"
+    r"(?i)number|nummer|\bno\b|\bnr\b|\bnum\b|#|\bid\b|passport|ssn|social security|national insurance"
 )
 
 
@@ -343,13 +352,20 @@ _IN_QUOTE = re.compile(
 )
 
 
+# "login is ops / Kx93!vb2": a user name, a slash, the password.
+_USER_SLASH_PASSWORD = re.compile(
+    r"(?i)\b(?:login|log-in|credentials?|account)\b[^\n/]{0,30}?[^\s/]+[ \t]*/[ \t]*"
+    r"([^\s\"'`“”«»,;/]{6,64})"
+)
+
+
 def quoted_credential(line: str) -> str | None:
     """A password or key inside a quoted message: in quotes, or on a `>` quote line."""
     spans = [next(g for g in match.groups() if g is not None) for match in _QUOTED.finditer(line)]
     if line.lstrip().startswith(">"):
         spans.append(line.lstrip()[1:])
     for span in spans:
-        for match in _IN_QUOTE.finditer(span):
+        for match in [*_IN_QUOTE.finditer(span), *_USER_SLASH_PASSWORD.finditer(span)]:
             value = match.group(1).rstrip(".!?)")
             if _password_like(value):
                 return value
