@@ -197,7 +197,11 @@ def _candidate_lines(text: str) -> list[int]:
         if may_match(lines[number]):
             found.add(number)
     for number in _lines_at(text, "\n", _first_per_line(TRIGGERS, text)):
-        if number not in found and _may_hold_secret(lines[number]):
+        if number in found:
+            continue
+        # Not found as written (both searches above take every such line): only its view can be.
+        view = reader_view(lines[number])
+        if view != lines[number] and (_MAYBE.search(view) is not None or may_match(view)):
             found.add(number)
     return sorted(found)
 

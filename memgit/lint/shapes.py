@@ -61,6 +61,7 @@ _STEMS = (
     " medicaid sozialversicherungs credential wifi wi-fi"
     " wlan wireless network router hotspot ssid login pw kennwort contrase senha"
 ).split()
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_") | frozenset(range(128, 256))
 _STEM_BYTES = tuple(stem.encode() for stem in _STEMS)
 _CARD_RUN = re.compile(r"\d(?:[ \t-]?\d){12}")
 # Bytes of ASCII letters read as "a", digits as "d": an IBAN's start shows as b"aadd".
@@ -79,7 +80,8 @@ def candidate_lines(text: str) -> set[int]:
     for stem in _STEM_BYTES:
         i = folded.find(stem)
         while i >= 0:
-            at.append(i)
+            if i == 0 or folded[i - 1] not in _WORD_BYTES:  # a word's start: "pin", not "shipping"
+                at.append(i)
             i = folded.find(stem, i + 1)
     lines = _line_numbers(folded, b"\n", at) | _line_numbers(text, "\n", [m.start() for m in _CARD_RUN.finditer(text)])
     data = text.encode("utf-8", "surrogatepass")
@@ -235,7 +237,7 @@ _NUMERIC_CODE = r"\*?\d{2,4}(?:[ \t-]?\d{2,4}){0,2}#?|\d{1,2}(?:[-–]\d{1,2}){3
 _ALNUM_CODE = r"(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{3,6}){1,3}"
 _CODE_VALUE = r"(?<![\w#$€£+./:,-])(" + _NUMERIC_CODE + "|" + _ALNUM_CODE + r"|(?=[A-Za-z]*\d)[A-Za-z0-9]{8,12})"
 # Where any `_CODE_VALUE` can start: two digits, an alphanumeric group before a dash, eight alphanumerics.
-_CODE_START = re.compile(r"(?<![\w#$€£+./:,-])(?:\*?\d\d|[A-Za-z0-9]{4,6}-|[A-Za-z0-9]{8})")
+_CODE_START = re.compile(r"(?<![\w#$€£+./:,-])(?:\*?\d\d|\d[-–]\d|[A-Za-z0-9]{4,6}-|(?=[A-Za-z]{0,7}\d)[A-Za-z0-9]{8})")
 # After a code: no more of the number, and no unit ("4000 files", "20 GB", "12 s").
 _CODE_END = (
     r"(?![\w.,/:%€$£'-]?\d|\w|[ \t]*(?:%|€|\$|(?:gb|mb|kb|tb|ms|s|files?|items?|people|users?|km|kg|eur|usd|x|times"
