@@ -20,7 +20,7 @@ from typing import AnyStr
 
 from memgit.lint.normalize import TRIGGERS, reader_view
 from memgit.lint.rules import OFF, SECRET_CODES, is_allowed, scan_secrets
-from memgit.lint.shapes import candidate_lines, may_match
+from memgit.lint.shapes import candidate_lines, code_list_lines, may_list_codes, may_match
 
 PLACEHOLDER = "[redacted: {code}]"
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----")
@@ -82,7 +82,24 @@ def redact_lines(
     reports its BEGIN line once: one finding a person fixes, as the lint reports it).
     """
     candidates = [index for index, line in enumerate(lines) if _may_hold_secret(line)]
-    return _redact_candidates(lines, candidates, entropy_threshold, severities)
+    out, found = _redact_candidates(lines, candidates, entropy_threshold, severities)
+    return _redact_code_lists(lines, out, found, severities)
+
+
+def _redact_code_lists(
+    lines: list[str], out: list[str], found: list[Redaction], severities: Mapping[str, str] | None
+) -> tuple[list[str], list[Redaction]]:
+    """Codes listed one a line under their heading (`shapes.code_list_lines`), as S108."""
+    if (severities is not None and severities.get("S108") == OFF) or not may_list_codes("\n".join(lines)):
+        return out, found
+    done = {r.line for r in found}
+    for index in code_list_lines(lines):
+        if index + 1 in done or is_allowed(lines[index], "S108"):
+            continue
+        out[index] = _keep_indent(lines[index], placeholder("S108"))
+        found.append(Redaction(index + 1, "S108"))
+    found.sort(key=lambda r: r.line)
+    return out, found
 
 
 def _redact_candidates(
@@ -124,11 +141,14 @@ def redact_text(
     are scanned rule by rule, so a note without such a line never reaches the rules.
     """
     candidates = _candidate_lines(text)
-    if not candidates:
+    lists = may_list_codes(text)
+    if not candidates and not lists:
         return text, []
     parts = text.split("\n")
     bare = [p[:-1] if p.endswith("\r") else p for p in parts]
     redacted, found = _redact_candidates(bare, candidates, entropy_threshold, severities)
+    if lists:
+        redacted, found = _redact_code_lists(bare, redacted, found, severities)
     if not found:
         return text, []
     out = [new + ("\r" if old.endswith("\r") else "") for old, new in zip(parts, redacted, strict=True)]

@@ -244,6 +244,7 @@ def lint_file(item: LintInput, settings: LintSettings, today: date) -> list[Find
         if not is_transcript:
             for code, message in scan_injection(line):
                 raw.append((number, code, message, line))
+    raw.extend(_code_lists(lines, {line for line, code, _m, _t in raw if code.startswith("S")}))
 
     if item.previous is not None and _is_past_daily(item.path, today, settings.daily_grace_days):
         changed_at = first_non_append_line(item.previous, data)
@@ -403,6 +404,21 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
 
         found = shapes.scan(line)
     return found
+
+
+def _code_lists(lines: list[str], flagged: set[int]) -> list[tuple[int, str, str, str]]:
+    """S108 for codes listed one a line under their heading ("Recovery codes:"), which no
+    line-by-line rule sees."""
+    from memgit.lint import shapes
+
+    if not shapes.may_list_codes("\n".join(lines)):
+        return []
+    message = "a code listed under a recovery, backup or one-time code heading; remove it from memory"
+    return [
+        (index + 1, "S108", message, lines[index])
+        for index in shapes.code_list_lines(lines)
+        if index + 1 not in flagged
+    ]
 
 
 def _assignments(line: str) -> Iterator[re.Match[str]]:

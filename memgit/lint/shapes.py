@@ -35,7 +35,8 @@ from typing import AnyStr
 # Every word any detector below starts from (as a substring, case-blind), a card's run of digits,
 # an IBAN's country and check digits, a long token. A test holds each detector to it.
 _GATE_WORDS = (
-    r"(?:code|pin|pass|otp|totp|2fa|mfa|tfa|combination|combo|keypad|key ?pad|key"
+    r"(?:code|pin|pass|otp|totp|2fa|mfa|tfa|combination|combo|keypad|key ?pad|key|tan|mtan|puk"
+    r"|(?:login|verification|security|sms|2fa|mfa|transaction)[ \t-]*number"
     r"|(?:disarm|unlock|open)(?:s|ed)?[ \t]+(?:it[ \t]+)?(?:with|using|by)|(?:press|type|punch|dial)[ \t]+in\b"
     r"|member|policy|passport|insurance|health card|subscriber|patient|account|acct|social security"
     r"|national insurance|tax|driver|licen|id card|identity card|versicherten|mitglieds|ausweis|reisepass|nhs"
@@ -57,11 +58,11 @@ _GATE_NUMBERS = re.compile(r"\d(?:[ \t-]?\d){12}|[A-Za-z]{2}\d{2}")
 # `pass` for passport, passcode and "mot de passe"): `candidate_lines` finds them with str.find.
 _STEMS = (
     "code pin pass otp 2fa mfa tfa comb key disarm unlock open press type punch dial member policy insurance"
-    " card subscriber patient account acct social tax driver licen versicherten mitglieds ausweis nhs medicare"
+    " card subscriber patient account acct social tax tan puk verification confirmation security sms transaction driver licen versicherten mitglieds ausweis nhs medicare"
     " medicaid sozialversicherungs credential wifi wi-fi"
     " wlan wireless network router hotspot ssid login pw kennwort contrase senha"
 ).split()
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_") | frozenset(range(128, 256))
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")  # ASCII only: a superset is safe
 _STEM_BYTES = tuple(stem.encode() for stem in _STEMS)
 _CARD_RUN = re.compile(r"\d(?:[ \t-]?\d){12}")
 # Bytes of ASCII letters read as "a", digits as "d": an IBAN's start shows as b"aadd".
@@ -222,7 +223,8 @@ _STRONG = (
     r"|two[- ]factor|2[- ]step|two[- ]step|recovery|backup|scratch|door|gate|entry|entrance|alarm|garage|safe"
     r"|key ?safe|lock ?box|locker|padlock|intercom|buzzer|access|unlock|phone|voicemail|sim|card|bank)[ \t-]*)?"
     r"(?:codes?|pins?|passcodes?|otps?|combination|combo)\b"
-    r"|\b(?:otp|totp|2fa|mfa|pin|passcode|keypad|key ?pad)\b"
+    r"|\b(?:otp|totp|2fa|mfa|pin|passcode|keypad|key ?pad|tan|mtan|puk)\b"
+    r"|\b(?:login|verification|security|sms|2fa|mfa|transaction)[ \t-]*number\b"
     r"|\b(?:disarm(?:ed|s)?|unlock(?:ed|s)?|opens?|open(?:ed)?)[ \t]+(?:it[ \t]+)?(?:with|using|by)"
     r"|\b(?:press|type|punch|key|dial)[ \t]+in\b"
 )
@@ -239,6 +241,8 @@ _CODE_VALUE = r"(?<![\w#$€£+./:,-])(" + _NUMERIC_CODE + "|" + _ALNUM_CODE + r
 # Where any `_CODE_VALUE` can start: two digits, an alphanumeric group before a dash, eight alphanumerics.
 _CODE_START = re.compile(r"(?<![\w#$€£+./:,-])(?:\*?\d\d|\d[-–]\d|[A-Za-z0-9]{4,6}-|(?=[A-Za-z]{0,7}\d)[A-Za-z0-9]{8})")
 # After a code: no more of the number, and no unit ("4000 files", "20 GB", "12 s").
+# A disk-encryption recovery key: eight groups of six digits (BitLocker's shape), known by itself.
+_RECOVERY_KEY = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 _CODE_END = (
     r"(?![\w.,/:%€$£'-]?\d|\w|[ \t]*(?:%|€|\$|(?:gb|mb|kb|tb|ms|s|files?|items?|people|users?|km|kg|eur|usd|x|times"
     r"|rows|lines|words|years?|days?|hours?|minutes?|am|pm|h|uhr|mm|cm|m|ft|sq)\b))"
@@ -261,6 +265,9 @@ def access_code(line: str) -> str | None:
     door, gate, alarm, keypad and safe codes; not a postcode, status code, year or quantity."""
     if _CODE_START.search(line) is None:
         return None  # no value could start here (the full patterns cost ten times more)
+    recovery_key = _RECOVERY_KEY.search(line)
+    if recovery_key is not None:
+        return recovery_key.group(0)
     for match in _CODE_AFTER.finditer(line):
         value = match.group(3)
         if _NOT_SECRET_CODE.search(line[max(0, match.start() - 16) : match.start("gap")]):
@@ -316,7 +323,9 @@ def id_number(line: str) -> str | None:
     for match in _ID_NUMBER.finditer(line):
         value = _trim_id(match.group("value"))
         digits = sum(c.isdigit() for c in value)
-        if digits < 5 or len(value) > 24 or _PLACEHOLDER.search(value):
+        # A passport number may hold only three digits among its letters (C7H2K9L1X).
+        least = 3 if "passport" in match.group("name").lower() and len(value) >= 7 else 5
+        if digits < least or len(value) > 24 or _PLACEHOLDER.search(value):
             continue
         if re.search(r"\d[.,]\d|\d{4}-\d{2}-\d{2}|\d:\d", value) or re.match(r"(?i)^v?\d+(?:\.\d+)+$", value):
             continue  # amounts, dates, times, versions
@@ -347,31 +356,43 @@ _QUOTED = re.compile(
     r"\"([^\"]{4,300})\"|“([^”]{4,300})”|„([^“”]{4,300})[“”]|«([^»]{4,300})»|(?<![\w])'([^']{4,300})'(?!\w)"
 )
 _IN_QUOTE = re.compile(
-    r"(?i)\b(?:wifi|wi-fi|wlan|wireless|network|router|hotspot|ssid|login|pw|pwd|pass|passwort|password|passcode"
-    r"|key|code|pin|kennwort|mot de passe|contraseña|senha)\b"
+    r"(?i)\b(?P<word>wifi|wi-fi|wlan|wireless|network|router|hotspot|ssid|login|pw|pwd|pass|passwort|password"
+    r"|passcode|key|code|pin|kennwort|mot de passe|contraseña|senha)\b"
     r"(?:[^\n]{0,30}?(?:\b(?:is|was|ist|est|es|now)\b|[:=–—])|[^\w\n]{0,3})[ \t]*"
-    r"[\"'`]?([^\s\"'`“”«»,;]{6,64})"
+    r"[\"'`]?(?P<value>[^\s\"'`“”«»,;]{6,64})"
 )
 
 
 # "login is ops / Kx93!vb2": a user name, a slash, the password.
 _USER_SLASH_PASSWORD = re.compile(
     r"(?i)\b(?:login|log-in|credentials?|account)\b[^\n/]{0,30}?[^\s/]+[ \t]*/[ \t]*"
-    r"([^\s\"'`“”«»,;/]{6,64})"
+    r"(?P<value>[^\s\"'`“”«»,;/]{6,64})"
 )
 
 
+_WIFI = re.compile(r"(?i)\b(?:wi-?fi|wlan|ssid|hotspot)\b")
+
+
 def quoted_credential(line: str) -> str | None:
-    """A password or key inside a quoted message: in quotes, or on a `>` quote line."""
-    spans = [next(g for g in match.groups() if g is not None) for match in _QUOTED.finditer(line)]
+    """A password or key inside a quoted message (in quotes, or on a `>` quote line), or after a key
+    word on a Wi-Fi line."""
+    spans = [(next(g for g in match.groups() if g is not None), True) for match in _QUOTED.finditer(line)]
     if line.lstrip().startswith(">"):
-        spans.append(line.lstrip()[1:])
-    for span in spans:
+        spans.append((line.lstrip()[1:], True))
+    elif _WIFI.search(line):  # a Wi-Fi note outside quotes: only a key word's value, not the network's name
+        spans.append((line, False))
+    for span, quoted in spans:
         for match in [*_IN_QUOTE.finditer(span), *_USER_SLASH_PASSWORD.finditer(span)]:
-            value = match.group(1).rstrip(".!?)")
+            word = match.groupdict().get("word")
+            if not quoted and (word is None or word.lower() not in _KEY_NAMES):
+                continue
+            value = match.group("value").rstrip(".!?)")
             if _password_like(value):
                 return value
     return None
+
+
+_KEY_NAMES = frozenset(("pw", "pwd", "pass", "passwort", "password", "passcode", "key", "code", "pin", "kennwort"))
 
 
 def _password_like(value: str) -> bool:
@@ -472,6 +493,47 @@ def connection_string(line: str) -> str | None:
     return match.group(1)
 
 
+# --- S108 across lines: a list of codes under its heading ------------------------------------------
+
+_CODE_LIST_HEAD = re.compile(
+    r"(?i)\b(?:recovery|backup|scratch|emergency|2fa|mfa|two[- ]factor|one[- ]time|otp|verification)[ \t-]*"
+    r"(?:codes?|keys?)\b"
+)
+_CODE_TOKEN = r"`?[A-Za-z0-9]{4,10}(?:[- ][A-Za-z0-9]{3,10}){0,3}`?"
+_CODE_ITEM = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?" + _CODE_TOKEN + r"(?:[ \t,]+" + _CODE_TOKEN + r")*[ \t]*$"
+)
+
+
+def code_list_lines(lines: list[str]) -> list[int]:
+    """0-based indexes of the lines that hold only codes under a line naming recovery, backup or
+    one-time codes ("## GitHub recovery codes", "Backup codes:"), which no line-by-line rule sees:
+    each code alone on its line says nothing; its heading does."""
+    out: list[int] = []
+    index = 0
+    while index < len(lines):
+        if _CODE_LIST_HEAD.search(lines[index]) is None:
+            index += 1
+            continue
+        index += 1
+        while index < len(lines) and not lines[index].strip():
+            index += 1
+        while index < len(lines) and _is_code_item(lines[index]):
+            out.append(index)
+            index += 1
+    return out
+
+
+def _is_code_item(line: str) -> bool:
+    return _CODE_ITEM.match(line) is not None and any(c.isdigit() for c in line) and not _PLACEHOLDER.search(line)
+
+
+def may_list_codes(text: str) -> bool:
+    """Whether `text` may hold a code list at all (the cheap test before `code_list_lines`)."""
+    folded = text.casefold()
+    return ("code" in folded or "key" in folded) and _CODE_LIST_HEAD.search(text) is not None
+
+
 # --- all of them ---------------------------------------------------------------------------------
 
 DETECTORS: tuple[tuple[str, str, Callable[[str], str | None]], ...] = (
@@ -499,12 +561,12 @@ _QUOTE = re.compile(r"[\"“„«']|^[ \t]*>")
 
 
 def _skipped(line: str) -> frozenset[str]:
-    """The detectors that cannot flag `line`: S106-S109 need a digit, S110 a quote, S113 `=` and
+    """The detectors that cannot flag `line`: S106-S109 need a digit, S110 a quote or Wi-Fi, S113 `=` and
     `;` (cheap checks that spare their patterns most lines)."""
     if not may_match(line):
         return _HINTED if "=" in line and ";" in line else _HINTED | {"S113"}
     skip = set() if _DIGIT.search(line) else {"S106", "S107", "S108", "S109"}
-    if _QUOTE.search(line) is None:
+    if _QUOTE.search(line) is None and _WIFI.search(line) is None:
         skip.add("S110")
     if "=" not in line or ";" not in line:
         skip.add("S113")

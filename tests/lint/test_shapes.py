@@ -5,12 +5,14 @@ and the documentation placeholders that issue 34's lint treats as look-alikes.""
 from __future__ import annotations
 
 import random
+from datetime import date
 
 import pytest
 
 from bench.secrets_corpus_shapes import LOOK_ALIKES, RULE_OF, SECRETS
 from memgit.lint import shapes
-from memgit.lint.rules import RULES_BY_CODE, SECRET_CODES, scan_secrets
+from memgit.lint.redact import redact_text
+from memgit.lint.rules import RULES_BY_CODE, SECRET_CODES, LintInput, LintSettings, lint_file, scan_secrets
 from tests.lint.held_out import LOOK_ALIKE_CASES, SECRET_CASES
 
 ALSO_FLAGGED_BY = {"S110": {"S104"}}  # a quoted "password: …" is the password rule's first
@@ -60,6 +62,23 @@ def test_the_look_alike_corpus_is_large_and_clean() -> None:
 )
 def test_documentation_placeholders_are_look_alikes(line: str) -> None:
     assert scan_secrets(line) == [], line
+
+
+def test_codes_listed_under_their_heading_are_flagged_and_redacted() -> None:
+    text = "## Google backup codes\n\n- 4817 2290\n- 5521 0873\n\n- Lunch with Ana at 12:30\n"
+    item = LintInput("memory/2026-01-05.md", text.encode(), None, True)
+    findings = [(f.line, f.code) for f in lint_file(item, LintSettings(), date(2026, 1, 5))]
+    assert findings == [(3, "S108"), (4, "S108")]
+    assert (
+        redact_text(text)[0]
+        == "## Google backup codes\n\n- [redacted: S108]\n- [redacted: S108]\n\n- Lunch with Ana at 12:30\n"
+    )
+    assert redact_text(text, severities={"S108": "off"})[1] == []
+    calm = "## Backup codes are in the safe\n\n- 3 copies printed\n- Tuesday\n- stored in 1Password\n"
+    assert (
+        redact_text(calm)[1] == []
+        and lint_file(LintInput("memory/a.md", calm.encode()), LintSettings(), date(2026, 1, 5)) == []
+    )
 
 
 def test_messages_never_echo_a_shape_value() -> None:

@@ -91,7 +91,18 @@ def shown_values(text: str, values: list[str]) -> list[str]:
 def test_every_kind_is_flagged_with_its_rule_and_leaves_through_no_output(workspace: Path, tmp_path: Path) -> None:
     notes, values = the_notes()
     fact = "- The billing export runs nightly at 02:00 UTC into the finance bucket."
-    write(workspace / LOG, f"# {DAY}\n\n## notes\n\n" + "\n".join(line for _k, line, _e in notes) + "\n" + fact + "\n")
+    codes = ["- 8f2k1-q93ma", "- 0z7lp-4ht2c", "- 55vd0-k1w9x"]  # one a line under their heading
+    values += [code[2:] for code in codes]
+    write(
+        workspace / LOG,
+        f"# {DAY}\n\n## notes\n\n"
+        + "\n".join(line for _k, line, _e in notes)
+        + "\n"
+        + fact
+        + "\n\n## NAS two-factor backup codes\n\n"
+        + "\n".join(codes)
+        + "\n",
+    )
     commit_all(workspace, "a log committed without hooks")
 
     findings = json.loads(memgit(workspace, "lint", "--json", LOG, env=BM25).stdout)["findings"]
@@ -101,6 +112,8 @@ def test_every_kind_is_flagged_with_its_rule_and_leaves_through_no_output(worksp
         assert by_line.get(number) == (scan_secrets(line)[0][0] if escaped else RULE_OF[kind]), (kind, line)
         assert by_line[number] == RULE_OF[kind] or escaped, (kind, line)
     assert 5 + len(notes) not in by_line  # the plain fact is no secret
+    first_code = 5 + len(notes) + 4
+    assert [by_line.get(n) for n in range(first_code, first_code + 3)] == ["S108"] * 3
 
     queries = [" ".join(re.findall(r"[A-Za-z]{4,}", line)[:3]) for _k, line, _e in notes]
     facts = ["billing export nightly finance bucket", "when does the billing export run", "finance bucket export"]
