@@ -120,6 +120,9 @@ def test_every_kind_is_flagged_with_its_rule_and_leaves_through_no_output(worksp
     search_days(workspace, [[q + ask for q in queries] + [facts[n]] for n, ask in enumerate((" a", " b", " c"))])
     out = memgit_json(workspace, "dream", "--now", NOW, "--explain", env=BM25)
     assert [a["text"] for a in out["actions"]] == [fact[2:]]
+    # They were recalled and considered: each rejected as junk under its own rule (a bare key has
+    # no words to search for, so it is never recalled).
+    assert {f"junk: S1{n}" for n in ("06", "07", "08", "09", "10", "11", "13")} <= set(out["gates"]), out["gates"]
     explained = memgit(workspace, "dream", "--now", NOW, "--explain", "--dry-run", env=BM25).stdout
     report = git(workspace, "show", f"{out['branch']}:memory/dreams/2026-03-11.md")
     for name, text in (
