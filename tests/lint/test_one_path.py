@@ -78,3 +78,25 @@ def test_every_redactor_goes_through_the_one_rule_set_and_the_reader_view() -> N
     assert redact.redact_lines(["a", line])[0] == ["a", "- [redacted: S106]"]
     assert redact.secret_code(line) == "S106"
     assert "scan_secrets" in used_names(Path(redact.__file__))
+
+
+def test_transcript_capture_redacts_every_shape_kind_even_escaped() -> None:
+    """Capture stores each turn as one JSON line: a shape secret in a turn, plain or escaped as
+    a reader's view decodes it, is stored as its placeholder."""
+    from memgit.core.transcript_formats import Turn
+    from memgit.lint.rules import LintSettings
+    from memgit.memory.capture import render_turn
+
+    for text in (
+        "ok, the rent goes to DE89 3704 0044 0532 0130 00 from now on",
+        "the alarm is disarmed with 5590",
+        "card 4539 1488 0343 6467, valid thru 09/28",
+        "my passport number is C01X00T47",
+        'Tom: "wifi is BlueHouse2291"',
+        "AWS secret key wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQWERTYkey9",
+        "the IBAN is DE&#56;9 3704 0044 0532 0130 00",
+    ):
+        line, codes = render_turn(Turn("user", text, "k1"), LintSettings())
+        assert codes and "[redacted: S1" in line, text
+        for token in ("0532", "5590", "6467", "C01X00T47", "BlueHouse2291", "bPxRfiCYzQWERTYkey9"):
+            assert token not in line
