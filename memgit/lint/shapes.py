@@ -531,7 +531,26 @@ def _is_code_item(line: str) -> bool:
 def may_list_codes(text: str) -> bool:
     """Whether `text` may hold a code list at all (the cheap test before `code_list_lines`)."""
     folded = text.casefold()
-    return ("code" in folded or "key" in folded) and _CODE_LIST_HEAD.search(text) is not None
+    if "code" not in folded and "key" not in folded:
+        return False
+    if not any(word in folded for word in _CODE_LIST_WORDS):
+        return False
+    return _CODE_LIST_HEAD.search(text) is not None
+
+
+_CODE_LIST_WORDS = (
+    "recovery",
+    "backup",
+    "scratch",
+    "emergency",
+    "2fa",
+    "mfa",
+    "factor",
+    "one-time",
+    "one time",
+    "otp",
+    "verification",
+)
 
 
 # --- all of them ---------------------------------------------------------------------------------
