@@ -336,7 +336,8 @@ _ASSIGNMENT = re.compile(
 # A password spelled out: "the wifi password is X", "password: X", "DB_PASSWORD=X", "-p'X'".
 _PASSWORD_TEXT = re.compile(
     r"(?i)(?<![A-Za-z])(?:password|passwd|passphrase|pwd)s?(?![A-Za-z])"
-    r"(?:[^\n:=]{0,40}?\b(?:is|was|are)\b\s*:?|\s*[\"']?\s*(?::|=|:=))\s*[\"'`]?([^\s\"'`]{6,})"
+    r"(?:[^\n:=]{0,40}?\b(?:is|was|are)\b(?:\s+(?:now|still|currently|just|simply))?\s*:?"
+    r"|(?:\s+(?:for|of|to)\s+(?:the\s+|our\s+|my\s+)?[\w.-]+){0,2}\s*[\"']?\s*(?::|=|:=))\s*[\"'`]?([^\s\"'`]{6,})"
 )
 _PASSWORD_OPTION = re.compile(r"(?:^|\s)(?:-p|--password=|--password\s+)[\"']?([^\s\"'`]{6,})")
 _REFERENCE = re.compile(r"^[$%]|\$\{|[\[\](){}]|^(?:os|env|process|settings|config)\.")

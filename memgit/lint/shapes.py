@@ -35,7 +35,7 @@ from typing import AnyStr
 # Every word any detector below starts from (as a substring, case-blind), a card's run of digits,
 # an IBAN's country and check digits, a long token. A test holds each detector to it.
 _GATE_WORDS = (
-    r"(?:code|pin|pass|otp|totp|2fa|mfa|tfa|combination|combo|keypad|key ?pad|key|tan|mtan|puk"
+    r"(?:code|pin|pass|otp|totp|2fa|mfa|tfa|combination|combo|keypad|key ?pad|key|tan|mtan|puk|safe|door|gate|alarm|garage|padlock|lock ?box"
     r"|(?:login|verification|security|sms|2fa|mfa|transaction)[ \t-]*number"
     r"|(?:disarm|unlock|open)(?:s|ed)?[ \t]+(?:it[ \t]+)?(?:with|using|by)|(?:press|type|punch|dial)[ \t]+in\b"
     r"|member|policy|passport|insurance|health card|subscriber|patient|account|acct|social security"
@@ -58,7 +58,7 @@ _GATE_NUMBERS = re.compile(r"\d(?:[ \t-]?\d){12}|[A-Za-z]{2}\d{2}")
 # `pass` for passport, passcode and "mot de passe"): `candidate_lines` finds them with str.find.
 _STEMS = (
     "code pin pass otp 2fa mfa tfa comb key disarm unlock open press type punch dial member policy insurance"
-    " card subscriber patient account acct social tax tan puk verification confirmation security sms transaction driver licen versicherten mitglieds ausweis nhs medicare"
+    " card subscriber patient account acct social tax tan puk safe door gate alarm garage padlock lock verification confirmation security sms transaction driver licen versicherten mitglieds ausweis nhs medicare"
     " medicaid sozialversicherungs credential wifi wi-fi"
     " wlan wireless network router hotspot ssid login pw kennwort contrase senha"
 ).split()
@@ -225,6 +225,7 @@ _STRONG = (
     r"(?:codes?|pins?|passcodes?|otps?|combination|combo)\b"
     r"|\b(?:otp|totp|2fa|mfa|pin|passcode|keypad|key ?pad|tan|mtan|puk)\b"
     r"|\b(?:login|verification|security|sms|2fa|mfa|transaction)[ \t-]*number\b"
+    r"|\b(?:safe|door|gate|alarm|keypad|key ?pad|lock ?box|key ?safe|padlock|garage)[ \t]*[:=]"
     r"|\b(?:disarm(?:ed|s)?|unlock(?:ed|s)?|opens?|open(?:ed)?)[ \t]+(?:it[ \t]+)?(?:with|using|by)"
     r"|\b(?:press|type|punch|key|dial)[ \t]+in\b"
 )
@@ -250,11 +251,12 @@ _CODE_END = (
 _CODE_AFTER = re.compile(r"(?i)(?P<word>" + _STRONG + r")(?P<gap>[^.;!?\d\n]{0,40}?)" + _CODE_VALUE + _CODE_END)
 _CODE_BEFORE = re.compile(
     r"(?i)" + _CODE_VALUE + _CODE_END + r"[ \t]*(?:is|was|=|:|-|–|—|\()?[ \t]*(?:the|my|our|his|her|their|your)?"
-    r"[ \t]*(?:as|for)?[ \t]*(?:the|my|our|his|her|their|your)?[ \t]*(?:[\w-]+[ \t]+)?"
-    r"\b(?:codes?|pin|passcode|otp|combination)\b"
+    r"[ \t]*(?:as|for|into|on|at)?[ \t]*(?:the|my|our|his|her|their|your)?[ \t]*(?:[\w-]+[ \t]+)?"
+    r"\b(?:codes?|pin|passcode|otp|combination|keypad|key ?pad|lock ?box)\b"
 )
 _DATE_OR_TIME = re.compile(r"^(?:19|20)\d{2}$|^\d{1,2}-\d{2}-(?:19|20)?\d{2}$|^\d{4}-\d{2}$")
-_DATE = re.compile(r"^(?:19|20)\d{2}-\d{1,2}-\d{1,2}$|^\d{1,2}-\d{1,2}-(?:19|20)\d{2}$")
+_DAY, _MONTH = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
+_DATE = re.compile(rf"^(?:19|20)\d{{2}}-\d{{1,2}}-\d{{1,2}}$|^(?:{_DAY}-{_MONTH}|{_MONTH}-{_DAY})-(?:19|20)\d{{2}}$")
 _YEAR_PREP = re.compile(
     r"(?i)\b(?:in|since|from|until|till|by|of|on|at|year|the|around|before|after|circa|ca|q[1-4])[ \t]*$"
 )
@@ -291,7 +293,7 @@ def _code_value_ok(value: str, before: str) -> bool:
     if _PLACEHOLDER.search(bare) or len(set(bare.replace("-", "").replace(" ", ""))) < 2 and len(bare) < 6:
         return False  # "0000", "xxxx": a placeholder, not a code
     digits = re.sub(r"\D", "", bare)
-    if len(digits) == len(bare.replace(" ", "").replace("-", "")) and digits in "01234567890" + "09876543210":
+    if digits == bare and digits in "01234567890" + "09876543210":
         return False  # 1234, 123456, 4321: the placeholder every manual uses
     if re.fullmatch(r"\d{1,2}-\d{1,2}", bare):
         return False  # a range ("load 11-13"), not a code
@@ -331,7 +333,10 @@ def id_number(line: str) -> str | None:
             continue  # amounts, dates, times, versions
         name = match.group("name")
         between = line[match.end("name") : match.start("value")]
-        if not (_ID_NAME_STRONG.search(name + between) or re.search(r"(?i)\b(?:is|was)\b|[:=#]", between)):
+        structured = re.fullmatch(r"[A-Z]{1,4}-\d{3,}(?:-\d{2,})*", value) is not None  # HX-2291-883
+        if not (
+            structured or _ID_NAME_STRONG.search(name + between) or re.search(r"(?i)\b(?:is|was)\b|[:=#]", between)
+        ):
             continue
         if _NOT_ID.search(between):
             continue
@@ -358,7 +363,7 @@ _QUOTED = re.compile(
 _IN_QUOTE = re.compile(
     r"(?i)\b(?P<word>wifi|wi-fi|wlan|wireless|network|router|hotspot|ssid|login|pw|pwd|pass|passwort|password"
     r"|passcode|key|code|pin|kennwort|mot de passe|contraseña|senha)\b"
-    r"(?:[^\n]{0,30}?(?:\b(?:is|was|ist|est|es|now)\b|[:=–—])|[^\w\n]{0,3})[ \t]*"
+    r"(?:[^\n]{0,30}?(?:\b(?:is|was|ist|est|es|now)\b(?:[ \t]+(?:now|still|just))?|[:=–—→]|->)|[^\w\n]{0,3})[ \t]*"
     r"[\"'`]?(?P<value>[^\s\"'`“”«»,;]{6,64})"
 )
 
