@@ -129,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variants", type=int, default=4)
     parser.add_argument("--by-kind", action="store_true", help="list missed kinds, false alarms, labels")
+    parser.add_argument("--table", action="store_true", help="a Markdown table per kind for the shipped lint")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--scan", type=Path, nargs="+", help="count false alarms on these folders instead")
     opts = parser.parse_args(argv)
@@ -160,9 +161,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\n{name}\n  missed: {r['missed_kinds']}\n  false alarms: {r['false_alarm_kinds']}")
             for label, counts in r["by_label"].items():
                 print(f"  {label}: {counts['on_secrets']} on secrets, {counts['on_look_alikes']} on look-alikes")
+    if opts.table:
+        print_kind_table(samples)
     if opts.json:
         write_json(opts.json, results)
     return 0
+
+
+def print_kind_table(samples: list[Sample]) -> None:
+    """Per kind: secrets caught (and with the kind's own rule where it has one) or look-alikes flagged."""
+    from bench.secrets_corpus_shapes import RULE_OF
+
+    rows: dict[tuple[bool, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for sample in samples:
+        codes = shipped(sample)
+        row = rows[(sample.secret, sample.kind)]
+        row[0] += 1
+        row[1] += bool(codes)
+        row[2] += RULE_OF.get(sample.kind, "") in codes
+    print("\n| kind | rule | secrets | caught | look-alikes | false alarms |\n|---|---|---:|---:|---:|---:|")
+    for (secret, kind), (total, hits, own) in sorted(rows.items(), key=lambda item: (not item[0][0], item[0][1])):
+        if secret:
+            rule = RULE_OF.get(kind, "S101-S105")
+            caught = f"{hits}" + (f" ({own} as {rule})" if kind in RULE_OF else "")
+            print(f"| {kind} | {rule} | {total} | {caught} | | |")
+        else:
+            print(f"| {kind} | | | | {total} | {hits} |")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bench import secrets_corpus_shapes as shapes
+
 UPPER_DIGITS = string.ascii_uppercase + string.digits
 ALNUM = string.ascii_letters + string.digits
 B64 = ALNUM + "+/"
@@ -170,6 +172,11 @@ LOOK_ALIKES: dict[str, Template] = {
         f"- Feature flags blob: {_b64url(json.dumps({'dark_mode': True, 'beta': r.randint(1, 9)}).encode())}"
     ),
 }
+
+
+# The kinds known by shape, checksum and context (S106-S113) and their look-alikes.
+SECRETS.update(shapes.SECRETS)
+LOOK_ALIKES.update(shapes.LOOK_ALIKES)
 
 
 def corpus(seed: int = 0, variants: int = 4) -> list[Sample]:

@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import AnyStr
 
+from memgit.lint.normalize import TRIGGERS, reader_view
 from memgit.lint.rules import OFF, SECRET_CODES, is_allowed, scan_secrets
+from memgit.lint.shapes import candidate_lines, code_list_lines, may_list_codes, may_match
 
 PLACEHOLDER = "[redacted: {code}]"
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----")
@@ -80,7 +82,24 @@ def redact_lines(
     reports its BEGIN line once: one finding a person fixes, as the lint reports it).
     """
     candidates = [index for index, line in enumerate(lines) if _may_hold_secret(line)]
-    return _redact_candidates(lines, candidates, entropy_threshold, severities)
+    out, found = _redact_candidates(lines, candidates, entropy_threshold, severities)
+    return _redact_code_lists(lines, out, found, severities)
+
+
+def _redact_code_lists(
+    lines: list[str], out: list[str], found: list[Redaction], severities: Mapping[str, str] | None
+) -> tuple[list[str], list[Redaction]]:
+    """Codes listed one a line under their heading (`shapes.code_list_lines`), as S108."""
+    if (severities is not None and severities.get("S108") == OFF) or not may_list_codes("\n".join(lines)):
+        return out, found
+    done = {r.line for r in found}
+    for index in code_list_lines(lines):
+        if index + 1 in done or is_allowed(lines[index], "S108"):
+            continue
+        out[index] = _keep_indent(lines[index], placeholder("S108"))
+        found.append(Redaction(index + 1, "S108"))
+    found.sort(key=lambda r: r.line)
+    return out, found
 
 
 def _redact_candidates(
@@ -122,11 +141,14 @@ def redact_text(
     are scanned rule by rule, so a note without such a line never reaches the rules.
     """
     candidates = _candidate_lines(text)
-    if not candidates:
+    lists = may_list_codes(text)
+    if not candidates and not lists:
         return text, []
     parts = text.split("\n")
     bare = [p[:-1] if p.endswith("\r") else p for p in parts]
     redacted, found = _redact_candidates(bare, candidates, entropy_threshold, severities)
+    if lists:
+        redacted, found = _redact_code_lists(bare, redacted, found, severities)
     if not found:
         return text, []
     out = [new + ("\r" if old.endswith("\r") else "") for old, new in zip(parts, redacted, strict=True)]
@@ -164,7 +186,11 @@ _MAYBE = re.compile(
 
 
 def _may_hold_secret(line: str) -> bool:
-    return _MAYBE.search(line) is not None
+    """Whether any rule could flag `line`: as written, or as a reader sees it (`reader_view`)."""
+    if _MAYBE.search(line) is not None or may_match(line):
+        return True
+    view = reader_view(line)
+    return view != line and (_MAYBE.search(view) is not None or may_match(view))
 
 
 # The fast path reads the text as UTF-8 bytes: a run of token characters shows as a run of b"a".
@@ -182,7 +208,37 @@ _CREDENTIALS_URL = re.compile(rb"://[^\s@]*@")
 
 def _candidate_lines(text: str) -> list[int]:
     """0-based numbers of the lines of `text` (split on \\n) that may hold a secret, ascending:
-    every line `_MAYBE` matches (and a few more), found with byte-level searches that skip whole
+    every line `_may_hold_secret` takes. The shape rules' words and digit runs (`may_match`) and the
+    lines whose reader's view may differ (escapes, entities, markup, invisible characters) are
+    found with whole-text searches; the token rules' lines with byte-level ones."""
+    found = set(_token_lines(text))
+    lines = text.split("\n")
+    for number in candidate_lines(text) - found:
+        if may_match(lines[number]):
+            found.add(number)
+    for number in _lines_at(text, "\n", _first_per_line(TRIGGERS, text)):
+        if number in found:
+            continue
+        # Not found as written (both searches above take every such line): only its view can be.
+        view = reader_view(lines[number])
+        if view != lines[number] and (_MAYBE.search(view) is not None or may_match(view)):
+            found.add(number)
+    return sorted(found)
+
+
+def _first_per_line(pattern: re.Pattern[str], text: str) -> list[int]:
+    """The position of `pattern`'s first match on each line that has one (ascending)."""
+    out: list[int] = []
+    match = pattern.search(text)
+    while match is not None:
+        out.append(match.start())
+        end = text.find("\n", match.start())
+        match = None if end < 0 else pattern.search(text, end + 1)
+    return out
+
+
+def _token_lines(text: str) -> list[int]:
+    """The lines `_MAYBE` matches (and a few more), found with byte-level searches that skip whole
     stretches of prose (about ten times faster on notes than the regular expression)."""
     if not text.isascii() and _CASE_TWINS.search(text) is not None:
         return sorted(set(_lines_at(text, "\n", [match.end() - 1 for match in _MAYBE.finditer(text)])))

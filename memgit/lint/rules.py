@@ -43,6 +43,14 @@ RULES: tuple[Rule, ...] = (
     Rule("S103", "high-entropy-secret", ERROR, "a secret-looking name assigned a high-entropy value"),
     Rule("S104", "password-in-text", ERROR, "a password written out in prose or on a command line"),
     Rule("S105", "service-token", ERROR, "a service credential found by detect-secrets' detectors"),
+    Rule("S106", "iban", ERROR, "a bank account number (IBAN) that passes its country's format and mod 97"),
+    Rule("S107", "payment-card", ERROR, "a Luhn-valid payment card number with card words, an expiry or card grouping"),
+    Rule("S108", "access-code", ERROR, "a one-time, 2FA, recovery, PIN, door, alarm, keypad or safe code"),
+    Rule("S109", "id-number", ERROR, "a member, policy, insurance, passport, account or tax number"),
+    Rule("S110", "quoted-credential", ERROR, "a password or key inside a quoted message"),
+    Rule("S111", "keyword-token", ERROR, "a random-looking token right after key, secret, token or password"),
+    Rule("S112", "bare-key", ERROR, "a random-looking key alone on a line"),
+    Rule("S113", "connection-string", ERROR, "a connection string with a password"),
     Rule(
         "P201",
         "injection-phrase",
@@ -64,7 +72,7 @@ _CODE_BY_NAME: dict[str, str] = {rule.name: rule.code for rule in RULES}
 
 # Group switches in memgit.toml set several rules at once; `severity` and `disable` refine them.
 _INJECTION_CODES = ("P201", "P202", "P203")
-SECRET_CODES = ("S101", "S102", "S103", "S104", "S105")
+SECRET_CODES = ("S101", "S102", "S103", "S104", "S105", "S106", "S107", "S108", "S109", "S110", "S111", "S112", "S113")
 _DAILY_CODES = ("D301", "D302")
 _PAST_DAILY_POLICY = {"error": ERROR, "warn": WARNING, "warning": WARNING, "allow": OFF, "off": OFF}
 
@@ -236,6 +244,7 @@ def lint_file(item: LintInput, settings: LintSettings, today: date) -> list[Find
         if not is_transcript:
             for code, message in scan_injection(line):
                 raw.append((number, code, message, line))
+    raw.extend(_code_lists(lines, {line for line, code, _m, _t in raw if code.startswith("S")}))
 
     if item.previous is not None and _is_past_daily(item.path, today, settings.daily_grace_days):
         changed_at = first_non_append_line(item.previous, data)
@@ -286,7 +295,7 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AROA)[0-9A-Z]{16}\b")),
     ("GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b")),
     ("GitHub fine-grained token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b")),
-    ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b")),
+    ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])")),
     ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
     (
         "Slack webhook",
@@ -327,14 +336,16 @@ _ASSIGNMENT = re.compile(
 # A password spelled out: "the wifi password is X", "password: X", "DB_PASSWORD=X", "-p'X'".
 _PASSWORD_TEXT = re.compile(
     r"(?i)(?<![A-Za-z])(?:password|passwd|passphrase|pwd)s?(?![A-Za-z])"
-    r"(?:[^\n:=]{0,40}?\b(?:is|was|are)\b\s*:?|\s*[\"']?\s*(?::|=|:=))\s*[\"'`]?([^\s\"'`]{6,})"
+    r"(?:[^\n:=]{0,40}?\b(?:is|was|are)\b(?:\s+(?:now|still|currently|just|simply))?\s*:?"
+    r"|(?:\s+(?:for|of|to)\s+(?:the\s+|our\s+|my\s+)?[\w.-]+){0,2}\s*[\"']?\s*(?::|=|:=))\s*[\"'`]?([^\s\"'`]{6,})"
 )
 _PASSWORD_OPTION = re.compile(r"(?:^|\s)(?:-p|--password=|--password\s+)[\"']?([^\s\"'`]{6,})")
 _REFERENCE = re.compile(r"^[$%]|\$\{|[\[\](){}]|^(?:os|env|process|settings|config)\.")
 _PLACEHOLDER = re.compile(
-    r"(?i)x{4,}|\*{3,}|example|placeholder|changeme|your[_-]|redacted|dummy|<|\$\{|^(?:pass(?:word)?|secret|pwd)$"
+    r"(?i)x{4,}|\*{3,}|example|placeholder|changeme|your[_-]|redacted|dummy|<|\$\{|^(?:pass(?:word|wort)?|secret|pwd|pw)$"
 )
-_PATH_LIKE = re.compile(r"^(?:/|\./|~/)|://")
+# A path: segments of name characters, none as long as a key (an AWS secret may start with "/").
+_PATH_LIKE = re.compile(r"^(?:/|\./|~/)(?:[\w.-]{1,19}(?:/|$))*$|://")
 
 
 def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, str]]:
@@ -346,6 +357,12 @@ def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, s
     found = _scan_secrets(line, entropy_threshold)
     if not found and '\\"' in line:
         found = _scan_secrets(line.replace('\\"', '"'), entropy_threshold)
+    if not found:
+        from memgit.lint.normalize import reader_view
+
+        view = reader_view(line)
+        if view != line:
+            found = _scan_secrets(view, entropy_threshold)
     return found
 
 
@@ -370,6 +387,10 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
                 continue
             found.append(("S103", f"{name} is assigned a high-entropy value ({_redact(value)}); is it a secret?"))
             break
+    if not found and "=" in line:
+        from memgit.lint import shapes
+
+        found = shapes.scan(line, only="S113")  # a connection string's password, before S104 takes it
     if not found:
         password = _spelled_out_password(line)
         if password:
@@ -379,7 +400,26 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
 
         for label, value in library_findings(line)[:1]:
             found.append(("S105", f"{label} ({_redact(value)}); remove it and rotate the credential"))
+    if not found:
+        from memgit.lint import shapes
+
+        found = shapes.scan(line)
     return found
+
+
+def _code_lists(lines: list[str], flagged: set[int]) -> list[tuple[int, str, str, str]]:
+    """S108 for codes listed one a line under their heading ("Recovery codes:"), which no
+    line-by-line rule sees."""
+    from memgit.lint import shapes
+
+    if not shapes.may_list_codes("\n".join(lines)):
+        return []
+    message = "a code listed under a recovery, backup or one-time code heading; remove it from memory"
+    return [
+        (index + 1, "S108", message, lines[index])
+        for index in shapes.code_list_lines(lines)
+        if index + 1 not in flagged
+    ]
 
 
 def _assignments(line: str) -> Iterator[re.Match[str]]:

@@ -42,9 +42,11 @@ SESSION = "sessions/2026-03-02.jsonl"
 
 
 def secret_values(sample: Sample) -> list[str]:
-    """The generated parts of a secret sample: its tokens of 16+ characters, or 8+ with a digit."""
+    """The generated parts of a secret sample: its tokens of 16+ characters, or 8+ with a digit, and
+    each flagged line's text (a grouped IBAN or a PIN has no long token)."""
     tokens = [t.strip(".") for t in re.split(r"[\s'\"`:/@=;,()\\]+", sample.text)]
-    return [t for t in tokens if len(t) >= 16 or (len(t) >= 8 and re.search(r"\d", t))]
+    flagged = [line.lstrip("-*> ").strip() for line in sample.text.split("\n") if scan_secrets(line)]
+    return [t for t in tokens if len(t) >= 16 or (len(t) >= 8 and re.search(r"\d", t))] + flagged
 
 
 def corpus_workspace(root: Path) -> tuple[Path, dict[tuple[str, int], Sample], list[tuple[str, str]], list[str]]:
