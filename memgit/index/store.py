@@ -587,6 +587,9 @@ class Store:
         )
         return [(int(r[0]), 1.0 - float(r[1])) for r in rows]
 
+    def file_count(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM files").fetchone()[0])
+
     def clear_all(self) -> None:
         self.conn.execute("DELETE FROM files")
         self.conn.execute("DELETE FROM chunks")

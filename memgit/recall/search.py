@@ -44,7 +44,10 @@ HEAD_RECHECK_SECONDS = 1.0
 #: answers: at most this many chunks, and no new batch after this many seconds. The MCP server
 #: fills the rest in the background; `memgit index` fills them all.
 INLINE_FILL_LIMIT = 256
-INLINE_FILL_SECONDS = 2.0
+INLINE_FILL_SECONDS = 1.0
+#: New chunks a search that brings the index to HEAD embeds, by time: after a checkout far back
+#: the rest are left pending (ranked by BM25, said in a notice) rather than blocking the answer.
+INLINE_EMBED_SECONDS = 1.0
 
 
 @dataclass
@@ -69,11 +72,17 @@ class SearchResult:
     hits: list[Hit]
     notices: list[str] = field(default_factory=list)
     elapsed_ms: float = 0.0
+    #: The mode asked for; `mode` is what ran ("bm25" when a hybrid search had no vectors to use).
+    requested_mode: str = ""
+    #: Chunks without a vector yet (ranked by BM25 alone in a hybrid search).
+    vectors_pending: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "mode": self.mode,
+            "requested_mode": self.requested_mode or self.mode,
+            "vectors_pending": self.vectors_pending,
             "hits": [asdict(hit) for hit in self.hits],
             "notices": self.notices,
             "elapsed_ms": self.elapsed_ms,
@@ -375,7 +384,13 @@ class Searcher:
         # one (another process is building the first index) there is nothing to answer from yet.
         wait = 0.5 if current is not None else FIRST_BUILD_WAIT_SECONDS
         try:
-            report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=wait)
+            report = update_index(
+                self.ws,
+                worktree=worktree,
+                embedder=self.embedder,
+                lock_timeout=wait,
+                embed_seconds=INLINE_EMBED_SECONDS,
+            )
         except IndexLocked:
             notices.append("the index is being updated by another run; answering from its last complete state")
             return
@@ -514,7 +529,17 @@ class Searcher:
         hits = self._hits(store, meta, chosen, scores)
         self._closing_notices(meta, mode, scores.use_vectors, notices)
         elapsed = round((time.perf_counter() - started) * 1000, 2)
-        return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
+        ran = "bm25" if mode == "hybrid" and not scores.use_vectors else mode
+        pending = int(meta.get("pending_vectors", "0") or 0) if meta.get("model_id") else 0
+        return SearchResult(
+            query=query,
+            mode=ran,
+            hits=hits,
+            notices=notices,
+            elapsed_ms=elapsed,
+            requested_mode=mode,
+            vectors_pending=pending,
+        )
 
     def _scores(
         self,
@@ -626,8 +651,12 @@ class Searcher:
                 base = t
             elif mode == "vector":
                 base = v
+            elif not scores.use_vectors or chunk_id in scores.no_vector:
+                # No vector to weigh (BM25 only, or this chunk's is still pending): its text score
+                # stands alone, not as the text share of a fusion it cannot win.
+                base = t
             else:
-                base = fuse(t, v, cfg.text_weight, cfg.vector_weight) if scores.use_vectors else t
+                base = fuse(t, v, cfg.text_weight, cfg.vector_weight)
             score = base * decay(day, today, cfg.half_life_days, cfg.decay_floor)
             if score < cfg.min_score:
                 continue
@@ -787,9 +816,9 @@ def pending_notice(lacking: int, total: int) -> str:
     """What every search that uses vectors says while chunks have none."""
     of = f" of {total}" if total >= lacking else ""
     return (
-        f"{lacking}{of} chunks have no vector yet (indexed where the model was not available), so they "
-        "rank by BM25 alone; `memgit index` embeds them (searches and the MCP server also do, a few "
-        "hundred at a time)"
+        f"{lacking}{of} chunks have no vector yet (indexed where the model was not available, or after "
+        "a checkout that left embedding for later), so they rank by BM25 alone; `memgit index` embeds "
+        "them with progress (searches and the MCP server also do, a few hundred at a time)"
     )
 
 

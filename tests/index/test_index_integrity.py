@@ -488,7 +488,9 @@ def test_verify_reports_its_progress_through_every_cached_vector(
     commit_all(workspace, "many notes")
     index(workspace, env={"MEMGIT_MODEL": str(tiny_model)})
     calls: list[tuple[int, int]] = []
-    report = verify_index(Workspace.discover(workspace), progress=lambda done, total: calls.append((done, total)))
+    report = verify_index(
+        Workspace.discover(workspace), progress=lambda done, total: calls.append((done, total)), reembed=True
+    )
     assert report.ok and report.vectors_checked > 32
     totals = {total for _, total in calls}
     assert len(totals) == 1 and len(calls) >= 2  # one total, reached in batches

@@ -164,7 +164,7 @@ def test_random_queries_in_process(corpus: Path, query: str) -> None:
 # -- the JSON shape and provenance ---------------------------------------------------------------
 def test_json_shape_and_provenance(corpus: Path) -> None:
     result = search_json(corpus, "billing", "--mode", "bm25")
-    assert set(result) == {"query", "mode", "hits", "notices", "elapsed_ms"}
+    assert set(result) == {"query", "mode", "requested_mode", "vectors_pending", "hits", "notices", "elapsed_ms"}
     assert (result["query"], result["mode"]) == ("billing", "bm25")
     head = git(corpus, "rev-parse", "HEAD").strip()
     assert set(paths(result)) == {"memory/projects/apollo.md", "memory/2026-01-15.md"}
@@ -267,7 +267,8 @@ def test_k(corpus: Path) -> None:
 
 def test_modes_without_a_model(corpus: Path) -> None:
     hybrid = search_json(corpus, "tea")
-    assert hybrid["mode"] == "hybrid" and paths(hybrid)[0] == "MEMORY.md"
+    # `mode` says what ran: a hybrid search without vectors was a BM25 search.
+    assert hybrid["mode"] == "bm25" and hybrid["requested_mode"] == "hybrid" and paths(hybrid)[0] == "MEMORY.md"
     assert "BM25 only: MEMGIT_EMBEDDING=none" in hybrid["notices"]
     assert all(h["vector_score"] is None for h in hybrid["hits"])
     assert_clean_error(memgit(corpus, "search", "tea", "--mode", "vector", env=BM25), "vector search is unavailable")
