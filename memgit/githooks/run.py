@@ -40,7 +40,7 @@ HOOK_NAMES = (*HOOK_TYPES, "index", "lint")
 SKIP_ENV = "MEMGIT_SKIP_HOOKS"
 LOCK_TIMEOUT = 2.0  # seconds a hook waits for another indexing run; MEMGIT_HOOK_LOCK_TIMEOUT overrides
 HOOK_FILL_LIMIT = 256  # pending vectors a hook with the model embeds, at most ...
-HOOK_FILL_SECONDS = 2.0  # ... starting no batch after this long
+HOOK_FILL_SECONDS = 0.5  # ... starting no batch after this long (a checkout must not wait on them)
 #: New chunks a hook embeds, by time (MEMGIT_HOOK_EMBED_SECONDS overrides): a one-note commit's
 #: few fit; a checkout far back updates BM25 at once and leaves the rest pending, said in a notice.
 HOOK_EMBED_SECONDS = 0.5

@@ -495,7 +495,7 @@ def _write_file(
     added = store.add_chunks(
         state.path,
         paths.daily_date(state.path),
-        ((c.start_line, c.end_line, c.text, c.text_hash) for c in chunks),
+        ((c.start_line, c.end_line, c.text, c.text_hash, c.start_char, c.end_char) for c in chunks),
     )
     for chunk_id, thash in added:
         written.added_ids.append(chunk_id)

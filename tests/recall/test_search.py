@@ -29,6 +29,8 @@ HIT_KEYS = {
     "day",
     "text_score",
     "vector_score",
+    "start_char",
+    "end_char",
 }
 LONG_LINE = "Longlinemarker " + " ".join(f"word{i}" for i in range(400))
 
@@ -181,9 +183,11 @@ def test_json_shape_and_provenance(corpus: Path) -> None:
 
 
 def test_snippets_are_capped(corpus: Path) -> None:
+    # A line longer than a chunk is indexed in pieces: the hit is the first, with its characters.
     hit = search_json(corpus, "Longlinemarker", "--mode", "bm25")["hits"][0]
     assert hit["path"] == "memory/long.md" and (hit["start_line"], hit["end_line"]) == (1, 1)
-    assert len(hit["text"]) == 700 and LONG_LINE.startswith(hit["text"])
+    assert len(hit["text"]) <= 700 and LONG_LINE.startswith(hit["text"]) and hit["start_char"] == 0
+    assert hit["text"] == LONG_LINE[hit["start_char"] : hit["end_char"]]
 
 
 def test_transcript_hits_point_into_the_jsonl(corpus: Path) -> None:
