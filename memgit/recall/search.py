@@ -534,6 +534,8 @@ class Searcher:
         scores = self._scores(store, meta, query, mode, limit, where, params, notices)
         today = today or date.today()
         chosen = self.rank(query, self._candidates(store, scores, mode, today), k, mode, today)
+        if mode == "hybrid" and scores.use_vectors:
+            chosen = agreed_first(chosen, scores.text, scores.vector)
         hits = self._hits(store, meta, chosen, scores, query)
         self._closing_notices(meta, mode, scores.use_vectors, notices)
         elapsed = round((time.perf_counter() - started) * 1000, 2)
@@ -864,3 +866,16 @@ def snippet(text: str, words: list[str], limit: int) -> str:
     line_start = text.rfind("\n", 0, at) + 1
     begin = line_start if at - line_start < limit // 2 else at - limit // 4
     return text[begin : begin + limit]
+
+
+def agreed_first(chosen: list[Candidate], text: dict[int, float], vector: dict[int, float]) -> list[Candidate]:
+    """The chunk both legs rank first is the hybrid's first too: a fusion must not rank below
+    both of its parts what they agree on (weighted scores on different scales can: a chunk a
+    little behind in both legs may add up to more)."""
+    if not text or not vector:
+        return chosen
+    top_text = max(text, key=lambda i: (text[i], -i))
+    top_vector = max(vector, key=lambda i: (vector[i], -i))
+    if top_text != top_vector:
+        return chosen
+    return sorted(chosen, key=lambda c: c.id != top_text)
