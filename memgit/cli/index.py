@@ -64,7 +64,7 @@ def index(
         progress.finish()
     from memgit.memory.adopt import coverage_notice
 
-    if (outside := coverage_notice(ws)) is not None:
+    if (outside := coverage_notice(ws, report.tree, fresh=report.mode == "full")) is not None:
         report.notices.append(outside)
     if report.mode == "full":
         from memgit.recall.search import keep_word_cache

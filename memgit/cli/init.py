@@ -49,7 +49,8 @@ def init(ctx: click.Context, directory: Path | None, with_hooks: bool, adopt: bo
     else:
         from memgit.memory.adopt import coverage_notice
 
-        report["notices"] = [n for n in [coverage_notice(Workspace.discover(Path(report["root"])))] if n]
+        ws = Workspace.discover(Path(report["root"]))
+        report["notices"] = [n for n in [coverage_notice(ws, fresh=True)] if n]
     if as_json:
         emit(report)
         return

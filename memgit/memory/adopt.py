@@ -54,20 +54,22 @@ def notice_for(cov: Coverage) -> str | None:
     )
 
 
-def coverage_notice(ws: Workspace, tree: str | None = None) -> str | None:
-    """The notice for `tree` (HEAD's by default), remembered beside the index per tree and memory
-    settings (a search, which passes the indexed tree, pays one small read, not a listing)."""
-    tree = tree or plumbing.head_ids(ws.root)[1]
+def coverage_notice(ws: Workspace, tree: str | None = None, *, fresh: bool = False) -> str | None:
+    """The notice for `tree` (HEAD's by default), remembered beside the index per memory
+    settings: a search or an incremental `memgit index` pays one small read, not a listing of
+    the tree (whether most Markdown is outside the memory paths rarely changes with a commit);
+    `fresh` (init, status, a full build) lists the tree again."""
     memory = ws.config.memory
-    key = [tree, list(memory.extra_paths), memory.sessions]
+    key = [list(memory.extra_paths), memory.sessions]
     cache = ws.data_dir / _CACHE_NAME
-    try:
-        saved = json.loads(cache.read_text(encoding="utf-8"))
-        if saved.get("key") == key:
-            kept = saved.get("notice")
-            return kept if isinstance(kept, str) else None
-    except (OSError, ValueError, AttributeError):
-        pass
+    if not fresh:
+        try:
+            saved = json.loads(cache.read_text(encoding="utf-8"))
+            if saved.get("key") == key:
+                kept = saved.get("notice")
+                return kept if isinstance(kept, str) else None
+        except (OSError, ValueError, AttributeError):
+            pass
     notice = notice_for(markdown_coverage(ws, tree))
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)

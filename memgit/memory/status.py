@@ -20,5 +20,5 @@ def workspace_status(ws: Workspace) -> dict[str, Any]:
     data["conflicts"] = memory_conflicts(ws)
     from memgit.memory.adopt import coverage_notice
 
-    data["notices"] = [n for n in [coverage_notice(ws)] if n]  # most Markdown outside the memory paths
+    data["notices"] = [n for n in [coverage_notice(ws, fresh=True)] if n]  # most Markdown outside the memory paths
     return data
