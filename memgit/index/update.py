@@ -287,11 +287,12 @@ class _Plan:
 class _Vectors:
     """How this update gets its vectors: the model it embeds for, and the pending ones it fills."""
 
-    __slots__ = ("plan", "embedder", "can_embed", "fill", "fill_vectors", "deadline")
+    __slots__ = ("plan", "embedder", "can_embed", "fill", "fill_vectors", "deadline", "began")
 
     def __init__(self, plan: VectorPlan, embedder: Embedder | None, can_embed: bool) -> None:
         self.plan, self.embedder, self.can_embed = plan, embedder, can_embed
         self.deadline: float | None = None  # no new chunk is embedded after this (time.monotonic())
+        self.began = False  # new chunks were embedded (under a deadline the first batch always is)
         self.fill: list[tuple[int, str]] = []  # (chunk id, text hash) of pending vectors filled now
         self.fill_vectors: dict[str, bytes] = {}
 
@@ -467,8 +468,12 @@ def _batch_vectors(
     model_id = vectors.plan.model_id
     if not texts or model_id is None:
         return {}
-    if vectors.can_embed and (vectors.deadline is None or time.monotonic() < vectors.deadline):
+    # Under a deadline the first small batch is always embedded (a one-note commit's chunks get
+    # their vectors however busy the machine is); after it, only while there is time.
+    timely = vectors.deadline is None or not vectors.began or time.monotonic() < vectors.deadline
+    if vectors.can_embed and timely:
         assert vectors.embedder is not None
+        vectors.began = True
         found = embed_missing(store, vectors.embedder, model_id, texts, progress, report, deadline=vectors.deadline)
     else:
         found = store.cached_vectors(model_id, texts)
