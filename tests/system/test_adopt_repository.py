@@ -110,6 +110,7 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_tiny_bert_gguf(tmp_path_factory.mktemp("tiny") / "tiny.gguf")
 
 
+@pytest.mark.slow  # embeds the adopted repository's 1,500 chunks (a small random model)
 def test_a_checkout_updates_bm25_at_once_and_its_vectors_wait(rfcs: RfcRepo, tiny_model: Path) -> None:
     """The hook leaves the new chunks' vectors pending (its embedding time set to none here, so the
     test does not depend on the machine's speed); a search answers at once, says so, and
@@ -141,6 +142,7 @@ def test_a_checkout_updates_bm25_at_once_and_its_vectors_wait(rfcs: RfcRepo, tin
     assert again["vectors_pending"] == 0 and not any("no vector yet" in n for n in again["notices"])
 
 
+@pytest.mark.slow  # embeds the adopted repository's 1,500 chunks (a small random model)
 def test_a_new_worktree_embeds_nothing_already_cached(rfcs: RfcRepo, tiny_model: Path, tmp_path: Path) -> None:
     env = {"MEMGIT_MODEL": str(tiny_model), "MEMGIT_NO_PROGRESS": "1", "MEMGIT_NO_RECALL": "1"}
     adopted: dict[str, Any] = _adopt(rfcs, env)
