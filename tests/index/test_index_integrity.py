@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from memgit.index.layout import read_marker
+from memgit.index.params import ALGORITHM_VERSION
 from memgit.index.status import index_status
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
@@ -165,7 +166,7 @@ def test_an_upgrade_that_changes_the_rules_is_an_announced_rebuild(workspace: Pa
     conn.commit()
     conn.close()
     data = index(workspace)
-    assert data["mode"] == "full" and "indexing rules changed (version 1 -> 2)" in data["reason"]
+    assert data["mode"] == "full" and f"indexing rules changed (version 1 -> {ALGORITHM_VERSION})" in data["reason"]
     # An index in the first schema (ids reused, a vec0 table) is recreated, with a notice.
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
