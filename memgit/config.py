@@ -433,7 +433,11 @@ class Config:
 
 def load_config(root: Path) -> Config:
     """Read `<root>/memgit.toml` if present; raise one ConfigError listing every problem."""
-    path = root / CONFIG_NAME
+    return load_config_file(root / CONFIG_NAME)
+
+
+def load_config_file(path: Path) -> Config:
+    """Read a memgit.toml at `path` if present (defaults otherwise)."""
     if not path.is_file():
         return Config()
     try:

@@ -6,9 +6,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memgit.config import Config, load_config
+from memgit.config import CONFIG_NAME, Config, load_config, load_config_file
 from memgit.core import paths
-from memgit.errors import NotAWorkspace, PathRefused
+from memgit.errors import MemgitError, NotAWorkspace, PathRefused
 
 
 @dataclass
@@ -34,7 +34,15 @@ class Workspace:
         if found is None:
             raise NotAWorkspace(f"{start_path} is not inside a git repository; run `memgit init` there first")
         root, git_dir, common_dir = found
-        return cls(root=root, git_dir=git_dir, common_dir=common_dir, config=load_config(root))
+        return cls(root=root, git_dir=git_dir, common_dir=common_dir, config=working_config(root, common_dir))
+
+    @property
+    def settings_source(self) -> str:
+        """Where this workspace's settings come from: "memgit.toml", "kept" or "defaults"."""
+        source = self.config.source
+        if source is None:
+            return "defaults"
+        return "kept" if source == kept_config_path(self.common_dir) else CONFIG_NAME
 
     def is_memory_path(self, rel: str) -> bool:
         memory = self.config.memory
@@ -62,3 +70,65 @@ class Workspace:
             if not self.is_memory_path(real.relative_to(root_real).as_posix()):
                 raise PathRefused(f"refusing path {rel!r}: it links to a file that is not memory")
         return rel
+
+
+def kept_config_path(common_dir: Path) -> Path:
+    """The last committed memgit.toml the index was built with, shared by every work tree."""
+    return common_dir / "memgit" / "kept-memgit.toml"
+
+
+def working_config(root: Path, common_dir: Path) -> Config:
+    """The settings to work with: the work tree's memgit.toml; where there is none and HEAD has
+    none either (a checkout of a commit from before memgit.toml existed), the last committed one
+    the index kept (`kept_config_path`), so going back in history neither empties the index nor
+    forces a rebuild on the way back. A memgit.toml removed only from the work tree is the
+    person's edit: the defaults then, as before."""
+    kept = kept_config_path(common_dir)
+    seen = kept.with_name("memgit-toml-seen")  # a memgit.toml was here once: worth asking git
+    if (root / CONFIG_NAME).is_file():
+        config = load_config(root)
+        _keep_committed(root, kept, seen)
+        return config
+    if not kept.is_file() and not seen.exists():
+        return Config()  # never had one: no git process for the defaults
+    from memgit.git import plumbing
+
+    _commit, tree = plumbing.head_ids(root)
+    if tree is None or plumbing.entries(root, tree, [CONFIG_NAME]):
+        return Config()
+    if not kept.is_file():
+        # Not kept yet (nothing ran since memgit.toml was committed): the one where HEAD was
+        # before this checkout is the setting the person was working with.
+        proc = plumbing.run_git(root, "cat-file", "blob", f"HEAD@{{1}}:{CONFIG_NAME}")
+        if proc.returncode != 0 or not proc.stdout:
+            return Config()
+        try:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            kept.write_bytes(proc.stdout)
+        except OSError:
+            return Config()
+    return load_config_file(kept)
+
+
+def _keep_committed(root: Path, kept: Path, seen: Path) -> None:
+    """Remember the work tree's memgit.toml once HEAD holds it as it is (an uncommitted edit is not
+    yet the repository's setting). Unchanged, this is two small reads; a convenience for later
+    checkouts, so never a reason to fail."""
+    try:
+        data = (root / CONFIG_NAME).read_bytes()
+        if kept.is_file() and kept.read_bytes() == data:
+            return
+        if not seen.exists() and root.joinpath(".git").exists():
+            seen.parent.mkdir(parents=True, exist_ok=True)
+            seen.touch()
+        from memgit.git import plumbing
+
+        _commit, tree = plumbing.head_ids(root)
+        entry = plumbing.entries(root, tree, [CONFIG_NAME]).get(CONFIG_NAME) if tree else None
+        if entry is not None and entry.blob == plumbing.blob_id_of(data):
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            tmp = kept.with_name(kept.name + f".tmp{os.getpid()}")
+            tmp.write_bytes(data)
+            os.replace(tmp, kept)
+    except (OSError, MemgitError):
+        return

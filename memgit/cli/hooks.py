@@ -21,21 +21,32 @@ from memgit.githooks.types import HOOK_TYPES as _HOOK_TYPES
 @click.command("lint")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--staged", is_flag=True, help="Lint what is staged for the next commit (the pre-commit hook).")
+@click.option(
+    "--all",
+    "every_line",
+    is_flag=True,
+    help="Judge every line of the files; --staged alone judges only the lines the commit adds or changes.",
+)
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
 @click.pass_context
-def lint_command(ctx: click.Context, paths: tuple[str, ...], staged: bool, strict: bool, as_json: bool) -> None:
+def lint_command(
+    ctx: click.Context, paths: tuple[str, ...], staged: bool, every_line: bool, strict: bool, as_json: bool
+) -> None:
     """Check memory for secrets, prompt injection, rewritten past daily logs and broken files.
 
     Findings print as `path:line: CODE message`; exit 1 when any is an error. A line containing
     `memgit: allow` (or `memgit: allow CODE`) is exempt. Rules are configured in memgit.toml [lint].
+    With --staged (the pre-commit hook) a line rule judges only added and changed lines; without
+    it, or with --all, every line is checked. Documentation placeholders (`<token>`, `passwort`,
+    `user:pass@host`) are look-alikes, not secrets.
     """
     from memgit.lint.files import lint_workspace
     from memgit.lint.rules import summarize
 
     cwd = _cwd(ctx)
     ws = workspace_from(ctx)
-    report = lint_workspace(ws, paths, staged=staged, cwd=cwd)
+    report = lint_workspace(ws, paths, staged=staged, cwd=cwd, every_line=every_line)
     failed = bool(report.errors) or (strict and bool(report.findings))
     if as_json:
         _emit(report.to_dict() | {"ok": not failed})

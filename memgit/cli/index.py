@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -11,7 +12,15 @@ from memgit.cli.output import FiniteRange, Progress, emit, notice, skip_teardown
 
 @click.command()
 @click.option("--full", is_flag=True, help="Rebuild from scratch (the embedding cache is kept).")
-@click.option("--verify", is_flag=True, help="Check that the index equals a full rebuild; exit 1 if not.")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Check that the index equals a full rebuild (rows rebuilt, vectors compared from the embedding cache, "
+    "a sample of 32 embedded again); says what it checked and skipped; exit 1 on a difference.",
+)
+@click.option(
+    "--reembed", is_flag=True, help="With --verify: embed every cached vector again (as slow as a first index)."
+)
 @click.option("--worktree", is_flag=True, help="Also index uncommitted edits to memory files.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
@@ -24,11 +33,20 @@ from memgit.cli.output import FiniteRange, Progress, emit, notice, skip_teardown
 )
 @click.pass_context
 def index(
-    ctx: click.Context, full: bool, verify: bool, worktree: bool, as_json: bool, quiet: bool, wait: float
+    ctx: click.Context,
+    full: bool,
+    verify: bool,
+    reembed: bool,
+    worktree: bool,
+    as_json: bool,
+    quiet: bool,
+    wait: float,
 ) -> None:
     """Bring the index up to HEAD by a tree-to-tree diff (cost follows the diff)."""
     from memgit.index.update import update_index
 
+    if reembed and not verify:
+        raise click.UsageError("--reembed goes with --verify (it says how much of the check embeds again)")
     ws = workspace_from(ctx)
     # Once the index is written and closed, freeing every module at exit is ~10 ms of nothing:
     # a sixth of a one-file update's own cost (docs/PERFORMANCE.md).
@@ -44,6 +62,10 @@ def index(
         sys.exit(130)
     finally:
         progress.finish()
+    from memgit.memory.adopt import coverage_notice
+
+    if (outside := coverage_notice(ws, report.tree, fresh=report.mode == "full")) is not None:
+        report.notices.append(outside)
     if report.mode == "full":
         from memgit.recall.search import keep_word_cache
 
@@ -52,9 +74,9 @@ def index(
     if verify:
         from memgit.index.verify import verify_index
 
-        checking = Progress("verify: embedding again")  # every cached vector: the slow half
+        checking = Progress("verify: embedding again")
         try:
-            verification = verify_index(ws, progress=checking)
+            verification = verify_index(ws, progress=checking, reembed=reembed)
         finally:
             checking.finish()
     if as_json:
@@ -80,20 +102,32 @@ def index(
                     f"({report.embeddings_cached} from cache) in {report.seconds:.2f}s"
                 )
         if verification is not None:
-            if verification.ok:
-                if not quiet:
-                    click.echo("verify: the index equals a full rebuild")
-                oracle = verification.oracle
-                if oracle and not quiet:
-                    click.echo(
-                        f"verify: the vector search ({oracle['path']} path) returned {oracle['agreement']:.0%} of "
-                        f"sqlite-vec's exact top {oracle['k']} over {oracle['queries']} sample queries "
-                        f"(worst {oracle['worst']:.0%})"
-                    )
-            else:
-                for line in verification.differences:
-                    click.echo(f"verify: {line}", err=True)
+            _print_verification(verification, quiet)
     if verification is not None and not verification.ok:
         from memgit.errors import MemgitError
 
         raise MemgitError("verify failed: the incremental index differs from a full rebuild; run `memgit index --full`")
+
+
+def _print_verification(verification: Any, quiet: bool) -> None:
+    """What `--verify` compared and what it left out (a check that skipped a part says so), then
+    its verdict."""
+    if not quiet:
+        for line in verification.checked:
+            click.echo(f"verify: checked {line}")
+    for line in verification.skipped:
+        notice(f"verify skipped {line}")
+    if not verification.ok:
+        for line in verification.differences:
+            click.echo(f"verify: {line}", err=True)
+        return
+    if quiet:
+        return
+    click.echo("verify: the index equals a full rebuild")
+    oracle = verification.oracle
+    if oracle:
+        click.echo(
+            f"verify: the vector search ({oracle['path']} path) returned {oracle['agreement']:.0%} of "
+            f"sqlite-vec's exact top {oracle['k']} over {oracle['queries']} sample queries "
+            f"(worst {oracle['worst']:.0%})"
+        )

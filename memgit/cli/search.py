@@ -92,6 +92,12 @@ def search(
         if session.problem:
             warn(session.problem)
     skip_teardown()  # everything is closed; what is left to print needs no model
+    from memgit.index.layout import read_marker
+    from memgit.memory.adopt import coverage_notice
+
+    indexed, _overlay = read_marker(ws)
+    if indexed and (outside := coverage_notice(ws, indexed)) is not None:
+        result.notices.append(outside)
     if as_json:
         emit(result.to_dict())
         return

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from memgit.cli.output import emit, workspace_from
+from memgit.cli.output import emit, notice, workspace_from
+
+_SETTINGS = {
+    "memgit.toml": "memgit.toml of the work tree",
+    "kept": "the last committed memgit.toml, kept (this checkout has none)",
+    "defaults": "defaults (no memgit.toml)",
+}
 
 
 @click.command()
@@ -24,6 +30,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
     click.echo(f"workspace:    {data['workspace']}")
     click.echo(f"HEAD tree:    {data['head_tree']}  (commit {data['head_commit'] or 'none yet'})")
     click.echo(f"indexed tree: {data['indexed_tree'] or 'none'}")
+    click.echo(f"settings:     {_SETTINGS.get(data.get('settings', ''), data.get('settings'))}")
     if data["needs_full_rebuild"]:
         click.echo(f"state:        {data['needs_full_rebuild']}")
     elif data["up_to_date"]:
@@ -55,6 +62,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"error:        {data['error']}")
     for item in data["skipped"]:
         click.echo(f"  skipped {item['path']}: {item['reason']}")
+    for message in data.get("notices", []):
+        notice(message)
 
 
 @click.command()

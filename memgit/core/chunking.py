@@ -48,6 +48,10 @@ class Chunk:
     start_line: int
     end_line: int
     text: str
+    #: A piece of one line too long for a chunk: its characters `[start_char, end_char)` of that
+    #: line (code points, 0-based, the line without its CR). None: whole lines.
+    start_char: int | None = None
+    end_char: int | None = None
 
     @property
     def text_hash(self) -> str:
@@ -134,11 +138,12 @@ def chunk_lines(
     count_tokens: Callable[[str], int],
     markdown: bool = True,
 ) -> list[Chunk]:
-    """Group numbered lines into chunks of at most `max_tokens` (a longer single line stands alone).
+    """Group numbered lines into chunks of at most `max_tokens`.
 
     `lines` are (line_number, text) pairs in increasing line order; numbers may skip (transcripts
     keep JSONL line numbers). Blank lines never start or end a chunk. With `markdown`, headings
-    start chunks.
+    start chunks. A line longer than a chunk is split into pieces of the usual size, each with
+    its exact character range (`Chunk.start_char`/`end_char`), overlapping as chunks do.
     """
     headings = heading_rows([text for _, text in lines]) if markdown else frozenset()
     max_tokens = max(1, max_tokens)
@@ -152,6 +157,11 @@ def chunk_lines(
             start += 1
         if start >= n:
             break
+        if costs[start] > max_tokens:
+            number, text = lines[start]
+            chunks.extend(split_long_line(number, text, max_tokens - 1, overlap_tokens, count_tokens))
+            start += 1
+            continue
         end = start  # exclusive
         used = 0
         while end < n:
@@ -198,3 +208,52 @@ def _overlap_start(costs: list[int], start: int, end: int, overlap_tokens: int, 
 def _make_chunk(lines: Sequence[tuple[int, str]], first: int, last: int) -> Chunk:
     text = "\n".join(text for _, text in lines[first : last + 1])
     return Chunk(start_line=lines[first][0], end_line=lines[last][0], text=text)
+
+
+def split_long_line(
+    number: int, text: str, max_tokens: int, overlap_tokens: int, count_tokens: Callable[[str], int]
+) -> list[Chunk]:
+    """Pieces of one line, each within `max_tokens`, cut after a space where one is near the end
+    (a word is not split unless it is longer than a piece), the next starting `overlap_tokens`
+    back at a word's start. `text[c.start_char:c.end_char] == c.text` for every piece."""
+    pieces: list[Chunk] = []
+    pos = 0
+    while pos < len(text):
+        begin = pos
+        end = pos + _fitting(text, pos, len(text) - pos, max(1, max_tokens), count_tokens)
+        if end < len(text):
+            space = text.rfind(" ", pos + (end - pos) * 4 // 5, end)
+            end = space + 1 if space > pos else end
+        pieces.append(Chunk(number, number, text[pos:end], start_char=pos, end_char=end))
+        if end >= len(text):
+            break
+        back = _fitting_back(text, end, end - pos - 1, overlap_tokens, count_tokens)
+        nxt = end - back
+        space = text.find(" ", nxt, end)
+        pos = space + 1 if 0 <= space < end - 1 else nxt
+        pos = max(pos, begin + 1)
+    return pieces
+
+
+def _fitting(text: str, pos: int, most: int, budget: int, count_tokens: Callable[[str], int]) -> int:
+    """The largest length L <= most with count_tokens(text[pos:pos+L]) <= budget (at least 1)."""
+    low, high = 1, most
+    while low < high:
+        mid = (low + high + 1) // 2
+        if count_tokens(text[pos : pos + mid]) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def _fitting_back(text: str, end: int, most: int, budget: int, count_tokens: Callable[[str], int]) -> int:
+    """The largest length L <= most with count_tokens(text[end-L:end]) <= budget (0 allowed)."""
+    low, high = 0, max(0, most)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if count_tokens(text[end - mid : end]) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return low

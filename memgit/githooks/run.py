@@ -40,7 +40,10 @@ HOOK_NAMES = (*HOOK_TYPES, "index", "lint")
 SKIP_ENV = "MEMGIT_SKIP_HOOKS"
 LOCK_TIMEOUT = 2.0  # seconds a hook waits for another indexing run; MEMGIT_HOOK_LOCK_TIMEOUT overrides
 HOOK_FILL_LIMIT = 256  # pending vectors a hook with the model embeds, at most ...
-HOOK_FILL_SECONDS = 2.0  # ... starting no batch after this long
+HOOK_FILL_SECONDS = 0.5  # ... starting no batch after this long (a checkout must not wait on them)
+#: New chunks a hook embeds, by time (MEMGIT_HOOK_EMBED_SECONDS overrides): a one-note commit's
+#: few fit; a checkout far back updates BM25 at once and leaves the rest pending, said in a notice.
+HOOK_EMBED_SECONDS = 0.5
 EMPTY_TREE = plumbing.EMPTY_TREE
 
 
@@ -115,7 +118,13 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
         allow_rebuild=False,
         fill_limit=HOOK_FILL_LIMIT,
         fill_seconds=HOOK_FILL_SECONDS,
+        embed_seconds=_seconds_from_env("MEMGIT_HOOK_EMBED_SECONDS", HOOK_EMBED_SECONDS),
     )
+    if report.deferred:
+        return (
+            f"{report.pending_vectors} chunk vectors are pending (embedding them would hold up git); searches "
+            "rank those chunks by BM25 until `memgit index` embeds them"
+        )
     return _notice_worth_a_line(report.mode, report.notices)
 
 
@@ -135,10 +144,14 @@ def _memory_unchanged(cwd: Path, indexed: str, head_tree: str) -> bool:
 
 
 def _lock_timeout() -> float:
+    return _seconds_from_env("MEMGIT_HOOK_LOCK_TIMEOUT", LOCK_TIMEOUT)
+
+
+def _seconds_from_env(name: str, default: float) -> float:
     try:
-        return max(0.0, float(os.environ.get("MEMGIT_HOOK_LOCK_TIMEOUT", LOCK_TIMEOUT)))
+        return max(0.0, float(os.environ.get(name, default)))
     except ValueError:
-        return LOCK_TIMEOUT
+        return default
 
 
 def _notice_worth_a_line(mode: str, notices: Sequence[str]) -> str | None:

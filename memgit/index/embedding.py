@@ -19,6 +19,8 @@ from memgit.index.store import Store
 
 ProgressFn = Callable[[int, int], None]
 EMBED_BATCH = 32
+#: Batch size under a deadline (a hook's, a search's): about half a second of real chunks.
+TIMED_BATCH = 4
 
 
 @dataclass(frozen=True)
@@ -76,15 +78,18 @@ def embed_missing(
     missing = [h for h in texts if h not in vectors]
     if progress and missing:
         progress(0, len(missing))
-    for start in range(0, len(missing), EMBED_BATCH):
+    # Under a deadline, small batches: a batch of real chunks takes seconds, so a deadline
+    # checked only between large ones would be overrun by that much.
+    size = EMBED_BATCH if deadline is None else TIMED_BATCH
+    for start in range(0, len(missing), size):
         if deadline is not None and start and time.monotonic() > deadline:
             break
-        batch = missing[start : start + EMBED_BATCH]
+        batch = missing[start : start + size]
         matrix = embedder.embed([texts[h] for h in batch])
         fresh = {h: np.asarray(matrix[i], dtype=np.float32) for i, h in enumerate(batch)}
         store.cache_vectors(model_id, fresh)
         vectors.update({h: v.astype("<f4").tobytes() for h, v in fresh.items()})
         report.embedded += len(batch)
         if progress:
-            progress(min(start + EMBED_BATCH, len(missing)), len(missing))
+            progress(min(start + size, len(missing)), len(missing))
     return vectors

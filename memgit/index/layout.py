@@ -25,7 +25,16 @@ def index_path(ws: Workspace) -> Path:
 
 
 def cache_path(ws: Workspace) -> Path:
-    return ws.data_dir / "embed-cache.sqlite"
+    """The embedding cache, one for every work tree of the repository (in the common git dir):
+    a new `git worktree` embeds nothing another one already did. Its writers take SQLite's own
+    lock on it (a `BEGIN IMMEDIATE` a batch, waiting up to `[index] busy_timeout`), so two
+    worktrees indexing at once share it safely."""
+    return shared_dir(ws) / "embed-cache.sqlite"
+
+
+def shared_dir(ws: Workspace) -> Path:
+    """Derived data every work tree of the repository shares (the main one's `.git/memgit`)."""
+    return ws.common_dir / "memgit"
 
 
 def word_cache_path(ws: Workspace) -> Path:

@@ -74,10 +74,11 @@ def _remove_database(path: Path) -> None:
 def open_store(ws: Workspace, notices: list[str] | None = None) -> Store:
     """Open (creating) the index. Only corruption (or an index from an older memgit) removes
     the file, with a notice; any other SQLite failure raises `IndexUnavailable` and keeps it."""
-    try:
-        ws.data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise IndexUnavailable(f"cannot create {ws.data_dir} ({exc.strerror}); check its permissions") from None
+    for folder in (ws.data_dir, cache_path(ws).parent):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise IndexUnavailable(f"cannot create {folder} ({exc.strerror}); check its permissions") from None
     try:
         return Store(index_path(ws), cache_path(ws), busy_timeout=ws.config.index.busy_timeout)
     except RetiredSchema as exc:

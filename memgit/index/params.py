@@ -17,7 +17,8 @@ from memgit.workspace import Workspace
 #: default memory paths, path storage. Bump it with any change to them; an index written under
 #: another version is rebuilt, with that reason shown.
 #: 2: chunk boundaries counted by characters only, headings found by markdown-it, lossless paths.
-ALGORITHM_VERSION = 2
+#: 3: a line longer than a chunk is split into pieces with character ranges (was one huge chunk).
+ALGORITHM_VERSION = 3
 
 
 def index_params(ws: Workspace) -> dict[str, Any]:

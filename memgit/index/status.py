@@ -32,6 +32,9 @@ def index_status(ws: Workspace) -> dict[str, Any]:
         "worktree_overlay": [],
         "skipped": [],
         "vec0": {"table": None, "dim": None, "waiting": False},
+        # memgit.toml of the work tree, the kept copy of the last committed one (a checkout of a
+        # commit without one), or the defaults
+        "settings": ws.settings_source,
     }
     if not index_path(ws).exists():
         out["needs_full_rebuild"] = "no index yet; run `memgit index`"

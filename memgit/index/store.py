@@ -71,6 +71,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE TABLE vec_todo (id INTEGER PRIMARY KEY);
         """,
     ),
+    (
+        # A piece of a line too long for one chunk: its character range in that line (NULL for
+        # chunks of whole lines).
+        "004_char_ranges",
+        """
+        ALTER TABLE chunks ADD COLUMN start_char INTEGER;
+        ALTER TABLE chunks ADD COLUMN end_char INTEGER;
+        """,
+    ),
 ]
 #: The vec0 table: one row per chunk vector (rowid = chunks.id), float32, cosine distance.
 VEC_TABLE = "chunks_vec"
@@ -587,6 +596,9 @@ class Store:
         )
         return [(int(r[0]), 1.0 - float(r[1])) for r in rows]
 
+    def file_count(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM files").fetchone()[0])
+
     def clear_all(self) -> None:
         self.conn.execute("DELETE FROM files")
         self.conn.execute("DELETE FROM chunks")
@@ -610,15 +622,17 @@ class Store:
         )
 
     def add_chunks(
-        self, path: str, day: str | None, chunks: Iterable[tuple[int, int, str, str]]
+        self, path: str, day: str | None, chunks: Iterable[tuple[int, int, str, str, int | None, int | None]]
     ) -> list[tuple[int, str]]:
-        """Insert chunks; returns (chunk id, text hash) pairs (ids are new, never reused)."""
+        """Insert chunks (start line, end line, text, text hash, start char, end char); returns
+        (chunk id, text hash) pairs (ids are new, never reused)."""
         key = path_key(path)
         added: list[tuple[int, str]] = []
-        for start, end, text, thash in chunks:
+        for start, end, text, thash, start_char, end_char in chunks:
             cur = self.conn.execute(
-                "INSERT INTO chunks (path, start_line, end_line, text, text_hash, day) VALUES (?, ?, ?, ?, ?, ?)",
-                (key, start, end, text, thash, day),
+                "INSERT INTO chunks (path, start_line, end_line, text, text_hash, day, start_char, end_char) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, start, end, text, thash, day, start_char, end_char),
             )
             rowid = cur.lastrowid
             self.conn.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (rowid, fts_text(text)))
@@ -909,6 +923,18 @@ class Store:
             out.update({int(r[0]): (r[1], r[2], r[3], r[4], r[5]) for r in rows})
         return out
 
+    def chunk_chars(self, ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """id -> (start char, end char) for the chunks among `ids` that are pieces of one line."""
+        out: dict[int, tuple[int, int]] = {}
+        for start in range(0, len(ids), 500):
+            batch = list(ids[start : start + 500])
+            marks = ",".join("?" * len(batch))
+            rows = self.conn.execute(
+                f"SELECT id, start_char, end_char FROM chunks WHERE id IN ({marks}) AND start_char IS NOT NULL", batch
+            )
+            out.update({int(r[0]): (int(r[1]), int(r[2])) for r in rows})
+        return out
+
     def chunk_ids_where(self, where: str, params: Sequence[Any]) -> list[int]:
         return [int(r[0]) for r in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)]
 
@@ -930,7 +956,12 @@ class Store:
     def snapshot(self) -> dict[str, Any]:
         """Everything that must match between an incremental index and a full rebuild."""
         files = sorted(self.conn.execute("SELECT path, blob, mode, source, skipped FROM files"))
-        chunks = sorted(self.conn.execute("SELECT path, start_line, end_line, text_hash, day FROM chunks"))
+        chunks = sorted(
+            self.conn.execute(
+                "SELECT path, start_line, end_line, text_hash, day, ifnull(start_char, -1), ifnull(end_char, -1) "
+                "FROM chunks"
+            )
+        )
         fts_bad = self.conn.execute(
             "SELECT count(*) FROM chunks c LEFT JOIN chunks_fts f ON f.rowid = c.id WHERE f.rowid IS NULL"
         ).fetchone()[0]

@@ -1,10 +1,11 @@
 """`memgit index --verify`: the index must equal a full rebuild of the tree it names.
 
 A scratch database is rebuilt from the indexed tree and compared row by row (files, chunks,
-FTS rows). Vectors are checked too: the vector files must hold exactly the cached vector of
-every chunk that has one (the files are keyed to this database), and when this process loads
-the index's model, every cached vector must match a fresh embedding of its text within float
-tolerance.
+FTS rows). Vectors are checked too, from the embedding cache: the vector files and the vec0
+table must hold exactly the cached vector of every chunk that has one. Embedding again is what
+a first index costs, so by default only a seeded sample of the cached vectors is compared with
+a fresh embedding of its text (`reembed=True`: all of them), when this process loads the
+index's model. The report says what was checked and what was skipped, and why.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ from memgit.workspace import Workspace
 
 #: Lowest cosine between a stored vector and a fresh embedding of the same text.
 VECTOR_MIN_COSINE = 0.999
+#: Cached vectors embedded again by default (seeded sample): a model drift or a corrupted cache
+#: shows in any of them, and 32 cost a few seconds where all cost as much as the first index.
+REEMBED_SAMPLE = 32
 #: Sample queries the fast vector path answers next to sqlite-vec's exact KNN.
 ORACLE_QUERIES = 20
 #: Below this share of sqlite-vec's exact top-k, the fast path is reported as a difference: far
@@ -43,7 +47,11 @@ class VerifyReport:
     tree: str | None
     pending_vectors: int = 0
     vectors_checked: int = 0
+    reembedded: int = 0
     notices: list[str] = field(default_factory=list)
+    #: What was compared, and what was not (with why), one line each, as the CLI prints them.
+    checked: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
     #: The fast path against sqlite-vec's exact KNN: {"queries", "k", "path", "agreement", "worst"}
     #: (None without vectors, the vec0 table or sqlite-vec).
     oracle: dict[str, Any] | None = None
@@ -53,11 +61,16 @@ class VerifyReport:
 
 
 def verify_index(
-    ws: Workspace, *, embedder: Any = UNSET, progress: Callable[[int, int], None] | None = None
+    ws: Workspace,
+    *,
+    embedder: Any = UNSET,
+    progress: Callable[[int, int], None] | None = None,
+    reembed: bool = False,
 ) -> VerifyReport:
     """Rebuild the indexed state from scratch in a scratch database and compare the two.
 
-    `progress(done, total)` follows the slow half: every cached vector embedded again.
+    `progress(done, total)` follows the cached vectors embedded again (a sample, or all of them
+    with `reembed`).
     """
     notices: list[str] = []
     if embedder is UNSET:
@@ -79,10 +92,11 @@ def verify_index(
                 scratch.close()
             actual = store.snapshot()
             differences = compare_snapshots(actual, expected)
+            lines = _Lines([f"rows: {len(actual['files'])} files and {len(actual['chunks'])} chunks against a rebuild"])
             model = meta.get("model_id") or None
-            checked, vector_differences = _check_vectors(ws, store, meta, model, embedder, progress)
+            checked, vector_differences = _check_vectors(ws, store, meta, model, embedder, progress, reembed, lines)
             differences.extend(vector_differences)
-            vec_differences, oracle = _check_vec0(ws, store, meta, model, notices)
+            vec_differences, oracle = _check_vec0(ws, store, meta, model, lines)
             differences.extend(vec_differences)
             pending = store.pending_count(model)
         finally:
@@ -98,9 +112,21 @@ def verify_index(
         tree=meta.get("tree"),
         pending_vectors=pending,
         vectors_checked=checked,
+        reembedded=lines.reembedded,
         notices=notices,
         oracle=oracle,
+        checked=lines.checked,
+        skipped=lines.skipped,
     )
+
+
+class _Lines:
+    """What a verification compared and what it left out, as it goes."""
+
+    def __init__(self, checked: list[str]) -> None:
+        self.checked = checked
+        self.skipped: list[str] = []
+        self.reembedded = 0
 
 
 def compare_snapshots(actual: dict[str, Any], expected: dict[str, Any]) -> list[str]:
@@ -124,10 +150,13 @@ def _check_vectors(
     meta: dict[str, str],
     model: str | None,
     embedder: Embedder | None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None,
+    reembed: bool,
+    lines: _Lines,
 ) -> tuple[int, list[str]]:
     """(vectors checked, differences): the files against the cache, the cache against the model."""
     if model is None:
+        lines.skipped.append("vectors: the index has none (BM25 only): nothing to compare")
         return 0, []
     import numpy as np
 
@@ -154,41 +183,73 @@ def _check_vectors(
         elif len(ids) and not np.allclose(matrix, want, atol=1e-6):
             bad = int((~np.isclose(matrix, want, atol=1e-6).all(axis=1)).sum())
             out.append(f"vectors: {bad} rows of the vector files differ from the cached vectors")
-    checked = len(pairs)
-    if embedder is not None and embedder.model_id == model and pairs:
-        rows = store.chunk_rows([p[0] for p in pairs])
-        texts: dict[str, str] = {}
-        for chunk_id, _vec in pairs:
-            texts.setdefault(_hash(rows[chunk_id][3]), rows[chunk_id][3])
-        cached = store.cached_vectors(model, texts)
-        hashes = list(texts)
-        bad = 0
-        for start in range(0, len(hashes), 32):
-            batch = hashes[start : start + 32]
-            fresh = embedder.embed([texts[h] for h in batch])
-            for row, h in zip(fresh, batch, strict=True):
-                stored_vec = np.frombuffer(cached[h], dtype="<f4")
-                if float(np.dot(stored_vec, np.asarray(row, dtype=np.float32))) < VECTOR_MIN_COSINE:
-                    bad += 1
-            if progress is not None:
-                progress(start + len(batch), len(hashes))
-        if bad:
-            out.append(f"vectors: {bad} cached vectors differ from a fresh embedding of their text")
-    return checked, out
+    lines.checked.append(f"vectors: {len(pairs)} vector-file rows against the embedding cache ({model})")
+    if not pairs:
+        return 0, out
+    if embedder is None or embedder.model_id != model:
+        why = "no embedding model loads here" if embedder is None else f"this process loads {embedder.model_id}"
+        lines.skipped.append(f"re-embedding: {why}; the cached vectors were not compared with fresh ones")
+        return len(pairs), out
+    bad, total = _reembed(store, model, embedder, pairs, progress, reembed, lines)
+    if bad:
+        out.append(f"vectors: {bad} of {total} cached vectors differ from a fresh embedding of their text")
+    return len(pairs), out
+
+
+def _reembed(
+    store: Store,
+    model: str,
+    embedder: Embedder,
+    pairs: list[tuple[int, bytes]],
+    progress: Callable[[int, int], None] | None,
+    everything: bool,
+    lines: _Lines,
+) -> tuple[int, int]:
+    """(differing, compared): cached vectors against a fresh embedding of their text, a seeded
+    sample of `REEMBED_SAMPLE` distinct texts unless `everything`."""
+    import random
+
+    import numpy as np
+
+    rows = store.chunk_rows([p[0] for p in pairs])
+    texts: dict[str, str] = {}
+    for chunk_id, _vec in pairs:
+        texts.setdefault(_hash(rows[chunk_id][3]), rows[chunk_id][3])
+    hashes = sorted(texts)
+    if not everything and len(hashes) > REEMBED_SAMPLE:
+        hashes = sorted(random.Random(0).sample(hashes, REEMBED_SAMPLE))
+    cached = store.cached_vectors(model, {h: texts[h] for h in hashes})
+    bad = 0
+    for start in range(0, len(hashes), 32):
+        batch = hashes[start : start + 32]
+        fresh = embedder.embed([texts[h] for h in batch])
+        for row, h in zip(fresh, batch, strict=True):
+            stored_vec = np.frombuffer(cached[h], dtype="<f4")
+            if float(np.dot(stored_vec, np.asarray(row, dtype=np.float32))) < VECTOR_MIN_COSINE:
+                bad += 1
+        if progress is not None:
+            progress(start + len(batch), len(hashes))
+    lines.reembedded = len(hashes)
+    lines.checked.append(f"re-embedding: {len(hashes)} of {len(texts)} cached texts embedded again and compared")
+    if len(hashes) < len(texts):
+        lines.skipped.append(
+            f"re-embedding: {len(texts) - len(hashes)} cached texts not embedded again (--reembed: all)"
+        )
+    return bad, len(hashes)
 
 
 def _check_vec0(
-    ws: Workspace, store: Store, meta: dict[str, str], model: str | None, notices: list[str]
+    ws: Workspace, store: Store, meta: dict[str, str], model: str | None, lines: _Lines
 ) -> tuple[list[str], dict[str, Any] | None]:
     """The vec0 table against the cache (row for row), then sqlite-vec as the exact oracle of
     the fast path: sample queries, the fast path's top k against vec0's exact KNN."""
     if model is None:
         return [], None
     if not store.enable_vec():
-        notices.append("sqlite-vec does not load here: the vec0 table was not checked")
+        lines.skipped.append("vec0: sqlite-vec does not load here: the vec0 table was not checked")
         return [], None
     if store.vec_waiting():
-        notices.append("the vec0 table waits for `memgit index` where sqlite-vec loads; it was not checked")
+        lines.skipped.append("vec0: the table waits for `memgit index` where sqlite-vec loads; it was not checked")
         return [], None
     out: list[str] = []
     want = dict(store.vectors_for(None, model))
@@ -204,6 +265,7 @@ def _check_vec0(
         bad = sum(1 for i, blob in want.items() if have[i] != blob)
         if bad:
             out.append(f"vec0: {bad} rows of chunks_vec differ from the cached vectors")
+        lines.checked.append(f"vec0: {len(want)} rows of chunks_vec against the embedding cache")
     if out or not want:
         return out, None
     oracle = vector_oracle(ws, store, meta, want)

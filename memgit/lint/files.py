@@ -4,10 +4,17 @@
 changed file (for the pre-commit hook) or the work-tree version (for a person running
 `memgit lint`), each paired with the committed version it replaces so the append-only rule for
 past daily logs can compare them.
+
+The pre-commit lint judges only the lines a commit adds or changes: a page of documentation with
+a look-alike credential on line 16 must not block the person who appends line 90, and a finding
+there was not this commit's doing. Rules about the file as a whole (its size and bytes, a
+rewritten or deleted past daily log, a memory file outside the memory paths) keep their own
+logic. `memgit lint` on the work tree, and `--all` anywhere, judge every line.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -64,12 +71,14 @@ def lint_workspace(
     today: date | None = None,
     cwd: Path | None = None,
     index_file: Path | None = None,
+    every_line: bool = False,
 ) -> LintReport:
     """Lint the staged changes (`staged`) or the work tree, limited to `paths` when given.
 
     Paths are taken relative to `cwd` (where the user typed them), like git does. In the staged
     mode `paths` limit only the files whose new content is checked: staged deletions of memory
-    files are checked whatever `paths` say (the framework passes added and modified files only).
+    files are checked whatever `paths` say (the framework passes added and modified files only),
+    and line rules judge only the staged lines that differ from HEAD unless `every_line`.
     """
     settings = settings_for(ws)
     if any(not p for p in paths):
@@ -81,7 +90,55 @@ def lint_workspace(
         inputs = _worktree_inputs(ws, wanted)
         _check_named(ws, paths, wanted, inputs)
     findings = lint_files(inputs, settings, today or date.today())
+    if staged and not every_line:
+        findings = on_changed_lines(findings, inputs)
     return LintReport(findings=findings, files_checked=len(inputs))
+
+
+#: Rules about a file as a whole, judged whichever lines changed (the rest are about one line).
+FILE_RULES = frozenset({"D301", "D302", "F402", "F403", "F404", "F405"})
+#: Past this many differing lines on both sides, `changed_lines` stops looking for matches inside
+#: them (difflib is quadratic there) and counts every new line in between as changed.
+_DIFF_LIMIT = 20_000
+
+
+def on_changed_lines(findings: Sequence[Finding], inputs: Sequence[LintInput]) -> list[Finding]:
+    """The findings a commit is answerable for: a file rule's, or a line rule's on a line it
+    added or changed."""
+    changed = {item.path: changed_lines(item.previous, item.data) for item in inputs}
+    kept = []
+    for finding in findings:
+        lines = changed.get(finding.path)
+        if finding.code in FILE_RULES or lines is None or finding.line in lines:
+            kept.append(finding)
+    return kept
+
+
+def changed_lines(previous: bytes | None, data: bytes | None) -> frozenset[int] | None:
+    """1-based numbers of the lines of `data` that `previous` did not have at that place (added,
+    edited or moved); None when every line is new (no previous version, or a deletion).
+
+    Lines are split on LF as the rules split them. The common head and tail are set aside first,
+    so an append or a one-line edit costs one pass, whatever the file's size.
+    """
+    if previous is None or data is None:
+        return None
+    old, new = previous.split(b"\n"), data.split(b"\n")
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    old_mid, new_mid = old[head : len(old) - tail], new[head : len(new) - tail]
+    if min(len(old_mid), len(new_mid)) > _DIFF_LIMIT or not old_mid:
+        return frozenset(range(head + 1, head + len(new_mid) + 1))
+    matcher = difflib.SequenceMatcher(None, old_mid, new_mid, autojunk=False)
+    changed: set[int] = set()
+    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("replace", "insert"):
+            changed.update(range(head + j1 + 1, head + j2 + 1))
+    return frozenset(changed)
 
 
 def _check_named(ws: Workspace, paths: Sequence[str], wanted: Sequence[str], inputs: Sequence[LintInput]) -> None:

@@ -22,6 +22,7 @@ from datetime import date, timedelta
 from typing import Protocol
 
 from memgit.core.paths import daily_log_day, display_path, glob_match, path_key
+from memgit.lint.placeholders import is_placeholder
 
 ERROR = "error"
 WARNING = "warning"
@@ -341,9 +342,6 @@ _PASSWORD_TEXT = re.compile(
 )
 _PASSWORD_OPTION = re.compile(r"(?:^|\s)(?:-p|--password=|--password\s+)[\"']?([^\s\"'`]{6,})")
 _REFERENCE = re.compile(r"^[$%]|\$\{|[\[\](){}]|^(?:os|env|process|settings|config)\.")
-_PLACEHOLDER = re.compile(
-    r"(?i)x{4,}|\*{3,}|example|placeholder|changeme|your[_-]|redacted|dummy|<|\$\{|^(?:pass(?:word|wort)?|secret|pwd|pw)$"
-)
 # A path: segments of name characters, none as long as a key (an AWS secret may start with "/").
 _PATH_LIKE = re.compile(r"^(?:/|\./|~/)(?:[\w.-]{1,19}(?:/|$))*$|://")
 
@@ -376,14 +374,14 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
         if not match:
             continue
         secret = match.group(1) if pattern.groups else match.group(0)
-        if _PLACEHOLDER.search(secret):
+        if is_placeholder(secret):
             continue  # documentation examples such as AWS's AKIAIOSFODNN7EXAMPLE
         found.append(("S102", f"{label} ({_redact(match.group(0))}); remove it and rotate the credential"))
         break  # one token finding a line is enough to act on
     if not found:
         for match in _assignments(line):
             name, value = match.group(1), match.group(2).rstrip(".")
-            if _PLACEHOLDER.search(value) or _PATH_LIKE.search(value) or not _looks_random(value, entropy_threshold):
+            if is_placeholder(value) or _PATH_LIKE.search(value) or not _looks_random(value, entropy_threshold):
                 continue
             found.append(("S103", f"{name} is assigned a high-entropy value ({_redact(value)}); is it a secret?"))
             break
@@ -444,7 +442,7 @@ def _spelled_out_password(line: str) -> str | None:
     for pattern in (_PASSWORD_TEXT, _PASSWORD_OPTION):
         for match in pattern.finditer(line):
             value = match.group(1).rstrip(".,;")
-            if len(value) < 6 or _PLACEHOLDER.search(value) or _REFERENCE.search(value) or _PATH_LIKE.search(value):
+            if len(value) < 6 or is_placeholder(value) or _REFERENCE.search(value) or _PATH_LIKE.search(value):
                 continue
             if value.isalpha():
                 continue  # "the password is stored in Vault", "password policy"

@@ -18,4 +18,7 @@ def workspace_status(ws: Workspace) -> dict[str, Any]:
     data = index_status(ws)
     data["recall_pending"] = pending_count(ws.data_dir)
     data["conflicts"] = memory_conflicts(ws)
+    from memgit.memory.adopt import coverage_notice
+
+    data["notices"] = [n for n in [coverage_notice(ws, fresh=True)] if n]  # most Markdown outside the memory paths
     return data

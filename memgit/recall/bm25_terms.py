@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import struct
 import threading
@@ -102,6 +103,7 @@ class TermScores:
         # Searches in progress: a prewarm computes no word while one runs (`searching`), so a
         # first search after start competes with it for neither the GIL nor the second core.
         self._active = 0
+        self._last_search = -math.inf  # monotonic time the last search ended
         self._idle = threading.Condition(self._lock)
         self._loaded: tuple[tuple[object, ...], int] | None = None
         self.carried = False  # the last `load` carried a saved cache of another state to this one
@@ -222,20 +224,25 @@ class TermScores:
         finally:
             with self._lock:
                 self._active -= 1
+                self._last_search = time.monotonic()
                 if not self._active:
                     self._idle.notify_all()
 
     def _wait_for_quiet(self, stop: Callable[[], bool]) -> None:
-        """Let searches go first: wait while one runs, and a moment after it for the next one
-        of a burst, but never more than `MAX_YIELD_S` a word, so that searches arriving without
-        pause cannot starve the prewarm (they would then never get warm)."""
+        """Let searches go first: wait while one runs, and for the rest of `QUIET_GAP_S` after
+        the last one ended (the next of a burst), but never more than `MAX_YIELD_S` a word, so
+        that searches arriving without pause cannot starve the prewarm. A process where no
+        search ran (`memgit index` keeping the words) never waits: nothing would go first."""
         deadline = time.monotonic() + MAX_YIELD_S
-        for gap in (0.0, QUIET_GAP_S):
-            if gap:
-                time.sleep(min(gap, max(0.0, deadline - time.monotonic())))
+        while not stop():
             with self._lock:
                 while self._active and not stop() and (left := deadline - time.monotonic()) > 0:
                     self._idle.wait(min(0.1, left))
+                quiet_for = time.monotonic() - self._last_search
+            gap = min(QUIET_GAP_S - quiet_for, deadline - time.monotonic())
+            if gap <= 0:
+                return
+            time.sleep(gap)
 
     # -- kept beside the index ------------------------------------------------------------------
     def save(self, path: Path, state: tuple[object, ...], basis: Basis | None = None) -> int:

@@ -44,7 +44,14 @@ HEAD_RECHECK_SECONDS = 1.0
 #: answers: at most this many chunks, and no new batch after this many seconds. The MCP server
 #: fills the rest in the background; `memgit index` fills them all.
 INLINE_FILL_LIMIT = 256
-INLINE_FILL_SECONDS = 2.0
+INLINE_FILL_SECONDS = 1.0
+#: Past this many pending, a search embeds none inline: the few a second it could would not
+#: change its answer (a checkout far back, an index built without the model); it answers from
+#: what has vectors and BM25 at once, and says `memgit index` embeds the rest.
+INLINE_FILL_MAX_PENDING = 2_000
+#: New chunks a search that brings the index to HEAD embeds, by time: after a checkout far back
+#: the rest are left pending (ranked by BM25, said in a notice) rather than blocking the answer.
+INLINE_EMBED_SECONDS = 1.0
 
 
 @dataclass
@@ -60,6 +67,9 @@ class Hit:
     day: str | None
     text_score: float
     vector_score: float | None
+    #: A piece of one long line: its character range in line `start_line` (None: whole lines).
+    start_char: int | None = None
+    end_char: int | None = None
 
 
 @dataclass
@@ -69,11 +79,17 @@ class SearchResult:
     hits: list[Hit]
     notices: list[str] = field(default_factory=list)
     elapsed_ms: float = 0.0
+    #: The mode asked for; `mode` is what ran ("bm25" when a hybrid search had no vectors to use).
+    requested_mode: str = ""
+    #: Chunks without a vector yet (ranked by BM25 alone in a hybrid search).
+    vectors_pending: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "mode": self.mode,
+            "requested_mode": self.requested_mode or self.mode,
+            "vectors_pending": self.vectors_pending,
             "hits": [asdict(hit) for hit in self.hits],
             "notices": self.notices,
             "elapsed_ms": self.elapsed_ms,
@@ -375,7 +391,13 @@ class Searcher:
         # one (another process is building the first index) there is nothing to answer from yet.
         wait = 0.5 if current is not None else FIRST_BUILD_WAIT_SECONDS
         try:
-            report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=wait)
+            report = update_index(
+                self.ws,
+                worktree=worktree,
+                embedder=self.embedder,
+                lock_timeout=wait,
+                embed_seconds=INLINE_EMBED_SECONDS,
+            )
         except IndexLocked:
             notices.append("the index is being updated by another run; answering from its last complete state")
             return
@@ -396,9 +418,10 @@ class Searcher:
             # Built where no model loaded (hooks under the pre-commit framework's environment):
             # this process adopts its model for the index, embedding a first bounded share.
             provider = json.loads(meta.get("params") or "{}").get("embedding", {}).get("provider", "none")
-            if provider == "none" or "tree" not in meta or not int(meta.get("chunk_count", "0") or 0):
+            chunks = int(meta.get("chunk_count", "0") or 0)
+            if provider == "none" or "tree" not in meta or not chunks or chunks > INLINE_FILL_MAX_PENDING:
                 return 0
-        elif not int(meta.get("pending_vectors", "0") or 0):
+        elif not 0 < int(meta.get("pending_vectors", "0") or 0) <= INLINE_FILL_MAX_PENDING:
             return 0
         embedder = self.embedder
         if embedder is None or (indexed is not None and embedder.model_id != indexed):
@@ -511,10 +534,22 @@ class Searcher:
         scores = self._scores(store, meta, query, mode, limit, where, params, notices)
         today = today or date.today()
         chosen = self.rank(query, self._candidates(store, scores, mode, today), k, mode, today)
-        hits = self._hits(store, meta, chosen, scores)
+        if mode == "hybrid" and scores.use_vectors:
+            chosen = agreed_first(chosen, scores.text, scores.vector)
+        hits = self._hits(store, meta, chosen, scores, query)
         self._closing_notices(meta, mode, scores.use_vectors, notices)
         elapsed = round((time.perf_counter() - started) * 1000, 2)
-        return SearchResult(query=query, mode=mode, hits=hits, notices=notices, elapsed_ms=elapsed)
+        ran = "bm25" if mode == "hybrid" and not scores.use_vectors else mode
+        pending = int(meta.get("pending_vectors", "0") or 0) if meta.get("model_id") else 0
+        return SearchResult(
+            query=query,
+            mode=ran,
+            hits=hits,
+            notices=notices,
+            elapsed_ms=elapsed,
+            requested_mode=mode,
+            vectors_pending=pending,
+        )
 
     def _scores(
         self,
@@ -626,18 +661,26 @@ class Searcher:
                 base = t
             elif mode == "vector":
                 base = v
+            elif not scores.use_vectors or chunk_id in scores.no_vector:
+                # No vector to weigh (BM25 only, or this chunk's is still pending): its text score
+                # stands alone, not as the text share of a fusion it cannot win.
+                base = t
             else:
-                base = fuse(t, v, cfg.text_weight, cfg.vector_weight) if scores.use_vectors else t
+                base = fuse(t, v, cfg.text_weight, cfg.vector_weight)
             score = base * decay(day, today, cfg.half_life_days, cfg.decay_floor)
             if score < cfg.min_score:
                 continue
             candidates.append(Candidate(chunk_id, path, start, end, text, day, t, v, score))
         return candidates
 
-    def _hits(self, store: Store, meta: dict[str, str], chosen: list[Candidate], scores: _Scores) -> list[Hit]:
+    def _hits(
+        self, store: Store, meta: dict[str, str], chosen: list[Candidate], scores: _Scores, query: str
+    ) -> list[Hit]:
         """The chosen candidates with their provenance: blob, and the commit for indexed files."""
         snippet_chars = self.ws.config.search.snippet_chars
         files = self._file_info(store, [c.path for c in chosen])
+        pieces = store.chunk_chars([c.id for c in chosen])
+        words = query_terms(query)
         hits = []
         for cand in chosen:
             blob, source = files.get(cand.path, (None, "tree"))
@@ -648,13 +691,15 @@ class Searcher:
                     start_line=cand.start_line,
                     end_line=cand.end_line,
                     score=round(cand.score, 4),
-                    text=_shown_text(cand.path, cand.text)[:snippet_chars],
+                    text=snippet(_shown_text(cand.path, cand.text), words, snippet_chars),
                     blob=blob,
                     commit=meta.get("commit") if source == "tree" else None,
                     source=source,
                     day=cand.day,
                     text_score=round(cand.text_score, 4),
                     vector_score=round(cand.vector_score, 4) if scored else None,
+                    start_char=pieces.get(cand.id, (None, None))[0],
+                    end_char=pieces.get(cand.id, (None, None))[1],
                 )
             )
         return hits
@@ -787,9 +832,9 @@ def pending_notice(lacking: int, total: int) -> str:
     """What every search that uses vectors says while chunks have none."""
     of = f" of {total}" if total >= lacking else ""
     return (
-        f"{lacking}{of} chunks have no vector yet (indexed where the model was not available), so they "
-        "rank by BM25 alone; `memgit index` embeds them (searches and the MCP server also do, a few "
-        "hundred at a time)"
+        f"{lacking}{of} chunks have no vector yet (indexed where the model was not available, or after "
+        "a checkout that left embedding for later), so they rank by BM25 alone; `memgit index` embeds "
+        "them with progress (searches and the MCP server also do, a few hundred at a time)"
     )
 
 
@@ -805,3 +850,32 @@ def _shown_text(path: str, text: str) -> str:
     """A hit's text as an agent reads it: MEMORY.md's entry markers (review keys) left out, as
     `memgit context` and `memgit get` leave them out; line numbers stay as indexed."""
     return strip_markers(text) if path == "MEMORY.md" else text
+
+
+def snippet(text: str, words: list[str], limit: int) -> str:
+    """At most `limit` characters of a hit's text: its start, unless no query word appears there
+    and one does further on; then from the line holding the first one (or a little before the word
+    in a long line), so the snippet shows the match."""
+    if len(text) <= limit:
+        return text
+    lowered = text.lower()
+    found = [i for i in (lowered.find(w.lower()) for w in words if len(w) >= 2) if i >= 0]
+    if not found or min(found) + max(len(w) for w in words) <= limit:
+        return text[:limit]
+    at = min(found)
+    line_start = text.rfind("\n", 0, at) + 1
+    begin = line_start if at - line_start < limit // 2 else at - limit // 4
+    return text[begin : begin + limit]
+
+
+def agreed_first(chosen: list[Candidate], text: dict[int, float], vector: dict[int, float]) -> list[Candidate]:
+    """The chunk both legs rank first is the hybrid's first too: a fusion must not rank below
+    both of its parts what they agree on (weighted scores on different scales can: a chunk a
+    little behind in both legs may add up to more)."""
+    if not text or not vector:
+        return chosen
+    top_text = max(text, key=lambda i: (text[i], -i))
+    top_vector = max(vector, key=lambda i: (vector[i], -i))
+    if top_text != top_vector:
+        return chosen
+    return sorted(chosen, key=lambda c: c.id != top_text)

@@ -663,6 +663,8 @@ def search_docs(path: str, text: str, params: ChunkParams, date: str = "") -> li
     for c in chunks:
         heading = next((h for n, h in reversed(headings) if n <= c.start_line), "")
         lines = [by_line.get(n, "") for n in range(c.start_line, c.end_line + 1)]
+        if c.start_char is not None:  # a piece of a line too long for one chunk: that piece only
+            lines = [c.text]
         plain = "\n".join(line if is_transcript else plain_text(line) for line in lines)
         rows.append([url, path, c.start_line, kind, when, heading, plain[: params.max_chars]])
     return rows

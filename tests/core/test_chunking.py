@@ -91,6 +91,11 @@ def test_chunk_invariants(lines: list[tuple[int, str]], params: dict[str, int]) 
         assert chunk.start_line <= chunk.end_line
         assert chunk.start_line in numbers and chunk.end_line in numbers
         inside = lines_of(lines, chunk)
+        if chunk.start_char is not None:  # a piece of one line too long for a chunk
+            assert chunk.start_line == chunk.end_line and count(inside[0][1]) + 1 > max_tokens
+            assert chunk.text == inside[0][1][chunk.start_char : chunk.end_char]
+            assert count(chunk.text) <= max(1, max_tokens - 1)
+            continue
         # The text is exactly the source lines, joined by "\n".
         assert chunk.text == "\n".join(t for _, t in inside)
         assert chunk.text_hash == text_hash(chunk.text)
@@ -106,6 +111,12 @@ def test_chunk_invariants(lines: list[tuple[int, str]], params: dict[str, int]) 
 
     # Ordered, always progressing, overlap bounded by the overlap budget.
     for prev, nxt in zip(chunks, chunks[1:], strict=False):
+        if nxt.start_char is not None and prev.start_line == nxt.start_line:
+            assert prev.start_char is not None and nxt.start_char > prev.start_char  # pieces of one line
+            continue
+        if prev.start_char is not None or nxt.start_char is not None:
+            assert nxt.start_line > prev.start_line
+            continue
         assert nxt.start_line > prev.start_line
         assert nxt.end_line > prev.end_line
         shared = [(n, t) for n, t in lines if nxt.start_line <= n <= prev.end_line]
@@ -288,12 +299,41 @@ def test_overlap_carries_whole_lines() -> None:
     assert [(c.start_line, c.end_line) for c in no_overlap] == [(1, 4), (5, 8), (9, 12), (13, 16), (17, 20)]
 
 
-def test_single_long_line_stands_alone() -> None:
+def test_a_line_longer_than_a_chunk_is_split_with_exact_character_ranges() -> None:
     huge = "x" * 10_000
     lines = list(enumerate(["short", huge, "after"], start=1))
     chunks = chunk_lines(lines, max_tokens=16, overlap_tokens=8, count_tokens=char_token_counter(4))
-    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 1), (2, 2), (3, 3)]
-    assert chunks[1].text == huge
+    assert (chunks[0].start_line, chunks[-1].start_line) == (1, 3)
+    pieces = [c for c in chunks if c.start_line == 2]
+    assert len(pieces) > 10 and all(c.end_line == 2 for c in pieces)
+    assert all(huge[c.start_char : c.end_char] == c.text and len(c.text) <= 60 for c in pieces)
+    assert pieces[0].start_char == 0 and pieces[-1].end_char == len(huge)
+    assert chunks[0].start_char is None and chunks[-1].text == "after"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=30), min_size=1, max_size=400),
+    st.integers(8, 64),
+    st.integers(0, 32),
+)
+def test_long_line_pieces_cover_the_line_within_the_size(words: list[str], max_tokens: int, overlap: int) -> None:
+    """Every piece is the line's text at its range, within the chunk size; the pieces cover the
+    line from its first character to its last, each starting after the one before."""
+    line = " ".join(words)
+    count = char_token_counter(4)
+    chunks = chunk_lines([(7, line)], max_tokens=max_tokens, overlap_tokens=overlap, count_tokens=count)
+    if count(line) + 1 <= max_tokens:
+        assert [(c.text, c.start_char) for c in chunks] == [(line, None)]
+        return
+    covered = 0
+    for before, piece in zip([None, *chunks], chunks, strict=False):
+        assert piece.start_char is not None and piece.end_char is not None
+        assert line[piece.start_char : piece.end_char] == piece.text and count(piece.text) <= max_tokens - 1
+        assert piece.start_char <= covered  # no gap
+        assert before is None or before.start_char is None or piece.start_char > before.start_char
+        covered = max(covered, piece.end_char)
+    assert covered == len(line)
 
 
 def test_empty_and_blank_input() -> None:

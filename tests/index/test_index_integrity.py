@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from memgit.index.layout import read_marker
+from memgit.index.params import ALGORITHM_VERSION
 from memgit.index.status import index_status
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
@@ -165,7 +166,7 @@ def test_an_upgrade_that_changes_the_rules_is_an_announced_rebuild(workspace: Pa
     conn.commit()
     conn.close()
     data = index(workspace)
-    assert data["mode"] == "full" and "indexing rules changed (version 1 -> 2)" in data["reason"]
+    assert data["mode"] == "full" and f"indexing rules changed (version 1 -> {ALGORITHM_VERSION})" in data["reason"]
     # An index in the first schema (ids reused, a vec0 table) is recreated, with a notice.
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
@@ -488,7 +489,9 @@ def test_verify_reports_its_progress_through_every_cached_vector(
     commit_all(workspace, "many notes")
     index(workspace, env={"MEMGIT_MODEL": str(tiny_model)})
     calls: list[tuple[int, int]] = []
-    report = verify_index(Workspace.discover(workspace), progress=lambda done, total: calls.append((done, total)))
+    report = verify_index(
+        Workspace.discover(workspace), progress=lambda done, total: calls.append((done, total)), reembed=True
+    )
     assert report.ok and report.vectors_checked > 32
     totals = {total for _, total in calls}
     assert len(totals) == 1 and len(calls) >= 2  # one total, reached in batches

@@ -36,7 +36,7 @@ def no_vec(tmp_path: Path) -> dict[str, str]:
     stub = tmp_path / "no-sqlite-vec" / "sqlite_vec"
     stub.mkdir(parents=True)
     (stub / "__init__.py").write_text("")
-    return {"PYTHONPATH": str(stub.parent)}
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(stub.parent), os.environ.get("PYTHONPATH", "")]))}
 
 
 def notes(root: Path, count: int = 24) -> None:
@@ -163,7 +163,7 @@ def test_without_sqlite_vec_the_table_waits_and_nothing_else_does(
     assert checks["index"]["status"] == "warn" and "vec0" in checks["index"]["detail"]
     assert vec_rowids(workspace) == before  # untouched: nothing could write it
     verify = memgit_json(workspace, "index", "--verify", env={**env, **no_vec})["verify"]
-    assert verify["ok"] and verify["oracle"] is None and any("sqlite-vec" in n for n in verify["notices"])
+    assert verify["ok"] and verify["oracle"] is None and any("sqlite-vec" in n for n in verify["skipped"])
 
     # The next run that loads sqlite-vec catches up, with no rebuild of anything else.
     report = memgit_json(workspace, "index", env=env)

@@ -333,3 +333,26 @@ def test_the_budget_grows_with_the_index_up_to_its_cap(workspace: Path) -> None:
     finally:
         searcher.close()
     assert mb == [10, 10, 25, 35]
+
+
+def test_a_prewarm_waits_only_after_a_search(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No sleep where no search runs (`memgit index` keeping the words of a full build): the gap
+    a prewarm leaves for the next search of a burst follows a search, never nothing."""
+    import memgit.recall.bm25_terms as terms
+
+    slept: list[float] = []
+    monkeypatch.setattr(terms.time, "sleep", slept.append)  # record instead of sleeping
+    # A gap no machine's pause between the search and the prewarm can outlast; a short bound.
+    monkeypatch.setattr(terms, "QUIET_GAP_S", 3600.0)
+    monkeypatch.setattr(terms, "MAX_YIELD_S", 0.005)
+    with _indexed(workspace) as store:
+        state = _state(store)
+        quiet = TermScores(max_bytes=10_000_000)
+        assert quiet.prewarm(store, state)["words"] >= 3
+        assert slept == []
+
+        after_search = TermScores(max_bytes=10_000_000)
+        with after_search.searching():
+            after_search.top(store, ["budget"], 5, state)
+        assert after_search.prewarm(store, state)["words"] >= 3
+        assert slept and all(0 < gap <= terms.MAX_YIELD_S for gap in slept)

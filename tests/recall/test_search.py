@@ -29,6 +29,8 @@ HIT_KEYS = {
     "day",
     "text_score",
     "vector_score",
+    "start_char",
+    "end_char",
 }
 LONG_LINE = "Longlinemarker " + " ".join(f"word{i}" for i in range(400))
 
@@ -164,7 +166,7 @@ def test_random_queries_in_process(corpus: Path, query: str) -> None:
 # -- the JSON shape and provenance ---------------------------------------------------------------
 def test_json_shape_and_provenance(corpus: Path) -> None:
     result = search_json(corpus, "billing", "--mode", "bm25")
-    assert set(result) == {"query", "mode", "hits", "notices", "elapsed_ms"}
+    assert set(result) == {"query", "mode", "requested_mode", "vectors_pending", "hits", "notices", "elapsed_ms"}
     assert (result["query"], result["mode"]) == ("billing", "bm25")
     head = git(corpus, "rev-parse", "HEAD").strip()
     assert set(paths(result)) == {"memory/projects/apollo.md", "memory/2026-01-15.md"}
@@ -181,9 +183,11 @@ def test_json_shape_and_provenance(corpus: Path) -> None:
 
 
 def test_snippets_are_capped(corpus: Path) -> None:
+    # A line longer than a chunk is indexed in pieces: the hit is the first, with its characters.
     hit = search_json(corpus, "Longlinemarker", "--mode", "bm25")["hits"][0]
     assert hit["path"] == "memory/long.md" and (hit["start_line"], hit["end_line"]) == (1, 1)
-    assert len(hit["text"]) == 700 and LONG_LINE.startswith(hit["text"])
+    assert len(hit["text"]) <= 700 and LONG_LINE.startswith(hit["text"]) and hit["start_char"] == 0
+    assert hit["text"] == LONG_LINE[hit["start_char"] : hit["end_char"]]
 
 
 def test_transcript_hits_point_into_the_jsonl(corpus: Path) -> None:
@@ -267,7 +271,8 @@ def test_k(corpus: Path) -> None:
 
 def test_modes_without_a_model(corpus: Path) -> None:
     hybrid = search_json(corpus, "tea")
-    assert hybrid["mode"] == "hybrid" and paths(hybrid)[0] == "MEMORY.md"
+    # `mode` says what ran: a hybrid search without vectors was a BM25 search.
+    assert hybrid["mode"] == "bm25" and hybrid["requested_mode"] == "hybrid" and paths(hybrid)[0] == "MEMORY.md"
     assert "BM25 only: MEMGIT_EMBEDDING=none" in hybrid["notices"]
     assert all(h["vector_score"] is None for h in hybrid["hits"])
     assert_clean_error(memgit(corpus, "search", "tea", "--mode", "vector", env=BM25), "vector search is unavailable")

@@ -1,0 +1,57 @@
+"""`memgit index --verify` compares vectors from the embedding cache, embeds again only a sample by
+default (all with `--reembed`), and says what it checked and what it skipped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memgit.index.verify import REEMBED_SAMPLE
+from tests.helpers import commit_all, memgit, memgit_json, write
+
+NO_MODEL = {"MEMGIT_EMBEDDING": "none"}
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from memgit.embed.tiny import write_tiny_bert_gguf
+
+    return write_tiny_bert_gguf(tmp_path_factory.mktemp("tiny") / "tiny.gguf")
+
+
+def _notes(root: Path, count: int) -> None:
+    for i in range(count):
+        write(root / "memory" / "notes" / f"n{i:03d}.md", f"# note {i}\n\n- fact number {i} about lantern {i * 7}\n")
+    commit_all(root, "notes")
+
+
+def test_verify_embeds_a_sample_by_default_and_everything_on_request(workspace: Path, tiny_model: Path) -> None:
+    env = {"MEMGIT_MODEL": str(tiny_model)}
+    _notes(workspace, REEMBED_SAMPLE + 8)
+    built = memgit_json(workspace, "index", env=env)
+    assert built["embedded"] == built["chunks"] > REEMBED_SAMPLE
+
+    sample = memgit_json(workspace, "index", "--verify", env=env)["verify"]
+    assert sample["ok"] and sample["reembedded"] == REEMBED_SAMPLE
+    assert sample["vectors_checked"] == built["chunks"]
+    assert any(line.startswith(f"re-embedding: {REEMBED_SAMPLE} of ") for line in sample["checked"])
+    assert any("not embedded again (--reembed: all)" in line for line in sample["skipped"])
+
+    every = memgit_json(workspace, "index", "--verify", "--reembed", env=env)["verify"]
+    assert every["ok"] and every["reembedded"] > REEMBED_SAMPLE and not every["skipped"]
+
+    # Without the model the cache is still compared with the vector files, and the skip is said.
+    text = memgit(workspace, "index", "--verify", env=NO_MODEL)
+    assert text.returncode == 0, text.stderr
+    assert "verify: checked vectors: " in text.stdout
+    assert "verify skipped re-embedding: no embedding model loads here" in text.stderr
+
+
+def test_verify_on_a_bm25_index_says_there_were_no_vectors(workspace: Path) -> None:
+    memgit_json(workspace, "index", env=NO_MODEL)
+    report = memgit_json(workspace, "index", "--verify", env=NO_MODEL)["verify"]
+    assert report["ok"] and report["checked"][0].startswith("rows: ")
+    assert report["skipped"] == ["vectors: the index has none (BM25 only): nothing to compare"]
+    proc = memgit(workspace, "index", "--reembed", env=NO_MODEL)
+    assert proc.returncode == 2 and "--reembed goes with --verify" in proc.stderr
