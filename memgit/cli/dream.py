@@ -91,10 +91,18 @@ def dream_command(
 @click.argument("keys", nargs=-1, required=True)
 @click.option("--branch", default=None, help="The dream branch (default: the one local memgit/dream/ branch).")
 @click.option("--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote.")
+@click.option(
+    "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def drop_command(
-    ctx: click.Context, keys: tuple[str, ...], branch: str | None, push: str | None, as_json: bool
+    ctx: click.Context,
+    keys: tuple[str, ...],
+    branch: str | None,
+    push: str | None,
+    now_text: str | None,
+    as_json: bool,
 ) -> None:
     """Drop proposals (by key, or a unique prefix) from a dream branch, and record each as rejected.
 
@@ -103,9 +111,11 @@ def drop_command(
     a forget proposal keeps that entry for good.
     """
     from memgit.dream.review import drop_proposals
+    from memgit.ledger.clock import resolve_now
 
+    now = resolve_now(now_text)
     ws = workspace_from(ctx)
-    out = drop_proposals(ws, list(keys), branch=branch, push=push)
+    out = drop_proposals(ws, list(keys), branch=branch, push=push, now=now)
     if as_json:
         emit(out.to_dict())
         return
@@ -128,18 +138,25 @@ def drop_command(
 @dream_command.command("reject")
 @click.argument("keys", nargs=-1, required=True)
 @click.option("--reason", default=None, help="Why, recorded with the decision.")
+@click.option(
+    "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def reject_command(ctx: click.Context, keys: tuple[str, ...], reason: str | None, as_json: bool) -> None:
+def reject_command(
+    ctx: click.Context, keys: tuple[str, ...], reason: str | None, now_text: str | None, as_json: bool
+) -> None:
     """Take merged entries out of MEMORY.md by key and record each as rejected, in one commit.
 
     A person's text is never touched (an entry edited by hand is theirs: delete it yourself). A
     rejected entry is never proposed again unless its source text changes.
     """
     from memgit.dream.review import reject_entries
+    from memgit.ledger.clock import resolve_now
 
+    now = resolve_now(now_text)
     ws = workspace_from(ctx)
-    out = reject_entries(ws, list(keys), reason=reason)
+    out = reject_entries(ws, list(keys), reason=reason, now=now)
     if as_json:
         emit(out.to_dict())
         return

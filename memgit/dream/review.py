@@ -12,6 +12,7 @@ entry. Both record the decision (decisions.py), so the proposal never comes back
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,8 +84,14 @@ class DropOutcome:
 
 
 def drop_proposals(
-    ws: Workspace, keys: list[str], *, branch: str | None = None, push: str | None = None
+    ws: Workspace,
+    keys: list[str],
+    *,
+    branch: str | None = None,
+    push: str | None = None,
+    now: datetime | None = None,
 ) -> DropOutcome:
+    """`now`: the decision's date (the CLI's --now); default MEMGIT_NOW, else the clock."""
     root = ws.root
     name = dream_branch_name(ws, branch)
     tip = commits.branch_commit(root, name)
@@ -103,7 +110,7 @@ def drop_proposals(
         raise MemgitError(f"the base commit {found.base[:12]} of {name} is not here; fetch it first")
     chosen = match_keys(keys, [p.key for p in found.proposals], f"proposals on {name}")
     dropped = [p for p in found.proposals if p.key in chosen]
-    day = resolve_now().date().isoformat()
+    day = (now or resolve_now()).date().isoformat()
     new = tuple(
         Decision(
             p.key,
@@ -166,8 +173,10 @@ def _read(path: Path) -> str | None:
         raise MemgitError(f"cannot read {path.name}: {exc}") from None
 
 
-def reject_entries(ws: Workspace, keys: list[str], *, reason: str | None = None) -> RejectOutcome:
-    """Take merged entries out of MEMORY.md by key, record each as rejected, commit both."""
+def reject_entries(
+    ws: Workspace, keys: list[str], *, reason: str | None = None, now: datetime | None = None
+) -> RejectOutcome:
+    """Take merged entries out of MEMORY.md by key, record each as rejected (dated `now`), commit both."""
     from memgit.git import commits, plumbing
 
     root = ws.root
@@ -200,7 +209,7 @@ def reject_entries(ws: Workspace, keys: list[str], *, reason: str | None = None)
             outcome.removed.append(key)
         record = store.written().get(key)
         outcome.rejected.append((key, plain(entry.body) if entry is not None else (record.text if record else "")))
-    day = resolve_now().date().isoformat()
+    day = (now or resolve_now()).date().isoformat()
     decisions_rel = decisions_path(day)
     lines = [
         Decision(key, "rejected", day, "reject", "promote", body, reason or None).to_json()

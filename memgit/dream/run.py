@@ -404,15 +404,26 @@ def run_dream(
     plan = plan_dream(inputs)
     outcome.plan = plan
     outcome.notices = plan.notices
+    fresh = _unrecorded(new, inputs)
     if plan.empty:
         counts = ", ".join(f"{gate}: {n}" for gate, n in plan.gate_counts.items()) or "no recalls in the ledger"
         outcome.reason = f"nothing to promote, supersede or forget ({counts})"
-        return outcome
+        if not fresh:
+            return outcome
+        # A closed pull request's "no" must outlive its branch: the decisions ride on a branch of their own.
+        outcome.reason += f"; {len(fresh)} review decision(s) of the closed pull request recorded"
     if dry_run:
         outcome.reason = "dry run: no branch written"
         return outcome
-    write_branch(ws, plan, inputs, outcome, name=name, force=force, push=push)
+    replacing_closed = plan.empty and local_tip is not None
+    write_branch(ws, plan, inputs, outcome, name=name, force=force or replacing_closed, push=push)
     return outcome
+
+
+def _unrecorded(new: list[Decision], inputs: DreamInputs) -> list[Decision]:
+    """The decisions taken now that the base does not hold yet (so they must be written somewhere)."""
+    known = {(d.key, d.verdict) for d in inputs.decisions if d not in new}
+    return [d for d in new if (d.key, d.verdict) not in known]
 
 
 def write_branch(
