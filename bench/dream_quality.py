@@ -28,6 +28,7 @@ Usage (from the repository root):
 
     .venv/bin/python bench/dream_quality.py [--corpus PATH] [--convs c0,c1] [--markdown]
     .venv/bin/python bench/dream_quality.py --case team_month --case support_desk
+    .venv/bin/python bench/dream_quality.py --domain household --domain shop --domain coach --seeds 0,1
 """
 
 from __future__ import annotations
@@ -352,6 +353,38 @@ def run_cases(names: list[str], work: Path) -> str:
     return "\n".join(rows)
 
 
+def run_domains(names: list[str], seeds: list[int], work: Path) -> str:
+    """Live through generated months (tests/dream/cases/generator.py) with the real model; one row
+    each: precision, updates made or flagged of those due, stale versions, mangled copies."""
+    from memgit.embed.models import default_model_path
+    from tests.dream.cases import generator, measure, runner
+
+    rows = [
+        "| domain (seed) | proposals | precision | updates made + flagged / due | stale entries | mangled copies "
+        "| not standalone |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name in names:
+        for seed in seeds:
+            gen = generator.build(name, seed)
+            root = work / "generated" / f"{name}-{seed}"
+            if root.exists():
+                shutil.rmtree(root)
+            log(f"{name} seed {seed}: {len(gen.case.days)} logs, {len(gen.case.nights)} nights")
+            outcome = runner.run_case(gen.case, root, {"MEMGIT_MODEL": str(default_model_path())})
+            m = measure.measure(gen, outcome)
+            rows.append(
+                f"| {name} ({seed}) | {m.proposals} | {m.precision:.2f} | {m.updates_made} + {m.flagged} / "
+                f"{m.updates_due} | {len(m.stale)} | {len(m.mangled)} | {len(m.not_standalone)} |"
+            )
+            for proposal in outcome.proposals:
+                log(f"  {proposal['night']} {proposal['action']:9} {proposal['text']}")
+            for what, found in (("wrong", m.wrong), ("stale", m.stale), ("mangled", m.mangled)):
+                for item in found:
+                    log(f"  {what}: {item}")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -365,7 +398,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument("--from-json", type=Path, default=None, help="only print the tables of a --json file")
     parser.add_argument("--case", action="append", default=[], help="run a labelled case of tests/dream/cases instead")
+    parser.add_argument(
+        "--domain", action="append", default=[], help="run generated months of this domain (tests/dream/cases)"
+    )
+    parser.add_argument("--seeds", default="0", help="with --domain: comma-separated seeds")
     args = parser.parse_args(argv)
+    if args.domain:
+        print(run_domains(args.domain, [int(s) for s in args.seeds.split(",")], WORK_DIR / "dream"))
+        return 0
     if args.case:
         print(run_cases(args.case, WORK_DIR / "dream"))
         return 0

@@ -164,3 +164,46 @@ def reject_command(
         where = "removed from MEMORY.md" if key in out.removed else "recorded"
         click.echo(f"rejected {key} ({where})  {text[:80]}")
     click.echo(f"committed {out.commit[:12] if out.commit else '?'}: {', '.join(out.paths)}")
+
+
+@dream_command.command("supersede")
+@click.argument("key")
+@click.argument("old_key")
+@click.option("--branch", default=None, help="The dream branch (default: the one local memgit/dream/ branch).")
+@click.option("--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote.")
+@click.option(
+    "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def supersede_command(
+    ctx: click.Context,
+    key: str,
+    old_key: str,
+    branch: str | None,
+    push: str | None,
+    now_text: str | None,
+    as_json: bool,
+) -> None:
+    """Make proposal KEY the update of MEMORY.md entry OLD_KEY (a "may conflict with" you confirm).
+
+    The dream branch is written again from the same inputs with KEY replacing OLD_KEY (old -> new
+    in its commit), and the decision rides on the branch, so later runs keep it an update.
+    """
+    from memgit.dream.review import supersede_proposal
+    from memgit.ledger.clock import resolve_now
+
+    now = resolve_now(now_text)
+    ws = workspace_from(ctx)
+    out = supersede_proposal(ws, key, old_key, branch=branch, push=push, now=now)
+    if as_json:
+        emit(out.to_dict())
+        return
+    for message in out.dream.notices:
+        notice(message)
+    click.echo(f"update   {out.key} replaces {out.target}")
+    click.echo(f"rewrote {out.branch}: {len(out.dream.commits)} commit(s)")
+    if out.dream.pushed:
+        click.echo(f"pushed: {out.dream.pushed}")
+    elif push is None:
+        click.echo(f"push it: git push --force-with-lease origin {out.branch}")

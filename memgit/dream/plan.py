@@ -38,6 +38,7 @@ def review_of(inputs: DreamInputs, memory_text: str) -> tuple[Review, list[Decis
         kept=found.kept,
         replaced=frozenset(store.replaced()),
         only=inputs.only,
+        updates=dict(found.updates),
     )
     return review, implied
 
@@ -132,6 +133,7 @@ def _with_migrated(review: Review, moved: list[EntryRecord]) -> Review:
         review.kept,
         review.replaced | {r.replaces for r in moved if r.replaces},
         review.only,
+        review.updates,
     )
 
 

@@ -73,7 +73,11 @@ _PREPOSITIONS = (
     "at",
 )
 _PREP = r"(?P<prep>\b(?:" + "|".join(sorted({re.escape(p) for p in _PREPOSITIONS}, key=len, reverse=True)) + r")\s+)?"
-_ISO_AFTER = re.compile(r"^\s*,?\s*\(?\d{4}-\d{2}-\d{2}")
+#: After a weekday, the date it names already: ISO, "7 October", "October 7", "5/14" ("Thu 5/14").
+_ISO_AFTER = re.compile(
+    r"^\s*,?\s*\(?(?:\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+(?-i:[A-Z][a-z]{2,8})\b|\d{1,2}/\d{1,2}\b"
+    r"|(?-i:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*)\.?\s+\d{1,2}\b)"
+)
 PAST_TENSE = re.compile(
     r"\b(?:was|were|did|had|went|got|took|came|made|said|told|met|ran|began|left|found|gave|saw|held|won|lost|"
     r"wrote|sent|spent|bought|paid|moved|finished|completed|happened|shipped|decided|agreed|started|ended|"
@@ -97,7 +101,9 @@ _PERIOD = re.compile(
     re.IGNORECASE,
 )
 _AGO = re.compile(_PREP + r"\b" + _NUMBER + r"\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.IGNORECASE)
-_IN = re.compile(r"\bin\s+" + _NUMBER + r"\s+(?P<unit>day|week)s?(?!\s+ago)\b", re.IGNORECASE)
+_IN = re.compile(
+    r"\bin\s+" + _NUMBER + r"\s+(?P<unit>day|week)s?(?:['’]s?\s+time\b)?(?!\s+ago)(?!['’\w])", re.IGNORECASE
+)
 _FEW_AGO = re.compile(r"\b(?:a few|several) (?P<unit>day|week|month)s ago\b", re.IGNORECASE)
 _NAMED = re.compile(
     _PREP + r"(?P<mod>\b(?:this|next|last|past|coming)\s+)?\b(?P<day>" + _WEEKDAY + r")(?P<tail>s\b|'s\b)?"
@@ -129,7 +135,17 @@ _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 _OTHER_DAY = re.compile(r"\bthe other day\b", re.IGNORECASE)
 _END_OF = re.compile(r"\b(?:the\s+)?end of (?:the |this )?(?P<unit>week|month)\b(?!\s+of\b)", re.IGNORECASE)
 _EVERY = re.compile(
-    r"\b(?:every|each|most|some|all|other|any|a|an)\s+$|\d{4}-\d{2}-\d{2}\W{0,3}(?:a\s+)?$", re.IGNORECASE
+    r"\b(?:every|each|most|some|all|other|any|a|an|alternate|second|third|fourth|first)\s+$"
+    r"|\d{4}-\d{2}-\d{2}\W{0,3}(?:a\s+)?$",
+    re.IGNORECASE,
+)
+#: A sentence that states a standing rule or a recurring event: a weekday in it is every such day,
+#: never one date ("no calls on Monday morning, under any circumstances", "weigh-in is Friday, always").
+STANDING = re.compile(
+    r"\b(?:every|each|always|never|ever|weekly|fortnightly|biweekly|alternate|going forward|from now on|"
+    r"henceforth|as a rule|standing|usually|normally|regularly|under any circumstances|at any time|"
+    r"no longer|each week|per week|a week)\b",
+    re.IGNORECASE,
 )
 
 # What is still relative after resolving (a reader cannot tell the date from the entry alone).
@@ -267,8 +283,9 @@ def _ago(day: date, m: re.Match[str]) -> str:
 
 def _within(day: date, m: re.Match[str]) -> str:
     n, unit = _count(m["n"]), m["unit"].lower()
-    when = day + timedelta(days=n * (7 if unit == "week" else 1))
-    return f"around {when.isoformat()}"
+    if unit == "week":  # a week later is a week, not a day: name the week it falls in
+        return f"in the week of {_monday(day + timedelta(weeks=n)).isoformat()}"
+    return f"on {(day + timedelta(days=n)).isoformat()}"
 
 
 def _season(day: date, m: re.Match[str]) -> str:
@@ -291,6 +308,10 @@ def _named(day: date, text: str, m: re.Match[str]) -> str:
         return m.group(0)  # "on Mondays": every Monday, not a date
     if _ISO_AFTER.match(text[m.end() :]) or _EVERY.search(text[: m.start("day")]):
         return m.group(0)
+    if not m["mod"] and STANDING.search(_sentence_of(text, m.start("day"))):
+        return m.group(0)  # a standing rule's weekday: every such day, not one date
+    if m["part"] and text[m.end() : m.end() + 1].lower() == "s":
+        return m.group(0)  # "on Sunday afternoons": every one of them
     weekday = WEEKDAYS.index(m["day"].lower())
     when = _weekday_date(day, weekday, m["mod"] or "", _sentence_of(text, m.start("day")))
     name = m["day"][0].upper() + m["day"][1:].lower()
@@ -321,6 +342,10 @@ def unresolved(text: str) -> str | None:
         if _ISO_AFTER.match(text[match.end("day") + len(match["tail"] or "") :]) or _EVERY.search(
             text[: match.start("day")]
         ):
+            continue
+        if not match["mod"] and STANDING.search(_sentence_of(text, match.start("day"))):
+            continue
+        if match["part"] and text[match.end() : match.end() + 1].lower() == "s":
             continue
         return match.group("day")
     return None

@@ -40,6 +40,7 @@ DECIDED_BY = {
     "reject": "rejected with memgit dream reject",
     "closed": "its pull request was closed without merging",
     "missing": "listed in a merged report, taken out of MEMORY.md",
+    "supersede": "made an update with memgit dream supersede",
 }
 
 
@@ -108,6 +109,11 @@ def _proposal(
         old = action.previous_text or before.get(action.target or "", "")
         lines.append(f"  - was: {_cell(old)} (`{action.target}`)")
         lines.append(f"  - now: {_cell(action.text)}")
+    for other, text in action.conflicts:
+        lines.append(
+            f"  - may conflict with `{other}` {_quote(text)}: to make this its update, "
+            f"`memgit dream supersede {action.key} {other}`"
+        )
     lines.append(f"  - {_source_line(record, action)}")
     if candidate is not None and candidate.entry.changes:
         done = ", ".join(CHANGE_WORDS.get(x, x) for x in candidate.entry.changes)

@@ -61,7 +61,11 @@ _VERB_AFTER = re.compile(
     r"gets|happened|happens|worked|works|went|goes|helped|helps|shows|showed)\b",
     re.IGNORECASE,
 )
-_NAME_RUN = re.compile(r"(?<![\w'’])[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)*")
+_NAME_RUN = re.compile(
+    r"(?<![\w'’])(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sr|Sra|Fr)\.?\s+)?[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)*"
+)
+#: A title alone names no one ("Prof", "Dr"): a heading's person is the whole name or nobody.
+_TITLES = frozenset("dr prof mr mrs ms mx sr sra fr professor doctor coach".split())
 _PERSON_CUE = re.compile(
     r"(?:\bwith|\bfrom|\bby|\bfor|\band|&|,|\b1:1|\bcall|\bchat|\bmeet(?:ing)?)\s*$", re.IGNORECASE
 )
@@ -148,7 +152,7 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
         return Verdict(body, NEEDS_CONTEXT)
     if speaker:
         body = f"{speaker} said: {body}"
-    if is_transient(body, today):
+    if is_transient(body, today, day):
         return Verdict(body, TRANSIENT, tuple(changes))
     return Verdict(body, None, tuple(changes))
 
@@ -200,6 +204,8 @@ def _people_around(lines: Sequence[str], start: int) -> set[str]:
 
 def _is_name(run: str) -> bool:
     words = run.split()
+    if all(w.lower().rstrip(".") in _TITLES for w in words):
+        return False
     return bool(words) and all(
         w.lower() not in STOP_WORDS and w.lower() not in _COMMON and w.lower() not in NOT_CONCEPTS and not w.isupper()
         for w in words
@@ -213,10 +219,13 @@ def _heading_people(text: str) -> set[str]:
     runs = [(m.start(), m.group(0)) for m in _NAME_RUN.finditer(text)]
     people = set()
     meaningful = [run for _, run in runs if _is_name(run)]
-    for at, run in runs:
+    for at, found in runs:
+        run = re.sub(r"['’]s$", "", found)  # "Noor's review": the person is Noor
         if not _is_name(run):
             continue
-        cued = _PERSON_CUE.search(text[:at]) is not None or text[at + len(run) :].startswith(("'s", "’s"))
+        cued = (
+            _PERSON_CUE.search(text[:at]) is not None or found != run or text[at + len(run) :].startswith(("'s", "’s"))
+        )
         alone = len(meaningful) == 1 and len(re.findall(r"[A-Za-z]{3,}", text)) <= len(run.split()) + 2
         if cued or alone:
             people.add(run)
@@ -236,8 +245,8 @@ def _line_subject(line: str) -> str | None:
     return match.group(0)
 
 
-def is_transient(text: str, today: date) -> bool:
+def is_transient(text: str, today: date, near: date | None = None) -> bool:
     """A trial or a status of the moment, or a one-off event or plan dated on or before `today`
     (events.py, the rule forgetting shares; its outcome, in the past tense, stays a fact, and so does
     a change "from <date>")."""
-    return _TRIAL.search(text) is not None or passed_plan(text, today)
+    return _TRIAL.search(text) is not None or passed_plan(text, today, near)
