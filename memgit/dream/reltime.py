@@ -102,7 +102,9 @@ _PERIOD = re.compile(
 )
 _AGO = re.compile(_PREP + r"\b" + _NUMBER + r"\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.IGNORECASE)
 _IN = re.compile(
-    r"\bin\s+" + _NUMBER + r"\s+(?P<unit>day|week)s?(?:['’]s?\s+time\b)?(?!\s+ago)(?!['’\w])", re.IGNORECASE
+    r"\bin\s+" + _NUMBER + r"\s+(?P<unit>day|week)s?(?:['’]s?\s+time\b)?(?!\s+ago)(?!['’\w])"
+    r"(?!\s+(?:before|after|ahead|earlier|later|prior|of|notice|in advance|beforehand)\b)",  # a span, not a day
+    re.IGNORECASE,
 )
 _FEW_AGO = re.compile(r"\b(?:a few|several) (?P<unit>day|week|month)s ago\b", re.IGNORECASE)
 _NAMED = re.compile(

@@ -7,8 +7,8 @@ a copy, so it is rewritten to stand alone, and refused when it cannot:
 
 * the speaker markup becomes "Jon said: …";
 * questions, greetings, thanks and praise are dropped; nothing else left is `junk: chatter`;
-* a bare pronoun subject (He/She/It/They/This/That …) takes a person's name from the heading or
-  the line above where exactly one person is named there, else `needs context`;
+* a bare pronoun subject (He/She/It/They/This/That …) takes a person's whole name from the heading
+  above when it names exactly one person, else `needs context`;
 * relative dates are resolved against the log's day (`reltime`); one that cannot be is `needs
   context`;
 * a one-off event or plan whose date is not after the dream (`rehearsal on 2026-03-04 at 14:00`),
@@ -159,7 +159,7 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
 
 def _pronoun_subject(body: str, lines: Sequence[str], start: int, speaker: str | None) -> str | None:
     """None: the subject is not a bare pronoun. "": it is, and cannot be resolved. Else the body
-    with the pronoun replaced by the one person the heading or the line above names."""
+    with the pronoun replaced by the one person the heading names."""
     match = _PRONOUN.match(body)
     if not match:
         return None
@@ -183,23 +183,37 @@ def _pronoun_subject(body: str, lines: Sequence[str], start: int, speaker: str |
 
 
 def _people_around(lines: Sequence[str], start: int) -> set[str]:
-    """Persons named by the nearest heading above line `start` and the subject of the line above it."""
-    names: set[str] = set()
-    previous_done = False
+    """Persons named by the nearest heading above line `start`. The line above is no witness for
+    a name (a pronoun may point past it: "Sam Oduya ran 10k." / "She said it looked fine." means
+    the physio of the heading), and a copy names no one its line and heading do not; but a line
+    above that opens with another name makes the pronoun ambiguous, so it vetoes."""
+    above: str | None = None
     for number in range(start - 1, 0, -1):
         line = lines[number - 1] if number - 1 < len(lines) else ""
         if not line.strip():
             continue
         heading = _HEADING.match(line)
         if heading:
-            names |= _heading_people(heading["text"])
-            break
-        if not previous_done:
-            previous_done = True
-            found = _line_subject(line)
-            if found:
-                names.add(found)
-    return names
+            people = _heading_people(heading["text"])
+            if people and above and above not in people:
+                return people | {above}  # two candidates: ambiguous
+            return people
+        if above is None:
+            above = _line_subject(line) or ""
+    return set()
+
+
+def _line_subject(line: str) -> str | None:
+    body = plain(_CHECKBOX.sub("", line))
+    if _SPEAKER.match(line.lstrip()):
+        return None
+    stamp = _TIMESTAMP.match(body)
+    if stamp:
+        body = body[stamp.end() :]
+    match = _NAME_RUN.match(body)
+    if not match or not _is_name(match.group(0)):
+        return None
+    return match.group(0)
 
 
 def _is_name(run: str) -> bool:
@@ -230,19 +244,6 @@ def _heading_people(text: str) -> set[str]:
         if cued or alone:
             people.add(run)
     return people
-
-
-def _line_subject(line: str) -> str | None:
-    body = plain(_CHECKBOX.sub("", line))
-    if _SPEAKER.match(line.lstrip()):
-        return None
-    stamp = _TIMESTAMP.match(body)
-    if stamp:
-        body = body[stamp.end() :]
-    match = _NAME_RUN.match(body)
-    if not match or not _is_name(match.group(0)):
-        return None
-    return match.group(0)
 
 
 def is_transient(text: str, today: date, near: date | None = None) -> bool:
