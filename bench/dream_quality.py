@@ -128,6 +128,22 @@ def standalone(text: str) -> bool:
     return unresolved(text) is None and BARE_PRONOUN.search(text) is None
 
 
+def mangled_copy(root: Path, action: dict[str, Any]) -> str | None:
+    """Why a promotion's copy is not faithful to its source lines and their heading (see
+    tests/dream/cases/measure.py), or None."""
+    from tests.dream.cases.measure import mangled
+
+    match = _SOURCE.match(action.get("source") or "")
+    if not match:
+        return None
+    lines = (root / match["path"]).read_text(encoding="utf-8").splitlines()
+    start, end = int(match["start"]), int(match["end"])
+    source = " ".join(lines[start - 1 : end])
+    heading = next((line for line in reversed(lines[: start - 1]) if _HEADING.match(line)), "")
+    day = re.search(r"\d{4}-\d{2}-\d{2}", match["path"])
+    return mangled(action["text"], source, heading, day.group(0) if day else "1970-01-01", False)
+
+
 def is_junk(text: str) -> bool:
     stripped = text.strip()
     return (
@@ -229,6 +245,8 @@ def run_conversation(
             "random_precision": rp,
             "random_recall": rr,
             "junk": sum(1 for a in promoted if is_junk(a["text"])),
+            "conflicts": sum(1 for a in promoted if a.get("conflicts")),
+            "mangled": sum(1 for a in promoted if mangled_copy(root, a)),
             "standalone": sum(1 for a in promoted if standalone(a["text"])) / len(promoted) if promoted else 1.0,
             "gates": out.get("gates", {}),
             "scores": sorted((round(a["score"], 3) for a in promoted), reverse=True),
@@ -265,15 +283,15 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
         "`memgit dream` at the end of the last day.",
         "",
         "| workspace | settings | promotions (updates) | precision | recall (asked ≥3 days) | random precision "
-        "| random recall | junk | standalone |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| random recall | junk | standalone | may conflict | mangled |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for res in results:
         for variant, row in res.rows.items():
             out.append(
                 f"| {res.name} | {variant} | {row['promotions']} ({row['supersedes']}) | {row['precision']:.2f} | {row['recall']:.2f} "
                 f"(of {row['frequent_questions']}) | {row['random_precision']:.2f} | {row['random_recall']:.2f} "
-                f"| {row['junk']} | {row.get('standalone', 1.0):.2f} |"
+                f"| {row['junk']} | {row.get('standalone', 1.0):.2f} | {row.get('conflicts', 0)} | {row.get('mangled', 0)} |"
             )
     for variant in VARIANTS:
         rows = [r.rows[variant] for r in results]
@@ -289,7 +307,8 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
         alone = sum(r.get("standalone", 1.0) * r["promotions"] for r in rows) / n
         out.append(
             f"| **all** | {variant} | {n} ({updates}) | {precision:.2f} | {recall:.2f} (of {freq}) | {rand:.2f} | "
-            f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} | {alone:.2f} |"
+            f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} | {alone:.2f} | {sum(r.get('conflicts', 0) for r in rows)} "
+            f"| {sum(r.get('mangled', 0) for r in rows)} |"
         )
     out += [
         "",

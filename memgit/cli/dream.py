@@ -76,7 +76,7 @@ def dream_command(
                 click.echo(f"    -> {row['entry'][:100]}")
     if plan is not None:
         for action in plan.actions:
-            click.echo(f"{action.kind:9} {action.text[:90]}")
+            click.echo(f"{action.kind:9} {action.text}")
     if outcome.branch:
         click.echo(f"wrote {len(outcome.commits)} commit(s) on branch {outcome.branch}")
         if outcome.pushed:

@@ -28,6 +28,10 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 SECTION_LINES = 20
 #: Weight of shared words beside the cosine (both in [0, 1]).
 WORD_WEIGHT = 0.5
+#: How much better another line must answer before a recall leaves the line the ledger named.
+MARGIN = 0.1
+#: The least cosine for a heading's recall to go to a line under it that shares no word with the question.
+HEADING_FLOOR = 0.3
 
 Compare = Callable[[list[str], list[str]], list[list[float]]]
 
@@ -82,12 +86,22 @@ def credit(recalls: Sequence[Recall], files: Mapping[str, str | None], compare: 
 def _best(r: Recall, lines: Sequence[str], region: list[int], compare: Compare | None, heading: bool) -> int:
     """The best answering line of `region` (the ledger's own on a tie, unless it is a heading)."""
     if not r.query:
-        return r.focus_start if not heading else region[0]
+        return r.focus_start
     asked = _words(r.query)
     texts = [lines[n - 1] for n in region]
     cosines = compare([r.query], texts)[0] if compare is not None else [0.0] * len(texts)
     scored = []
     for n, text, cosine in zip(region, texts, cosines, strict=True):
         shared = len(asked & _words(text)) / len(asked) if asked else 0.0
-        scored.append((cosine + WORD_WEIGHT * shared, n == r.focus_start, -n, n))
-    return max(scored)[3]
+        scored.append((cosine + WORD_WEIGHT * shared, shared, n))
+    best = max(scored, key=lambda row: (row[0], row[2] == r.focus_start, -row[2]))
+    if heading:
+        # Off a heading only to a line that meets the question at all: a word, or a close meaning.
+        return best[2] if best[1] > 0 or best[0] >= HEADING_FLOOR else r.focus_start
+    own = next((row for row in scored if row[2] == r.focus_start), None)
+    if own is None:
+        return r.focus_start
+    # Away from the ledger's own line only on clear evidence: no fewer shared words, a better score.
+    if best[1] >= own[1] and best[0] >= own[0] + MARGIN:
+        return best[2]
+    return r.focus_start

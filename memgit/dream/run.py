@@ -97,6 +97,7 @@ def _action_dict(action: Action) -> dict[str, Any]:
         "components": action.components.as_dict() if action.components else None,
         "target": action.target,
         "subject": action.subject,
+        "conflicts": [{"key": key, "text": text} for key, text in action.conflicts],
     }
 
 

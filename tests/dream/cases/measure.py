@@ -8,7 +8,8 @@ updates made against updates due, stale versions left in MEMORY.md, and mangled 
 * a stale entry: at the end, MEMORY.md holds an older version of a fact beside a newer one, or an
   older version although a newer one was proposed;
 * a mangled copy: a proposal's words that are in neither its source line, nor the line's heading,
-  nor a date (numbers, weekday and month names, "log of"), or a doubled possessive, or a past
+  nor a date (numbers, weekday and month names, "log of", "the week of"), nor the "said" of a
+  speaker's turn, or a doubled possessive, or a past
   event dated after its own log.
 """
 
@@ -26,7 +27,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 _DATE_WORDS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
     "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec log of on the".split()
+    "jan feb mar apr jun jul aug sep sept oct nov dec log of on the week said".split()
 )
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 
