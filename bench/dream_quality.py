@@ -379,9 +379,9 @@ def run_domains(names: list[str], seeds: list[int], work: Path) -> str:
     from tests.dream.cases import generator, measure, runner
 
     rows = [
-        "| domain (seed) | proposals | precision | updates made + flagged / due | stale entries | mangled copies "
-        "| not standalone |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| domain (seed) | proposals | precision | updates made + flagged / due | stale entries | older version held "
+        "| mangled copies | not standalone |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name in names:
         for seed in seeds:
@@ -391,14 +391,16 @@ def run_domains(names: list[str], seeds: list[int], work: Path) -> str:
                 shutil.rmtree(root)
             log(f"{name} seed {seed}: {len(gen.case.days)} logs, {len(gen.case.nights)} nights")
             outcome = runner.run_case(gen.case, root, {"MEMGIT_MODEL": str(default_model_path())})
+            saved = root.parent / f"{name}-{seed}.outcome.json"  # to measure again without living it again
+            saved.write_text(json.dumps(outcome.__dict__, ensure_ascii=False), encoding="utf-8")
             m = measure.measure(gen, outcome)
             rows.append(
                 f"| {name} ({seed}) | {m.proposals} | {m.precision:.2f} | {m.updates_made} + {m.flagged} / "
-                f"{m.updates_due} | {len(m.stale)} | {len(m.mangled)} | {len(m.not_standalone)} |"
+                f"{m.updates_due} | {len(m.stale)} | {len(m.older)} | {len(m.mangled)} | {len(m.not_standalone)} |"
             )
             for proposal in outcome.proposals:
                 log(f"  {proposal['night']} {proposal['action']:9} {proposal['text']}")
-            for what, found in (("wrong", m.wrong), ("stale", m.stale), ("mangled", m.mangled)):
+            for what, found in (("wrong", m.wrong), ("stale", m.stale), ("older", m.older), ("mangled", m.mangled)):
                 for item in found:
                     log(f"  {what}: {item}")
     return "\n".join(rows)

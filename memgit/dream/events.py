@@ -163,3 +163,18 @@ def long_past(text: str, before: date) -> date | None:
     (forgetting), else None."""
     days = event_days(text)
     return max(days) if days and max(days) < before else None
+
+
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
+#: How far ahead a booked slot is an appointment of the coming days, not a fact to keep.
+APPOINTMENT_DAYS = 14
+
+
+def near_appointment(text: str, day: date, near: date | None = None) -> bool:
+    """A one-off booked for a clock time within the next two weeks ("massage booked Thursday
+    2026-02-19 at 18:00"): an appointment of the coming days, not long-term memory (a deadline or a
+    launch date names no clock time; a recurring slot names no date)."""
+    if not _CLOCK.search(text) or outcome(text):
+        return False
+    days = event_days(text, near)
+    return bool(days) and all(day < when <= day + timedelta(days=APPOINTMENT_DAYS) for when in days)

@@ -106,6 +106,12 @@ _IN = re.compile(
     r"(?!\s+(?:before|after|ahead|earlier|later|prior|of|notice|in advance|beforehand)\b)",  # a span, not a day
     re.IGNORECASE,
 )
+_ABOUT_AGO = re.compile(
+    r"\b(?P<word>about|around|roughly|nearly|almost|over|some)\s+"
+    + _NUMBER
+    + r"\s+(?P<unit>day|week|month|year)s?\s+ago\b",
+    re.IGNORECASE,
+)
 _FEW_AGO = re.compile(r"\b(?:a few|several) (?P<unit>day|week|month)s ago\b", re.IGNORECASE)
 _NAMED = re.compile(
     _PREP + r"(?P<mod>\b(?:this|next|last|past|coming)\s+)?\b(?P<day>" + _WEEKDAY + r")(?P<tail>s\b|'s\b)?"
@@ -221,6 +227,7 @@ def resolve(text: str, day: date) -> str:
     """`text` with every relative date expression it can pin down named by its date."""
     text = _DAY_WORD.sub(_keep_case(partial(_day_word, day)), text)
     text = _PERIOD.sub(_keep_case(partial(_period, day)), text)
+    text = _ABOUT_AGO.sub(_keep_case(partial(_ago_about, day)), text)
     text = _AGO.sub(_keep_case(partial(_ago, day)), text)
     text = _FEW_AGO.sub(_keep_case(lambda m: f"a few {m['unit'].lower()}s before {day.isoformat()}"), text)
     text = _IN.sub(_keep_case(partial(_within, day)), text)
@@ -272,7 +279,27 @@ def _period(day: date, m: re.Match[str]) -> str:
     return _with_prep(m["prep"], default, noun)
 
 
+def _ago_about(day: date, m: re.Match[str]) -> str:
+    """ "about a year ago" -> "in about 2022": the approximation stays with the date it qualifies."""
+    return f"in {m['word'].lower()} {_ago_noun(day, m)}"
+
+
 def _ago(day: date, m: re.Match[str]) -> str:
+    return _ago_dated(day, m)
+
+
+def _ago_noun(day: date, m: re.Match[str]) -> str:
+    n, unit = _count(m["n"]), m["unit"].lower()
+    if unit == "day":
+        return (day - timedelta(days=n)).isoformat()
+    if unit == "week":
+        return f"the week of {_monday(day - timedelta(weeks=n)).isoformat()}"
+    if unit == "month":
+        return _month_name(_shift_month(day, -n))
+    return str(day.year - n)
+
+
+def _ago_dated(day: date, m: re.Match[str]) -> str:
     n, unit = _count(m["n"]), m["unit"].lower()
     if unit == "day":
         return _with_prep(m["prep"], "on", (day - timedelta(days=n)).isoformat())

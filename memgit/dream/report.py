@@ -28,7 +28,7 @@ GATE_WORDS = {
     "duplicate": "says the same as an entry or a stronger candidate",
     "outdated": "older than an entry or a snippet about the same subject (the newest wins)",
     "needs context": "does not stand alone (a pronoun or a date only its log explains)",
-    "transient": "a one-off event, plan or trial whose day has passed",
+    "transient": "a one-off event, plan or trial whose day has passed, or an appointment of the next two weeks",
     "junk: chatter": "chat filler: a question, greeting, thanks or praise",
     "cap": "over the per-run cap",
     "budget": "MEMORY.md load budget reached",

@@ -27,7 +27,7 @@ from datetime import date
 from memgit.core.text import STOP_WORDS
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import NOT_CONCEPTS, plain
-from memgit.dream.events import passed_plan
+from memgit.dream.events import near_appointment, passed_plan
 from memgit.dream.reltime import MONTHS, WEEKDAYS, resolve, unresolved
 
 #: What standing alone may change in a copy (`Verdict.changes`), as a reviewer reads it.
@@ -247,7 +247,8 @@ def _heading_people(text: str) -> set[str]:
 
 
 def is_transient(text: str, today: date, near: date | None = None) -> bool:
-    """A trial or a status of the moment, or a one-off event or plan dated on or before `today`
+    """A trial or a status of the moment, an appointment of the next two weeks (a clock time and a
+    date), or a one-off event or plan dated on or before `today`
     (events.py, the rule forgetting shares; its outcome, in the past tense, stays a fact, and so does
     a change "from <date>")."""
-    return _TRIAL.search(text) is not None or passed_plan(text, today, near)
+    return _TRIAL.search(text) is not None or passed_plan(text, today, near) or near_appointment(text, today, near)

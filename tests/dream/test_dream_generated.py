@@ -17,7 +17,7 @@ from memgit.dream.concepts import jaccard
 from memgit.dream.credit import credit
 from memgit.dream.events import dates_in, passed_plan
 from memgit.dream.reltime import resolve, unresolved
-from memgit.dream.standalone import standalone
+from memgit.dream.standalone import is_transient, standalone
 from memgit.dream.versions import CONFLICT, UPDATE, VersionThresholds, judge, slots_of
 from memgit.ledger.lines import Recall, text_hash
 from tests.dream.cases import generator, measure, runner
@@ -75,6 +75,10 @@ def test_tense_standing_rules_and_relative_spans() -> None:
     assert resolve("The audit starts in two days' time.", monday) == "The audit starts on 2026-03-04."
     assert resolve("Harvest is in three weeks.", monday) == "Harvest is in the week of 2026-03-23."
     assert resolve("Exam on Wednesday 9 March.", monday) == "Exam on Wednesday 9 March."
+    assert resolve("We moved here about a year ago.", monday) == "We moved here in about 2025."
+    assert is_transient("Physio booked Thursday 2026-03-05 at 17:30.", monday)  # an appointment of the week
+    assert not is_transient("The physio is every Thursday at 17:30.", monday)
+    assert not is_transient("The grant report is due on 2026-03-12.", monday)  # a deadline, no clock time
 
 
 def test_dates_in_common_forms_are_dates() -> None:

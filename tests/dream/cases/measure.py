@@ -5,8 +5,10 @@ updates made against updates due, stale versions left in MEMORY.md, and mangled 
 * an update is due when an older version of a changing fact was merged into MEMORY.md and a newer
   version of it was proposed later (so the run knew both); it is made when that proposal replaced
   the old entry (a supersede naming it) or flagged when the proposal names it as a possible conflict;
-* a stale entry: at the end, MEMORY.md holds an older version of a fact beside a newer one, or an
-  older version although a newer one was proposed;
+* a stale entry: at the end, MEMORY.md holds an older version of a fact beside a newer one where an
+  update of it was proposed (or where nothing flagged the two as a possible conflict), or an older
+  version alone although an update was proposed; `older` counts every fact whose entry at the end
+  is not its latest version, for any reason (the newer one not recalled enough, say);
 * a mangled copy: a proposal's words that are in neither its source line, nor the line's heading,
   nor a date (numbers, weekday and month names, "log of", "the week of"), nor the "said" of a
   speaker's turn, or a doubled possessive, or a past
@@ -27,7 +29,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 _DATE_WORDS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
     "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec log of on the week said".split()
+    "jan feb mar apr jun jul aug sep sept oct nov dec log of on in the week said".split()
 )
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 
@@ -67,6 +69,7 @@ class Measures:
     updates_made: int
     flagged: int
     stale: list[str] = field(default_factory=list)
+    older: list[str] = field(default_factory=list)  # an older version held at the end, for any reason
     mangled: list[str] = field(default_factory=list)
     wrong: list[tuple[str, str]] = field(default_factory=list)  # (label, text) of proposals not kept
     not_standalone: list[str] = field(default_factory=list)
@@ -80,6 +83,7 @@ class Measures:
             "made": self.updates_made,
             "flagged": self.flagged,
             "stale": len(self.stale),
+            "older version held": len(self.older),
             "mangled": len(self.mangled),
             "not standalone": len(self.not_standalone),
         }
@@ -147,11 +151,30 @@ def _stale(gen: Generated, outcome: Outcome) -> list[str]:
         found = _version_of(gen, proposal["source"])
         if found is not None:
             proposed[found[0]] = max(proposed.get(found[0], 0), found[1])
+    updated = {
+        found[0] for p in outcome.proposals if p["action"] == "supersede" if (found := _version_of(gen, p["source"]))
+    }
     out = []
     for group, held in versions.changing.items():
-        if len(held) > 1 or (held and not versions.latest_ok[group] and proposed.get(group, 0) > 1):
+        # Stale where an update was proposed (an update that left the old entry), or where a newer
+        # version was proposed with nothing telling the reviewer it meets an older one.
+        beside = len(held) > 1 and (group in updated or not _flagged_group(gen, outcome, group))
+        if beside or (held and not versions.latest_ok[group] and group in updated):
             out.append(f"{group}: {held}")
     return out
+
+
+def _flagged_group(gen: Generated, outcome: Outcome, group: str) -> bool:
+    keys = [p["key"] for p in outcome.proposals if (found := _version_of(gen, p["source"])) and found[0] == group]
+    review = "\n".join(outcome.branch_texts)
+    return any(_flags(review, new, old) for new in keys for old in keys if new != old)
+
+
+def older_left(gen: Generated, outcome: Outcome) -> list[str]:
+    """Changing facts whose entry in MEMORY.md at the end is not their latest version (whatever
+    was proposed): the strict count, beside `stale`."""
+    versions = score(gen.case, outcome)
+    return [f"{g}: {held}" for g, held in versions.changing.items() if held and not versions.latest_ok[g]]
 
 
 def measure(gen: Generated, outcome: Outcome) -> Measures:
@@ -165,6 +188,7 @@ def measure(gen: Generated, outcome: Outcome) -> Measures:
         made,
         flagged,
         _stale(gen, outcome),
+        older_left(gen, outcome),
         _mangles(gen, outcome),
         [(label, text) for label, text in scored.labels if label != "durable"],
         scored.not_standalone,
