@@ -162,11 +162,16 @@ def test_decisions_stick_and_reviewer_commits_survive(team: tuple[Path, Path, Pa
     assert any(d["by"] == "missing" and d["key"] == keys["standup"] for d in third["decisions"])
 
     # Its pull request is closed without merging (the CI passes --reject-previous then): nothing new to
-    # propose, yet the rejection is written on the dream branch, dated by --now.
+    # propose, yet the rejection is recorded, dated by --now, on a side branch that opens no pull
+    # request; the closed branch stays as it was.
+    closed_tip = git(runner, "ls-remote", "origin", BRANCH).split()[0]
     fourth = nightly(runner, 4, "--reject-previous")
-    assert fourth["actions"] == [] and fourth["branch"] == BRANCH and "recorded" in fourth["reason"]
+    assert fourth["actions"] == [] and fourth["branch"] is None and "recorded" in fourth["reason"]
+    side = f"{BRANCH}-decisions"
+    assert fourth["decisions_branch"] == side and fourth["decisions_pushed"]
+    assert git(runner, "ls-remote", "origin", BRANCH).split()[0] == closed_tip
     recorded, _ = parse_decisions(
-        [("d", git(runner, "show", f"origin/{BRANCH}:memory/.dreams/decisions/2026-03-04.jsonl"))]
+        [("d", git(runner, "show", f"origin/{side}:memory/.dreams/decisions/2026-03-04.jsonl"))]
     )
     assert [(d.key, d.verdict, d.by) for d in recorded] == [(key_of(third, LATE[1]), "rejected", "closed")]
     explained = memgit_json(runner, "dream", "--now", night(4), "--dry-run", "--explain", "--branch", BRANCH, env=BM25)
@@ -174,15 +179,17 @@ def test_decisions_stick_and_reviewer_commits_survive(team: tuple[Path, Path, Pa
     for fact in (standup, report, rota, LATE[1]):
         assert gates[f"- {fact}"] == "rejected", (fact, gates)
     assert gates[f"- {password}"] == "already promoted"
-    # Night 5, on a fresh clone of the runner (no local branches): the remote branch carries the decision.
+    # Night 5: the closed branch is deleted (as a forge's button does), and the runner is a fresh clone:
+    # the side branch still carries the rejection, so nothing comes back.
+    git(reviewer, "push", "-q", "origin", f":{BRANCH}")
     fresh = runner.parent / "runner-5"
     git(runner.parent, "clone", "-q", str(runner.parent / "origin.git"), str(fresh))
     fifth = nightly(fresh, 5)
-    assert fifth["actions"] == [], fifth["actions"]
-    # The decisions' pull request is merged and its branch deleted: the rejection now lives on main.
+    assert fifth["actions"] == [] and fifth["decisions_branch"] is None, fifth
+    # The side branch is merged and deleted: the rejection now lives on main.
     git(reviewer, "fetch", "-q", "origin")
-    git(reviewer, "merge", "-q", "--no-ff", "-m", "Merge pull request: decisions", f"origin/{BRANCH}")
-    git(reviewer, "push", "-q", "origin", "main", f":{BRANCH}")
+    git(reviewer, "merge", "-q", "--no-ff", "-m", "Merge the review decisions", f"origin/{side}")
+    git(reviewer, "push", "-q", "origin", "main", f":{side}")
     sixth = nightly(fresh, 6)
     assert sixth["actions"] == [] and sixth["branch"] is None, sixth
     # Nobody reverted anything.
