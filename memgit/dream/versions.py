@@ -43,7 +43,8 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "time",
         re.compile(
             r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b|"
-            r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:morning|afternoon|evening|night)s?\b",
+            r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:morning|afternoon|evening|night)s?\b|"
+            r"\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|every \d+ (?:minutes|hours|days|weeks))\b",
             re.IGNORECASE,
         ),
     ),
@@ -101,7 +102,7 @@ class VersionThresholds:
 
     update: float = 0.70  # an update with no change word
     update_with_change: float = 0.52  # an update when the newer text says something changed
-    owner_change: float = 0.40  # a role handed to another person, said with a change word
+    owner_change: float = 0.40  # a change word, and a role handed on or the same sentence subject
     conflict: float = 0.45  # below an update, a "may conflict with" line
 
 
@@ -152,8 +153,9 @@ def judge(newer: str, older: str, similarity: float, thresholds: VersionThreshol
     who_new, who_old = subject_name(newer), subject_name(older)
     if who_new and who_old and who_new != who_old and "owner" not in shared:
         return None  # another person's preference, time or place: another fact
-    if changed and "owner" in shared and similarity >= thresholds.owner_change:
-        return UPDATE
+    heads_meet = bool(subject_of(newer).head & subject_of(older).head)
+    if changed and ("owner" in shared or heads_meet) and similarity >= thresholds.owner_change:
+        return UPDATE  # a role handed on, or the same subject said to have changed ("Planning moves to …")
     if changed and similarity >= thresholds.update_with_change:
         return UPDATE
     if similarity >= thresholds.update:
