@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memgit.dream.subjects import subject_of, values_of
+from memgit.dream.subjects import stem, subject_of, values_of
 
 UPDATE = "update"
 CONFLICT = "conflict"
@@ -139,6 +139,14 @@ def values(text: str) -> frozenset[str]:
     return frozenset(values_of(text) | found | subject_of(text).names)
 
 
+def _head_topic(text: str) -> frozenset[str]:
+    """The sentence subject's words that are no name: "planning" of "Weekly planning is …"; nothing
+    of "Grandpa Walter is …" (a person is not what changed)."""
+    name = subject_name(text) or ""
+    people = {stem(w) for w in name.lower().split()} | set(name.lower().split())
+    return frozenset(subject_of(text).head - people)
+
+
 def judge(newer: str, older: str, similarity: float, thresholds: VersionThresholds) -> str | None:
     """`update`, `conflict` or None for a newer fact against an older one (the caller checks the
     order of their sources). None also for a plain repeat (the same values, no change word): the
@@ -153,7 +161,7 @@ def judge(newer: str, older: str, similarity: float, thresholds: VersionThreshol
     who_new, who_old = subject_name(newer), subject_name(older)
     if who_new and who_old and who_new != who_old and "owner" not in shared:
         return None  # another person's preference, time or place: another fact
-    heads_meet = bool(subject_of(newer).head & subject_of(older).head)
+    heads_meet = bool(_head_topic(newer) & _head_topic(older))
     if changed and ("owner" in shared or heads_meet) and similarity >= thresholds.owner_change:
         return UPDATE  # a role handed on, or the same subject said to have changed ("Planning moves to …")
     if changed and similarity >= thresholds.update_with_change:

@@ -101,6 +101,12 @@ def test_versions_by_slot_names_and_change_words() -> None:
     assert judge("Yoga is on Thursdays at 18:00.", "Yoga is on Tuesdays at 18:00.", 0.9, limits) == UPDATE
     assert judge("Yoga is on Tuesdays at 18:00.", "Yoga is on Tuesdays at 18:00.", 0.99, limits) is None  # a repeat
     assert judge("Watering happens each Thursday.", "Plants get watered on Mondays.", 0.6, limits) == CONFLICT
+    # One person, two facts: taking on a chore does not update what they like.
+    assert (
+        judge("Aunt Rosa Blum is taking over the school run.", "Aunt Rosa Blum likes tea at four.", 0.5, limits)
+        != UPDATE
+    )
+    assert judge("Standup moves to 09:30 from Monday.", "The daily standup is at 09:00.", 0.45, limits) == UPDATE
 
 
 def _recall(query: str, start: int, end: int, focus: int, line: str) -> Recall:
