@@ -44,7 +44,7 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b|"
             r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:morning|afternoon|evening|night)s?\b|"
-            r"\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|every \d+ (?:minutes|hours|days|weeks))\b",
+            r"\bhourly\b|\bevery \d+ (?:minutes|hours|days|weeks)\b",
             re.IGNORECASE,
         ),
     ),
