@@ -28,6 +28,7 @@ Usage (from the repository root):
 
     .venv/bin/python bench/dream_quality.py [--corpus PATH] [--convs c0,c1] [--markdown]
     .venv/bin/python bench/dream_quality.py --case team_month --case support_desk
+    .venv/bin/python bench/dream_quality.py --domain household --domain shop --domain coach --seeds 0,1
 """
 
 from __future__ import annotations
@@ -125,6 +126,22 @@ def random_baseline(
 def standalone(text: str) -> bool:
     """No relative time left unresolved and no bare pronoun subject."""
     return unresolved(text) is None and BARE_PRONOUN.search(text) is None
+
+
+def mangled_copy(root: Path, action: dict[str, Any]) -> str | None:
+    """Why a promotion's copy is not faithful to its source lines and their heading (see
+    tests/dream/cases/measure.py), or None."""
+    from tests.dream.cases.measure import mangled
+
+    match = _SOURCE.match(action.get("source") or "")
+    if not match:
+        return None
+    lines = (root / match["path"]).read_text(encoding="utf-8").splitlines()
+    start, end = int(match["start"]), int(match["end"])
+    source = " ".join(lines[start - 1 : end])
+    heading = next((line for line in reversed(lines[: start - 1]) if _HEADING.match(line)), "")
+    day = re.search(r"\d{4}-\d{2}-\d{2}", match["path"])
+    return mangled(action["text"], source, heading, day.group(0) if day else "1970-01-01", False)
 
 
 def is_junk(text: str) -> bool:
@@ -228,6 +245,8 @@ def run_conversation(
             "random_precision": rp,
             "random_recall": rr,
             "junk": sum(1 for a in promoted if is_junk(a["text"])),
+            "conflicts": sum(1 for a in promoted if a.get("conflicts")),
+            "mangled": sum(1 for a in promoted if mangled_copy(root, a)),
             "standalone": sum(1 for a in promoted if standalone(a["text"])) / len(promoted) if promoted else 1.0,
             "gates": out.get("gates", {}),
             "scores": sorted((round(a["score"], 3) for a in promoted), reverse=True),
@@ -264,15 +283,15 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
         "`memgit dream` at the end of the last day.",
         "",
         "| workspace | settings | promotions (updates) | precision | recall (asked ≥3 days) | random precision "
-        "| random recall | junk | standalone |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| random recall | junk | standalone | may conflict | mangled |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for res in results:
         for variant, row in res.rows.items():
             out.append(
                 f"| {res.name} | {variant} | {row['promotions']} ({row['supersedes']}) | {row['precision']:.2f} | {row['recall']:.2f} "
                 f"(of {row['frequent_questions']}) | {row['random_precision']:.2f} | {row['random_recall']:.2f} "
-                f"| {row['junk']} | {row.get('standalone', 1.0):.2f} |"
+                f"| {row['junk']} | {row.get('standalone', 1.0):.2f} | {row.get('conflicts', 0)} | {row.get('mangled', 0)} |"
             )
     for variant in VARIANTS:
         rows = [r.rows[variant] for r in results]
@@ -288,7 +307,8 @@ def markdown(results: list[ConvResult], days: int, max_asks: int) -> str:
         alone = sum(r.get("standalone", 1.0) * r["promotions"] for r in rows) / n
         out.append(
             f"| **all** | {variant} | {n} ({updates}) | {precision:.2f} | {recall:.2f} (of {freq}) | {rand:.2f} | "
-            f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} | {alone:.2f} |"
+            f"{rrecall:.2f} | {sum(r['junk'] for r in rows)} | {alone:.2f} | {sum(r.get('conflicts', 0) for r in rows)} "
+            f"| {sum(r.get('mangled', 0) for r in rows)} |"
         )
     out += [
         "",
@@ -352,6 +372,40 @@ def run_cases(names: list[str], work: Path) -> str:
     return "\n".join(rows)
 
 
+def run_domains(names: list[str], seeds: list[int], work: Path) -> str:
+    """Live through generated months (tests/dream/cases/generator.py) with the real model; one row
+    each: precision, updates made or flagged of those due, stale versions, mangled copies."""
+    from memgit.embed.models import default_model_path
+    from tests.dream.cases import generator, measure, runner
+
+    rows = [
+        "| domain (seed) | proposals | precision | updates made + flagged / due | stale entries | older version held "
+        "| mangled copies | not standalone |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name in names:
+        for seed in seeds:
+            gen = generator.build(name, seed)
+            root = work / "generated" / f"{name}-{seed}"
+            if root.exists():
+                shutil.rmtree(root)
+            log(f"{name} seed {seed}: {len(gen.case.days)} logs, {len(gen.case.nights)} nights")
+            outcome = runner.run_case(gen.case, root, {"MEMGIT_MODEL": str(default_model_path())})
+            saved = root.parent / f"{name}-{seed}.outcome.json"  # to measure again without living it again
+            saved.write_text(json.dumps(outcome.__dict__, ensure_ascii=False), encoding="utf-8")
+            m = measure.measure(gen, outcome)
+            rows.append(
+                f"| {name} ({seed}) | {m.proposals} | {m.precision:.2f} | {m.updates_made} + {m.flagged} / "
+                f"{m.updates_due} | {len(m.stale)} | {len(m.older)} | {len(m.mangled)} | {len(m.not_standalone)} |"
+            )
+            for proposal in outcome.proposals:
+                log(f"  {proposal['night']} {proposal['action']:9} {proposal['text']}")
+            for what, found in (("wrong", m.wrong), ("stale", m.stale), ("older", m.older), ("mangled", m.mangled)):
+                for item in found:
+                    log(f"  {what}: {item}")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -365,7 +419,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument("--from-json", type=Path, default=None, help="only print the tables of a --json file")
     parser.add_argument("--case", action="append", default=[], help="run a labelled case of tests/dream/cases instead")
+    parser.add_argument(
+        "--domain", action="append", default=[], help="run generated months of this domain (tests/dream/cases)"
+    )
+    parser.add_argument("--seeds", default="0", help="with --domain: comma-separated seeds")
     args = parser.parse_args(argv)
+    if args.domain:
+        print(run_domains(args.domain, [int(s) for s in args.seeds.split(",")], WORK_DIR / "dream"))
+        return 0
     if args.case:
         print(run_cases(args.case, WORK_DIR / "dream"))
         return 0

@@ -76,7 +76,7 @@ def dream_command(
                 click.echo(f"    -> {row['entry'][:100]}")
     if plan is not None:
         for action in plan.actions:
-            click.echo(f"{action.kind:9} {action.text[:90]}")
+            click.echo(f"{action.kind:9} {action.text}")
     if outcome.branch:
         click.echo(f"wrote {len(outcome.commits)} commit(s) on branch {outcome.branch}")
         if outcome.pushed:
@@ -91,10 +91,18 @@ def dream_command(
 @click.argument("keys", nargs=-1, required=True)
 @click.option("--branch", default=None, help="The dream branch (default: the one local memgit/dream/ branch).")
 @click.option("--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote.")
+@click.option(
+    "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def drop_command(
-    ctx: click.Context, keys: tuple[str, ...], branch: str | None, push: str | None, as_json: bool
+    ctx: click.Context,
+    keys: tuple[str, ...],
+    branch: str | None,
+    push: str | None,
+    now_text: str | None,
+    as_json: bool,
 ) -> None:
     """Drop proposals (by key, or a unique prefix) from a dream branch, and record each as rejected.
 
@@ -103,9 +111,11 @@ def drop_command(
     a forget proposal keeps that entry for good.
     """
     from memgit.dream.review import drop_proposals
+    from memgit.ledger.clock import resolve_now
 
+    now = resolve_now(now_text)
     ws = workspace_from(ctx)
-    out = drop_proposals(ws, list(keys), branch=branch, push=push)
+    out = drop_proposals(ws, list(keys), branch=branch, push=push, now=now)
     if as_json:
         emit(out.to_dict())
         return
@@ -128,18 +138,25 @@ def drop_command(
 @dream_command.command("reject")
 @click.argument("keys", nargs=-1, required=True)
 @click.option("--reason", default=None, help="Why, recorded with the decision.")
+@click.option(
+    "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def reject_command(ctx: click.Context, keys: tuple[str, ...], reason: str | None, as_json: bool) -> None:
+def reject_command(
+    ctx: click.Context, keys: tuple[str, ...], reason: str | None, now_text: str | None, as_json: bool
+) -> None:
     """Take merged entries out of MEMORY.md by key and record each as rejected, in one commit.
 
     A person's text is never touched (an entry edited by hand is theirs: delete it yourself). A
     rejected entry is never proposed again unless its source text changes.
     """
     from memgit.dream.review import reject_entries
+    from memgit.ledger.clock import resolve_now
 
+    now = resolve_now(now_text)
     ws = workspace_from(ctx)
-    out = reject_entries(ws, list(keys), reason=reason)
+    out = reject_entries(ws, list(keys), reason=reason, now=now)
     if as_json:
         emit(out.to_dict())
         return
@@ -147,3 +164,46 @@ def reject_command(ctx: click.Context, keys: tuple[str, ...], reason: str | None
         where = "removed from MEMORY.md" if key in out.removed else "recorded"
         click.echo(f"rejected {key} ({where})  {text[:80]}")
     click.echo(f"committed {out.commit[:12] if out.commit else '?'}: {', '.join(out.paths)}")
+
+
+@dream_command.command("supersede")
+@click.argument("key")
+@click.argument("old_key")
+@click.option("--branch", default=None, help="The dream branch (default: the one local memgit/dream/ branch).")
+@click.option("--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote.")
+@click.option(
+    "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def supersede_command(
+    ctx: click.Context,
+    key: str,
+    old_key: str,
+    branch: str | None,
+    push: str | None,
+    now_text: str | None,
+    as_json: bool,
+) -> None:
+    """Make proposal KEY the update of MEMORY.md entry OLD_KEY (a "may conflict with" you confirm).
+
+    The dream branch is written again from the same inputs with KEY replacing OLD_KEY (old -> new
+    in its commit), and the decision rides on the branch, so later runs keep it an update.
+    """
+    from memgit.dream.review import supersede_proposal
+    from memgit.ledger.clock import resolve_now
+
+    now = resolve_now(now_text)
+    ws = workspace_from(ctx)
+    out = supersede_proposal(ws, key, old_key, branch=branch, push=push, now=now)
+    if as_json:
+        emit(out.to_dict())
+        return
+    for message in out.dream.notices:
+        notice(message)
+    click.echo(f"update   {out.key} replaces {out.target}")
+    click.echo(f"rewrote {out.branch}: {len(out.dream.commits)} commit(s)")
+    if out.dream.pushed:
+        click.echo(f"pushed: {out.dream.pushed}")
+    elif push is None:
+        click.echo(f"push it: git push --force-with-lease origin {out.branch}")

@@ -8,7 +8,9 @@ append-only, `merge=union`, never indexed):
 
 `rejected` means the proposal (a promotion or an update) never comes back: its key is made from the
 words of its source, so only a changed source text gives a new proposal. `kept` means an entry a
-forget proposal named stays: it is never proposed for forgetting again.
+forget proposal named stays: it is never proposed for forgetting again. `updates` (with `target`)
+means a reviewer said the proposal is a newer version of entry `target` (`memgit dream supersede`):
+it is proposed as that entry's update from then on.
 
 Decisions are recorded by `memgit dream drop` (on the dream branch, so merging the pull request
 carries them), `memgit dream reject` (committed on the current branch), and the CI when a pull
@@ -27,7 +29,7 @@ from typing import Any
 from memgit.core.paths import DECISIONS_DIR
 from memgit.dream.entries import Store, json_object
 
-VERDICTS = ("rejected", "kept")
+VERDICTS = ("rejected", "kept", "updates")
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class Decision:
     action: str = "promote"  # what was proposed: promote | supersede | forget
     text: str = ""
     reason: str | None = None
+    target: str | None = None  # `updates`: the entry key it replaces
 
     def to_json(self) -> str:
         data: dict[str, Any] = {
@@ -52,6 +55,8 @@ class Decision:
             data["text"] = self.text
         if self.reason:
             data["reason"] = self.reason
+        if self.target:
+            data["target"] = self.target
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -69,7 +74,10 @@ def parse_decision(line: str) -> Decision | None:
     action = found if isinstance(found := obj.get("action"), str) else "promote"
     text = said if isinstance(said := obj.get("text"), str) else ""
     reason = why if isinstance(why := obj.get("reason"), str) else None
-    return Decision(key, verdict, day, by, action, text, reason)
+    target = old if isinstance(old := obj.get("target"), str) and old else None
+    if verdict == "updates" and target is None:
+        return None
+    return Decision(key, verdict, day, by, action, text, reason, target)
 
 
 def parse_decisions(files: Iterable[tuple[str, str]]) -> tuple[list[Decision], list[str]]:
@@ -96,6 +104,8 @@ class Verdicts:
     kept: frozenset[str]
     #: Rejections implied by MEMORY.md (listed in a merged report, not in the file), with the text.
     missing: tuple[tuple[str, str], ...] = ()
+    #: A reviewer's `dream supersede`: proposal key -> the entry key it updates (the latest said).
+    updates: tuple[tuple[str, str], ...] = ()
 
 
 def verdicts(decisions: Iterable[Decision], store: Store, memory_keys: Iterable[str]) -> Verdicts:
@@ -115,4 +125,7 @@ def verdicts(decisions: Iterable[Decision], store: Store, memory_keys: Iterable[
     for key, day in forgotten.items():
         if key in present and day >= (written[key].day if key in written else ""):
             kept.add(key)  # the forget was proposed, and merged without it: the entry stays
-    return Verdicts(frozenset(rejected | {k for k, _ in missing}), frozenset(kept), tuple(missing))
+    updates = {d.key: d.target for d in sorted(decisions, key=lambda d: d.day) if d.verdict == "updates" and d.target}
+    return Verdicts(
+        frozenset(rejected | {k for k, _ in missing}), frozenset(kept), tuple(missing), tuple(sorted(updates.items()))
+    )

@@ -28,6 +28,7 @@ from memgit.dream.model import Action, Candidate, Review, ShortTerm, Similarity
 from memgit.dream.scoring import components
 from memgit.dream.standalone import CHANGE_WORDS
 from memgit.dream.subjects import Subject, same_subject, subject_of, values_of
+from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds, judge
 from memgit.ledger.lines import Recall
 
 GATES = (
@@ -86,6 +87,10 @@ def _newest_first(c: Candidate) -> tuple[str, str, int]:
     return (_candidate_day(c), c.entry.path, c.entry.start)
 
 
+def version_thresholds(similarity: Similarity) -> VersionThresholds:
+    return VersionThresholds() if similarity.kind == "embedding" else TERM_THRESHOLDS
+
+
 def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: DreamConfig) -> None:
     """Within a run, the newest snippet about a subject wins: an older candidate that says the same
     (duplicate) or that a newer one updates (same subject, close meaning) does not pass. A newer
@@ -101,6 +106,8 @@ def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: 
     subjects = [subject_of(t) for t in texts]
     numbers = [values_of(t) for t in texts]
     dup, sup = similarity.duplicate_threshold(cfg), similarity.supersede_threshold(cfg)
+    limits = version_thresholds(similarity)
+    terms = similarity.kind != "embedding"  # without a model, the subject's words decide as well
     for j, older in enumerate(order):
         if older.gate is not None:
             continue
@@ -109,7 +116,8 @@ def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: 
             if _newest_first(newer) == _newest_first(older):
                 continue
             close = sims[i][j] >= dup or overlap(bag[i], bag[j]) >= cfg.duplicate_overlap
-            if close and numbers[i] == numbers[j]:
+            verdict = judge(texts[i], texts[j], sims[i][j], limits)
+            if close and numbers[i] == numbers[j] and verdict != UPDATE:
                 if newer.gate is None:
                     older.gate = "duplicate"
                     if older.source is not None:  # `_gate` gave every candidate one
@@ -120,10 +128,14 @@ def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: 
                     older.gate = "rejected"  # the same fact in other words: a person said no to it
                     break
                 continue
-            if (close or sims[i][j] >= sup) and same_subject(subjects[i], subjects[j]):
+            legacy = terms and (close or sims[i][j] >= sup) and same_subject(subjects[i], subjects[j])
+            if verdict == UPDATE or legacy:
                 older.gate = "outdated"
                 newer.replaced.append(plain(older.entry.fact))
                 break
+            if verdict == CONFLICT and newer.gate is None:
+                newer.conflicts.append((older.key, texts[j]))
+                older.conflicts.append((newer.key, texts[i]))
 
 
 def deep_phase(
@@ -222,44 +234,93 @@ def _compare_with_memory(
     pool_values = [values_of(text) for text in pool]
     entry_subjects: dict[str, Subject] = {e.key: subject_of(plain(e.body)) for e in existing}
 
-    def repeats(text: str, row: list[float]) -> bool:
+    limits = version_thresholds(similarity)
+
+    def repeats(c: Candidate, row: list[float]) -> bool:
         # The same words (or a cosine this high) with the same values say the same thing; with other
-        # values ("standup at 9:45" / "at 11:00") they are a newer version of it, judged below.
-        # A person's line is never updated, so for it the same words are enough.
+        # values ("standup at 9:45" / "at 11:00"), or saying what changed ("now prefers …"), they are
+        # a newer version of it, judged below. A person's line is never updated, so for it the same
+        # words are enough.
+        text = plain(c.entry.fact)
         mine, numbers = words(text), values_of(text)
         return any(
             (overlap(mine, theirs) >= cfg.duplicate_overlap or (k < len(row) and row[k] >= dup))
-            and (numbers == pool_values[k] or k >= len(existing))
+            and (
+                k >= len(existing)
+                or (numbers == pool_values[k] and not _updates(c, existing[k], row[k], limits, review))
+            )
             for k, theirs in enumerate(pool_words)
         )
 
     superseded: set[str] = set()
     replaced = {e.marker.extra["supersedes"] for e in existing if "supersedes" in e.marker.extra} | review.replaced
     for c, row in zip(passing, sims, strict=True):
-        if repeats(c.entry.fact, row):
+        if repeats(c, row):
             c.gate = "duplicate"
             continue
         if c.key in replaced:
             c.gate = "outdated"  # the very text an earlier run's update replaced
             continue
-        subj = subject_of(plain(c.entry.fact))
-        best: tuple[float, MemoryEntry] | None = None
-        newer_entry = False
-        for e, value in zip(existing, row, strict=False):
-            if not e.owned or e.key in superseded or value < sup or not same_subject(subj, entry_subjects[e.key]):
-                continue
-            if _candidate_day(c) <= _entry_day(e, review):
-                newer_entry = True
-                continue
-            if best is None or value > best[0]:
-                best = (value, e)
+        best, newer_entry = _best_update(
+            c, existing, row, superseded, entry_subjects, sup, limits, review, similarity.kind != "embedding"
+        )
         if best is None and newer_entry:
             c.gate = "outdated"  # an entry about the same subject holds a newer fact
             continue
         if best is not None:
-            c.action, c.target, c.target_text = "supersede", best[1].key, plain(best[1].body)
-            superseded.add(best[1].key)
+            c.action, c.target, c.target_text = "supersede", best.key, plain(best.body)
+            superseded.add(best.key)
+            continue
+        text = plain(c.entry.fact)
+        for e, value in zip(existing, row, strict=False):
+            newer = _candidate_day(c) > _entry_day(e, review)
+            if e.owned and e.key not in superseded and newer and judge(text, plain(e.body), value, limits) == CONFLICT:
+                c.conflicts.append((e.key, plain(e.body)))
     return superseded
+
+
+def _updates(c: Candidate, e: MemoryEntry, value: float, limits: VersionThresholds, review: Review) -> bool:
+    """`c` is a newer version of entry `e` by meaning (versions.py), or a reviewer said so."""
+    if review.updates.get(c.key) == e.key:
+        return True
+    return (
+        _candidate_day(c) > _entry_day(e, review) and judge(plain(c.entry.fact), plain(e.body), value, limits) == UPDATE
+    )
+
+
+def _best_update(
+    c: Candidate,
+    existing: list[MemoryEntry],
+    row: list[float],
+    superseded: set[str],
+    entry_subjects: dict[str, Subject],
+    sup: float,
+    limits: VersionThresholds,
+    review: Review,
+    terms: bool,
+) -> tuple[MemoryEntry | None, bool]:
+    """The entry `c` updates (a reviewer's `dream supersede` first, then the closest entry it is a
+    newer version of), and whether an entry holds a newer version of it."""
+    forced = review.updates.get(c.key)
+    for e in existing:
+        if e.key == forced and e.owned and e.key not in superseded:
+            return e, False
+    subj = subject_of(plain(c.entry.fact))
+    text = plain(c.entry.fact)
+    best: tuple[float, MemoryEntry] | None = None
+    newer_entry = False
+    for e, value in zip(existing, row, strict=False):
+        if not e.owned or e.key in superseded:
+            continue
+        # With a model, meaning decides (versions.py); without one, the subject's words may too.
+        legacy = terms and value >= sup and same_subject(subj, entry_subjects[e.key])
+        if _candidate_day(c) <= _entry_day(e, review):
+            if legacy or judge(plain(e.body), text, value, limits) == UPDATE:
+                newer_entry = True
+            continue
+        if (legacy or judge(text, plain(e.body), value, limits) == UPDATE) and (best is None or value > best[0]):
+            best = (value, e)
+    return (best[1] if best else None), newer_entry
 
 
 def _write_forgets(
@@ -337,6 +398,7 @@ def _promotion(c: Candidate, existing: list[MemoryEntry], review: Review) -> Act
         previous_source=previous,
         also=tuple(c.also),
         previous_text=c.target_text,
+        conflicts=tuple(c.conflicts) if c.action != "supersede" else (),
     )
 
 
@@ -377,7 +439,15 @@ def _promote_body(c: Candidate, previous: SourceRef | None) -> str:
         )
     if c.also:
         lines.append("Also said in: " + ", ".join(ref.format() for ref in c.also) + ".")
+    if c.action != "supersede":
+        lines += [conflict_line(c.key, key, text) for key, text in c.conflicts]
     return "\n".join(lines)
+
+
+def conflict_line(key: str, other: str, text: str) -> str:
+    """What a reviewer reads when a proposal may be a newer version of an entry (or of another
+    proposal of the run), and the one command that makes it an update."""
+    return f'May conflict with `{other}` "{text}": if this replaces it, run `memgit dream supersede {key} {other}`.'
 
 
 def _forget_body(proposal: ForgetProposal, cfg: DreamConfig) -> str:

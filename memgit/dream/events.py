@@ -30,7 +30,9 @@ _NAMED = re.compile(
 )
 #: Before a date: the day a change starts (or lasts until): the change is the fact, not an event.
 _CHANGE_FROM = re.compile(
-    r"\b(?:from|since|starting|as of|effective|beginning|onwards?|until|till|through)\s+(?:\w+\s+)?$", re.IGNORECASE
+    r"\b(?:from|since|starting|as of|effective|beginning|onwards?|until|till|through)\s+"
+    r"(?:the\s+(?:week|weekend|month)\s+of\s+|\w+\s+)?$",
+    re.IGNORECASE,
 )
 _WEEKDAY_BEFORE = re.compile(r"(?:" + "|".join(WEEKDAYS) + r")\s*$", re.IGNORECASE)
 #: A plan: something still to happen on its day.
@@ -68,21 +70,69 @@ def _iso_day(match: re.Match[str]) -> date | None:
         return None
 
 
-def dates_in(text: str) -> list[date]:
-    """Every full date `text` names (ISO first, then named), in that order."""
-    out = [d for m in _ISO.finditer(text) if (d := _iso_day(m)) is not None]
-    return out + [d for m in _NAMED.finditer(text) if (d := _named_day(m)) is not None]
+#: Dates without a year, read against the day of the note that wrote them: "9 March", "March 9",
+#: "Thu 5/14", "Mon 3/9" (month/day, as the US writes it; a weekday before it must agree).
+_MONTH_WORD = r"(?-i:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*)"
+#: Before a bare month/day ("on 5/14"), so a fraction ("3/4 full") is not read as a date.
+_DATE_PREP = re.compile(r"\b(?:on|by|until|till|due|before|after|from|for|since)\s+$", re.IGNORECASE)
+_SHORT = re.compile(
+    r"(?:\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?\b(?:(?P<mm>\d{1,2})/(?P<dd>\d{1,2})\b(?![/\d])"
+    r"|(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1>" + _MONTH_WORD + r")\b(?!\.?,?\s+\d{4})"
+    r"|(?P<m2>" + _MONTH_WORD + r")\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b(?!,?\s+\d{4}|:))",
+    re.IGNORECASE,
+)
 
 
-def event_days(text: str) -> list[date]:
+def _nearest_year(month: int, day: int, near: date) -> date | None:
+    """The date of that month and day closest to `near` (within half a year either way)."""
+    found: list[date] = []
+    for year in (near.year - 1, near.year, near.year + 1):
+        try:
+            found.append(date(year, month, day))
+        except ValueError:
+            continue
+    return min(found, key=lambda d: abs((d - near).days)) if found else None
+
+
+def _short_day(match: re.Match[str], near: date) -> date | None:
+    if match["mm"]:
+        when = _nearest_year(int(match["mm"]), int(match["dd"]), near) if 1 <= int(match["mm"]) <= 12 else None
+        if when is None or (match["wd"] and WEEKDAYS[when.weekday()][:3] != match["wd"].lower()[:3]):
+            return None  # the weekday says it is not month/day: leave it alone
+        return when if match["wd"] or abs((when - near).days) <= 120 else None
+    word = (match["m1"] or match["m2"]).lower()
+    month = next((i for i, name in enumerate(_MONTHS, 1) if name.startswith(word[:3])), None)
+    if month is None or (len(word) > 3 and not _MONTHS[month - 1].startswith(word)):
+        return None
+    return _nearest_year(month, int(match["d1"] or match["d2"]), near)
+
+
+def _matches(text: str, near: date | None) -> list[tuple[re.Match[str], date | None]]:
+    found = [(m, _iso_day(m)) for m in _ISO.finditer(text)] + [(m, _named_day(m)) for m in _NAMED.finditer(text)]
+    if near is not None:
+        taken = [m.span() for m, _ in found]
+        for m in _SHORT.finditer(text):
+            if any(a <= m.start() < b or m.start() <= a < m.end() for a, b in taken):
+                continue
+            if m["mm"] and not m["wd"] and not _DATE_PREP.search(text[: m.start()]):
+                continue
+            found.append((m, _short_day(m, near)))
+    return found
+
+
+def dates_in(text: str, near: date | None = None) -> list[date]:
+    """Every full date `text` names (ISO first, then named); with `near` (the day the note was
+    written), also the dates written without a year."""
+    return [when for _, when in _matches(text, near) if when is not None]
+
+
+def event_days(text: str, near: date | None = None) -> list[date]:
     """The days a text ties itself to as a one-off (see the module's docstring), or [] when it is
-    not a dated event."""
+    not a dated event. `near`: the note's day, to read dates written without a year."""
     if not (PLAN.search(text) or _EVENT.search(text)):
         return []
     out: list[date] = []
-    for match, when in [(m, _iso_day(m)) for m in _ISO.finditer(text)] + [
-        (m, _named_day(m)) for m in _NAMED.finditer(text)
-    ]:
+    for match, when in _matches(text, near):
         if when is None:
             continue
         before = text[: match.start()]
@@ -102,10 +152,10 @@ def outcome(text: str) -> bool:
     return PAST_TENSE.search(text) is not None and PLAN.search(text) is None
 
 
-def passed_plan(text: str, day: date) -> bool:
+def passed_plan(text: str, day: date, near: date | None = None) -> bool:
     """An event or plan that had a day on or before `day` and is not told as its outcome: not a
-    current fact on `day` (promotion)."""
-    return any(when <= day for when in event_days(text)) and not outcome(text)
+    current fact on `day` (promotion). `near`: the note's day (dates without a year)."""
+    return any(when <= day for when in event_days(text, near)) and not outcome(text)
 
 
 def long_past(text: str, before: date) -> date | None:
@@ -113,3 +163,18 @@ def long_past(text: str, before: date) -> date | None:
     (forgetting), else None."""
     days = event_days(text)
     return max(days) if days and max(days) < before else None
+
+
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
+#: How far ahead a booked slot is an appointment of the coming days, not a fact to keep.
+APPOINTMENT_DAYS = 14
+
+
+def near_appointment(text: str, day: date, near: date | None = None) -> bool:
+    """A one-off booked for a clock time within the next two weeks ("massage booked Thursday
+    2026-02-19 at 18:00"): an appointment of the coming days, not long-term memory (a deadline or a
+    launch date names no clock time; a recurring slot names no date)."""
+    if not _CLOCK.search(text) or outcome(text):
+        return False
+    days = event_days(text, near)
+    return bool(days) and all(day < when <= day + timedelta(days=APPOINTMENT_DAYS) for when in days)

@@ -47,6 +47,8 @@ class Review:
     kept: frozenset[str] = frozenset()
     replaced: frozenset[str] = frozenset()
     only: frozenset[str] | None = None
+    #: A reviewer's `dream supersede KEY OLD`: proposal key -> the entry key it updates.
+    updates: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,8 @@ class Candidate:
     replaced: list[str] = field(default_factory=list)  # older candidates of this run about the same subject
     source: SourceRef | None = None
     also: list[SourceRef] = field(default_factory=list)
+    #: (key, text) of entries, or other proposals of this run, this may be a newer version of (versions.py)
+    conflicts: list[tuple[str, str]] = field(default_factory=list)
 
     def explain(self) -> dict[str, Any]:
         e = self.entry
@@ -173,6 +177,8 @@ class Action:
     previous_source: SourceRef | None = None
     also: tuple[SourceRef, ...] = ()
     previous_text: str | None = None  # an update: the text it replaces
+    #: (key, text) of what it may conflict with: an entry, or another proposal of the run
+    conflicts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass

@@ -7,6 +7,7 @@ from datetime import timedelta
 from memgit.dream import memory_doc
 from memgit.dream.concept_map import concept_places, concepts_document
 from memgit.dream.concepts import plain
+from memgit.dream.credit import credit
 from memgit.dream.decisions import Decision, verdicts
 from memgit.dream.deep import deep_phase
 from memgit.dream.entries import EntryRecord, parse_store
@@ -38,6 +39,7 @@ def review_of(inputs: DreamInputs, memory_text: str) -> tuple[Review, list[Decis
         kept=found.kept,
         replaced=frozenset(store.replaced()),
         only=inputs.only,
+        updates=dict(found.updates),
     )
     return review, implied
 
@@ -50,6 +52,8 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     until_now = [r for r in inputs.recalls if r.at <= inputs.now]
     # Session-start loads and gets of MEMORY.md are uses (forgetting reads them), not evidence.
     evidence = [r for r in until_now if oldest <= r.day and r.query_hash not in USE_QUERY_HASHES]
+    # Each recall counts for the line of its hit that answers its question (a heading's, its section's).
+    evidence = credit(evidence, inputs.files, inputs.similarity.compare)
     memory_text, migrated = memory_doc.migrate(inputs.memory_text)
     review, implied = review_of(inputs, memory_text)
     moved = migration_records(migrated, today.isoformat())
@@ -132,6 +136,7 @@ def _with_migrated(review: Review, moved: list[EntryRecord]) -> Review:
         review.kept,
         review.replaced | {r.replaces for r in moved if r.replaces},
         review.only,
+        review.updates,
     )
 
 

@@ -14,10 +14,12 @@ from collections.abc import Mapping, Sequence
 
 from memgit.core.paths import daily_log_day
 from memgit.core.provenance import SourceRef
+from memgit.core.text import STOP_WORDS
 from memgit.dream import memory_doc
 from memgit.dream.concepts import plain
 from memgit.dream.entries import EntryRecord
 from memgit.dream.model import Action, Candidate
+from memgit.dream.subjects import stem
 from memgit.ledger.lines import Recall
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
@@ -36,10 +38,17 @@ def source_heading(text: str | None, line: int) -> str | None:
 
 
 def why(candidate: Candidate, queries: Mapping[str, str]) -> tuple[str, ...]:
-    """Up to three of the questions that recalled a candidate, the most frequent first."""
+    """Up to three of the questions that recalled a candidate and share its subject (a key word, by
+    stem), the most frequent first: a question about something else that happened to land on the
+    line explains nothing to a reviewer."""
     counts = Counter(q for _, q, _ in candidate.entry.evidence)
     ordered = sorted(counts, key=lambda q: (-counts[q], queries.get(q, "~")))
-    return tuple(queries[q] for q in ordered if queries.get(q))[:MAX_WHY]
+    mine = _stems(candidate.entry.fact)
+    return tuple(queries[q] for q in ordered if queries.get(q) and _stems(queries[q]) & mine)[:MAX_WHY]
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in re.findall(r"[^\W\d_]{3,}", text.lower()) if w not in STOP_WORDS}
 
 
 def query_texts(recalls: Sequence[Recall]) -> dict[str, str]:

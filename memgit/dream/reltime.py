@@ -73,7 +73,11 @@ _PREPOSITIONS = (
     "at",
 )
 _PREP = r"(?P<prep>\b(?:" + "|".join(sorted({re.escape(p) for p in _PREPOSITIONS}, key=len, reverse=True)) + r")\s+)?"
-_ISO_AFTER = re.compile(r"^\s*,?\s*\(?\d{4}-\d{2}-\d{2}")
+#: After a weekday, the date it names already: ISO, "7 October", "October 7", "5/14" ("Thu 5/14").
+_ISO_AFTER = re.compile(
+    r"^\s*,?\s*\(?(?:\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+(?-i:[A-Z][a-z]{2,8})\b|\d{1,2}/\d{1,2}\b"
+    r"|(?-i:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*)\.?\s+\d{1,2}\b)"
+)
 PAST_TENSE = re.compile(
     r"\b(?:was|were|did|had|went|got|took|came|made|said|told|met|ran|began|left|found|gave|saw|held|won|lost|"
     r"wrote|sent|spent|bought|paid|moved|finished|completed|happened|shipped|decided|agreed|started|ended|"
@@ -97,7 +101,17 @@ _PERIOD = re.compile(
     re.IGNORECASE,
 )
 _AGO = re.compile(_PREP + r"\b" + _NUMBER + r"\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.IGNORECASE)
-_IN = re.compile(r"\bin\s+" + _NUMBER + r"\s+(?P<unit>day|week)s?(?!\s+ago)\b", re.IGNORECASE)
+_IN = re.compile(
+    r"\bin\s+" + _NUMBER + r"\s+(?P<unit>day|week)s?(?:['’]s?\s+time\b)?(?!\s+ago)(?!['’\w])"
+    r"(?!\s+(?:before|after|ahead|earlier|later|prior|of|notice|in advance|beforehand)\b)",  # a span, not a day
+    re.IGNORECASE,
+)
+_ABOUT_AGO = re.compile(
+    r"\b(?P<word>about|around|roughly|nearly|almost|over|some)\s+"
+    + _NUMBER
+    + r"\s+(?P<unit>day|week|month|year)s?\s+ago\b",
+    re.IGNORECASE,
+)
 _FEW_AGO = re.compile(r"\b(?:a few|several) (?P<unit>day|week|month)s ago\b", re.IGNORECASE)
 _NAMED = re.compile(
     _PREP + r"(?P<mod>\b(?:this|next|last|past|coming)\s+)?\b(?P<day>" + _WEEKDAY + r")(?P<tail>s\b|'s\b)?"
@@ -129,7 +143,17 @@ _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 _OTHER_DAY = re.compile(r"\bthe other day\b", re.IGNORECASE)
 _END_OF = re.compile(r"\b(?:the\s+)?end of (?:the |this )?(?P<unit>week|month)\b(?!\s+of\b)", re.IGNORECASE)
 _EVERY = re.compile(
-    r"\b(?:every|each|most|some|all|other|any|a|an)\s+$|\d{4}-\d{2}-\d{2}\W{0,3}(?:a\s+)?$", re.IGNORECASE
+    r"\b(?:every|each|most|some|all|other|any|a|an|alternate|second|third|fourth|first)\s+$"
+    r"|\d{4}-\d{2}-\d{2}\W{0,3}(?:a\s+)?$",
+    re.IGNORECASE,
+)
+#: A sentence that states a standing rule or a recurring event: a weekday in it is every such day,
+#: never one date ("no calls on Monday morning, under any circumstances", "weigh-in is Friday, always").
+STANDING = re.compile(
+    r"\b(?:every|each|always|never|ever|weekly|fortnightly|biweekly|alternate|going forward|from now on|"
+    r"henceforth|as a rule|standing|usually|normally|regularly|under any circumstances|at any time|"
+    r"no longer|each week|per week|a week)\b",
+    re.IGNORECASE,
 )
 
 # What is still relative after resolving (a reader cannot tell the date from the entry alone).
@@ -203,6 +227,7 @@ def resolve(text: str, day: date) -> str:
     """`text` with every relative date expression it can pin down named by its date."""
     text = _DAY_WORD.sub(_keep_case(partial(_day_word, day)), text)
     text = _PERIOD.sub(_keep_case(partial(_period, day)), text)
+    text = _ABOUT_AGO.sub(_keep_case(partial(_ago_about, day)), text)
     text = _AGO.sub(_keep_case(partial(_ago, day)), text)
     text = _FEW_AGO.sub(_keep_case(lambda m: f"a few {m['unit'].lower()}s before {day.isoformat()}"), text)
     text = _IN.sub(_keep_case(partial(_within, day)), text)
@@ -254,7 +279,27 @@ def _period(day: date, m: re.Match[str]) -> str:
     return _with_prep(m["prep"], default, noun)
 
 
+def _ago_about(day: date, m: re.Match[str]) -> str:
+    """ "about a year ago" -> "in about 2022": the approximation stays with the date it qualifies."""
+    return f"in {m['word'].lower()} {_ago_noun(day, m)}"
+
+
 def _ago(day: date, m: re.Match[str]) -> str:
+    return _ago_dated(day, m)
+
+
+def _ago_noun(day: date, m: re.Match[str]) -> str:
+    n, unit = _count(m["n"]), m["unit"].lower()
+    if unit == "day":
+        return (day - timedelta(days=n)).isoformat()
+    if unit == "week":
+        return f"the week of {_monday(day - timedelta(weeks=n)).isoformat()}"
+    if unit == "month":
+        return _month_name(_shift_month(day, -n))
+    return str(day.year - n)
+
+
+def _ago_dated(day: date, m: re.Match[str]) -> str:
     n, unit = _count(m["n"]), m["unit"].lower()
     if unit == "day":
         return _with_prep(m["prep"], "on", (day - timedelta(days=n)).isoformat())
@@ -267,8 +312,9 @@ def _ago(day: date, m: re.Match[str]) -> str:
 
 def _within(day: date, m: re.Match[str]) -> str:
     n, unit = _count(m["n"]), m["unit"].lower()
-    when = day + timedelta(days=n * (7 if unit == "week" else 1))
-    return f"around {when.isoformat()}"
+    if unit == "week":  # a week later is a week, not a day: name the week it falls in
+        return f"in the week of {_monday(day + timedelta(weeks=n)).isoformat()}"
+    return f"on {(day + timedelta(days=n)).isoformat()}"
 
 
 def _season(day: date, m: re.Match[str]) -> str:
@@ -291,6 +337,10 @@ def _named(day: date, text: str, m: re.Match[str]) -> str:
         return m.group(0)  # "on Mondays": every Monday, not a date
     if _ISO_AFTER.match(text[m.end() :]) or _EVERY.search(text[: m.start("day")]):
         return m.group(0)
+    if not m["mod"] and STANDING.search(_sentence_of(text, m.start("day"))):
+        return m.group(0)  # a standing rule's weekday: every such day, not one date
+    if m["part"] and text[m.end() : m.end() + 1].lower() == "s":
+        return m.group(0)  # "on Sunday afternoons": every one of them
     weekday = WEEKDAYS.index(m["day"].lower())
     when = _weekday_date(day, weekday, m["mod"] or "", _sentence_of(text, m.start("day")))
     name = m["day"][0].upper() + m["day"][1:].lower()
@@ -321,6 +371,10 @@ def unresolved(text: str) -> str | None:
         if _ISO_AFTER.match(text[match.end("day") + len(match["tail"] or "") :]) or _EVERY.search(
             text[: match.start("day")]
         ):
+            continue
+        if not match["mod"] and STANDING.search(_sentence_of(text, match.start("day"))):
+            continue
+        if match["part"] and text[match.end() : match.end() + 1].lower() == "s":
             continue
         return match.group("day")
     return None

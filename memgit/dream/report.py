@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memgit.dream import memory_doc
-from memgit.dream.concepts import plain
+from memgit.dream.concepts import plain, words
+from memgit.dream.light import overlap
 from memgit.dream.standalone import CHANGE_WORDS
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ GATE_WORDS = {
     "duplicate": "says the same as an entry or a stronger candidate",
     "outdated": "older than an entry or a snippet about the same subject (the newest wins)",
     "needs context": "does not stand alone (a pronoun or a date only its log explains)",
-    "transient": "a one-off event, plan or trial whose day has passed",
+    "transient": "a one-off event, plan or trial whose day has passed, or an appointment of the next two weeks",
     "junk: chatter": "chat filler: a question, greeting, thanks or praise",
     "cap": "over the per-run cap",
     "budget": "MEMORY.md load budget reached",
@@ -40,6 +41,7 @@ DECIDED_BY = {
     "reject": "rejected with memgit dream reject",
     "closed": "its pull request was closed without merging",
     "missing": "listed in a merged report, taken out of MEMORY.md",
+    "supersede": "made an update with memgit dream supersede",
 }
 
 
@@ -55,6 +57,18 @@ def gate_label(gate: str) -> str:
 def _cell(text: str, width: int = 90) -> str:
     text = plain(text).replace("|", "\\|")
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _full(text: str) -> str:
+    """A proposal's text whole: the reviewer decides on what MEMORY.md will say, not on a cut."""
+    return " ".join(plain(text).split())
+
+
+def _order(action: Action) -> int:
+    """Updates and possible conflicts first: they change what MEMORY.md already says."""
+    if action.kind == "supersede":
+        return 0
+    return 1 if action.conflicts else (2 if action.kind == "promote" else 3)
 
 
 def _quote(text: str) -> str:
@@ -103,11 +117,16 @@ def _proposal(
         lines.append(f"  - to keep it: {drop}")
         return lines
     verb = "update" if action.kind == "supersede" else "remember"
-    lines = [f"- [ ] **{verb}** `{action.key}` {_cell(action.text)}"]
+    lines = [f"- [ ] **{verb}** `{action.key}` {_full(action.text)}"]
     if action.kind == "supersede":
         old = action.previous_text or before.get(action.target or "", "")
-        lines.append(f"  - was: {_cell(old)} (`{action.target}`)")
-        lines.append(f"  - now: {_cell(action.text)}")
+        lines.append(f"  - was: {_full(old)} (`{action.target}`)")
+        lines.append(f"  - now: {_full(action.text)}")
+    for other, text in action.conflicts:
+        lines.append(
+            f"  - may conflict with `{other}` {_quote(text)}: to make this its update, "
+            f"`memgit dream supersede {action.key} {other}`"
+        )
     lines.append(f"  - {_source_line(record, action)}")
     if candidate is not None and candidate.entry.changes:
         done = ", ".join(CHANGE_WORDS.get(x, x) for x in candidate.entry.changes)
@@ -167,7 +186,8 @@ def _proposals_section(plan: DreamPlan) -> list[str]:
     ]
     before = {e.key: plain(e.body) for e in memory_doc.parse_entries(plan.migrated or plan.memory_before)}
     by_key = {c.key: c for c in plan.candidates if c.gate is None}
-    for action, record in zip(plan.actions, plan.action_records(), strict=True):
+    pairs = sorted(zip(plan.actions, plan.action_records(), strict=True), key=lambda pair: _order(pair[0]))
+    for action, record in pairs:
         out += _proposal(action, record, by_key.get(action.key), before)
     out.append("")
     return out
@@ -199,9 +219,11 @@ def _seen_section(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
         out.append(f"- {len(gone)} recalled snippets are gone from their files (edited or deleted since).")
     if plan.themes:
         out += ["", "Themes: " + ", ".join(f"{tag} ({strength:.2f})" for tag, strength in plan.themes) + "."]
-    if plan.truths:
+    known = _known_texts(plan)
+    truths = [t for t in plan.truths if not _is_known(t[2], known)]
+    if truths:
         out += ["", "Candidate truths (REM):", ""]
-        for where, conf, text in plan.truths[:5]:
+        for where, conf, text in truths[:5]:
             out.append(f"- {_cell(text, 80)} (`{where}`, confidence {conf:.2f})")
     return out
 
@@ -218,7 +240,12 @@ def _fell_section(plan: DreamPlan, cfg: DreamConfig) -> list[str]:
                     f"  (MEMORY.md would pass its load budget of {cfg.memory_max_chars} characters; "
                     "memgit never truncates it: forget or shorten entries to make room)"
                 )
-    near = [c for c in plan.candidates if c.gate in ("score", "queries", "recalls", "cap", "budget")][:5]
+    known = _known_texts(plan)
+    near = [
+        c
+        for c in plan.candidates
+        if c.gate in ("score", "queries", "recalls", "cap", "budget") and not _is_known(c.entry.fact, known)
+    ][:5]
     if near:
         out += ["", "Closest misses:", ""]
         for c in near:
@@ -227,3 +254,25 @@ def _fell_section(plan: DreamPlan, cfg: DreamConfig) -> list[str]:
                 f"{len(c.entry.queries)} queries: {GATE_WORDS.get(c.gate or '', c.gate)}"
             )
     return out
+
+
+def _known_texts(plan: DreamPlan) -> list[frozenset[str]]:
+    """The words of what needs no reviewer's look again: MEMORY.md's entries (before and after the
+    run), this run's proposals, and what a reviewer rejected."""
+    texts = [
+        plain(e.body)
+        for e in memory_doc.parse_entries(plan.memory_after[-1] if plan.memory_after else plan.memory_before)
+    ]
+    texts += [plain(e.body) for e in memory_doc.parse_entries(plan.memory_before)]
+    texts += [a.text for a in plan.actions]
+    texts += [c.entry.fact for c in plan.candidates if c.gate in ("rejected", "already promoted", "duplicate")]
+    return [words(t) for t in texts]
+
+
+def _is_known(text: str, known: list[frozenset[str]]) -> bool:
+    mine = words(plain(text))
+    return any(overlap(mine, theirs) >= KNOWN_OVERLAP for theirs in known)
+
+
+#: Word overlap at which a REM truth or a near miss is the same as something MEMORY.md or the review holds.
+KNOWN_OVERLAP = 0.6

@@ -11,7 +11,9 @@ entry. Both record the decision (decisions.py), so the proposal never comes back
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,7 @@ from memgit.git import commits
 from memgit.ledger.clock import resolve_now
 
 if TYPE_CHECKING:
+    from memgit.dream.model import DreamPlan
     from memgit.workspace import Workspace
 
 MIN_PREFIX = 5
@@ -82,9 +85,8 @@ class DropOutcome:
         }
 
 
-def drop_proposals(
-    ws: Workspace, keys: list[str], *, branch: str | None = None, push: str | None = None
-) -> DropOutcome:
+def _dreamed_branch(ws: Workspace, branch: str | None) -> tuple[str, str, DreamBranch]:
+    """(name, tip, branch) of a dream branch memgit wrote alone, or a clear error."""
     root = ws.root
     name = dream_branch_name(ws, branch)
     tip = commits.branch_commit(root, name)
@@ -101,9 +103,63 @@ def drop_proposals(
         )
     if commits.resolve_commit(root, found.base) is None:
         raise MemgitError(f"the base commit {found.base[:12]} of {name} is not here; fetch it first")
+    return name, tip, found
+
+
+def _regenerate(
+    ws: Workspace,
+    name: str,
+    tip: str,
+    found: DreamBranch,
+    new: tuple[Decision, ...],
+    keep: frozenset[str],
+    push: str | None,
+    check: Callable[[DreamPlan], None] | None = None,
+) -> tuple[DreamOutcome, list[str]]:
+    """Write the dream branch again from the inputs of the run that wrote it, with decisions `new`
+    and only the proposals `keep`; (the outcome, the kept proposals that did not come back).
+    `check` may refuse the new plan (raise) before anything is written."""
+    root = ws.root
+    if push:
+        from memgit.git.remote import check_remote
+
+        check_remote(root, push)
+    notices: list[str] = []
+    assert found.base is not None and found.now is not None
+    inputs = gather(ws, found.base, found.now, notices, tips=(tip,), new_decisions=new, only=keep)
+    from memgit.dream.plan import plan_dream
+
+    plan = plan_dream(inputs)
+    if check is not None:
+        check(plan)
+    outcome = DreamOutcome(plan=plan, base=found.base, notices=plan.notices)
+    came_back = {a.key for a in plan.actions}
+    changed = sorted(keep - came_back)
+    if push:
+        from memgit.git.remote import fetch_branch
+
+        remote_tip = fetch_branch(root, push, name)
+        if remote_tip is not None and remote_tip != tip:
+            remote = read_dream_branch(root, remote_tip)
+            if remote.foreign:
+                raise MemgitError(f"{push}/{name} has commits memgit did not write; not pushing over them")
+    write_branch(ws, plan, inputs, outcome, name=name, force=True, push=push)
+    return outcome, changed
+
+
+def drop_proposals(
+    ws: Workspace,
+    keys: list[str],
+    *,
+    branch: str | None = None,
+    push: str | None = None,
+    now: datetime | None = None,
+) -> DropOutcome:
+    """`now`: the decision's date (the CLI's --now); default MEMGIT_NOW, else the clock."""
+    name, tip, found = _dreamed_branch(ws, branch)
     chosen = match_keys(keys, [p.key for p in found.proposals], f"proposals on {name}")
     dropped = [p for p in found.proposals if p.key in chosen]
-    day = resolve_now().date().isoformat()
+    day = (now or resolve_now()).date().isoformat()
     new = tuple(
         Decision(
             p.key,
@@ -117,28 +173,66 @@ def drop_proposals(
         for p in dropped
     )
     keep = frozenset(p.key for p in found.proposals if p.key not in chosen)
-    if push:
-        from memgit.git.remote import check_remote
-
-        check_remote(root, push)
-    notices: list[str] = []
-    inputs = gather(ws, found.base, found.now, notices, tips=(tip,), new_decisions=new, only=keep)
-    from memgit.dream.plan import plan_dream
-
-    plan = plan_dream(inputs)
-    outcome = DreamOutcome(plan=plan, base=found.base, notices=plan.notices)
-    came_back = {a.key for a in plan.actions}
-    changed = sorted(keep - came_back)
-    if push:
-        from memgit.git.remote import fetch_branch
-
-        remote_tip = fetch_branch(root, push, name)
-        if remote_tip is not None and remote_tip != tip:
-            remote = read_dream_branch(root, remote_tip)
-            if remote.foreign:
-                raise MemgitError(f"{push}/{name} has commits memgit did not write; not pushing over them")
-    write_branch(ws, plan, inputs, outcome, name=name, force=True, push=push)
+    outcome, changed = _regenerate(ws, name, tip, found, new, keep, push)
     return DropOutcome(name, dropped, outcome, changed)
+
+
+@dataclass
+class SupersedeOutcome:
+    branch: str
+    key: str
+    target: str
+    dream: DreamOutcome
+
+    def to_dict(self) -> dict[str, Any]:
+        dream = self.dream.to_dict()
+        return {
+            "branch": self.branch,
+            "key": self.key,
+            "target": self.target,
+            "commits": dream.get("commits", []),
+            "pushed": dream.get("pushed"),
+            "actions": dream.get("actions", []),
+            "notices": dream.get("notices", []),
+        }
+
+
+def supersede_proposal(
+    ws: Workspace,
+    key: str,
+    old: str,
+    *,
+    branch: str | None = None,
+    push: str | None = None,
+    now: datetime | None = None,
+) -> SupersedeOutcome:
+    """Make proposal `key` on the dream branch the update of entry `old` (a "may conflict with"
+    the reviewer confirms): the branch is written again with it replacing that entry, and the
+    decision rides on the branch, so later runs keep it an update."""
+    name, tip, found = _dreamed_branch(ws, branch)
+    [chosen] = match_keys([key], [p.key for p in found.proposals if p.action == "promote"], f"new proposals on {name}")
+    assert found.base is not None
+    memory = (commits.read_files(ws.root, found.base, ["MEMORY.md"])["MEMORY.md"] or b"").decode("utf-8", "replace")
+    store = parse_store((commits.read_files(ws.root, found.base, [ENTRIES_PATH])[ENTRIES_PATH] or b"").decode())
+    entries = {e.key: e for e in memory_doc.parse_entries(memory, store.hashes())}
+    [target] = match_keys([old], sorted(entries), f"entries of MEMORY.md at {found.base[:12]}")
+    if not entries[target].owned:
+        raise MemgitError(f"entry {target} was edited by hand, so it is yours: edit MEMORY.md yourself")
+    proposal = next(p for p in found.proposals if p.key == chosen)
+    day = (now or resolve_now()).date().isoformat()
+    decision = Decision(
+        chosen, "updates", day, "supersede", "supersede", proposal.text, "confirmed as an update", target
+    )
+    keep = frozenset(p.key for p in found.proposals if p.key != target)
+
+    def check(plan: DreamPlan) -> None:
+        if not any(a.key == chosen and a.target == target for a in plan.actions):
+            raise MemgitError(
+                f"{chosen} cannot update {target} (another proposal of the branch updates it); nothing was written"
+            )
+
+    outcome, _ = _regenerate(ws, name, tip, found, (decision,), keep, push, check)
+    return SupersedeOutcome(name, chosen, target, outcome)
 
 
 @dataclass
@@ -166,8 +260,10 @@ def _read(path: Path) -> str | None:
         raise MemgitError(f"cannot read {path.name}: {exc}") from None
 
 
-def reject_entries(ws: Workspace, keys: list[str], *, reason: str | None = None) -> RejectOutcome:
-    """Take merged entries out of MEMORY.md by key, record each as rejected, commit both."""
+def reject_entries(
+    ws: Workspace, keys: list[str], *, reason: str | None = None, now: datetime | None = None
+) -> RejectOutcome:
+    """Take merged entries out of MEMORY.md by key, record each as rejected (dated `now`), commit both."""
     from memgit.git import commits, plumbing
 
     root = ws.root
@@ -200,7 +296,7 @@ def reject_entries(ws: Workspace, keys: list[str], *, reason: str | None = None)
             outcome.removed.append(key)
         record = store.written().get(key)
         outcome.rejected.append((key, plain(entry.body) if entry is not None else (record.text if record else "")))
-    day = resolve_now().date().isoformat()
+    day = (now or resolve_now()).date().isoformat()
     decisions_rel = decisions_path(day)
     lines = [
         Decision(key, "rejected", day, "reject", "promote", body, reason or None).to_json()

@@ -57,6 +57,10 @@ class DreamOutcome:
     notices: list[str] = field(default_factory=list)
     #: --push found commits memgit did not write on the remote branch: nothing written or pushed.
     not_pushed: bool = False
+    #: A closed pull request's rejections with nothing new to propose: the branch that records them
+    #: (`<branch>-decisions`; never a pull request of its own), and git's push line for it.
+    decisions_branch: str | None = None
+    decisions_pushed: str | None = None
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         plan = self.plan
@@ -68,6 +72,8 @@ class DreamOutcome:
             "reason": self.reason,
             "notices": self.notices,
             "not_pushed": self.not_pushed,
+            "decisions_branch": self.decisions_branch,
+            "decisions_pushed": self.decisions_pushed,
         }
         if plan is not None:
             data.update(
@@ -97,6 +103,7 @@ def _action_dict(action: Action) -> dict[str, Any]:
         "components": action.components.as_dict() if action.components else None,
         "target": action.target,
         "subject": action.subject,
+        "conflicts": [{"key": key, "text": text} for key, text in action.conflicts],
     }
 
 
@@ -375,10 +382,10 @@ def run_dream(
     if branch is not None:
         commits.check_branch_name(root, branch)
     name = branch or f"{ws.config.dream.branch_prefix}{now.date().isoformat()}"
+    from memgit.git.remote import check_remote, fetch_branch
+
     remote_tip = None
     if push:
-        from memgit.git.remote import check_remote, fetch_branch
-
         check_remote(root, push)  # before anything is written: a typo must not leave a branch behind
         remote_tip = fetch_branch(root, push, name)
     outcome = DreamOutcome(plan=None, base=base_commit)
@@ -388,7 +395,8 @@ def run_dream(
         outcome.not_pushed = True
         return outcome
     local_tip = commits.branch_commit(root, name)
-    tips = [t for t in (remote_tip, local_tip) if t]
+    side_tip = fetch_branch(root, push, decisions_name(name)) if push else None
+    tips = [t for t in (remote_tip, local_tip, side_tip) if t]
     tips += [
         t
         for b in commits.local_branches(root, ws.config.dream.branch_prefix)
@@ -404,15 +412,37 @@ def run_dream(
     plan = plan_dream(inputs)
     outcome.plan = plan
     outcome.notices = plan.notices
+    fresh = _unrecorded(new, inputs)
     if plan.empty:
         counts = ", ".join(f"{gate}: {n}" for gate, n in plan.gate_counts.items()) or "no recalls in the ledger"
         outcome.reason = f"nothing to promote, supersede or forget ({counts})"
+        if not fresh:
+            return outcome
+        if dry_run:
+            return outcome
+        # A closed pull request's "no" must outlive its branch: the decisions ride on a side branch
+        # that every later run reads (and carries into its own branch), and that opens no pull request.
+        side = DreamOutcome(plan=plan, base=base_commit)
+        write_branch(ws, plan, inputs, side, name=decisions_name(name), force=True, push=push)
+        outcome.decisions_branch, outcome.decisions_pushed = side.branch, side.pushed
+        outcome.reason += f"; {len(fresh)} review decision(s) of the closed pull request recorded on {side.branch}"
         return outcome
     if dry_run:
         outcome.reason = "dry run: no branch written"
         return outcome
     write_branch(ws, plan, inputs, outcome, name=name, force=force, push=push)
     return outcome
+
+
+def decisions_name(branch: str) -> str:
+    """The side branch that keeps a closed pull request's rejections when a run has nothing new."""
+    return f"{branch}-decisions"
+
+
+def _unrecorded(new: list[Decision], inputs: DreamInputs) -> list[Decision]:
+    """The decisions taken now that the base does not hold yet (so they must be written somewhere)."""
+    known = {(d.key, d.verdict) for d in inputs.decisions if d not in new}
+    return [d for d in new if (d.key, d.verdict) not in known]
 
 
 def write_branch(

@@ -7,8 +7,8 @@ a copy, so it is rewritten to stand alone, and refused when it cannot:
 
 * the speaker markup becomes "Jon said: …";
 * questions, greetings, thanks and praise are dropped; nothing else left is `junk: chatter`;
-* a bare pronoun subject (He/She/It/They/This/That …) takes a person's name from the heading or
-  the line above where exactly one person is named there, else `needs context`;
+* a bare pronoun subject (He/She/It/They/This/That …) takes a person's whole name from the heading
+  above when it names exactly one person, else `needs context`;
 * relative dates are resolved against the log's day (`reltime`); one that cannot be is `needs
   context`;
 * a one-off event or plan whose date is not after the dream (`rehearsal on 2026-03-04 at 14:00`),
@@ -27,7 +27,7 @@ from datetime import date
 from memgit.core.text import STOP_WORDS
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import NOT_CONCEPTS, plain
-from memgit.dream.events import passed_plan
+from memgit.dream.events import near_appointment, passed_plan
 from memgit.dream.reltime import MONTHS, WEEKDAYS, resolve, unresolved
 
 #: What standing alone may change in a copy (`Verdict.changes`), as a reviewer reads it.
@@ -61,7 +61,11 @@ _VERB_AFTER = re.compile(
     r"gets|happened|happens|worked|works|went|goes|helped|helps|shows|showed)\b",
     re.IGNORECASE,
 )
-_NAME_RUN = re.compile(r"(?<![\w'’])[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)*")
+_NAME_RUN = re.compile(
+    r"(?<![\w'’])(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sr|Sra|Fr)\.?\s+)?[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)*"
+)
+#: A title alone names no one ("Prof", "Dr"): a heading's person is the whole name or nobody.
+_TITLES = frozenset("dr prof mr mrs ms mx sr sra fr professor doctor coach".split())
 _PERSON_CUE = re.compile(
     r"(?:\bwith|\bfrom|\bby|\bfor|\band|&|,|\b1:1|\bcall|\bchat|\bmeet(?:ing)?)\s*$", re.IGNORECASE
 )
@@ -148,14 +152,14 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
         return Verdict(body, NEEDS_CONTEXT)
     if speaker:
         body = f"{speaker} said: {body}"
-    if is_transient(body, today):
+    if is_transient(body, today, day):
         return Verdict(body, TRANSIENT, tuple(changes))
     return Verdict(body, None, tuple(changes))
 
 
 def _pronoun_subject(body: str, lines: Sequence[str], start: int, speaker: str | None) -> str | None:
     """None: the subject is not a bare pronoun. "": it is, and cannot be resolved. Else the body
-    with the pronoun replaced by the one person the heading or the line above names."""
+    with the pronoun replaced by the one person the heading names."""
     match = _PRONOUN.match(body)
     if not match:
         return None
@@ -179,48 +183,24 @@ def _pronoun_subject(body: str, lines: Sequence[str], start: int, speaker: str |
 
 
 def _people_around(lines: Sequence[str], start: int) -> set[str]:
-    """Persons named by the nearest heading above line `start` and the subject of the line above it."""
-    names: set[str] = set()
-    previous_done = False
+    """Persons named by the nearest heading above line `start`. The line above is no witness for
+    a name (a pronoun may point past it: "Sam Oduya ran 10k." / "She said it looked fine." means
+    the physio of the heading), and a copy names no one its line and heading do not; but a line
+    above that opens with another name makes the pronoun ambiguous, so it vetoes."""
+    above: str | None = None
     for number in range(start - 1, 0, -1):
         line = lines[number - 1] if number - 1 < len(lines) else ""
         if not line.strip():
             continue
         heading = _HEADING.match(line)
         if heading:
-            names |= _heading_people(heading["text"])
-            break
-        if not previous_done:
-            previous_done = True
-            found = _line_subject(line)
-            if found:
-                names.add(found)
-    return names
-
-
-def _is_name(run: str) -> bool:
-    words = run.split()
-    return bool(words) and all(
-        w.lower() not in STOP_WORDS and w.lower() not in _COMMON and w.lower() not in NOT_CONCEPTS and not w.isupper()
-        for w in words
-    )
-
-
-def _heading_people(text: str) -> set[str]:
-    text = re.sub(
-        r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b1:1\b", lambda m: " 1:1 " if m.group(0) == "1:1" else " ", text
-    )
-    runs = [(m.start(), m.group(0)) for m in _NAME_RUN.finditer(text)]
-    people = set()
-    meaningful = [run for _, run in runs if _is_name(run)]
-    for at, run in runs:
-        if not _is_name(run):
-            continue
-        cued = _PERSON_CUE.search(text[:at]) is not None or text[at + len(run) :].startswith(("'s", "’s"))
-        alone = len(meaningful) == 1 and len(re.findall(r"[A-Za-z]{3,}", text)) <= len(run.split()) + 2
-        if cued or alone:
-            people.add(run)
-    return people
+            people = _heading_people(heading["text"])
+            if people and above and above not in people:
+                return people | {above}  # two candidates: ambiguous
+            return people
+        if above is None:
+            above = _line_subject(line) or ""
+    return set()
 
 
 def _line_subject(line: str) -> str | None:
@@ -236,8 +216,39 @@ def _line_subject(line: str) -> str | None:
     return match.group(0)
 
 
-def is_transient(text: str, today: date) -> bool:
-    """A trial or a status of the moment, or a one-off event or plan dated on or before `today`
+def _is_name(run: str) -> bool:
+    words = run.split()
+    if all(w.lower().rstrip(".") in _TITLES for w in words):
+        return False
+    return bool(words) and all(
+        w.lower() not in STOP_WORDS and w.lower() not in _COMMON and w.lower() not in NOT_CONCEPTS and not w.isupper()
+        for w in words
+    )
+
+
+def _heading_people(text: str) -> set[str]:
+    text = re.sub(
+        r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b1:1\b", lambda m: " 1:1 " if m.group(0) == "1:1" else " ", text
+    )
+    runs = [(m.start(), m.group(0)) for m in _NAME_RUN.finditer(text)]
+    people = set()
+    meaningful = [run for _, run in runs if _is_name(run)]
+    for at, found in runs:
+        run = re.sub(r"['’]s$", "", found)  # "Noor's review": the person is Noor
+        if not _is_name(run):
+            continue
+        cued = (
+            _PERSON_CUE.search(text[:at]) is not None or found != run or text[at + len(run) :].startswith(("'s", "’s"))
+        )
+        alone = len(meaningful) == 1 and len(re.findall(r"[A-Za-z]{3,}", text)) <= len(run.split()) + 2
+        if cued or alone:
+            people.add(run)
+    return people
+
+
+def is_transient(text: str, today: date, near: date | None = None) -> bool:
+    """A trial or a status of the moment, an appointment of the next two weeks (a clock time and a
+    date), or a one-off event or plan dated on or before `today`
     (events.py, the rule forgetting shares; its outcome, in the past tense, stays a fact, and so does
     a change "from <date>")."""
-    return _TRIAL.search(text) is not None or passed_plan(text, today)
+    return _TRIAL.search(text) is not None or passed_plan(text, today, near) or near_appointment(text, today, near)

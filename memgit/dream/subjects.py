@@ -155,6 +155,9 @@ def title_of(text: str) -> str | None:
     speaker = speaker_of(body)
     if speaker:
         return speaker
+    label = re.match(r"^(\w+)\s*:\s+(?=\S)", body)
+    if label and label.group(1).lower() in _COMMON_STARTS | FILLER:
+        body = body[label.end() :]  # "Decision: we keep Postgres": the label is no subject
     words = _title_words(body)
     run = _name_run(body, words)
     if run:
@@ -249,6 +252,8 @@ _HEAD_STOPS = frozenset(
     """is are was were be been will would shall should can could may might must has have had does did do goes go
     moves move runs run owns own leads lead takes take joins join wants want prefers prefer needs need requires
     require uses use lives live works work starts start stays stay keeps keep reads read writes write retries
+    hands handed passes passed handles handled coordinates manages expects asks likes answers approves inherited
+    picked took taken gets looks babysits swims reversed switched changed
     set sets gets get says said at on in to from for with by of every per after before since until than as into
     over under about during within without via stays happens happen becomes become""".split()
 )

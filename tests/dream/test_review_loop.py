@@ -109,14 +109,14 @@ def test_decisions_stick_and_reviewer_commits_survive(team: tuple[Path, Path, Pa
     # The reviewer drops one proposal: the branch is regenerated without it, no rebase, no conflict.
     git(reviewer, "fetch", "-q", "origin")
     git(reviewer, "branch", BRANCH, f"origin/{BRANCH}")
-    dropped = memgit_json(reviewer, "dream", "drop", keys["report"][:7], "--push", "origin", env=BM25)
+    dropped = memgit_json(
+        reviewer, "dream", "drop", keys["report"][:7], "--push", "origin", "--now", night(1), env=BM25
+    )
     assert [d["key"] for d in dropped["dropped"]] == [keys["report"]] and dropped["changed"] == []
     assert sorted(a["text"] for a in dropped["actions"]) == sorted([password, standup, rota])
     after_drop = git(reviewer, "show", f"{BRANCH}:MEMORY.md")
     assert report not in after_drop and password in after_drop
-    decided, _ = parse_decisions(
-        [("d", git(reviewer, "show", f"{BRANCH}:memory/.dreams/decisions/{_today(reviewer)}.jsonl"))]
-    )
+    decided, _ = parse_decisions([("d", git(reviewer, "show", f"{BRANCH}:memory/.dreams/decisions/2026-03-01.jsonl"))])
     assert [(d.key, d.verdict, d.by) for d in decided] == [(keys["report"], "rejected", "drop")]
 
     # ...then pushes a fix of their own: the standup proposal deleted by hand on the branch.
@@ -141,8 +141,11 @@ def test_decisions_stick_and_reviewer_commits_survive(team: tuple[Path, Path, Pa
     git(reviewer, "merge", "-q", "--no-ff", "-m", "Merge pull request: memgit dream", BRANCH)
     merged = (reviewer / "MEMORY.md").read_text()
     assert password in merged and rota in merged and standup not in merged and report not in merged
-    out = memgit_json(reviewer, "dream", "reject", keys["rota"], "--reason", "Carol left the team", env=BM25)
+    out = memgit_json(
+        reviewer, "dream", "reject", keys["rota"], "--reason", "Carol left the team", "--now", night(2), env=BM25
+    )
     assert out["removed"] == [keys["rota"]] and out["commit"]
+    assert keys["rota"] in (reviewer / "memory/.dreams/decisions/2026-03-02.jsonl").read_text()  # --now's date
     after = (reviewer / "MEMORY.md").read_text()
     kept = [line for line in merged.splitlines() if line.strip() and rota not in line and line != "### Carol"]
     assert rota not in after and [line for line in after.splitlines() if line.strip()] == kept  # nothing else moved
@@ -158,27 +161,39 @@ def test_decisions_stick_and_reviewer_commits_survive(team: tuple[Path, Path, Pa
     assert [a["text"] for a in third["actions"]] == [LATE[1]], third["actions"]
     assert any(d["by"] == "missing" and d["key"] == keys["standup"] for d in third["decisions"])
 
-    # Its pull request is closed without merging (the CI passes --reject-previous then).
+    # Its pull request is closed without merging (the CI passes --reject-previous then): nothing new to
+    # propose, yet the rejection is recorded, dated by --now, on a side branch that opens no pull
+    # request; the closed branch stays as it was.
+    closed_tip = git(runner, "ls-remote", "origin", BRANCH).split()[0]
     fourth = nightly(runner, 4, "--reject-previous")
-    assert fourth["actions"] == [] and fourth["branch"] is None
-    explained = memgit_json(
-        runner, "dream", "--now", night(4), "--dry-run", "--explain", "--reject-previous", "--branch", BRANCH, env=BM25
+    assert fourth["actions"] == [] and fourth["branch"] is None and "recorded" in fourth["reason"]
+    side = f"{BRANCH}-decisions"
+    assert fourth["decisions_branch"] == side and fourth["decisions_pushed"]
+    assert git(runner, "ls-remote", "origin", BRANCH).split()[0] == closed_tip
+    recorded, _ = parse_decisions(
+        [("d", git(runner, "show", f"origin/{side}:memory/.dreams/decisions/2026-03-04.jsonl"))]
     )
+    assert [(d.key, d.verdict, d.by) for d in recorded] == [(key_of(third, LATE[1]), "rejected", "closed")]
+    explained = memgit_json(runner, "dream", "--now", night(4), "--dry-run", "--explain", "--branch", BRANCH, env=BM25)
     gates = {row["text"]: row["gate"] for row in explained["candidates"]}
     for fact in (standup, report, rota, LATE[1]):
         assert gates[f"- {fact}"] == "rejected", (fact, gates)
     assert gates[f"- {password}"] == "already promoted"
-    # Night 5: still nothing comes back (the closed branch is still there, unchanged).
-    fifth = nightly(runner, 5, "--reject-previous")
-    assert fifth["actions"] == []
+    # Night 5: the closed branch is deleted (as a forge's button does), and the runner is a fresh clone:
+    # the side branch still carries the rejection, so nothing comes back.
+    git(reviewer, "push", "-q", "origin", f":{BRANCH}")
+    fresh = runner.parent / "runner-5"
+    git(runner.parent, "clone", "-q", str(runner.parent / "origin.git"), str(fresh))
+    fifth = nightly(fresh, 5)
+    assert fifth["actions"] == [] and fifth["decisions_branch"] is None, fifth
+    # The side branch is merged and deleted: the rejection now lives on main.
+    git(reviewer, "fetch", "-q", "origin")
+    git(reviewer, "merge", "-q", "--no-ff", "-m", "Merge the review decisions", f"origin/{side}")
+    git(reviewer, "push", "-q", "origin", "main", f":{side}")
+    sixth = nightly(fresh, 6)
+    assert sixth["actions"] == [] and sixth["branch"] is None, sixth
     # Nobody reverted anything.
     assert "Revert" not in git(runner, "log", "--format=%s", "origin/main")
-
-
-def _today(root: Path) -> str:
-    from datetime import UTC, datetime
-
-    return datetime.now(UTC).date().isoformat()
 
 
 def test_drop_and_reject_bad_input(team: tuple[Path, Path, Path]) -> None:

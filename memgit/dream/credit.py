@@ -1,0 +1,107 @@
+"""Which line a recall counts for (pure): the one that answers the question.
+
+A search hit is a chunk of several lines; the ledger names one of them, the line sharing the most
+words with the query, else the chunk's first line. A question in other words than its answer
+("when is the retro" / "Retros happen every second Friday at 15:00") shares none, so the recall
+lands on the chunk's first line, often a heading, and is lost as junk; or on the line that names
+the person asked about rather than the line that says what was asked. So the dream reads each
+recall again: among the content lines of its hit (for a heading, the lines of its section), it
+credits the one that meets the question best, by its words and by meaning (cosine of the
+embeddings, when a model is installed), and a tie keeps the ledger's own line.
+
+A recall is moved only when its hit is still where the ledger saw it (the focused line's text
+hash matches the file at the base); otherwise rehydration finds the line as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from memgit.core.text import STOP_WORDS
+from memgit.ledger.lines import Recall, text_hash
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+#: How far below a heading its section is read for the answer.
+SECTION_LINES = 20
+#: Weight of shared words beside the cosine (both in [0, 1]).
+WORD_WEIGHT = 0.5
+#: How much better another line must answer before a recall leaves the line the ledger named.
+MARGIN = 0.1
+#: The least cosine for a heading's recall to go to a line under it that shares no word with the question.
+HEADING_FLOOR = 0.3
+
+Compare = Callable[[list[str], list[str]], list[list[float]]]
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in (m.lower() for m in _WORD.findall(text)) if w not in STOP_WORDS and len(w) > 2}
+
+
+def _region(lines: Sequence[str], r: Recall) -> list[int]:
+    """Line numbers that may answer: the hit's content lines; for a focused heading, its section."""
+    first, last = r.start, r.end
+    heading = _HEADING.match(lines[r.focus_start - 1])
+    if heading:
+        level = len(lines[r.focus_start - 1].lstrip()) - len(lines[r.focus_start - 1].lstrip().lstrip("#"))
+        first, last = r.focus_start, min(len(lines), max(r.end, r.focus_start + SECTION_LINES))
+        for number in range(r.focus_start + 1, last + 1):
+            line = lines[number - 1].lstrip()
+            if _HEADING.match(line) and len(line) - len(line.lstrip("#")) <= level:
+                last = number - 1  # the section ends at the next heading of its level or above
+                break
+    return [
+        n for n in range(first, min(last, len(lines)) + 1) if lines[n - 1].strip() and not _HEADING.match(lines[n - 1])
+    ]
+
+
+def credit(recalls: Sequence[Recall], files: Mapping[str, str | None], compare: Compare | None) -> list[Recall]:
+    """The recalls, each moved to the line of its hit that best answers its query (see above)."""
+    split: dict[str, list[str]] = {}
+    out: list[Recall] = []
+    for r in recalls:
+        text = files.get(r.path)
+        if text is None or r.path == "MEMORY.md" or r.focus_start != r.focus_end:
+            out.append(r)
+            continue
+        lines = split.setdefault(r.path, text.splitlines())
+        if r.focus_start > len(lines) or (r.text_hash and text_hash(lines[r.focus_start - 1]) != r.text_hash):
+            out.append(r)  # the file changed since: rehydration finds the line
+            continue
+        region = _region(lines, r)
+        heading = bool(_HEADING.match(lines[r.focus_start - 1]))
+        if not region or (len(region) == 1 and region[0] == r.focus_start):
+            out.append(r)
+            continue
+        best = _best(r, lines, region, compare, heading)
+        if best == r.focus_start:
+            out.append(r)
+            continue
+        out.append(replace(r, focus_start=best, focus_end=best, text_hash=text_hash(lines[best - 1])))
+    return out
+
+
+def _best(r: Recall, lines: Sequence[str], region: list[int], compare: Compare | None, heading: bool) -> int:
+    """The best answering line of `region` (the ledger's own on a tie, unless it is a heading)."""
+    if not r.query:
+        return r.focus_start
+    asked = _words(r.query)
+    texts = [lines[n - 1] for n in region]
+    cosines = compare([r.query], texts)[0] if compare is not None else [0.0] * len(texts)
+    scored = []
+    for n, text, cosine in zip(region, texts, cosines, strict=True):
+        shared = len(asked & _words(text)) / len(asked) if asked else 0.0
+        scored.append((cosine + WORD_WEIGHT * shared, shared, n))
+    best = max(scored, key=lambda row: (row[0], row[2] == r.focus_start, -row[2]))
+    if heading:
+        # Off a heading only to a line that meets the question at all: a word, or a close meaning.
+        return best[2] if best[1] > 0 or best[0] >= HEADING_FLOOR else r.focus_start
+    own = next((row for row in scored if row[2] == r.focus_start), None)
+    if own is None:
+        return r.focus_start
+    # Away from the ledger's own line only on clear evidence: no fewer shared words, a better score.
+    if best[1] >= own[1] and best[0] >= own[0] + MARGIN:
+        return best[2]
+    return r.focus_start

@@ -1,0 +1,117 @@
+"""Facts that change, end to end through the CLI: a newer version of an entry becomes an update
+(old -> new, the old entry leaves MEMORY.md); one that is only close gets a "may conflict with" line
+and `memgit dream supersede` turns it into the update; a recurring meeting is promoted with its
+weekday intact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memgit.core.provenance import parse_trailers
+from memgit.dream import memory_doc
+from memgit.dream.concepts import plain
+from memgit.dream.decisions import parse_decisions
+from tests.dream.test_dream import BM25, BRANCH, commit_of, dream, marked, recall, show
+from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_json, write
+from tests.recall.test_search import real_model  # noqa: F401 - the fixture: the MiniLM model in the test cache
+
+HUMAN = "# Long-term Memory\n\n- The user prefers tea over coffee.\n\n"
+
+
+@pytest.fixture
+def model_env(real_model: Path) -> dict[str, str]:  # noqa: F811
+    return {"MEMGIT_MODEL": str(real_model), "MEMGIT_NO_RECALL": "0"}
+
+
+@pytest.fixture(params=["terms", pytest.param("model", marks=pytest.mark.model)])
+def similarity_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    if request.param == "terms":
+        return BM25
+    return {"MEMGIT_MODEL": str(request.getfixturevalue("real_model")), "MEMGIT_NO_RECALL": "0"}
+
+
+def _old_entry(workspace: Path, text: str) -> None:
+    write(workspace / "MEMORY.md", HUMAN + marked(text, "memory/2026-01-05.md:5-5@" + "a" * 40, "2026-01-10"))
+
+
+def test_a_role_handed_on_is_an_update_old_to_new(workspace: Path, similarity_env: dict[str, str]) -> None:
+    _old_entry(workspace, "Priyanka Rao runs the quarterly stock audit.")
+    write(
+        workspace / "memory/2026-03-01.md",
+        "# 2026-03-01\n\n## 08:00\n\n- Quarterly stock audit duty passed to Henrik Dahl.\n",
+    )
+    commit_all(workspace, "audit handed on")
+    recall(workspace, ("who does the stock audit", "quarterly audit owner", "stock audit duty"), env=similarity_env)
+    out = dream(workspace, env=similarity_env)
+    assert [(a["action"], a["target"]) for a in out["actions"]] == [("supersede", "kold0000001")], out["actions"]
+    after = show(workspace, BRANCH)
+    assert "Priyanka" not in after and "- Quarterly stock audit duty passed to Henrik Dahl." in after
+    assert after.startswith(HUMAN)
+    message = git(workspace, "log", "-1", "--format=%B", commit_of(workspace, out["commits"], "supersede"))
+    assert parse_trailers(message)["Memgit-Supersedes"] == "kold0000001"
+    assert (
+        "- was: Priyanka Rao runs the quarterly stock audit.\n- now: Quarterly stock audit duty passed to Henrik Dahl."
+        in message
+    )
+    report = show(workspace, BRANCH, "memory/dreams/2026-03-04.md")
+    assert "**update**" in report and "was: Priyanka Rao runs the quarterly stock audit." in report
+
+
+@pytest.mark.model
+def test_a_close_fact_is_flagged_and_supersede_makes_it_the_update(workspace: Path, model_env: dict[str, str]) -> None:
+    _old_entry(workspace, "The office plants get watered on Mondays.")
+    write(workspace / "memory/2026-03-01.md", "# 2026-03-01\n\n## 08:00\n\n- Plant watering happens each Thursday.\n")
+    commit_all(workspace, "plants")
+    recall(workspace, ("plant watering happens", "plant watering thursday", "thursday watering"), env=model_env)
+    out = dream(workspace, env=model_env)
+    [action] = out["actions"]
+    assert action["action"] == "promote", action
+    report = show(workspace, BRANCH, "memory/dreams/2026-03-04.md")
+    command = f"memgit dream supersede {action['key']} kold0000001"
+    assert "may conflict with `kold0000001`" in report and command in report
+    message = git(workspace, "log", "-1", "--format=%B", commit_of(workspace, out["commits"], "promote"))
+    assert "May conflict with `kold0000001`" in message and command in message
+    assert "on Mondays" in show(workspace, BRANCH)  # not an update yet: both stand until the reviewer says so
+    # Bad input first: a key that is no proposal, an entry that is not there.
+    assert_clean_error(memgit(workspace, "dream", "supersede", "kzzzzzzzz", "kold0000001"), "is not one of")
+    assert_clean_error(memgit(workspace, "dream", "supersede", action["key"], "knope00000"), "is not one of")
+    assert show(workspace, BRANCH, "memory/dreams/2026-03-04.md") == report  # nothing was written
+    made = memgit_json(
+        workspace,
+        "dream",
+        "supersede",
+        action["key"],
+        "kold0000001",
+        "--now",
+        "2026-03-05T09:00:00+00:00",
+        env=model_env,
+    )
+    assert [(a["action"], a["target"]) for a in made["actions"]] == [("supersede", "kold0000001")]
+    after = show(workspace, BRANCH)
+    assert "Mondays" not in after and "- Plant watering happens each Thursday." in after
+    decided, _ = parse_decisions([("d", show(workspace, BRANCH, "memory/.dreams/decisions/2026-03-05.jsonl"))])
+    assert [(d.key, d.verdict, d.target) for d in decided] == [(action["key"], "updates", "kold0000001")]
+    # The next run (replacing the branch) keeps it an update: the decision rides on the branch.
+    again = memgit_json(workspace, "dream", "--now", "2026-03-05T20:00:00+00:00", "--dry-run", env=model_env)
+    assert [(a["action"], a["target"]) for a in again["actions"]] == [("supersede", "kold0000001")]
+
+
+def test_a_recurring_meeting_is_promoted_with_its_weekday(workspace: Path) -> None:
+    write(
+        workspace / "memory/2026-03-02.md",
+        "# 2026-03-02\n\n## 09:00 notes\n\n- The garden committee meets every second Tuesday at 16:00.\n"
+        "- Visits to the allotment are on Sunday afternoons, always.\n",
+    )
+    commit_all(workspace, "notes")
+    recall(workspace, ("garden committee meeting", "when does the committee meet", "committee tuesday slot"))
+    recall(workspace, ("allotment visits", "when to visit the allotment", "sunday allotment"))
+    out = dream(workspace)
+    texts = sorted(a["text"] for a in out["actions"])
+    assert texts == [
+        "The garden committee meets every second Tuesday at 16:00.",
+        "Visits to the allotment are on Sunday afternoons, always.",
+    ], out["actions"]
+    entries = [plain(e.body) for e in memory_doc.parse_entries(show(workspace, BRANCH))]
+    assert all("2026-" not in e for e in entries)  # no weekday turned into one date
