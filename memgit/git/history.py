@@ -60,17 +60,15 @@ def is_ancestor(root: Path, older: str, newer: str) -> bool:
     return plumbing.run_git(root, "merge-base", "--is-ancestor", older, newer).returncode == 0
 
 
-def _raw_walk(root: Path, rev: str) -> Iterator[tuple[str, str, str]]:
-    """(commit id, path, blob id after the commit) for every file every commit changed, newest first.
+def _raw_records(root: Path, rev: str, *options: str) -> Iterator[tuple[str, list[str], list[str]]]:
+    """(commit id, `:mode mode blob blob status` fields, paths) for every file entry of a
+    `git log -z --format=%H --raw` walk, newest first.
 
     The walk prints nothing a commit's author controls except paths, and those only NUL-terminated
-    after the `:mode mode blob blob status` token that announces them: `git log -z --format=%H
-    --raw` gives `id NUL [NL]:meta NUL path NUL ... id NUL ...`. A message cannot reach this output,
-    so it cannot forge a row (messages are read afterwards, per commit, by `read_commits`).
-    """
-    proc = plumbing.run_git(
-        root, "log", "--no-merges", "--no-renames", "--raw", "--no-abbrev", "-z", "--format=%H", rev
-    )
+    after the `:meta` token that announces them: `id NUL [NL]:meta NUL path NUL ... id NUL ...`
+    (a rename or copy names two paths). A message cannot reach this output, so it cannot forge a
+    row (messages are read afterwards, per commit, by `read_commits`)."""
+    proc = plumbing.run_git(root, "log", "--no-merges", *options, "--raw", "--no-abbrev", "-z", "--format=%H", rev)
     if proc.returncode != 0:
         raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
     tokens = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
@@ -81,11 +79,20 @@ def _raw_walk(root: Path, rev: str) -> Iterator[tuple[str, str, str]]:
         i += 1
         if token.startswith(":"):
             fields = token.split(" ")
-            if i < len(tokens) and commit and len(fields) == 5 and plumbing.is_object_id(fields[3]):
-                yield commit, tokens[i], fields[3]
-            i += 1
+            count = 2 if len(fields) == 5 and fields[4][:1] in "RC" else 1
+            paths = tokens[i : i + count]
+            i += count
+            if commit and len(fields) == 5 and len(paths) == count:
+                yield commit, fields, paths
         elif plumbing.is_object_id(token):
             commit = token
+
+
+def _raw_walk(root: Path, rev: str) -> Iterator[tuple[str, str, str]]:
+    """(commit id, path, blob id after the commit) for every file every commit changed, newest first."""
+    for commit, fields, paths in _raw_records(root, rev, "--no-renames"):
+        if plumbing.is_object_id(fields[3]):
+            yield commit, paths[0], fields[3]
 
 
 def file_logs(
@@ -366,26 +373,10 @@ def worktree_commit(root: Path) -> str | None:
 def renames(root: Path, head: str, since: str | None = None) -> list[tuple[str, str, str]]:
     """Every rename in the history of `head` (not of `since`), newest first: (commit, old path,
     new path). Kept apart from `file_logs` so that a file's log can follow its past names
-    (`memgit.site.renames`). Parsed as `_raw_walk` parses: only ids and NUL-terminated paths after
-    their `:meta` token reach the output, so no message can forge a rename."""
+    (`memgit.site.renames`); read by the same message-proof walk."""
     rev = f"{since}..{head}" if since else head
-    proc = plumbing.run_git(
-        root, "log", "--no-merges", "-M", "--diff-filter=R", "--raw", "--no-abbrev", "-z", "--format=%H", rev
-    )
-    if proc.returncode != 0:
-        raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
-    tokens = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
-    out: list[tuple[str, str, str]] = []
-    commit = ""
-    i = 0
-    while i < len(tokens):
-        token = tokens[i].lstrip("\n")
-        i += 1
-        if token.startswith(":"):
-            fields = token.split(" ")
-            if commit and len(fields) == 5 and fields[4].startswith("R") and i + 1 < len(tokens):
-                out.append((commit, tokens[i], tokens[i + 1]))
-            i += 2 if len(fields) == 5 and fields[4][:1] in "RC" else 1
-        elif plumbing.is_object_id(token):
-            commit = token
-    return out
+    return [
+        (commit, paths[0], paths[1])
+        for commit, fields, paths in _raw_records(root, rev, "-M", "--diff-filter=R")
+        if fields[4].startswith("R")
+    ]

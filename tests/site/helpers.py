@@ -11,6 +11,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import pytest
+
 from tests.helpers import commit_all, git, memgit, write
 
 BM25 = {"MEMGIT_EMBEDDING": "none"}
@@ -160,3 +162,19 @@ def make_workspace(root: Path, files: dict[str, str | bytes], message: str = "me
             write(path, text)
     commit_all(root, message)
     return root
+
+
+def module_identity(tmp_path_factory: pytest.TempPathFactory, name: str) -> dict[str, str]:
+    """The pinned HOME and git identity of every test, for a module-scoped fixture (the autouse
+    `hermetic_env` is function-scoped, so a module's shared workspace sets them itself)."""
+    home = tmp_path_factory.mktemp(f"{name}-home")
+    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
+    return {
+        "HOME": str(home),
+        "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "Test Author",
+        "GIT_AUTHOR_EMAIL": "author@example.invalid",
+        "GIT_COMMITTER_NAME": "Test Committer",
+        "GIT_COMMITTER_EMAIL": "committer@example.invalid",
+    }

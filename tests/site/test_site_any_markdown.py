@@ -21,7 +21,7 @@ import pytest
 from bench.gen_rfc_repo import SECTIONS, RfcRepo, make_rfc_repo, move
 from memgit.site import urls
 from tests.helpers import TESTS_DIR, commit_all, git, memgit, write
-from tests.site.helpers import BM25, browser_session, build
+from tests.site.helpers import BM25, browser_session, build, module_identity
 
 AXE = TESTS_DIR / "node" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -31,17 +31,7 @@ browser = pytest.fixture(scope="module", name="browser")(browser_session)
 
 @pytest.fixture(scope="module")
 def rfc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RfcRepo, Path, dict]]:
-    home = tmp_path_factory.mktemp("rfc-home")
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
-    env = {
-        "HOME": str(home),
-        "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "Test Author",
-        "GIT_AUTHOR_EMAIL": "author@example.invalid",
-        "GIT_COMMITTER_NAME": "Test Committer",
-        "GIT_COMMITTER_EMAIL": "committer@example.invalid",
-    }
+    env = module_identity(tmp_path_factory, "rfc")
     with pytest.MonkeyPatch.context() as mp:
         for key, value in env.items():
             mp.setenv(key, value)

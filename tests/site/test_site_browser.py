@@ -20,7 +20,7 @@ import pytest
 
 from memgit.core.provenance import EntryMarker, SourceRef, format_trailers
 from tests.helpers import REPO_ROOT, commit_all, git, write
-from tests.site.helpers import BM25, browser_session, build, dream_commit, make_workspace
+from tests.site.helpers import BM25, browser_session, build, dream_commit, make_workspace, module_identity
 
 ARTIFACTS = REPO_ROOT / ".artifacts" / "site"
 
@@ -46,18 +46,8 @@ HOSTILE = [
 @pytest.fixture(scope="module")
 def site_ws(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One workspace for the module, made under the same pinned identity and HOME as every test."""
-    home = tmp_path_factory.mktemp("browser-home")
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
     with pytest.MonkeyPatch.context() as mp:
-        for key, value in {
-            "HOME": str(home),
-            "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_AUTHOR_NAME": "Test Author",
-            "GIT_AUTHOR_EMAIL": "author@example.invalid",
-            "GIT_COMMITTER_NAME": "Test Committer",
-            "GIT_COMMITTER_EMAIL": "committer@example.invalid",
-        }.items():
+        for key, value in module_identity(tmp_path_factory, "browser").items():
             mp.setenv(key, value)
         yield _make_site_ws(tmp_path_factory.mktemp("browser") / "ws")
 

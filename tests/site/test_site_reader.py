@@ -19,7 +19,7 @@ import pytest
 
 from memgit.core.paths import ENTRIES_PATH
 from tests.helpers import TESTS_DIR, commit_all, git, memgit, write
-from tests.site.helpers import BM25, browser_session, build
+from tests.site.helpers import BM25, browser_session, build, module_identity
 
 AXE = TESTS_DIR / "node" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -49,18 +49,10 @@ psql -c 'REFRESH MATERIALIZED VIEW CONCURRENTLY billing_daily_totals_by_customer
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = tmp_path_factory.mktemp("reader-home")
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
     from tests.conftest import shared_cache_dir
 
     env = {
-        "HOME": str(home),
-        "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "Test Author",
-        "GIT_AUTHOR_EMAIL": "author@example.invalid",
-        "GIT_COMMITTER_NAME": "Test Committer",
-        "GIT_COMMITTER_EMAIL": "committer@example.invalid",
+        **module_identity(tmp_path_factory, "reader"),
         "MEMGIT_CACHE_DIR": str(shared_cache_dir()),
     }
     with pytest.MonkeyPatch.context() as mp:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import TESTS_DIR, commit_all, git, write
-from tests.site.helpers import browser_session, build, check_links
+from tests.site.helpers import browser_session, build, check_links, module_identity
 
 AXE = TESTS_DIR / "node" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -69,17 +69,7 @@ WATERING = (
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = tmp_path_factory.mktemp("reading-home")
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
-    env = {
-        "HOME": str(home),
-        "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "Test Author",
-        "GIT_AUTHOR_EMAIL": "author@example.invalid",
-        "GIT_COMMITTER_NAME": "Test Committer",
-        "GIT_COMMITTER_EMAIL": "committer@example.invalid",
-    }
+    env = module_identity(tmp_path_factory, "reading")
     root = tmp_path_factory.mktemp("reading")
     with pytest.MonkeyPatch.context() as mp:
         for key, value in env.items():
