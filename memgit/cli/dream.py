@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -87,14 +89,26 @@ def dream_command(
         click.echo(outcome.reason)
 
 
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def _branch_rewrite_options(fn: _Command) -> _Command:
+    """The options of every command that writes a dream branch again (drop, supersede)."""
+    fn = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(fn)
+    fn = click.option(
+        "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
+    )(fn)
+    fn = click.option(
+        "--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote."
+    )(fn)
+    return click.option(
+        "--branch", default=None, help="The dream branch (default: the one local memgit/dream/ branch)."
+    )(fn)
+
+
 @dream_command.command("drop")
 @click.argument("keys", nargs=-1, required=True)
-@click.option("--branch", default=None, help="The dream branch (default: the one local memgit/dream/ branch).")
-@click.option("--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote.")
-@click.option(
-    "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_branch_rewrite_options
 @click.pass_context
 def drop_command(
     ctx: click.Context,
@@ -169,12 +183,7 @@ def reject_command(
 @dream_command.command("supersede")
 @click.argument("key")
 @click.argument("old_key")
-@click.option("--branch", default=None, help="The dream branch (default: the one local memgit/dream/ branch).")
-@click.option("--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote.")
-@click.option(
-    "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_branch_rewrite_options
 @click.pass_context
 def supersede_command(
     ctx: click.Context,
