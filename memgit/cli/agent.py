@@ -9,21 +9,19 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 import click
 
+from memgit.cli.options import flag, option, options
 from memgit.cli.output import workspace_from
 
-_DIR_OPTION = click.option(
-    "-C",
-    "directory",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    default=None,
-    help="The memory workspace (default: the current directory, or memgit's own -C).",
-)
+_DIR_TYPE = click.Path(file_okay=False, exists=True, path_type=Path)
+_DIR_HELP = "The memory workspace (default: the current directory, or memgit's own -C)."
+_DIR_OPTION = click.option("-C", "directory", type=_DIR_TYPE, default=None, help=_DIR_HELP)
 
 
 def _workspace(directory: Path | None) -> Any:
@@ -138,13 +136,22 @@ def context_command(
         click.echo(f"memgit: notice: cut {section.path} lines {ranges} to fit {result.budget} tokens", err=True)
 
 
-def _append(text: str, *, long_term: bool, commit: bool, as_json: bool, directory: Path | None) -> None:
+@dataclass(frozen=True)
+class AppendOptions:
+    """The options `memgit remember` and `memgit log` share."""
+
+    commit: bool = flag("--commit", help="Commit just that file with git, so the repository's hooks (indexing) run.")
+    as_json: bool = flag("--json", help="Print a JSON report.")
+    directory: Path | None = option("-C", type=_DIR_TYPE, help=_DIR_HELP)
+
+
+def _append(text: str, *, long_term: bool, opts: AppendOptions) -> None:
     from memgit.memory.append import append_memory
 
     now = _now()
-    ws = _workspace(directory)
-    result = append_memory(ws, text, long_term=long_term, commit=commit, now=now)
-    if as_json:
+    ws = _workspace(opts.directory)
+    result = append_memory(ws, text, long_term=long_term, commit=opts.commit, now=now)
+    if opts.as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
     for message in result.notices:
@@ -154,9 +161,6 @@ def _append(text: str, *, long_term: bool, commit: bool, as_json: bool, director
     click.echo(f"appended to {where}{suffix}")
 
 
-_COMMIT_OPTION = click.option(
-    "--commit", is_flag=True, help="Commit just that file with git, so the repository's hooks (indexing) run."
-)
 _JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
 
 
@@ -196,28 +200,22 @@ class _TextCommand(click.Command):
 @click.command("remember", cls=_TextCommand)
 @click.argument("text", nargs=-1, required=True)
 @click.option("--long-term", is_flag=True, help="Append to MEMORY.md instead of today's daily log.")
-@_COMMIT_OPTION
-@_JSON_OPTION
-@_DIR_OPTION
-def remember_command(
-    text: tuple[str, ...], long_term: bool, commit: bool, as_json: bool, directory: Path | None
-) -> None:
+@options(AppendOptions)
+def remember_command(text: tuple[str, ...], long_term: bool, opts: AppendOptions) -> None:
     """Append TEXT to today's daily log under a ## HH:MM heading (`-` reads stdin).
 
     The text passes the same lint as the pre-commit hook first (secrets are refused);
     control characters and oversized text are refused; earlier lines are never rewritten.
     """
-    _append(_text_argument(text), long_term=long_term, commit=commit, as_json=as_json, directory=directory)
+    _append(_text_argument(text), long_term=long_term, opts=opts)
 
 
 @click.command("log", cls=_TextCommand)
 @click.argument("text", nargs=-1, required=True)
-@_COMMIT_OPTION
-@_JSON_OPTION
-@_DIR_OPTION
-def log_command(text: tuple[str, ...], commit: bool, as_json: bool, directory: Path | None) -> None:
+@options(AppendOptions)
+def log_command(text: tuple[str, ...], opts: AppendOptions) -> None:
     """Append TEXT to today's daily log (same as `memgit remember` without --long-term)."""
-    _append(_text_argument(text), long_term=False, commit=commit, as_json=as_json, directory=directory)
+    _append(_text_argument(text), long_term=False, opts=opts)
 
 
 @click.command("capture")

@@ -3,44 +3,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
+from memgit.cli.options import flag, option, options
 from memgit.cli.output import emit, notice, workspace_from
 
 
+@dataclass(frozen=True)
+class DreamOptions:
+    """The options of `memgit dream` itself (its subcommands take their own)."""
+
+    now_text: str | None = option("--now", help="Run as of this ISO time (default: MEMGIT_NOW or now).")
+    base: str = option("--base", default="HEAD", show_default=True, help="Build the dream branch on this commit.")
+    branch: str | None = option("--branch", help="Branch to write (default: memgit/dream/YYYY-MM-DD).")
+    dry_run: bool = flag("--dry-run", help="Plan and report; write no branch.")
+    explain: bool = flag("--explain", help="List every candidate with its score components and failed gate.")
+    push: str | None = option("--push", metavar="REMOTE", help="Push the branch to this remote.")
+    force: bool = flag("--force", help="Replace an existing dream branch (here and on --push).")
+    reject_previous: bool = flag(
+        "--reject-previous",
+        help="The pull request of the branch this run replaces was closed unmerged: record its proposals as rejected.",
+    )
+    as_json: bool = flag("--json", help="Print one JSON object.")
+    directory: Path | None = option(
+        "--directory",
+        "-d",
+        type=click.Path(file_okay=False, path_type=Path),
+        hidden=True,
+        help="The workspace (hidden: memgit's own -C is the documented way).",
+    )
+
+
 @click.group("dream", invoke_without_command=True)
-@click.option("--now", "now_text", default=None, help="Run as of this ISO time (default: MEMGIT_NOW or now).")
-@click.option("--base", default="HEAD", show_default=True, help="Build the dream branch on this commit.")
-@click.option("--branch", default=None, help="Branch to write (default: memgit/dream/YYYY-MM-DD).")
-@click.option("--dry-run", is_flag=True, help="Plan and report; write no branch.")
-@click.option("--explain", is_flag=True, help="List every candidate with its score components and failed gate.")
-@click.option("--push", "push", default=None, metavar="REMOTE", help="Push the branch to this remote.")
-@click.option("--force", is_flag=True, help="Replace an existing dream branch (here and on --push).")
-@click.option(
-    "--reject-previous",
-    is_flag=True,
-    help="The pull request of the branch this run replaces was closed unmerged: record its proposals as rejected.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--directory", "-d", type=click.Path(file_okay=False, path_type=Path), default=None, hidden=True)
+@options(DreamOptions)
 @click.pass_context
-def dream_command(
-    ctx: click.Context,
-    now_text: str | None,
-    base: str,
-    branch: str | None,
-    dry_run: bool,
-    explain: bool,
-    push: str | None,
-    force: bool,
-    reject_previous: bool,
-    as_json: bool,
-    directory: Path | None,
-) -> None:
+def dream_command(ctx: click.Context, opts: DreamOptions) -> None:
     """Dream: read the recall ledger, and propose durable facts for MEMORY.md on a branch.
 
     Each promotion, update (supersede) or forgetting is one commit with `Memgit-*` trailers, plus
@@ -55,18 +55,25 @@ def dream_command(
     from memgit.dream.run import run_dream
     from memgit.ledger.clock import resolve_now
 
-    now = resolve_now(now_text)
-    ws = workspace_from(ctx, directory)
+    now = resolve_now(opts.now_text)
+    ws = workspace_from(ctx, opts.directory)
     outcome = run_dream(
-        ws, now=now, base=base, branch=branch, dry_run=dry_run, push=push, force=force, reject_previous=reject_previous
+        ws,
+        now=now,
+        base=opts.base,
+        branch=opts.branch,
+        dry_run=opts.dry_run,
+        push=opts.push,
+        force=opts.force,
+        reject_previous=opts.reject_previous,
     )
-    if as_json:
-        emit(outcome.to_dict(explain=explain))
+    if opts.as_json:
+        emit(outcome.to_dict(explain=opts.explain))
         return
     for message in outcome.notices:
         notice(message)
     plan = outcome.plan
-    if explain and plan is not None:
+    if opts.explain and plan is not None:
         for c in plan.candidates:
             row = c.explain()
             parts = " ".join(f"{k[:4]}={v:.2f}" for k, v in row["components"].items())
@@ -89,35 +96,21 @@ def dream_command(
         click.echo(outcome.reason)
 
 
-_Command = TypeVar("_Command", bound=Callable[..., Any])
-
-
-def _branch_rewrite_options(fn: _Command) -> _Command:
+@dataclass(frozen=True)
+class RewriteOptions:
     """The options of every command that writes a dream branch again (drop, supersede)."""
-    fn = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(fn)
-    fn = click.option(
-        "--now", "now_text", default=None, help="Date the decision as of this ISO time (default: MEMGIT_NOW or now)."
-    )(fn)
-    fn = click.option(
-        "--push", "push", default=None, metavar="REMOTE", help="Push the rewritten branch to this remote."
-    )(fn)
-    return click.option(
-        "--branch", default=None, help="The dream branch (default: the one local memgit/dream/ branch)."
-    )(fn)
+
+    branch: str | None = option("--branch", help="The dream branch (default: the one local memgit/dream/ branch).")
+    push: str | None = option("--push", metavar="REMOTE", help="Push the rewritten branch to this remote.")
+    now_text: str | None = option("--now", help="Date the decision as of this ISO time (default: MEMGIT_NOW or now).")
+    as_json: bool = flag("--json", help="Print one JSON object.")
 
 
 @dream_command.command("drop")
 @click.argument("keys", nargs=-1, required=True)
-@_branch_rewrite_options
+@options(RewriteOptions)
 @click.pass_context
-def drop_command(
-    ctx: click.Context,
-    keys: tuple[str, ...],
-    branch: str | None,
-    push: str | None,
-    now_text: str | None,
-    as_json: bool,
-) -> None:
+def drop_command(ctx: click.Context, keys: tuple[str, ...], opts: RewriteOptions) -> None:
     """Drop proposals (by key, or a unique prefix) from a dream branch, and record each as rejected.
 
     The branch is written again from the same inputs without them (deterministic: no rebase, no
@@ -127,10 +120,10 @@ def drop_command(
     from memgit.dream.review import drop_proposals
     from memgit.ledger.clock import resolve_now
 
-    now = resolve_now(now_text)
+    now = resolve_now(opts.now_text)
     ws = workspace_from(ctx)
-    out = drop_proposals(ws, list(keys), branch=branch, push=push, now=now)
-    if as_json:
+    out = drop_proposals(ws, list(keys), branch=opts.branch, push=opts.push, now=now)
+    if opts.as_json:
         emit(out.to_dict())
         return
     if out.dream is not None:
@@ -145,7 +138,7 @@ def drop_command(
     click.echo(f"rewrote {out.branch}: {len(commits)} commit(s)")
     if out.dream is not None and out.dream.pushed:
         click.echo(f"pushed: {out.dream.pushed}")
-    elif push is None:
+    elif opts.push is None:
         click.echo(f"push it: git push --force-with-lease origin {out.branch}")
 
 
@@ -183,17 +176,9 @@ def reject_command(
 @dream_command.command("supersede")
 @click.argument("key")
 @click.argument("old_key")
-@_branch_rewrite_options
+@options(RewriteOptions)
 @click.pass_context
-def supersede_command(
-    ctx: click.Context,
-    key: str,
-    old_key: str,
-    branch: str | None,
-    push: str | None,
-    now_text: str | None,
-    as_json: bool,
-) -> None:
+def supersede_command(ctx: click.Context, key: str, old_key: str, opts: RewriteOptions) -> None:
     """Make proposal KEY the update of MEMORY.md entry OLD_KEY (a "may conflict with" you confirm).
 
     The dream branch is written again from the same inputs with KEY replacing OLD_KEY (old -> new
@@ -202,10 +187,10 @@ def supersede_command(
     from memgit.dream.review import supersede_proposal
     from memgit.ledger.clock import resolve_now
 
-    now = resolve_now(now_text)
+    now = resolve_now(opts.now_text)
     ws = workspace_from(ctx)
-    out = supersede_proposal(ws, key, old_key, branch=branch, push=push, now=now)
-    if as_json:
+    out = supersede_proposal(ws, key, old_key, branch=opts.branch, push=opts.push, now=now)
+    if opts.as_json:
         emit(out.to_dict())
         return
     for message in out.dream.notices:
@@ -214,5 +199,5 @@ def supersede_command(
     click.echo(f"rewrote {out.branch}: {len(out.dream.commits)} commit(s)")
     if out.dream.pushed:
         click.echo(f"pushed: {out.dream.pushed}")
-    elif push is None:
+    elif opts.push is None:
         click.echo(f"push it: git push --force-with-lease origin {out.branch}")

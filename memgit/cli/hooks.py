@@ -7,32 +7,37 @@ path must not pay for pygit2, SQLite or numpy. Each command imports its service 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
+from memgit.cli.options import flag, option, options
 from memgit.cli.output import cwd_of as _cwd
 from memgit.cli.output import emit as _emit
 from memgit.cli.output import workspace_from
 from memgit.githooks.types import HOOK_TYPES as _HOOK_TYPES
 
 
+@dataclass(frozen=True)
+class LintOptions:
+    """The options of `memgit lint` (its PATHS stay an argument)."""
+
+    staged: bool = flag("--staged", help="Lint what is staged for the next commit (the pre-commit hook).")
+    every_line: bool = flag(
+        "--all",
+        help="Judge every line of the files; --staged alone judges only the lines the commit adds or changes.",
+    )
+    strict: bool = flag("--strict", help="Exit 1 on warnings too.")
+    as_json: bool = flag("--json", help="Print findings as JSON.")
+
+
 @click.command("lint")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
-@click.option("--staged", is_flag=True, help="Lint what is staged for the next commit (the pre-commit hook).")
-@click.option(
-    "--all",
-    "every_line",
-    is_flag=True,
-    help="Judge every line of the files; --staged alone judges only the lines the commit adds or changes.",
-)
-@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
-@click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
+@options(LintOptions)
 @click.pass_context
-def lint_command(
-    ctx: click.Context, paths: tuple[str, ...], staged: bool, every_line: bool, strict: bool, as_json: bool
-) -> None:
+def lint_command(ctx: click.Context, paths: tuple[str, ...], opts: LintOptions) -> None:
     """Check memory for secrets, prompt injection, rewritten past daily logs and broken files.
 
     Findings print as `path:line: CODE message`; exit 1 when any is an error. A line containing
@@ -46,9 +51,9 @@ def lint_command(
 
     cwd = _cwd(ctx)
     ws = workspace_from(ctx)
-    report = lint_workspace(ws, paths, staged=staged, cwd=cwd, every_line=every_line)
-    failed = bool(report.errors) or (strict and bool(report.findings))
-    if as_json:
+    report = lint_workspace(ws, paths, staged=opts.staged, cwd=cwd, every_line=opts.every_line)
+    failed = bool(report.errors) or (opts.strict and bool(report.findings))
+    if opts.as_json:
         _emit(report.to_dict() | {"ok": not failed})
     else:
         for finding in report.findings:
@@ -65,21 +70,6 @@ def hooks_group() -> None:
     """Install, remove or inspect memgit's plain git hooks (without the pre-commit framework)."""
 
 
-_hook_type_option = click.option(
-    "-t",
-    "--hook-type",
-    "hook_types",
-    multiple=True,
-    type=click.Choice(_HOOK_TYPES),
-    help="Only this hook type (repeatable). Default: all of them.",
-)
-_hooks_path_option = click.option(
-    "--use-hooks-path",
-    is_flag=True,
-    help="core.hooksPath is set: install into that directory anyway (affects every repo using it).",
-)
-
-
 def _print_report(report: Any, as_json: bool) -> None:
     if as_json:
         _emit(report.to_dict())
@@ -93,42 +83,54 @@ def _print_report(report: Any, as_json: bool) -> None:
         click.echo(f"  {hook.name:14} {hook.describe()}")
 
 
-_agent_option = click.option(
-    "--agent",
-    type=click.Choice(["claude-code", "codex"]),
-    default=None,
-    help="Instead of git hooks: the agent host's SessionStart, PreCompact and SessionEnd hooks "
-    "(claude-code: .claude/settings.local.json by default; codex: ~/.codex/hooks.json).",
-)
-_settings_option = click.option(
-    "--settings",
-    "settings",
-    type=click.Choice(["local", "project", "user"]),
-    default=None,
-    help="With --agent: which settings file. local (claude-code's default): personal and git-ignored; "
-    "project: committed, a portable command (memgit on PATH); user: ~/.claude or ~/.codex (codex's default).",
-)
-_project_option = click.option(
-    "--project",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="With --agent: the project folder the agent runs in (default: the memory workspace itself).",
-)
+@dataclass(frozen=True)
+class HooksOptions:
+    """The options of `memgit hooks install` and `memgit hooks uninstall`."""
+
+    hook_types: tuple[str, ...] = option(
+        "-t",
+        "--hook-type",
+        default=(),
+        multiple=True,
+        type=click.Choice(_HOOK_TYPES),
+        help="Only this hook type (repeatable). Default: all of them.",
+    )
+    use_hooks_path: bool = flag(
+        "--use-hooks-path",
+        help="core.hooksPath is set: install into that directory anyway (affects every repo using it).",
+    )
+    agent: str | None = option(
+        "--agent",
+        type=click.Choice(["claude-code", "codex"]),
+        help="Instead of git hooks: the agent host's SessionStart, PreCompact and SessionEnd hooks "
+        "(claude-code: .claude/settings.local.json by default; codex: ~/.codex/hooks.json).",
+    )
+    project: Path | None = option(
+        "--project",
+        type=click.Path(file_okay=False, path_type=Path),
+        help="With --agent: the project folder the agent runs in (default: the memory workspace itself).",
+    )
+    settings: str | None = option(
+        "--settings",
+        type=click.Choice(["local", "project", "user"]),
+        help="With --agent: which settings file. local (claude-code's default): personal and git-ignored; "
+        "project: committed, a portable command (memgit on PATH); user: ~/.claude or ~/.codex (codex's default).",
+    )
+    as_json: bool = flag("--json", help="Print a JSON report.")
 
 
-def _agent_hooks(
-    ctx: click.Context, agent: str, project: Path | None, settings: str | None, as_json: bool, *, install: bool
-) -> None:
+def _agent_hooks(ctx: click.Context, agent: str, opts: HooksOptions, *, install: bool) -> None:
     from memgit.githooks.claude_settings import install_agent_hooks, uninstall_agent_hooks
 
     ws = workspace_from(ctx)
+    project, settings = opts.project, opts.settings
     if project is not None and not project.is_absolute():
         project = _cwd(ctx) / project
     if install:
         report = install_agent_hooks(ws, agent, project=project, settings=settings)
     else:
         report = uninstall_agent_hooks(ws, agent, project=project, settings=settings)
-    if as_json:
+    if opts.as_json:
         _emit(report.to_dict())
         return
     for action in report.actions:
@@ -139,22 +141,9 @@ def _agent_hooks(
 
 
 @hooks_group.command("install")
-@_hook_type_option
-@_hooks_path_option
-@_agent_option
-@_project_option
-@_settings_option
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+@options(HooksOptions)
 @click.pass_context
-def hooks_install(
-    ctx: click.Context,
-    hook_types: tuple[str, ...],
-    use_hooks_path: bool,
-    agent: str | None,
-    project: Path | None,
-    settings: str | None,
-    as_json: bool,
-) -> None:
+def hooks_install(ctx: click.Context, opts: HooksOptions) -> None:
     """Write memgit's hooks; an existing hook is kept as NAME.legacy and still runs first.
 
     With --agent claude-code (or codex), merge memgit's SessionStart, PreCompact and SessionEnd hooks
@@ -163,46 +152,33 @@ def hooks_install(
     command) or user (~/.claude/settings.json, ~/.codex/hooks.json). Other settings and hooks are
     kept; run it again safely.
     """
-    if agent is not None:
-        _agent_hooks(ctx, agent, project, settings, as_json, install=True)
+    if opts.agent is not None:
+        _agent_hooks(ctx, opts.agent, opts, install=True)
         return
-    if project is not None or settings is not None:
+    if opts.project is not None or opts.settings is not None:
         raise click.UsageError("--project and --settings go with --agent")
     from memgit.githooks.install import install_hooks
 
     ws = workspace_from(ctx)
-    report = install_hooks(ws, hook_types or _HOOK_TYPES, use_hooks_path=use_hooks_path)
-    _print_report(report, as_json)
+    report = install_hooks(ws, opts.hook_types or _HOOK_TYPES, use_hooks_path=opts.use_hooks_path)
+    _print_report(report, opts.as_json)
 
 
 @hooks_group.command("uninstall")
-@_hook_type_option
-@_hooks_path_option
-@_agent_option
-@_project_option
-@_settings_option
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+@options(HooksOptions)
 @click.pass_context
-def hooks_uninstall(
-    ctx: click.Context,
-    hook_types: tuple[str, ...],
-    use_hooks_path: bool,
-    agent: str | None,
-    project: Path | None,
-    settings: str | None,
-    as_json: bool,
-) -> None:
+def hooks_uninstall(ctx: click.Context, opts: HooksOptions) -> None:
     """Remove memgit's hooks and put back the hooks they had set aside (--agent: the agent's hooks)."""
-    if agent is not None:
-        _agent_hooks(ctx, agent, project, settings, as_json, install=False)
+    if opts.agent is not None:
+        _agent_hooks(ctx, opts.agent, opts, install=False)
         return
-    if project is not None or settings is not None:
+    if opts.project is not None or opts.settings is not None:
         raise click.UsageError("--project and --settings go with --agent")
     from memgit.githooks.install import uninstall_hooks
 
     ws = workspace_from(ctx)
-    report = uninstall_hooks(ws, hook_types or _HOOK_TYPES, use_hooks_path=use_hooks_path)
-    _print_report(report, as_json)
+    report = uninstall_hooks(ws, opts.hook_types or _HOOK_TYPES, use_hooks_path=opts.use_hooks_path)
+    _print_report(report, opts.as_json)
 
 
 @hooks_group.command("status")
@@ -246,10 +222,7 @@ def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
         ctx.exit(_agent_hook(ctx, name, args))
     from memgit.githooks.run import run_hook
 
-    stdin = None
-    if name == "post-rewrite" and not sys.stdin.isatty():
-        stdin = sys.stdin.read()
-    code = run_hook(name, args, stdin, cwd=_cwd(ctx))
+    code = run_hook(name, args, cwd=_cwd(ctx))
     if code:
         ctx.exit(code)
 

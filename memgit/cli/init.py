@@ -3,26 +3,34 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
+from memgit.cli.options import flag, options
 from memgit.cli.output import Progress, emit, notice
+
+
+@dataclass(frozen=True)
+class InitOptions:
+    """The options of `memgit init` (its DIRECTORY stays an argument)."""
+
+    with_hooks: bool = flag("--hooks", help="Also install the plain git hooks.")
+    adopt: bool = flag(
+        "--adopt",
+        help="Index the Markdown already in the repository: write [memory] extra_paths globs for it (leaving out "
+        "vendored and generated folders), show what will be indexed and how long embedding takes, then index it.",
+    )
+    as_json: bool = flag("--json", help="Print a JSON report.")
 
 
 @click.command()
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
-@click.option("--hooks", "with_hooks", is_flag=True, help="Also install the plain git hooks.")
-@click.option(
-    "--adopt",
-    is_flag=True,
-    help="Index the Markdown already in the repository: write [memory] extra_paths globs for it (leaving out "
-    "vendored and generated folders), show what will be indexed and how long embedding takes, then index it.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+@options(InitOptions)
 @click.pass_context
-def init(ctx: click.Context, directory: Path | None, with_hooks: bool, adopt: bool, as_json: bool) -> None:
+def init(ctx: click.Context, directory: Path | None, opts: InitOptions) -> None:
     """Make (or adopt) a git repository as a memory workspace."""
     from memgit.memory.init import init_workspace
     from memgit.workspace import Workspace
@@ -33,7 +41,8 @@ def init(ctx: click.Context, directory: Path | None, with_hooks: bool, adopt: bo
     # Like `git init` and `git -C DIR init`: a named directory gets its own repository.
     explicit = directory is not None or ctx.obj.get("cwd_given", False)
     report = init_workspace(target, explicit=explicit)
-    if with_hooks:
+    as_json = opts.as_json
+    if opts.with_hooks:
         from memgit.githooks.install import install_hooks
 
         report["hooks"] = list(install_hooks(Workspace.discover(Path(report["root"]))).installed)
@@ -44,7 +53,7 @@ def init(ctx: click.Context, directory: Path | None, with_hooks: bool, adopt: bo
             click.echo(f"  created {path}")
         if report.get("hooks"):
             click.echo(f"  installed hooks: {', '.join(report['hooks'])}")
-    if adopt:
+    if opts.adopt:
         report["adopt"] = _adopt(Workspace.discover(Path(report["root"])), as_json)
     else:
         from memgit.memory.adopt import coverage_notice
@@ -56,7 +65,7 @@ def init(ctx: click.Context, directory: Path | None, with_hooks: bool, adopt: bo
         return
     for message in report.get("notices", []):
         notice(message)
-    if not adopt:
+    if not opts.adopt:
         click.echo("Next: add notes under memory/, commit, then `memgit index` and `memgit search QUERY`.")
 
 

@@ -1,7 +1,7 @@
 """`run_hook`, the code every git hook runs (plain hooks and the pre-commit framework alike).
 
 Two ways in, one behaviour. Plain git hooks (`memgit hooks install`) and the pre-commit framework
-(`.pre-commit-hooks.yaml`) both end in `run_hook(name, args, stdin)`:
+(`.pre-commit-hooks.yaml`) both end in `run_hook(name, args)`:
 
 * `pre-commit` (framework id `memgit-lint`) lints the staged memory files and is the only hook
   that may stop a git operation.
@@ -51,7 +51,6 @@ EMPTY_TREE = plumbing.EMPTY_TREE
 def run_hook(
     name: str,
     args: Sequence[str] = (),
-    stdin: str | None = None,
     *,
     cwd: Path | None = None,
     err: TextIO | None = None,
@@ -270,5 +269,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("usage: memgit hook NAME [ARGS]...  (NAME: " + ", ".join(HOOK_NAMES) + ")", file=sys.stderr)
         return 0 if args else 2
     name, rest = args[0], args[1:]
-    stdin = sys.stdin.read() if name == "post-rewrite" and not sys.stdin.isatty() else None
-    return run_hook(name, rest, stdin)
+    return run_hook(name, rest)
