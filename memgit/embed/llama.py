@@ -61,7 +61,7 @@ def _log_sink(llama_cpp: Any, capture: bool) -> None:
 def _capture_callback(llama_cpp: Any) -> Any:
     # The level numbering changed between ggml versions, so keep every line and pick the
     # failure lines by their wording when a load fails.
-    def _keep(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+    def _keep(level: int, text: bytes, _user_data: ctypes.c_void_p) -> None:
         line = text.decode("utf-8", "replace").strip()
         if line:
             _LOG_TAIL.append(line)
@@ -75,7 +75,7 @@ def _ignore_callback(llama_cpp: Any) -> Any:
     except (AttributeError, OSError, TypeError):  # no C library to borrow from: ignore lines in Python
         address = None
     if not address:
-        return llama_cpp.llama_log_callback(lambda level, text, user_data: None)
+        return llama_cpp.llama_log_callback(lambda _level, _text, _user_data: None)
     return llama_cpp.llama_log_callback(address)
 
 

@@ -12,8 +12,6 @@ import os
 from memgit.embed import Embedder
 from memgit.errors import ModelError
 
-PROVIDERS = ("llama", "none")
-
 
 def open_embedder(provider: str, model: str | None, n_threads: int | None = None) -> tuple[Embedder | None, str | None]:
     """Return `(embedder, None)` or `(None, "BM25 only: <why and what to do>")`."""

@@ -288,13 +288,6 @@ def full_commit_ids(root: Path, names: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def expand_commit(root: Path, short: str) -> str | None:
-    """The full id of an abbreviated commit id, or None when it names no commit here."""
-    proc = plumbing.run_git(root, "rev-parse", "-q", "--verify", f"{short}^{{commit}}")
-    text = proc.stdout.decode().strip()
-    return text if proc.returncode == 0 and text else None
-
-
 def blobs_at(root: Path, items: Iterable[tuple[str, str]]) -> dict[tuple[str, str], bytes | None]:
     """Contents of `path` at `commit` for each (commit, path), from one `cat-file --batch`.
 

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from memgit.workspace import Workspace
 
 AGENTS = ("claude-code", "codex")
-SETTINGS_KINDS = ("local", "project", "user")
 SETTINGS = Path(".claude") / "settings.json"
 #: The file each (agent, --settings) writes: relative to the project, or to the home folder for `user`.
 SETTINGS_FILES = {

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import AnyStr
 
 from memgit.lint.normalize import TRIGGERS, reader_view
-from memgit.lint.rules import OFF, SECRET_CODES, is_allowed, scan_secrets
+from memgit.lint.rules import OFF, is_allowed, scan_secrets
 from memgit.lint.shapes import candidate_lines, code_list_lines, may_list_codes, may_match
 
 PLACEHOLDER = "[redacted: {code}]"
@@ -162,10 +162,6 @@ def is_placeholder(line: str) -> bool:
     """Whether `line` is what `redact_lines` left of a flagged line (lead kept), so a reader that
     lists or indexes text (summaries, search) can leave it out instead of showing the marker."""
     return "[redacted: " in line and _PLACEHOLDER_LINE.match(line) is not None
-
-
-def is_secret_code(code: str) -> bool:
-    return code in SECRET_CODES
 
 
 def _keep_indent(line: str, replacement: str) -> str:
