@@ -273,6 +273,18 @@ class SiteConfig:
 
 #: Largest weight of one dreaming score component (they are normalised to sum to 1 anyway).
 MAX_WEIGHT = 1000
+#: The dreaming score's six components and their default weights, in the order reports list them;
+#: the one definition: `[dream] weights` defaults to it and dream/scoring.py fills left-out keys from it.
+DREAM_WEIGHTS: Mapping[str, float] = types.MappingProxyType(
+    {
+        "frequency": 0.24,
+        "relevance": 0.30,
+        "diversity": 0.15,
+        "recency": 0.15,
+        "consolidation": 0.10,
+        "conceptual": 0.06,
+    }
+)
 
 
 def _heading_title(value: str) -> str | None:
@@ -285,7 +297,7 @@ def _heading_title(value: str) -> str | None:
 
 
 def _weights_table(value: Mapping[str, float]) -> str | None:
-    known = ("frequency", "relevance", "diversity", "recency", "consolidation", "conceptual")
+    known = tuple(DREAM_WEIGHTS)
     problems = [f"unknown component {name!r} (known: {', '.join(known)})" for name in value if name not in known]
     # Written so that NaN fails too: every comparison with NaN is false.
     problems += [
@@ -332,14 +344,7 @@ class DreamConfig:
         160, "longest promoted text, in tokens (about 4 characters each)", minimum=8, cap=COUNT
     )
     weights: dict[str, float] = setting(
-        {
-            "frequency": 0.24,
-            "relevance": 0.30,
-            "diversity": 0.15,
-            "recency": 0.15,
-            "consolidation": 0.10,
-            "conceptual": 0.06,
-        },
+        dict(DREAM_WEIGHTS),
         "score weights of the six components; keys left out keep their default; normalised to sum to 1",
         check=_weights_table,
     )

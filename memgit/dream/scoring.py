@@ -12,15 +12,10 @@ import math
 from dataclasses import asdict, dataclass
 from datetime import date
 
-COMPONENTS = ("frequency", "relevance", "diversity", "recency", "consolidation", "conceptual")
-DEFAULT_WEIGHTS = {
-    "frequency": 0.24,
-    "relevance": 0.30,
-    "diversity": 0.15,
-    "recency": 0.15,
-    "consolidation": 0.10,
-    "conceptual": 0.06,
-}
+from memgit.config import DREAM_WEIGHTS
+
+COMPONENTS = tuple(DREAM_WEIGHTS)
+DEFAULT_WEIGHTS = DREAM_WEIGHTS  # declared with the settings: `[dream] weights` defaults to it
 
 
 @dataclass(frozen=True)
