@@ -55,7 +55,10 @@ def run(workspace: Path, n: int, limit: int) -> dict[str, object]:
                 fast = rare_words_first(store, terms, limit)
                 fast_ms.append((time.perf_counter() - started) * 1000)
                 split = split_common(
-                    terms, store.term_document_counts(terms), store.fts_row_count(), min_saving=RARE_FIRST_MIN_SAVING
+                    terms,
+                    store.fts.term_document_counts(terms),
+                    store.fts.row_count(),
+                    min_saving=RARE_FIRST_MIN_SAVING,
                 )
             tried += split is not None
             wasted += split is not None and fast is None

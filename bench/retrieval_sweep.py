@@ -347,8 +347,8 @@ class SweepSearcher(Searcher):
         if not asked:
             return rows
         picked = neighbours(asked, unit_rows(self.inner_embedder().embed(asked)), words, vectors, n, tau)
-        stems = set(store.fts_tokens(asked).values())
-        tokens = store.fts_tokens(list(picked))
+        stems = set(store.fts.tokens(asked).values())
+        tokens = store.fts.tokens(list(picked))
         match = match_expression([w for w in picked if tokens.get(w) not in stems])
         if match is None:
             return rows

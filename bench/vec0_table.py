@@ -24,7 +24,8 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from memgit.index.store import backend, load_sqlite_vec  # noqa: E402
+from memgit.index.store import backend  # noqa: E402
+from memgit.index.vec0 import load_sqlite_vec  # noqa: E402
 
 K = 24
 

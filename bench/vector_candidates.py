@@ -154,7 +154,8 @@ def binary_rescore(data_dir: Path, vset: VectorSet, rescore: int) -> tuple[Searc
 
 
 def sqlite_vec_tables(matrix: np.ndarray, workdir: Path) -> tuple[Any, dict[str, float]]:
-    from memgit.index.store import backend, load_sqlite_vec
+    from memgit.index.store import backend
+    from memgit.index.vec0 import load_sqlite_vec
 
     db = backend().module.connect(str(workdir / "vec.sqlite"))  # the SQLite memgit itself uses
     if not load_sqlite_vec(db):

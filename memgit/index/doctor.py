@@ -37,18 +37,16 @@ def run_checks(start: Path) -> list[Check]:
 
 
 def _sqlite_checks() -> list[Check]:
-    from memgit.index.store import backend, vec_status
+    from memgit.index.store import backend, fts5_problem, vec_status
 
     b = backend()
     version = b.module.sqlite_version
     out = [Check("sqlite", "ok", f"module {b.name}, SQLite {version}")]
-    try:
-        conn = b.module.connect(":memory:")
-        conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')")
-        conn.close()
+    fts5 = fts5_problem()
+    if fts5 is None:
         out.append(Check("fts5", "ok", "FTS5 available"))
-    except Exception as exc:
-        out.append(Check("fts5", "error", f"FTS5 unavailable: {exc}", "pip install sqlean.py"))
+    else:
+        out.append(Check("fts5", "error", f"FTS5 unavailable: {fts5}", "pip install sqlean.py"))
     version, problem = vec_status()
     if version:
         out.append(

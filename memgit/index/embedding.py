@@ -73,7 +73,7 @@ def embed_missing(
 
     import numpy as np
 
-    vectors = store.cached_vectors(model_id, texts)
+    vectors = store.cache.get(model_id, texts)
     report.embeddings_cached += len(vectors)
     missing = [h for h in texts if h not in vectors]
     if progress and missing:
@@ -87,7 +87,7 @@ def embed_missing(
         batch = missing[start : start + size]
         matrix = embedder.embed([texts[h] for h in batch])
         fresh = {h: np.asarray(matrix[i], dtype=np.float32) for i, h in enumerate(batch)}
-        store.cache_vectors(model_id, fresh)
+        store.cache.put(model_id, fresh)
         vectors.update({h: v.astype("<f4").tobytes() for h, v in fresh.items()})
         report.embedded += len(batch)
         if progress:

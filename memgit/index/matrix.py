@@ -62,8 +62,8 @@ def repair_vector_files(
 
     import numpy as np
 
-    rows = store.vector_count(model_id)
-    batches = store.iter_vectors(model_id)
+    rows = store.cache.vector_count(model_id)
+    batches = store.cache.iter_vectors(model_id)
     first = next(batches, None)
     if not rows or not first:
         vector_files.remove_files(data_dir)

@@ -56,8 +56,8 @@ def index_status(ws: Workspace) -> dict[str, Any]:
         out["model_id"] = meta.get("model_id") or None
         out["counts"] = store.counts()
         out["pending_vectors"] = out["counts"].get("pending_vectors", 0)
-        dim = store.vec_dim()
-        out["vec0"] = {"table": "chunks_vec" if dim else None, "dim": dim, "waiting": store.vec_waiting()}
+        dim = store.vec.dim()
+        out["vec0"] = {"table": "chunks_vec" if dim else None, "dim": dim, "waiting": store.vec.waiting()}
         files = store.files()
         out["worktree_overlay"] = sorted(path_key(p) for p, f in files.items() if f[2] == "worktree")
         out["skipped"] = [{"path": path_key(p), "reason": f[3]} for p, f in sorted(files.items()) if f[3]]

@@ -1,8 +1,11 @@
-"""The one module that speaks SQL: the index database and the embedding cache.
+"""The index database: its schema, meta, files, chunks and their FTS5 rows, and its transactions.
 
-The index holds files, chunks and FTS5 rows; a chunk's vector lives in the embedding cache,
-keyed by (model, text hash), and the memory-mapped vector files (`vectors.py`) are derived from
-it. Nothing in the database depends on an optional extension, so every process reads and writes
+`Store` opens it and holds its parts, each on the same connection and in the same transactions:
+`store.fts` (FTS5's statistics and tokenizer, fts.py), `store.vec` (the vec0 table, vec0.py) and
+`store.cache` (the embedding cache, a database of its own attached as `cache`, cache.py). SQL is
+spoken in these four modules and nowhere else in memgit. A chunk's vector lives in the embedding
+cache, keyed by (model, text hash), and the memory-mapped vector files (`vectors.py`) are derived
+from it. Nothing in the database depends on an optional extension, so every process reads and writes
 the same index whether or not sqlite-vec loads (`doctor` still reports sqlite-vec for tools that
 want it). SQLite comes from the first module with FTS5: the standard library, else `sqlean`
 (sqlean.py), else `pysqlite3`.
@@ -23,14 +26,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memgit.core.paths import path_from_key, path_key
 from memgit.core.text import fts_text
 from memgit.errors import MemgitError
-
-if TYPE_CHECKING:
-    import numpy as np
+from memgit.index.cache import EmbeddingCache, attach_cache
+from memgit.index.fts import FtsStats
+from memgit.index.vec0 import Vec0, load_sqlite_vec, sqlite_vec_path
 
 #: Schema migrations, append-only. `002_integrity` replaced the first schema (chunk ids reused,
 #: a vec0 table only some processes could open): a database with `001_initial` is not migrated
@@ -81,22 +84,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
 ]
-#: The vec0 table: one row per chunk vector (rowid = chunks.id), float32, cosine distance.
-VEC_TABLE = "chunks_vec"
 SCHEMA_VERSION = 2
 RETIRED_MIGRATIONS = frozenset({"001_initial"})
-CACHE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS cache.embeddings (
-    model TEXT NOT NULL,
-    text_hash TEXT NOT NULL,
-    vector BLOB NOT NULL,
-    PRIMARY KEY (model, text_hash)
-) WITHOUT ROWID;
-"""
 
 
 class CorruptIndex(MemgitError):
-    """The file is not a usable SQLite database (or fails `quick_check`): rebuilding is the fix."""
+    """The file is not a usable SQLite database: rebuilding is the fix."""
 
 
 class RetiredSchema(CorruptIndex):
@@ -189,34 +182,15 @@ def backend() -> SqliteBackend:
     return _BACKEND
 
 
-def sqlite_vec_path() -> str | None:
-    """The sqlite-vec library without importing its package (which imports numpy: ~120 ms)."""
-    import importlib.util
-
+def fts5_problem() -> str | None:
+    """None when this process's SQLite makes a porter-stemmed FTS5 table, else why not (`memgit doctor`)."""
     try:
-        spec = importlib.util.find_spec("sqlite_vec")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.origin:
-        return None
-    return os.path.join(os.path.dirname(spec.origin), "vec0")
-
-
-def load_sqlite_vec(conn: Any) -> bool:
-    """Load sqlite-vec into `conn`; False when this module or install cannot (never raises)."""
-    path = sqlite_vec_path()
-    if path is None or not hasattr(conn, "enable_load_extension"):
-        return False
-    try:
-        conn.enable_load_extension(True)
-        try:
-            conn.load_extension(path)
-        finally:
-            conn.enable_load_extension(False)
-        conn.execute("SELECT vec_version()").fetchone()
-    except Exception:
-        return False
-    return True
+        conn = backend().module.connect(":memory:")
+        conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')")
+        conn.close()
+    except Exception as exc:
+        return str(exc)
+    return None
 
 
 def vec_status() -> tuple[str | None, str | None]:
@@ -246,14 +220,9 @@ def vec_status() -> tuple[str | None, str | None]:
     return None, "; ".join(problems) or "no SQLite module can load extensions"
 
 
-def _vec_blob(vector: np.ndarray) -> bytes:
-    import numpy as np
-
-    return np.asarray(vector, dtype="<f4").tobytes()
-
-
 class Store:
-    """An open index database with the embedding cache attached.
+    """An open index database with the embedding cache attached, and its parts: `fts`, `vec`,
+    `cache` (see the module's docstring).
 
     Paths are stored in a lossless text form (`core.paths.path_key`): git allows any bytes in a
     name, SQLite text must be UTF-8. Callers pass and receive the planner's form (undecodable
@@ -267,14 +236,6 @@ class Store:
         self.path = path
         self.backend = backend()
         self.readonly = readonly
-        self.has_cache = cache_path is not None
-        self.cache_path = cache_path
-        self._vocab_ready = False
-        self.vec = False  # sqlite-vec loaded into this connection (`enable_vec`)
-        self._busy_timeout = busy_timeout
-        # A writer reads and writes the cache on a connection of its own, so that embeddings are
-        # committed batch by batch while the index's own write transaction stays open.
-        self._cache_conn: Any = None
         module = self.backend.module
         cache_target = str(cache_path) if cache_path is not None else ""
         try:
@@ -315,10 +276,7 @@ class Store:
                 # WAL's header, the checkpoint on close), most of a one-file update.
                 self.conn.execute("PRAGMA synchronous = OFF")
             if cache_path is not None:
-                self.conn.execute("ATTACH DATABASE ? AS cache", (cache_target,))
-                if not readonly:
-                    self.conn.execute("PRAGMA cache.journal_mode = WAL")
-                    self.conn.executescript(CACHE_SCHEMA)
+                attach_cache(self.conn, cache_target, readonly=readonly)
             if not readonly:
                 self._migrate()
             else:
@@ -338,14 +296,11 @@ class Store:
             with contextlib.suppress(Exception):
                 self.conn.close()
             raise
-
-    def quick_check(self) -> str | None:
-        """None when SQLite's `quick_check` passes, else its first complaint."""
-        try:
-            row = self.conn.execute("PRAGMA quick_check(1)").fetchone()
-        except self.backend.module.Error as exc:
-            return str(exc)
-        return None if row and row[0] == "ok" else str(row[0] if row else "no answer")
+        self.fts = FtsStats(self.conn)
+        self.cache = EmbeddingCache(
+            self.conn, cache_path, module, self.meta, readonly=readonly, busy_timeout=busy_timeout
+        )
+        self.vec = Vec0(self.conn, self.cache, self.set_meta)
 
     # -- schema ------------------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -370,9 +325,7 @@ class Store:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.conn.close()
-        if self._cache_conn is not None:
-            with contextlib.suppress(Exception):
-                self._cache_conn.close()
+        self.cache.close()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -388,7 +341,7 @@ class Store:
     @contextlib.contextmanager
     def update_transaction(self) -> Iterator[None]:
         """The index update's write transaction, which may run for the whole of a large build
-        while embeddings are committed to the cache as they are made (`cache_vectors`, on the
+        while embeddings are committed to the cache as they are made (`EmbeddingCache.put`, on the
         cache's own connection). DEFERRED, so it write-locks only the index, never the attached
         cache (BEGIN IMMEDIATE would lock both); safe because one update at a time holds the
         index lock and readers never write. Read the cache through this connection only after
@@ -403,19 +356,6 @@ class Store:
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
-
-    def _cache(self) -> Any:
-        """The cache's own connection (writers), or the attached cache (read-only stores)."""
-        if self.readonly or self.cache_path is None:
-            return self.conn
-        if self._cache_conn is None:
-            conn = self.backend.module.connect(
-                str(self.cache_path), isolation_level=None, check_same_thread=False, timeout=self._busy_timeout
-            )
-            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            self._cache_conn = conn
-        return self._cache_conn
 
     @contextlib.contextmanager
     def snapshot_read(self) -> Iterator[None]:
@@ -479,123 +419,6 @@ class Store:
     def worktree_paths(self) -> list[str]:
         return list(self.worktree_files())
 
-    # -- the vec0 table ---------------------------------------------------------------------
-    def enable_vec(self) -> bool:
-        """Load sqlite-vec into this connection (once); False when it cannot load here."""
-        if not self.vec:
-            self.vec = load_sqlite_vec(self.conn)
-        return self.vec
-
-    def vec_dim(self) -> int | None:
-        """The dimension of the vec0 table, or None when the index has none."""
-        row = self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone()
-        value = self.conn.execute("SELECT value FROM meta WHERE key = 'vec_dim'").fetchone()
-        return int(value[0]) if row and value else None
-
-    def vec_waiting(self) -> bool:
-        """True when the vec0 table is behind the chunks (a process without sqlite-vec changed
-        them, or the table is still to be made for vectors the index has)."""
-        state = self.conn.execute("SELECT value FROM meta WHERE key = 'vec_state'").fetchone()
-        if state and state[0] in ("pending", "rebuild"):
-            return True
-        model = self.conn.execute("SELECT value FROM meta WHERE key = 'model_id'").fetchone()
-        return bool(model and model[0]) and self.vec_dim() is None and self._first_vector_dim(model[0]) is not None
-
-    def vec_rows(self) -> int | None:
-        """Rows of the vec0 table, counted by sqlite-vec (a scan: ~50 ms at 100k rows); None
-        without the table or the extension."""
-        if not self.vec or self.vec_dim() is None:
-            return None
-        return int(self.conn.execute(f"SELECT count(*) FROM {VEC_TABLE}").fetchone()[0])
-
-    def _first_vector_dim(self, model: str) -> int | None:
-        if not self.has_cache:
-            return None
-        row = self.conn.execute(
-            "SELECT length(e.vector) / 4 FROM chunks c JOIN cache.embeddings e "
-            "ON e.model = ? AND e.text_hash = c.text_hash LIMIT 1",
-            (model,),
-        ).fetchone()
-        return int(row[0]) if row else None
-
-    def sync_vec(self, model: str | None, changed: Iterable[int], *, reset: bool) -> str:
-        """Bring the vec0 table in line with the chunks' cached vectors, inside the caller's
-        transaction: it holds exactly one float32 row per chunk whose vector is in the cache.
-
-        `changed`: chunk ids removed, added or given a vector by this update; `reset`: every
-        chunk was rewritten (a rebuild). Without sqlite-vec the ids wait in `vec_todo` (or the
-        whole table is marked for a refill) for the next process that loads it, and nothing
-        else waits. Returns the table's state: "synced", "pending" or "rebuild"."""
-        meta = dict(self.conn.execute("SELECT key, value FROM meta WHERE key IN ('vec_state', 'vec_dim')"))
-        state = meta.get("vec_state") or "synced"
-        if not self.vec:
-            has_table = "vec_dim" in meta
-            if reset or model is None:
-                self.conn.execute("DELETE FROM vec_todo")
-                state = "rebuild" if has_table or state != "synced" else "synced"
-            elif state != "rebuild" and (has_table or state == "pending"):
-                self.conn.executemany("INSERT OR IGNORE INTO vec_todo VALUES (?)", ((i,) for i in changed))
-                state = "pending"
-            self.set_meta({"vec_state": None if state == "synced" else state})
-            return state
-        table_dim = self.vec_dim()
-        if model is None:
-            if table_dim is not None or "vec_dim" in meta:
-                self.conn.execute(f"DROP TABLE IF EXISTS {VEC_TABLE}")
-            self.conn.execute("DELETE FROM vec_todo")
-            self.set_meta({"vec_state": None, "vec_dim": None})
-            return "synced"
-        if reset or state == "rebuild" or table_dim is None:
-            self._refill_vec(model, table_dim)
-            return "synced"
-        ids = set(changed)
-        ids.update(int(r[0]) for r in self.conn.execute("SELECT id FROM vec_todo"))
-        if ids:
-            ordered = sorted(ids)
-            self.conn.executemany(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", ((i,) for i in ordered))
-            for start in range(0, len(ordered), 500):
-                self.conn.execute(
-                    f"INSERT INTO {VEC_TABLE} (rowid, embedding) SELECT c.id, e.vector FROM chunks c "
-                    "JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash "
-                    "WHERE c.id IN (SELECT value FROM json_each(?)) AND length(e.vector) = ?",
-                    (model, json.dumps(ordered[start : start + 500]), table_dim * 4),
-                )
-            self.conn.execute("DELETE FROM vec_todo")
-        self.set_meta({"vec_state": None})
-        return "synced"
-
-    def _refill_vec(self, model: str, table_dim: int | None) -> None:
-        """Every row again, straight from the cache in SQL (nothing passes through Python)."""
-        dim = self._first_vector_dim(model)
-        # Dropped and made again, never emptied row by row (a vec0 DELETE is one row at a time).
-        if (
-            table_dim is not None
-            or self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone()
-        ):
-            self.conn.execute(f"DROP TABLE {VEC_TABLE}")
-        if dim is not None:
-            self.conn.execute(
-                f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding float[{dim}] distance_metric=cosine)"
-            )
-            self.conn.execute(
-                f"INSERT INTO {VEC_TABLE} (rowid, embedding) SELECT c.id, e.vector FROM chunks c "
-                "JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash "
-                "WHERE length(e.vector) = ? ORDER BY c.id",
-                (model, dim * 4),
-            )
-        self.conn.execute("DELETE FROM vec_todo")
-        self.set_meta({"vec_state": None, "vec_dim": None if dim is None else str(dim)})
-
-    def vec_knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """sqlite-vec's exact KNN over the vec0 table: (chunk id, cosine similarity), best first."""
-        import numpy as np
-
-        rows = self.conn.execute(
-            f"SELECT rowid, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ? ORDER BY distance",
-            (np.asarray(query, dtype="<f4").tobytes(), k),
-        )
-        return [(int(r[0]), 1.0 - float(r[1])) for r in rows]
-
     def file_count(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM files").fetchone()[0])
 
@@ -639,103 +462,6 @@ class Store:
             added.append((int(rowid), thash))
         return added
 
-    def pending_chunks(self, model: str, limit: int | None = None) -> list[tuple[int, str, str]]:
-        """(id, text hash, text) of chunks whose vector under `model` is not in the cache yet,
-        oldest first (at most `limit`)."""
-        if not self.has_cache:
-            return []
-        rows = self.conn.execute(
-            "SELECT c.id, c.text_hash, c.text FROM chunks c WHERE NOT EXISTS "
-            "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash) ORDER BY c.id "
-            "LIMIT ?",
-            (model, -1 if limit is None else limit),
-        )
-        return [(int(r[0]), r[1], r[2]) for r in rows]
-
-    def pending_count(self, model: str | None) -> int:
-        if not model:
-            return 0
-        if not self.has_cache:
-            return int(self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
-        return int(
-            self.conn.execute(
-                "SELECT count(*) FROM chunks c WHERE NOT EXISTS "
-                "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash)",
-                (model,),
-            ).fetchone()[0]
-        )
-
-    def chunk_ids_with_hashes(self, hashes: Iterable[str]) -> list[tuple[int, str]]:
-        """(id, text hash) of every chunk holding one of these texts."""
-        wanted = list(dict.fromkeys(hashes))
-        out: list[tuple[int, str]] = []
-        for start in range(0, len(wanted), 500):
-            batch = wanted[start : start + 500]
-            marks = ",".join("?" * len(batch))
-            rows = self.conn.execute(f"SELECT id, text_hash FROM chunks WHERE text_hash IN ({marks})", batch)
-            out.extend((int(r[0]), r[1]) for r in rows)
-        return out
-
-    # -- embedding cache ---------------------------------------------------------------------
-    def cached_vectors(self, model: str, hashes: Iterable[str]) -> dict[str, bytes]:
-        if not self.has_cache:
-            return {}
-        conn = self._cache()
-        table = "cache.embeddings" if conn is self.conn else "embeddings"
-        wanted = list(dict.fromkeys(hashes))
-        found: dict[str, bytes] = {}
-        for start in range(0, len(wanted), 500):
-            batch = wanted[start : start + 500]
-            marks = ",".join("?" * len(batch))
-            rows = conn.execute(
-                f"SELECT text_hash, vector FROM {table} WHERE model = ? AND text_hash IN ({marks})",
-                [model, *batch],
-            )
-            found.update({row[0]: bytes(row[1]) for row in rows})
-        return found
-
-    def cache_vectors(self, model: str, items: dict[str, np.ndarray]) -> None:
-        """Commit a batch of fresh embeddings at once, so an interrupted run resumes from here
-        (even while the index's own transaction is open: the cache has its own connection)."""
-        if not self.has_cache or not items:
-            return
-        conn = self._cache()
-        table = "cache.embeddings" if conn is self.conn else "embeddings"
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            conn.executemany(
-                f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)",
-                [(model, h, _vec_blob(v)) for h, v in items.items()],
-            )
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-
-    def vector_count(self, model: str) -> int:
-        """Chunks with a vector in the cache (the rows the vector files hold)."""
-        if not self.has_cache:
-            return 0
-        return int(
-            self.conn.execute(
-                "SELECT count(*) FROM chunks c JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash",
-                (model,),
-            ).fetchone()[0]
-        )
-
-    def iter_vectors(self, model: str, batch: int = 8192) -> Iterator[list[tuple[int, bytes]]]:
-        """Every (chunk id, vector) with a cached vector, ids ascending, a batch at a time: a
-        million vectors are 1.5 GB, never held at once."""
-        if not self.has_cache:
-            return
-        cursor = self.conn.execute(
-            "SELECT c.id, e.vector FROM chunks c JOIN cache.embeddings e "
-            "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
-            (model,),
-        )
-        while rows := cursor.fetchmany(batch):
-            yield [(int(r[0]), bytes(r[1])) for r in rows]
-
     # -- queries -----------------------------------------------------------------------------
     def bm25(self, match: str, limit: int, where: str = "", params: Sequence[Any] = ()) -> list[tuple[int, float]]:
         sql = (
@@ -748,168 +474,11 @@ class Store:
         rows = self.conn.execute(sql, [match, *params, limit])
         return [(int(row[0]), -float(row[1])) for row in rows]
 
-    def bm25_phrase(self, match: str) -> tuple[np.ndarray, np.ndarray]:
-        """(chunk ids, scores) of every chunk matching one quoted phrase, unordered and unlimited.
-
-        FTS5's bm25() is a sum over the query's phrases of a term that depends only on the
-        phrase (its idf over the whole table) and the row (its count there, the row's length):
-        the score of a one-phrase query is exactly that phrase's share of any OR query's score,
-        so warm searchers can keep these per word and add them up (memgit.recall.bm25_terms).
-        """
-        import itertools
-
-        import numpy as np
-
-        rows = self.conn.execute("SELECT rowid, -bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,))
-        flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.float64).reshape(-1, 2)
-        return flat[:, 0].astype(np.int64), np.ascontiguousarray(flat[:, 1])
-
-    def fts_row_count(self) -> int:
-        """Rows in the FTS table as its bm25() counts them: the first varint of FTS5's
-        averages record (read in the caller's transaction; no scan)."""
-        row = self.conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
-        return _sqlite_varint(bytes(row[0])) if row and row[0] else 0
-
-    def fts_state(self) -> bytes:
-        """Bytes that change whenever the FTS5 index does: its averages record (row and token
-        totals) and its structure record (segments and write counter), read in the caller's
-        transaction. Per-phrase scores cached under one state are valid only while it holds."""
-        rows = self.conn.execute("SELECT id, block FROM chunks_fts_data WHERE id IN (1, 10) ORDER BY id")
-        return b"".join(bytes(block) for _, block in rows)
-
-    def fts_totals(self) -> tuple[int, int]:
-        """(rows, tokens) of the FTS table as bm25() reads them (its average row length is
-        tokens / rows): FTS5's averages record, in the caller's transaction."""
-        row = self.conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
-        if not row or not row[0]:
-            return 0, 0
-        rows, tokens = _sqlite_varints(bytes(row[0]), 2)
-        return rows, tokens
-
-    def fts_last_row(self) -> int:
-        """The highest row id in the FTS table (0 when empty)."""
-        row = self.conn.execute("SELECT max(id) FROM chunks_fts_docsize").fetchone()
-        return int(row[0]) if row and row[0] is not None else 0
-
-    def fts_row_lengths(self) -> tuple[np.ndarray, np.ndarray]:
-        """(row ids ascending, tokens in each row) of the FTS table: FTS5's own per-row sizes,
-        which bm25() divides by the average."""
-        import numpy as np
-
-        rows = self.conn.execute("SELECT id, sz FROM chunks_fts_docsize ORDER BY id").fetchall()
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        sizes = np.fromiter((_sqlite_varint(bytes(r[1])) for r in rows), dtype=np.int64, count=len(rows))
-        return ids, sizes
-
-    def chunk_token_counts(self, ids: Sequence[int]) -> dict[int, dict[str, int]]:
-        """How often each index token occurs in each of these chunks, tokenized exactly as the
-        FTS table tokenized them (its scratch twin in the temp schema)."""
-        self._ensure_vocab()
-        counts: dict[int, dict[str, int]] = {}
-        ids = list(ids)
-        for start in range(0, len(ids), 500):
-            batch = ids[start : start + 500]
-            marks = ",".join("?" * len(batch))
-            texts = self.conn.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", batch).fetchall()
-            self.conn.execute("DELETE FROM temp.query_tokens")
-            self.conn.executemany(
-                "INSERT INTO temp.query_tokens (rowid, body) VALUES (?, ?)", [(i, fts_text(t)) for i, t in texts]
-            )
-            for doc, term, n in self.conn.execute(
-                "SELECT doc, term, count(*) FROM temp.query_token_rows GROUP BY doc, term"
-            ):
-                counts.setdefault(int(doc), {})[str(term)] = int(n)
-        self.conn.execute("DELETE FROM temp.query_tokens")
-        return counts
-
-    def _ensure_vocab(self) -> None:
-        if not self._vocab_ready:
-            self.conn.execute(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_tokens USING fts5 "
-                "(body, tokenize = 'porter unicode61 remove_diacritics 2')"
-            )
-            self.conn.execute(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_token_rows USING fts5vocab(temp, query_tokens, instance)"
-            )
-            self.conn.execute(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_terms USING fts5vocab(main, chunks_fts, row)"
-            )
-            self._vocab_ready = True
-
-    def fts_tokens(self, words: Sequence[str]) -> dict[str, str]:
-        """The one index token each word becomes after FTS5's own tokenizer (porter stemming
-        included): the words go through a scratch FTS5 table in the temp schema. Words that make
-        no token or several are left out."""
-        self._ensure_vocab()
-        words = list(words)
-        self.conn.execute("DELETE FROM temp.query_tokens")
-        self.conn.executemany("INSERT INTO temp.query_tokens (rowid, body) VALUES (?, ?)", list(enumerate(words)))
-        tokens: dict[int, list[str]] = {}
-        for doc, token in self.conn.execute("SELECT doc, term FROM temp.query_token_rows"):
-            tokens.setdefault(int(doc), []).append(token)
-        return {word: found[0] for index, word in enumerate(words) if len(found := tokens.get(index, [])) == 1}
-
-    def term_document_counts(self, terms: Sequence[str]) -> dict[str, int]:
-        """How many chunks contain each query word, as FTS5 counts them after its tokenizer."""
-        out: dict[str, int] = {}
-        for word, token in self.fts_tokens(terms).items():
-            row = self.conn.execute("SELECT doc FROM temp.chunk_terms WHERE term = ?", (token,)).fetchone()
-            out[word] = int(row[0]) if row else 0
-        return out
-
-    def frequent_tokens(self, limit: int) -> list[tuple[str, int]]:
-        """(index token, chunks holding it), the most widespread first: the words whose BM25
-        scores cost most to compute."""
-        self._ensure_vocab()
-        rows = self.conn.execute("SELECT term, doc FROM temp.chunk_terms ORDER BY doc DESC LIMIT ?", (limit,))
-        return [(str(term), int(doc)) for term, doc in rows]
-
     def chunk_total(self) -> int:
         meta = self.meta()
         if "chunk_count" in meta:
             return int(meta["chunk_count"])
         return int(self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
-
-    def knn(self, query: np.ndarray, k: int, model: str | None = None) -> list[tuple[int, float]]:
-        """Nearest chunks by cosine similarity: numpy over the cached vectors (the slow path,
-        used only while the vector files are being rebuilt)."""
-        return self.similarities(query, None, k, model)
-
-    def similarities(
-        self, query: np.ndarray, ids: Sequence[int] | None, k: int | None = None, model: str | None = None
-    ) -> list[tuple[int, float]]:
-        """Exact cosine similarity of the query to the given chunks (or all), best first."""
-        import numpy as np
-
-        pairs = self.vectors_for(ids, model)
-        if not pairs:
-            return []
-        id_list = [p[0] for p in pairs]
-        matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), -1)
-        sims = matrix @ np.asarray(query, dtype=np.float32)
-        order = np.argsort(-sims)
-        if k is not None:
-            order = order[:k]
-        return [(id_list[i], float(sims[i])) for i in order]
-
-    def vectors_for(self, ids: Sequence[int] | None, model: str | None = None) -> list[tuple[int, bytes]]:
-        """(chunk id, vector) from the embedding cache, for the given chunks or all of them;
-        chunks whose vector is still pending are left out."""
-        if not self.has_cache:
-            return []
-        model = model or self.meta().get("model_id", "")
-        if not model:
-            return []
-        sql = "SELECT c.id, e.vector FROM chunks c JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash"
-        if ids is None:
-            return [(int(r[0]), bytes(r[1])) for r in self.conn.execute(sql + " ORDER BY c.id", (model,))]
-        out: list[tuple[int, bytes]] = []
-        for start in range(0, len(ids), 500):
-            batch = list(ids[start : start + 500])
-            marks = ",".join("?" * len(batch))
-            rows = self.conn.execute(sql + f" WHERE c.id IN ({marks})", [model, *batch])
-            out.extend((int(r[0]), bytes(r[1])) for r in rows)
-        return out
 
     def chunk_rows(self, ids: Sequence[int]) -> dict[int, tuple[str, int, int, str, str | None]]:
         """id -> (stored path, start, end, text, day)."""
@@ -942,15 +511,15 @@ class Store:
         one = self.conn.execute
         model = self.meta().get("model_id") or None
         chunks = int(one("SELECT count(*) FROM chunks").fetchone()[0])
-        pending = self.pending_count(model) if model else 0
+        pending = self.cache.pending_count(model) if model else 0
         counts = {
             "files": int(one("SELECT count(*) FROM files").fetchone()[0]),
             "chunks": chunks,
             "vectors": chunks - pending if model else 0,
             "pending_vectors": pending,
         }
-        if self.has_cache:
-            counts["cached_embeddings"] = int(one("SELECT count(*) FROM cache.embeddings").fetchone()[0])
+        if self.cache.attached:
+            counts["cached_embeddings"] = self.cache.size()
         return counts
 
     def snapshot(self) -> dict[str, Any]:
@@ -968,42 +537,6 @@ class Store:
         fts_count = self.conn.execute("SELECT count(*) FROM chunks_fts").fetchone()[0]
         return {"files": files, "chunks": chunks, "fts_missing": fts_bad, "fts_rows": fts_count}
 
-    def chunk_keys(self) -> dict[int, tuple[str, int, int, str]]:
-        """id -> (path, start, end, text hash): what a vector file row must stand for."""
-        rows = self.conn.execute("SELECT id, path, start_line, end_line, text_hash FROM chunks")
-        return {int(r[0]): (r[1], r[2], r[3], r[4]) for r in rows}
-
 
 def _statements(sql: str) -> list[str]:
     return [s.strip() for s in sql.split(";") if s.strip() and not s.strip().startswith("--")]
-
-
-def _sqlite_varints(data: bytes, count: int) -> list[int]:
-    """The first `count` SQLite varints of `data`, one after another (missing ones are 0)."""
-    values: list[int] = []
-    at = 0
-    while len(values) < count:
-        value = 0
-        for n in range(9):
-            if at >= len(data):
-                break
-            byte = data[at]
-            at += 1
-            if n == 8:
-                value = (value << 8) | byte
-                break
-            value = (value << 7) | (byte & 0x7F)
-            if byte < 0x80:
-                break
-        values.append(value)
-    return values
-
-
-def _sqlite_varint(data: bytes) -> int:
-    """SQLite's varint at the start of `data`: big-endian, 7 bits a byte, the ninth byte whole."""
-    value = 0
-    for byte in data[:8]:
-        value = (value << 7) | (byte & 0x7F)
-        if byte < 0x80:
-            return value
-    return (value << 8) | data[8] if len(data) > 8 else value

@@ -361,7 +361,7 @@ def _plan(
 ) -> _Plan:
     """The changed paths' states (every memory file of the tree for a rebuild, plus work-tree
     overlays), and the vec0 table opened for an index that has (or had) vectors: a BM25-only
-    update never pays for sqlite-vec. Where it cannot load, the table waits (`Store.sync_vec`)."""
+    update never pays for sqlite-vec. Where it cannot load, the table waits (`Vec0.sync`)."""
     assert report.tree is not None
     if reason:
         entries = dict(tree_states(ws, report.tree))
@@ -370,7 +370,7 @@ def _plan(
     states = plan_states(ws, entries, overlay, stored, rebuild=bool(reason))
     plan = _Plan(meta, params, report.tree, report.commit, reason, states)
     if plan.indexed_model or "vec_dim" in meta or "vec_state" in meta:
-        store.enable_vec()
+        store.vec.enable()
     return plan
 
 
@@ -379,7 +379,7 @@ def _nothing_to_do(store: Store, plan: _Plan, get_embedder: Callable[[], Embedde
     table, and no model this process loads could be adopted by an index built without one."""
     if plan.reason or plan.states or plan.meta.get("tree") != plan.tree or plan.pending_before:
         return False
-    if store.vec and store.vec_waiting():
+    if store.vec.loaded and store.vec.waiting():
         return False
     adoptable = plan.indexed_model is None and plan.provider != "none"
     return not (adoptable and get_embedder() is not None)
@@ -414,7 +414,7 @@ def _prepare_vectors(
     if vplan.notice:
         report.notices.append(vplan.notice)
     if vplan.model_id:  # a model adopted or chosen by a rebuild: its vectors go to the vec0 table too
-        store.enable_vec()
+        store.vec.enable()
     vectors = _Vectors(vplan, embedder, bool(vplan.model_id and embedder is not None and vplan.can_embed))
     if not (vplan.can_embed and (plan.pending_before or vplan.adopted) and vplan.model_id):
         return vectors
@@ -422,7 +422,7 @@ def _prepare_vectors(
     # of the MCP server's background fill) takes at most `fill_limit` of them and stops embedding
     # them after `fill_seconds`: the rest stay pending for the next run.
     fill_texts: dict[str, str] = {}
-    for chunk_id, thash, text in store.pending_chunks(vplan.model_id, limit=fill_limit):
+    for chunk_id, thash, text in store.cache.pending_chunks(vplan.model_id, limit=fill_limit):
         fill_texts.setdefault(thash, text)
         vectors.fill.append((chunk_id, thash))
     if vectors.can_embed and fill_texts:
@@ -476,7 +476,7 @@ def _batch_vectors(
         vectors.began = True
         found = embed_missing(store, vectors.embedder, model_id, texts, progress, report, deadline=vectors.deadline)
     else:
-        found = store.cached_vectors(model_id, texts)
+        found = store.cache.get(model_id, texts)
         report.embeddings_cached += len(found)
     if vectors.can_embed:
         report.deferred += len(texts) - len(found)
@@ -519,10 +519,10 @@ def _finish_transaction(store: Store, plan: _Plan, vectors: _Vectors, written: _
     gone = set(written.removed_ids)
     written.filled = [(i, h) for i, h in vectors.fill if i not in gone and h in vectors.fill_vectors]
     if vplan.model_id is not None and (plan.pending_before or written.missing_now or vplan.adopted):
-        written.pending = store.pending_count(vplan.model_id)
+        written.pending = store.cache.pending_count(vplan.model_id)
     reset = bool(plan.reason) or vplan.adopted
     changed = [*written.removed_ids, *written.added_ids, *(i for i, _ in written.filled)]
-    report.vec_state = store.sync_vec(vplan.model_id, [] if reset else changed, reset=reset)
+    report.vec_state = store.vec.sync(vplan.model_id, [] if reset else changed, reset=reset)
     old_count = int(plan.meta.get("chunk_count", "0"))
     added, removed = len(written.added_ids), len(written.removed_ids)
     store.set_meta(

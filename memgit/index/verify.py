@@ -98,7 +98,7 @@ def verify_index(
             differences.extend(vector_differences)
             vec_differences, oracle = _check_vec0(ws, store, meta, model, lines)
             differences.extend(vec_differences)
-            pending = store.pending_count(model)
+            pending = store.cache.pending_count(model)
         finally:
             store.close()
             for suffix in ("", "-wal", "-shm"):
@@ -163,7 +163,7 @@ def _check_vectors(
     from memgit.index.vectors import VectorSet
 
     out: list[str] = []
-    pairs = store.vectors_for(None, model)
+    pairs = store.cache.vectors_for(None, model)
     want_ids = np.asarray([p[0] for p in pairs], dtype="<i8")
     want = (
         np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), -1)
@@ -218,7 +218,7 @@ def _reembed(
     hashes = sorted(texts)
     if not everything and len(hashes) > REEMBED_SAMPLE:
         hashes = sorted(random.Random(0).sample(hashes, REEMBED_SAMPLE))
-    cached = store.cached_vectors(model, {h: texts[h] for h in hashes})
+    cached = store.cache.get(model, {h: texts[h] for h in hashes})
     bad = 0
     for start in range(0, len(hashes), 32):
         batch = hashes[start : start + 32]
@@ -245,19 +245,15 @@ def _check_vec0(
     the fast path: sample queries, the fast path's top k against vec0's exact KNN."""
     if model is None:
         return [], None
-    if not store.enable_vec():
+    if not store.vec.enable():
         lines.skipped.append("vec0: sqlite-vec does not load here: the vec0 table was not checked")
         return [], None
-    if store.vec_waiting():
+    if store.vec.waiting():
         lines.skipped.append("vec0: the table waits for `memgit index` where sqlite-vec loads; it was not checked")
         return [], None
     out: list[str] = []
-    want = dict(store.vectors_for(None, model))
-    have = (
-        {int(r[0]): bytes(r[1]) for r in store.conn.execute("SELECT rowid, embedding FROM chunks_vec")}
-        if (store.vec_dim() is not None)
-        else {}
-    )
+    want = dict(store.cache.vectors_for(None, model))
+    have = store.vec.rows()
     if set(have) != set(want):
         extra, lost = sorted(set(have) - set(want))[:5], sorted(set(want) - set(have))[:5]
         out.append(f"vec0: chunks_vec holds other chunks (unexpected ids {extra}, missing ids {lost})")
@@ -303,7 +299,7 @@ def vector_oracle(
         a, b = rng.choice(len(ids), size=2, replace=len(ids) < 2)
         q = np.frombuffer(vectors[ids[a]], dtype="<f4") + np.frombuffer(vectors[ids[b]], dtype="<f4")
         q = (q / (np.linalg.norm(q) or 1.0)).astype(np.float32)
-        exact = store.vec_knn(q, k)
+        exact = store.vec.knn(q, k)
         # A row the fast path returns agrees when it is in the exact top k, or ties its last
         # score (float32 sums in another order differ in the last bits: near-duplicate chunks
         # would otherwise swap places at random).

@@ -49,7 +49,7 @@ def index_state(store: Store) -> IndexState:
     and its FTS index. Not the generation: an update that only adds vectors (filling pending
     ones) leaves every BM25 score as it was, and the warm word cache with it."""
     meta = store.meta()
-    return meta.get("index_id"), store.fts_state()
+    return meta.get("index_id"), store.fts.state()
 
 
 #: From this many chunks the rare-words-first query is tried: below it an OR query takes a few
@@ -65,7 +65,7 @@ def plain_bm25(
     """The best `limit` chunks for the query words by FTS5's bm25(), best first, without a
     cache: what a one-shot search computes (and a warm one when a filter applies)."""
     if 0 < max_term_share < 1 and len(terms) > 1:
-        terms = prune_common_terms(terms, store.term_document_counts(terms), store.chunk_total(), max_term_share)
+        terms = prune_common_terms(terms, store.fts.term_document_counts(terms), store.chunk_total(), max_term_share)
     match = match_expression(terms)
     if not match:
         return []
@@ -79,8 +79,8 @@ def plain_bm25(
 def rare_words_first(store: Store, terms: list[str], limit: int) -> Rows | None:
     """The OR query's best `limit` rows from the rows of its rare words only, or None when the
     words do not split usefully or the bound cannot prove the answer exact."""
-    counts = store.term_document_counts(terms)
-    total = store.fts_row_count()
+    counts = store.fts.term_document_counts(terms)
+    total = store.fts.row_count()
     split = split_common(terms, counts, total, min_saving=RARE_FIRST_MIN_SAVING)
     if split is None:
         return None

@@ -4,7 +4,7 @@ every matching chunk on every search.
 FTS5 computes `bm25()` for every chunk holding any query word. At 100k chunks a word like
 "budget" sits in a third of them, and scoring those rows is most of a warm search (≈1 µs a row).
 But bm25() is a sum over the query's phrases of a part that depends only on the phrase and the
-row, so one phrase's scores (`Store.bm25_phrase`) are exactly its share of any query's score.
+row, so one phrase's scores (`FtsStats.bm25_phrase`) are exactly its share of any query's score.
 A long-running searcher (the MCP server, `memgit search --batch`) keeps them per word, within
 `[search] bm25_cache_mb` per 100,000 chunks (a word's rows grow with the index), least recently
 used out first, and adds them up per query. The same
@@ -14,7 +14,7 @@ Words are kept under the index token FTS5 makes of them (porter stemming: "deplo
 "deployed" are one entry), and a long-running process may `prewarm` the cache in the background
 with the index's most widespread tokens, the ones a first search would pay most for.
 
-Everything cached belongs to one state of the FTS index (`Store.fts_state`, plus the index id);
+Everything cached belongs to one state of the FTS index (`FtsStats.state`, plus the index id);
 any other state empties the cache first, so a score is never from another index. A cache saved
 beside the index for an earlier state of it is carried to the current one on load
 (memgit.recall.bm25_rebase), so a server started after a commit is warm at once.
@@ -137,7 +137,7 @@ class TermScores:
         with self._lock:
             unknown = [t for t in terms if t not in self._tokens and " " not in t]
         if unknown:
-            found = store.fts_tokens(unknown)
+            found = store.fts.tokens(unknown)
             with self._lock:
                 if len(self._tokens) > MAX_TOKEN_MEMO:
                     self._tokens.clear()
@@ -153,7 +153,7 @@ class TermScores:
 
         match = match_expression([word])
         assert match is not None
-        ids, scores = store.bm25_phrase(match)
+        ids, scores = store.fts.bm25_phrase(match)
         # float32 keeps the cache small: a sum of a few of them differs from FTS5's float64
         # score by ~1e-6 of its size, which can only swap two chunks FTS5 scores within that.
         ids = ids.astype(np.int32) if len(ids) and int(ids[-1]) < 2**31 else ids
@@ -319,14 +319,14 @@ class TermScores:
             return []
         old, last_row = Totals(int(basis[0]), int(basis[1])), int(basis[2])
         now = basis_of(store)
-        ids_now, lengths_now = store.fts_row_lengths()
+        ids_now, lengths_now = store.fts.row_lengths()
         added = ids_now[ids_now > last_row]
         if len(added) > MAX_CARRIED_NEW_ROWS or not len(ids_now):
             return []
         lengths_by_id = np.full(int(ids_now[-1]) + 1, -1, dtype=np.int64)
         lengths_by_id[ids_now] = lengths_now
         in_new: dict[str, tuple[list[int], list[int]]] = {}
-        for row, in_row in store.chunk_token_counts(added.tolist()).items():
+        for row, in_row in store.fts.chunk_token_counts(added.tolist()).items():
             for token, count in in_row.items():
                 pair = in_new.setdefault(token, ([], []))
                 pair[0].append(row)
@@ -367,7 +367,7 @@ class TermScores:
             room = int(self.max_rows * PREWARM_FILL) - self._rows
         words = rows = 0
         # The costliest tokens that fit: ask for a few times more than could fit, largest first.
-        for token, count in store.frequent_tokens(2_000):
+        for token, count in store.fts.frequent_tokens(2_000):
             if stop() or room <= 0 or self._state != state:
                 break
             if count > room:
@@ -376,7 +376,7 @@ class TermScores:
             with self._lock:
                 if token in self._words:
                     continue
-            spelled = {w for w, t in store.fts_tokens(surface_forms(token)).items() if t == token}
+            spelled = {w for w, t in store.fts.tokens(surface_forms(token)).items() if t == token}
             if not spelled:
                 continue
             entry = self._compute(store, min(spelled))
@@ -400,8 +400,8 @@ class Basis:
 
 def basis_of(store: Store) -> Basis:
     """The table's basis, read in the caller's transaction."""
-    rows, tokens = store.fts_totals()
-    return Basis(Totals(rows, tokens), store.fts_last_row())
+    rows, tokens = store.fts.totals()
+    return Basis(Totals(rows, tokens), store.fts.last_row())
 
 
 #: A saved word: its key, (chunk ids, float32 scores), whether the key is one index token.

@@ -236,9 +236,9 @@ class Searcher:
         tf = feedback_words(texts, exclude=terms)
         if not tf:
             return rows
-        tokens = store.fts_tokens([*tf, *terms])
+        tokens = store.fts.tokens([*tf, *terms])
         query_tokens = [tokens[t] for t in terms if t in tokens]
-        counts = store.term_document_counts(list(tf))
+        counts = store.fts.term_document_counts(list(tf))
         words = pick_feedback_terms(
             tf, counts, store.chunk_total(), cfg.bm25_feedback_terms, tokens=tokens, query_tokens=query_tokens
         )
@@ -257,7 +257,7 @@ class Searcher:
                 early = self._bm25_prefetch.take(index_state(store), terms, limit)
             return early if early is not None else plain_bm25(store, terms, limit, share, where, params)
         if 0 < share < 1 and len(terms) > 1:
-            terms = prune_common_terms(terms, store.term_document_counts(terms), store.chunk_total(), share)
+            terms = prune_common_terms(terms, store.fts.term_document_counts(terms), store.chunk_total(), share)
         self._term_scores.resize(self._term_budget(store.meta()))
         return self._term_scores.top(store, terms, limit, index_state(store))
 
@@ -617,9 +617,9 @@ class Searcher:
         """A filtered search, or one without intact vector files, scores in SQL (the cache)."""
         if where:
             ids = store.chunk_ids_where(where, params)
-            scores.vector = dict(store.similarities(qvec, ids, limit, meta.get("model_id")))
+            scores.vector = dict(store.cache.similarities(qvec, ids, limit, meta.get("model_id")))
         elif vset is None:
-            scores.vector = dict(store.knn(qvec, limit, meta.get("model_id")))
+            scores.vector = dict(store.cache.knn(qvec, limit, meta.get("model_id")))
 
     @staticmethod
     def _score_text_hits(
@@ -637,7 +637,7 @@ class Searcher:
             scores.vector.update(vset.similarities(qvec, missing))
             missing = [i for i in missing if i not in scores.vector]
         if missing:
-            scores.vector.update(store.similarities(qvec, missing, None, meta.get("model_id")))
+            scores.vector.update(store.cache.similarities(qvec, missing, None, meta.get("model_id")))
             scores.no_vector.update(i for i in missing if i not in scores.vector)
 
     def _candidates(self, store: Store, scores: _Scores, mode: str, today: date) -> list[Candidate]:

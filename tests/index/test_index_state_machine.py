@@ -249,7 +249,7 @@ class IndexMachine(RuleBasedStateMachine):
         try:
             meta = store.meta()
             chunk_ids = sorted(int(r[0]) for r in store.conn.execute("SELECT id FROM chunks"))
-            cached = dict(store.vectors_for(None, meta["model_id"]))
+            cached = dict(store.cache.vectors_for(None, meta["model_id"]))
         finally:
             store.close()
         vset = VectorSet.open(self.root / ".git" / "memgit", meta["index_id"], int(meta["generation"]))

@@ -32,7 +32,7 @@ def test_document_counts_follow_the_index_tokenizer(workspace: Path) -> None:
     assert memgit(workspace, "index", env=BM25).returncode == 0
     store = Store(workspace / ".git" / "memgit" / "index.sqlite", readonly=True)
     try:
-        counts = store.term_document_counts(["meetings", "kestrel", "runs", "absent"])
+        counts = store.fts.term_document_counts(["meetings", "kestrel", "runs", "absent"])
         total = store.chunk_total()
     finally:
         store.close()

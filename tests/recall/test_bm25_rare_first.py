@@ -105,8 +105,8 @@ def test_declines_when_the_bound_cannot_be_proved(tmp_path: Path) -> None:
         try:
             split = split_common(
                 ["budget", "approved", "xenon"],
-                store.term_document_counts(["budget", "approved", "xenon"]),
-                store.fts_row_count(),
+                store.fts.term_document_counts(["budget", "approved", "xenon"]),
+                store.fts.row_count(),
                 min_saving=0,
             )
             assert split == (["xenon"], ["budget", "approved"])
@@ -122,10 +122,10 @@ def test_declines_when_the_bound_cannot_be_proved(tmp_path: Path) -> None:
 def test_fts_row_count_is_what_bm25_counts(tmp_path: Path) -> None:
     store = _store(tmp_path / "index.sqlite", _corpus(700, seed=2))
     try:
-        assert store.fts_row_count() == 700
+        assert store.fts.row_count() == 700
         with store.transaction():
             store.conn.execute("DELETE FROM chunks_fts WHERE rowid % 3 = 0")
-        assert store.fts_row_count() == store.conn.execute("SELECT count(*) FROM chunks_fts").fetchone()[0] == 467
+        assert store.fts.row_count() == store.conn.execute("SELECT count(*) FROM chunks_fts").fetchone()[0] == 467
     finally:
         store.close()
 

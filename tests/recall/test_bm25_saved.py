@@ -188,7 +188,7 @@ def test_a_carried_word_cache_scores_every_word_as_fts5_does(workspace: Path, in
     store = reference.store()
     with store.snapshot_read():
         for key, (ids, scores) in words.items():
-            spelled = [w for w, token in store.fts_tokens(surface_forms(key)).items() if token == key]
+            spelled = [w for w, token in store.fts.tokens(surface_forms(key)).items() if token == key]
             want_ids, want_scores = reference._term_scores._compute(store, min(spelled))
             assert ids == want_ids.tolist(), key
             for got, want in zip(scores, want_scores.tolist(), strict=True):

@@ -53,7 +53,7 @@ def _indexed(workspace: Path) -> Iterator[Store]:
 
 def _state(store: Store) -> tuple[object, ...]:
     meta = store.meta()
-    return (meta.get("index_id"), meta.get("generation"), store.fts_state())
+    return (meta.get("index_id"), meta.get("generation"), store.fts.state())
 
 
 def _same_ranking(fts: list[tuple[int, float]], cached: list[tuple[int, float]]) -> None:
@@ -205,7 +205,7 @@ def test_prewarm_fills_the_costliest_words_and_ranks_the_same(workspace: Path) -
         state = _state(store)
         report = cache.prewarm(store, state)
         assert report["words"] >= 1 and cache.rows == report["rows"] <= budget_rows * PREWARM_FILL
-        counts = dict(store.frequent_tokens(100))
+        counts = dict(store.fts.frequent_tokens(100))
         cached = set(cache._words)
         assert cached <= set(counts)
         # Greedy, costliest first: a more widespread token was left out only when it no longer fitted.
@@ -213,7 +213,7 @@ def test_prewarm_fills_the_costliest_words_and_ranks_the_same(workspace: Path) -
         skipped = [t for t, n in counts.items() if t not in cached and n > smallest_taken]
         assert all(counts[t] > budget_rows * PREWARM_FILL - report["rows"] + smallest_taken for t in skipped)
         hits_before = cache.hits
-        word = next(w for w in WORDS if store.fts_tokens([w]).get(w) in cached)
+        word = next(w for w in WORDS if store.fts.tokens([w]).get(w) in cached)
         _same_ranking(store.bm25(match_expression([word]) or "", 10), cache.top(store, [word], 10, state))
         assert cache.hits == hits_before + 1
         for query in ["budget approved kestrel", "billing migration standup latency", "tenant shard"]:

@@ -1,0 +1,233 @@
+"""The embedding cache (`embed-cache.sqlite`): one float32 vector per (model, text hash),
+kept across rebuilds so that no text is embedded twice.
+
+It is a database of its own, attached to the index connection as `cache`: reads that pair chunks
+with their vectors run there, in the index's transaction, so they see one state of both. A
+writer commits fresh embeddings on a second connection of its own, batch by batch, while the
+index's write transaction stays open (an interrupted build resumes without re-embedding).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+CACHE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS cache.embeddings (
+    model TEXT NOT NULL,
+    text_hash TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+"""
+
+
+def attach_cache(conn: Any, target: str, *, readonly: bool) -> None:
+    """Attach the cache (a path or an `immutable` URI) to the index connection as `cache`; a
+    writer makes its table if it is new."""
+    conn.execute("ATTACH DATABASE ? AS cache", (target,))
+    if not readonly:
+        conn.execute("PRAGMA cache.journal_mode = WAL")
+        conn.executescript(CACHE_SCHEMA)
+
+
+def _vec_blob(vector: np.ndarray) -> bytes:
+    import numpy as np
+
+    return np.asarray(vector, dtype="<f4").tobytes()
+
+
+class EmbeddingCache:
+    """The cache as one store sees it (`Store.cache`): attached to its connection, or absent
+    (`attached` False: every read is empty and every chunk's vector pending).
+
+    `meta` reads the index's meta table: a read asked for no model uses the index's."""
+
+    def __init__(
+        self,
+        conn: Any,
+        path: Path | None,
+        module: ModuleType,
+        meta: Callable[[], dict[str, str]],
+        *,
+        readonly: bool,
+        busy_timeout: float,
+    ) -> None:
+        self.conn = conn
+        self.path = path
+        self.attached = path is not None
+        self._module = module
+        self._meta = meta
+        self._readonly = readonly
+        self._busy_timeout = busy_timeout
+        # A writer reads and writes the cache on a connection of its own, so that embeddings are
+        # committed batch by batch while the index's own write transaction stays open.
+        self._own_conn: Any = None
+
+    def close(self) -> None:
+        if self._own_conn is not None:
+            with contextlib.suppress(Exception):
+                self._own_conn.close()
+
+    def _writer(self) -> Any:
+        """The cache's own connection (writers), or the attached cache (read-only stores)."""
+        if self._readonly or self.path is None:
+            return self.conn
+        if self._own_conn is None:
+            conn = self._module.connect(
+                str(self.path), isolation_level=None, check_same_thread=False, timeout=self._busy_timeout
+            )
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            self._own_conn = conn
+        return self._own_conn
+
+    # -- the cache's own table ---------------------------------------------------------------
+    def get(self, model: str, hashes: Iterable[str]) -> dict[str, bytes]:
+        """{text hash: vector} of the given texts that the cache holds under `model`."""
+        if not self.attached:
+            return {}
+        conn = self._writer()
+        table = "cache.embeddings" if conn is self.conn else "embeddings"
+        wanted = list(dict.fromkeys(hashes))
+        found: dict[str, bytes] = {}
+        for start in range(0, len(wanted), 500):
+            batch = wanted[start : start + 500]
+            marks = ",".join("?" * len(batch))
+            rows = conn.execute(
+                f"SELECT text_hash, vector FROM {table} WHERE model = ? AND text_hash IN ({marks})",
+                [model, *batch],
+            )
+            found.update({row[0]: bytes(row[1]) for row in rows})
+        return found
+
+    def put(self, model: str, items: dict[str, np.ndarray]) -> None:
+        """Commit a batch of fresh embeddings at once, so an interrupted run resumes from here
+        (even while the index's own transaction is open: the cache has its own connection)."""
+        if not self.attached or not items:
+            return
+        conn = self._writer()
+        table = "cache.embeddings" if conn is self.conn else "embeddings"
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.executemany(
+                f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)",
+                [(model, h, _vec_blob(v)) for h, v in items.items()],
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def size(self) -> int:
+        """Vectors in the cache, of every model and text (indexed or not)."""
+        return int(self.conn.execute("SELECT count(*) FROM cache.embeddings").fetchone()[0])
+
+    # -- chunks and their cached vectors (the index connection) -------------------------------
+    def pending_chunks(self, model: str, limit: int | None = None) -> list[tuple[int, str, str]]:
+        """(id, text hash, text) of chunks whose vector under `model` is not in the cache yet,
+        oldest first (at most `limit`)."""
+        if not self.attached:
+            return []
+        rows = self.conn.execute(
+            "SELECT c.id, c.text_hash, c.text FROM chunks c WHERE NOT EXISTS "
+            "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash) ORDER BY c.id "
+            "LIMIT ?",
+            (model, -1 if limit is None else limit),
+        )
+        return [(int(r[0]), r[1], r[2]) for r in rows]
+
+    def pending_count(self, model: str | None) -> int:
+        if not model:
+            return 0
+        if not self.attached:
+            return int(self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        return int(
+            self.conn.execute(
+                "SELECT count(*) FROM chunks c WHERE NOT EXISTS "
+                "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash)",
+                (model,),
+            ).fetchone()[0]
+        )
+
+    def first_vector_dim(self, model: str) -> int | None:
+        """The dimension of any chunk's cached vector under `model` (None when none has one)."""
+        if not self.attached:
+            return None
+        row = self.conn.execute(
+            "SELECT length(e.vector) / 4 FROM chunks c JOIN cache.embeddings e "
+            "ON e.model = ? AND e.text_hash = c.text_hash LIMIT 1",
+            (model,),
+        ).fetchone()
+        return int(row[0]) if row else None
+
+    def vector_count(self, model: str) -> int:
+        """Chunks with a vector in the cache (the rows the vector files hold)."""
+        if not self.attached:
+            return 0
+        return int(
+            self.conn.execute(
+                "SELECT count(*) FROM chunks c JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash",
+                (model,),
+            ).fetchone()[0]
+        )
+
+    def iter_vectors(self, model: str, batch: int = 8192) -> Iterator[list[tuple[int, bytes]]]:
+        """Every (chunk id, vector) with a cached vector, ids ascending, a batch at a time: a
+        million vectors are 1.5 GB, never held at once."""
+        if not self.attached:
+            return
+        cursor = self.conn.execute(
+            "SELECT c.id, e.vector FROM chunks c JOIN cache.embeddings e "
+            "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
+            (model,),
+        )
+        while rows := cursor.fetchmany(batch):
+            yield [(int(r[0]), bytes(r[1])) for r in rows]
+
+    def vectors_for(self, ids: Sequence[int] | None, model: str | None = None) -> list[tuple[int, bytes]]:
+        """(chunk id, vector) from the embedding cache, for the given chunks or all of them;
+        chunks whose vector is still pending are left out."""
+        if not self.attached:
+            return []
+        model = model or self._meta().get("model_id", "")
+        if not model:
+            return []
+        sql = "SELECT c.id, e.vector FROM chunks c JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash"
+        if ids is None:
+            return [(int(r[0]), bytes(r[1])) for r in self.conn.execute(sql + " ORDER BY c.id", (model,))]
+        out: list[tuple[int, bytes]] = []
+        for start in range(0, len(ids), 500):
+            batch = list(ids[start : start + 500])
+            marks = ",".join("?" * len(batch))
+            rows = self.conn.execute(sql + f" WHERE c.id IN ({marks})", [model, *batch])
+            out.extend((int(r[0]), bytes(r[1])) for r in rows)
+        return out
+
+    def knn(self, query: np.ndarray, k: int, model: str | None = None) -> list[tuple[int, float]]:
+        """Nearest chunks by cosine similarity: numpy over the cached vectors (the slow path,
+        used only while the vector files are being rebuilt)."""
+        return self.similarities(query, None, k, model)
+
+    def similarities(
+        self, query: np.ndarray, ids: Sequence[int] | None, k: int | None = None, model: str | None = None
+    ) -> list[tuple[int, float]]:
+        """Exact cosine similarity of the query to the given chunks (or all), best first."""
+        import numpy as np
+
+        pairs = self.vectors_for(ids, model)
+        if not pairs:
+            return []
+        id_list = [p[0] for p in pairs]
+        matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), -1)
+        sims = matrix @ np.asarray(query, dtype=np.float32)
+        order = np.argsort(-sims)
+        if k is not None:
+            order = order[:k]
+        return [(id_list[i], float(sims[i])) for i in order]
