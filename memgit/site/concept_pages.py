@@ -13,9 +13,9 @@ from functools import partial
 from typing import Any
 
 from memgit.core import paths
-from memgit.git import plumbing
 from memgit.site import concepts as site_concepts
 from memgit.site import models, urls
+from memgit.site.concept_inputs import dream_paths, read_concept_inputs
 from memgit.site.inputs import Inputs, input_key
 from memgit.site.page_plan import Plan, unchanged
 from memgit.site.renderer import PageRenderer
@@ -38,7 +38,7 @@ class ConceptPlanner:
         that touches none of them renders none of these pages."""
         tagged = [p for p in self.inputs.files if self.inputs.records[p]["concepts"]]
         old = self.inputs.mf.concepts
-        named, fresh_docs = self._dream_paths(old.get("dreams") or {})
+        named, fresh_docs = dream_paths(self.inputs, old.get("dreams") or {})
         private = self.inputs.scope == "private"
         readable = {p for p, e in self.inputs.files.items() if e.is_regular and not self.inputs.records[p]["problem"]}
         place_paths = sorted({path for found in named.values() for path in found or ()} & readable)
@@ -59,7 +59,9 @@ class ConceptPlanner:
         if old.get("key") == key and all(u in present and u in self.inputs.mf.pages for u in old.get("urls", [])):
             self.state = {**old, "dreams": named}
             return [Plan(u, self.inputs.mf.pages[u][0], unchanged) for u in old["urls"]]
-        docs, report_links, report_state, memory_state = self._read_inputs(reports, memory, old, fresh_docs)
+        docs, report_links, report_state, memory_state = read_concept_inputs(
+            self.inputs, reports, memory, old, fresh_docs
+        )
         memory_blob = self.inputs.files[memory].blob if memory else None
         dream = site_concepts.dream_concepts(
             docs, readable, memory_state.get(memory_blob or "", []), public=not private
@@ -81,82 +83,6 @@ class ConceptPlanner:
             "memory": memory_state,
         }
         return plans
-
-    def _read_inputs(
-        self, reports: dict[str, str], memory: str | None, old: dict, fresh_docs: dict[str, dict | None]
-    ) -> tuple[list[dict], dict[str, tuple[str, int | None]], dict[str, list], dict[str, list]]:
-        """The dreams' concepts documents (reports written before the concepts files count by their
-        Themes line), each report's link, and MEMORY.md's promoted concepts. Reports' Themes lines
-        and MEMORY.md's promoted entries are kept per blob in the manifest: a rebuild after a commit
-        to a note reads that note, not every report, and parses no Markdown."""
-        old_reports, old_memory = old.get("reports") or {}, old.get("memory") or {}
-        memory_blob = self.inputs.files[memory].blob if memory else None
-        wanted = {self.inputs.files[p].blob for p in reports.values()} - old_reports.keys()
-        if memory_blob is not None:
-            wanted |= {memory_blob} - old_memory.keys()
-        wanted |= {e.blob for _, e in self.inputs.dream_concept_files} - fresh_docs.keys()
-        texts = plumbing.read_blobs(self.inputs.ws.root, sorted(wanted)) if wanted else {}
-        docs = []
-        for _, entry in self.inputs.dream_concept_files:
-            doc = (
-                fresh_docs[entry.blob] if entry.blob in fresh_docs else site_concepts.parse_document(texts[entry.blob])
-            )
-            if doc is not None:
-                docs.append(doc)
-
-        def lines_of(path: str) -> list[str]:
-            text = self.inputs.text(texts, self.inputs.files[path].blob)[0]
-            return models.source_lines(text) if text is not None else []
-
-        report_links: dict[str, tuple[str, int | None]] = {}
-        report_state: dict[str, list] = {}
-        for day, path in sorted(reports.items(), reverse=True):
-            blob = self.inputs.files[path].blob
-            if blob not in old_reports:
-                line, found = site_concepts.report_themes("\n".join(lines_of(path)))
-                old_reports = {**old_reports, blob: [line, [list(t) for t in found]]}
-            line, themes = report_state[blob] = old_reports[blob]
-            report_links[day] = (path, line)
-            if day not in self.inputs.dream_concept_days:  # a report written before the concepts files
-                docs.append({"day": day, "base": "", "themes": themes, "concepts": []})
-        docs = sorted(docs, key=lambda doc: doc["day"], reverse=True)[: site_concepts.MAX_DREAMS]
-        memory_state: dict[str, list] = {}
-        if memory and memory_blob is not None:
-            memory_state[memory_blob] = (
-                old_memory[memory_blob] if memory_blob in old_memory else self._memory_concepts(lines_of(memory))
-            )
-        return docs, report_links, report_state, memory_state
-
-    def _dream_paths(
-        self, cached: dict[str, list[str] | None]
-    ) -> tuple[dict[str, list[str] | None], dict[str, dict | None]]:
-        """The notes each of the newest dreams' concepts files names (blob -> paths, None when it is
-        not a concepts file), kept in the manifest; and the files read to learn it, parsed. Only the
-        paths are kept: the files themselves are read again when the concept pages are planned."""
-        cached = {blob: paths for blob, paths in cached.items() if paths is None or isinstance(paths, list)}
-        missing = sorted({e.blob for _, e in self.inputs.dream_concept_files} - cached.keys())
-        fresh = plumbing.read_blobs(self.inputs.ws.root, missing) if missing else {}
-        docs = {blob: site_concepts.parse_document(data) for blob, data in fresh.items()}
-        named = {}
-        for _, entry in self.inputs.dream_concept_files:
-            if entry.blob in cached:
-                named[entry.blob] = cached[entry.blob]
-            else:
-                doc = docs[entry.blob]
-                named[entry.blob] = (
-                    None if doc is None else sorted({place[0] for _, _, places in doc["concepts"] for place in places})
-                )
-        return named, docs
-
-    def _memory_concepts(self, lines: list[str]) -> list[list]:
-        """(start, end, concept tags) of the MEMORY.md entries memgit promoted (those with a marker)."""
-        from memgit.dream.concepts import concept_tags
-        from memgit.site.markdown import entries as parse_entries
-
-        found = parse_entries("\n".join(lines) + "\n")
-        return [
-            [e.start, e.end, concept_tags("\n".join(lines[e.start - 1 : e.end]))] for e in found if e.marker is not None
-        ]
 
     def _report_link(self, page: str, report_links: dict, day: str, anchored: bool) -> dict:
         path, line = report_links.get(day, (None, None))

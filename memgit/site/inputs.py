@@ -470,14 +470,18 @@ class Inputs:
 
         return merge((self.heat_state[e.blob] for _, e in ledgers), self.files)
 
-    def memory_blame(self, blob: str, log: list[dict]) -> list[str]:
-        """Blame of MEMORY.md, kept in the manifest: pygit2 is imported only when MEMORY.md changed."""
+    def memory_blame(self, blob: str, log: list[dict]) -> tuple[list[str], dict[str, dict]]:
+        """Blame of MEMORY.md (kept in the manifest: pygit2 is imported only when MEMORY.md
+        changed) and the commits it names, their subjects as the site shows them. Read when the
+        home page renders, so a build that keeps the home page reads neither."""
         key = [blob, log[0]["id"] if log else ""]
         if self.blame_cache.get("key") == key:
-            return list(self.blame_cache["lines"])
-        lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md", ignore_whitespace=True)
-        self.blame_cache = {"key": key, "lines": lines}
-        return lines
+            lines = list(self.blame_cache["lines"])
+        else:
+            lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md", ignore_whitespace=True)
+            self.blame_cache = {"key": key, "lines": lines}
+        commits = history.commits_info(self.ws.root, set(lines)).values()
+        return lines, {c["id"]: c for c in self.subjects([dataclasses.asdict(c) for c in commits])}
 
     def ref_inputs(self, refs: list[SourceRef]) -> tuple[dict[str, str], list[tuple[str, str]]]:
         current_blobs = {

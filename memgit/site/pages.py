@@ -9,17 +9,19 @@ are, without a plan of its own. Concepts are planned by `concept_pages`.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgit.core import paths
 from memgit.core.provenance import SourceRef, parse_reference
-from memgit.git import plumbing
 from memgit.site import models, output, render, urls
 from memgit.site.concept_pages import ConceptPlanner
 from memgit.site.inputs import ZERO, Inputs, input_key
 from memgit.site.page_plan import Plan, blob_bytes, constant, unchanged
 from memgit.site.renderer import PageRenderer
 from memgit.site.report_rows import kept_redactions
+
+if TYPE_CHECKING:
+    from memgit.git import plumbing
 
 SHARDS = 32
 

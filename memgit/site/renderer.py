@@ -9,13 +9,11 @@ shards and send back the same bytes this process would make.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.core import paths
-from memgit.git import history
 from memgit.site import concepts as site_concepts
 from memgit.site import models, render, urls
 from memgit.site.inputs import Inputs, entry_source
@@ -223,13 +221,7 @@ class PageRenderer:
 
         inputs = self.inputs
         lines = models.source_lines(text)
-        blame = inputs.memory_blame(home["blob"], home["log"])
-        infos = {
-            c["id"]: c
-            for c in inputs.subjects(
-                [dataclasses.asdict(c) for c in history.commits_info(inputs.ws.root, set(blame)).values()]
-            )
-        }
+        blame, infos = inputs.memory_blame(home["blob"], home["log"])
         return models.fold_credits(
             [(e, self._annotation(e, blame, lines, infos, home)) for e in entries(text, inputs.provenance)],
             [n for n, line in enumerate(lines, start=1) if line.lstrip(" ").startswith("#")],
