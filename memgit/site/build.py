@@ -1,5 +1,5 @@
 """`memgit site build`: gather inputs (`inputs`), plan the pages (`pages`), render those that
-changed, write.
+changed (`renderer`), write.
 
 As mkdocs does, the build first gathers everything it needs (memory files of the tree at `--at`,
 their per-file history, memgit's promotion commits), then turns them into page models (pure, in

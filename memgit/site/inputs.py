@@ -3,7 +3,9 @@ trailer commits, MEMORY.md's references and blame, kept between builds in the ma
 
 Gathering is the first step of a build (as in mkdocs): everything the pages need is read here, in
 a handful of batched git processes, and what did not change since the last build comes from the
-manifest instead of git.
+manifest instead of git. The planner (`pages`) and the renderer (`renderer`) are handed the
+gathered `Inputs`; neither reads git (what MEMORY.md's credits and the Concepts pages need is read
+through here and `concept_inputs`, when their pages are made).
 
 Every memory text a page, search shard, summary or concept place shows enters the build through
 `Inputs.shown`, which replaces each line the lint flags as a secret with `[redacted: RULE]`
