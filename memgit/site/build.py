@@ -1,5 +1,5 @@
 """`memgit site build`: gather inputs (`inputs`), plan the pages (`pages`), render those that
-changed, write.
+changed (`renderer`), write.
 
 As mkdocs does, the build first gathers everything it needs (memory files of the tree at `--at`,
 their per-file history, memgit's promotion commits), then turns them into page models (pure, in
@@ -23,7 +23,10 @@ from memgit.errors import MemgitError
 from memgit.git import history, plumbing
 from memgit.site import manifest as manifest_mod
 from memgit.site import output
-from memgit.site.pages import Plan, Site
+from memgit.site.inputs import Inputs
+from memgit.site.page_plan import Plan
+from memgit.site.pages import Planner
+from memgit.site.report_rows import left_out_rows, redaction_rows
 from memgit.workspace import Workspace
 
 ProgressFn = Callable[[int, int], None]
@@ -146,22 +149,22 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
     base_url = check_base_url(options.base_url)
     out = output.check_output(options.out, ws.root, ws.git_dir)
     commit, tree = history.resolve_commit(ws.root, options.at)
-    site = Site(ws, options.scope, base_url, commit, tree)
-    mf = manifest_mod.load(ws.data_dir, str(out), site.global_key)
-    site.gather(mf)
+    inputs = Inputs(ws, options.scope, base_url, commit, tree)
+    mf = manifest_mod.load(ws.data_dir, str(out), inputs.global_key)
+    inputs.gather(mf)
     # The manifest and the gathered inputs live until the build ends (~0.5M objects at 2,000
     # notes): out of the cyclic collector's sight, they cost no full collection while pages are
     # made (a tenth of a one-file rebuild), and forked workers do not copy them by touching them.
     gc.freeze()
     try:
-        return _make_pages(ws, site, mf, out, options.scope, progress, started)
+        return _make_pages(ws, Planner(inputs), mf, out, options.scope, progress, started)
     finally:
         gc.unfreeze()  # a long-running caller (`site serve`) collects them again afterwards
 
 
 def _make_pages(
     ws: Workspace,
-    site: Site,
+    planner: Planner,
     mf: manifest_mod.Manifest,
     out: Path,
     scope: str,
@@ -169,9 +172,10 @@ def _make_pages(
     started: float,
 ) -> BuildReport:
     """Render the pages whose inputs changed into a staging folder, swap them in, keep the manifest."""
-    commit = site.commit
+    inputs = planner.inputs
+    commit = inputs.commit
     present = output.existing_files(out)
-    plans = site.plan(present)
+    plans = planner.plan(present)
     report = BuildReport(out=str(out), commit=commit, scope=scope, pages=len(plans), incremental=bool(mf.pages))
     # Every path this build may write or remove, checked before anything is: a page's name, or one
     # the manifest remembers, that would land outside the output folder stops the build here.
@@ -187,7 +191,7 @@ def _make_pages(
     # Decode and redact every needed text here, once: forked workers then inherit the texts, and
     # what they redact is known to this process's report and manifest (a worker's findings die with it).
     for blob, data in contents.items():
-        site.shown(blob, data)
+        inputs.shown(blob, data)
     try:
         made = _render_parallel(todo, contents, progress)
         done = len(made)
@@ -216,10 +220,10 @@ def _make_pages(
     report.bytes = sum(mf.sizes.values())
     snaps = [size for url, size in mf.sizes.items() if url.startswith("snap/")]
     report.snapshot_bytes, report.snapshot_pages = sum(snaps), len(snaps)
-    report.redacted = site.redaction_rows()
-    report.left_out = site.left_out_rows()
+    report.redacted = redaction_rows(inputs)
+    report.left_out = left_out_rows(inputs)
     mf.pages = pages
     mf.commit = commit
-    manifest_mod.save(ws.data_dir, str(out), mf, site)
+    manifest_mod.save(ws.data_dir, str(out), mf, planner.manifest_state())
     report.seconds = round(time.perf_counter() - started, 3)
     return report

@@ -3,7 +3,9 @@ trailer commits, MEMORY.md's references and blame, kept between builds in the ma
 
 Gathering is the first step of a build (as in mkdocs): everything the pages need is read here, in
 a handful of batched git processes, and what did not change since the last build comes from the
-manifest instead of git.
+manifest instead of git. The planner (`pages`) and the renderer (`renderer`) are handed the
+gathered `Inputs`; neither reads git (what MEMORY.md's credits and the Concepts pages need is read
+through here and `concept_inputs`, when their pages are made).
 
 Every memory text a page, search shard, summary or concept place shows enters the build through
 `Inputs.shown`, which replaces each line the lint flags as a secret with `[redacted: RULE]`
@@ -24,11 +26,11 @@ from memgit.dream.entries import parse_store
 from memgit.dream.entries import provenance as entry_provenance
 from memgit.git import history, plumbing
 from memgit.lint.redact import redact_line, redact_text
-from memgit.lint.rules import RULES_BY_CODE, SECRET_CODES, resolve_settings
+from memgit.lint.rules import SECRET_CODES, resolve_settings
 from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
 from memgit.site import manifest as manifest_mod
-from memgit.site import models, render
+from memgit.site import models, render, urls
 from memgit.site import renames as site_renames
 from memgit.workspace import Workspace
 
@@ -43,6 +45,8 @@ SUMMARIES = 2
 #: never kept by a later build (bump it when the redaction rules change what pages show).
 REDACTION = 2
 PRIVATE_SUBJECT = "a private change"
+#: The largest picture a build copies into the site (bytes).
+MAX_IMAGE = 5_000_000
 
 
 def input_key(*parts: Any) -> str:
@@ -60,6 +64,12 @@ def public_subjects(rows: list[dict]) -> list[dict]:
     """History rows of a public site: a commit that also changed a private file keeps its id, author
     and date, but its subject (which may speak of that file) reads "a private change"."""
     return [{**row, "subject": PRIVATE_SUBJECT} if row.get("private") else row for row in rows]
+
+
+def _image_suffix(path: str) -> str:
+    dot = path.rfind(".")
+    suffix = path[dot:].lower() if dot > path.rfind("/") else ""
+    return suffix if suffix in models.IMAGE_TYPES else ""
 
 
 def _record(summary: models.Summary) -> dict:
@@ -134,6 +144,7 @@ class Inputs:
         self.superseded_state: dict = {}
         self.heat_state: dict = {}
         self._gather_history(mf)
+        self._gather_references()
 
     def _gather_dreaming(self, tree_files: dict[str, plumbing.Entry]) -> None:
         """Dreaming's concepts files (memory/.dreams/concepts/*.json), newest first: not memory,
@@ -253,6 +264,38 @@ class Inputs:
         written = {commit for ids in self.dreams_state.values() for commit in ids}
         return [a for a in models.dream_actions(self.trailers) if a["id"] in written and a["key"] in self.store_keys]
 
+    def _gather_references(self) -> None:
+        """What links need beyond the files: the lines each source of MEMORY.md's entries and of
+        dreaming's actions names, then and now; the full ids of their commits (snapshot addresses
+        are made from full ids only: references may abbreviate them); recall heat; the images."""
+        refs = self.memory_refs()
+        refs += [a["source"] for a in self.actions if a["source"]]
+        self.ref_lines = self._ref_lines(*self.ref_inputs(refs)[::-1]) if refs else ({}, {})
+        self.full_ids = history.full_commit_ids(self.ws.root, {r.commit for r in refs if r.commit}) if refs else {}
+        self.heat = self._heat()
+        self.images = self._image_copies()
+
+    def _image_copies(self) -> dict[str, str]:
+        """The images notes show (path -> where the build copies it): regular files of the tree,
+        of a known picture type, at most MAX_IMAGE bytes, and on a public site only from paths a
+        public site may show."""
+        wanted = sorted(
+            {t for p in self.files for t in self.records[p].get("links", []) if _image_suffix(t)}
+            & self.tree_files.keys()
+        )
+        wanted = [
+            p for p in wanted if self.tree_files[p].is_regular and (self.scope == "private" or not self.hidden_path(p))
+        ]
+        if not wanted:
+            return {}
+        with plumbing.BlobReader(self.ws.root) as reader:
+            sizes = reader.sizes({self.tree_files[p].blob for p in wanted})
+        return {
+            p: urls.image_url(self.tree_files[p].blob, _image_suffix(p))
+            for p in wanted
+            if sizes.get(self.tree_files[p].blob, MAX_IMAGE + 1) <= MAX_IMAGE
+        }
+
     def hidden_path(self, path: str) -> bool:
         """A path a public site never shows, nor says anything of (the subjects of its commits)."""
         return models.is_private(path, self.cfg.private_paths)
@@ -299,76 +342,12 @@ class Inputs:
             out.append({**commit, "subject": subject} if code else commit)
         return out
 
-    def _text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
+    def text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
         if blob not in contents:
             return models.decode(b"", self.max_bytes)
         return self.shown(blob, contents[blob])
 
-    def redaction_rows(self) -> list[dict]:
-        """Every line the build redacted, once (`path`, `line`, `code`, `rule`, `commit`): the files
-        as they are at the built commit (commit None), then lines only older versions the site
-        shows still hold (the newest such commit), so the person knows what to fix and rotate."""
-        rows: list[dict] = []
-        seen: set[tuple[str, int, str]] = set()
-
-        def add(path: str, hits: list[list], commit: str | None) -> None:
-            for line, code in hits:
-                if (path, line, code) not in seen:
-                    seen.add((path, line, code))
-                    rows.append(
-                        {"path": path, "line": line, "code": code, "rule": RULES_BY_CODE[code].name, "commit": commit}
-                    )
-
-        for path, entry in self.files.items():
-            add(path, self.redactions.get(entry.blob, []), None)
-        for path, entry in self.files.items():
-            for row in self.logs.get(path, []):  # newest first, as the note's history lists them
-                if row["blob"] not in (ZERO, entry.blob):
-                    add(path, self.redactions.get(row["blob"], []), row["id"])
-        for (path, commit), hits in sorted(self.ref_redactions.items()):
-            add(path, hits, commit)
-        return sorted(rows, key=lambda r: (r["commit"] is not None, r["path"], r["line"]))
-
-    def left_out_rows(self) -> list[dict]:
-        """What a public site leaves out, and why: private files, older versions of public notes
-        (a line removed since may be what the owner meant to withdraw), and the subjects of commits
-        that also changed a private file. Empty for a private site."""
-        if self.scope != "public":
-            return []
-        rows: list[dict] = [
-            {"what": "file", "path": p, "commit": None, "why": "a private path"}
-            for p in sorted(self.tree_files)
-            if self.ws.is_memory_path(p) and self.hidden_path(p)
-        ]
-        for path, entry in self.files.items():
-            for row in self.logs.get(path, []):
-                if row.get("private"):
-                    rows.append(
-                        {
-                            "what": "subject",
-                            "path": path,
-                            "commit": row["id"],
-                            "why": "the commit also changed private files",
-                        }
-                    )
-                if row["blob"] not in (ZERO, entry.blob):
-                    rows.append(
-                        {
-                            "what": "snapshot",
-                            "path": path,
-                            "commit": row["id"],
-                            "why": "an older version of a public note",
-                        }
-                    )
-        return rows
-
-    def kept_redactions(self) -> dict[str, list[list]]:
-        """The per-blob redactions the manifest keeps: those of every blob a page of this build shows."""
-        blobs = {e.blob for e in self.files.values()}
-        blobs |= {row["blob"] for rows in self.logs.values() for row in rows}
-        return {blob: hits for blob, hits in sorted(self.redactions.items()) if blob in blobs}
-
-    def _memory_entries(self) -> list[dict]:
+    def memory_entries(self) -> list[dict]:
         """MEMORY.md's entries that name a source: start, end, reference, key, first words and
         the key they replaced, parsed once per version of the file (kept in the manifest, so a
         rebuild that does not touch MEMORY.md needs no Markdown parser)."""
@@ -401,10 +380,10 @@ class Inputs:
         self.memory_refs_state = cached
         return list(cached["entries"])
 
-    def _memory_refs(self) -> list[SourceRef]:
-        return [parse_reference(e["ref"]) for e in self._memory_entries()]
+    def memory_refs(self) -> list[SourceRef]:
+        return [parse_reference(e["ref"]) for e in self.memory_entries()]
 
-    def _written(self, refs: list[SourceRef]) -> dict[str, dict]:
+    def written(self, refs: list[SourceRef]) -> dict[str, dict]:
         """Who wrote each referenced source line and when: blame of the source file at the
         reference's commit, the newest commit among the range's non-blank lines (kept in the
         manifest by reference, so pygit2 is imported only for new references)."""
@@ -446,7 +425,7 @@ class Inputs:
         self.written_state = {r.format(): cache.get(r.format(), {}) for r in refs if r.commit}
         return self.written_state
 
-    def _superseded(self) -> dict[str, str]:
+    def superseded(self) -> dict[str, str]:
         """The text each supersede replaced (action commit id -> the old entry's words), read from
         MEMORY.md before that commit; kept in the manifest."""
         cache = dict(self.mf.superseded or {})
@@ -493,16 +472,20 @@ class Inputs:
 
         return merge((self.heat_state[e.blob] for _, e in ledgers), self.files)
 
-    def _memory_blame(self, blob: str, log: list[dict]) -> list[str]:
-        """Blame of MEMORY.md, kept in the manifest: pygit2 is imported only when MEMORY.md changed."""
+    def memory_blame(self, blob: str, log: list[dict]) -> tuple[list[str], dict[str, dict]]:
+        """Blame of MEMORY.md (kept in the manifest: pygit2 is imported only when MEMORY.md
+        changed) and the commits it names, their subjects as the site shows them. Read when the
+        home page renders, so a build that keeps the home page reads neither."""
         key = [blob, log[0]["id"] if log else ""]
         if self.blame_cache.get("key") == key:
-            return list(self.blame_cache["lines"])
-        lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md", ignore_whitespace=True)
-        self.blame_cache = {"key": key, "lines": lines}
-        return lines
+            lines = list(self.blame_cache["lines"])
+        else:
+            lines = history.blame_lines(self.ws.root, self.commit, "MEMORY.md", ignore_whitespace=True)
+            self.blame_cache = {"key": key, "lines": lines}
+        commits = history.commits_info(self.ws.root, set(lines)).values()
+        return lines, {c["id"]: c for c in self.subjects([dataclasses.asdict(c) for c in commits])}
 
-    def _ref_inputs(self, refs: list[SourceRef]) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    def ref_inputs(self, refs: list[SourceRef]) -> tuple[dict[str, str], list[tuple[str, str]]]:
         current_blobs = {
             r.path: self.files[r.path].blob for r in refs if r.path in self.files and self.files[r.path].is_regular
         }

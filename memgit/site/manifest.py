@@ -106,7 +106,10 @@ def _unsafe_url(raw: dict[str, Any]) -> str | None:
     return next((str(u) for u in named if not isinstance(u, str) or not is_safe_relative(u)), None)
 
 
-def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
+def save(data_dir: Path, out: str, mf: Manifest, state: dict[str, Any]) -> None:
+    """Keep the manifest; `state` is what the build's inputs and planner keep for the next build
+    (summaries, logs, blame, trailers, by_path, concepts, memory_refs, written, superseded, heat,
+    redactions, dreams: see `pages.Planner.manifest_state`)."""
     path = manifest_path(data_dir, out)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {
@@ -115,19 +118,8 @@ def save(data_dir: Path, out: str, mf: Manifest, site: Any) -> None:
         "global_key": mf.global_key,  # the key it was loaded under (the site's may add its template headings)
         "commit": mf.commit,
         "pages": {url: list(v) for url, v in sorted(mf.pages.items())},
-        "summaries": site.blob_records,
-        "logs": site.logs,
-        "blame": site.blame_cache,
-        "trailers": site.trailers,
-        "by_path": site.by_path,
-        "concepts": site.concepts_state,
-        "memory_refs": site.memory_refs_state,
-        "written": site.written_state,
-        "superseded": site.superseded_state,
-        "heat": site.heat_state,
-        "redactions": site.kept_redactions(),
+        **state,
         "sizes": mf.sizes,
-        "dreams": site.dreams_state,
     }
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(marshal.dumps((FORMAT, data)))

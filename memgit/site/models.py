@@ -255,7 +255,7 @@ def note_title(path: str, summary: Summary) -> str:
 
 
 def note_extras(page: str, path: str, extra: Mapping, lines: int) -> dict:
-    """What a note's page shows beyond its file (see Site._note_extras): previous/next day,
+    """What a note's page shows beyond its file (see pages.Planner._note_extras): previous/next day,
     back-links, lines promoted into MEMORY.md, recall heat as a picture."""
     from memgit.site.svg import heat_strip
 
