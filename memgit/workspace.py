@@ -126,9 +126,9 @@ def _keep_committed(root: Path, kept: Path, seen: Path) -> None:
         _commit, tree = plumbing.head_ids(root)
         entry = plumbing.entries(root, tree, [CONFIG_NAME]).get(CONFIG_NAME) if tree else None
         if entry is not None and entry.blob == plumbing.blob_id_of(data):
+            from memgit.core.atomic import atomic_write
+
             kept.parent.mkdir(parents=True, exist_ok=True)
-            tmp = kept.with_name(kept.name + f".tmp{os.getpid()}")
-            tmp.write_bytes(data)
-            os.replace(tmp, kept)
+            atomic_write(kept, data, durable=False)
     except (OSError, MemgitError):
         return

@@ -25,7 +25,8 @@ from memgit.dream.decisions import Decision, decisions_path
 from memgit.dream.entries import append_lines, parse_store
 from memgit.dream.run import DreamOutcome, gather, read_dream_branch, write_branch
 from memgit.errors import MemgitError
-from memgit.git import commits
+from memgit.git import commits, history
+from memgit.git.commits import Repo
 from memgit.ledger.clock import resolve_now
 
 if TYPE_CHECKING:
@@ -51,14 +52,14 @@ def match_keys(wanted: list[str], known: list[str], what: str) -> list[str]:
     return out
 
 
-def dream_branch_name(ws: Workspace, branch: str | None) -> str:
+def dream_branch_name(ws: Workspace, repo: Repo, branch: str | None) -> str:
     """`branch`, else the one local dream branch (a clear error when there are none or several)."""
     if branch is not None:
-        commits.check_branch_name(ws.root, branch)
-        if commits.branch_commit(ws.root, branch) is None:
+        commits.check_branch_name(repo, branch)
+        if commits.branch_commit(repo, branch) is None:
             raise MemgitError(f"no branch {branch} here; fetch it first (`git fetch origin {branch}:{branch}`)")
         return branch
-    found = commits.local_branches(ws.root, ws.config.dream.branch_prefix)
+    found = commits.local_branches(repo, ws.config.dream.branch_prefix)
     if len(found) != 1:
         listed = ", ".join(found) if found else "none"
         raise MemgitError(f"name the dream branch with --branch (local dream branches: {listed})")
@@ -85,13 +86,12 @@ class DropOutcome:
         }
 
 
-def _dreamed_branch(ws: Workspace, branch: str | None) -> tuple[str, str, DreamBranch]:
+def _dreamed_branch(ws: Workspace, repo: Repo, branch: str | None) -> tuple[str, str, DreamBranch]:
     """(name, tip, branch) of a dream branch memgit wrote alone, or a clear error."""
-    root = ws.root
-    name = dream_branch_name(ws, branch)
-    tip = commits.branch_commit(root, name)
+    name = dream_branch_name(ws, repo, branch)
+    tip = commits.branch_commit(repo, name)
     assert tip is not None
-    found: DreamBranch = read_dream_branch(root, tip)
+    found: DreamBranch = read_dream_branch(repo, tip)
     if not found.dreamed or found.base is None or found.now is None:
         raise MemgitError(f"{name} is not a branch memgit dreamed (no commits with Memgit-* trailers on it)")
     if found.foreign:
@@ -101,13 +101,16 @@ def _dreamed_branch(ws: Workspace, branch: str | None) -> tuple[str, str, DreamB
             "memgit does not rewrite a reviewer's work: delete the entry's line from MEMORY.md on the branch "
             "instead (merging that records the rejection too)"
         )
-    if commits.resolve_commit(root, found.base) is None:
-        raise MemgitError(f"the base commit {found.base[:12]} of {name} is not here; fetch it first")
+    try:
+        history.resolve_commit(repo.root, found.base)
+    except MemgitError:
+        raise MemgitError(f"the base commit {found.base[:12]} of {name} is not here; fetch it first") from None
     return name, tip, found
 
 
 def _regenerate(
     ws: Workspace,
+    repo: Repo,
     name: str,
     tip: str,
     found: DreamBranch,
@@ -119,14 +122,14 @@ def _regenerate(
     """Write the dream branch again from the inputs of the run that wrote it, with decisions `new`
     and only the proposals `keep`; (the outcome, the kept proposals that did not come back).
     `check` may refuse the new plan (raise) before anything is written."""
-    root = ws.root
+    root = repo.root
     if push:
         from memgit.git.remote import check_remote
 
         check_remote(root, push)
     notices: list[str] = []
     assert found.base is not None and found.now is not None
-    inputs = gather(ws, found.base, found.now, notices, tips=(tip,), new_decisions=new, only=keep)
+    inputs = gather(ws, repo, found.base, found.now, notices, tips=(tip,), new_decisions=new, only=keep)
     from memgit.dream.plan import plan_dream
 
     plan = plan_dream(inputs)
@@ -140,10 +143,10 @@ def _regenerate(
 
         remote_tip = fetch_branch(root, push, name)
         if remote_tip is not None and remote_tip != tip:
-            remote = read_dream_branch(root, remote_tip)
+            remote = read_dream_branch(repo, remote_tip)
             if remote.foreign:
                 raise MemgitError(f"{push}/{name} has commits memgit did not write; not pushing over them")
-    write_branch(ws, plan, inputs, outcome, name=name, force=True, push=push)
+    write_branch(repo, plan, inputs, outcome, name=name, force=True, push=push)
     return outcome, changed
 
 
@@ -156,7 +159,8 @@ def drop_proposals(
     now: datetime | None = None,
 ) -> DropOutcome:
     """`now`: the decision's date (the CLI's --now); default MEMGIT_NOW, else the clock."""
-    name, tip, found = _dreamed_branch(ws, branch)
+    repo = Repo(ws.root)  # the command's one handle on the repository
+    name, tip, found = _dreamed_branch(ws, repo, branch)
     chosen = match_keys(keys, [p.key for p in found.proposals], f"proposals on {name}")
     dropped = [p for p in found.proposals if p.key in chosen]
     day = (now or resolve_now()).date().isoformat()
@@ -173,7 +177,7 @@ def drop_proposals(
         for p in dropped
     )
     keep = frozenset(p.key for p in found.proposals if p.key not in chosen)
-    outcome, changed = _regenerate(ws, name, tip, found, new, keep, push)
+    outcome, changed = _regenerate(ws, repo, name, tip, found, new, keep, push)
     return DropOutcome(name, dropped, outcome, changed)
 
 
@@ -209,11 +213,12 @@ def supersede_proposal(
     """Make proposal `key` on the dream branch the update of entry `old` (a "may conflict with"
     the reviewer confirms): the branch is written again with it replacing that entry, and the
     decision rides on the branch, so later runs keep it an update."""
-    name, tip, found = _dreamed_branch(ws, branch)
+    repo = Repo(ws.root)  # the command's one handle on the repository
+    name, tip, found = _dreamed_branch(ws, repo, branch)
     [chosen] = match_keys([key], [p.key for p in found.proposals if p.action == "promote"], f"new proposals on {name}")
     assert found.base is not None
-    memory = (commits.read_files(ws.root, found.base, ["MEMORY.md"])["MEMORY.md"] or b"").decode("utf-8", "replace")
-    store = parse_store((commits.read_files(ws.root, found.base, [ENTRIES_PATH])[ENTRIES_PATH] or b"").decode())
+    memory = (commits.read_files(repo, found.base, ["MEMORY.md"])["MEMORY.md"] or b"").decode("utf-8", "replace")
+    store = parse_store((commits.read_files(repo, found.base, [ENTRIES_PATH])[ENTRIES_PATH] or b"").decode())
     entries = {e.key: e for e in memory_doc.parse_entries(memory, store.hashes())}
     [target] = match_keys([old], sorted(entries), f"entries of MEMORY.md at {found.base[:12]}")
     if not entries[target].owned:
@@ -231,7 +236,7 @@ def supersede_proposal(
                 f"{chosen} cannot update {target} (another proposal of the branch updates it); nothing was written"
             )
 
-    outcome, _ = _regenerate(ws, name, tip, found, (decision,), keep, push, check)
+    outcome, _ = _regenerate(ws, repo, name, tip, found, (decision,), keep, push, check)
     return SupersedeOutcome(name, chosen, target, outcome)
 
 

@@ -32,8 +32,8 @@ from memgit.dream.entries import EntryRecord, append_lines
 from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
 from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
-from memgit.git import commits
-from memgit.git.commits import ChainCommit
+from memgit.git import commits, history, plumbing
+from memgit.git.commits import ChainCommit, Repo
 from memgit.ledger.lines import ledger_lines
 from memgit.ledger.read import parse_ledger
 from memgit.ledger.spool import new_lines, read_spool
@@ -145,16 +145,17 @@ def _text(data: bytes | None) -> str | None:
         return None
 
 
-def _decision_files(root: Path, commit: str) -> list[tuple[str, str]]:
-    names = [p for p in commits.list_files(root, commit, DECISIONS_DIR) if p.endswith(".jsonl")]
+def _decision_files(repo: Repo, commit: str) -> list[tuple[str, str]]:
+    names = [p for p in commits.list_files(repo, commit, DECISIONS_DIR) if p.endswith(".jsonl")]
     return [
         (name, (data or b"").decode("utf-8", errors="replace"))
-        for name, data in commits.read_files(root, commit, names).items()
+        for name, data in commits.read_files(repo, commit, names).items()
     ]
 
 
 def gather(
     ws: Workspace,
+    repo: Repo,
     base: str,
     now: datetime,
     notices: list[str],
@@ -164,26 +165,26 @@ def gather(
     only: frozenset[str] | None = None,
 ) -> DreamInputs:
     """Everything a run reads, at the base commit. `tips`: dream branches this run replaces, whose
-    review decisions it carries; `new_decisions`: decisions taken now (a drop, a closed PR)."""
-    root = ws.root
+    review decisions it carries; `new_decisions`: decisions taken now (a drop, a closed PR). `repo`:
+    the command's one handle on the repository, every read goes through it."""
     cfg = ws.config.dream
-    memory = _text(commits.read_files(root, base, ["MEMORY.md"])["MEMORY.md"]) or ""
+    memory = _text(commits.read_files(repo, base, ["MEMORY.md"])["MEMORY.md"]) or ""
     if memory_doc.has_conflict_markers(memory):
         raise MemgitError(
             f"MEMORY.md at {base[:12]} holds merge conflict markers; resolve the conflict and commit before dreaming"
         )
-    ledger = parse_ledger(_ledger_texts(ws, base, now))
+    ledger = parse_ledger(_ledger_texts(ws, repo, base, now))
     wanted = sorted({r.path for r in ledger.recalls})
-    files = {path: _text(data) for path, data in commits.read_files(root, base, wanted).items()}
-    store_text = (commits.read_files(root, base, [ENTRIES_PATH])[ENTRIES_PATH] or b"").decode("utf-8", "replace")
-    at_base, carried = _decisions(root, base, tips, new_decisions, notices)
+    files = {path: _text(data) for path, data in commits.read_files(repo, base, wanted).items()}
+    store_text = (commits.read_files(repo, base, [ENTRIES_PATH])[ENTRIES_PATH] or b"").decode("utf-8", "replace")
+    at_base, carried = _decisions(repo, base, tips, new_decisions, notices)
     similarity = _similarity(ws, notices)
     return DreamInputs(
         now=now,
         base_commit=base,
         recalls=ledger.recalls,
         files=files,
-        recent_notes=_recent_notes(ws, base, now),
+        recent_notes=_recent_notes(ws, repo, base, now),
         memory_text=memory,
         config=cfg,
         similarity=similarity,
@@ -198,17 +199,17 @@ def gather(
     )
 
 
-def _ledger_texts(ws: Workspace, base: str, now: datetime) -> list[tuple[str, str]]:
+def _ledger_texts(ws: Workspace, repo: Repo, base: str, now: datetime) -> list[tuple[str, str]]:
     """Every ledger file of the window, from the base tree; when the base is HEAD, plus this
     clone's spool (lines recorded, not published yet), an exact line already committed counted once."""
-    root, cfg = ws.root, ws.config.dream
+    cfg = ws.config.dream
     days = max(cfg.max_age_days, cfg.forget_unrecalled_days)
     first = (now.date() - timedelta(days=days - 1)).isoformat()
-    names = [p for p in commits.list_files(root, base, LEDGER_DIR) if p.endswith(".jsonl")]
-    spool = read_spool(ws.data_dir) if commits.resolve_commit(root, "HEAD") == base else {}
+    names = [p for p in commits.list_files(repo, base, LEDGER_DIR) if p.endswith(".jsonl")]
+    spool = read_spool(ws.data_dir) if plumbing.head_ids(repo.root)[0] == base else {}
     names = sorted(set(names) | set(spool))
     names = [p for p in names if (daily_date(p) or "9999") >= first and (daily_date(p) or "") <= now.date().isoformat()]
-    committed = commits.read_files(root, base, names)
+    committed = commits.read_files(repo, base, names)
     texts: list[tuple[str, str]] = []
     for name in names:
         text = (committed.get(name) or b"").decode("utf-8", errors="replace")
@@ -219,18 +220,18 @@ def _ledger_texts(ws: Workspace, base: str, now: datetime) -> list[tuple[str, st
     return texts
 
 
-def _recent_notes(ws: Workspace, base: str, now: datetime) -> dict[str, str]:
+def _recent_notes(ws: Workspace, repo: Repo, base: str, now: datetime) -> dict[str, str]:
     """The daily logs of the light window and, when the workspace keeps them, its transcripts
     (what was said, user and assistant turns, feeds the themes)."""
-    root, cfg = ws.root, ws.config.dream
+    cfg = ws.config.dream
     recent_paths = [daily_log_path(now.date() - timedelta(days=d)) for d in range(cfg.light_lookback_days)]
-    recent = {p: t for p, d in commits.read_files(root, base, recent_paths).items() if (t := _text(d)) is not None}
+    recent = {p: t for p, d in commits.read_files(repo, base, recent_paths).items() if (t := _text(d)) is not None}
     if ws.config.memory.sessions:
         window = {(now.date() - timedelta(days=d)).isoformat() for d in range(cfg.light_lookback_days)}
         sessions = [
-            p for p in commits.list_files(root, base, "sessions") if p.endswith(".jsonl") and daily_date(p) in window
+            p for p in commits.list_files(repo, base, "sessions") if p.endswith(".jsonl") and daily_date(p) in window
         ]
-        for path, data in commits.read_files(root, base, sessions).items():
+        for path, data in commits.read_files(repo, base, sessions).items():
             text = _text(data)
             if text is not None:
                 recent[path] = "\n".join(line for _, line in transcript_lines(text))
@@ -238,14 +239,14 @@ def _recent_notes(ws: Workspace, base: str, now: datetime) -> dict[str, str]:
 
 
 def _decisions(
-    root: Path, base: str, tips: tuple[str, ...], new_decisions: tuple[Decision, ...], notices: list[str]
+    repo: Repo, base: str, tips: tuple[str, ...], new_decisions: tuple[Decision, ...], notices: list[str]
 ) -> tuple[list[Decision], list[Decision]]:
     """(the review decisions at the base, those carried from the branches replaced and taken now)."""
-    at_base, bad = parse_decisions(_decision_files(root, base))
+    at_base, bad = parse_decisions(_decision_files(repo, base))
     known = {d.to_json() for d in at_base}
     carried: list[Decision] = []
     for tip in dict.fromkeys(tips):
-        found, _ = parse_decisions(_decision_files(root, tip))
+        found, _ = parse_decisions(_decision_files(repo, tip))
         for decision in found:
             if decision.to_json() not in known:
                 known.add(decision.to_json())
@@ -284,7 +285,7 @@ def commit_message(action: Action, record: EntryRecord | None = None) -> str:
     return f"{action.subject}\n\n{quoted}\n\n{extra}{action.body}\n\n{format_trailers(trailers)}\n"
 
 
-def branch_steps(root: Path, plan: DreamPlan, inputs: DreamInputs) -> list[tuple[str, dict[str, bytes | None]]]:
+def branch_steps(repo: Repo, plan: DreamPlan, inputs: DreamInputs) -> list[tuple[str, dict[str, bytes | None]]]:
     """The commits of a dream branch, in order: markers shortened (when an earlier memgit wrote long
     ones), one per proposal, then the report with the provenance store and the decisions."""
     steps: list[tuple[str, dict[str, bytes | None]]] = []
@@ -311,7 +312,7 @@ def branch_steps(root: Path, plan: DreamPlan, inputs: DreamInputs) -> list[tuple
     for decision in plan.decisions:
         by_file.setdefault(decisions_path(decision.day), []).append(decision.to_json())
     if by_file:
-        existing = commits.read_files(root, inputs.base_commit, by_file)
+        existing = commits.read_files(repo, inputs.base_commit, by_file)
         for path, lines in by_file.items():
             files[path] = append_lines((existing.get(path) or b"").decode("utf-8", "replace"), lines).encode("utf-8")
     decided = f", {len(plan.decisions)} review decision(s)" if plan.decisions else ""
@@ -326,16 +327,16 @@ def branch_steps(root: Path, plan: DreamPlan, inputs: DreamInputs) -> list[tuple
     return steps
 
 
-def _merged(root: Path, branch: DreamBranch, base_commit: str) -> bool:
+def _merged(repo: Repo, branch: DreamBranch, base_commit: str) -> bool:
     """The branch's work is in the base already: merged, squashed or rebased in."""
-    if commits.is_ancestor(root, branch.tip, base_commit):
+    if history.is_ancestor(repo.root, branch.tip, base_commit):
         return True
     if branch.base is None:
         return False
-    changed = commits.changed_between(root, branch.base, branch.tip)
+    changed = commits.changed_between(repo, branch.base, branch.tip)
     if not changed:
         return True
-    return commits.read_files(root, branch.tip, changed) == commits.read_files(root, base_commit, changed)
+    return commits.read_files(repo, branch.tip, changed) == commits.read_files(repo, base_commit, changed)
 
 
 def _foreign_line(remote: str, name: str, foreign: list[ChainCommit]) -> str:
@@ -356,8 +357,8 @@ def _proposal_decisions(branch: DreamBranch, day: str, by: str, reason: str) -> 
     ]
 
 
-def read_dream_branch(root: Path, tip: str) -> DreamBranch:
-    return read_branch(commits.first_parent_chain(root, tip))
+def read_dream_branch(repo: Repo, tip: str) -> DreamBranch:
+    return read_branch(commits.first_parent_chain(repo, tip))
 
 
 def run_dream(
@@ -373,14 +374,16 @@ def run_dream(
 ) -> DreamOutcome:
     """One run. `reject_previous`: the pull request of the branch this run replaces was closed
     without merging, so its proposals are recorded as rejected (the CI says so)."""
+    repo = Repo(ws.root)  # the command's one handle: every git read and write below goes through it
     root: Path = ws.root
-    base_commit = commits.resolve_commit(root, base)
-    if base_commit is None:
-        if base == "HEAD" and commits.resolve_commit(root, "HEAD") is None:
-            return DreamOutcome(plan=None, reason="the repository has no commits yet: nothing to dream about")
-        raise MemgitError(f"--base {base!r} is not a commit here; give a branch, tag or commit id")
+    try:
+        base_commit, _ = history.resolve_commit(root, base)
+    except history.NoCommitsYet:
+        return DreamOutcome(plan=None, reason="the repository has no commits yet: nothing to dream about")
+    except MemgitError:
+        raise MemgitError(f"--base {base!r} is not a commit here; give a branch, tag or commit id") from None
     if branch is not None:
-        commits.check_branch_name(root, branch)
+        commits.check_branch_name(repo, branch)
     name = branch or f"{ws.config.dream.branch_prefix}{now.date().isoformat()}"
     from memgit.git.remote import check_remote, fetch_branch
 
@@ -389,26 +392,26 @@ def run_dream(
         check_remote(root, push)  # before anything is written: a typo must not leave a branch behind
         remote_tip = fetch_branch(root, push, name)
     outcome = DreamOutcome(plan=None, base=base_commit)
-    previous = read_dream_branch(root, remote_tip) if remote_tip else None
-    if previous is not None and previous.foreign and not reject_previous and not _merged(root, previous, base_commit):
+    previous = read_dream_branch(repo, remote_tip) if remote_tip else None
+    if previous is not None and previous.foreign and not reject_previous and not _merged(repo, previous, base_commit):
         outcome.reason = _foreign_line(str(push), name, previous.foreign)
         outcome.not_pushed = True
         return outcome
-    local_tip = commits.branch_commit(root, name)
+    local_tip = commits.branch_commit(repo, name)
     side_tip = fetch_branch(root, push, decisions_name(name)) if push else None
     tips = [t for t in (remote_tip, local_tip, side_tip) if t]
     tips += [
         t
-        for b in commits.local_branches(root, ws.config.dream.branch_prefix)
-        if (t := commits.branch_commit(root, b)) is not None
+        for b in commits.local_branches(repo, ws.config.dream.branch_prefix)
+        if (t := commits.branch_commit(repo, b)) is not None
     ]
     new: list[Decision] = []
     if reject_previous:
-        closed = previous or (read_dream_branch(root, local_tip) if local_tip else None)
+        closed = previous or (read_dream_branch(repo, local_tip) if local_tip else None)
         if closed is not None:
             new = _proposal_decisions(closed, now.date().isoformat(), "closed", "pull request closed without merging")
     notices: list[str] = []
-    inputs = gather(ws, base_commit, now, notices, tips=tuple(tips), new_decisions=tuple(new))
+    inputs = gather(ws, repo, base_commit, now, notices, tips=tuple(tips), new_decisions=tuple(new))
     plan = plan_dream(inputs)
     outcome.plan = plan
     outcome.notices = plan.notices
@@ -423,14 +426,14 @@ def run_dream(
         # A closed pull request's "no" must outlive its branch: the decisions ride on a side branch
         # that every later run reads (and carries into its own branch), and that opens no pull request.
         side = DreamOutcome(plan=plan, base=base_commit)
-        write_branch(ws, plan, inputs, side, name=decisions_name(name), force=True, push=push)
+        write_branch(repo, plan, inputs, side, name=decisions_name(name), force=True, push=push)
         outcome.decisions_branch, outcome.decisions_pushed = side.branch, side.pushed
         outcome.reason += f"; {len(fresh)} review decision(s) of the closed pull request recorded on {side.branch}"
         return outcome
     if dry_run:
         outcome.reason = "dry run: no branch written"
         return outcome
-    write_branch(ws, plan, inputs, outcome, name=name, force=force, push=push)
+    write_branch(repo, plan, inputs, outcome, name=name, force=force, push=push)
     return outcome
 
 
@@ -446,7 +449,7 @@ def _unrecorded(new: list[Decision], inputs: DreamInputs) -> list[Decision]:
 
 
 def write_branch(
-    ws: Workspace,
+    repo: Repo,
     plan: DreamPlan,
     inputs: DreamInputs,
     outcome: DreamOutcome,
@@ -456,25 +459,24 @@ def write_branch(
     push: str | None,
 ) -> None:
     """Write the plan as branch `name` (all or nothing), and push it when asked."""
-    root = ws.root
-    commits.refuse_checked_out(root, name)  # before anything is written, in every worktree
-    existing = commits.branch_commit(root, name)
+    commits.refuse_checked_out(repo, name)  # before anything is written, in every worktree
+    existing = commits.branch_commit(repo, name)
     if existing is not None and not force:
         raise MemgitError(
             f"branch {name} already exists; delete it (`git branch -D {name}`), pass --branch NAME, or use --force"
         )
-    steps = branch_steps(root, plan, inputs)
-    outcome.commits = commits.write_commits(root, inputs.base_commit, steps, when=inputs.now, identity=IDENTITY)
-    commits.set_branch(root, name, outcome.commits[-1], force=force)
+    steps = branch_steps(repo, plan, inputs)
+    outcome.commits = commits.write_commits(repo, inputs.base_commit, steps, when=inputs.now, identity=IDENTITY)
+    commits.set_branch(repo, name, outcome.commits[-1], force=force)
     outcome.branch = name
     if push:
         from memgit.git.remote import push_branch
 
         try:
-            outcome.pushed = push_branch(root, push, name, force=force)
+            outcome.pushed = push_branch(repo.root, push, name, force=force)
         except MemgitError as exc:
             # The run is all or nothing: put the branch back as it was, so the same command can be run again.
-            if commits.restore_branch(root, name, outcome.commits[-1], existing):
+            if commits.restore_branch(repo, name, outcome.commits[-1], existing):
                 kept = "restored" if existing is not None else "removed"
                 raise MemgitError(
                     f"{exc}; branch {name} was {kept} locally, so nothing was written: "

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from memgit.core.atomic import temp_path
 from memgit.errors import ModelError
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ def write_bert_gguf(
 
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    tmp = temp_path(dest)  # gguf writes it by name, so not through `atomic_write`
     writer = gguf.GGUFWriter(str(tmp), "bert")
     try:
         _add_model_params(writer, params, qtype)

@@ -23,6 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from memgit.core.atomic import atomic_write
 from memgit.errors import ModelError
 
 if TYPE_CHECKING:
@@ -101,9 +102,7 @@ def file_sha256(path: Path) -> str:
 def write_sha256_sidecar(path: Path, hexdigest: str) -> Path:
     """Write `<gguf>.sha256` in sha256sum format, atomically."""
     side = sha256_sidecar(path)
-    tmp = side.with_name(f".{side.name}.{os.getpid()}.tmp")
-    tmp.write_text(f"{hexdigest}  {path.name}\n", encoding="utf-8")
-    os.replace(tmp, side)
+    atomic_write(side, f"{hexdigest}  {path.name}\n".encode(), durable=False)
     return side
 
 

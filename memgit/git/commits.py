@@ -1,7 +1,8 @@
 """Commits written straight from trees with pygit2: the work tree, git's index and the checked-out
 branch are never touched (this is how dreaming builds its branch while a person keeps working).
 
-Every function takes and returns plain values (hex ids, paths, bytes).
+A command opens one `Repo` and passes it down: pygit2 opens the repository once per command, not
+once per call. Every function returns plain values (hex ids, paths, bytes).
 """
 
 from __future__ import annotations
@@ -19,10 +20,23 @@ if TYPE_CHECKING:
     import pygit2
 
 
-def _repo(root: Path) -> pygit2.Repository:
-    """A fresh pygit2 repository (refs re-read); a clear MemgitError for one pygit2 cannot open
-    (a SHA-256 repository): writing commits without pygit2 would be a second implementation."""
-    return plumbing.repository(root, "dreaming")
+class Repo:
+    """A command's one handle on its repository: `root` for `git` processes, and pygit2's repository
+    opened on first use and kept (refs and new objects are read from disk on every lookup, so a
+    `git fetch` or `git update-ref` meanwhile is seen). One pygit2 cannot open (a SHA-256
+    repository) is a clear MemgitError: writing commits without pygit2 would be a second
+    implementation."""
+
+    def __init__(self, root: Path, what: str = "dreaming") -> None:
+        self.root = root
+        self._what = what
+        self._lib: pygit2.Repository | None = None
+
+    @property
+    def lib(self) -> pygit2.Repository:
+        if self._lib is None:
+            self._lib = plumbing.repository(self.root, self._what)
+        return self._lib
 
 
 @dataclass(frozen=True)
@@ -31,40 +45,24 @@ class Identity:
     email: str
 
 
-def resolve_commit(root: Path, ref: str) -> str | None:
-    """The commit `ref` names, or None (no commits yet, or an unknown ref)."""
-    import pygit2
-
-    repo = _repo(root)
-    try:
-        obj = repo.revparse_single(ref)
-        return str(obj.peel(pygit2.Commit).id)
-    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
-        return None
-
-
-def is_shallow(root: Path) -> bool:
-    return bool(_repo(root).is_shallow)
-
-
 def head_branch(root: Path) -> str | None:
-    """The checked-out branch (None on a detached HEAD or in an empty repository)."""
-    repo = _repo(root)
-    if repo.head_is_detached or repo.head_is_unborn:
-        return None
-    return str(repo.head.shorthand)
+    """The checked-out branch (None on a detached HEAD or in an empty repository), from one `git`
+    process: `ci` asks it alone, and it must not cost pygit2's import."""
+    proc = plumbing.run_git(root, "rev-parse", "-q", "--symbolic-full-name", "HEAD")
+    name = proc.stdout.decode("utf-8", "surrogateescape").strip()
+    return name.removeprefix("refs/heads/") if proc.returncode == 0 and name.startswith("refs/heads/") else None
 
 
-def branch_commit(root: Path, name: str) -> str | None:
-    branch = _repo(root).branches.local.get(name)
+def branch_commit(repo: Repo, name: str) -> str | None:
+    branch = repo.lib.branches.local.get(name)
     return str(branch.target) if branch is not None else None
 
 
-def read_files(root: Path, commit: str, paths: Iterable[str]) -> dict[str, bytes | None]:
+def read_files(repo: Repo, commit: str, paths: Iterable[str]) -> dict[str, bytes | None]:
     """Bytes of each path in the commit's tree; None where the path is not a file there."""
     import pygit2
 
-    tree = _repo(root)[commit].peel(pygit2.Commit).tree
+    tree = repo.lib[commit].peel(pygit2.Commit).tree
     out: dict[str, bytes | None] = {}
     for path in paths:
         try:
@@ -76,11 +74,11 @@ def read_files(root: Path, commit: str, paths: Iterable[str]) -> dict[str, bytes
     return out
 
 
-def list_files(root: Path, commit: str, folder: str) -> list[str]:
+def list_files(repo: Repo, commit: str, folder: str) -> list[str]:
     """Paths of the files directly inside `folder` in the commit's tree."""
     import pygit2
 
-    tree = _repo(root)[commit].peel(pygit2.Commit).tree
+    tree = repo.lib[commit].peel(pygit2.Commit).tree
     try:
         sub = tree[folder]
     except KeyError:
@@ -91,7 +89,7 @@ def list_files(root: Path, commit: str, folder: str) -> list[str]:
 
 
 def write_commits(
-    root: Path,
+    repo: Repo,
     parent: str,
     steps: Sequence[tuple[str, Mapping[str, bytes | None]]],
     *,
@@ -102,11 +100,11 @@ def write_commits(
     delete}). Author and committer dates are `when`, so the same steps give the same ids."""
     import pygit2
 
-    repo = _repo(root)
+    lib = repo.lib
     offset = int(delta.total_seconds() // 60) if (delta := when.utcoffset()) else 0
     signature = pygit2.Signature(identity.name, identity.email, int(when.timestamp()), offset)
     index = pygit2.Index()
-    index.read_tree(repo[parent].peel(pygit2.Commit).tree)
+    index.read_tree(lib[parent].peel(pygit2.Commit).tree)
     ids: list[str] = []
     current = parent
     for message, changes in steps:
@@ -115,26 +113,26 @@ def write_commits(
                 if path in index:
                     index.remove(path)
                 continue
-            blob = repo.create_blob(data)
+            blob = lib.create_blob(data)
             index.add(pygit2.IndexEntry(path, blob, pygit2.enums.FileMode.BLOB))
-        tree = index.write_tree(repo)
-        commit = repo.create_commit(None, signature, signature, message, tree, [current])
+        tree = index.write_tree(lib)
+        commit = lib.create_commit(None, signature, signature, message, tree, [current])
         current = str(commit)
         ids.append(current)
     return ids
 
 
-def checked_out_at(root: Path, name: str) -> str | None:
+def checked_out_at(repo: Repo, name: str) -> str | None:
     """The work tree (main or linked) where branch `name` is checked out, or None.
 
     Reads `git worktree list --porcelain -z`, as `git branch -f` does, so a branch checked out in
     any worktree of the repository is seen, not only the one `root` is in."""
-    proc = plumbing.run_git(root, "worktree", "list", "--porcelain", "-z")
+    proc = plumbing.run_git(repo.root, "worktree", "list", "--porcelain", "-z")
     if proc.returncode != 0:
-        if head_branch(root) == name:
-            return str(root)
+        if head_branch(repo.root) == name:
+            return str(repo.root)
         raise MemgitError(
-            f"cannot list the worktrees of {root}: {proc.stderr.decode(errors='replace').strip() or 'git worktree list failed'}"
+            f"cannot list the worktrees of {repo.root}: {proc.stderr.decode(errors='replace').strip() or 'git worktree list failed'}"
         )
     ref = f"refs/heads/{name}"
     path: str | None = None
@@ -146,9 +144,9 @@ def checked_out_at(root: Path, name: str) -> str | None:
     return None
 
 
-def refuse_checked_out(root: Path, name: str) -> None:
+def refuse_checked_out(repo: Repo, name: str) -> None:
     """A MemgitError when branch `name` is checked out in any worktree: dreaming never moves it."""
-    where = checked_out_at(root, name)
+    where = checked_out_at(repo, name)
     if where is not None:
         raise MemgitError(
             f"branch {name} is checked out at {where}; dreaming never moves a checked-out branch: "
@@ -156,37 +154,36 @@ def refuse_checked_out(root: Path, name: str) -> None:
         )
 
 
-def check_branch_name(root: Path, name: str) -> None:
+def check_branch_name(repo: Repo, name: str) -> None:
     """A MemgitError unless `name` is a plain branch name git accepts. `@` and `HEAD` name the
     current branch in git commands (`git log -p @` would show HEAD, not the dream), and a name that
     starts with `refs/` would become `refs/heads/refs/...`."""
     if name in ("@", "HEAD") or name.startswith(("refs/", "-")):
         raise MemgitError(f"--branch {name!r} is not a plain branch name; give one like memgit/dream/review")
-    if plumbing.run_git(root, "check-ref-format", f"refs/heads/{name}").returncode != 0:
+    if plumbing.run_git(repo.root, "check-ref-format", f"refs/heads/{name}").returncode != 0:
         raise MemgitError(f"--branch {name!r} is not a valid branch name (see `git check-ref-format`)")
 
 
-def set_branch(root: Path, name: str, commit: str, *, force: bool = False) -> None:
+def set_branch(repo: Repo, name: str, commit: str, *, force: bool = False) -> None:
     """Point branch `name` at `commit`; refuses a branch checked out in any worktree, and an
     existing one unless forced."""
     import pygit2
 
-    repo = _repo(root)
-    refuse_checked_out(root, name)
+    refuse_checked_out(repo, name)
     try:
-        repo.branches.local.create(name, repo[commit].peel(pygit2.Commit), force=force)
+        repo.lib.branches.local.create(name, repo.lib[commit].peel(pygit2.Commit), force=force)
     except (ValueError, pygit2.GitError) as exc:
         raise MemgitError(f"cannot write branch {name}: {exc}") from None
 
 
-def restore_branch(root: Path, name: str, written: str, previous: str | None) -> bool:
+def restore_branch(repo: Repo, name: str, written: str, previous: str | None) -> bool:
     """Undo `set_branch`: point `name` back at `previous` (delete it when None), only while it still
     points at `written` (one atomic `git update-ref`). False when the branch moved meanwhile."""
     ref = f"refs/heads/{name}"
     if previous is None:
-        proc = plumbing.run_git(root, "update-ref", "-d", ref, written)
+        proc = plumbing.run_git(repo.root, "update-ref", "-d", ref, written)
     else:
-        proc = plumbing.run_git(root, "update-ref", ref, previous, written)
+        proc = plumbing.run_git(repo.root, "update-ref", ref, previous, written)
     return proc.returncode == 0
 
 
@@ -200,16 +197,15 @@ class ChainCommit:
     parents: tuple[str, ...]
 
 
-def first_parent_chain(root: Path, tip: str, limit: int = 200) -> list[ChainCommit]:
+def first_parent_chain(repo: Repo, tip: str, limit: int = 200) -> list[ChainCommit]:
     """`tip` and its first parents, newest first, at most `limit` (shallow history ends early)."""
     from datetime import timedelta, timezone
 
     import pygit2
 
-    repo = _repo(root)
     out: list[ChainCommit] = []
     try:
-        commit: pygit2.Commit | None = repo[tip].peel(pygit2.Commit)
+        commit: pygit2.Commit | None = repo.lib[tip].peel(pygit2.Commit)
     except (KeyError, ValueError):
         return out
     while commit is not None and len(out) < limit:
@@ -231,22 +227,16 @@ def first_parent_chain(root: Path, tip: str, limit: int = 200) -> list[ChainComm
     return out
 
 
-def is_ancestor(root: Path, ancestor: str, descendant: str) -> bool:
-    """`ancestor` is `descendant` or one of its ancestors (as far as the local history reaches)."""
-    proc = plumbing.run_git(root, "merge-base", "--is-ancestor", ancestor, descendant)
-    return proc.returncode == 0
-
-
-def changed_between(root: Path, old: str, new: str) -> list[str]:
+def changed_between(repo: Repo, old: str, new: str) -> list[str]:
     """Paths whose content differs between two commits."""
-    proc = plumbing.run_git(root, "diff", "--name-only", "-z", "--no-renames", old, new)
+    proc = plumbing.run_git(repo.root, "diff", "--name-only", "-z", "--no-renames", old, new)
     if proc.returncode != 0:
         return []
     return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
-def local_branches(root: Path, prefix: str) -> list[str]:
-    return sorted(name for name in _repo(root).branches.local if name.startswith(prefix))
+def local_branches(repo: Repo, prefix: str) -> list[str]:
+    return sorted(name for name in repo.lib.branches.local if name.startswith(prefix))
 
 
 # -- commits through the user's own git ---------------------------------------------------------

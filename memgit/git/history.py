@@ -43,8 +43,14 @@ def is_iso_date(text: str) -> bool:
     return bool(_ISO.fullmatch(text))
 
 
+class NoCommitsYet(MemgitError):
+    """HEAD names no commit: the repository has none yet (dreaming has nothing to do, a site nothing to show)."""
+
+
 def resolve_commit(root: Path, ref: str) -> tuple[str, str]:
-    """(commit id, tree id) of `ref` from one `git rev-parse`; a clear error when it names no commit."""
+    """(commit id, tree id) of `ref` from one `git rev-parse`: the one way memgit resolves a commit
+    a user or a branch names. A clear error otherwise (worded for `site build --at`; a caller with
+    another option catches it and says its own), `NoCommitsYet` for HEAD without commits."""
     if not ref or ref.startswith("-"):
         raise MemgitError(f"--at {ref!r} is not a branch, tag or commit id")
     proc = plumbing.run_git(root, "rev-parse", "-q", f"{ref}^{{commit}}", f"{ref}^{{tree}}")
@@ -52,11 +58,12 @@ def resolve_commit(root: Path, ref: str) -> tuple[str, str]:
     if proc.returncode == 0 and len(ids) == 2 and all(plumbing.is_object_id(x) for x in ids):
         return ids[0], ids[1]
     if ref == "HEAD" and plumbing.head_ids(root)[0] is None:
-        raise MemgitError("the workspace has no commits yet; commit your memory first (git add -A && git commit)")
+        raise NoCommitsYet("the workspace has no commits yet; commit your memory first (git add -A && git commit)")
     raise MemgitError(f"--at {ref!r} names no commit in this repository; give a branch, tag or commit id")
 
 
 def is_ancestor(root: Path, older: str, newer: str) -> bool:
+    """`older` is `newer` or one of its ancestors (as far as the local history reaches)."""
     return plumbing.run_git(root, "merge-base", "--is-ancestor", older, newer).returncode == 0
 
 

@@ -1,38 +1,47 @@
-"""Pushing with the user's own git through GitPython: their remotes, credential helpers, SSH agent."""
+"""The user's remotes, through GitPython: their remote names, credential helpers and SSH agent.
+
+Everything that talks to a remote (push, fetch, ls-remote) lives here and goes through GitPython's
+`Remote` (ls-remote, which has no typed call there, through its `git` command object); reading and
+writing the local repository is `plumbing`'s and `commits`' work.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memgit.errors import MemgitError
 
+if TYPE_CHECKING:
+    import git
+
+
+def _remote(root: Path, name: str, doing: str) -> git.Remote:
+    """The remote `name` of the repository at `root`, or a MemgitError (`doing`: what it is for)."""
+    import git
+
+    try:
+        found = {remote.name: remote for remote in git.Repo(root).remotes}
+    except (git.exc.GitError, OSError, ValueError) as exc:
+        raise MemgitError(f"cannot open the repository {doing}: {exc}") from None
+    if name not in found:
+        raise MemgitError(f"no remote named {name!r}; see `git remote -v`")
+    return found[name]
+
 
 def check_remote(root: Path, remote: str) -> None:
-    """A MemgitError unless `remote` is a remote of this repository (one `git remote` process):
-    asked before anything is written, so a typo costs nothing."""
-    from memgit.git import plumbing
-
+    """A MemgitError unless `remote` is a remote of this repository (read from its config, no
+    network): asked before anything is written, so a typo costs nothing."""
     if not remote or remote.startswith("-"):
         raise MemgitError(f"--push {remote!r} is not a remote name; see `git remote -v`")
-    proc = plumbing.run_git(root, "remote")
-    if proc.returncode != 0:
-        detail = proc.stderr.decode(errors="replace").strip()
-        raise MemgitError(f"cannot list the repository's remotes: {detail or f'git remote exit {proc.returncode}'}")
-    if remote not in proc.stdout.decode("utf-8", "surrogateescape").split("\n"):
-        raise MemgitError(f"no remote named {remote!r}; see `git remote -v`")
+    _remote(root, remote, "to list its remotes")
 
 
 def push_branch(root: Path, remote: str, branch: str, *, force: bool = False) -> str:
     """Push `branch` to the same name on `remote`; returns git's summary line."""
     import git
 
-    try:
-        repo = git.Repo(root)
-        target = repo.remote(remote)
-    except ValueError:
-        raise MemgitError(f"no remote named {remote!r}; see `git remote -v`") from None
-    except git.exc.GitError as exc:
-        raise MemgitError(f"cannot open the repository for pushing: {exc}") from None
+    target = _remote(root, remote, "for pushing")
     spec = f"{'+' if force else ''}refs/heads/{branch}:refs/heads/{branch}"
     try:
         infos = target.push(spec)
@@ -53,18 +62,16 @@ def fetch_branch(root: Path, remote: str, branch: str) -> str | None:
     import git
 
     ref = f"refs/heads/{branch}"
+    target = _remote(root, remote, "to fetch")
     try:
-        repo = git.Repo(root)
-        listed = str(repo.git.ls_remote("--heads", remote, ref))
+        listed = str(target.repo.git.ls_remote("--heads", remote, ref))
     except git.exc.GitCommandError as exc:
         raise MemgitError(f"cannot read branch {branch} of {remote} (nothing was written): {_complaint(exc)}") from None
-    except git.exc.GitError as exc:
-        raise MemgitError(f"cannot open the repository to fetch: {exc}") from None
     tip = next((line.split()[0] for line in listed.splitlines() if line.endswith("\t" + ref)), None)
     if tip is None:
         return None
     try:
-        repo.git.fetch("--no-tags", "--quiet", remote, f"+{ref}:refs/remotes/{remote}/{branch}")
+        target.fetch(f"+{ref}:refs/remotes/{remote}/{branch}", no_tags=True)
     except git.exc.GitCommandError as exc:
         raise MemgitError(
             f"git fetch of {branch} from {remote} failed (nothing was written): {_complaint(exc)}"

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.core.atomic import atomic_write
 from memgit.errors import MemgitError
 
 if TYPE_CHECKING:
@@ -212,10 +213,7 @@ def _write_settings(path: Path, settings: dict[str, Any]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
-        tmp = path.with_name(f".{path.name}.memgit-tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        atomic_write(path, text.encode("utf-8"), durable=False, mode=mode)
     except OSError as exc:
         raise MemgitError(f"cannot write {path}: {exc.strerror or exc}; nothing was changed") from None
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memgit.core.atomic import atomic_write
 from memgit.git import plumbing
 from memgit.githooks.types import HOOK_TYPES, LINT_HOOK
 
@@ -259,10 +260,7 @@ def _memgit_at(path: Path) -> bool:
 
 
 def _write_script(path: Path, name: str, python: str, pythonpath: str) -> None:
-    tmp = path.with_name(f".{name}.memgit-tmp")
-    tmp.write_text(render_hook(name, python, pythonpath), encoding="utf-8")
-    tmp.chmod(0o755)
-    os.replace(tmp, path)
+    atomic_write(path, render_hook(name, python, pythonpath).encode("utf-8"), durable=False, mode=0o755)
 
 
 def uninstall_hooks(

@@ -9,10 +9,9 @@ about an index that is not.
 from __future__ import annotations
 
 import contextlib
-import os
-from collections.abc import Iterable
 from pathlib import Path
 
+from memgit.core.atomic import atomic_write
 from memgit.workspace import Workspace
 
 #: Suffix on the marker line while rows indexed from the work tree are in the index: the fast
@@ -70,39 +69,3 @@ def write_marker(ws: Workspace, tree: str, *, overlay: bool) -> None:
     database that lost its last commit (index.sqlite is not synced either, see `Store`): then the
     next commit's hook, or `memgit index`, which diffs from the database's own tree, catches up."""
     atomic_write(tree_marker_path(ws), [(tree + (OVERLAY_SUFFIX if overlay else "") + "\n").encode()], durable=False)
-
-
-def atomic_write(path: Path, parts: Iterable[bytes], *, durable: bool = True) -> None:
-    """Write, fsync, rename, fsync the folder: after a crash the file is the old or the new one,
-    and once this returns the new one survives a power cut (the marker is written after it).
-    `durable=False` skips both fsyncs (still a rename: never a torn file, after a crash the old
-    one or the new one, or none)."""
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    try:
-        with tmp.open("wb") as fh:
-            for part in parts:
-                fh.write(part)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        if durable:
-            fsync_dir(path.parent)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
-
-
-def fsync_dir(folder: Path) -> None:
-    """Make a rename in `folder` durable (a no-op where folders cannot be opened, e.g. Windows)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

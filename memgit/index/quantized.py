@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memgit.core.atomic import atomic_write
 from memgit.index.vectors import BASE_HEADER, Base, VectorSet, base_path, top_k
 
 if TYPE_CHECKING:
@@ -124,19 +125,14 @@ def write_codes(data_dir: Path, base: Base) -> Codes:
     rows, dim = base.matrix.shape if len(base.ids) else (0, base.matrix.shape[1])
     mean = column_mean(base.matrix) if rows else np.zeros(dim, dtype=np.float32)
     bits = np.ascontiguousarray(encode(base.matrix, mean).T) if rows else np.zeros((words_for(dim), 0), dtype="<u8")
-    path = codes_path(data_dir)
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    try:
-        with tmp.open("wb") as fh:
-            fh.write(HEADER.pack(MAGIC, base.generation, rows, dim, base.stamp[0], base.stamp[1]))
-            fh.write(np.ascontiguousarray(mean, dtype="<f4").tobytes())
-            fh.write(np.ascontiguousarray(bits).tobytes())
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only data dir or a full disk: use the codes from memory, rebuild next time
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+    parts = [
+        HEADER.pack(MAGIC, base.generation, rows, dim, base.stamp[0], base.stamp[1]),
+        np.ascontiguousarray(mean, dtype="<f4").tobytes(),
+        np.ascontiguousarray(bits).tobytes(),
+    ]
+    # A read-only data dir or a full disk: use the codes from memory, rebuild next time.
+    with contextlib.suppress(OSError):
+        atomic_write(codes_path(data_dir), parts, durable=False)
     return Codes(base.generation, base.stamp, mean, bits)
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memgit.index.layout import atomic_write, fsync_dir
+from memgit.core.atomic import atomic_write, fsync_dir, temp_path
 
 if TYPE_CHECKING:
     import numpy as np
@@ -162,7 +162,7 @@ def write_base_stream(
     import numpy as np
 
     path = base_path(data_dir)
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp = temp_path(path)  # written in place by offset, so not through `atomic_write`
     written = 0
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import re
 import stat
@@ -32,6 +31,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from memgit.core import locks
+from memgit.core.atomic import atomic_write
 from memgit.core.paths import LEDGER_DIR
 from memgit.errors import MemgitError
 from memgit.ledger.lines import parse_line
@@ -150,34 +151,15 @@ def spool_files(data_dir: Path) -> list[Path]:
 
 @contextlib.contextmanager
 def _locked(path: Path, *, create: bool) -> Iterator[int | None]:
-    """An fd of `path` under an exclusive flock, reopened if the file was replaced while waiting."""
-    flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW | (os.O_CREAT if create else 0)
-    while True:
+    """An fd of the spool file `path` under its exclusive lock (`core.locks.locked_file`)."""
+    with contextlib.ExitStack() as stack:
         try:
-            try:
-                fd = os.open(path, flags, 0o644)
-            except FileNotFoundError:
-                if not create:
-                    yield None
-                    return
-                path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(path, flags, 0o644)
+            fd = stack.enter_context(locks.locked_file(path, create=create))
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 raise MemgitError(f"{path} is a symlink; the recall spool is only written to regular files") from None
             raise MemgitError(f"cannot open the recall spool {path}: {exc.strerror}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            try:
-                same = os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
-            except FileNotFoundError:
-                same = False
-            if same:
-                yield fd
-                return
-        finally:
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        yield fd
 
 
 def _read_fd(fd: int) -> bytes:
@@ -219,11 +201,7 @@ def _drop(path: Path, taken: list[str]) -> None:
         if not left:
             path.unlink()
             return
-        temp = path.with_name(f".{path.name}.tmp")
-        temp.write_bytes(("\n".join(left) + "\n").encode("utf-8"))
-        with open(temp, "rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
+        atomic_write(path, ("\n".join(left) + "\n").encode("utf-8"))
 
 
 # --------------------------------------------------------------------------------- publishing
@@ -235,12 +213,8 @@ def publishing(data_dir: Path) -> Iterator[None]:
     commits); searches are not blocked: they take the spool files' own locks."""
     lock = data_dir / "locks" / "recall-publish.lock"
     lock.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with locks.exclusive(lock, timeout=None, poll=0.01):
         yield
-    finally:
-        os.close(fd)
 
 
 @dataclass

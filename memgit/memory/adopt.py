@@ -14,6 +14,7 @@ from pathlib import Path
 
 from memgit.config import CONFIG_NAME
 from memgit.core.adoption import Coverage, adopt_globs, coverage, is_markdown, is_vendored
+from memgit.core.atomic import temp_path
 from memgit.errors import MemgitError
 from memgit.git import plumbing
 from memgit.workspace import Workspace
@@ -123,7 +124,7 @@ def write_globs(root: Path, globs: list[str]) -> None:
         text = text[:at] + "# written by `memgit init --adopt`: the Markdown in this repository\n" + line + text[at:]
     else:
         text = text.rstrip("\n") + "\n\n[memory]\n" + line
-    tmp = path.with_name(path.name + ".adopt-tmp")
+    tmp = temp_path(path)  # checked before it replaces the file
     tmp.write_text(text, encoding="utf-8")
     try:
         load_config_file(tmp)  # never leave a memgit.toml that does not load

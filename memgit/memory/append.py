@@ -3,7 +3,7 @@
 Several writers (an MCP server, a shell, a cron job) may append to the same daily log at the
 same moment. Two rules keep that safe:
 
-* Every append takes an exclusive lock for the target file (`filelock`) and writes with `O_APPEND`, so
+* Every append takes an exclusive lock for the target file (`core.locks`) and writes with `O_APPEND`, so
   concurrent entries never interleave and nothing written earlier is ever rewritten (the
   pre-commit lint refuses rewritten past logs; the writer must never trip it).
 * What to write is decided by pure functions (`clean_text`, `render_entry`) from the file's
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.config import McpConfig
+from memgit.core import locks
 from memgit.core.paths import daily_log_path
 from memgit.core.text import invalid_utf8_at
 from memgit.errors import MemgitError
@@ -41,8 +42,9 @@ if TYPE_CHECKING:
 #: almost certainly a pasted file or a runaway loop, and would bloat every session's context.
 DEFAULT_MAX_APPEND_CHARS = McpConfig.max_append_chars  # declared once, in the config schema
 
-#: How long a writer waits for another writer's lock before giving up.
+#: How long a writer waits for another writer's lock before giving up, and how often it looks.
 LOCK_TIMEOUT_SECONDS = 10.0
+POLL_SECONDS = 0.01
 
 #: Bytes read from the end of the target to decide separators and heading reuse.
 _TAIL_BYTES = 4096
@@ -181,35 +183,30 @@ def render_entry(
 
 @contextlib.contextmanager
 def append_lock(lock_path: Path, target: Path, timeout: float, *, holder: str = "another writer") -> Iterator[None]:
-    """An exclusive lock for appends to one file (`filelock`: flock on POSIX, msvcrt on Windows).
+    """An exclusive lock for appends to one file (`core.locks`: flock on POSIX, msvcrt on Windows).
 
     The lock is a separate file (under `.git/memgit/locks/` for workspace appends), never the
     memory file itself, so replacing the memory file cannot leave a writer holding a lock on
     a file the path no longer names. A lock that cannot be created (a read-only `.git`) refuses
     the append before anything is written.
     """
-    import filelock
-
-    try:
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        lock = filelock.FileLock(str(lock_path), timeout=timeout, is_singleton=False)
-        lock.acquire(poll_interval=0.01)
-    except filelock.Timeout:
-        raise AppendRefused(
-            f"{holder} has held the lock on {target.name} for over {timeout:.0f} s; try again in a moment"
-        ) from None
-    except OSError as exc:
-        folder = lock_path.parent
-        while not folder.exists() and folder != folder.parent:
-            folder = folder.parent
-        raise AppendRefused(
-            f"cannot create the lock file {lock_path}: {exc.strerror or exc}; "
-            f"memgit needs write access to {folder}: fix its permissions and try again (nothing was written)"
-        ) from None
-    try:
+    with contextlib.ExitStack() as held:
+        try:
+            lock_path.parent.mkdir(parents=True, exist_ok=True)
+            held.enter_context(locks.exclusive(lock_path, timeout, POLL_SECONDS))
+        except locks.LockBusy:
+            raise AppendRefused(
+                f"{holder} has held the lock on {target.name} for over {timeout:.0f} s; try again in a moment"
+            ) from None
+        except OSError as exc:
+            folder = lock_path.parent
+            while not folder.exists() and folder != folder.parent:
+                folder = folder.parent
+            raise AppendRefused(
+                f"cannot create the lock file {lock_path}: {exc.strerror or exc}; "
+                f"memgit needs write access to {folder}: fix its permissions and try again (nothing was written)"
+            ) from None
         yield
-    finally:
-        lock.release()
 
 
 def _refuse_non_folders(root: Path, rel: str) -> None:
