@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memgit.core.atomic import atomic_write
 from memgit.errors import MemgitError
 from memgit.site.output import is_safe_relative
 
@@ -121,7 +121,5 @@ def save(data_dir: Path, out: str, mf: Manifest, state: dict[str, Any]) -> None:
         **state,
         "sizes": mf.sizes,
     }
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(marshal.dumps((FORMAT, data)))
-    os.replace(tmp, path)
+    atomic_write(path, marshal.dumps((FORMAT, data)), durable=False)
     path.with_suffix(".json").unlink(missing_ok=True)  # what versions before 4 wrote

@@ -18,6 +18,7 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
+from memgit.core.atomic import atomic_write
 from memgit.errors import MemgitError
 
 STAMP = ".memgit-site"
@@ -108,9 +109,7 @@ def write_file(root: Path, rel: str, data: bytes, seen: dict[str, Path] | None =
     """Write through a temporary file and rename, so a reader never sees half a page."""
     path = inside(root, rel, seen)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    atomic_write(path, data, durable=False)
 
 
 def remove_files(root: Path, rels: list[str]) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.core import paths
+from memgit.core.atomic import atomic_write
 from memgit.site import concepts as site_concepts
 from memgit.site import models, render, urls
 from memgit.site.inputs import Inputs, entry_source
@@ -396,9 +397,9 @@ class PageRenderer:
         path = self._shard_cache_path(number)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(json.dumps(kept, ensure_ascii=True, separators=(",", ":")), encoding="utf-8")
-            tmp.replace(path)
+            atomic_write(
+                path, json.dumps(kept, ensure_ascii=True, separators=(",", ":")).encode("utf-8"), durable=False
+            )
         except OSError:
             pass  # a cache: the next build re-chunks what it cannot find
 
