@@ -44,11 +44,16 @@ def tree_states(ws: Workspace, tree: str) -> dict[str, plumbing.Entry]:
 
 
 def changed_entries(
-    ws: Workspace, old_tree: str | None, tree: str, worktree_rows: list[str]
+    ws: Workspace,
+    old_tree: str | None,
+    tree: str,
+    worktree_rows: list[str],
+    diff: dict[str, plumbing.Entry | None] | None = None,
 ) -> dict[str, plumbing.Entry | None]:
     """Paths that may differ from the index, with what `tree` holds there: the diff from the
-    indexed tree, plus rows indexed from the work tree (they fall back to the tree's version)."""
-    changed = plumbing.diff_entries(ws.root, old_tree, tree)
+    indexed tree (`diff` when the caller already read it), plus rows indexed from the work tree
+    (they fall back to the tree's version)."""
+    changed = dict(diff) if diff is not None else plumbing.diff_entries(ws.root, old_tree, tree)
     rest = [p for p in worktree_rows if p not in changed]
     if rest:
         found = plumbing.entries(ws.root, tree, rest)
