@@ -102,7 +102,8 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
         return None
 
     plumbing.leave_hook_location()
-    from memgit.index.freshen import KnownDiff, Policy, freshen  # its update: pygit2, SQLite, numpy
+    from memgit.index.freshen import Policy, freshen
+    from memgit.index.plan import KnownDiff  # the update's modules: pygit2, SQLite, numpy
     from memgit.workspace import Workspace
 
     ws = Workspace.discover(cwd)

@@ -25,8 +25,8 @@ from memgit.errors import IndexLocked
 
 if TYPE_CHECKING:
     from memgit.embed import Embedder
-    from memgit.git.plumbing import Entry
     from memgit.index.embedding import ProgressFn
+    from memgit.index.plan import KnownDiff
     from memgit.index.store import Store
     from memgit.index.update import IndexReport
     from memgit.workspace import Workspace
@@ -138,16 +138,6 @@ POLICIES: dict[Policy, Rule] = {
     Policy.CAPTURE: Rule(lock_wait=30.0, rebuild=False, loads_model=False),
     Policy.CLI: Rule(lock_wait=30.0, rebuild=True, loads_model=True),
 }
-
-
-class KnownDiff:
-    """The paths that differ from `old_tree` to `new_tree`, with what `new_tree` holds there, as
-    the caller that decided an update is due already read them (`plumbing.diff_entries`)."""
-
-    __slots__ = ("old_tree", "new_tree", "entries")
-
-    def __init__(self, old_tree: str, new_tree: str, entries: dict[str, Entry | None]) -> None:
-        self.old_tree, self.new_tree, self.entries = old_tree, new_tree, entries
 
 
 #: "No model given: load the configured one when there is text to embed" (`open.UNSET`, which

@@ -43,6 +43,16 @@ def tree_states(ws: Workspace, tree: str) -> dict[str, plumbing.Entry]:
     return {p: e for p, e in plumbing.entries(ws.root, tree).items() if ws.is_memory_path(p)}
 
 
+class KnownDiff:
+    """The paths that differ from `old_tree` to `new_tree`, with what `new_tree` holds there, as
+    the caller that decided an update is due already read them (`plumbing.diff_entries`)."""
+
+    __slots__ = ("old_tree", "new_tree", "entries")
+
+    def __init__(self, old_tree: str, new_tree: str, entries: dict[str, plumbing.Entry | None]) -> None:
+        self.old_tree, self.new_tree, self.entries = old_tree, new_tree, entries
+
+
 def changed_entries(
     ws: Workspace,
     old_tree: str | None,

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memgit.core import paths
 from memgit.core.chunking import Chunk
@@ -31,12 +31,17 @@ from memgit.index.layout import clear_marker, write_marker
 from memgit.index.lock import index_lock
 from memgit.index.open import UNSET, LazyEmbedder, open_store
 from memgit.index.params import describe_param_change, index_params
-from memgit.index.plan import FileState, changed_entries, chunk_states, plan_states, tree_states, worktree_overlay
+from memgit.index.plan import (
+    FileState,
+    KnownDiff,
+    changed_entries,
+    chunk_states,
+    plan_states,
+    tree_states,
+    worktree_overlay,
+)
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store, describe_sqlite_error, is_corruption
 from memgit.workspace import Workspace
-
-if TYPE_CHECKING:
-    from memgit.index.freshen import KnownDiff
 
 
 @dataclass

@@ -13,8 +13,9 @@ import pytest
 
 from memgit.git import plumbing
 from memgit.githooks import run as hooks
-from memgit.index.freshen import POLICIES, KnownDiff, Policy, Rule, freshen, rule
+from memgit.index.freshen import POLICIES, Policy, Rule, freshen, rule
 from memgit.index.layout import read_marker
+from memgit.index.plan import KnownDiff
 from memgit.index.update import run_update
 from memgit.workspace import Workspace
 from tests.helpers import REPO_ROOT, commit_all, git, write
