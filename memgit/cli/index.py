@@ -3,49 +3,45 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import click
 
+from memgit.cli.options import flag, option, options
 from memgit.cli.output import FiniteRange, Progress, emit, notice, skip_teardown, warn, workspace_from
+from memgit.index.freshen import POLICIES, Policy, freshen
+
+
+@dataclass(frozen=True)
+class IndexOptions:
+    """`memgit index`'s options, as one typed value (memgit.cli.options)."""
+
+    full: bool = flag("--full", help="Rebuild from scratch (the embedding cache is kept).")
+    verify: bool = flag(
+        "--verify",
+        help="Check that the index equals a full rebuild (rows rebuilt, vectors compared from the embedding cache, "
+        "a sample of 32 embedded again); says what it checked and skipped; exit 1 on a difference.",
+    )
+    reembed: bool = flag("--reembed", help="With --verify: embed every cached vector again (as slow as a first index).")
+    worktree: bool = flag("--worktree", help="Also index uncommitted edits to memory files.")
+    as_json: bool = flag("--json", help="Print a JSON report.")
+    quiet: bool = flag("-q", "--quiet", help="Print nothing on success.")
+    wait: float = option(
+        "--wait",
+        type=FiniteRange(0, 86_400),
+        default=POLICIES[Policy.CLI].lock_wait,
+        show_default=True,
+        help="Seconds to wait for another run holding the index lock (0: fail at once).",
+    )
 
 
 @click.command()
-@click.option("--full", is_flag=True, help="Rebuild from scratch (the embedding cache is kept).")
-@click.option(
-    "--verify",
-    is_flag=True,
-    help="Check that the index equals a full rebuild (rows rebuilt, vectors compared from the embedding cache, "
-    "a sample of 32 embedded again); says what it checked and skipped; exit 1 on a difference.",
-)
-@click.option(
-    "--reembed", is_flag=True, help="With --verify: embed every cached vector again (as slow as a first index)."
-)
-@click.option("--worktree", is_flag=True, help="Also index uncommitted edits to memory files.")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
-@click.option(
-    "--wait",
-    type=FiniteRange(0, 86_400),
-    default=30.0,
-    show_default=True,
-    help="Seconds to wait for another run holding the index lock (0: fail at once).",
-)
+@options(IndexOptions)
 @click.pass_context
-def index(
-    ctx: click.Context,
-    full: bool,
-    verify: bool,
-    reembed: bool,
-    worktree: bool,
-    as_json: bool,
-    quiet: bool,
-    wait: float,
-) -> None:
+def index(ctx: click.Context, opts: IndexOptions) -> None:
     """Bring the index up to HEAD by a tree-to-tree diff (cost follows the diff)."""
-    from memgit.index.update import update_index
-
-    if reembed and not verify:
+    if opts.reembed and not opts.verify:
         raise click.UsageError("--reembed goes with --verify (it says how much of the check embeds again)")
     ws = workspace_from(ctx)
     # Once the index is written and closed, freeing every module at exit is ~10 ms of nothing:
@@ -53,7 +49,7 @@ def index(
     skip_teardown()
     progress = Progress("embedding")
     try:
-        report = update_index(ws, full=full, worktree=worktree, progress=progress, lock_timeout=wait)
+        report = freshen(ws, Policy.CLI, full=opts.full, worktree=opts.worktree, progress=progress, wait=opts.wait)
     except KeyboardInterrupt:
         progress.finish()
         # Embeddings are committed to the cache batch by batch: a new run starts where this stopped.
@@ -71,15 +67,15 @@ def index(
 
         report.word_cache = keep_word_cache(ws, report.chunks)
     verification = None
-    if verify:
+    if opts.verify:
         from memgit.index.verify import verify_index
 
         checking = Progress("verify: embedding again")
         try:
-            verification = verify_index(ws, progress=checking, reembed=reembed)
+            verification = verify_index(ws, progress=checking, reembed=opts.reembed)
         finally:
             checking.finish()
-    if as_json:
+    if opts.as_json:
         data = report.to_dict()
         if verification is not None:
             data["verify"] = verification.to_dict()
@@ -87,11 +83,11 @@ def index(
     else:
         for message in report.notices:
             notice(message)
-        if report.reason and report.mode == "full" and not full:
+        if report.reason and report.mode == "full" and not opts.full:
             notice(f"full rebuild: {report.reason}")
         for skipped in report.skipped:
             warn(f"skipped {skipped['path']}: {skipped['reason']}")
-        if not quiet:
+        if not opts.quiet:
             tree = (report.tree or "")[:12]
             if report.mode == "noop":
                 click.echo(f"index up to date (tree {tree})")
@@ -102,7 +98,7 @@ def index(
                     f"({report.embeddings_cached} from cache) in {report.seconds:.2f}s"
                 )
         if verification is not None:
-            _print_verification(verification, quiet)
+            _print_verification(verification, opts.quiet)
     if verification is not None and not verification.ok:
         from memgit.errors import MemgitError
 

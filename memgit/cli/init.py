@@ -71,8 +71,8 @@ def init(ctx: click.Context, directory: Path | None, opts: InitOptions) -> None:
 
 def _adopt(ws: Any, as_json: bool) -> dict[str, Any]:
     """Write the globs, say what will be indexed and how long embedding takes, then index."""
+    from memgit.index.freshen import Policy, freshen
     from memgit.index.open import open_embedder
-    from memgit.index.update import update_index
     from memgit.memory.adopt import markdown_coverage, plan_adoption, write_globs
     from memgit.workspace import Workspace
 
@@ -97,7 +97,7 @@ def _adopt(ws: Any, as_json: bool) -> dict[str, Any]:
         click.echo(f"Indexing {plan.files} more Markdown files, about {plan.chunks} chunks; {cost}.")
     progress = Progress("embedding")
     try:
-        index = update_index(ws, progress=progress, embedder=embedder)
+        index = freshen(ws, Policy.CLI, progress=progress, embedder=embedder)
     except KeyboardInterrupt:
         progress.finish()
         click.echo("memgit: interrupted: embeddings so far are kept; run `memgit index` to resume", err=True)

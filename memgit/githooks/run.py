@@ -38,12 +38,8 @@ from memgit.githooks.types import HOOK_TYPES, LINT_HOOK  # noqa: E402
 # hook which stage it runs in, so the index entry works out the rest from PRE_COMMIT_* variables).
 HOOK_NAMES = (*HOOK_TYPES, "index", "lint")
 SKIP_ENV = "MEMGIT_SKIP_HOOKS"
-LOCK_TIMEOUT = 2.0  # seconds a hook waits for another indexing run; MEMGIT_HOOK_LOCK_TIMEOUT overrides
-HOOK_FILL_LIMIT = 256  # pending vectors a hook with the model embeds, at most ...
-HOOK_FILL_SECONDS = 0.5  # ... starting no batch after this long (a checkout must not wait on them)
-#: New chunks a hook embeds, by time (MEMGIT_HOOK_EMBED_SECONDS overrides): a one-note commit's
-#: few fit; a checkout far back updates BM25 at once and leaves the rest pending, said in a notice.
-HOOK_EMBED_SECONDS = 0.5
+# How long a hook waits for the index lock and embeds: `Policy.HOOK` (memgit/index/freshen.py), with
+# MEMGIT_HOOK_LOCK_TIMEOUT and MEMGIT_HOOK_EMBED_SECONDS overriding.
 EMPTY_TREE = plumbing.EMPTY_TREE
 
 
@@ -98,11 +94,15 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     indexed = _indexed_tree(git_dir)
     if indexed == head_tree:
         return None
-    if indexed is not None and _memory_unchanged(cwd, indexed, head_tree):
+    # "Anything to do?" is answered once: the diff that says memory changed is the diff the
+    # update applies (it reads it again only if the index or HEAD moved in between).
+    diff = None if indexed is None else _memory_diff(cwd, indexed, head_tree)
+    if diff == {}:
         return None
 
     plumbing.leave_hook_location()
-    from memgit.index.update import update_index  # heavy: pygit2, SQLite, numpy
+    from memgit.index.freshen import Policy, freshen
+    from memgit.index.plan import KnownDiff  # the update's modules: pygit2, SQLite, numpy
     from memgit.workspace import Workspace
 
     ws = Workspace.discover(cwd)
@@ -111,14 +111,8 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     # Vectors an earlier hook left pending (run where the model is not installed, as under the
     # pre-commit framework's own environment) are filled here when this one has the model, a
     # bounded number per commit; searches and the MCP server fill the rest.
-    report = update_index(
-        ws,
-        lock_timeout=_lock_timeout(),
-        allow_rebuild=False,
-        fill_limit=HOOK_FILL_LIMIT,
-        fill_seconds=HOOK_FILL_SECONDS,
-        embed_seconds=_seconds_from_env("MEMGIT_HOOK_EMBED_SECONDS", HOOK_EMBED_SECONDS),
-    )
+    known = None if indexed is None or diff is None else KnownDiff(indexed, head_tree, diff)
+    report = freshen(ws, Policy.HOOK, known=known)
     if report.deferred:
         return (
             f"{report.pending_vectors} chunk vectors are pending (embedding them would hold up git); searches "
@@ -127,30 +121,20 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     return _notice_worth_a_line(report.mode, report.notices)
 
 
-def _memory_unchanged(cwd: Path, indexed: str, head_tree: str) -> bool:
-    """Only files that cannot be memory differ from the indexed tree (a code commit, a checkout of
-    a branch that differs in code): the index still answers for HEAD's memory, as the shell hook
-    decides. One `git diff-tree`; any doubt (a git failure, not the work tree's top) says no."""
+def _memory_diff(cwd: Path, indexed: str, head_tree: str) -> dict[str, plumbing.Entry | None] | None:
+    """The diff from the indexed tree to HEAD's, emptied when only files that cannot be memory
+    differ (a code commit, a checkout of a branch that differs in code: the index still answers
+    for HEAD's memory, as the shell hook decides). One `git diff-tree`; any doubt (a git failure,
+    not the work tree's top) gives None and the update reads the diff itself."""
     from memgit.githooks.fastpath import is_work_tree_top, paths_may_be_memory
 
     if not is_work_tree_top(cwd):
-        return False
+        return None
     try:
-        changed = plumbing.diff_paths(cwd, indexed, head_tree)
+        changed = plumbing.diff_entries(cwd, indexed, head_tree)
     except Exception:
-        return False
-    return not paths_may_be_memory(changed, cwd)
-
-
-def _lock_timeout() -> float:
-    return _seconds_from_env("MEMGIT_HOOK_LOCK_TIMEOUT", LOCK_TIMEOUT)
-
-
-def _seconds_from_env(name: str, default: float) -> float:
-    try:
-        return max(0.0, float(os.environ.get(name, default)))
-    except ValueError:
-        return default
+        return None
+    return changed if paths_may_be_memory(changed, cwd) else {}
 
 
 def _notice_worth_a_line(mode: str, notices: Sequence[str]) -> str | None:

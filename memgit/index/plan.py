@@ -43,12 +43,27 @@ def tree_states(ws: Workspace, tree: str) -> dict[str, plumbing.Entry]:
     return {p: e for p, e in plumbing.entries(ws.root, tree).items() if ws.is_memory_path(p)}
 
 
+class KnownDiff:
+    """The paths that differ from `old_tree` to `new_tree`, with what `new_tree` holds there, as
+    the caller that decided an update is due already read them (`plumbing.diff_entries`)."""
+
+    __slots__ = ("old_tree", "new_tree", "entries")
+
+    def __init__(self, old_tree: str, new_tree: str, entries: dict[str, plumbing.Entry | None]) -> None:
+        self.old_tree, self.new_tree, self.entries = old_tree, new_tree, entries
+
+
 def changed_entries(
-    ws: Workspace, old_tree: str | None, tree: str, worktree_rows: list[str]
+    ws: Workspace,
+    old_tree: str | None,
+    tree: str,
+    worktree_rows: list[str],
+    diff: dict[str, plumbing.Entry | None] | None = None,
 ) -> dict[str, plumbing.Entry | None]:
     """Paths that may differ from the index, with what `tree` holds there: the diff from the
-    indexed tree, plus rows indexed from the work tree (they fall back to the tree's version)."""
-    changed = plumbing.diff_entries(ws.root, old_tree, tree)
+    indexed tree (`diff` when the caller already read it), plus rows indexed from the work tree
+    (they fall back to the tree's version)."""
+    changed = dict(diff) if diff is not None else plumbing.diff_entries(ws.root, old_tree, tree)
     rest = [p for p in worktree_rows if p not in changed]
     if rest:
         found = plumbing.entries(ws.root, tree, rest)

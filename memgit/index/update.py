@@ -31,7 +31,15 @@ from memgit.index.layout import clear_marker, write_marker
 from memgit.index.lock import index_lock
 from memgit.index.open import UNSET, LazyEmbedder, open_store
 from memgit.index.params import describe_param_change, index_params
-from memgit.index.plan import FileState, changed_entries, chunk_states, plan_states, tree_states, worktree_overlay
+from memgit.index.plan import (
+    FileState,
+    KnownDiff,
+    changed_entries,
+    chunk_states,
+    plan_states,
+    tree_states,
+    worktree_overlay,
+)
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store, describe_sqlite_error, is_corruption
 from memgit.workspace import Workspace
 
@@ -63,6 +71,53 @@ class IndexReport:
         return asdict(self)
 
 
+class UpdateSettings:
+    """How one update runs: what it may change and how long it may embed (a policy's row of
+    `freshen.POLICIES` gives most of these; `run_update` takes them as one value).
+
+    `rebuild=False` (hooks) never rebuilds an existing index: when one is due the report says so
+    (mode "due") and the index is left as it is. `fill_limit` / `fill_seconds` bound how many
+    vectors left pending by earlier runs this one embeds (None: all of them). The chunks this
+    update adds are embedded when the model loads, all of them unless `embed_seconds` bounds it
+    (a hook, a search): then no embedding starts after that long and the rest are left pending
+    (`report.deferred`). `known` is the diff a caller already took from the indexed tree to HEAD's
+    (a hook's "anything to do?"), used instead of taking it again when both trees still match.
+    `target` (commit, tree) replaces HEAD; `vector_dir` is where the vector files are carried.
+    """
+
+    # A plain class, not a dataclass: this module is imported by every hook (see `_Plan`).
+    __slots__ = (
+        "full",
+        "worktree",
+        "progress",
+        "rebuild",
+        "fill_limit",
+        "fill_seconds",
+        "embed_seconds",
+        "known",
+        "target",
+        "vector_dir",
+    )
+
+    def __init__(
+        self,
+        *,
+        full: bool = False,
+        worktree: bool = False,
+        progress: ProgressFn | None = None,
+        rebuild: bool = True,
+        fill_limit: int | None = None,
+        fill_seconds: float | None = None,
+        embed_seconds: float | None = None,
+        known: KnownDiff | None = None,
+        target: tuple[str | None, str] | None = None,
+        vector_dir: Path | None = None,
+    ) -> None:
+        self.full, self.worktree, self.progress, self.rebuild = full, worktree, progress, rebuild
+        self.fill_limit, self.fill_seconds, self.embed_seconds = fill_limit, fill_seconds, embed_seconds
+        self.known, self.target, self.vector_dir = known, target, vector_dir
+
+
 def update_index(
     ws: Workspace,
     *,
@@ -76,37 +131,33 @@ def update_index(
     fill_seconds: float | None = None,
     embed_seconds: float | None = None,
 ) -> IndexReport:
-    """Bring the index to HEAD (plus uncommitted memory files with `worktree`).
+    """Bring the index to HEAD (plus uncommitted memory files with `worktree`); the keywords are
+    `UpdateSettings`'. Front ends do not call this: they name a policy (`freshen.freshen`)."""
+    settings = UpdateSettings(
+        full=full,
+        worktree=worktree,
+        progress=progress,
+        rebuild=allow_rebuild,
+        fill_limit=fill_limit,
+        fill_seconds=fill_seconds,
+        embed_seconds=embed_seconds,
+    )
+    return update_with(ws, settings, embedder=embedder, lock_timeout=lock_timeout)
 
-    `allow_rebuild=False` (hooks) never rebuilds an existing index: when one is due the report
-    says so (mode "due") and the index is left as it is. `fill_limit` / `fill_seconds` bound how
-    many vectors left pending by earlier runs this one embeds (None: all of them). The chunks
-    this update adds are embedded when the model loads, all of them unless `embed_seconds` bounds
-    it (a hook, a search): then no embedding starts after that long and the rest are left pending
-    (`report.deferred`) for `memgit index`, a search or the MCP server, so a checkout far back
-    updates BM25 at once instead of blocking on the model.
-    """
+
+def update_with(ws: Workspace, settings: UpdateSettings, *, embedder: Any, lock_timeout: float | None) -> IndexReport:
+    """One update under the index lock (waiting `lock_timeout` seconds for it; None: for ever),
+    with `embedder` (UNSET: loaded when there is text to embed; None: no model)."""
     started = time.perf_counter()
     notices: list[str] = []
     lazy = LazyEmbedder(ws, embedder)
+    settings.vector_dir = ws.data_dir
     with index_lock(ws, lock_timeout):
         store = open_store(ws, notices)
         try:
             with _sqlite_errors(store):
                 clear_marker(ws)
-                report = run_update(
-                    ws,
-                    store,
-                    lazy.get,
-                    full=full,
-                    worktree=worktree,
-                    progress=progress,
-                    allow_rebuild=allow_rebuild,
-                    vector_dir=ws.data_dir,
-                    fill_limit=fill_limit,
-                    fill_seconds=fill_seconds,
-                    embed_seconds=embed_seconds,
-                )
+                report = run_update(ws, store, lazy.get, settings)
         finally:
             store.close()
         if report.mode != "due":
@@ -196,48 +247,36 @@ class _CumulativeProgress:
 
 
 def run_update(
-    ws: Workspace,
-    store: Store,
-    get_embedder: Callable[[], Embedder | None],
-    *,
-    full: bool,
-    worktree: bool,
-    progress: ProgressFn | None,
-    allow_rebuild: bool = True,
-    target: tuple[str | None, str] | None = None,
-    vector_dir: Path | None = None,
-    fill_limit: int | None = None,
-    fill_seconds: float | None = None,
-    embed_seconds: float | None = None,
+    ws: Workspace, store: Store, get_embedder: Callable[[], Embedder | None], settings: UpdateSettings
 ) -> IndexReport:
-    """One update of `store` to `target` (default: HEAD); the caller holds the lock."""
-    commit, tree = target or plumbing.head_ids(ws.root)
+    """One update of `store` to `settings.target` (default: HEAD); the caller holds the lock."""
+    commit, tree = settings.target or plumbing.head_ids(ws.root)
     tree = tree or plumbing.EMPTY_TREE
     report = IndexReport(tree=tree, commit=commit)
-    if commit is None and target is None:
+    if commit is None and settings.target is None:
         report.notices.append("the repository has no commits yet: nothing to index until the first commit")
     meta, params = store.meta(), index_params(ws)
-    reason, entries = _changes(ws, store, meta, params, tree, full=full)
-    if reason and not allow_rebuild and reason != "new index" and not reason.endswith(CHEAPER):
+    reason, entries = _changes(ws, store, meta, params, tree, settings)
+    if reason and not settings.rebuild and reason != "new index" and not reason.endswith(CHEAPER):
         return _rebuild_due(report, reason)
-    plan = _plan(ws, store, meta, params, report, reason, entries, worktree=worktree)
+    plan = _plan(ws, store, meta, params, report, reason, entries, worktree=settings.worktree)
     if _nothing_to_do(store, plan, get_embedder):
-        return _noop(store, plan, report, vector_dir)
-    vectors = _prepare_vectors(store, plan, get_embedder, progress, report, fill_limit, fill_seconds)
-    if embed_seconds is not None:
-        vectors.deadline = time.monotonic() + embed_seconds
+        return _noop(store, plan, report, settings.vector_dir)
+    vectors = _prepare_vectors(store, plan, get_embedder, settings, report)
+    if settings.embed_seconds is not None:
+        vectors.deadline = time.monotonic() + settings.embed_seconds
     # Files are chunked, embedded and written a batch at a time inside the one transaction, so a
     # large build holds one batch of chunks and vectors, never all of them (the embedding cache
     # is committed batch by batch on its own connection: an interrupted build resumes there).
     with store.update_transaction():
         if plan.reason:
             store.clear_all()
-        written = _write_files(ws, store, plan, vectors, progress, report)
+        written = _write_files(ws, store, plan, vectors, settings.progress, report)
         _finish_transaction(store, plan, vectors, written, report)
     _announce(report, plan, vectors, written)
     report.overlay = bool(store.worktree_paths())
-    if vector_dir is not None:
-        _carry_vector_files(store, vector_dir, plan, vectors, written)
+    if settings.vector_dir is not None:
+        _carry_vector_files(store, settings.vector_dir, plan, vectors, written)
     return report
 
 
@@ -312,17 +351,19 @@ class _Written:
 
 
 def _changes(
-    ws: Workspace, store: Store, meta: dict[str, str], params: dict[str, Any], tree: str, *, full: bool
+    ws: Workspace, store: Store, meta: dict[str, str], params: dict[str, Any], tree: str, settings: UpdateSettings
 ) -> tuple[str | None, dict[str, plumbing.Entry | None]]:
-    """Why a full rebuild is needed (None: it is not), else the entries the diff changed."""
+    """Why a full rebuild is needed (None: it is not), else the entries the diff changed (the
+    caller's, when it took that very diff to decide this update was due)."""
     old_params = json.loads(meta["params"]) if "params" in meta else None
-    if full:
+    if settings.full:
         return "full rebuild requested", {}
     if old_params != params:
         return describe_param_change(old_params, params), {}
-    old_tree = meta.get("tree")
+    old_tree, known = meta.get("tree"), settings.known
+    diff = known.entries if known and known.old_tree == old_tree and known.new_tree == tree else None
     try:
-        entries = changed_entries(ws, old_tree, tree, store.worktree_paths())
+        entries = changed_entries(ws, old_tree, tree, store.worktree_paths(), diff)
     except plumbing.MissingTree:
         return f"indexed tree {(old_tree or '')[:12]} is no longer in the repository", {}
     if len(entries) >= REBUILD_MIN_PATHS and len(entries) > REBUILD_SHARE * (indexed := store.file_count()):
@@ -399,10 +440,8 @@ def _prepare_vectors(
     store: Store,
     plan: _Plan,
     get_embedder: Callable[[], Embedder | None],
-    progress: ProgressFn | None,
+    settings: UpdateSettings,
     report: IndexReport,
-    fill_limit: int | None,
-    fill_seconds: float | None,
 ) -> _Vectors:
     """Open the model when there is text to embed (or pending vectors, or a model to adopt),
     decide which model the index's vectors belong to, and embed the pending vectors this run
@@ -422,14 +461,14 @@ def _prepare_vectors(
     # of the MCP server's background fill) takes at most `fill_limit` of them and stops embedding
     # them after `fill_seconds`: the rest stay pending for the next run.
     fill_texts: dict[str, str] = {}
-    for chunk_id, thash, text in store.cache.pending_chunks(vplan.model_id, limit=fill_limit):
+    for chunk_id, thash, text in store.cache.pending_chunks(vplan.model_id, limit=settings.fill_limit):
         fill_texts.setdefault(thash, text)
         vectors.fill.append((chunk_id, thash))
     if vectors.can_embed and fill_texts:
         assert embedder is not None
-        deadline = None if fill_seconds is None else time.monotonic() + fill_seconds
+        deadline = None if settings.fill_seconds is None else time.monotonic() + settings.fill_seconds
         vectors.fill_vectors = embed_missing(
-            store, embedder, vplan.model_id, fill_texts, progress, report, deadline=deadline
+            store, embedder, vplan.model_id, fill_texts, settings.progress, report, deadline=deadline
         )
     return vectors
 

@@ -23,7 +23,7 @@ from memgit.index.layout import cache_path
 from memgit.index.lock import index_lock
 from memgit.index.open import UNSET, open_embedder, open_store
 from memgit.index.store import Store
-from memgit.index.update import run_update
+from memgit.index.update import UpdateSettings, run_update
 from memgit.workspace import Workspace
 
 #: Lowest cosine between a stored vector and a fresh embedding of the same text.
@@ -86,7 +86,7 @@ def verify_index(
             worktree = bool(store.worktree_paths())
             scratch = Store(scratch_path, cache_path(ws))
             try:
-                run_update(ws, scratch, lambda: None, full=True, worktree=worktree, progress=None, target=target)
+                run_update(ws, scratch, lambda: None, UpdateSettings(full=True, worktree=worktree, target=target))
                 expected = scratch.snapshot()
             finally:
                 scratch.close()

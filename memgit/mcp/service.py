@@ -3,7 +3,7 @@
 * **Warm.** One `Searcher` (SQLite connection + embedding model) lives for the whole session,
   so a search costs a query, not a process start and a model load.
 * **Fresh.** Before each tool call `ChangeWatcher` checks, cheaply and without asking git,
-  whether HEAD or a memory file changed; only then does `update_index(worktree=True)` run,
+  whether HEAD or a memory file changed; only then does `freshen(ws, Policy.SERVER, worktree=True)` run,
   which also indexes uncommitted files.
 * **Never blocked by a rebuild.** Index updates run on their own thread. A tool call waits for
   one at most `update_wait` seconds (in total, across calls), then answers from the last
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
 from memgit.errors import MemgitError
+from memgit.index.freshen import POLICIES, Policy, freshen, top_up
 from memgit.mcp.options import PRIVATE_FILES, ServerOptions, path_filter
 from memgit.mcp.render import get_payload, percentile, search_payload
 from memgit.mcp.watcher import ChangeWatcher
@@ -34,17 +35,12 @@ if TYPE_CHECKING:
     from memgit.workspace import Workspace
 
 
-#: Seconds a search waits for the very first index build (there is no older index to answer from).
-FIRST_BUILD_WAIT = 30.0
 #: Quiet seconds after an index update before the BM25 word cache is filled again: at least
 #: this, and at least `PREWARM_QUIET_FACTOR` times the last round's duration, so that an agent
 #: appending steadily to a very large index (a round takes ~75 s at a million chunks) spends at
 #: most about a tenth of a core on it.
 PREWARM_AFTER_UPDATE_S = 30.0
 PREWARM_QUIET_FACTOR = 10.0
-#: Pending vectors (left by hooks without the model) embedded per background step; steps follow
-#: each other on the index thread until none is left.
-BACKGROUND_FILL_LIMIT = 256
 
 
 class MemoryService:
@@ -102,10 +98,8 @@ class MemoryService:
 
     # -- keeping the index current -------------------------------------------------------
     def _run_update(self) -> dict[str, Any]:
-        from memgit.index.update import update_index
-
         # Vectors left pending by hooks are `VectorFill`'s, on a model instance of its own.
-        report = update_index(self.ws, worktree=True, embedder=self.session.embedder, lock_timeout=600, fill_limit=0)
+        report = freshen(self.ws, Policy.SERVER, worktree=True, embedder=self.session.embedder)
         return report.to_dict()
 
     def _finish_pending(self) -> list[str]:
@@ -241,7 +235,7 @@ class MemoryService:
             if self._pending is None or "no index yet" not in str(exc):
                 raise
             # No earlier index to answer from: the first build is worth waiting for (bounded).
-            wait_futures([self._pending], timeout=FIRST_BUILD_WAIT)
+            wait_futures([self._pending], timeout=POLICIES[Policy.SERVER].first_build_wait)
             if not self._pending.done():
                 raise MemgitError("the index is still being built for the first time; try again in a moment") from None
             notices += self._finish_pending()
@@ -358,8 +352,8 @@ class VectorFill:
 
     A hook running without the model (the pre-commit framework's own environment) indexes text
     and leaves the new chunks' vectors pending. The server, which has the model, fills them on
-    its index thread (so steps never interleave with its index updates), `BACKGROUND_FILL_LIMIT`
-    chunks a step, each step its own index transaction, at a lower CPU priority. It uses a model
+    its index thread (so steps never interleave with its index updates), `Policy.SERVER`'s fill
+    pass (256 chunks) a step, each step its own index transaction, at a lower CPU priority. It uses a model
     instance of its own: the searches' instance holds a lock while it embeds, and a query must
     not wait behind a batch of chunks. The BM25 word cache survives these steps (they change no
     text). Searches meanwhile say how many chunks still lack a vector.
@@ -395,7 +389,6 @@ class VectorFill:
 
     def _step(self) -> dict[str, Any]:
         from memgit.index.open import open_embedder
-        from memgit.index.update import update_index
 
         with contextlib.suppress(OSError, AttributeError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
@@ -404,13 +397,7 @@ class VectorFill:
                 self._embedder, _ = open_embedder(self._service.ws, threads=1)
             if self._embedder is None:
                 return {}
-            report = update_index(
-                self._service.ws,
-                worktree=True,
-                embedder=self._embedder,
-                lock_timeout=600,
-                fill_limit=BACKGROUND_FILL_LIMIT,
-            )
+            report = top_up(self._service.ws, Policy.SERVER, self._embedder, worktree=True)
             return report.to_dict()
         finally:
             with contextlib.suppress(OSError, AttributeError):

@@ -223,7 +223,7 @@ def capture_transcript(
     now: datetime | None = None,
     index: bool = True,
     commit_lock_timeout: float | None = None,
-    index_lock_timeout: float = 30.0,
+    index_lock_timeout: float | None = None,
     reason: str | None = None,
     subagents: bool = False,
 ) -> CaptureResult:
@@ -487,13 +487,14 @@ def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> 
         return None
 
 
-def _index(ws: Workspace, result: CaptureResult, lock_timeout: float) -> None:
+def _index(ws: Workspace, result: CaptureResult, lock_timeout: float | None) -> None:
     """Bring the index's text to the new commit (a no-op when memgit's post-commit hook already
-    did); the new chunks' vectors are left pending for the next search, MCP call or hook."""
-    from memgit.index.update import update_index
+    did), as `Policy.CAPTURE` does: no model, no rebuild, the policy's lock wait unless the caller
+    names one; the new chunks' vectors are left pending for the next search, MCP call or hook."""
+    from memgit.index.freshen import Policy, freshen
 
     try:
-        report = update_index(ws, lock_timeout=lock_timeout, allow_rebuild=False, embedder=None)
+        report = freshen(ws, Policy.CAPTURE, wait=lock_timeout)
     except MemgitError as exc:
         result.notices.append(f"not indexed yet ({exc}); the next hook or `memgit index` catches up")
         return

@@ -21,12 +21,11 @@ from memgit.core import paths
 from memgit.core.provenance import strip_markers
 from memgit.core.text import match_expression, prune_common_terms, query_terms, token_set
 from memgit.embed import Embedder
-from memgit.errors import IndexLocked, MemgitError
-from memgit.git import plumbing
+from memgit.errors import MemgitError
+from memgit.index.freshen import ReadPath, pending_notice
 from memgit.index.layout import cache_path, index_path
 from memgit.index.open import UNSET, EmbedderLoad, open_embedder
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
-from memgit.index.update import update_index
 from memgit.recall.bm25_query import BM25Prefetch, candidate_count, index_state, plain_bm25
 from memgit.recall.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax, mmr
 from memgit.workspace import Workspace
@@ -37,21 +36,6 @@ if TYPE_CHECKING:
     from memgit.recall.bm25_terms import TermScores
 
 MODES = ("hybrid", "bm25", "vector")
-#: How long a search waits for another process's first build of the index (nothing to answer from before).
-FIRST_BUILD_WAIT_SECONDS = 120.0
-HEAD_RECHECK_SECONDS = 1.0
-#: Vectors left pending (by a hook or run without the model) that a search embeds before it
-#: answers: at most this many chunks, and no new batch after this many seconds. The MCP server
-#: fills the rest in the background; `memgit index` fills them all.
-INLINE_FILL_LIMIT = 256
-INLINE_FILL_SECONDS = 1.0
-#: Past this many pending, a search embeds none inline: the few a second it could would not
-#: change its answer (a checkout far back, an index built without the model); it answers from
-#: what has vectors and BM25 at once, and says `memgit index` embeds the rest.
-INLINE_FILL_MAX_PENDING = 2_000
-#: New chunks a search that brings the index to HEAD embeds, by time: after a checkout far back
-#: the rest are left pending (ranked by BM25, said in a notice) rather than blocking the answer.
-INLINE_EMBED_SECONDS = 1.0
 
 
 @dataclass
@@ -176,7 +160,7 @@ class Searcher:
         self._vector_index_id: str | None = None
         self._quantized: QuantizedVectors | None = None
         self._codes: Codes | None = None
-        self._checked_at = -1e9
+        self._fresh = ReadPath(ws, lambda: self.embedder)  # Policy.SEARCH: HEAD, repairs, pending vectors
         self._text_leg: _Leg | None = None
 
     # -- resources -------------------------------------------------------------------------
@@ -367,82 +351,6 @@ class Searcher:
         if isinstance(self._embedder, EmbedderLoad):  # never used (BM25 only, an error): still wait
             self._embedder, self._embedder_notice = self._embedder.result()
 
-    def ensure_index(self, notices: list[str], *, worktree: bool = False) -> None:
-        """Bring the index up to HEAD first when it is behind (cheap: a tree-to-tree diff)."""
-        if not self.auto_index:
-            return
-        now = time.monotonic()
-        if not worktree and now - self._checked_at < HEAD_RECHECK_SECONDS:
-            return  # a batch of queries asks git once, not once per query
-        self._checked_at = now
-        from memgit.index.layout import read_marker
-        from memgit.index.worktree import overlay_matches_worktree
-
-        probed = plumbing.probe_head(self.ws.root)
-        tree = probed[1] if probed else None
-        current, overlay = read_marker(self.ws)
-        if not worktree and tree and current == tree and index_path(self.ws).exists():
-            # Rows indexed from the work tree are served only while the files still hold that
-            # text: `git restore` and `git stash` run no hook.
-            if not overlay or overlay_matches_worktree(self.ws):
-                return
-            worktree = True
-        # With a complete index, a busy lock is no reason to wait: answer from that state. Without
-        # one (another process is building the first index) there is nothing to answer from yet.
-        wait = 0.5 if current is not None else FIRST_BUILD_WAIT_SECONDS
-        try:
-            report = update_index(
-                self.ws,
-                worktree=worktree,
-                embedder=self.embedder,
-                lock_timeout=wait,
-                embed_seconds=INLINE_EMBED_SECONDS,
-            )
-        except IndexLocked:
-            notices.append("the index is being updated by another run; answering from its last complete state")
-            return
-        except IndexUnavailable as exc:
-            notices.append(f"the index could not be updated ({exc}); answering from its last complete state")
-            return
-        notices.extend(report.notices)
-        if report.mode == "full":
-            notices.append(f"index rebuilt: {report.reason}")
-
-    def fill_pending(self, store: Store, notices: list[str]) -> int:
-        """Embed vectors an earlier run left pending (a hook without the model), a bounded
-        number, before a search that uses vectors answers; returns how many were filled. Only
-        with the index's own model; a busy index lock is no reason to wait."""
-        meta = store.meta()
-        indexed = meta.get("model_id") or None
-        if indexed is None:
-            # Built where no model loaded (hooks under the pre-commit framework's environment):
-            # this process adopts its model for the index, embedding a first bounded share.
-            provider = json.loads(meta.get("params") or "{}").get("embedding", {}).get("provider", "none")
-            chunks = int(meta.get("chunk_count", "0") or 0)
-            if provider == "none" or "tree" not in meta or not chunks or chunks > INLINE_FILL_MAX_PENDING:
-                return 0
-        elif not 0 < int(meta.get("pending_vectors", "0") or 0) <= INLINE_FILL_MAX_PENDING:
-            return 0
-        embedder = self.embedder
-        if embedder is None or (indexed is not None and embedder.model_id != indexed):
-            return 0
-        from memgit.index.layout import read_marker
-
-        _tree, overlay = read_marker(self.ws)
-        try:
-            report = update_index(
-                self.ws,
-                worktree=overlay,
-                embedder=embedder,
-                lock_timeout=0.5,
-                fill_limit=INLINE_FILL_LIMIT,
-                fill_seconds=INLINE_FILL_SECONDS,
-            )
-        except (IndexLocked, IndexUnavailable):
-            return 0
-        notices.extend(n for n in report.notices if "chunk vectors are pending" not in n)
-        return report.vectors_filled
-
     # -- search ------------------------------------------------------------------------------
     def search(
         self,
@@ -482,18 +390,18 @@ class Searcher:
         started: float,
     ) -> SearchResult:
         notices: list[str] = []
-        self.ensure_index(notices, worktree=worktree)
+        if self.auto_index:
+            self._fresh.catch_up(notices, worktree=worktree)
         try:
             store = self.store()
         except CorruptIndex:
             if not self.auto_index:
                 raise
             self.refresh()
-            report = update_index(self.ws, worktree=worktree, embedder=self.embedder, lock_timeout=5)
-            notices.extend(report.notices)
+            self._fresh.repair(notices, worktree=worktree)
             store = self.store()
         if mode != "bm25" and self.auto_index:
-            self.fill_pending(store, notices)
+            self._fresh.fill_pending(store, notices)
         with store.snapshot_read():
             return self._search_snapshot(
                 store,
@@ -826,16 +734,6 @@ def keep_word_cache(ws: Workspace, chunks: int) -> dict[str, Any] | None:
         return searcher.prewarm_terms()
     finally:
         searcher.close()
-
-
-def pending_notice(lacking: int, total: int) -> str:
-    """What every search that uses vectors says while chunks have none."""
-    of = f" of {total}" if total >= lacking else ""
-    return (
-        f"{lacking}{of} chunks have no vector yet (indexed where the model was not available, or after "
-        "a checkout that left embedding for later), so they rank by BM25 alone; `memgit index` embeds "
-        "them with progress (searches and the MCP server also do, a few hundred at a time)"
-    )
 
 
 def search(ws: Workspace, query: str, **kwargs: Any) -> SearchResult:

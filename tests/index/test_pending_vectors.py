@@ -21,7 +21,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from memgit.recall.search import INLINE_FILL_LIMIT
+from memgit.index.freshen import POLICIES, Policy
 from tests.conftest import shared_cache_dir
 from tests.helpers import REPO_ROOT, commit_all, git, memgit, memgit_json, write
 
@@ -135,7 +135,9 @@ def test_a_search_says_exactly_how_many_chunks_lack_vectors(
 ) -> None:
     monkeypatch.setenv("MEMGIT_MODEL", str(tiny_model))
     memgit_json(framework_ws, "index")
-    count = INLINE_FILL_LIMIT + 40
+    fill = POLICIES[Policy.SEARCH].top_up
+    assert fill is not None
+    count = fill.limit + 40
     for i in range(count):
         write(framework_ws / "memory" / "bulk" / f"b{i:03d}.md", f"# b{i}\n\n- bulk kestrel note {i}\n")
     git(framework_ws, "add", "-A")

@@ -1,0 +1,171 @@
+"""Freshness policies (memgit/index/freshen.py): one table, documented as it is, its environment
+overrides, and a hook that reads the diff once and hands it to its update, on real repositories."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memgit.git import plumbing
+from memgit.githooks import run as hooks
+from memgit.index.freshen import POLICIES, Policy, Rule, freshen, rule
+from memgit.index.layout import read_marker
+from memgit.index.plan import KnownDiff
+from memgit.index.update import run_update
+from memgit.workspace import Workspace
+from tests.helpers import REPO_ROOT, commit_all, git, write
+
+
+@pytest.fixture(autouse=True)
+def bm25_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    monkeypatch.delenv("MEMGIT_SKIP_HOOKS", raising=False)
+    monkeypatch.delenv("MEMGIT_HOOK_LOCK_TIMEOUT", raising=False)
+    monkeypatch.delenv("MEMGIT_HOOK_EMBED_SECONDS", raising=False)
+
+
+# -- the table and its documentation ---------------------------------------------------------
+def _doc_rows() -> dict[str, list[str]]:
+    text = (REPO_ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    section = text.split("### Freshness policies", 1)[1]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `"):
+            rows[cells[0].strip("`")] = cells[1:]
+    return rows
+
+
+def _first(cell: str) -> str:
+    """A cell's leading figure ("2", "0.5", "2000") or word ("all", "none", "yes", "no")."""
+    match = re.match(r"[0-9][0-9,.]*|[a-z]+", cell)
+    assert match, cell
+    return match.group(0).replace(",", "")
+
+
+def _figure(value: float | int | None, none: str) -> str:
+    if value is None:
+        return none
+    return f"{value:g}"
+
+
+def _expected(row: Rule) -> list[str]:
+    first_build = row.first_build_wait if row.first_build_wait is not None else row.lock_wait
+    fills = "none" if row.fill_limit == 0 or not row.loads_model else _figure(row.fill_limit, "all")
+    embeds = "none" if not row.loads_model else _figure(row.embed_seconds, "all")
+    return [
+        _figure(row.lock_wait, "none"),
+        _figure(first_build, "none"),
+        "yes" if row.rebuild else "no",
+        "loads" if row.loads_model else "none",
+        fills,
+        embeds,
+        "none" if row.top_up is None else _figure(row.top_up.limit, "none"),
+    ]
+
+
+def test_the_documented_table_is_the_code_table() -> None:
+    rows = _doc_rows()
+    assert set(rows) == {p.name for p in Policy}
+    for policy, row in POLICIES.items():
+        cells = rows[policy.name]
+        documented = [_first(c) for c in cells[1:8]]
+        expected = _expected(row)
+        # the model column reads "loads it" or "the searcher's"/"the session's" (a caller's model)
+        if documented[3] == "the":
+            documented[3] = "loads"
+        assert documented == expected, (policy, cells)
+    assert "MEMGIT_HOOK_LOCK_TIMEOUT" in rows["HOOK"][1] and "MEMGIT_HOOK_EMBED_SECONDS" in rows["HOOK"][6]
+
+
+def test_environment_overrides_the_hook_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert (rule(Policy.HOOK).lock_wait, rule(Policy.HOOK).embed_seconds) == (2.0, 0.5)
+    monkeypatch.setenv("MEMGIT_HOOK_LOCK_TIMEOUT", "0.1")
+    monkeypatch.setenv("MEMGIT_HOOK_EMBED_SECONDS", "0")
+    assert (rule(Policy.HOOK).lock_wait, rule(Policy.HOOK).embed_seconds) == (0.1, 0.0)
+    assert POLICIES[Policy.HOOK].lock_wait == 2.0  # the table itself is never changed
+    monkeypatch.setenv("MEMGIT_HOOK_LOCK_TIMEOUT", "soon")
+    monkeypatch.setenv("MEMGIT_HOOK_EMBED_SECONDS", "-3")
+    assert (rule(Policy.HOOK).lock_wait, rule(Policy.HOOK).embed_seconds) == (2.0, 0.0)
+    monkeypatch.setenv("MEMGIT_HOOK_LOCK_TIMEOUT", "9")
+    assert rule(Policy.SEARCH).lock_wait == 0.5  # other policies have no override
+
+
+def test_run_update_takes_one_settings_value() -> None:
+    params = inspect.signature(run_update).parameters
+    assert list(params) == ["ws", "store", "get_embedder", "settings"]
+
+
+# -- "anything to do?" decided once on a commit ------------------------------------------------
+def _count_diffs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """Every `git diff-tree` a hook starts (the real git runs; the calls are listed)."""
+    calls: list[tuple[str, ...]] = []
+    real = plumbing.run_git
+
+    def counted(root: Path, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+        if "diff-tree" in args:
+            calls.append(args)
+        return real(root, *args, **kwargs)
+
+    monkeypatch.setattr(plumbing, "run_git", counted)
+    return calls
+
+
+def test_a_commit_hook_reads_the_diff_once(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = Workspace.discover(workspace)
+    freshen(ws, Policy.CLI)
+    indexed = read_marker(ws)[0]
+    write(workspace / "memory" / "2026-01-06.md", "# 2026-01-06\n\n- Kestrels nest on the water tower.\n")
+    commit_all(workspace, "a note")
+    tree = git(workspace, "rev-parse", "HEAD^{tree}").strip()
+    calls = _count_diffs(monkeypatch)
+    monkeypatch.chdir(workspace)
+    assert hooks.run_hook("post-commit", cwd=workspace) == 0
+    assert len(calls) == 1 and calls[0][-2:] == (indexed, tree)  # the hook's diff, not read again by the update
+    assert read_marker(ws)[0] == tree
+    from memgit.index.verify import verify_index
+
+    assert verify_index(ws).ok
+
+
+def test_a_code_commit_stops_at_the_hooks_diff(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = Workspace.discover(workspace)
+    freshen(ws, Policy.CLI)
+    indexed = read_marker(ws)[0]
+    write(workspace / "src" / "app.py", "print('hello')\n")
+    commit_all(workspace, "code")
+    calls = _count_diffs(monkeypatch)
+    assert hooks.run_hook("post-commit", cwd=workspace) == 0
+    assert len(calls) == 1
+    assert read_marker(ws)[0] == indexed  # nothing to do: the index still answers for HEAD's memory
+
+
+def test_a_diff_of_another_state_is_not_applied(workspace: Path) -> None:
+    """A caller's diff counts only while the index and HEAD are the trees it was read between."""
+    ws = Workspace.discover(workspace)
+    freshen(ws, Policy.CLI)
+    write(workspace / "memory" / "2026-01-06.md", "# 2026-01-06\n\n- Kestrels nest on the water tower.\n")
+    commit_all(workspace, "a note")
+    tree = git(workspace, "rev-parse", "HEAD^{tree}").strip()
+    stale = KnownDiff(plumbing.EMPTY_TREE, tree, {})  # says nothing changed, from another tree
+    report = freshen(ws, Policy.HOOK, known=stale)
+    assert report.mode == "incremental" and report.files_indexed == 1
+    from memgit.index.verify import verify_index
+
+    assert verify_index(ws).ok
+
+
+def test_capture_never_rebuilds_and_the_cli_does(workspace: Path) -> None:
+    ws = Workspace.discover(workspace)
+    freshen(ws, Policy.CLI)
+    write(workspace / "memgit.toml", "[chunking]\nmax_tokens = 32\noverlap_tokens = 0\n")
+    commit_all(workspace, "settings")
+    ws = Workspace.discover(workspace)
+    due = freshen(ws, Policy.CAPTURE)
+    assert due.mode == "due" and "run `memgit index`" in due.notices[-1]
+    assert freshen(ws, Policy.CLI).mode == "full"
