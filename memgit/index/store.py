@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from memgit.core.paths import path_from_key, path_key
 from memgit.core.text import fts_text
 from memgit.errors import MemgitError
+from memgit.index.filter_sql import Filter, where_sql
 
 if TYPE_CHECKING:
     import numpy as np
@@ -737,7 +738,9 @@ class Store:
             yield [(int(r[0]), bytes(r[1])) for r in rows]
 
     # -- queries -----------------------------------------------------------------------------
-    def bm25(self, match: str, limit: int, where: str = "", params: Sequence[Any] = ()) -> list[tuple[int, float]]:
+    def bm25(self, match: str, limit: int, only: Filter | None = None) -> list[tuple[int, float]]:
+        """The best `limit` chunks for an FTS5 query (restricted to `only`), best first."""
+        where, params = where_sql(only, self.stored_paths)
         sql = (
             "SELECT chunks_fts.rowid, bm25(chunks_fts) AS r FROM chunks_fts "
             + ("JOIN chunks c ON c.id = chunks_fts.rowid " if where else "")
@@ -935,7 +938,8 @@ class Store:
             out.update({int(r[0]): (int(r[1]), int(r[2])) for r in rows})
         return out
 
-    def chunk_ids_where(self, where: str, params: Sequence[Any]) -> list[int]:
+    def chunk_ids_where(self, only: Filter) -> list[int]:
+        where, params = where_sql(only, self.stored_paths)
         return [int(r[0]) for r in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)]
 
     def counts(self) -> dict[str, int]:

@@ -51,7 +51,7 @@ class MemoryService:
     """The tools' logic, synchronous. Not thread-safe: the server calls it from one thread."""
 
     def __init__(self, ws: Workspace, options: ServerOptions) -> None:
-        from memgit.recall.session import SearchSession
+        from memgit.recall.session import Recording, SearchSession
 
         self.ws = ws
         self.options = options
@@ -59,7 +59,9 @@ class MemoryService:
         # Warm: the vectors in memory and per-word BM25 scores kept across calls; the model
         # (one thread: queries are fastest that way) is shared with the index updates. A
         # read-only session records no hits.
-        self.session = SearchSession(ws, warm=True, auto_index=False, read_only=options.read_only, wait_for_model=True)
+        self.session = SearchSession(
+            ws, use="server", recording=Recording(read_only=options.read_only), auto_index=False
+        )
         self.watcher = ChangeWatcher(ws)
         from memgit.index.layout import index_path
 
@@ -226,6 +228,9 @@ class MemoryService:
 
     # -- tools ------------------------------------------------------------------------------
     def search(self, query: str, k: int, path: str | None) -> dict[str, Any]:
+        from memgit.index.filter_sql import Filter
+        from memgit.recall.request import SearchRequest
+
         started = time.perf_counter()
         if not query.strip():
             raise MemgitError("query is empty: say what to look for")
@@ -235,8 +240,9 @@ class MemoryService:
         notices, _fresh = self.sync()
         checked = time.perf_counter()
         hidden = PRIVATE_FILES if self.group else ()  # a group session never shows private hits
+        request = SearchRequest(k=k, where=Filter.of(glob))
         try:
-            result = self.session.search(query, k=k, path_glob=glob, exclude_paths=hidden)
+            result = self.session.search(query, request, exclude_paths=hidden)
         except MemgitError as exc:
             if self._pending is None or "no index yet" not in str(exc):
                 raise
@@ -245,7 +251,7 @@ class MemoryService:
             if not self._pending.done():
                 raise MemgitError("the index is still being built for the first time; try again in a moment") from None
             notices += self._finish_pending()
-            result = self.session.search(query, k=k, path_glob=glob, exclude_paths=hidden)
+            result = self.session.search(query, request, exclude_paths=hidden)
         elapsed = (time.perf_counter() - started) * 1000
         self.search_ms.append(elapsed)
         payload = search_payload(result.to_dict(), notices, elapsed)
