@@ -143,12 +143,7 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
 
     ws = workspace_from(ctx)
     path, start, end = parse_spec(spec)
-    result = read_memory(ws, path, start, end, max_lines=max_lines)
-    if result.path == "MEMORY.md":
-        from memgit.ledger.uses import read_text, record_use
-
-        # forgetting counts a read as a use of the entries it showed
-        record_use(ws, "get", result.path, result.start_line, result.end_line, text=read_text(ws, result.path))
+    result = read_memory(ws, path, start, end, max_lines=max_lines)  # recorded as a use of MEMORY.md there
     if as_json:
         emit(result.to_dict())
         return

@@ -272,12 +272,8 @@ class MemoryService:
             real = (self.ws.root / rel).resolve().relative_to(self.ws.root.resolve()).as_posix()
             if rel in PRIVATE_FILES or real in PRIVATE_FILES:  # also through a link
                 raise MemgitError(self._group_refusal(real))
-        read = read_memory(self.ws, path, start or 1, None, max_lines=lines)
-        if read.path == "MEMORY.md" and not self.options.read_only:
-            from memgit.ledger.uses import read_text, record_use
-
-            # a use: forgetting reads it
-            record_use(self.ws, "get", read.path, read.start_line, read.end_line, text=read_text(self.ws, read.path))
+        # a read of MEMORY.md is a use (forgetting reads it), recorded unless the session is read-only
+        read = read_memory(self.ws, path, start or 1, None, max_lines=lines, record=not self.options.read_only)
         return get_payload(read.to_dict(), [])
 
     def append(self, text: str, long_term: bool, commit: bool) -> dict[str, Any]:
