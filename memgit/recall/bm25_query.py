@@ -1,5 +1,5 @@
 """The BM25 query of a search that keeps no per-word scores (one-shot searches, filtered ones),
-and that query started early for a one-shot search.
+that query started early for a one-shot search, and the opt-in feedback query added to it.
 
 Two things keep it short on large indexes:
 
