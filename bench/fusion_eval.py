@@ -131,6 +131,7 @@ def variants() -> dict[str, Fusion]:
 
 
 def evaluate(ws: Path, questions: list[dict[str, str]], docs: dict[str, str], offline: bool) -> dict[str, Any]:
+    from memgit.recall.request import SearchRequest
     from memgit.recall.search import Searcher
     from memgit.workspace import Workspace
 
@@ -143,7 +144,7 @@ def evaluate(ws: Path, questions: list[dict[str, str]], docs: dict[str, str], of
         for q in asked:
             per_leg: dict[str, dict[str, float]] = {}
             for mode in ranks:
-                result = searcher.search(q["q"], k=K, mode=mode)
+                result = searcher.search(q["q"], SearchRequest(k=K, mode=mode))
                 ran.add(result.mode)
                 ranks[mode].append(rank_of([h.path for h in result.hits], q["target"]))
                 best: dict[str, float] = {}

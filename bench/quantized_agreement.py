@@ -22,6 +22,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.mcp_latency import make_queries  # noqa: E402
+from memgit.recall.request import SearchRequest  # noqa: E402
 from memgit.recall.search import Searcher  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
 
@@ -44,8 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     exact, coded = searcher(opts.workspace, 10**12), searcher(opts.workspace, 0)
     overlap, same_first, t_exact, t_coded = [], 0, [], []
     for query in queries:
-        a = exact.search(query, k=opts.k, mode=opts.mode)
-        b = coded.search(query, k=opts.k, mode=opts.mode)
+        a = exact.search(query, SearchRequest(k=opts.k, mode=opts.mode))
+        b = coded.search(query, SearchRequest(k=opts.k, mode=opts.mode))
         t_exact.append(a.elapsed_ms)
         t_coded.append(b.elapsed_ms)
         keys_a = [(h.path, h.start_line) for h in a.hits]

@@ -43,6 +43,7 @@ from bench.scoring_retrieval import BUDGETS, Hit, aggregate, score_query  # noqa
 from memgit.core.text import token_set  # noqa: E402
 from memgit.recall import rerank  # noqa: E402
 from memgit.recall.ranking import Candidate, drop_repeated_lines, jaccard, mmr  # noqa: E402
+from memgit.recall.request import SearchRequest  # noqa: E402
 from memgit.recall.rerank_weights import WEIGHTS  # noqa: E402
 from memgit.recall.search import Searcher  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
@@ -81,7 +82,7 @@ def collect(conv: Conversation, ws_root: Path, depth: int) -> list[Sample]:
     samples = []
     try:
         for q in conv.queries:
-            searcher.search(q.question, k=K, mode="hybrid")
+            searcher.search(q.question, SearchRequest(k=K, mode="hybrid"))
             samples.append(Sample(conv.name, q.id, q.question, q.category, q.evidence, searcher.captured))
     finally:
         searcher.close()

@@ -60,6 +60,7 @@ from bench.word_neighbours import neighbours, vocabulary  # noqa: E402
 from memgit.core.text import WORD_RE, match_expression, query_terms  # noqa: E402
 from memgit.recall.feedback import add_feedback  # noqa: E402
 from memgit.recall.ranking import Candidate, decay, drop_repeated_lines, fuse, minmax  # noqa: E402
+from memgit.recall.request import SearchRequest  # noqa: E402
 from memgit.recall.search import Searcher  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
 
@@ -324,21 +325,19 @@ class SweepSearcher(Searcher):
             return inner
         return RewrittenQueryEmbedder(inner, self.variant.vector_query)
 
-    def _bm25_leg(
-        self, store: Any, terms: list[str], limit: int, where: str, params: list[Any]
-    ) -> list[tuple[int, float]]:
+    def _bm25_leg(self, store: Any, terms: list[str], limit: int, where: Any) -> list[tuple[int, float]]:
         if self.variant.query == "default":
-            rows = super()._bm25_leg(store, terms, limit, where, params)
+            rows = super()._bm25_leg(store, terms, limit, where)
         else:
             match = bm25_match(self.question, terms, self.variant.query)
-            rows = store.bm25(match, limit, where, params) if match else []
+            rows = store.bm25(match, limit, where) if match else []
         if self.variant.expansion[0] > 0 and rows:
-            rows = self.expanded(store, terms, rows, limit, where, params)
+            rows = self.expanded(store, terms, rows, limit, where)
         self.raw_bm25 = dict(rows)
         return rows
 
     def expanded(
-        self, store: Any, terms: list[str], rows: list[tuple[int, float]], limit: int, where: str, params: list[Any]
+        self, store: Any, terms: list[str], rows: list[tuple[int, float]], limit: int, where: Any
     ) -> list[tuple[int, float]]:
         """The leg's rows plus beta x the scores of the query words' vocabulary neighbours."""
         n, tau, beta = self.variant.expansion
@@ -352,7 +351,7 @@ class SweepSearcher(Searcher):
         match = match_expression([w for w in picked if tokens.get(w) not in stems])
         if match is None:
             return rows
-        return add_feedback(rows, store.bm25(match, limit, where, params), beta, limit)
+        return add_feedback(rows, store.bm25(match, limit, where), beta, limit)
 
     def inner_embedder(self) -> Any:
         return Searcher.embedder.fget(self)  # type: ignore[attr-defined]
@@ -360,7 +359,10 @@ class SweepSearcher(Searcher):
     def run(self, question: str) -> list[Candidate]:
         self.question = question
         self.raw_bm25 = {}
-        return [hit_candidate(h) for h in self.search(question, k=self.variant.k, mode="hybrid", today=TODAY).hits]
+        return [
+            hit_candidate(h)
+            for h in self.search(question, SearchRequest(k=self.variant.k, mode="hybrid"), today=TODAY).hits
+        ]
 
     def rank(self, query: str, candidates: list[Candidate], k: int, mode: str, today: date) -> list[Candidate]:
         if self.variant.third > 0 and self.second is not None:

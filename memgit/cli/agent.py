@@ -115,10 +115,7 @@ def context_command(
     when = when or _now().date()
     ws = _workspace(directory)
     limit = budget or server_options(ws.config.mcp).context_budget
-    result = build_context(ws, scope=scope, day=when, budget=limit, host=host)
-    from memgit.ledger.uses import record_context_load
-
-    record_context_load(ws, result)
+    result = build_context(ws, scope=scope, day=when, budget=limit, host=host)  # recorded as a use there
     for message in result.warnings:
         click.echo(f"memgit: warning: {message}", err=True)
     for row in result.redacted:

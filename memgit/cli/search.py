@@ -2,58 +2,64 @@
 
 from __future__ import annotations
 
-import functools
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from memgit.cli.options import flag, option, options
 from memgit.cli.output import emit, notice, skip_teardown, utf8_argument, warn, workspace_from
 
+if TYPE_CHECKING:
+    from memgit.recall.request import SearchRequest
+    from memgit.recall.session import Recording
 
-def _search_options(func: Any) -> Any:
-    for decorator in reversed(
-        [
-            click.option("-k", "k", type=int, default=None, help="Number of hits (default from config: 6)."),
-            click.option(
-                "--mode", type=click.Choice(["hybrid", "bm25", "vector"]), default="hybrid", show_default=True
-            ),
-            click.option("--path", "path_glob", multiple=True, help="Only files matching this glob (repeatable)."),
-            click.option("--since", default=None, help="Only daily logs dated on or after YYYY-MM-DD."),
-            click.option("--until", default=None, help="Only daily logs dated on or before YYYY-MM-DD."),
-            click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
-        ]
-    ):
-        func = decorator(func)
-    return func
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """What to search for, given once: the session and every search of it ask the same."""
+
+    k: int | None = option("-k", help="Number of hits (default from config: 6).", type=int)
+    mode: str = option(
+        "--mode", help="", default="hybrid", type=click.Choice(["hybrid", "bm25", "vector"]), show_default=True
+    )
+    path_glob: tuple[str, ...] = option("--path", help="Only files matching this glob (repeatable).", multiple=True)
+    since: str | None = option("--since", help="Only daily logs dated on or after YYYY-MM-DD.")
+    until: str | None = option("--until", help="Only daily logs dated on or before YYYY-MM-DD.")
+    as_json: bool = flag("--json", help="Print one JSON object.")
+
+    def request(self) -> SearchRequest:
+        from memgit.index.filter_sql import Filter
+        from memgit.recall.request import SearchRequest
+
+        return SearchRequest(self.k, self.mode, Filter.of(self.path_glob, self.since, self.until))
+
+
+@dataclass(frozen=True)
+class RecordOptions:
+    """Whether and as of when the hits are recorded (dreaming's evidence)."""
+
+    no_record: bool = flag("--no-record", help="Do not add the hits to the recall ledger (dreaming's evidence).")
+    now_text: str | None = option("--now", help="Record the hits as of this ISO time (default: MEMGIT_NOW or now).")
+
+    def recording(self) -> Recording:
+        from memgit.recall.session import Recording
+
+        return Recording(no_record=self.no_record, now=self.now_text)
 
 
 @click.command()
 @click.argument("query", required=False)
-@_search_options
+@options(SearchOptions, name="asked")
 @click.option(
     "--batch",
     type=click.File("rb"),
     default=None,
     help="Read one query a line from FILE ('-' for stdin); print one JSON object a line.",
 )
-@click.option("--no-record", is_flag=True, help="Do not add the hits to the recall ledger (dreaming's evidence).")
-@click.option(
-    "--now", "now_text", default=None, help="Record the hits as of this ISO time (default: MEMGIT_NOW or now)."
-)
+@options(RecordOptions, name="record")
 @click.pass_context
-def search(
-    ctx: click.Context,
-    query: str | None,
-    k: int | None,
-    mode: str,
-    path_glob: tuple[str, ...],
-    since: str | None,
-    until: str | None,
-    as_json: bool,
-    batch: Any,
-    no_record: bool,
-    now_text: str | None,
-) -> None:
+def search(ctx: click.Context, query: str | None, asked: SearchOptions, batch: Any, record: RecordOptions) -> None:
     """Search memory: BM25 and vectors merged; every hit names path:lines@commit.
 
     The hits are recorded in this clone's recall spool (.git/memgit/recall/; never the work tree),
@@ -71,22 +77,18 @@ def search(
 
     session = SearchSession(
         ws,
-        mode=mode,
+        asked.request(),
         first_query=query,
-        k=k,
-        filtered=bool(path_glob or since or until),
-        warm=batch is not None,
-        no_record=no_record,
-        now=now_text,
+        use="once" if batch is None else "batch",
+        recording=record.recording(),
     )
-    run = functools.partial(session.search, k=k, mode=mode, path_glob=list(path_glob), since=since, until=until)
     try:
         if batch is not None:
             for text in batch_queries(batch):
-                emit(run(text).to_dict())
+                emit(session.search(text).to_dict())
             return
         assert query is not None
-        result = run(query)
+        result = session.search(query)
     finally:
         session.close()
         if session.problem:
@@ -98,7 +100,7 @@ def search(
     indexed, _overlay = read_marker(ws)
     if indexed and (outside := coverage_notice(ws, indexed)) is not None:
         result.notices.append(outside)
-    if as_json:
+    if asked.as_json:
         emit(result.to_dict())
         return
     for message in result.notices:
@@ -141,12 +143,7 @@ def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
 
     ws = workspace_from(ctx)
     path, start, end = parse_spec(spec)
-    result = read_memory(ws, path, start, end, max_lines=max_lines)
-    if result.path == "MEMORY.md":
-        from memgit.ledger.uses import read_text, record_use
-
-        # forgetting counts a read as a use of the entries it showed
-        record_use(ws, "get", result.path, result.start_line, result.end_line, text=read_text(ws, result.path))
+    result = read_memory(ws, path, start, end, max_lines=max_lines)  # recorded as a use of MEMORY.md there
     if as_json:
         emit(result.to_dict())
         return

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from memgit.recall.context import ContextResult
     from memgit.workspace import Workspace
 
 CAPTURE_EVENTS = ("PreCompact", "SessionEnd")
@@ -175,25 +176,31 @@ def session_start(ws: Workspace, now: datetime, host: str = "claude-code") -> tu
     markers. With warnings the output is JSON, whose escaping is longer than the text: the budget
     is scaled down until the JSON, too, fits the host's limit.
     """
-    from memgit.ledger.uses import record_context_load
-    from memgit.recall.context import HOST_LIMITS, build_context
+    from memgit.recall.context import build_context
 
-    budget = ws.config.mcp.context_budget
-    limit = HOST_LIMITS.get(host)
-    while True:
-        result = build_context(ws, scope=ws.config.mcp.scope, day=now.date(), budget=budget, host=host)
-        warnings = list(result.warnings)
-        if result.redacted:
-            where = ", ".join(f"{r['path']}:{r['line']}" for r in result.redacted[:5])
-            warnings.append(f"secret-looking lines shown as [redacted] ({where}); remove them (memgit lint names them)")
-        if result.text.startswith("[memgit: WARNING:"):
-            warnings.insert(0, result.text.splitlines()[0].removeprefix("[memgit: WARNING: ").rstrip("]"))
-        size = len(hook_output(result.text, warnings).encode("utf-8", "surrogatepass"))
-        if limit is None or size <= limit or (result.budget or 0) <= 1:
-            break
-        budget = max(1, min((result.budget or 2) - 1, (result.budget or 1) * limit // size))
-    record_context_load(ws, result)  # a session start is a use of MEMORY.md's entries (forgetting reads it)
-    return result.text, warnings
+    # Fitted until the hook's output (JSON once there are warnings) fits the host; the load is
+    # recorded by `build_context` as a use of MEMORY.md's entries (forgetting reads it).
+    result = build_context(
+        ws,
+        scope=ws.config.mcp.scope,
+        day=now.date(),
+        budget=ws.config.mcp.context_budget,
+        host=host,
+        measure=lambda r: len(hook_output(r.text, _load_warnings(r)).encode("utf-8", "surrogatepass")),
+    )
+    return result.text, _load_warnings(result)
+
+
+def _load_warnings(result: ContextResult) -> list[str]:
+    """What the user should know about a load: files left out, redacted lines, a rebase or
+    conflict markers (the context's first line says so)."""
+    warnings = list(result.warnings)
+    if result.redacted:
+        where = ", ".join(f"{r['path']}:{r['line']}" for r in result.redacted[:5])
+        warnings.append(f"secret-looking lines shown as [redacted] ({where}); remove them (memgit lint names them)")
+    if result.text.startswith("[memgit: WARNING:"):
+        warnings.insert(0, result.text.splitlines()[0].removeprefix("[memgit: WARNING: ").rstrip("]"))
+    return warnings
 
 
 #: The transcript format each host writes (Codex's rollouts are OpenAI Responses items).

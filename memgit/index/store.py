@@ -32,6 +32,7 @@ from memgit.core.paths import path_from_key, path_key
 from memgit.core.text import fts_text
 from memgit.errors import MemgitError
 from memgit.index.cache import EmbeddingCache, attach_cache
+from memgit.index.filter_sql import Filter, where_sql
 from memgit.index.fts import FtsStats
 from memgit.index.vec0 import Vec0, load_sqlite_vec, sqlite_vec_path
 
@@ -463,7 +464,9 @@ class Store:
         return added
 
     # -- queries -----------------------------------------------------------------------------
-    def bm25(self, match: str, limit: int, where: str = "", params: Sequence[Any] = ()) -> list[tuple[int, float]]:
+    def bm25(self, match: str, limit: int, only: Filter | None = None) -> list[tuple[int, float]]:
+        """The best `limit` chunks for an FTS5 query (restricted to `only`), best first."""
+        where, params = where_sql(only, self.stored_paths)
         sql = (
             "SELECT chunks_fts.rowid, bm25(chunks_fts) AS r FROM chunks_fts "
             + ("JOIN chunks c ON c.id = chunks_fts.rowid " if where else "")
@@ -504,7 +507,8 @@ class Store:
             out.update({int(r[0]): (int(r[1]), int(r[2])) for r in rows})
         return out
 
-    def chunk_ids_where(self, where: str, params: Sequence[Any]) -> list[int]:
+    def chunk_ids_where(self, only: Filter) -> list[int]:
+        where, params = where_sql(only, self.stored_paths)
         return [int(r[0]) for r in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)]
 
     def counts(self) -> dict[str, int]:

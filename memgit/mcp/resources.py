@@ -193,11 +193,11 @@ def _path_of(uri: str, today: date) -> str:
 
 
 def _context_text(ws: Workspace, options: ServerOptions, today: date, budget: int | None = None) -> str:
-    result = build_context(ws, scope=options.scope, day=today, budget=budget or options.context_budget)
-    if not options.read_only:  # a session-start load is a use of MEMORY.md's entries (forgetting reads it)
-        from memgit.ledger.uses import record_context_load
-
-        record_context_load(ws, result)
+    # A session-start load is a use of MEMORY.md's entries, recorded by `build_context` (forgetting
+    # reads it); a read-only session records nothing.
+    result = build_context(
+        ws, scope=options.scope, day=today, budget=budget or options.context_budget, record=not options.read_only
+    )
     return result.text  # build_context already leaves the markers out
 
 

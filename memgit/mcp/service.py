@@ -47,7 +47,7 @@ class MemoryService:
     """The tools' logic, synchronous. Not thread-safe: the server calls it from one thread."""
 
     def __init__(self, ws: Workspace, options: ServerOptions) -> None:
-        from memgit.recall.session import SearchSession
+        from memgit.recall.session import Recording, SearchSession
 
         self.ws = ws
         self.options = options
@@ -55,7 +55,9 @@ class MemoryService:
         # Warm: the vectors in memory and per-word BM25 scores kept across calls; the model
         # (one thread: queries are fastest that way) is shared with the index updates. A
         # read-only session records no hits.
-        self.session = SearchSession(ws, warm=True, auto_index=False, read_only=options.read_only, wait_for_model=True)
+        self.session = SearchSession(
+            ws, use="server", recording=Recording(read_only=options.read_only), auto_index=False
+        )
         self.watcher = ChangeWatcher(ws)
         from memgit.index.layout import index_path
 
@@ -220,6 +222,9 @@ class MemoryService:
 
     # -- tools ------------------------------------------------------------------------------
     def search(self, query: str, k: int, path: str | None) -> dict[str, Any]:
+        from memgit.index.filter_sql import Filter
+        from memgit.recall.request import SearchRequest
+
         started = time.perf_counter()
         if not query.strip():
             raise MemgitError("query is empty: say what to look for")
@@ -229,8 +234,9 @@ class MemoryService:
         notices, _fresh = self.sync()
         checked = time.perf_counter()
         hidden = PRIVATE_FILES if self.group else ()  # a group session never shows private hits
+        request = SearchRequest(k=k, where=Filter.of(glob))
         try:
-            result = self.session.search(query, k=k, path_glob=glob, exclude_paths=hidden)
+            result = self.session.search(query, request, exclude_paths=hidden)
         except MemgitError as exc:
             if self._pending is None or "no index yet" not in str(exc):
                 raise
@@ -239,7 +245,7 @@ class MemoryService:
             if not self._pending.done():
                 raise MemgitError("the index is still being built for the first time; try again in a moment") from None
             notices += self._finish_pending()
-            result = self.session.search(query, k=k, path_glob=glob, exclude_paths=hidden)
+            result = self.session.search(query, request, exclude_paths=hidden)
         elapsed = (time.perf_counter() - started) * 1000
         self.search_ms.append(elapsed)
         payload = search_payload(result.to_dict(), notices, elapsed)
@@ -260,12 +266,8 @@ class MemoryService:
             real = (self.ws.root / rel).resolve().relative_to(self.ws.root.resolve()).as_posix()
             if rel in PRIVATE_FILES or real in PRIVATE_FILES:  # also through a link
                 raise MemgitError(self._group_refusal(real))
-        read = read_memory(self.ws, path, start or 1, None, max_lines=lines)
-        if read.path == "MEMORY.md" and not self.options.read_only:
-            from memgit.ledger.uses import read_text, record_use
-
-            # a use: forgetting reads it
-            record_use(self.ws, "get", read.path, read.start_line, read.end_line, text=read_text(self.ws, read.path))
+        # a read of MEMORY.md is a use (forgetting reads it), recorded unless the session is read-only
+        read = read_memory(self.ws, path, start or 1, None, max_lines=lines, record=not self.options.read_only)
         return get_payload(read.to_dict(), [])
 
     def append(self, text: str, long_term: bool, commit: bool) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The BM25 query of a search that keeps no per-word scores (one-shot searches, filtered ones),
-and that query started early for a one-shot search.
+that query started early for a one-shot search, and the opt-in feedback query added to it.
 
 Two things keep it short on large indexes:
 
@@ -24,8 +24,7 @@ C code while the command is still importing the rest.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memgit.core.text import match_expression, prune_common_terms, query_terms
 from memgit.index.layout import index_path
@@ -34,6 +33,8 @@ from memgit.recall.bm25_bound import score_bound, split_common
 from memgit.recall.ranking import best_of
 
 if TYPE_CHECKING:
+    from memgit.config import SearchConfig
+    from memgit.index.filter_sql import Filter
     from memgit.workspace import Workspace
 
 #: Below this many chunks the BM25 query takes tens of ms and finishes before the model loads,
@@ -59,9 +60,7 @@ RARE_FIRST_MIN_CHUNKS = 50_000
 RARE_FIRST_MIN_SAVING = 20_000
 
 
-def plain_bm25(
-    store: Store, terms: list[str], limit: int, max_term_share: float, where: str = "", params: Sequence[Any] = ()
-) -> Rows:
+def plain_bm25(store: Store, terms: list[str], limit: int, max_term_share: float, where: Filter | None = None) -> Rows:
     """The best `limit` chunks for the query words by FTS5's bm25(), best first, without a
     cache: what a one-shot search computes (and a warm one when a filter applies)."""
     if 0 < max_term_share < 1 and len(terms) > 1:
@@ -73,7 +72,7 @@ def plain_bm25(
         rows = rare_words_first(store, terms, limit)
         if rows is not None:
             return rows
-    return store.bm25(match, limit, where, params)
+    return store.bm25(match, limit, where)
 
 
 def rare_words_first(store: Store, terms: list[str], limit: int) -> Rows | None:
@@ -95,6 +94,30 @@ def rare_words_first(store: Store, terms: list[str], limit: int) -> Rows | None:
     if len(best) < limit or best[-1][1] <= bound:
         return None  # a row holding only common words might belong to the answer
     return best
+
+
+def bm25_feedback(
+    cfg: SearchConfig, store: Store, terms: list[str], rows: Rows, limit: int, where: Filter | None = None
+) -> Rows:
+    """Pseudo-relevance feedback (opt-in): the first hits' most telling words, searched as
+    one OR query, add β × their scores to the leg's (memgit.recall.feedback)."""
+    from memgit.recall.feedback import add_feedback, feedback_words, pick_feedback_terms
+
+    top = [chunk_id for chunk_id, _ in rows[: cfg.bm25_feedback_docs]]
+    texts = [row[3] for row in store.chunk_rows(top).values()]
+    tf = feedback_words(texts, exclude=terms)
+    if not tf:
+        return rows
+    tokens = store.fts.tokens([*tf, *terms])
+    query_tokens = [tokens[t] for t in terms if t in tokens]
+    counts = store.fts.term_document_counts(list(tf))
+    words = pick_feedback_terms(
+        tf, counts, store.chunk_total(), cfg.bm25_feedback_terms, tokens=tokens, query_tokens=query_tokens
+    )
+    match = match_expression(words)
+    if match is None:
+        return rows
+    return add_feedback(rows, store.bm25(match, limit, where), cfg.bm25_feedback_weight, limit)
 
 
 def candidate_count(k: int, factor: int) -> int:

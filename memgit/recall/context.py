@@ -27,6 +27,7 @@ import math
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
@@ -424,19 +425,57 @@ def build_context(
     day: date | None = None,
     budget: int | None = DEFAULT_BUDGET_TOKENS,
     host: str = "generic",
+    record: bool = True,
+    measure: Callable[[ContextResult], int] | None = None,
 ) -> ContextResult:
     """Read the files for `scope` on `day` (default: today, local time) and assemble them within
-    `budget`, clamped to what `host` takes whole (`HOST_LIMITS`)."""
-    from memgit.recall.context_uses import memory_uses
+    `budget`, clamped to what `host` takes whole (`HOST_LIMITS`).
 
+    `measure` is how the host counts what it is handed (a hook's JSON escapes the text and adds
+    its warnings): the budget is lowered until that, too, fits the host's limit. A load that
+    included MEMORY.md is a use of the lines it held, recorded here once (forgetting reads it)
+    unless `record` is off (a read-only MCP session).
+    """
     day = day or date.today()
     if budget is not None and budget <= 0:
         raise MemgitError("the budget must be a positive number of tokens")
     if host not in HOST_LIMITS:
         raise MemgitError(f"unknown host {host!r}: use one of {', '.join(HOSTS)}")
     warnings: list[str] = []
-    lint = resolve_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
     redacted: list[dict[str, Any]] = []
+    sources = _read_sources(ws, scope, day, warnings, redacted)
+    state = state_line(ws, sources)
+    limit = HOST_LIMITS[host]
+
+    def assemble(tokens: int | None) -> ContextResult:
+        result = fit_context(sources, scope=scope, day=day, budget=tokens, limit=limit, reserve=len(state))
+        result.text = state + result.text
+        result.host, result.limit = host, limit
+        result.warnings = warnings
+        result.redacted = redacted
+        return result
+
+    result = assemble(budget)
+    while measure is not None and limit is not None:
+        size = measure(result)
+        if size <= limit or (result.budget or 0) <= 1:
+            break
+        result = assemble(max(1, min((result.budget or 2) - 1, (result.budget or 1) * limit // size)))
+    if record:
+        from memgit.ledger.uses import record_context_load
+
+        record_context_load(ws, result)
+    return result
+
+
+def _read_sources(
+    ws: Workspace, scope: str, day: date, warnings: list[str], redacted: list[dict[str, Any]]
+) -> list[Source]:
+    """The files of `scope` on `day` as read from the work tree, markers out and secret lines
+    redacted (noted in `redacted`; unreadable files in `warnings`)."""
+    from memgit.recall.context_uses import memory_uses
+
+    lint = resolve_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
     sources = []
     for path, label, keep in plan_sources(scope, day):
         text = _unmarked(path, _read_work_tree_file(ws, path, warnings))
@@ -445,14 +484,7 @@ def build_context(
             redacted += [{"path": path, "line": r.line, "code": r.code} for r in found]
         uses = memory_uses(ws, day, path) if keep == "entries" and text is not None else ()
         sources.append(Source(path, label, keep, text, uses))
-    state = state_line(ws, sources)
-    limit = HOST_LIMITS[host]
-    result = fit_context(sources, scope=scope, day=day, budget=budget, limit=limit, reserve=len(state))
-    result.text = state + result.text
-    result.host, result.limit = host, limit
-    result.warnings = warnings
-    result.redacted = redacted
-    return result
+    return sources
 
 
 def fit_context(

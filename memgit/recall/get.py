@@ -50,7 +50,11 @@ def read_memory(
     *,
     max_lines: int = 120,
     max_chars: int = 12_000,
+    record: bool = True,
 ) -> ReadResult:
+    """Lines `start`..`end` of a memory file, at most `max_lines` of them and about `max_chars`
+    characters (the hint says where to go on). A read of MEMORY.md is a use of the entries it
+    showed, recorded here (forgetting reads it) unless `record` is off (a read-only MCP session)."""
     rel = ws.safe_memory_path(path_from_key(path))  # search's quoted form is accepted too
     full = ws.root / rel
     shown = path_key(rel)  # git's quoting for a name that is not UTF-8, as search shows it
@@ -87,4 +91,8 @@ def read_memory(
     hint = None
     if truncated:
         hint = f"more lines follow: {shown}:{next_start}-{wanted_end} ({wanted_end - last} lines left)"
+    if record and shown == "MEMORY.md":
+        from memgit.ledger.uses import read_text, record_use
+
+        record_use(ws, "get", shown, first, last, text=read_text(ws, shown))
     return ReadResult(shown, first, last, total, "\n".join(taken), truncated, next_start, hint)

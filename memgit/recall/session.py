@@ -13,7 +13,8 @@ Recording goes through `open_recorder`, the one place recall reaches the recall 
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from memgit.index.open import UNSET, EmbedderLoad
 
@@ -21,7 +22,8 @@ if TYPE_CHECKING:  # (the Protocol too: a one-shot search need not pay for build
     from typing import Protocol
 
     from memgit.embed import Embedder
-    from memgit.recall.search import Searcher, SearchResult
+    from memgit.recall.request import SearchRequest, SearchResult
+    from memgit.recall.search import Searcher
     from memgit.workspace import Workspace
 
     class HitRecorder(Protocol):
@@ -31,59 +33,78 @@ if TYPE_CHECKING:  # (the Protocol too: a one-shot search need not pay for build
         def record(self, result: SearchResult) -> SearchResult: ...
 
 
-def open_recorder(ws: Workspace, *, no_record: bool, now: str | None, read_only: bool) -> HitRecorder:
+#: How a session is used: one question (`once`: its BM25 query starts early, vectors are read
+#: through the memory map), a batch of them (`batch`: what later searches reuse is kept warm),
+#: or a server (`server`: warm, and the model loaded before anything else).
+SessionUse = Literal["once", "batch", "server"]
+
+
+@dataclass(frozen=True)
+class Recording:
+    """Whether and as of when a session records its hits: `no_record` (`--no-record`), `now`
+    (an ISO time; default MEMGIT_NOW or the clock), `read_only` (an MCP session that may write
+    nothing)."""
+
+    no_record: bool = False
+    now: str | None = None
+    read_only: bool = False
+
+
+def open_recorder(ws: Workspace, recording: Recording) -> HitRecorder:
     """The recall ledger's recorder for this session; a bad `now` is refused here, before any
     search runs."""
     from memgit.ledger.recording import Recorder
 
-    recorder: HitRecorder = Recorder(ws, no_record=no_record, now=now, read_only=read_only)
+    recorder: HitRecorder = Recorder(
+        ws, no_record=recording.no_record, now=recording.now, read_only=recording.read_only
+    )
     return recorder
 
 
 class SearchSession:
     """The searches of one process, recorded.
 
-    `first_query` (with `k` and `filtered`) is the question a one-shot search is about to ask, so
-    its BM25 query can start now; `warm` keeps what later searches reuse (the vectors in memory,
-    per-word BM25 scores), for a batch or a server. `auto_index` brings the index to HEAD before
-    searching (the config's `[search] auto_index` when None). `wait_for_model` loads the model before
-    anything else: a server has little to overlap the load with, and a thread loading it only
-    contends with the server's imports for Python's lock (measured: 6 ms slower to start).
+    `request` is what every search asks unless it says otherwise (mode, k, filter); `first_query`
+    is the question a one-shot search is about to ask, so its BM25 query can start now. `use`
+    says what to keep warm (`SessionUse`): a batch or a server keeps the vectors in memory and
+    per-word BM25 scores; a server also loads the model before anything else (it has little to
+    overlap the load with, and a thread loading it only contends with the server's imports for
+    Python's lock: measured 6 ms slower to start). `auto_index` brings the index to HEAD before
+    searching (the config's `[search] auto_index` when None).
     """
 
     def __init__(
         self,
         ws: Workspace,
+        request: SearchRequest | None = None,
         *,
-        mode: str = "hybrid",
         first_query: str | None = None,
-        k: int | None = None,
-        filtered: bool = False,
-        warm: bool = False,
+        use: SessionUse = "once",
+        recording: Recording = Recording(),
         auto_index: bool | None = None,
-        no_record: bool = False,
-        now: str | None = None,
-        read_only: bool = False,
-        wait_for_model: bool = False,
     ) -> None:
-        self.mode = mode
+        from memgit.recall.request import SearchRequest
+
+        self.request = request or SearchRequest()
+        self.mode = self.request.mode
+        warm = use != "once"
         started: list[Any] = []
         embedder: Any = UNSET  # BM25 only: opened (synchronously) only if an index update needs it
-        if mode != "bm25":
+        if self.mode != "bm25":
             embedder = EmbedderLoad(ws, threads=1)  # first: the model loads while the rest imports
             started.append(embedder)
-            if wait_for_model:
+            if use == "server":
                 embedder.result()
         prefetch = None
-        if first_query is not None and mode != "vector" and not filtered:
+        if first_query is not None and self.mode != "vector" and not self.request.where:
             from memgit.recall.bm25_query import BM25Prefetch
 
-            prefetch = BM25Prefetch(ws, first_query, k)  # and a large index's BM25 query starts
+            prefetch = BM25Prefetch(ws, first_query, self.request.k)  # and a large index's BM25 query starts
             started.append(prefetch)
         from memgit.recall.search import Searcher
 
         try:
-            self._recorder = open_recorder(ws, no_record=no_record, now=now, read_only=read_only)
+            self._recorder = open_recorder(ws, recording)
             # A warm session amortises reading the vectors into memory (in-memory products are
             # ~2x faster than over the memory-mapped file); a single query is faster from the map.
             self.searcher: Searcher = Searcher(
@@ -100,31 +121,23 @@ class SearchSession:
             raise
 
     def search(
-        self,
-        query: str,
-        *,
-        k: int | None = None,
-        mode: str | None = None,
-        path_glob: str | list[str] | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        exclude_paths: Collection[str] = (),
+        self, query: str, request: SearchRequest | None = None, *, exclude_paths: Collection[str] = ()
     ) -> SearchResult:
-        """One search, its hits recorded. Hits in `exclude_paths` are never returned (nor
-        recorded): more are asked for and those dropped, so there are fewer only at worst."""
-        mode = mode or self.mode
+        """One search (this session's request unless another is given), its hits recorded. Hits
+        in `exclude_paths` are never returned (nor recorded): more are asked for and those
+        dropped, so there are fewer only at worst."""
+        request = request or self.request
         if not exclude_paths:
-            result = self.searcher.search(query, k=k, mode=mode, path_glob=path_glob, since=since, until=until)
-            return self._recorder.record(result)
+            return self._recorder.record(self.searcher.search(query, request))
+        from dataclasses import replace
+
         from memgit.config import MAX_K
         from memgit.errors import MemgitError
 
-        wanted = self.searcher.ws.config.search.k if k is None else k
+        wanted = self.searcher.ws.config.search.k if request.k is None else request.k
         if not 1 <= wanted <= MAX_K:
             raise MemgitError(f"k must be between 1 and {MAX_K}, got {wanted}")
-        result = self.searcher.search(
-            query, k=min(wanted * 3, MAX_K), mode=mode, path_glob=path_glob, since=since, until=until
-        )
+        result = self.searcher.search(query, replace(request, k=min(wanted * 3, MAX_K)))
         result.hits = [hit for hit in result.hits if hit.path not in exclude_paths][:wanted]
         return self._recorder.record(result)
 

@@ -97,7 +97,7 @@ def test_an_integer_too_large_for_a_float_is_a_problem_not_a_crash() -> None:
 
 
 def test_k_has_the_bound_search_enforces() -> None:
-    from memgit.recall.search import MAX_K
+    from memgit.recall.request import MAX_K
 
     assert parse_config({"search": {"k": MAX_K}}).search.k == MAX_K
     (problem,) = problems_of({"search": {"k": MAX_K + 1}})

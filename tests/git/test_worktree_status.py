@@ -52,7 +52,8 @@ def test_the_mcp_path_never_imports_pygit2(workspace: Path) -> None:
         "ws = Workspace.discover(Path(sys.argv[1]))\n"
         "update_index(ws, worktree=True, embedder=None)\n"
         "from memgit.recall.search import Searcher\n"
-        "hits = Searcher(ws, embedder=None, auto_index=False).search('kestrels', mode='bm25').hits\n"
+        "from memgit.recall.request import SearchRequest\n"
+        "hits = Searcher(ws, embedder=None, auto_index=False).search('kestrels', SearchRequest(mode='bm25')).hits\n"
         "assert hits and hits[0].path == 'memory/2026-01-06.md', hits\n"
         "print('pygit2' in sys.modules)\n"
     )

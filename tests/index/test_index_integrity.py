@@ -15,9 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from memgit.index.filter_sql import Filter
 from memgit.index.layout import read_marker
 from memgit.index.params import ALGORITHM_VERSION
 from memgit.index.status import index_status
+from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import assert_clean_error, commit_all, git, memgit, write
@@ -298,7 +300,7 @@ def test_a_full_disk_keeps_the_index_and_says_so(workspace: Path) -> None:
     assert not marker.exists() or marker.read_text() == marker_before
     searcher = Searcher(Workspace.discover(workspace), auto_index=False)
     try:
-        assert {h.path for h in searcher.search("billing", mode="bm25").hits} == {"memory/2026-01-05.md"}
+        assert {h.path for h in searcher.search("billing", SearchRequest(mode="bm25")).hits} == {"memory/2026-01-05.md"}
     finally:
         searcher.close()
     data = index(workspace)  # with room again, the update lands
@@ -413,8 +415,10 @@ def vector_paths_agree(root: Path) -> int:
     """The vector files (unfiltered) and the cache (filtered) rank alike."""
     searcher = Searcher(Workspace.discover(root), auto_index=False)
     try:
-        plain = searcher.search("billing service notes", mode="vector", k=100).hits
-        filtered = searcher.search("billing service notes", mode="vector", k=100, path_glob="**").hits
+        plain = searcher.search("billing service notes", SearchRequest(k=100, mode="vector")).hits
+        filtered = searcher.search(
+            "billing service notes", SearchRequest(k=100, mode="vector", where=Filter.of("**"))
+        ).hits
     finally:
         searcher.close()
     assert sorted((h.path, h.start_line) for h in plain) == sorted((h.path, h.start_line) for h in filtered)

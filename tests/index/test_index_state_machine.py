@@ -26,6 +26,7 @@ from memgit.core import paths
 from memgit.index.store import Store
 from memgit.index.update import update_index
 from memgit.index.verify import verify_index
+from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 
@@ -190,7 +191,7 @@ class IndexMachine(RuleBasedStateMachine):
         assert report.ok, report.differences
         searcher = Searcher(self.ws, embedder=None, auto_index=False)
         try:
-            for hit in searcher.search(data.draw(st.sampled_from(WORDS)), mode="bm25", k=20).hits:
+            for hit in searcher.search(data.draw(st.sampled_from(WORDS)), SearchRequest(k=20, mode="bm25")).hits:
                 assert (hit.commit is None) == (hit.source == "worktree")
         finally:
             searcher.close()

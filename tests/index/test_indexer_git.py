@@ -19,10 +19,12 @@ from pathlib import Path
 import pytest
 
 from memgit.errors import IndexLocked
+from memgit.index.filter_sql import Filter
 from memgit.index.lock import index_lock
 from memgit.index.status import index_status
 from memgit.index.update import CHEAPER, update_index
 from memgit.index.verify import verify_index
+from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, git, memgit, write
@@ -52,7 +54,7 @@ def hits(root: Path, query: str) -> list[dict]:
     """BM25 hits from the index as it is (in-process, no auto-indexing: tests what `index` did)."""
     searcher = Searcher(Workspace.discover(root), embedder=None, auto_index=False)
     try:
-        return searcher.search(query, mode="bm25", k=20).to_dict()["hits"]
+        return searcher.search(query, SearchRequest(k=20, mode="bm25")).to_dict()["hits"]
     finally:
         searcher.close()
 
@@ -530,7 +532,7 @@ def test_reader_thread_sees_complete_states_during_updates(repo: Path, monkeypat
         searcher = Searcher(ws, embedder=None, auto_index=False)
         try:
             while not stop.is_set():
-                counts.append(len(searcher.search("Racingnewt", mode="bm25", k=50).hits))
+                counts.append(len(searcher.search("Racingnewt", SearchRequest(k=50, mode="bm25")).hits))
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:
@@ -566,8 +568,10 @@ def vector_hits_agree(root: Path) -> int:
     """Unfiltered vector search (the derived vector files) and filtered (SQLite) rank alike."""
     searcher = Searcher(Workspace.discover(root), auto_index=False)
     try:
-        plain = searcher.search("billing service notes", mode="vector", k=100).hits
-        filtered = searcher.search("billing service notes", mode="vector", k=100, path_glob="**").hits
+        plain = searcher.search("billing service notes", SearchRequest(k=100, mode="vector")).hits
+        filtered = searcher.search(
+            "billing service notes", SearchRequest(k=100, mode="vector", where=Filter.of("**"))
+        ).hits
     finally:
         searcher.close()
     assert sorted((h.path, h.start_line, h.end_line) for h in plain) == sorted(

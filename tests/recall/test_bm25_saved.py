@@ -13,6 +13,7 @@ import pytest
 from memgit.index.layout import word_cache_path
 from memgit.index.update import update_index
 from memgit.recall.bm25_terms import surface_forms
+from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, write
@@ -52,7 +53,10 @@ def save_word_cache(ws: Workspace) -> dict:
 
 
 def answers(searcher: Searcher) -> list[list[tuple[str, int, float]]]:
-    return [[(h.path, h.start_line, h.text_score) for h in searcher.search(q, k=10, mode="bm25").hits] for q in QUERIES]
+    return [
+        [(h.path, h.start_line, h.text_score) for h in searcher.search(q, SearchRequest(k=10, mode="bm25")).hits]
+        for q in QUERIES
+    ]
 
 
 def test_a_saved_word_cache_is_loaded_for_the_same_state_only(workspace: Path, indexed: Workspace) -> None:

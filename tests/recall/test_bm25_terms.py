@@ -16,6 +16,7 @@ import pytest
 from memgit.core.text import match_expression, query_terms
 from memgit.index.store import Store
 from memgit.recall.bm25_terms import PREWARM_FILL, ROW_BYTES, TermScores, surface_forms
+from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, memgit, write
@@ -117,15 +118,15 @@ def test_a_new_index_state_is_never_answered_from_old_scores(workspace: Path) ->
     ws = Workspace.discover(workspace)
     warm = Searcher(ws, embedder=None, auto_index=False, keep_term_scores=True)
     try:
-        before = warm.search("kestrel budget zanzibar", k=5, mode="bm25")
+        before = warm.search("kestrel budget zanzibar", SearchRequest(k=5, mode="bm25"))
         assert warm._term_scores is not None and warm._term_scores.rows > 0
         write(workspace / "memory" / "2026-03-01.md", "# 2026-03-01\n\n- Kestrel budget, signed off in Zanzibar.\n")
         commit_all(workspace)
         assert memgit(workspace, "index", env=BM25).returncode == 0  # another process updates it
-        after = warm.search("kestrel budget zanzibar", k=5, mode="bm25")
+        after = warm.search("kestrel budget zanzibar", SearchRequest(k=5, mode="bm25"))
         cold = Searcher(ws, embedder=None, auto_index=False)
         try:
-            fresh = cold.search("kestrel budget zanzibar", k=5, mode="bm25")
+            fresh = cold.search("kestrel budget zanzibar", SearchRequest(k=5, mode="bm25"))
         finally:
             cold.close()
     finally:
@@ -163,7 +164,7 @@ def test_cache_can_be_turned_off(workspace: Path) -> None:
     searcher = Searcher(Workspace.discover(workspace), embedder=None, keep_term_scores=True)
     try:
         assert searcher._term_scores is None
-        assert searcher.search("billing", mode="bm25").hits
+        assert searcher.search("billing", SearchRequest(mode="bm25")).hits
     finally:
         searcher.close()
 
@@ -287,10 +288,10 @@ def test_the_mcp_service_prewarms_at_start_and_after_updates(workspace: Path, mo
         assert again["words"] >= 10 and again.get("carried") and cache._state != old_state
         fresh = Searcher(Workspace.discover(workspace), embedder=None, auto_index=False)
         try:
-            expected = fresh.search("budget approved kestrel zanzibar", k=6, mode="bm25")
+            expected = fresh.search("budget approved kestrel zanzibar", SearchRequest(k=6, mode="bm25"))
         finally:
             fresh.close()
-        warm = service.session.searcher.search("budget approved kestrel zanzibar", k=6, mode="bm25")
+        warm = service.session.searcher.search("budget approved kestrel zanzibar", SearchRequest(k=6, mode="bm25"))
         assert [(h.path, h.start_line) for h in warm.hits] == [(h.path, h.start_line) for h in expected.hits]
         # Without a saved cache to carry, a round waits for a quiet index and computes the words.
         from memgit.index.layout import word_cache_path

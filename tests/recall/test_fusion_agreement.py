@@ -3,8 +3,8 @@ that is a little behind in both legs above the one they agree on."""
 
 from __future__ import annotations
 
+from memgit.recall.hits import agreed_first
 from memgit.recall.ranking import Candidate, fuse
-from memgit.recall.search import agreed_first
 
 
 def _cand(i: int, t: float, v: float) -> Candidate:

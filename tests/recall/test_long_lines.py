@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from memgit.recall.search import snippet
+from memgit.recall.hits import snippet
 from tests.helpers import commit_all, memgit_json, write
 
 BM25 = {"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "1"}

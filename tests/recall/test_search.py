@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
 from tests.helpers import assert_clean_error, commit_all, git, memgit, write
@@ -154,7 +155,7 @@ def test_awkward_queries_as_arguments(corpus: Path, query: str) -> None:
 def test_random_queries_in_process(corpus: Path, query: str) -> None:
     searcher = Searcher(Workspace.discover(corpus), embedder=None, auto_index=False)
     try:
-        result = searcher.search(query, mode="bm25", k=5)
+        result = searcher.search(query, SearchRequest(k=5, mode="bm25"))
     finally:
         searcher.close()
     assert result.query == query
@@ -370,7 +371,7 @@ def test_vector_and_hybrid_modes_with_filters(
     monkeypatch.setenv("MEMGIT_MODEL", str(tiny_model))
     searcher = Searcher(Workspace.discover(workspace), auto_index=False)
     try:
-        result = searcher.search("kitten", mode="hybrid")
+        result = searcher.search("kitten", SearchRequest(mode="hybrid"))
     finally:
         searcher.close()
     assert any("the index was built with model none" in n for n in result.notices)

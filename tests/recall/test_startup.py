@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from memgit.core import text as text_mod
 from memgit.embed.tiny import write_tiny_bert_gguf
 from memgit.index import open as index_open
+from memgit.recall.request import SearchRequest
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, memgit, write
 
@@ -181,10 +182,10 @@ def test_prefetched_bm25_rows_are_used_only_for_the_same_index_state(
     query = "kestrel budget approved"
 
     plain = Searcher(ws, embedder=None)
-    expected = _hits(plain.search(query, k=5, mode="bm25"))
+    expected = _hits(plain.search(query, SearchRequest(k=5, mode="bm25")))
     plain.close()
     early = Searcher(ws, embedder=None, bm25_prefetch=bm25_query.BM25Prefetch(ws, query, 5))
-    assert _hits(early.search(query, k=5, mode="bm25")) == expected and taken == [True]
+    assert _hits(early.search(query, SearchRequest(k=5, mode="bm25"))) == expected and taken == [True]
     early.close()
 
     # The index changes after the early query ran: its rows are not used, the answer is fresh.
@@ -194,7 +195,7 @@ def test_prefetched_bm25_rows_are_used_only_for_the_same_index_state(
     commit_all(workspace)
     assert memgit(workspace, "index").returncode == 0
     fresh = Searcher(ws, embedder=None, bm25_prefetch=prefetch)
-    hits = _hits(fresh.search(query, k=5, mode="bm25"))
+    hits = _hits(fresh.search(query, SearchRequest(k=5, mode="bm25")))
     fresh.close()
     assert taken[-1] is False and hits[0][0] == "memory/2026-05-01.md"
 
