@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
 import struct
 import threading
 import time
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.core.atomic import atomic_write
 from memgit.core.text import STOP_WORDS, match_expression
 from memgit.recall.bm25_rebase import Totals
 
@@ -267,15 +267,9 @@ class TermScores:
         for _key, (ids, scores) in words:
             parts.append(np.ascontiguousarray(ids).tobytes())
             parts.append(np.ascontiguousarray(scores, dtype="<f4").tobytes())
-        tmp = path.with_name(path.name + f".tmp{os.getpid()}")
         try:
-            with tmp.open("wb") as fh:
-                for part in parts:
-                    fh.write(part)
-            os.replace(tmp, path)
+            atomic_write(path, parts, durable=False)
         except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
             return 0
         return len(words)
 
