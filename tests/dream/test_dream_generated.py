@@ -72,6 +72,14 @@ def test_tense_standing_rules_and_relative_spans() -> None:
         "The shutters stay closed on Friday, always.",
     ):
         assert resolve(standing, monday) == standing and unresolved(standing) is None, standing
+    for habitual in (  # a bare plural due by a weekday: each week's, not one date
+        "Ines wants timesheets signed by Friday noon.",
+        "The auditor expects receipts scanned and filed by Monday morning.",
+    ):
+        assert resolve(habitual, monday) == habitual and unresolved(habitual) is None, habitual
+    assert (
+        resolve("Ines wants the signed lease by Friday.", monday) == "Ines wants the signed lease by Friday 2026-03-06."
+    )
     assert resolve("The audit starts in two days' time.", monday) == "The audit starts on 2026-03-04."
     assert resolve("Harvest is in three weeks.", monday) == "Harvest is in the week of 2026-03-23."
     assert resolve("Exam on Wednesday 9 March.", monday) == "Exam on Wednesday 9 March."
