@@ -96,7 +96,10 @@ def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: 
     (duplicate) or that a newer one updates (same subject, close meaning) does not pass. A newer
     snippet that failed an evidence gate still outdates an older value (a stale value is not
     promoted because its update was searched less), but only a passing one absorbs a duplicate
-    (it takes its source, `also=`); a duplicate of a proposal a reviewer rejected is rejected too."""
+    (it takes its source, `also=`); a duplicate of a proposal a reviewer rejected is rejected too.
+    A newer version short only of the score takes the place of the older one that passed: the
+    older one's evidence shows the subject is durable, and the newer one's relevance is split with
+    the older lines that still top the searches about it."""
     if len(judged) < 2:
         return
     order = sorted(judged, key=_newest_first, reverse=True)
@@ -132,6 +135,8 @@ def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: 
             if verdict == UPDATE or legacy:
                 older.gate = "outdated"
                 newer.replaced.append(plain(older.entry.fact))
+                if newer.gate == "score":
+                    newer.gate = None
                 break
             if verdict == CONFLICT and newer.gate is None:
                 newer.conflicts.append((older.key, texts[j]))
@@ -165,7 +170,8 @@ def deep_phase(
         cfg,
     )
     passing = [c for c in candidates if c.gate is None]
-    superseded = _compare_with_memory(passing, existing, memory_text, cfg, similarity, review)
+    near = [c for c in candidates if c.gate == "score"]
+    superseded = _compare_with_memory(passing, near, existing, memory_text, cfg, similarity, review)
     forgets = forget_proposals(
         existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review, records=review.records
     )
@@ -174,7 +180,7 @@ def deep_phase(
     actions: list[Action] = []
     states: list[str] = []
     text = _write_forgets(forgets, memory_text, cfg, review, actions, states)
-    _write_promotions([c for c in passing if c.gate is None], text, existing, cfg, review, actions, states)
+    _write_promotions([c for c in candidates if c.gate is None], text, existing, cfg, review, actions, states)
     counts: dict[str, int] = defaultdict(int)
     for c in candidates:
         counts[c.gate or "proposed"] += 1
@@ -185,8 +191,8 @@ def _gate(
     candidates: list[Candidate], existing_keys: set[str], cfg: DreamConfig, review: Review, base_commit: str
 ) -> None:
     """Give each candidate its source and the first gate it fails: what the light phase judged,
-    a person's decision, then the evidence (recalls, distinct queries, score), length, and keys
-    MEMORY.md holds already."""
+    a person's decision, the evidence (recalls, distinct queries), length, keys MEMORY.md holds
+    already, then the score (last: a candidate short only of the score may still be an update)."""
     max_chars = cfg.max_entry_tokens * 4
     for c in candidates:
         e = c.entry
@@ -202,16 +208,17 @@ def _gate(
             c.gate = "recalls"
         elif len(e.queries) < cfg.min_unique_queries:
             c.gate = "queries"
-        elif c.score < cfg.min_score:
-            c.gate = "score"
         elif len(plain(e.fact)) > max_chars:
             c.gate = "too long"
         elif c.key in existing_keys:
             c.gate = "already promoted"
+        elif c.score < cfg.min_score:
+            c.gate = "score"
 
 
 def _compare_with_memory(
     passing: list[Candidate],
+    near: list[Candidate],
     existing: list[MemoryEntry],
     memory_text: str,
     cfg: DreamConfig,
@@ -221,13 +228,15 @@ def _compare_with_memory(
     """Duplicates and supersedes: each survivor against MEMORY.md's entries and a person's lines.
     A repeat is a `duplicate`; the text an earlier update replaced, or an older fact about a
     subject an entry holds newer, is `outdated`; a newer fact about an entry's subject becomes an
-    update of that entry. Returns the keys of the entries updated."""
+    update of that entry. A candidate of `near` (short only of the score) passes as an update of an
+    entry and stays gated otherwise: the entry's evidence shows the subject is durable, and it tops
+    the searches about it (MEMORY.md's hits set no best, but its old log lines still do). Returns
+    the keys of the entries updated."""
     human_units = _human_units(memory_text, review.hashes)
     pool = [plain(e.body) for e in existing] + [plain(u) for u in human_units]
-    if passing and pool:
-        sims = similarity.compare([plain(c.entry.fact) for c in passing], pool)
-    else:
-        sims = [[] for _ in passing]
+    judged = passing + near
+    texts = [plain(c.entry.fact) for c in judged]
+    sims = similarity.compare(texts, pool) if judged and pool else [[] for _ in judged]
     dup = similarity.duplicate_threshold(cfg)
     sup = similarity.supersede_threshold(cfg)
     pool_words = [words(text) for text in pool]
@@ -254,22 +263,25 @@ def _compare_with_memory(
 
     superseded: set[str] = set()
     replaced = {e.marker.extra["supersedes"] for e in existing if "supersedes" in e.marker.extra} | review.replaced
-    for c, row in zip(passing, sims, strict=True):
+    for index, (c, row) in enumerate(zip(judged, sims, strict=True)):
+        short = index >= len(passing)  # of `near`: it passes as an update or keeps its gate
         if repeats(c, row):
-            c.gate = "duplicate"
+            c.gate = c.gate if short else "duplicate"
             continue
         if c.key in replaced:
-            c.gate = "outdated"  # the very text an earlier run's update replaced
+            c.gate = c.gate if short else "outdated"  # the very text an earlier run's update replaced
             continue
         best, newer_entry = _best_update(
             c, existing, row, superseded, entry_subjects, sup, limits, review, similarity.kind != "embedding"
         )
-        if best is None and newer_entry:
-            c.gate = "outdated"  # an entry about the same subject holds a newer fact
-            continue
         if best is not None:
-            c.action, c.target, c.target_text = "supersede", best.key, plain(best.body)
+            c.gate, c.action, c.target, c.target_text = None, "supersede", best.key, plain(best.body)
             superseded.add(best.key)
+            continue
+        if short:
+            continue
+        if newer_entry:
+            c.gate = "outdated"  # an entry about the same subject holds a newer fact
             continue
         text = plain(c.entry.fact)
         for e, value in zip(existing, row, strict=False):

@@ -155,6 +155,22 @@ STANDING = re.compile(
     r"no longer|each week|per week|a week)\b",
     re.IGNORECASE,
 )
+#: A standing requirement told in the habitual present: a verb of wanting or requiring whose object
+#: is a bare plural (no article, possessive or number: things of that kind, each time), due "by" a
+#: weekday ("expects reports filed by Friday noon", "needs timesheets in by Monday"). With an article
+#: ("wants the slides by Friday") it is one thing, once, and the weekday is one date.
+_HABITUAL_DEADLINE = re.compile(
+    r"\b(?:expects?|wants?|asks?\s+for|needs?|requires?|insists\s+on)\s+"
+    r"(?!(?:the|this|that|these|those|a|an|my|your|his|her|our|their|its|one|two|three|some|all)\b|\d)"
+    r"(?:[a-z-]+\s+){0,2}[a-z-]+s\b[^.;:!?]*?\bby\s+(?:" + "|".join(WEEKDAYS) + r")\b",
+    re.IGNORECASE,
+)
+
+
+def standing(sentence: str) -> bool:
+    """`sentence` states a standing rule or a recurring event: a weekday in it is every such day."""
+    return STANDING.search(sentence) is not None or _HABITUAL_DEADLINE.search(sentence) is not None
+
 
 # What is still relative after resolving (a reader cannot tell the date from the entry alone).
 _UNRESOLVED = (
@@ -337,7 +353,7 @@ def _named(day: date, text: str, m: re.Match[str]) -> str:
         return m.group(0)  # "on Mondays": every Monday, not a date
     if _ISO_AFTER.match(text[m.end() :]) or _EVERY.search(text[: m.start("day")]):
         return m.group(0)
-    if not m["mod"] and STANDING.search(_sentence_of(text, m.start("day"))):
+    if not m["mod"] and standing(_sentence_of(text, m.start("day"))):
         return m.group(0)  # a standing rule's weekday: every such day, not one date
     if m["part"] and text[m.end() : m.end() + 1].lower() == "s":
         return m.group(0)  # "on Sunday afternoons": every one of them
@@ -372,7 +388,7 @@ def unresolved(text: str) -> str | None:
             text[: match.start("day")]
         ):
             continue
-        if not match["mod"] and STANDING.search(_sentence_of(text, match.start("day"))):
+        if not match["mod"] and standing(_sentence_of(text, match.start("day"))):
             continue
         if match["part"] and text[match.end() : match.end() + 1].lower() == "s":
             continue

@@ -21,7 +21,7 @@ from memgit.dream.standalone import is_transient, standalone
 from memgit.dream.versions import CONFLICT, UPDATE, VersionThresholds, judge, slots_of
 from memgit.ledger.lines import Recall, text_hash
 from tests.dream.cases import generator, measure, runner
-from tests.dream.cases.domains import DOMAINS, HELD_OUT
+from tests.dream.cases.domains import DOMAINS, HELD_OUT, TUNING
 from tests.recall.test_search import real_model  # noqa: F401 - the fixture: the MiniLM model in the test cache
 
 
@@ -45,6 +45,24 @@ def test_no_rewrite_names_a_word_its_source_does_not(domain: str, seed: int) -> 
         assert why is None, (verdict.text, line.text, why)
         assert unresolved(verdict.text) is None or verdict.reason == "needs context", verdict
     assert checked  # pronouns under headings and relative dates are in every month
+
+
+@settings(max_examples=25, deadline=None)
+@given(domain=st.sampled_from(TUNING), seed=st.integers(0, 10_000))
+def test_a_durable_line_stands_alone_on_every_night_of_its_month(domain: str, seed: int) -> None:
+    # Standing rules, recurring events, a person's standing requirement under their heading and
+    # every version of a changing fact: none is a one-off, a passed plan or unreadable on a night
+    # of the month it was written in (their dated deadlines all lie after the month).
+    gen = generator.build(domain, seed)
+    nights = [date.fromisoformat(night) for night in gen.case.nights]
+    for (path, number), line in gen.case.lines.items():
+        if line.label != "durable":
+            continue
+        day = date.fromisoformat(path.rsplit("/", 1)[-1].removesuffix(".md"))
+        lines = gen.case.days[day.isoformat()].splitlines()
+        for night in (n for n in nights if n >= day):
+            verdict = standalone(line.text, lines=lines, start=number, day=day, today=night)
+            assert verdict.reason is None, (line.text, night, verdict)
 
 
 def test_the_mangle_check_catches_what_a_reviewer_would() -> None:
@@ -72,6 +90,14 @@ def test_tense_standing_rules_and_relative_spans() -> None:
         "The shutters stay closed on Friday, always.",
     ):
         assert resolve(standing, monday) == standing and unresolved(standing) is None, standing
+    for habitual in (  # a bare plural due by a weekday: each week's, not one date
+        "Ines wants timesheets signed by Friday noon.",
+        "The auditor expects receipts scanned and filed by Monday morning.",
+    ):
+        assert resolve(habitual, monday) == habitual and unresolved(habitual) is None, habitual
+    assert (
+        resolve("Ines wants the signed lease by Friday.", monday) == "Ines wants the signed lease by Friday 2026-03-06."
+    )
     assert resolve("The audit starts in two days' time.", monday) == "The audit starts on 2026-03-04."
     assert resolve("Harvest is in three weeks.", monday) == "Harvest is in the week of 2026-03-23."
     assert resolve("Exam on Wednesday 9 March.", monday) == "Exam on Wednesday 9 March."

@@ -5,14 +5,19 @@ weekday intact."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
 
-from memgit.core.provenance import parse_trailers
+from memgit.config import DreamConfig
+from memgit.core.provenance import body_hash, parse_trailers
 from memgit.dream import memory_doc
-from memgit.dream.concepts import plain
+from memgit.dream.concepts import entry_key, plain
 from memgit.dream.decisions import parse_decisions
+from memgit.dream.deep import deep_phase
+from memgit.dream.model import Action, Candidate, Review, ShortTerm, Similarity
+from memgit.ledger.lines import text_hash
 from tests.dream.test_dream import BM25, BRANCH, commit_of, dream, marked, recall, show
 from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_json, write
 from tests.recall.test_search import real_model  # noqa: F401 - the fixture: the MiniLM model in the test cache
@@ -115,3 +120,57 @@ def test_a_recurring_meeting_is_promoted_with_its_weekday(workspace: Path) -> No
     ], out["actions"]
     entries = [plain(e.body) for e in memory_doc.parse_entries(show(workspace, BRANCH))]
     assert all("2026-" not in e for e in entries)  # no weekday turned into one date
+
+
+def _fact(path: str, text: str, days: list[str], relevance: float) -> ShortTerm:
+    """A recalled line: one search a day, each a distinct query, at `relevance` of its best hit."""
+    evidence = {(f"{day}T12:00:00+00:00", f"q{n}", day): relevance for n, day in enumerate(days)}
+    return ShortTerm(path, 5, 5, "- " + text, text_hash(text), evidence, [], entry_text=text)
+
+
+def _retro_cosine(a: list[str], b: list[str]) -> list[list[float]]:
+    return [[0.8 if "retro" in x and "retro" in y else 0.1 for y in b] for x in a]
+
+
+def _deep(entries: list[ShortTerm], memory: str) -> tuple[list[Candidate], list[Action]]:
+    """The deep phase on `entries` against `memory`, whose entries are as memgit wrote them."""
+    written = Review(hashes={e.key: body_hash(e.body) for e in memory_doc.parse_entries(memory)})
+    candidates, actions, _, _ = deep_phase(
+        entries,
+        memory,
+        [],
+        cfg=DreamConfig(),
+        similarity=Similarity("embedding", _retro_cosine),
+        now_day=date(2026, 3, 12),
+        base_commit="0" * 40,
+        review=written,
+    )
+    return candidates, actions
+
+
+def test_a_newer_version_short_only_of_the_score_takes_the_older_ones_place() -> None:
+    # The newer version's searches also surface the older line, so its relevance is split: short of
+    # the score, with its own recalls and distinct queries. The older one proves the subject durable.
+    old = _fact(
+        "memory/2026-03-02.md", "The sprint retro is on Fridays at 15:00.", [f"2026-03-0{d}" for d in range(3, 8)], 1.0
+    )
+    new = _fact(
+        "memory/2026-03-09.md",
+        "The sprint retro moved to Thursdays at 14:00.",
+        ["2026-03-10", "2026-03-11", "2026-03-12"],
+        0.3,
+    )
+    candidates, actions = _deep([old, new], "")
+    gates = {c.entry.entry_text: c.gate for c in candidates}
+    assert gates == {old.entry_text: "outdated", new.entry_text: None}
+    assert [(a.kind, a.text) for a in actions] == [("promote", new.entry_text)]
+    # Once the older one is an entry of MEMORY.md, the same short newer version updates it ...
+    memory = memory_doc.add_entry("", entry_key(old.entry_text), "- " + old.entry_text)
+    _, actions = _deep([new], memory)
+    assert [(a.kind, a.text, a.target) for a in actions] == [("supersede", new.entry_text, entry_key(old.entry_text))]
+    # ... but a candidate short of the score that updates nothing stays out.
+    other = _fact(
+        "memory/2026-03-09.md", "The canteen opens at 08:00.", ["2026-03-10", "2026-03-11", "2026-03-12"], 0.3
+    )
+    candidates, actions = _deep([other], memory)
+    assert actions == [] and candidates[0].gate == "score"
