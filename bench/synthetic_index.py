@@ -27,7 +27,7 @@ if __package__ in (None, ""):
 
 from memgit.index.open import open_embedder  # noqa: E402
 from memgit.index.update import update_index  # noqa: E402
-from memgit.recall.search import keep_word_cache  # noqa: E402
+from memgit.index.word_cache import keep_word_cache  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
 
 CHUNKS_PER_FILE = 7.5  # measured on gen_workspace output with 128-token chunks

@@ -62,10 +62,6 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
 
     if (outside := coverage_notice(ws, report.tree, fresh=report.mode == "full")) is not None:
         report.notices.append(outside)
-    if report.mode == "full":
-        from memgit.recall.search import keep_word_cache
-
-        report.word_cache = keep_word_cache(ws, report.chunks)
     verification = None
     if opts.verify:
         from memgit.index.verify import verify_index

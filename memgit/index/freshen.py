@@ -65,6 +65,7 @@ class Rule:
         "fill_seconds",
         "embed_seconds",
         "top_up",
+        "keeps_words",
         "lock_env",
         "embed_env",
     )
@@ -81,6 +82,7 @@ class Rule:
         fill_seconds: float | None = None,
         embed_seconds: float | None = None,
         top_up: TopUp | None = None,
+        keeps_words: bool = False,
         lock_env: str | None = None,
         embed_env: str | None = None,
     ) -> None:
@@ -93,6 +95,7 @@ class Rule:
         self.fill_seconds = fill_seconds  # no pending batch starts after this long (None: no bound)
         self.embed_seconds = embed_seconds  # no new chunk's batch starts after this long (None: all)
         self.top_up = top_up
+        self.keeps_words = keeps_words  # a full build keeps the per-word BM25 scores beside the index
         self.lock_env = lock_env  # environment variables that override lock_wait / embed_seconds
         self.embed_env = embed_env
 
@@ -136,7 +139,9 @@ POLICIES: dict[Policy, Rule] = {
     ),
     # Text first: the new chunks' vectors wait for the next search, server step or hook.
     Policy.CAPTURE: Rule(lock_wait=30.0, rebuild=False, loads_model=False),
-    Policy.CLI: Rule(lock_wait=30.0, rebuild=True, loads_model=True),
+    # Asked to finish: a full build of a large index also keeps its per-word BM25 scores, so the
+    # first warm searcher after it (the MCP server) starts warm.
+    Policy.CLI: Rule(lock_wait=30.0, rebuild=True, loads_model=True, keeps_words=True),
 }
 
 
@@ -165,6 +170,7 @@ def rule(policy: Policy) -> Rule:
         fill_seconds=row.fill_seconds,
         embed_seconds=embed_seconds,
         top_up=row.top_up,
+        keeps_words=row.keeps_words,
     )
 
 
@@ -214,7 +220,12 @@ def freshen(
         embedder = None
     elif embedder is LOAD:
         embedder = UNSET
-    return update_with(ws, settings, embedder=embedder, lock_timeout=wait)
+    report = update_with(ws, settings, embedder=embedder, lock_timeout=wait)
+    if row.keeps_words and report.mode == "full":
+        from memgit.index.word_cache import keep_word_cache
+
+        report.word_cache = keep_word_cache(ws, report.chunks)
+    return report
 
 
 def top_up(ws: Workspace, policy: Policy, embedder: Embedder, *, worktree: bool) -> IndexReport:

@@ -1,7 +1,7 @@
 """FTS5's own statistics of the index's `chunks_fts` table, read through SQL: per-phrase BM25
 scores, the row and token totals and per-row lengths bm25() divides by, and the tokens FTS5's
 tokenizer makes of words (through scratch tables in the temp schema). Warm searchers keep BM25
-scores per word out of these (memgit.recall.bm25_terms); the table itself is written with the
+scores per word out of these (memgit.index.bm25_terms); the table itself is written with the
 chunks, by `Store`.
 
 Every method runs on the store's one connection, in whatever transaction the caller holds, so
@@ -32,7 +32,7 @@ class FtsStats:
         FTS5's bm25() is a sum over the query's phrases of a term that depends only on the
         phrase (its idf over the whole table) and the row (its count there, the row's length):
         the score of a one-phrase query is exactly that phrase's share of any OR query's score,
-        so warm searchers can keep these per word and add them up (memgit.recall.bm25_terms).
+        so warm searchers can keep these per word and add them up (memgit.index.bm25_terms).
         """
         import itertools
 

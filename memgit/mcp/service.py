@@ -176,10 +176,10 @@ class MemoryService:
         return max(PREWARM_AFTER_UPDATE_S, PREWARM_QUIET_FACTOR * float(last))
 
     def _start_prewarm(self, delay: float = 0.0) -> None:
-        """Score the index's most widespread words in the background (memgit.recall.bm25_terms):
+        """Score the index's most widespread words in the background (memgit.index.bm25_terms):
         they are what a cold search pays most for. After an index update the scores of every word
         change: the words saved beside the index for an earlier state are carried to the new one
-        at once (a fraction of a second; memgit.recall.bm25_rebase), and only where they cannot be
+        at once (a fraction of a second; memgit.index.bm25_rebase), and only where they cannot be
         does a new round start, once the index has been quiet for `delay` seconds (an agent
         appending in a burst pays for one round, not one per append; `_prewarm_delay`). A newer
         round stops an older one. The thread runs at a lower CPU priority than searches."""

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from memgit.core.text import match_expression, prune_common_terms, query_terms
 from memgit.index.layout import index_path
 from memgit.index.store import Store
+from memgit.index.word_cache import IndexState, index_state
 from memgit.recall.bm25_bound import score_bound, split_common
 from memgit.recall.ranking import best_of
 
@@ -41,16 +42,7 @@ if TYPE_CHECKING:
 #: so starting it early gains nothing.
 PREFETCH_MIN_CHUNKS = 250_000
 
-IndexState = tuple[str | None, bytes]
 Rows = list[tuple[int, float]]
-
-
-def index_state(store: Store) -> IndexState:
-    """What must be equal for two read transactions to give the same BM25 scores: the database
-    and its FTS index. Not the generation: an update that only adds vectors (filling pending
-    ones) leaves every BM25 score as it was, and the warm word cache with it."""
-    meta = store.meta()
-    return meta.get("index_id"), store.fts.state()
 
 
 #: From this many chunks the rare-words-first query is tried: below it an OR query takes a few

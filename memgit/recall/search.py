@@ -20,18 +20,19 @@ from memgit.index.freshen import ReadPath, pending_notice
 from memgit.index.layout import cache_path, index_path
 from memgit.index.open import UNSET, EmbedderLoad, open_embedder
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
+from memgit.index.word_cache import index_state, term_budget
 from memgit.recall import hits as merge
-from memgit.recall.bm25_query import BM25Prefetch, bm25_feedback, candidate_count, index_state, plain_bm25
+from memgit.recall.bm25_query import BM25Prefetch, bm25_feedback, candidate_count, plain_bm25
 from memgit.recall.legs import Leg, VectorFiles, score_text_hits, vector_scores_in_sql
 from memgit.recall.ranking import Candidate, minmax
 from memgit.recall.request import SearchRequest, SearchResult
 from memgit.workspace import Workspace
 
 if TYPE_CHECKING:
+    from memgit.index.bm25_terms import TermScores
     from memgit.index.filter_sql import Filter
     from memgit.index.quantized import QuantizedVectors
     from memgit.index.vectors import VectorSet
-    from memgit.recall.bm25_terms import TermScores
 
 
 class Searcher:
@@ -47,11 +48,11 @@ class Searcher:
     ) -> None:
         self.ws = ws
         self._bm25_prefetch = bm25_prefetch
-        # A long-running searcher keeps per-word BM25 scores (memgit.recall.bm25_terms); a
+        # A long-running searcher keeps per-word BM25 scores (memgit.index.bm25_terms); a
         # one-shot search would only pay for filling them.
         self._term_scores: TermScores | None = None
         if keep_term_scores and ws.config.search.bm25_cache_mb > 0:
-            from memgit.recall.bm25_terms import TermScores
+            from memgit.index.bm25_terms import TermScores
 
             self._term_scores = TermScores(int(ws.config.search.bm25_cache_mb * 2**20))  # resized per search
         # UNSET until the first search opens one (UNSET is an untyped sentinel: it narrows nothing).
@@ -128,7 +129,7 @@ class Searcher:
         (nothing is computed)."""
         if self._term_scores is None:
             return None
-        from memgit.recall.warm import prewarm_terms
+        from memgit.index.word_cache import prewarm_terms
 
         return prewarm_terms(self.ws, self._term_scores, self._term_budget, stop, carry_only)
 
@@ -161,11 +162,7 @@ class Searcher:
         return out
 
     def _term_budget(self, meta: dict[str, str]) -> int:
-        """Bytes of per-word BM25 scores: `bm25_cache_mb` per 100,000 chunks (a word's rows grow
-        with the index)."""
-        cfg = self.ws.config.search
-        scaled = cfg.bm25_cache_mb * max(1.0, int(meta.get("chunk_count", "0")) / 100_000)
-        return int(min(scaled, cfg.bm25_cache_max_mb) * 2**20)
+        return term_budget(self.ws.config.search, meta)
 
     def refresh(self) -> None:
         if self._store is not None:
@@ -334,25 +331,6 @@ class Searcher:
                 "run `memgit index` to re-embed"
             )
         return None
-
-
-#: From this many chunks a full build also computes and keeps the BM25 word cache, so that an
-#: MCP server starting on it answers its first searches warm (an uncached search costs ~2.5 times
-#: a warm one at 100k chunks; below this size both take a few ms).
-WORD_CACHE_MIN_CHUNKS = 50_000
-
-
-def keep_word_cache(ws: Workspace, chunks: int) -> dict[str, Any] | None:
-    """After a full build of a large index: compute the per-word BM25 scores a warm searcher
-    would prewarm and keep them beside the index (`bm25-words.bin`). None when not worth it."""
-    cfg = ws.config.search
-    if chunks < WORD_CACHE_MIN_CHUNKS or not cfg.bm25_prewarm or cfg.bm25_cache_mb <= 0:
-        return None
-    searcher = Searcher(ws, embedder=None, auto_index=False, keep_term_scores=True)
-    try:
-        return searcher.prewarm_terms()
-    finally:
-        searcher.close()
 
 
 def search(ws: Workspace, query: str, request: SearchRequest | None = None) -> SearchResult:

@@ -66,6 +66,7 @@ def _expected(row: Rule) -> list[str]:
         fills,
         embeds,
         "none" if row.top_up is None else _figure(row.top_up.limit, "none"),
+        "keeps" if row.keeps_words else "nothing",
     ]
 
 
@@ -74,7 +75,7 @@ def test_the_documented_table_is_the_code_table() -> None:
     assert set(rows) == {p.name for p in Policy}
     for policy, row in POLICIES.items():
         cells = rows[policy.name]
-        documented = [_first(c) for c in cells[1:8]]
+        documented = [_first(c) for c in cells[1:9]]
         expected = _expected(row)
         # the model column reads "loads it" or "the searcher's"/"the session's" (a caller's model)
         if documented[3] == "the":
@@ -169,3 +170,23 @@ def test_capture_never_rebuilds_and_the_cli_does(workspace: Path) -> None:
     due = freshen(ws, Policy.CAPTURE)
     assert due.mode == "due" and "run `memgit index`" in due.notices[-1]
     assert freshen(ws, Policy.CLI).mode == "full"
+
+
+def test_a_full_build_under_the_cli_policy_keeps_the_word_cache(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The update that makes the saved per-word scores stale writes them again; a search's rebuild
+    (which must answer now) leaves them to the first warm searcher."""
+    import memgit.index.word_cache as word_cache
+    from memgit.index.layout import word_cache_path
+
+    monkeypatch.setattr(word_cache, "WORD_CACHE_MIN_CHUNKS", 1)
+    for day in range(1, 6):
+        write(workspace / "memory" / f"2026-01-0{day}.md", f"# 2026-01-0{day}\n\n- Kestrels and owls, day {day}.\n")
+    commit_all(workspace, "notes")
+    ws = Workspace.discover(workspace)
+    searched = freshen(ws, Policy.SEARCH, full=True)
+    assert searched.mode == "full" and searched.word_cache is None and not word_cache_path(ws).exists()
+    built = freshen(ws, Policy.CLI, full=True)
+    assert built.mode == "full" and built.word_cache and built.word_cache["saved"] > 0
+    assert word_cache_path(ws).is_file()

@@ -219,7 +219,7 @@ def test_tools_search_get_append_and_search_again(workspace: Path) -> None:
             assert f"BM25 word cache prewarm: done, last round {prewarm['words']} words" in shown
 
         # A commit while no server runs; the next server carries the words the first one saved
-        # to the index as it is now, instead of scoring them again (memgit.recall.bm25_rebase).
+        # to the index as it is now, instead of scoring them again (memgit.index.bm25_rebase).
         write(
             workspace / "memory" / "projects" / "atlas.md",
             "# Atlas\n\n- Atlas uses Postgres 16.\n- Atlas backups run at 02:00.\n",

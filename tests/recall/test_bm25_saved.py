@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from memgit.index.bm25_terms import surface_forms
 from memgit.index.layout import word_cache_path
 from memgit.index.update import update_index
-from memgit.recall.bm25_terms import surface_forms
 from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
@@ -124,8 +124,8 @@ def test_a_prewarm_waits_while_a_search_runs(indexed: Workspace) -> None:
 
 
 def test_a_large_full_build_keeps_the_word_cache_for_the_first_server(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import memgit.recall.search as search_module
-    from memgit.recall.search import keep_word_cache
+    import memgit.index.word_cache as word_cache_module
+    from memgit.index.word_cache import keep_word_cache
     from tests.helpers import memgit_json
 
     monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
@@ -135,7 +135,7 @@ def test_a_large_full_build_keeps_the_word_cache_for_the_first_server(workspace:
     assert report["mode"] == "full" and report["word_cache"] is None  # 61 chunks: not worth it
     ws = Workspace.discover(workspace)
     assert not word_cache_path(ws).exists()
-    monkeypatch.setattr(search_module, "WORD_CACHE_MIN_CHUNKS", 10)
+    monkeypatch.setattr(word_cache_module, "WORD_CACHE_MIN_CHUNKS", 10)
     kept = keep_word_cache(ws, report["chunks"])
     assert kept and kept["saved"] == kept["words"] > 5 and word_cache_path(ws).is_file()
     server = warm_searcher(ws)

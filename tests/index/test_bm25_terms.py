@@ -1,4 +1,4 @@
-"""Per-word BM25 scores kept by long-running searchers (memgit.recall.bm25_terms): the same
+"""Per-word BM25 scores kept by long-running searchers (memgit.index.bm25_terms): the same
 ranking and scores as FTS5's own OR query, and never a score from another state of the index."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from memgit.core.text import match_expression, query_terms
+from memgit.index.bm25_terms import PREWARM_FILL, ROW_BYTES, TermScores, surface_forms
 from memgit.index.store import Store
-from memgit.recall.bm25_terms import PREWARM_FILL, ROW_BYTES, TermScores, surface_forms
 from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
@@ -342,7 +342,7 @@ def test_a_prewarm_waits_only_after_a_search(workspace: Path, monkeypatch: pytes
     import time
     import types
 
-    import memgit.recall.bm25_terms as terms
+    import memgit.index.bm25_terms as terms
 
     slept: list[float] = []
     # Record the word cache's own sleeps instead of sleeping: only its module's clock is replaced,

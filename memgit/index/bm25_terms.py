@@ -17,7 +17,7 @@ with the index's most widespread tokens, the ones a first search would pay most 
 Everything cached belongs to one state of the FTS index (`FtsStats.state`, plus the index id);
 any other state empties the cache first, so a score is never from another index. A cache saved
 beside the index for an earlier state of it is carried to the current one on load
-(memgit.recall.bm25_rebase), so a server started after a commit is warm at once.
+(memgit.index.bm25_rebase), so a server started after a commit is warm at once.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgit.core.atomic import atomic_write
 from memgit.core.text import STOP_WORDS, match_expression
-from memgit.recall.bm25_rebase import Totals
+from memgit.index.bm25_rebase import Totals
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,7 +54,7 @@ QUIET_GAP_S = 0.02
 #: ... and waits at most this long a word for searches to stop.
 MAX_YIELD_S = 0.25
 WORDS_MAGIC = b"MGWRD002"
-#: A saved cache of another state is carried to this one (memgit.recall.bm25_rebase) only while
+#: A saved cache of another state is carried to this one (memgit.index.bm25_rebase) only while
 #: at most this many rows were added since; past it, computing the words again is as cheap.
 MAX_CARRIED_NEW_ROWS = 20_000
 
@@ -306,7 +306,7 @@ class TermScores:
         the read transaction `state` was read in); empty when they cannot be carried."""
         import numpy as np
 
-        from memgit.recall.bm25_rebase import Totals, carry_word
+        from memgit.index.bm25_rebase import Totals, carry_word
 
         basis = header.get("basis")
         if not basis or not state or header.get("index_id") != repr(state[0]):
