@@ -6,12 +6,21 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 #: The repository's top folder and the tests' own folder (fixtures, snapshots, node tools).
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_ROOT = TESTS_DIR.parent
+
+#: The test session's clock, fixed when it starts (and handed to xdist workers through the
+#: environment): every test's memgit process sees it as MEMGIT_NOW (tests/conftest.py), so a test
+#: that takes "today" from here and a memgit process that takes it from the clock agree, even when
+#: the run crosses midnight.
+NOW = os.environ.get("MEMGIT_TEST_NOW") or datetime.now(UTC).replace(microsecond=0).isoformat()
+#: Today as memgit sees it under NOW (local time, as `memgit log` names its daily log).
+TODAY: date = datetime.fromisoformat(NOW).astimezone().date()
 
 
 def git(repo: Path, *args: str, check: bool = True, input: str | None = None) -> str:
