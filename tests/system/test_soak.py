@@ -23,18 +23,17 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-from tests.helpers import git, memgit, write
+from tests.helpers import TODAY, git, memgit, write
 
 SECONDS = float(os.environ.get("MEMGIT_SOAK_SECONDS", "45"))
 WORDS = ["heron", "basalt", "lantern", "quartz", "meadow", "cobalt", "falcon", "juniper", "saffron", "tundra"]
-TODAY_LOG = f"memory/{date.today().isoformat()}.md"
+TODAY_LOG = f"memory/{TODAY.isoformat()}.md"
 
 
 def server_pid(parent: int) -> int | None:
