@@ -14,7 +14,7 @@ import pytest
 from hypothesis import settings
 
 from tests.helpers import NOW, git, write
-from tests.tiers import Classifier, tier_neutral, tier_of
+from tests.tiers import SLOW_UNIT_TESTS, Classifier, tier_neutral, tier_of
 
 # Property tests check behaviour, never speed: no per-example deadline (a loaded machine or a
 # busy xdist worker would otherwise fail them at random). Their own @settings still apply.
@@ -109,6 +109,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("unit") is None and item.get_closest_marker("system") is None:
             item.add_marker(tier_of(item, classifier))
+        if getattr(item, "originalname", item.name) in SLOW_UNIT_TESTS:
+            item.add_marker("slow")
 
 
 @pytest.fixture(autouse=True)

@@ -45,6 +45,23 @@ STARTERS = frozenset(
     }
 )
 
+#: Unit tests that cost several CPU seconds each (measured with `--durations`, serial): marked
+#: `slow` here by function name, which survives a move to another file. `./dev fast` leaves them
+#: out (`-m 'unit and not slow'`); `./dev test` runs them.
+SLOW_UNIT_TESTS = frozenset(
+    {
+        "test_fast_heading_path_agrees_with_commonmark_on_generated_markdown",  # 1,500 examples, ~8 s
+        "test_commit_only_leaves_the_index_equal_to_head_while_another_process_appends",  # a busy writer, ~16 s
+        "test_index_with_vectors_follows_random_git_histories",  # ~18 s
+        "test_the_token_shapes_hint_lets_every_shape_through",  # ~24 s
+        "test_detect_secrets_gate_lets_every_detector_pattern_through",  # ~16 s
+        "test_a_long_token_line_is_scanned_in_linear_time",  # three 1 MB lines, ~5 s
+        "test_every_escaping_of_a_corpus_secret_is_flagged_and_redacted",  # ~10 s
+        "test_install_force_rebuilds_identically",  # converts the real model, ~4 s
+        "test_install_human_output_progress_on_stderr",  # converts the real model, ~4 s
+    }
+)
+
 #: Test helpers that run only `git` for setup: followed no further.
 GIT_ONLY = frozenset({"git", "commit_all", "write"})
 
