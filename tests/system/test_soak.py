@@ -77,11 +77,14 @@ class GitChurn(threading.Thread):
         self.rounds = 0
 
     def git(self, *args: str, cwd: Path | None = None) -> None:
-        for attempt in range(40):  # index.lock held by a hook or the server: wait, retry
+        # index.lock held by a hook or the server: retry until it is released (a lock that stays
+        # for a minute is a hang, whatever the machine's load).
+        deadline = time.monotonic() + 60
+        while True:
             proc = subprocess.run(["git", *args], cwd=cwd or self.root, capture_output=True, text=True)
             if proc.returncode == 0:
                 return
-            if "index.lock" not in proc.stderr or attempt == 39:
+            if "index.lock" not in proc.stderr or time.monotonic() > deadline:
                 raise RuntimeError(f"git {' '.join(args)}: {proc.stderr.strip()}")
             time.sleep(0.05)
 
