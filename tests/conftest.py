@@ -14,7 +14,7 @@ import pytest
 from hypothesis import settings
 
 from tests.helpers import NOW, git, write
-from tests.tiers import SLOW_UNIT_TESTS, Classifier, tier_neutral, tier_of
+from tests.tiers import MODEL_FIXTURES, SLOW_UNIT_TESTS, Classifier, tier_neutral, tier_of
 
 # Property tests check behaviour, never speed: no per-example deadline (a loaded machine or a
 # busy xdist worker would otherwise fail them at random). Their own @settings still apply.
@@ -111,6 +111,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(tier_of(item, classifier))
         if getattr(item, "originalname", item.name) in SLOW_UNIT_TESTS:
             item.add_marker("slow")
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())) and item.get_closest_marker("model") is None:
+            item.add_marker("model")
 
 
 @pytest.fixture(autouse=True)

@@ -62,6 +62,10 @@ SLOW_UNIT_TESTS = frozenset(
     }
 )
 
+#: Fixtures that hand a test the real MiniLM GGUF: a test using one (directly or through another
+#: fixture) gets the `model` marker.
+MODEL_FIXTURES = frozenset({"real_model", "real_model_path"})
+
 #: Test helpers that run only `git` for setup: followed no further.
 GIT_ONLY = frozenset({"git", "commit_all", "write"})
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import REPO_ROOT, commit_all, git, memgit, write
-from tests.tiers import SLOW_UNIT_TESTS, Classifier
+from tests.tiers import MODEL_FIXTURES, SLOW_UNIT_TESTS, Classifier
 
 
 class _Tiers:
@@ -18,6 +18,7 @@ class _Tiers:
     def __init__(self) -> None:
         self.tiers: dict[str, list[str]] = {}
         self.slow: set[str] = set()
+        self.model: dict[str, bool] = {}  # tests handed the real model by a fixture: marked `model`?
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
@@ -25,6 +26,8 @@ class _Tiers:
             self.tiers[item.nodeid] = [m.name for m in item.iter_markers() if m.name in ("unit", "system")]
             if item.get_closest_marker("slow") is not None:
                 self.slow.add(getattr(item, "originalname", item.name))
+            if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+                self.model[item.nodeid] = item.get_closest_marker("model") is not None
 
 
 @pytest.mark.system  # collecting imports every test module, and some probe the machine (`unshare`)
@@ -39,6 +42,8 @@ def test_every_collected_test_has_exactly_one_tier(capsys: pytest.CaptureFixture
     assert wrong == {}
     counts = {name: sum(names == [name] for names in tiers.tiers.values()) for name in ("unit", "system")}
     assert counts["unit"] > 0 and counts["system"] > 0, counts
+    # A test handed the real model through a fixture is marked `model` without saying so.
+    assert tiers.model and all(tiers.model.values()), tiers.model
     assert tiers.slow >= SLOW_UNIT_TESTS, SLOW_UNIT_TESTS - tiers.slow  # no stale name in the list
     here = f"tests/project/{Path(__file__).name}::test_every_collected_test_has_exactly_one_tier"
     assert tiers.tiers[here] == ["system"]  # its own marker wins over what the code reaches
