@@ -45,7 +45,7 @@ STARTERS = frozenset(
     }
 )
 
-#: Unit tests that cost several CPU seconds each (measured with `--durations`, serial): marked
+#: Tests that cost several CPU seconds each and start no memgit process (measured with `--durations`, serial): marked
 #: `slow` here by function name, which survives a move to another file. `./dev fast` leaves them
 #: out (`-m 'unit and not slow'`); `./dev test` runs them.
 SLOW_UNIT_TESTS = frozenset(
@@ -103,8 +103,10 @@ def _functions(obj: Any) -> Iterator[Callable[..., Any]]:
     if isinstance(obj, types.FunctionType):
         yield obj
     elif isinstance(obj, type) and _own(obj):
-        for value in vars(obj).values():
-            yield from _functions(value)
+        for klass in obj.__mro__:  # inherited methods run too
+            if _own(klass):
+                for value in vars(klass).values():
+                    yield from _functions(value)
 
 
 def _imported(code: types.CodeType, name: str) -> Any:

@@ -92,6 +92,14 @@ def _uses_a_class_that_runs_the_cli(root: Path) -> None:
     _Server().start(root)
 
 
+class _InheritedServer(_Server):
+    """Starts the CLI through a method it inherits."""
+
+
+def _uses_a_subclass_that_runs_the_cli(root: Path) -> None:
+    _InheritedServer().start(root)
+
+
 @pytest.mark.parametrize(
     ("function", "starts"),
     [
@@ -102,6 +110,7 @@ def _uses_a_class_that_runs_the_cli(root: Path) -> None:
         (_imports_the_cli_helper_inside, True),
         (_starts_a_browser, True),
         (_uses_a_class_that_runs_the_cli, True),
+        (_uses_a_subclass_that_runs_the_cli, True),
         (_Tiers, False),
     ],
 )
