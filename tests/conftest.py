@@ -1,13 +1,32 @@
-"""Hermetic test setup: every test gets its own HOME, git identity and cache dir."""
+"""Hermetic test setup: every test gets its own HOME, git identity, cache dir and the session's
+fixed clock; every test gets its tier (unit or system)."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import settings
 
-from tests.helpers import git, write
+from tests.helpers import NOW, git, write
+from tests.tiers import MODEL_FIXTURES, SLOW_UNIT_TESTS, Classifier, tier_neutral, tier_of
+
+# Property tests check behaviour, never speed: no per-example deadline (a loaded machine or a
+# busy xdist worker would otherwise fail them at random). Their own @settings still apply.
+settings.register_profile("memgit", deadline=None)
+settings.load_profile("memgit")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # One clock for the whole run, xdist workers included (they inherit the environment).
+    os.environ.setdefault("MEMGIT_TEST_NOW", NOW)
+    if not hasattr(config, "workerinput"):  # the controller, before any worker starts
+        seed_model_cache()
 
 
 @pytest.fixture(autouse=True)
@@ -33,13 +52,38 @@ def hermetic_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     # never the work tree, so no test's checkout or pull is disturbed by them.
     monkeypatch.delenv("MEMGIT_NO_RECALL", raising=False)
     monkeypatch.delenv("MEMGIT_MODEL", raising=False)
+    # "Now" is the session's fixed instant for memgit (search records, logs, dreams, context).
+    monkeypatch.setenv("MEMGIT_NOW", NOW)
     return home
 
 
 def shared_cache_dir() -> Path:
-    path = Path(__file__).resolve().parent.parent / ".venv" / "memgit-test-cache"
+    path = Path(
+        os.environ.get("MEMGIT_TEST_CACHE_DIR")
+        or Path(__file__).resolve().parent.parent / ".venv" / "memgit-test-cache"
+    )
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def seed_model_cache() -> None:
+    """Put the real model into the shared test cache once, before xdist workers start, so no two
+    workers convert it at the same time (nor one replace it while another reads it). The model
+    `./dev setup` installed for the user is copied (the same deterministic conversion); without
+    one, tests that need it convert it themselves (tests/embed's `real_model_path`)."""
+    from memgit.embed import models
+    from memgit.embed.llama import sha256_sidecar
+
+    user_model = models.default_model_path()  # the real HOME: hermetic_env has not run yet
+    cached = shared_cache_dir() / "models" / user_model.name
+    sidecar = sha256_sidecar(user_model)
+    if cached.is_file() or not (user_model.is_file() and sidecar.is_file()):
+        return
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    staging = cached.with_name(f".{cached.name}.{os.getpid()}.staging")
+    shutil.copyfile(user_model, staging)
+    os.replace(staging, cached)
+    shutil.copyfile(sidecar, sha256_sidecar(cached))
 
 
 @pytest.fixture
@@ -57,3 +101,37 @@ def workspace(tmp_path: Path) -> Path:
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "initial memory")
     return root
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give every test its tier (`unit` or `system`) from the code it reaches (tests/tiers.py)."""
+    classifier = Classifier()
+    for item in items:
+        if item.get_closest_marker("unit") is None and item.get_closest_marker("system") is None:
+            item.add_marker(tier_of(item, classifier))
+        if getattr(item, "originalname", item.name) in SLOW_UNIT_TESTS:
+            item.add_marker("slow")
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())) and item.get_closest_marker("model") is None:
+            item.add_marker("model")
+
+
+@pytest.fixture(autouse=True)
+@tier_neutral
+def unit_starts_no_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A `unit` test that starts a process other than git was put in the wrong tier: say so
+    (tests/tiers.py decides; `@pytest.mark.system` on the test settles it)."""
+    if request.node.get_closest_marker("unit") is None:
+        yield
+        return
+    started: list[str] = []
+    original = subprocess.Popen.__init__
+
+    def watching(self: subprocess.Popen[Any], args: Any, *rest: Any, **options: Any) -> None:
+        argv = [args] if isinstance(args, str | bytes | os.PathLike) else list(args)
+        if argv and Path(os.fsdecode(argv[0])).name != "git":
+            started.append(" ".join(os.fsdecode(a) for a in argv[:3]))
+        original(self, args, *rest, **options)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", watching)
+    yield
+    assert not started, f"a unit test started {started}: mark it @pytest.mark.system (see tests/tiers.py)"

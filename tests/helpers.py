@@ -6,12 +6,23 @@ import json
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 #: The repository's top folder and the tests' own folder (fixtures, snapshots, node tools).
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_ROOT = TESTS_DIR.parent
+
+#: The test session's clock, fixed when it starts (and handed to xdist workers through the
+#: environment): every test's memgit process sees it as MEMGIT_NOW (tests/conftest.py), so a test
+#: that takes "today" from here and a memgit process that takes it from the clock agree, even when
+#: the run crosses midnight.
+NOW = os.environ.get("MEMGIT_TEST_NOW") or datetime.now(UTC).replace(microsecond=0).isoformat()
+#: Today as memgit sees it under NOW (local time, as `memgit log` names its daily log).
+TODAY: date = datetime.fromisoformat(NOW).astimezone().date()
 
 
 def git(repo: Path, *args: str, check: bool = True, input: str | None = None) -> str:
@@ -64,3 +75,46 @@ def assert_clean_error(proc: subprocess.CompletedProcess[str], needle: str = "")
     assert "memgit: error:" in proc.stderr, proc.stderr
     if needle:
         assert needle.lower() in proc.stderr.lower(), proc.stderr
+
+
+def wait_until(condition: Callable[[], object], what: str, timeout: float = 60) -> None:
+    """Wait for `condition` to hold (a state of the world, never an amount of time): polls it until
+    true, and fails naming `what` if it has not held after `timeout` seconds (a hang, not a
+    slow machine: the bound is far above any loaded run)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting until {what}")
+        time.sleep(0.01)
+
+
+def has_open(pid: int, path: Path) -> bool:
+    """Whether process `pid` has `path` open now (Linux /proc): a process waiting for a lock
+    file holds it open while it polls."""
+    target = os.path.realpath(path)
+    try:
+        names = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for name in names:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{name}") == target:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def child_has_open(path: Path) -> bool:
+    """Whether a child process of this one (a server a test started) has `path` open now."""
+    me = str(os.getpid())
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if stat.rsplit(")", 1)[-1].split()[1] == me and has_open(int(entry), path):
+            return True
+    return False

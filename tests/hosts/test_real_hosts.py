@@ -18,13 +18,12 @@ import json
 import os
 import subprocess
 import sys
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import TESTS_DIR, commit_all, git, memgit, write
+from tests.helpers import TESTS_DIR, TODAY, commit_all, git, memgit, write
 from tests.hosts.standin import Script, StandIn
 
 pytestmark = pytest.mark.hosts
@@ -45,7 +44,7 @@ def _memory(root: Path, lines: int = 0) -> Path:
     assert memgit(root.parent, "init", root.name).returncode == 0
     extra = "".join(f"- Fact {i}: the setting number {i} is kept at {i * 7}.\n" for i in range(lines))
     write(root / "MEMORY.md", f"# Long-term Memory\n\n{FACT}\n{extra}")
-    today = date.today().isoformat()
+    today = TODAY.isoformat()
     write(
         root / "memory" / f"{today}.md", f"# {today}\n\n" + "".join(f"- today's step {i} is done\n" for i in range(30))
     )

@@ -106,9 +106,9 @@ def test_bounded_assignment_search_finds_what_the_unbounded_pattern_found(line: 
 def test_a_long_token_line_is_scanned_in_linear_time() -> None:
     # The unbounded assignment pattern took minutes on 20 kB of one token and hours on these.
     for line in ("- " + "x" * 1_000_000, "- api_token " + "x" * 1_000_000, "- " + "x" * 1_000_000 + " token=abc"):
-        started = time.perf_counter()
+        started = time.process_time()  # CPU seconds: the scan's own work, whatever else loads the machine
         assert redact_text(line + "\n")[1] == []
-        assert time.perf_counter() - started < 30
+        assert time.process_time() - started < 30
 
 
 def gate_passes(pattern: re.Pattern[str]):  # noqa: ANN201 - a hypothesis test

@@ -21,6 +21,7 @@ from memgit.githooks import install as hook_install
 from memgit.lint.rules import LintInput, LintSettings, lint_file, scan_secrets
 from memgit.workspace import Workspace
 from tests.githooks.test_hooks import commit
+from tests.helpers import TODAY as SESSION_TODAY
 from tests.helpers import assert_clean_error, git, memgit, write
 
 TODAY = date(2026, 1, 5)
@@ -114,7 +115,7 @@ def test_plain_notes_never_import_detect_secrets() -> None:
 def test_cli_and_hook_refuse_the_new_kinds(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
     monkeypatch.delenv("MEMGIT_SKIP_HOOKS", raising=False)
-    log = workspace / "memory" / f"{date.today().isoformat()}.md"
+    log = workspace / "memory" / f"{SESSION_TODAY.isoformat()}.md"
     assert_clean_error(memgit(workspace, "remember", "- Twilio key SK" + "0123456789abcdef" * 2), "S105")
     assert_clean_error(memgit(workspace, "log", "- the vpn password is Harbor!4821copper"), "S104")
     assert not log.exists()

@@ -12,7 +12,6 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +27,9 @@ from memgit.errors import ConfigError, PathRefused
 from memgit.index.lock import index_lock
 from memgit.mcp.server import DATA_NOTICE, ChangeWatcher, path_filter, server_options
 from memgit.workspace import Workspace
-from tests.helpers import commit_all, git, memgit, write
+from tests.helpers import TODAY, commit_all, git, memgit, write
 
-TODAY_LOG = f"memory/{date.today().isoformat()}.md"
+TODAY_LOG = f"memory/{TODAY.isoformat()}.md"
 
 
 def _server_env() -> dict[str, str]:

@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +23,10 @@ from mcp.shared.exceptions import MCPError
 from memgit.core.provenance import strip_markers
 from memgit.mcp.options import server_options
 from memgit.mcp.prompts import flush_text
-from tests.helpers import TESTS_DIR, commit_all, git, write
+from tests.helpers import TESTS_DIR, TODAY, commit_all, git, write
 from tests.mcp.test_mcp import TODAY_LOG, _server_env, mcp_session, run
 
 NODE_DIR = TESTS_DIR / "node"
-TODAY = date.today()
 YESTERDAY = (TODAY - timedelta(days=1)).isoformat()
 KEY = "AKIAZ7QW3ERTY5UIOP2L"  # shaped like an AWS access key id (not AWS's documented example)
 MARKER = "<!-- memgit:entry key=k-tea source=memory/2026-01-05.md:5-5@0123456789abcdef0123456789abcdef01234567 score=0.812 -->"

@@ -32,7 +32,7 @@ from memgit.mcp import wire
 from memgit.mcp.arguments import ArgumentError, check_arguments
 from memgit.mcp.tools import build_tools
 from memgit.workspace import Workspace
-from tests.helpers import TESTS_DIR, commit_all, git, write
+from tests.helpers import TESTS_DIR, child_has_open, commit_all, git, has_open, wait_until, write
 from tests.mcp.test_mcp import TODAY_LOG, _server_env, call, mcp_session, ok, run
 
 SNAPSHOT = TESTS_DIR / "snapshots" / "mcp_sdk_handshake.json"
@@ -458,11 +458,13 @@ def test_cancelling_a_running_call_is_harmless(workspace: Path) -> None:
                     "params": {"name": "memory_search", "arguments": {"query": "ocelot"}},
                 }
             )
-            time.sleep(0.5)
+            lock = ws.data_dir / "lock"
+            wait_until(lambda: has_open(server.proc.pid, lock), "the search waits for the index lock")
             server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 50}})
-            started = time.monotonic()
+            # Answered while the search waits: the ping's answer is the next line on the wire, ahead
+            # of the search's, and the search still holds the lock file open, polling it.
             assert server.request("ping")["id"] == server._next_id
-            assert time.monotonic() - started < 1.5  # answered while the search waits
+            assert has_open(server.proc.pid, lock)
             slow = server.receive(30)
         assert slow["id"] == 50 and "being updated" in " ".join(slow["result"]["structuredContent"]["notices"])
         assert server.call("memory_status", {})["structuredContent"]["scope"] == "private"
@@ -560,13 +562,15 @@ def test_ping_is_answered_during_a_slow_tool_call(workspace: Path) -> None:
                     assert any("being updated" in n for n in data["notices"]), data["notices"]
                     finished["search"] = time.monotonic()
 
+                lock = ws.data_dir / "lock"
                 async with anyio.create_task_group() as group:
                     group.start_soon(slow)
-                    await anyio.sleep(0.5)
-                    started = time.monotonic()
+                    await anyio.to_thread.run_sync(
+                        lambda: wait_until(lambda: child_has_open(lock), "the search waits for the index lock")
+                    )
                     await session.send_ping()
                     finished["ping"] = time.monotonic()
-                    assert finished["ping"] - started < 1.5
-            assert finished["ping"] < finished["search"] - 1.0  # the ping did not queue behind it
+                    assert "search" not in finished and child_has_open(lock)  # answered while the search waits
+            assert finished["ping"] < finished["search"]  # the ping did not queue behind it
 
     run(scenario)

@@ -231,14 +231,12 @@ def test_append_runs_the_commit_lint_first(workspace: Path) -> None:
 
 
 def test_remember_and_log_from_the_shell(workspace: Path, tmp_path: Path) -> None:
-    from datetime import date
+    from tests.helpers import TODAY, assert_clean_error, memgit
 
-    from tests.helpers import assert_clean_error, memgit
-
-    today = workspace / "memory" / f"{date.today().isoformat()}.md"
+    today = workspace / "memory" / f"{TODAY.isoformat()}.md"
     proc = memgit(workspace, "log", "- Call Bob about the -C flag", "-x", "too")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith(f"appended to memory/{date.today().isoformat()}.md:")
+    assert proc.stdout.startswith(f"appended to memory/{TODAY.isoformat()}.md:")
     assert "- Call Bob about the -C flag -x too\n" in today.read_text()
 
     proc = memgit(tmp_path, "remember", "-C", str(workspace), "--long-term", "- Prefers", "window seats")

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import TODAY as SESSION_TODAY
 from tests.helpers import commit_all, git, memgit, write
 
-TODAY = f"memory/{date.today().isoformat()}.md"
+TODAY = f"memory/{SESSION_TODAY.isoformat()}.md"
 
 
 def one_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str:

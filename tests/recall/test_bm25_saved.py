@@ -5,7 +5,7 @@ never computes a word while a search runs."""
 from __future__ import annotations
 
 import threading
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from memgit.index.update import update_index
 from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
-from tests.helpers import commit_all, write
+from tests.helpers import commit_all, wait_until, write
 
 QUERIES = ["billing migration", "tea coffee", "granite quarry deploy", "kestrel latency budget"]
 
@@ -104,20 +104,42 @@ def test_a_saved_word_cache_is_loaded_for_the_same_state_only(workspace: Path, i
     broken.close()
 
 
+class _WatchedCondition:
+    """The word cache's real condition, which also says when someone first waits on it and how
+    many rows the cache held at that moment (read under the cache's lock, which the waiter holds)."""
+
+    def __init__(self, condition: threading.Condition, waiting: threading.Event, rows: Callable[[], int]) -> None:
+        self._condition = condition
+        self._waiting = waiting
+        self._rows = rows
+        self.rows_when_waiting = -1
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if not self._waiting.is_set():
+            self.rows_when_waiting = self._rows()
+            self._waiting.set()
+        return self._condition.wait(timeout)
+
+    def notify_all(self) -> None:
+        self._condition.notify_all()
+
+
 def test_a_prewarm_waits_while_a_search_runs(indexed: Workspace) -> None:
     ws = indexed
     searcher = warm_searcher(ws)
     assert searcher._term_scores is not None
     report: dict = {}
-    with searcher._term_scores.searching():
+    scores = searcher._term_scores
+    waiting = threading.Event()
+    watched = _WatchedCondition(scores._idle, waiting, lambda: scores.rows)
+    scores._idle = watched  # the prewarm's own wait, seen, not replaced
+    with scores.searching():
         thread = threading.Thread(target=lambda: report.update(searcher.prewarm_terms() or {}))
         thread.start()
-        time.sleep(0.15)
-        assert searcher._term_scores.rows == 0  # no word while a search runs ...
-        deadline = time.monotonic() + 20
-        while searcher._term_scores.rows == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert searcher._term_scores.rows > 0  # ... but searches without pause never starve it
+        assert waiting.wait(60), "the prewarm never waited for the running search"
+        assert watched.rows_when_waiting == 0  # no word while a search runs ...
+        wait_until(lambda: scores.rows > 0 or not thread.is_alive(), "the prewarm computes a word")
+        assert scores.rows > 0  # ... but searches without pause never starve it
     thread.join(timeout=60)
     assert report["words"] > 5 and searcher._term_scores.rows > 0
     searcher.close()

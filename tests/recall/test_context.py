@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from memgit.errors import MemgitError
 from memgit.recall.context import Source, assemble_context, build_context, estimate_tokens, plan_sources
 from memgit.workspace import Workspace
-from tests.helpers import memgit, write
+from tests.helpers import TODAY, memgit, write
 
 DAY = date(2026, 2, 6)
 
@@ -145,7 +145,7 @@ def test_every_line_is_either_shown_or_announced(sizes: list[int], budget: int) 
 
 
 def test_context_cli(workspace: Path) -> None:
-    today = date.today().isoformat()
+    today = TODAY.isoformat()  # the session's clock, which `memgit context` reads as MEMGIT_NOW
     write(workspace / "memory" / f"{today}.md", _log(today, 3))
     proc = memgit(workspace, "context", "--scope", "group")
     assert proc.returncode == 0, proc.stderr

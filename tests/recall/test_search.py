@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from memgit.recall.request import SearchRequest
 from memgit.recall.search import Searcher
 from memgit.workspace import Workspace
-from tests.helpers import assert_clean_error, commit_all, git, memgit, write
+from tests.helpers import assert_clean_error, commit_all, git, has_open, memgit, wait_until, write
 
 BM25 = {"MEMGIT_EMBEDDING": "none"}
 HIT_KEYS = {
@@ -314,7 +314,6 @@ def test_a_search_waits_for_another_process_building_the_first_index(workspace: 
     instead of answering "no index yet" (four searches racing to build it used to fail)."""
     import fcntl
     import sys
-    import time
 
     write(workspace / "memory" / "first.md", "- Firstbuildotter swims at dawn.\n")
     commit_all(workspace, "first")
@@ -330,8 +329,11 @@ def test_a_search_waits_for_another_process_building_the_first_index(workspace: 
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(1.5)  # well past the half second a search waits when an index exists
-        assert search.poll() is None, search.communicate()
+        # It reached the lock (holds the lock file open, polling it) and is still waiting well past
+        # the half second a search waits when an index exists.
+        wait_until(lambda: has_open(search.pid, data_dir / "lock") or search.poll() is not None, "the search polls")
+        with pytest.raises(subprocess.TimeoutExpired):
+            search.wait(timeout=1.5)
     out, err = search.communicate(timeout=60)
     assert search.returncode == 0, err
     assert [h["path"] for h in json.loads(out)["hits"]] == ["memory/first.md"]

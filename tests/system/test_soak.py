@@ -23,18 +23,17 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-from tests.helpers import git, memgit, write
+from tests.helpers import TODAY, git, memgit, write
 
 SECONDS = float(os.environ.get("MEMGIT_SOAK_SECONDS", "45"))
 WORDS = ["heron", "basalt", "lantern", "quartz", "meadow", "cobalt", "falcon", "juniper", "saffron", "tundra"]
-TODAY_LOG = f"memory/{date.today().isoformat()}.md"
+TODAY_LOG = f"memory/{TODAY.isoformat()}.md"
 
 
 def server_pid(parent: int) -> int | None:
@@ -78,11 +77,14 @@ class GitChurn(threading.Thread):
         self.rounds = 0
 
     def git(self, *args: str, cwd: Path | None = None) -> None:
-        for attempt in range(40):  # index.lock held by a hook or the server: wait, retry
+        # index.lock held by a hook or the server: retry until it is released (a lock that stays
+        # for a minute is a hang, whatever the machine's load).
+        deadline = time.monotonic() + 60
+        while True:
             proc = subprocess.run(["git", *args], cwd=cwd or self.root, capture_output=True, text=True)
             if proc.returncode == 0:
                 return
-            if "index.lock" not in proc.stderr or attempt == 39:
+            if "index.lock" not in proc.stderr or time.monotonic() > deadline:
                 raise RuntimeError(f"git {' '.join(args)}: {proc.stderr.strip()}")
             time.sleep(0.05)
 

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-from datetime import date
 from pathlib import Path
 
 import pytest
 
 from memgit.memory.init import DAILY_LOG_ATTRIBUTES_LINE, GITATTRIBUTES_LINE
+from tests.helpers import TODAY as SESSION_TODAY
 from tests.helpers import git, memgit, write
 
-TODAY = date.today().isoformat()
+TODAY = SESSION_TODAY.isoformat()
 DAILY = f"memory/{TODAY}.md"
 LEDGER = "memory/.dreams/recall.jsonl"
 
