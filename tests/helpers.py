@@ -21,8 +21,8 @@ REPO_ROOT = TESTS_DIR.parent
 #: that takes "today" from here and a memgit process that takes it from the clock agree, even when
 #: the run crosses midnight.
 NOW = os.environ.get("MEMGIT_TEST_NOW") or datetime.now(UTC).replace(microsecond=0).isoformat()
-#: Today as memgit sees it under NOW (local time, as `memgit log` names its daily log).
-TODAY: date = datetime.fromisoformat(NOW).astimezone().date()
+#: Today as memgit sees it under NOW (memgit.core.clock.today: the day NOW names).
+TODAY: date = datetime.fromisoformat(NOW).date()
 
 
 def git(repo: Path, *args: str, check: bool = True, input: str | None = None) -> str:

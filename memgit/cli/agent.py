@@ -43,7 +43,7 @@ def _text_argument(words: tuple[str, ...]) -> str:
 def _now() -> datetime:
     """The current local time, or MEMGIT_NOW's (the clock `search` and `dream` use), validated
     the same way: an invalid MEMGIT_NOW is an error here too, never silently ignored."""
-    from memgit.ledger.clock import resolve_now
+    from memgit.core.clock import resolve_now
 
     return resolve_now().astimezone()
 

@@ -52,8 +52,8 @@ def dream_command(ctx: click.Context, opts: DreamOptions) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
+    from memgit.core.clock import resolve_now
     from memgit.dream.run import run_dream
-    from memgit.ledger.clock import resolve_now
 
     now = resolve_now(opts.now_text)
     ws = workspace_from(ctx, opts.directory)
@@ -117,8 +117,8 @@ def drop_command(ctx: click.Context, keys: tuple[str, ...], opts: RewriteOptions
     conflict); the decision rides on the branch, so merging its pull request records it. Dropping
     a forget proposal keeps that entry for good.
     """
+    from memgit.core.clock import resolve_now
     from memgit.dream.review import drop_proposals
-    from memgit.ledger.clock import resolve_now
 
     now = resolve_now(opts.now_text)
     ws = workspace_from(ctx)
@@ -158,8 +158,8 @@ def reject_command(
     A person's text is never touched (an entry edited by hand is theirs: delete it yourself). A
     rejected entry is never proposed again unless its source text changes.
     """
+    from memgit.core.clock import resolve_now
     from memgit.dream.review import reject_entries
-    from memgit.ledger.clock import resolve_now
 
     now = resolve_now(now_text)
     ws = workspace_from(ctx)
@@ -184,8 +184,8 @@ def supersede_command(ctx: click.Context, key: str, old_key: str, opts: RewriteO
     The dream branch is written again from the same inputs with KEY replacing OLD_KEY (old -> new
     in its commit), and the decision rides on the branch, so later runs keep it an update.
     """
+    from memgit.core.clock import resolve_now
     from memgit.dream.review import supersede_proposal
-    from memgit.ledger.clock import resolve_now
 
     now = resolve_now(opts.now_text)
     ws = workspace_from(ctx)

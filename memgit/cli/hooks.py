@@ -256,7 +256,7 @@ def _agent_hook(ctx: click.Context, host: str, args: tuple[str, ...]) -> int:
     from memgit.errors import MemgitError
 
     try:
-        from memgit.ledger.clock import resolve_now
+        from memgit.core.clock import resolve_now
 
         now = resolve_now().astimezone()
     except MemgitError as exc:

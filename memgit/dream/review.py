@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.core.clock import resolve_now
 from memgit.core.paths import ENTRIES_PATH
 from memgit.dream import memory_doc
 from memgit.dream.branch import DreamBranch, Proposal
@@ -27,7 +28,6 @@ from memgit.dream.run import DreamOutcome, gather, read_dream_branch, write_bran
 from memgit.errors import MemgitError
 from memgit.git import commits, history
 from memgit.git.commits import Repo
-from memgit.ledger.clock import resolve_now
 
 if TYPE_CHECKING:
     from memgit.dream.model import DreamPlan

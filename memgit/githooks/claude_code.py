@@ -28,6 +28,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from memgit.core import clock
+
 if TYPE_CHECKING:
     from memgit.recall.context import ContextResult
     from memgit.workspace import Workspace
@@ -131,7 +133,7 @@ def _run(raw: str, *, workspace: Path | None, now: datetime | None, host: str) -
     if hook.event not in EVENTS:
         return None, [f"{hook.event} is not an event memgit handles ({', '.join(EVENTS)}); nothing was done"]
     ws = _workspace(hook, workspace)
-    now = now or datetime.now().astimezone()
+    now = now or clock.local_now()
     if hook.event == "SessionStart":
         return session_start(ws, now, host)
     message = _capture(ws, hook, now, host)

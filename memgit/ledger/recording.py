@@ -14,8 +14,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.core.clock import resolve_now
 from memgit.errors import MemgitError
-from memgit.ledger.clock import resolve_now
 from memgit.ledger.lines import render_lines
 from memgit.ledger.spool import append_spool
 

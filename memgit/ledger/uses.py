@@ -78,8 +78,8 @@ def record_use(
         return False
     if not recording_enabled(ws.config.dream.record):
         return False
+    from memgit.core.clock import resolve_now
     from memgit.errors import MemgitError
-    from memgit.ledger.clock import resolve_now
     from memgit.ledger.spool import append_spool
 
     try:

@@ -22,6 +22,7 @@ from datetime import date
 from pathlib import Path
 
 from memgit.config import LintConfig
+from memgit.core import clock
 from memgit.errors import PathRefused
 from memgit.git import plumbing
 from memgit.lint.rules import (
@@ -89,7 +90,7 @@ def lint_workspace(
     else:
         inputs = _worktree_inputs(ws, wanted)
         _check_named(ws, paths, wanted, inputs)
-    findings = lint_files(inputs, settings, today or date.today())
+    findings = lint_files(inputs, settings, today or clock.today())
     if staged and not every_line:
         findings = on_changed_lines(findings, inputs)
     return LintReport(findings=findings, files_checked=len(inputs))

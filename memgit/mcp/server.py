@@ -45,6 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from memgit import __version__
+from memgit.core import clock
 from memgit.errors import MemgitError
 from memgit.mcp import wire
 from memgit.mcp.arguments import ArgumentError, check_arguments
@@ -195,7 +196,6 @@ class McpServer:
     def _prompt_and_resource_methods(self) -> dict[str, Callable[[wire.Request], dict[str, Any] | None]]:
         """Prompts and resources (memgit.mcp.prompts, memgit.mcp.resources). They only read files,
         so they are answered on the reading thread, not queued behind tool calls."""
-        from datetime import date
 
         from memgit.mcp import prompts, resources
 
@@ -204,11 +204,11 @@ class McpServer:
 
         return {
             "prompts/list": lambda _request: {"prompts": prompts.listing()},
-            "prompts/get": lambda request: prompts.get(self.ws, self.options, request.params, date.today()),
-            "resources/list": lambda _request: {"resources": resources.listing(self.ws, self.options, date.today())},
+            "prompts/get": lambda request: prompts.get(self.ws, self.options, request.params, clock.today()),
+            "resources/list": lambda _request: {"resources": resources.listing(self.ws, self.options, clock.today())},
             "resources/templates/list": lambda _request: {"resourceTemplates": resources.templates(self.options)},
             "resources/read": lambda request: resources.read(
-                self.ws, self.options, params(request).get("uri"), date.today()
+                self.ws, self.options, params(request).get("uri"), clock.today()
             ),
         }
 

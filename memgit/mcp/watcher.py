@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.core import clock
 from memgit.core.paths import daily_log_path, yesterday
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class ChangeWatcher:
     `scan_interval` seconds, away from tool calls.
     """
 
-    def __init__(self, ws: Workspace, *, today: Callable[[], date] = date.today) -> None:
+    def __init__(self, ws: Workspace, *, today: Callable[[], date] = clock.today) -> None:
         self.ws = ws
         self._today = today
         self._dirs: tuple[str, ...] = ()

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.config import McpConfig
-from memgit.core import locks
+from memgit.core import clock, locks
 from memgit.core.paths import daily_log_path
 from memgit.core.text import invalid_utf8_at
 from memgit.errors import MemgitError
@@ -384,7 +384,7 @@ def append_memory(
     With `commit`, appends that commit hold one lock per clone from the write to the end of
     the commit, so each run commits its own text (none finds it already committed by another).
     """
-    now = now or datetime.now().astimezone()
+    now = now or clock.local_now()
     cleaned = clean_text(text, max_chars=max_chars)
     if long_term:
         rel, title, heading = LONG_TERM_PATH, "# Long-term Memory", None

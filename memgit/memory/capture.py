@@ -35,6 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.core import clock
 from memgit.core.transcript_formats import TranscriptError, Turn, parse_transcript
 from memgit.errors import MemgitError
 from memgit.lint.redact import placeholder, redact_text, secret_code
@@ -233,7 +234,7 @@ def capture_transcript(
     transcript in `<session>/subagents/*.jsonl`: their turns follow the main thread's)."""
     from memgit.lint.files import settings_for
 
-    now = now or datetime.now().astimezone()
+    now = now or clock.local_now()
     try:
         parsed = parse_transcript(read_transcript(transcript), fmt)
         if subagents:

@@ -33,6 +33,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
 from memgit.config import McpConfig
+from memgit.core import clock
 from memgit.core.paths import daily_log_path, yesterday
 from memgit.core.provenance import strip_markers
 from memgit.errors import MemgitError
@@ -436,7 +437,7 @@ def build_context(
     included MEMORY.md is a use of the lines it held, recorded here once (forgetting reads it)
     unless `record` is off (a read-only MCP session).
     """
-    day = day or date.today()
+    day = day or clock.today()
     if budget is not None and budget <= 0:
         raise MemgitError("the budget must be a positive number of tokens")
     if host not in HOST_LIMITS:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from memgit.core import clock
 from memgit.core.text import prune_common_terms, query_terms
 from memgit.embed import Embedder
 from memgit.errors import MemgitError
@@ -234,7 +235,7 @@ class Searcher:
         k, mode = request.k or cfg.k, request.mode
         limit = candidate_count(k, cfg.candidates_factor)
         scores = self._scores(store, meta, query, mode, limit, request.where, notices)
-        today = today or date.today()
+        today = today or clock.today()
         chosen = self.rank(query, merge.candidates(cfg, store, scores, mode, today), k, mode, today)
         if mode == "hybrid" and scores.use_vectors:
             chosen = merge.agreed_first(chosen, scores.text, scores.vector)
