@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import date
 
 from memgit.config import DreamConfig
@@ -91,6 +92,47 @@ def version_thresholds(similarity: Similarity) -> VersionThresholds:
     return VersionThresholds() if similarity.kind == "embedding" else TERM_THRESHOLDS
 
 
+def _entry_order(e: ShortTerm) -> tuple[str, str, int]:
+    day = daily_log_day(e.path)
+    return (day.isoformat() if day else min(e.days, default=""), e.path, e.start)
+
+
+def pool_versions(entries: list[ShortTerm], similarity: Similarity) -> list[ShortTerm]:
+    """The entries with each fact's newest version holding the evidence of all its versions.
+
+    A fact that changed is searched in several wordings ("when does X meet", "the new slot"), and
+    a search reaches whichever version's words it shares: each version alone may fall short of the
+    distinct-query and recall gates while the fact as a whole was asked about often. So the searches
+    of an older version (one the newer one updates, versions.py) count for the newest, each search
+    once, as for copies of one line (the light phase). Such a search counts at the newest version's
+    own mean relevance: it shows the fact was asked about, not how well this line answers. Only the
+    newest gains; the older versions keep their own evidence, and the deep phase marks them
+    `outdated` when the newest passes."""
+    live = [i for i, e in enumerate(entries) if not e.rejected and e.evidence]
+    if len(live) < 2:
+        return entries
+    order = sorted(live, key=lambda i: _entry_order(entries[i]), reverse=True)
+    texts = [plain(entries[i].fact) for i in order]
+    sims = similarity.compare(texts, texts)
+    limits = version_thresholds(similarity)
+    newest: dict[int, int] = {}  # position in `order` -> position of the newest version of its fact
+    for j in range(len(order)):
+        for i in range(j):
+            if _entry_order(entries[order[i]]) != _entry_order(entries[order[j]]) and (
+                judge(texts[i], texts[j], sims[i][j], limits) == UPDATE
+            ):
+                newest[j] = newest.get(i, i)
+                break
+    if not newest:
+        return entries
+    pooled = {order[i]: dict(entries[order[i]].evidence) for i in set(newest.values())}
+    for j, i in newest.items():
+        own = entries[order[i]].relevance
+        for search in entries[order[j]].evidence:
+            pooled[order[i]].setdefault(search, own)
+    return [replace(e, evidence=pooled[k]) if k in pooled else e for k, e in enumerate(entries)]
+
+
 def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: DreamConfig) -> None:
     """Within a run, the newest snippet about a subject wins: an older candidate that says the same
     (duplicate) or that a newer one updates (same subject, close meaning) does not pass. A newer
@@ -161,7 +203,7 @@ def deep_phase(
     survivors with MEMORY.md (duplicate, outdated, or an update of an entry), then write: forgets
     first, promotions up to the cap and the load budget."""
     review = review or Review()
-    candidates = score_entries(entries, cfg, now_day)
+    candidates = score_entries(pool_versions(entries, similarity), cfg, now_day)
     existing = memory_doc.parse_entries(memory_text, review.hashes)
     _gate(candidates, {e.key for e in existing}, cfg, review, base_commit)
     one_subject_one_entry(

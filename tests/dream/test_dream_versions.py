@@ -174,3 +174,21 @@ def test_a_newer_version_short_only_of_the_score_takes_the_older_ones_place() ->
     )
     candidates, actions = _deep([other], memory)
     assert actions == [] and candidates[0].gate == "score"
+
+
+def test_the_searches_of_every_version_of_a_fact_count_for_the_newest() -> None:
+    # Each version alone is recalled by two distinct questions (the gates ask for three): asked about
+    # five times in all, the fact's newest version is proposed and the older one is outdated.
+    old = _fact("memory/2026-03-02.md", "The sprint retro is on Fridays at 15:00.", ["2026-03-03", "2026-03-04"], 1.0)
+    new = _fact(
+        "memory/2026-03-09.md", "The sprint retro moved to Thursdays at 14:00.", ["2026-03-10", "2026-03-11"], 1.0
+    )
+    new.evidence = {(t, "new-" + q, d): r for (t, q, d), r in new.evidence.items()}
+    candidates, actions = _deep([old, new], "")
+    gates = {c.entry.entry_text: c.gate for c in candidates}
+    assert gates == {old.entry_text: "recalls", new.entry_text: None}
+    assert [(a.kind, a.text) for a in actions] == [("promote", new.entry_text)]
+    # Facts that are not versions of each other pool nothing: two questions each stay two.
+    other = _fact("memory/2026-03-09.md", "The canteen opens at 08:00.", ["2026-03-10", "2026-03-11"], 1.0)
+    candidates, actions = _deep([old, other], "")
+    assert actions == [] and {c.gate for c in candidates} == {"recalls"}
