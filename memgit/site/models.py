@@ -36,6 +36,7 @@ _TAG = re.compile(r"(?<![\w&#/])#([A-Za-z][\w-]{1,40})\b")
 _FIRST_CHARS = 160
 _MARKUP = re.compile(r"[*_`\[\]#>~|=]|^(?:[-+]|\d{1,9}[.)])(?:\s|$)|^-{3,}")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s")
+_PLAIN_MAX_CHARS = 4096
 
 
 @dataclass(frozen=True)
@@ -99,13 +100,18 @@ def source_lines(text: str) -> list[str]:
 def plain_text(line: str) -> str:
     """One Markdown line as a reader would read it: list bullets, heading marks, emphasis,
     code ticks and link syntax removed (summaries and search snippets show this)."""
-    text = line.strip()
+    # Every caller shows a few hundred characters at most (summaries, entry words, search rows of
+    # chunk-sized pieces), and emphasis patterns backtrack over the whole line: a line of
+    # hostile nesting could cost minutes. Only its beginning is read.
+    text = line.strip()[:_PLAIN_MAX_CHARS]
     if not _MARKUP.search(text):
         return text
     if re.fullmatch(r"[-*_=|: ]{3,}|`{3,}.*|~{3,}.*", text):
         return ""
     text = re.sub(r"^(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+)", "", text)
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    # link text without brackets and a target with at most one level of parentheses: linear on
+    # any input (`[^\]]*` rescanned the rest of the line from every `[` of a nested run)
+    text = re.sub(r"!?\[([^\[\]]*)\]\((?:[^()]|\([^()]*\))*\)", r"\1", text)
     text = re.sub(r"(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1", r"\2", text)
     text = re.sub(r"(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\1(?![\w*])", r"\2", text)
     text = re.sub(r"`([^`]*)`", r"\1", text)

@@ -144,6 +144,15 @@ def test_plain_text_summaries_end_in_an_ellipsis() -> None:
     assert summary.first.startswith("John: long") and summary.first.endswith("…")
 
 
+def test_plain_text_unwraps_links_with_parentheses_and_reads_only_a_hostile_lines_head() -> None:
+    assert models.plain_text("see [Foo](https://e.org/wiki/Foo_(bar)) and [x](y 'title')") == "see Foo and x"
+    # A line of nested brackets (a JSON transcript line, say) keeps its head as it is: the link
+    # pattern no longer rescans the rest of the line from every `[`, and the head is all a reader sees.
+    nested = "[" * 100_000 + "]" * 100_000
+    assert models.plain_text(nested) == "[" * 4096
+    assert models.plain_text("**a " * 50_000).startswith("**a **a ")
+
+
 def test_search_shard_postings_round_trip() -> None:
     from memgit.site.search_index import packed, shard_index
 
