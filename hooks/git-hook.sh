@@ -66,24 +66,36 @@ run_memgit() {
 # or look like one (the lint warns about those), memgit.toml, any path git quotes (non-ASCII,
 # control characters, quotes: core.quotePath is forced on, so a user's `false` cannot hand the
 # shell names it would misjudge), or any path at all when memgit.toml sets `extra_paths` (the
-# shell does not match those globs). Paths arrive one per line, as `git diff --name-only` prints.
+# shell does not match those globs). A path in a hidden folder is none of these (memgit never
+# indexes or lints it as memory). Paths arrive one per line, as `git diff --name-only` prints.
 paths_may_be_memory() {
     [ -n "$1" ] || return 1
     old_ifs=$IFS
     IFS=$nl
     set -f
     found=1
+    visible=1
     for path in $1; do
         case $path in
-            \"*|memgit.toml|*[Mm][Ee][Mm][Oo][Rr][YyIi]*|*[Uu][Ss][Ee][Rr].[Mm][Dd]|*.[Jj][Ss][Oo][Nn][Ll]|*[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].*)
+            \"*)
+                found=0
+                break
+                ;;
+            .*|*/.*)
+                # In a hidden folder or a dotfile (memory/.dreams/, .github/): never memory, not
+                # even through extra_paths, and nothing the lint judges (published recalls).
+                continue
+                ;;
+            memgit.toml|*[Mm][Ee][Mm][Oo][Rr][YyIi]*|*[Uu][Ss][Ee][Rr].[Mm][Dd]|*.[Jj][Ss][Oo][Nn][Ll]|*[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].*)
                 found=0
                 break
                 ;;
         esac
+        visible=0
     done
     set +f
     IFS=$old_ifs
-    [ "$found" = 0 ] || config_widens_memory
+    [ "$found" = 0 ] || { [ "$visible" = 0 ] && config_widens_memory; }
 }
 
 # Does memgit.toml (the work tree's, which memgit reads) set `extra_paths`, in any TOML spelling

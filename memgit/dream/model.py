@@ -25,6 +25,8 @@ class Similarity:
 
     kind: str  # "embedding" | "terms"
     compare: SimilarityFn
+    #: Embedding only: texts this run embedded, and texts whose vectors the embedding cache held.
+    counts: dict[str, int] = field(default_factory=dict, compare=False)
 
     def duplicate_threshold(self, cfg: DreamConfig) -> float:
         return cfg.duplicate_similarity if self.kind == "embedding" else cfg.duplicate_overlap

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memgit.core.chunking import text_hash
 from memgit.core.paths import DECISIONS_DIR, DREAM_REPORT_DIR, ENTRIES_PATH, LEDGER_DIR, daily_date, daily_log_path
 from memgit.core.provenance import (
     TRAILER_ACTION,
@@ -34,6 +35,7 @@ from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
 from memgit.git import commits, history, plumbing
 from memgit.git.commits import ChainCommit, Repo
+from memgit.index.cache import TextVectors
 from memgit.ledger.lines import ledger_lines
 from memgit.ledger.read import parse_ledger
 from memgit.ledger.spool import new_lines, read_spool
@@ -61,6 +63,8 @@ class DreamOutcome:
     #: (`<branch>-decisions`; never a pull request of its own), and git's push line for it.
     decisions_branch: str | None = None
     decisions_pushed: str | None = None
+    #: Texts the comparison embedded and read from the embedding cache ({} without a model).
+    vectors: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         plan = self.plan
@@ -74,6 +78,7 @@ class DreamOutcome:
             "not_pushed": self.not_pushed,
             "decisions_branch": self.decisions_branch,
             "decisions_pushed": self.decisions_pushed,
+            "vectors": self.vectors,
         }
         if plan is not None:
             data.update(
@@ -117,13 +122,27 @@ def _similarity(ws: Workspace, notices: list[str]) -> Similarity:
         notices.append(NO_MODEL_NOTICE + (f" ({problem})" if problem else ""))
         return Similarity("terms", lambda a, b: [[jaccard(x, y) for y in b] for x in a])
     cache: dict[str, Any] = {}
+    kept = _text_vectors(ws)
+    counts = {"embedded": 0, "cached": 0}
 
     def vectors(texts: list[str]) -> Any:
+        import numpy as np
+
         missing = [t for t in dict.fromkeys(texts) if t not in cache]
         if missing:
-            for text, vec in zip(missing, embedder.embed(missing), strict=True):
-                cache[text] = vec
-        import numpy as np
+            hashes = {t: text_hash(t) for t in missing}
+            found = kept.get(embedder.model_id, list(hashes.values()))
+            fresh = [t for t in missing if hashes[t] not in found]
+            counts["embedded"] += len(fresh)
+            counts["cached"] += len(missing) - len(fresh)
+            for text in missing:
+                if hashes[text] in found:
+                    cache[text] = np.frombuffer(found[hashes[text]], dtype="<f4").astype(np.float32)
+            if fresh:
+                made = embedder.embed(fresh)
+                for text, vec in zip(fresh, made, strict=True):
+                    cache[text] = vec
+                kept.put(embedder.model_id, {hashes[t]: cache[t] for t in fresh})
 
         return np.stack([cache[t] for t in texts]) if texts else np.zeros((0, embedder.dim), dtype="float32")
 
@@ -133,7 +152,17 @@ def _similarity(ws: Workspace, notices: list[str]) -> Similarity:
         rows: list[list[float]] = (vectors(a) @ vectors(b).T).round(6).tolist()
         return rows
 
-    return Similarity("embedding", compare)
+    return Similarity("embedding", compare, counts)
+
+
+def _text_vectors(ws: Workspace) -> TextVectors:
+    """The index's embedding cache, where a dream keeps the vectors of what it compares: the
+    next night (and the run after a `--dry-run`) embeds only texts it has not seen."""
+    from memgit.index.layout import cache_path
+    from memgit.index.store import backend
+
+    # A short wait: the cache only saves work, and an index build holds its lock a batch at a time.
+    return TextVectors(cache_path(ws), backend().module, busy_timeout=2.0)
 
 
 def _text(data: bytes | None) -> str | None:
@@ -414,6 +443,7 @@ def run_dream(
     inputs = gather(ws, repo, base_commit, now, notices, tips=tuple(tips), new_decisions=tuple(new))
     plan = plan_dream(inputs)
     outcome.plan = plan
+    outcome.vectors = dict(inputs.similarity.counts)
     outcome.notices = plan.notices
     fresh = _unrecorded(new, inputs)
     if plan.empty:

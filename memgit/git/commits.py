@@ -7,6 +7,7 @@ once per call. Every function returns plain values (hex ids, paths, bytes).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -279,6 +280,23 @@ def lock_advice(complaint: str, advice: str) -> str:
     return advice
 
 
+#: An index lock no git process has touched for this long was left by a crashed one, or is held
+#: by an interactive one (an editor open on a commit message): the retries (≈10 s) help neither.
+OLD_LOCK_SECONDS = 60.0
+_LOCK_PATH = re.compile(r"'([^']*index\.lock)'")
+
+
+def _lock_is_old(complaint: str) -> bool:
+    """Whether the index lock git named in `complaint` is older than `OLD_LOCK_SECONDS`."""
+    import time
+
+    found = _LOCK_PATH.search(complaint)
+    try:
+        return found is not None and time.time() - Path(found.group(1)).stat().st_mtime > OLD_LOCK_SECONDS
+    except OSError:
+        return False
+
+
 def commit_paths(
     root: Path, paths: list[str], message: str, *, attempts: int = 20, extra_env: dict[str, str] | None = None
 ) -> str:
@@ -292,7 +310,7 @@ def commit_paths(
         commit, last_error = plumbing.commit_only(root, paths, message, extra_env)
         if commit:
             return commit
-        if "index.lock" not in last_error:
+        if "index.lock" not in last_error or _lock_is_old(last_error):
             break
         time.sleep(0.05 * (attempt + 1))
     raise CommitFailed(git_complaint(last_error))

@@ -6,7 +6,9 @@ ask the same question here, before importing the CLI, memgit's config schema or 
 (which cost more than the answer). The rule is the shell's, kept wider than memgit's own notion
 of memory and never narrower (a test holds the two equal, and both wider than memgit's): a path
 that could be a memory file or look like one, `memgit.toml`, a name git would quote, or any path
-at all when `memgit.toml` sets `extra_paths`, whose globs only the full config can match.
+at all when `memgit.toml` sets `extra_paths`, whose globs only the full config can match. A path
+in a hidden folder (`memory/.dreams/`, where published recalls go) or a dotfile is never memory,
+not even through `extra_paths`, and nothing the lint judges: it is left out.
 """
 
 from __future__ import annotations
@@ -38,11 +40,12 @@ def config_widens_memory(root: Path) -> bool:
 def paths_may_be_memory(paths: Iterable[str], root: Path) -> bool:
     """True when any of `paths` (repository-relative) could be memory under the rule above."""
     paths = [p for p in paths if p]
-    if not paths:
-        return False
-    if any(_QUOTED.search(p) or _MAY_BE_MEMORY.search(p) for p in paths):
+    if any(_QUOTED.search(p) for p in paths):
         return True
-    return config_widens_memory(root)
+    visible = [p for p in paths if not any(part.startswith(".") for part in p.split("/"))]
+    if any(_MAY_BE_MEMORY.search(p) for p in visible):
+        return True
+    return bool(visible) and config_widens_memory(root)
 
 
 def is_work_tree_top(cwd: Path) -> bool:

@@ -4,6 +4,7 @@ post-merge hook, supersede, duplicates, forgetting, determinism, and the bad-inp
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -232,6 +233,32 @@ def test_supersede_edits_the_entry_memgit_wrote_with_both_sources(workspace: Pat
     assert again["actions"] == [], again["actions"]
     porto = next(row for row in again["candidates"] if "Porto" in row["text"])
     assert porto["gate"] == "outdated"
+
+
+@pytest.mark.model
+def test_a_dream_keeps_its_vectors_and_the_next_run_embeds_none_of_them(dreaming: Path, real_model: Path) -> None:  # noqa: F811
+    env = {"MEMGIT_MODEL": str(real_model)}
+    first = dream(dreaming, "--dry-run", "--explain", env=env)
+    assert first["vectors"]["embedded"] > 0, first["vectors"]
+    cache = dreaming / ".git" / "memgit" / "embed-cache.sqlite"
+    with sqlite3.connect(cache) as db:
+        kept = db.execute("SELECT count(*) FROM embeddings").fetchone()[0]
+    assert kept >= first["vectors"]["embedded"]
+    second = dream(dreaming, env=env)  # the run proper, after its dry run
+    assert second["vectors"] == {"embedded": 0, "cached": sum(first["vectors"].values())}
+    assert [a["text"] for a in second["actions"]] == [a["text"] for a in first["actions"]] == [PASSWORD]
+    assert [a["score"] for a in second["actions"]] == [a["score"] for a in first["actions"]]
+    # Without a model, term overlap: nothing embedded, nothing read.
+    assert dream(dreaming, "--dry-run")["vectors"] == {}
+    # A cache that cannot be opened only costs the work it would have saved.
+    cache.unlink()
+    cache.mkdir()
+    try:
+        third = dream(dreaming, "--dry-run", env=env)
+    finally:
+        cache.rmdir()
+    assert third["vectors"] == {"embedded": sum(first["vectors"].values()), "cached": 0}
+    assert [a["score"] for a in third["actions"]] == [a["score"] for a in first["actions"]]
 
 
 def test_duplicates_fold_and_an_existing_entry_is_not_added_twice(workspace: Path, similarity_env: dict) -> None:

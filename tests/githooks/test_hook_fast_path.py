@@ -52,6 +52,8 @@ def tried_python(repo: Path, *args: str) -> bool:
         "docs/guide/setup.md",
         "notes.txt",
         "data/report-2026.csv",
+        "memory/.dreams/recall/2026-03-01.jsonl",  # published recalls: dreaming's, not memory
+        ".github/workflows/memory-2026-03-01.md",
     ],
 )
 def test_non_memory_commit_never_starts_python(lint_hook_without_python: Path, path: str) -> None:
@@ -76,6 +78,7 @@ def test_empty_commit_never_starts_python(lint_hook_without_python: Path) -> Non
         "docs/memories.md",
         "memgit.toml",
         "odd\tname.md",  # git quotes it: the shell does not guess
+        "memory/.dreams/récall.jsonl",  # quoted too, hidden or not
     ],
 )
 def test_memory_or_memory_looking_paths_run_the_lint(lint_hook_without_python: Path, path: str) -> None:
@@ -214,6 +217,7 @@ _COMPONENTS = st.sampled_from(
         "mem",
         "ory",
         ".hidden",
+        ".dreams",
         "memo ry.md",
     ]
 )
@@ -305,6 +309,10 @@ def test_code_commits_skip_the_index_hook_in_the_shell(workspace: Path, monkeypa
     assert index_hook_warnings(workspace, "-m", "more code") == []
     checkout = subprocess.run(["git", "checkout", "-q", "main"], cwd=workspace, capture_output=True, text=True)
     assert "memgit not found" not in checkout.stderr
+
+    write(workspace / "memory" / ".dreams" / "recall" / "2026-03-02.jsonl", '{"q": "narwhal"}\n')
+    git(workspace, "add", "-A")
+    assert index_hook_warnings(workspace, "-m", "published recalls") == []  # `memgit recalls publish`
 
     write(workspace / "memory" / "2026-03-02.md", "- Narwhal tusks are teeth.\n")
     git(workspace, "add", "-A")

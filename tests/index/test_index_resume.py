@@ -36,7 +36,7 @@ def cached_embeddings(cache: Path) -> int:
 
 @pytest.mark.model
 def test_interrupted_full_index_resumes(tmp_path: Path, real_model: Path) -> None:  # noqa: F811
-    ws = generate(tmp_path / "ws", 60, seed=3)
+    ws = generate(tmp_path / "ws", 24, seed=3)  # ~170 chunks: 64 cached, SIGINT, the rest resumed
     cache = ws / ".git" / "memgit" / "embed-cache.sqlite"
     env = {**os.environ, "MEMGIT_NO_PROGRESS": "1", "MEMGIT_MODEL": str(real_model)}
     env.pop("MEMGIT_EMBEDDING", None)

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -174,6 +175,8 @@ def test_failed_commit_is_one_line_and_keeps_the_text(workspace: Path) -> None:
 def test_a_stale_index_lock_is_named_in_one_line(workspace: Path) -> None:
     lock = workspace / ".git" / "index.lock"
     lock.touch()
+    stale = time.time() - 600  # left ten minutes ago by a git that crashed: no retrying helps
+    os.utime(lock, (stale, stale))
     try:
         one_error(
             memgit(workspace, "log", "- waits for the lock", "--commit"),
