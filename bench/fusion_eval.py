@@ -102,6 +102,21 @@ def score(ranks: list[int | None]) -> dict[str, float]:
     }
 
 
+def against_parts(ranks: dict[str, list[int | None]]) -> dict[str, dict[str, float | str]]:
+    """Hybrid minus the better single mode, per cut-off, with its paired bootstrap 95 % interval
+    (bench/stats.py): with ~35 questions one question is ~0.03, and an interval that holds 0 says
+    the two are not told apart."""
+    from bench.stats import paired_bootstrap
+
+    out: dict[str, dict[str, float | str]] = {}
+    for name, cut in (("top1", 1), ("top5", 5)):
+        hit = {mode: [1.0 if r is not None and r <= cut else 0.0 for r in rs] for mode, rs in ranks.items()}
+        best = max(("bm25", "vector"), key=lambda mode: sum(hit[mode]))
+        diff, low, high = paired_bootstrap(hit["hybrid"], hit[best])
+        out[name] = {"vs": best, "difference": round(diff, 3), "low": round(low, 3), "high": round(high, 3)}
+    return out
+
+
 Fusion = Callable[[dict[str, float], dict[str, float]], dict[str, float]]
 
 
@@ -157,6 +172,7 @@ def evaluate(ws: Path, questions: list[dict[str, str]], docs: dict[str, str], of
         searcher.close()
     report: dict[str, Any] = {"questions": len(asked), "documents": len(docs), "modes_ran": sorted(ran)}
     report |= {mode: score(r) for mode, r in ranks.items()}
+    report["hybrid_minus_best_part"] = against_parts(ranks)
     if offline:
         report["variants"] = {
             name: score([rank_of(sorted(f(t, v), key=lambda p: -f(t, v)[p]), target) for t, v, target in legs])

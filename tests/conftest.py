@@ -14,7 +14,7 @@ import pytest
 from hypothesis import settings
 
 from tests.helpers import NOW, git, write
-from tests.tiers import MODEL_FIXTURES, SLOW_UNIT_TESTS, Classifier, tier_neutral, tier_of
+from tests.tiers import MODEL_FIXTURES, SLOW_UNIT_TESTS, Classifier, heavy_first, tier_neutral, tier_of
 
 # Property tests check behaviour, never speed: no per-example deadline (a loaded machine or a
 # busy xdist worker would otherwise fail them at random). Their own @settings still apply.
@@ -27,6 +27,19 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("MEMGIT_TEST_NOW", NOW)
     if not hasattr(config, "workerinput"):  # the controller, before any worker starts
         seed_model_cache()
+    config.pluginmanager.register(HeavyFirst(), "memgit-heavy-first")
+
+
+class HeavyFirst:
+    """On xdist, the longest tests first in each worker's share (tests/tiers.py `heavy_first`),
+    ordered after `-m`/`-k` have deselected, so the shares are the ones xdist cuts."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
+        if workers > 1:
+            order = heavy_first([item.nodeid for item in items], workers)
+            items[:] = [items[i] for i in order]
 
 
 @pytest.fixture(autouse=True)

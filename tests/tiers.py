@@ -62,6 +62,59 @@ SLOW_UNIT_TESTS = frozenset(
     }
 )
 
+#: The longest tests (seconds of CPU on the 2-core machine, measured per test), longest first. On
+#: xdist they start first on each worker (`heavy_first`): one left to the end of a worker's share
+#: would run alone while the other worker has nothing left to take.
+HEAVY_TESTS: tuple[tuple[str, float], ...] = (
+    ("tests/system/test_soak.py::", 51),
+    ("tests/dream/test_dream_generated.py::test_a_generated_month_lived_through_the_cli", 39),
+    ("tests/dream/test_dream_quality_case.py::test_a_reviewer_keeps_what_dreaming_proposes[team_month]", 38),
+    ("tests/project/test_bench_peers.py::test_memgit_rows_rerun_alone_and_merge", 24),
+    ("tests/dream/test_marker_share.py::test_locomo_markers_stay_small_after_three_dreams", 20),
+    ("tests/hosts/test_gitlab_runner.py::", 18),
+    ("tests/dream/test_dream_quality_case.py::test_a_reviewer_keeps_what_dreaming_proposes[support_desk]", 17),
+    ("tests/githooks/test_precommit_framework.py::test_framework_hooks_follow_every_git_operation", 15),
+    ("tests/index/test_pending_vectors.py::test_three_framework_commits", 14),
+    ("tests/index/test_index_resume.py::test_interrupted_full_index_resumes", 14),
+    ("tests/index/test_index_state_machine.py::test_index_follows_random_git_histories", 13),
+    ("tests/index/test_indexer_git.py::test_killed_update_leaves_a_consistent_index", 12),
+    ("tests/lint/test_redact_scan.py::test_the_token_shapes_hint_lets_every_shape_through", 11),
+    ("tests/git/test_commit_race.py::", 8),
+    ("tests/lint/test_redact_scan.py::test_detect_secrets_gate_lets_every_detector_pattern_through", 8),
+    ("tests/core/test_chunking.py::test_fast_heading_path_agrees_with_commonmark_on_generated_markdown", 8),
+)
+
+
+def heavy_first(nodeids: list[str], workers: int) -> list[int]:
+    """An order of the tests (indices into `nodeids`) in which each worker's share starts with
+    its part of the heavy tests. xdist's work-stealing scheduler hands worker i the i-th of
+    `workers` contiguous shares (`len // remaining` each) and steals from a share's end, so each
+    share gets heavy tests at its head (longest first, each to the least loaded share) and keeps
+    the rest in collection order."""
+    cost = {i: next((s for prefix, s in HEAVY_TESTS if nid.startswith(prefix)), 0.0) for i, nid in enumerate(nodeids)}
+    heavy = sorted((i for i in cost if cost[i]), key=lambda i: (-cost[i], i))
+    light = [i for i in range(len(nodeids)) if not cost[i]]
+    if workers < 2 or not heavy:
+        return heavy + light
+    sizes, left = [], len(nodeids)
+    for remaining in range(workers, 0, -1):
+        sizes.append(left // remaining)
+        left -= sizes[-1]
+    shares: list[list[int]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for i in heavy:
+        room = [w for w in range(workers) if len(shares[w]) < sizes[w]]
+        target = min(room, key=lambda w: (load[w], w))
+        shares[target].append(i)
+        load[target] += cost[i]
+    order: list[int] = []
+    for w in range(workers):
+        take = sizes[w] - len(shares[w])
+        order += shares[w] + light[:take]
+        light = light[take:]
+    return order
+
+
 #: Fixtures that hand a test the real MiniLM GGUF: a test using one (directly or through another
 #: fixture) gets the `model` marker.
 MODEL_FIXTURES = frozenset({"real_model", "real_model_path"})

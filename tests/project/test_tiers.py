@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import REPO_ROOT, commit_all, git, memgit, write
-from tests.tiers import MODEL_FIXTURES, SLOW_UNIT_TESTS, Classifier
+from tests.tiers import HEAVY_TESTS, MODEL_FIXTURES, SLOW_UNIT_TESTS, Classifier, heavy_first
 
 
 class _Tiers:
@@ -45,6 +45,8 @@ def test_every_collected_test_has_exactly_one_tier(capsys: pytest.CaptureFixture
     # A test handed the real model through a fixture is marked `model` without saying so.
     assert tiers.model and all(tiers.model.values()), tiers.model
     assert tiers.slow >= SLOW_UNIT_TESTS, SLOW_UNIT_TESTS - tiers.slow  # no stale name in the list
+    stale = [prefix for prefix, _ in HEAVY_TESTS if not any(n.startswith(prefix) for n in tiers.tiers)]
+    assert stale == [], stale  # every heavy test named is still collected
     here = f"tests/project/{Path(__file__).name}::test_every_collected_test_has_exactly_one_tier"
     assert tiers.tiers[here] == ["system"]  # its own marker wins over what the code reaches
 
@@ -116,3 +118,23 @@ def _uses_a_subclass_that_runs_the_cli(root: Path) -> None:
 )
 def test_the_classifier_follows_helpers_to_the_process(function: object, starts: bool) -> None:
     assert Classifier().starts_process(function) is starts
+
+
+def test_heavy_tests_head_each_workers_share_and_nothing_is_lost() -> None:
+    heavy = [prefix.rstrip(":") + ("::t" if prefix.endswith("::") else "") for prefix, _ in HEAVY_TESTS]
+    light = [f"tests/x/test_{i}.py::t" for i in range(101)]
+    nodeids = light[:50] + heavy + light[50:]
+    for workers in (2, 3):
+        order = heavy_first(nodeids, workers)
+        assert sorted(order) == list(range(len(nodeids)))  # a permutation
+        ordered = [nodeids[i] for i in order]
+        assert [n for n in ordered if n in light] == light  # the rest keep collection order
+        left, start = len(ordered), 0
+        for remaining in range(workers, 0, -1):  # the shares xdist's work-stealing cuts
+            share = ordered[start : start + left // remaining]
+            start, left = start + len(share), left - len(share)
+            count = sum(n in heavy for n in share)
+            assert count >= len(heavy) // workers - 1, (workers, count)
+            assert all(n in heavy for n in share[:count])  # at its head
+    one = [nodeids[i] for i in heavy_first(nodeids, 1)]
+    assert set(one[: len(heavy)]) == set(heavy) and one[len(heavy) :] == light
