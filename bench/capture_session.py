@@ -6,7 +6,7 @@ Builds, under DIR, a memory workspace (`memgit init`, memgit's git hooks install
 commit runs the memory lint and the post-commit indexer) and `transcript.jsonl`: a Claude Code
 session of `--turns` user and assistant text turns in the host's record shapes, with a tool call
 and a large tool result (build logs, ~40 KB) every other exchange, as real sessions carry (a
-1,500-turn session is ~20 MB). It writes three scripts for `farm-bench`:
+1,500-turn session is ~20 MB). It writes three scripts to time (each process under `/usr/bin/time -v`, several runs):
 
 * `first.sh`: PreCompact on a whole new session (the next of `--runs` transcripts, each with record
   ids of its own; a new id each run): parse,
@@ -14,8 +14,8 @@ and a large tool result (build logs, ~40 KB) every other exchange, as real sessi
 * `again.sh`: PreCompact on the same session again, nothing new (after one `first` run);
 * `start.sh`: SessionStart (the context, stdout to /dev/null).
 
-    farm-bench -n 5 --timeout 600 -- DIR/first.sh      # at most --runs runs, warm-up included
-    farm-bench -n 5 -- DIR/again.sh
+    for i in 1 2 3 4 5; do /usr/bin/time -v DIR/first.sh; done   # at most --runs runs
+    for i in 1 2 3 4 5; do /usr/bin/time -v DIR/again.sh; done
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def main() -> None:
     parser.add_argument("dir", type=Path)
     parser.add_argument("--turns", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--runs", type=int, default=8, help="transcripts for first.sh (farm-bench's runs + warm-up)")
+    parser.add_argument("--runs", type=int, default=8, help="transcripts for first.sh (the timed runs, warm-up included)")
     args = parser.parse_args()
     root: Path = args.dir.resolve()
     root.mkdir(parents=True, exist_ok=True)

@@ -80,10 +80,18 @@ def verify_index(
     with index_lock(ws):
         store = open_store(ws)
         scratch_path = ws.data_dir / f"verify-{os.getpid()}.sqlite"
+        sample: _Sample | None = None
         try:
             meta = store.meta()
             target = (meta.get("commit"), meta.get("tree") or plumbing.EMPTY_TREE)
             worktree = bool(store.worktree_paths())
+            model = meta.get("model_id") or None
+            # Every cached vector, read once for the files' check and the vec0 table's.
+            pairs = store.cache.vectors_for(None, model) if model else []
+            if model and pairs and embedder is not None and embedder.model_id == model:
+                # The sample is embedded again on a thread while this one rebuilds the text:
+                # llama.cpp leaves the interpreter free, and the two took as long each.
+                sample = _Sample(store, model, embedder, pairs, progress, reembed)
             scratch = Store(scratch_path, cache_path(ws))
             try:
                 run_update(ws, scratch, lambda: None, UpdateSettings(full=True, worktree=worktree, target=target))
@@ -93,13 +101,15 @@ def verify_index(
             actual = store.snapshot()
             differences = compare_snapshots(actual, expected)
             lines = _Lines([f"rows: {len(actual['files'])} files and {len(actual['chunks'])} chunks against a rebuild"])
-            model = meta.get("model_id") or None
-            checked, vector_differences = _check_vectors(ws, store, meta, model, embedder, progress, reembed, lines)
+            checked, vector_differences = _check_vectors(ws, meta, model, embedder, pairs, sample, lines)
             differences.extend(vector_differences)
-            vec_differences, oracle = _check_vec0(ws, store, meta, model, lines)
+            vec_differences, oracle = _check_vec0(ws, store, meta, model, pairs, lines)
             differences.extend(vec_differences)
-            pending = store.cache.pending_count(model)
+            # Chunks without a cached vector: the ones `pairs` left out (no second pass over the cache).
+            pending = len(actual["chunks"]) - len(pairs) if model else 0
         finally:
+            if sample is not None:
+                sample.wait()
             store.close()
             for suffix in ("", "-wal", "-shm"):
                 with contextlib.suppress(FileNotFoundError):
@@ -146,12 +156,11 @@ def compare_snapshots(actual: dict[str, Any], expected: dict[str, Any]) -> list[
 
 def _check_vectors(
     ws: Workspace,
-    store: Store,
     meta: dict[str, str],
     model: str | None,
     embedder: Embedder | None,
-    progress: Callable[[int, int], None] | None,
-    reembed: bool,
+    pairs: list[tuple[int, bytes]],
+    sample: _Sample | None,
     lines: _Lines,
 ) -> tuple[int, list[str]]:
     """(vectors checked, differences): the files against the cache, the cache against the model."""
@@ -163,7 +172,6 @@ def _check_vectors(
     from memgit.index.vectors import VectorSet
 
     out: list[str] = []
-    pairs = store.cache.vectors_for(None, model)
     want_ids = np.asarray([p[0] for p in pairs], dtype="<i8")
     want = (
         np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), -1)
@@ -186,39 +194,74 @@ def _check_vectors(
     lines.checked.append(f"vectors: {len(pairs)} vector-file rows against the embedding cache ({model})")
     if not pairs:
         return 0, out
-    if embedder is None or embedder.model_id != model:
+    if sample is None:
         why = "no embedding model loads here" if embedder is None else f"this process loads {embedder.model_id}"
         lines.skipped.append(f"re-embedding: {why}; the cached vectors were not compared with fresh ones")
         return len(pairs), out
-    bad, total = _reembed(store, model, embedder, pairs, progress, reembed, lines)
+    bad, total = sample.result(lines)
     if bad:
         out.append(f"vectors: {bad} of {total} cached vectors differ from a fresh embedding of their text")
     return len(pairs), out
 
 
-def _reembed(
-    store: Store,
-    model: str,
-    embedder: Embedder,
-    pairs: list[tuple[int, bytes]],
-    progress: Callable[[int, int], None] | None,
-    everything: bool,
-    lines: _Lines,
-) -> tuple[int, int]:
-    """(differing, compared): cached vectors against a fresh embedding of their text, a seeded
-    sample of `REEMBED_SAMPLE` distinct texts unless `everything`."""
-    import random
+class _Sample:
+    """Cached vectors against a fresh embedding of their text, a seeded sample of
+    `REEMBED_SAMPLE` distinct texts unless `everything`. The texts and their cached vectors are
+    read here, on the caller's thread (the store's connection stays on it); only the embedding
+    and the comparison run on the worker thread, started at once."""
 
+    def __init__(
+        self,
+        store: Store,
+        model: str,
+        embedder: Embedder,
+        pairs: list[tuple[int, bytes]],
+        progress: Callable[[int, int], None] | None,
+        everything: bool,
+    ) -> None:
+        import random
+        from concurrent.futures import ThreadPoolExecutor
+
+        rows = store.chunk_rows([p[0] for p in pairs])
+        texts: dict[str, str] = {}
+        for chunk_id, _vec in pairs:
+            texts.setdefault(_hash(rows[chunk_id][3]), rows[chunk_id][3])
+        hashes = sorted(texts)
+        if not everything and len(hashes) > REEMBED_SAMPLE:
+            hashes = sorted(random.Random(0).sample(hashes, REEMBED_SAMPLE))
+        cached = store.cache.get(model, {h: texts[h] for h in hashes})
+        self.distinct, self.hashes = len(texts), hashes
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memgit-verify")
+        self._future = self._pool.submit(_compare, embedder, hashes, {h: texts[h] for h in hashes}, cached, progress)
+
+    def result(self, lines: _Lines) -> tuple[int, int]:
+        """(differing, compared), once the thread is done; its error, if it failed."""
+        bad = self._future.result()
+        lines.reembedded = len(self.hashes)
+        lines.checked.append(
+            f"re-embedding: {len(self.hashes)} of {self.distinct} cached texts embedded again and compared"
+        )
+        if len(self.hashes) < self.distinct:
+            lines.skipped.append(
+                f"re-embedding: {self.distinct - len(self.hashes)} cached texts not embedded again (--reembed: all)"
+            )
+        return bad, len(self.hashes)
+
+    def wait(self) -> None:
+        """Let the thread finish before the store closes (an error is `result`'s to raise)."""
+        self._pool.shutdown(wait=True)
+
+
+def _compare(
+    embedder: Embedder,
+    hashes: list[str],
+    texts: dict[str, str],
+    cached: dict[str, bytes],
+    progress: Callable[[int, int], None] | None,
+) -> int:
+    """How many of `hashes` have a cached vector below `VECTOR_MIN_COSINE` of a fresh one."""
     import numpy as np
 
-    rows = store.chunk_rows([p[0] for p in pairs])
-    texts: dict[str, str] = {}
-    for chunk_id, _vec in pairs:
-        texts.setdefault(_hash(rows[chunk_id][3]), rows[chunk_id][3])
-    hashes = sorted(texts)
-    if not everything and len(hashes) > REEMBED_SAMPLE:
-        hashes = sorted(random.Random(0).sample(hashes, REEMBED_SAMPLE))
-    cached = store.cache.get(model, {h: texts[h] for h in hashes})
     bad = 0
     for start in range(0, len(hashes), 32):
         batch = hashes[start : start + 32]
@@ -229,17 +272,16 @@ def _reembed(
                 bad += 1
         if progress is not None:
             progress(start + len(batch), len(hashes))
-    lines.reembedded = len(hashes)
-    lines.checked.append(f"re-embedding: {len(hashes)} of {len(texts)} cached texts embedded again and compared")
-    if len(hashes) < len(texts):
-        lines.skipped.append(
-            f"re-embedding: {len(texts) - len(hashes)} cached texts not embedded again (--reembed: all)"
-        )
-    return bad, len(hashes)
+    return bad
 
 
 def _check_vec0(
-    ws: Workspace, store: Store, meta: dict[str, str], model: str | None, lines: _Lines
+    ws: Workspace,
+    store: Store,
+    meta: dict[str, str],
+    model: str | None,
+    pairs: list[tuple[int, bytes]],
+    lines: _Lines,
 ) -> tuple[list[str], dict[str, Any] | None]:
     """The vec0 table against the cache (row for row), then sqlite-vec as the exact oracle of
     the fast path: sample queries, the fast path's top k against vec0's exact KNN."""
@@ -252,7 +294,7 @@ def _check_vec0(
         lines.skipped.append("vec0: the table waits for `memgit index` where sqlite-vec loads; it was not checked")
         return [], None
     out: list[str] = []
-    want = dict(store.cache.vectors_for(None, model))
+    want = dict(pairs)
     have = store.vec.rows()
     if set(have) != set(want):
         extra, lost = sorted(set(have) - set(want))[:5], sorted(set(want) - set(have))[:5]
