@@ -88,7 +88,9 @@ def main() -> None:
     parser.add_argument("dir", type=Path)
     parser.add_argument("--turns", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--runs", type=int, default=8, help="transcripts for first.sh (the timed runs, warm-up included)")
+    parser.add_argument(
+        "--runs", type=int, default=8, help="transcripts for first.sh (the timed runs, warm-up included)"
+    )
     args = parser.parse_args()
     root: Path = args.dir.resolve()
     root.mkdir(parents=True, exist_ok=True)
