@@ -74,7 +74,7 @@ HEAVY_TESTS: tuple[tuple[str, float], ...] = (
     ("tests/hosts/test_gitlab_runner.py::", 18),
     ("tests/dream/test_dream_quality_case.py::test_a_reviewer_keeps_what_dreaming_proposes[support_desk]", 17),
     ("tests/githooks/test_precommit_framework.py::test_framework_hooks_follow_every_git_operation", 15),
-    ("tests/index/test_pending_vectors.py::test_three_framework_commits", 14),
+    ("tests/index/test_pending_vectors.py::", 17),  # one pre-commit environment for the module
     ("tests/index/test_index_resume.py::test_interrupted_full_index_resumes", 14),
     ("tests/index/test_index_state_machine.py::test_index_follows_random_git_histories", 13),
     ("tests/index/test_indexer_git.py::test_killed_update_leaves_a_consistent_index", 12),
@@ -90,29 +90,37 @@ def heavy_first(nodeids: list[str], workers: int) -> list[int]:
     its part of the heavy tests. xdist's work-stealing scheduler hands worker i the i-th of
     `workers` contiguous shares (`len // remaining` each) and steals from a share's end, so each
     share gets heavy tests at its head (longest first, each to the least loaded share) and keeps
-    the rest in collection order."""
-    cost = {i: next((s for prefix, s in HEAVY_TESTS if nid.startswith(prefix)), 0.0) for i, nid in enumerate(nodeids)}
-    heavy = sorted((i for i in cost if cost[i]), key=lambda i: (-cost[i], i))
-    light = [i for i in range(len(nodeids)) if not cost[i]]
+    the rest in collection order. The tests one `HEAVY_TESTS` entry names stay together, in
+    collection order: a module's expensive module-scoped fixture is then built once."""
+    groups: dict[str, list[int]] = {}
+    light: list[int] = []
+    for i, nodeid in enumerate(nodeids):
+        prefix = next((prefix for prefix, _ in HEAVY_TESTS if nodeid.startswith(prefix)), None)
+        if prefix is None:
+            light.append(i)
+        else:
+            groups.setdefault(prefix, []).append(i)
+    cost = dict(HEAVY_TESTS)
+    heavy = sorted(groups, key=lambda prefix: (-cost[prefix], groups[prefix][0]))
     if workers < 2 or not heavy:
-        return heavy + light
+        return [i for prefix in heavy for i in groups[prefix]] + light
     sizes, left = [], len(nodeids)
     for remaining in range(workers, 0, -1):
         sizes.append(left // remaining)
         left -= sizes[-1]
     shares: list[list[int]] = [[] for _ in range(workers)]
     load = [0.0] * workers
-    for i in heavy:
-        room = [w for w in range(workers) if len(shares[w]) < sizes[w]]
+    for prefix in heavy:
+        room = [w for w in range(workers) if len(shares[w]) + len(groups[prefix]) <= sizes[w]] or list(range(workers))
         target = min(room, key=lambda w: (load[w], w))
-        shares[target].append(i)
-        load[target] += cost[i]
+        shares[target].extend(groups[prefix])
+        load[target] += cost[prefix]
     order: list[int] = []
     for w in range(workers):
-        take = sizes[w] - len(shares[w])
+        take = max(0, sizes[w] - len(shares[w]))
         order += shares[w] + light[:take]
         light = light[take:]
-    return order
+    return order + light
 
 
 #: Fixtures that hand a test the real MiniLM GGUF: a test using one (directly or through another

@@ -136,5 +136,10 @@ def test_heavy_tests_head_each_workers_share_and_nothing_is_lost() -> None:
             count = sum(n in heavy for n in share)
             assert count >= len(heavy) // workers - 1, (workers, count)
             assert all(n in heavy for n in share[:count])  # at its head
+    # The tests of one entry (a module's, here) stay side by side: its module fixture is built once.
+    mates = ["tests/index/test_pending_vectors.py::a", "tests/index/test_pending_vectors.py::b"]
+    split = [*light[:3], mates[0], *light[3:60], mates[1], *light[60:]]
+    grouped = [split[i] for i in heavy_first(split, 2)]
+    assert grouped.index(mates[1]) == grouped.index(mates[0]) + 1
     one = [nodeids[i] for i in heavy_first(nodeids, 1)]
     assert set(one[: len(heavy)]) == set(heavy) and one[len(heavy) :] == light
