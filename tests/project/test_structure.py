@@ -185,3 +185,24 @@ def test_no_function_is_longer_than_80_lines() -> None:
         relative = path.relative_to(ROOT).as_posix()
         found.extend(f"{relative}:{line}: {name} ({length} lines)" for name, line, length in long_functions(path))
     assert not found, f"functions over {MAX_FUNCTION_LINES} lines (split them into named steps):\n" + "\n".join(found)
+
+
+#: Longest module and class, in source lines (issue 35: past these, a file or class holds more
+#: than one job a newcomer can take in at once).
+MAX_MODULE_LINES = 700
+MAX_CLASS_LINES = 450
+
+
+def test_no_module_over_700_lines_and_no_class_over_450() -> None:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        text = path.read_text(encoding="utf-8")
+        if (lines := len(text.splitlines())) > MAX_MODULE_LINES:
+            found.append(f"{relative}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_CLASS_LINES:
+                    found.append(f"{relative}:{node.lineno}: class {node.name} ({length} lines)")
+    assert not found, "split these by what changes together:\n" + "\n".join(found)
