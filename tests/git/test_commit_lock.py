@@ -29,13 +29,19 @@ def counted_commits(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
+def note_and_lock(workspace: Path, words: str) -> Path:
+    """A daily log to commit, and git's index lock held as another git would hold it."""
+    write(workspace / "memory" / "2026-01-05.md", f"# 2026-01-05\n\n- {words}\n")
+    lock = workspace / ".git" / "index.lock"
+    lock.touch()
+    return lock
+
+
 def test_a_lock_released_while_retrying_lets_the_commit_through(
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     attempts = counted_commits(monkeypatch)
-    write(workspace / "memory" / "2026-01-05.md", "# 2026-01-05\n\n- waited\n")
-    lock = workspace / ".git" / "index.lock"
-    lock.touch()
+    lock = note_and_lock(workspace, "waited")
     released = threading.Timer(0.3, lock.unlink)
     released.start()
     try:
@@ -50,9 +56,7 @@ def test_a_lock_untouched_for_minutes_fails_at_the_first_attempt(
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     attempts = counted_commits(monkeypatch)
-    write(workspace / "memory" / "2026-01-05.md", "# 2026-01-05\n\n- not waited\n")
-    lock = workspace / ".git" / "index.lock"
-    lock.touch()
+    lock = note_and_lock(workspace, "not waited")
     old = time.time() - 2 * commits.OLD_LOCK_SECONDS
     os.utime(lock, (old, old))
     with pytest.raises(commits.CommitFailed) as failed:
