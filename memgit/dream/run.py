@@ -7,6 +7,7 @@ byte-identical commits. Nothing here touches the work tree, git's index or the c
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -35,7 +36,8 @@ from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
 from memgit.git import commits, history, plumbing
 from memgit.git.commits import ChainCommit, Repo
-from memgit.index.cache import TextVectors
+from memgit.index.cache import EmbeddingCache, open_text_cache
+from memgit.index.store import backend
 from memgit.ledger.lines import ledger_lines
 from memgit.ledger.read import parse_ledger
 from memgit.ledger.spool import new_lines, read_spool
@@ -122,7 +124,7 @@ def _similarity(ws: Workspace, notices: list[str]) -> Similarity:
         notices.append(NO_MODEL_NOTICE + (f" ({problem})" if problem else ""))
         return Similarity("terms", lambda a, b: [[jaccard(x, y) for y in b] for x in a])
     cache: dict[str, Any] = {}
-    kept = _text_vectors(ws)
+    kept = _KeptVectors(ws)
     counts = {"embedded": 0, "cached": 0}
 
     def vectors(texts: list[str]) -> Any:
@@ -155,14 +157,34 @@ def _similarity(ws: Workspace, notices: list[str]) -> Similarity:
     return Similarity("embedding", compare, counts)
 
 
-def _text_vectors(ws: Workspace) -> TextVectors:
+class _KeptVectors:
     """The index's embedding cache, where a dream keeps the vectors of what it compares: the
-    next night (and the run after a `--dry-run`) embeds only texts it has not seen."""
-    from memgit.index.layout import cache_path
-    from memgit.index.store import backend
+    next night (and the run after a `--dry-run`) embeds only texts it has not seen. It only
+    saves work: a cache that cannot be opened, read or written is left alone for the rest of
+    the run, and every text is embedded."""
 
-    # A short wait: the cache only saves work, and an index build holds its lock a batch at a time.
-    return TextVectors(cache_path(ws), backend().module, busy_timeout=2.0)
+    def __init__(self, ws: Workspace) -> None:
+        from memgit.index.layout import cache_path
+
+        self._error = backend().module.Error
+        self._cache: EmbeddingCache | None = None
+        with contextlib.suppress(OSError, self._error):
+            # A short wait: an index build holds the cache's lock a batch at a time.
+            self._cache = open_text_cache(cache_path(ws), backend().module, busy_timeout=2.0)
+
+    def get(self, model: str, hashes: list[str]) -> dict[str, bytes]:
+        try:
+            return self._cache.get(model, hashes) if self._cache is not None else {}
+        except self._error:
+            self._cache = None
+            return {}
+
+    def put(self, model: str, items: dict[str, Any]) -> None:
+        try:
+            if self._cache is not None:
+                self._cache.put(model, items)
+        except self._error:
+            self._cache = None
 
 
 def _text(data: bytes | None) -> str | None:

@@ -233,62 +233,15 @@ class EmbeddingCache:
         return [(id_list[i], float(sims[i])) for i in order]
 
 
-class TextVectors:
-    """The cache opened on its own, for texts that are no chunk: a dream compares recalls,
-    candidate lines and MEMORY.md entries night after night, mostly the same texts, and a
-    `--dry-run` before the run proper embeds them all again. Any SQLite error turns the cache
-    off for the rest of the run (the vectors are then only computed): it saves work, it is
-    never needed."""
-
-    def __init__(self, path: Path, module: ModuleType, busy_timeout: float) -> None:
-        self._conn: Any = None
-        self._error = module.Error
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            conn = module.connect(str(path), isolation_level=None, check_same_thread=False, timeout=busy_timeout)
-            self._conn = conn
-            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.executescript(CACHE_SCHEMA.replace("cache.embeddings", "embeddings"))
-        except (OSError, module.Error):
-            self.close()
-
-    def get(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
-        if self._conn is None:
-            return {}
-        found: dict[str, bytes] = {}
-        try:
-            for start in range(0, len(hashes), 500):
-                batch = list(hashes[start : start + 500])
-                rows = self._conn.execute(
-                    f"SELECT text_hash, vector FROM embeddings WHERE model = ? AND text_hash IN ({','.join('?' * len(batch))})",
-                    [model, *batch],
-                )
-                found.update({row[0]: bytes(row[1]) for row in rows})
-        except self._error:
-            self.close()
-        return found
-
-    def put(self, model: str, items: dict[str, np.ndarray]) -> None:
-        if self._conn is None or not items:
-            return
-        conn = self._conn
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.executemany(
-                    "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)",
-                    [(model, h, _vec_blob(v)) for h, v in items.items()],
-                )
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        except self._error:
-            self.close()
-
-    def close(self) -> None:
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                self._conn.close()
-        self._conn = None
+def open_text_cache(path: Path, module: ModuleType, busy_timeout: float) -> EmbeddingCache:
+    """The cache opened on its own, with no index, for texts that are no chunk: a dream compares
+    recalls, candidate lines and MEMORY.md entries night after night, mostly the same texts. The
+    same table and writer as a store's; an unusable file raises `module.Error` or `OSError`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = module.connect(":memory:", isolation_level=None, check_same_thread=False, timeout=busy_timeout)
+    try:
+        attach_cache(conn, str(path), readonly=False)
+    except BaseException:
+        conn.close()
+        raise
+    return EmbeddingCache(conn, path, module, dict, readonly=False, busy_timeout=busy_timeout)
