@@ -486,21 +486,9 @@ def index_entries(root: Path, index_file: Path | None = None) -> dict[str, Entry
 
     `index_file` is the index a pre-commit hook must read when git exported `GIT_INDEX_FILE`
     (`git commit -a` and `git commit PATH` stage into a temporary index, not `.git/index`).
+    One `git ls-files --stage`, not pygit2: the pre-commit hook reads the index on every commit,
+    and importing pygit2 alone cost it ~70 ms (as much as the rest of the lint).
     """
-    if not pygit2_can_read(root):
-        return _index_entries_git(root, index_file)
-    import pygit2  # ~70 ms: only paths that read objects pay for it
-
-    repo = open_repo(root)
-    path = index_file if index_file is not None else Path(repo.path) / "index"
-    if not path.exists():
-        return {}
-    index = pygit2.Index(str(path))
-    return {entry.path: Entry(str(entry.id), int(entry.mode)) for entry in index}
-
-
-def _index_entries_git(root: Path, index_file: Path | None) -> dict[str, Entry]:
-    """`index_entries` through `git ls-files --stage`, for repositories pygit2 cannot open."""
     extra = {"GIT_INDEX_FILE": str(index_file)} if index_file is not None else None
     proc = run_git(root, "ls-files", "--stage", "-z", extra_env=extra)
     if proc.returncode != 0:

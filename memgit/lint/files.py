@@ -182,7 +182,7 @@ def _selected(path: str, wanted: Sequence[str]) -> bool:
 def _staged_inputs(ws: Workspace, wanted: Sequence[str], index_file: Path | None) -> list[LintInput]:
     staged = plumbing.index_entries(ws.root, index_file)
     head = plumbing.head_files(ws.root)
-    inputs = []
+    chosen: list[tuple[str, plumbing.Entry | None, plumbing.Entry | None, bool]] = []
     for path in sorted(set(staged) | set(head)):
         new, old = staged.get(path), head.get(path)
         if new == old:
@@ -195,10 +195,14 @@ def _staged_inputs(ws: Workspace, wanted: Sequence[str], index_file: Path | None
             continue
         if new is not None and not new.is_regular:
             continue  # symlinks and submodules carry no text of their own
-        data = None
-        if new is not None:
-            data = plumbing.read_blob(ws.root, new.blob) if is_memory else b""
-        previous = plumbing.read_blob(ws.root, old.blob) if is_memory and old and old.is_regular else None
+        chosen.append((path, new, old, is_memory))
+    # Every blob the checks read, from one `git cat-file --batch` (no pygit2 on a commit's path).
+    wanted_blobs = [e.blob for _, new, old, memory in chosen if memory for e in (new, old) if e and e.is_regular]
+    blobs = plumbing.read_blobs(ws.root, wanted_blobs)
+    inputs = []
+    for path, new, old, is_memory in chosen:
+        data = (blobs[new.blob] if is_memory else b"") if new is not None else None
+        previous = blobs[old.blob] if is_memory and old and old.is_regular else None
         inputs.append(LintInput(path, data, previous, is_memory))
     return inputs
 
