@@ -12,6 +12,11 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from tests.cli_launcher import Launcher
+
+#: Starts this test process's memgit commands (one launcher per xdist worker, made on first use).
+LAUNCHER = Launcher()
+
 #: The repository's top folder and the tests' own folder (fixtures, snapshots, node tools).
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_ROOT = TESTS_DIR.parent
@@ -47,19 +52,12 @@ def commit_all(repo: Path, message: str = "update") -> str:
 def memgit(
     cwd: Path, *args: str, env: dict[str, str] | None = None, input: str | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
-    """Run the real CLI as a separate process, as a user or a hook would."""
+    """Run the real CLI as a separate process, as a user or a hook would (forked from a launcher
+    that has imported memgit already, or a new interpreter: tests/cli_launcher.py)."""
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "memgit", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=full_env,
-        input=input,
-        timeout=timeout,
-    )
+    return LAUNCHER.run([sys.executable, "-m", "memgit", *args], cwd, full_env, input, timeout)
 
 
 def memgit_json(cwd: Path, *args: str, env: dict[str, str] | None = None) -> Any:

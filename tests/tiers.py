@@ -168,6 +168,8 @@ def _functions(obj: Any) -> Iterator[Callable[..., Any]]:
             if _own(klass):
                 for value in vars(klass).values():
                     yield from _functions(value)
+    elif _own(type(obj)):  # an instance of the tests' own class (tests/helpers.py's LAUNCHER)
+        yield from _functions(type(obj))
 
 
 def _imported(code: types.CodeType, name: str) -> Any:

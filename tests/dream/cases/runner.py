@@ -25,6 +25,7 @@ from memgit.core.provenance import parse_reference
 from memgit.dream import memory_doc
 from memgit.dream.entries import parse_store
 from memgit.dream.reltime import unresolved
+from tests.helpers import LAUNCHER
 
 LABELS = {"D": "durable", "T": "transient", "C": "chatter", "S": "secret", "N": "needs context", "H": "structure"}
 _VERSION = re.compile(r"\s*\{(?P<group>[\w-]+):(?P<version>\d+)\}\s*$")
@@ -100,7 +101,10 @@ class Outcome:
 
 
 def _run(cmd: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None) -> str:
-    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, input=stdin, check=False)
+    if cmd[1:3] == ["-m", "memgit"]:
+        proc = LAUNCHER.run(cmd, cwd, env, stdin, timeout=600)
+    else:
+        proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, input=stdin, check=False)
     if proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}{proc.stdout}")
     return proc.stdout

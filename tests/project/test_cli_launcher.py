@@ -1,0 +1,106 @@
+"""The tests' launcher (tests/cli_launcher.py) forks memgit commands from a process that imported
+memgit already: what a test sees must be what a new interpreter gives (exit status, both streams,
+stdin, working folder, environment), and a command it cannot fork safely gets a new interpreter."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.cli_launcher import Launcher, start_up_env
+from tests.helpers import commit_all, git, write
+
+
+@pytest.fixture
+def launcher() -> Iterator[Launcher]:
+    started = Launcher()
+    yield started
+    started.close()
+
+
+def _argv(*args: str) -> list[str]:
+    return [sys.executable, "-m", "memgit", *args]
+
+
+def _new_interpreter(
+    cwd: Path, env: dict[str, str], *args: str, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(_argv(*args), cwd=cwd, env=env, capture_output=True, text=True, input=input, timeout=120)
+
+
+def _workspace(root: Path) -> Path:
+    root.mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    write(root / "MEMORY.md", "# Memory\n\n- The staging database is called heron.\n")
+    commit_all(root, "memory")
+    return root
+
+
+def test_a_forked_command_answers_as_a_new_interpreter_does(tmp_path: Path, launcher: Launcher) -> None:
+    env = dict(os.environ)
+    for args in (("--version",), ("no-such-command",), ("search",), ("status", "--bogus")):
+        forked = launcher.run(_argv(*args), tmp_path, env, None, 120)
+        fresh = _new_interpreter(tmp_path, env, *args)
+        assert (forked.returncode, forked.stdout, forked.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr), args
+        assert forked.args == _argv(*args)
+    assert launcher.forks == 4 and launcher.new_interpreters == 0
+
+
+def test_stdin_folder_and_environment_reach_the_forked_command(tmp_path: Path, launcher: Launcher) -> None:
+    results = {}
+    for name in ("forked", "fresh"):
+        root = _workspace(tmp_path / name)
+        env = {**os.environ, "MEMGIT_NOW": "2031-05-06T07:08:09Z"}
+        text = "- The heron cluster moved to rack 12.\n"
+        if name == "forked":
+            proc = launcher.run(_argv("remember", "-"), root, env, text, 120)
+        else:
+            proc = _new_interpreter(root, env, "remember", "-", input=text)
+        assert proc.returncode == 0, proc.stderr
+        # MEMGIT_NOW chose the day's file; the folder chose the workspace; stdin gave the line.
+        results[name] = (proc.stdout, (root / "memory" / "2031-05-06.md").read_text(encoding="utf-8"))
+    assert results["forked"] == results["fresh"]
+    assert "rack 12" in results["forked"][1]
+    assert launcher.forks == 1
+
+
+def test_a_command_past_its_time_is_killed_and_says_so(tmp_path: Path, launcher: Launcher) -> None:
+    root = _workspace(tmp_path / "ws")
+    assert launcher.run(_argv("index", "-q"), root, dict(os.environ), None, 120).returncode == 0
+    started = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        launcher.run(_argv("site", "serve", "--port", "0"), root, dict(os.environ), None, 3)
+    assert time.monotonic() - started < 60
+    # the launcher still serves after a kill
+    assert launcher.run(_argv("--version"), root, dict(os.environ), None, 120).returncode == 0
+    assert launcher.forks == 3
+
+
+def test_start_up_settings_that_differ_get_a_new_interpreter(tmp_path: Path, launcher: Launcher) -> None:
+    env = dict(os.environ)
+    assert launcher.run(_argv("--version"), tmp_path, env, None, 120).returncode == 0
+    changed = {**env, "PYTHONIOENCODING": "latin-1"}
+    proc = launcher.run(_argv("--version"), tmp_path, changed, None, 120)
+    assert proc.returncode == 0 and "memgit" in proc.stdout
+    with pytest.raises(FileNotFoundError):
+        launcher.run(_argv("--version"), tmp_path / "nowhere", env, None, 120)
+    assert (launcher.forks, launcher.new_interpreters) == (1, 2)
+    # memgit's own defaults (set before the libraries that read them load) are not a difference
+    assert start_up_env({"OMP_WAIT_POLICY": "PASSIVE"}) == start_up_env({})
+    assert start_up_env({"OPENBLAS_NUM_THREADS": "4"}) != start_up_env({})
+
+
+def test_memgit_fork_0_starts_every_command_as_a_new_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMGIT_TEST_FORK", "0")
+    launcher = Launcher()
+    assert launcher.run(_argv("--version"), tmp_path, dict(os.environ), None, 120).returncode == 0
+    assert (launcher.forks, launcher.new_interpreters) == (0, 1)
+    launcher.close()
