@@ -3,8 +3,8 @@
 The tests start ~2,400 memgit processes. Each spent ~0.1-0.2 s of CPU importing the interpreter's
 and memgit's modules before doing any work (a `status --json`: 0.15 s as a new interpreter, 0.03 s
 forked): about a third of the suite's CPU. So each xdist worker keeps one launcher process that
-has imported memgit's modules (never pygit2: libgit2 reads HOME once, when it is loaded) and forks
-it for every command: the child takes the test's stdin, stdout and stderr, working folder,
+has imported memgit's modules and the libraries its commands load, and forks it for every
+command: the child takes the test's stdin, stdout and stderr, working folder,
 environment and arguments, then runs `memgit/__main__.py` exactly as `python -m memgit` does, and
 exits as such a process would (atexit, SystemExit, an uncaught exception's traceback). It is a
 separate process with real pipes and a real exit status; only the interpreter start is shared.
@@ -13,8 +13,9 @@ Where forking could differ from a new interpreter, the command starts as one ins
 - an environment whose start-up settings differ from the launcher's (PYTHON*, locale, BLAS threads),
 - a working folder that does not exist (so `subprocess` raises as before),
 - `MEMGIT_TEST_FORK=0`, or a launcher that failed to start or died.
-The launcher checks itself before serving (one thread, no pygit2, no git module) and refuses
-to serve otherwise. Tests of start-up itself (lazy imports, the hook's fast path, signals)
+What a loaded library read from the launcher's environment is read again in the child
+(`_reset_libraries`: libgit2's config search paths, which follow HOME). The launcher checks itself
+before serving (one thread, no GitPython) and refuses to serve otherwise. Tests of start-up itself (lazy imports, the hook's fast path, signals)
 start their own processes and never come here.
 
 Run as a script, this file is the launcher: `python tests/cli_launcher.py FD`, FD being its end
@@ -53,9 +54,11 @@ _PRELOAD = (
     "memgit.recall.search",
     "memgit.dream.run",
     "memgit.site.build",
+    "pygit2",  # its config search paths are computed again in each child (`_reset_libraries`)
 )
-#: Modules that must not be loaded before a fork (they read the environment once, when loaded).
-_NEVER_PRELOAD = ("pygit2", "git")
+#: Modules that must not be loaded before a fork: GitPython finds its git executable once, when
+#: it is loaded.
+_NEVER_PRELOAD = ("git",)
 
 _STATUS = struct.Struct("i")
 
@@ -337,12 +340,26 @@ def _become(argv: list[str], cwd: str, env: dict[str, str], fds: list[int]) -> N
     os.environ.clear()
     os.environ.update(env)
     time.tzset()
+    _reset_libraries()
     import tempfile
 
     tempfile.tempdir = None
     main = Path(sys.modules["memgit"].__file__ or "").with_name("__main__.py")
     sys.argv = [str(main), *argv]
     sys.path[0] = os.getcwd()  # as `python -m` puts it
+
+
+def _reset_libraries() -> None:
+    """What a library loaded in the launcher read from the environment, read again from this
+    process's: libgit2 computes where the system, XDG and global git config live (HOME,
+    XDG_CONFIG_HOME) when it loads; setting a search path to None computes it again."""
+    pygit2 = sys.modules.get("pygit2")
+    if pygit2 is None:
+        return
+    from pygit2.enums import ConfigLevel, Option
+
+    for level in (ConfigLevel.PROGRAMDATA, ConfigLevel.SYSTEM, ConfigLevel.XDG, ConfigLevel.GLOBAL):
+        pygit2.option(Option.SET_SEARCH_PATH, level, None)
 
 
 def _launcher_main(fd: int) -> None:

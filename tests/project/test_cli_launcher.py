@@ -104,3 +104,27 @@ def test_memgit_fork_0_starts_every_command_as_a_new_interpreter(
     assert launcher.run(_argv("--version"), tmp_path, dict(os.environ), None, 120).returncode == 0
     assert (launcher.forks, launcher.new_interpreters) == (0, 1)
     launcher.close()
+
+
+def test_a_forked_child_finds_git_config_where_its_own_home_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """libgit2 fixes its config search paths when it loads, in the launcher; the child computes
+    them again from its own HOME and XDG_CONFIG_HOME, as a new interpreter would."""
+    import pygit2
+    from pygit2.enums import ConfigLevel, Option
+
+    from tests.cli_launcher import _reset_libraries
+
+    levels = (ConfigLevel.XDG, ConfigLevel.GLOBAL)
+    before = {level: pygit2.option(Option.GET_SEARCH_PATH, level) for level in levels}
+    home = tmp_path / "elsewhere"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "xdg"))
+    try:
+        _reset_libraries()
+        assert pygit2.option(Option.GET_SEARCH_PATH, ConfigLevel.GLOBAL) == str(home)
+        assert pygit2.option(Option.GET_SEARCH_PATH, ConfigLevel.XDG) == str(home / "xdg" / "git")
+    finally:
+        for level, path in before.items():
+            pygit2.option(Option.SET_SEARCH_PATH, level, path)

@@ -26,7 +26,7 @@ def chromium_path() -> str | None:
 
 
 def browser_session() -> Iterator[object]:
-    """One Debian chromium for a test module (made a module fixture there), or a skip saying why."""
+    """One Debian chromium (tests/site/conftest.py makes it a session fixture), or a skip saying why."""
     import pytest
 
     try:

@@ -21,12 +21,10 @@ import pytest
 from bench.gen_rfc_repo import SECTIONS, RfcRepo, make_rfc_repo, move
 from memgit.site import urls
 from tests.helpers import TESTS_DIR, commit_all, git, memgit, write
-from tests.site.helpers import BM25, browser_session, build, module_identity
+from tests.site.helpers import BM25, build, module_identity
 
 AXE = TESTS_DIR / "node" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-
-browser = pytest.fixture(scope="module", name="browser")(browser_session)
 
 
 @pytest.fixture(scope="module")

@@ -20,12 +20,9 @@ import pytest
 
 from memgit.core.provenance import EntryMarker, SourceRef, format_trailers
 from tests.helpers import REPO_ROOT, commit_all, git, write
-from tests.site.helpers import BM25, browser_session, build, dream_commit, make_workspace, module_identity
+from tests.site.helpers import BM25, build, dream_commit, make_workspace, module_identity
 
 ARTIFACTS = REPO_ROOT / ".artifacts" / "site"
-
-
-browser = pytest.fixture(scope="module", name="browser")(browser_session)
 
 
 HOSTILE = [

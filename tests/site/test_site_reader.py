@@ -19,14 +19,12 @@ import pytest
 
 from memgit.core.paths import ENTRIES_PATH
 from tests.helpers import TESTS_DIR, commit_all, git, memgit, write
-from tests.site.helpers import BM25, browser_session, build, module_identity
+from tests.site.helpers import BM25, build, module_identity
 
 AXE = TESTS_DIR / "node" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
-
-browser = pytest.fixture(scope="module", name="browser")(browser_session)
 
 NOTE = """# Heron runbook
 

@@ -14,12 +14,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import TESTS_DIR, commit_all, git, write
-from tests.site.helpers import browser_session, build, check_links, module_identity
+from tests.site.helpers import build, check_links, module_identity
 
 AXE = TESTS_DIR / "node" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-
-browser = pytest.fixture(scope="module", name="browser")(browser_session)
 
 
 def png(width: int, height: int) -> bytes:

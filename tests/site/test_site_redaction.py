@@ -25,9 +25,7 @@ from memgit.ledger.lines import text_hash
 from memgit.lint.rules import scan_secrets
 from memgit.site import urls
 from tests.helpers import assert_clean_error, commit_all, git, memgit, memgit_json, write
-from tests.site.helpers import BM25, browser_session, build, check_links, make_workspace
-
-browser = pytest.fixture(scope="module", name="browser")(browser_session)  # one chromium for the module
+from tests.site.helpers import BM25, build, check_links, make_workspace
 
 PASSPHRASE = "orchid-lantern-42"
 VPN_LINE = f"- The staging VPN passphrase is {PASSPHRASE} until Friday #vpn #staging"
