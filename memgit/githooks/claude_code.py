@@ -15,7 +15,10 @@ Claude Code starts the command with one JSON object on stdin, documented fields
 A hook must never fail or hold up its host: whatever goes wrong (input that is not JSON, a missing
 transcript, a folder outside any memory workspace, a merge in progress) is one
 `memgit: warning:` line on stderr and exit 0, and the waits inside are bounded well below the
-timeouts the installer writes (`memgit.githooks.claude_settings`).
+timeouts the installer writes (`memgit.githooks.claude_settings`). Codex clamps SessionEnd to
+3 s, less than a capture can need on a busy machine (git's lock, a commit, the index update):
+there the hook answers at once and the capture finishes in a detached process, so the host's
+clamp never cuts it short; its warnings are then lost to the host.
 """
 
 from __future__ import annotations
@@ -136,8 +139,29 @@ def _run(raw: str, *, workspace: Path | None, now: datetime | None, host: str) -
     now = now or clock.local_now()
     if hook.event == "SessionStart":
         return session_start(ws, now, host)
+    if hook.event in DETACHED_EVENTS.get(host, ()) and not _continue_detached():
+        return None, []  # the host's process: done; the capture goes on without it
     message = _capture(ws, hook, now, host)
     return None, [message] if message else []
+
+
+#: Events whose host limit is below what a capture can need (Codex clamps SessionEnd to 3 s).
+DETACHED_EVENTS = {"codex": ("SessionEnd",)}
+
+
+def _continue_detached() -> bool:
+    """Fork a process the host neither waits for nor kills with the hook (own session, streams on
+    /dev/null); True in it, False in the host's process. Where fork is missing, True: the
+    capture runs in the hook itself, as for every other event."""
+    if not hasattr(os, "fork"):
+        return True
+    if os.fork():
+        return False
+    os.setsid()
+    quiet = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(quiet, fd)
+    return True
 
 
 def _workspace(hook: HookInput, explicit: Path | None) -> Workspace:

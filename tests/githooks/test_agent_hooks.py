@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from memgit.githooks.claude_settings import TIMEOUTS, merge_hooks, remove_hooks
-from tests.helpers import assert_clean_error, commit_all, git, memgit, write
+from tests.helpers import assert_clean_error, commit_all, git, memgit, wait_until, write
 from tests.memory.test_append_refusals import _NO_OVERRIDE, one_error, snapshot
 from tests.memory.test_capture import BEFORE_COMPACTION, KEY, SESSION, SESSION_FILE, fixture_lines
 from tests.recall.test_search import real_model  # noqa: F401 (a fixture)
@@ -376,3 +376,40 @@ def test_the_hook_cannot_be_run_by_hand_by_mistake(memory: Path) -> None:
         check=False,
     )
     one_warning(bad_clock, "MEMGIT_NOW")
+
+
+def test_codex_session_end_answers_at_once_and_the_capture_lands_after(memory: Path, tmp_path: Path) -> None:
+    """Codex clamps SessionEnd to 3 s and kills a hook past it: memgit's hook returns before the
+    capture's commit and index update, which finish in a process of their own."""
+    rollout = write(
+        tmp_path / "codex" / "rollout.jsonl",
+        "\n".join(
+            json.dumps(record)
+            for record in [
+                {"type": "session_meta", "payload": {"id": "codex-7", "cwd": str(memory)}},
+                {
+                    "type": "response_item",
+                    "payload": {
+                        "type": "message",
+                        "role": "user",
+                        "content": [{"type": "input_text", "text": "The Heron cutover moved to Thursday."}],
+                    },
+                },
+            ]
+        )
+        + "\n",
+    )
+    head = git(memory, "rev-parse", "HEAD").strip()
+    payload = {
+        "session_id": "codex-7",
+        "cwd": str(memory),
+        "hook_event_name": "SessionEnd",
+        "transcript_path": str(rollout),
+    }
+    proc = memgit(memory, "hook", "codex", input=json.dumps(payload), env={"MEMGIT_NOW": NOW})
+    assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == "", proc.stderr
+    wait_until(lambda: git(memory, "rev-list", f"{head}..HEAD").strip() != "", "the detached capture is committed")
+    (subject,) = git(memory, "log", "--format=%s", f"{head}..HEAD").splitlines()
+    assert subject.startswith("sessions: capture") and "(SessionEnd" in subject
+    stored = "".join(p.read_text() for p in (memory / "sessions").glob("*.jsonl"))
+    assert "Heron cutover moved to Thursday" in stored

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import TESTS_DIR, TODAY, commit_all, git, memgit, write
+from tests.helpers import TESTS_DIR, TODAY, commit_all, git, memgit, wait_until, write
 from tests.hosts.standin import Script, StandIn
 
 pytestmark = pytest.mark.hosts
@@ -210,6 +210,9 @@ def test_codex_context_mcp_search_and_session_end_capture(tmp_path: Path) -> Non
     assert "heron-db-7" in out.stdout and script.called
     first = api.requests[0]
     assert expected in "\n".join(_texts(first.body))  # SessionStart's context, whole
+    # Codex clamps SessionEnd to 3 s: memgit's hook answers at once and captures in a detached
+    # process (memgit.githooks.claude_code), so the commit lands after codex has exited.
+    wait_until(lambda: _captures(root), "the detached SessionEnd capture is committed")
     (capture,) = _captures(root)
     assert "(SessionEnd" in capture
     stored = [json.loads(line) for line in _session_text(root).splitlines()]
