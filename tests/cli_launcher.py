@@ -276,7 +276,8 @@ def _preload() -> str:
     loaded = [name for name in _NEVER_PRELOAD if name in sys.modules]
     if loaded:
         return f"{', '.join(loaded)} loaded before a fork"
-    if threading.active_count() != 1 or len(os.listdir("/proc/self/task")) != 1:
+    tasks = Path("/proc/self/task")  # Linux: the threads C libraries started too
+    if threading.active_count() != 1 or (tasks.is_dir() and len(os.listdir(tasks)) != 1):
         return "a thread runs in the launcher"
     return ""
 
@@ -331,7 +332,7 @@ def _become(argv: list[str], cwd: str, env: dict[str, str], fds: list[int]) -> N
     for target, fd in zip((0, 1, 2), fds[1:], strict=True):
         os.dup2(fd, target)
     keep = {0, 1, 2}
-    for name in os.listdir("/proc/self/fd"):
+    for name in os.listdir("/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"):
         fd = int(name)
         if fd not in keep:
             with contextlib.suppress(OSError):
