@@ -139,10 +139,21 @@ def _run(raw: str, *, workspace: Path | None, now: datetime | None, host: str) -
     now = now or clock.local_now()
     if hook.event == "SessionStart":
         return session_start(ws, now, host)
+    transcript = _transcript_of(hook)  # bad input is told while the host still listens
     if hook.event in DETACHED_EVENTS.get(host, ()) and not _continue_detached():
         return None, []  # the host's process: done; the capture goes on without it
-    message = _capture(ws, hook, now, host)
+    message = _capture(ws, hook, transcript, now, host)
     return None, [message] if message else []
+
+
+def _transcript_of(hook: HookInput) -> Path:
+    from memgit.memory.capture import check_transcript
+
+    if hook.transcript_path is None:
+        raise HookProblem(f"{hook.event} input has no transcript_path; nothing was captured")
+    path = Path(hook.transcript_path)
+    check_transcript(path)
+    return path
 
 
 #: Events whose host limit is below what a capture can need (Codex clamps SessionEnd to 3 s).
@@ -233,14 +244,12 @@ def _load_warnings(result: ContextResult) -> list[str]:
 TRANSCRIPT_FORMATS = {"claude-code": "claude-code", "codex": "openai"}
 
 
-def _capture(ws: Workspace, hook: HookInput, now: datetime, host: str = "claude-code") -> str | None:
+def _capture(ws: Workspace, hook: HookInput, transcript: Path, now: datetime, host: str = "claude-code") -> str | None:
     from memgit.memory.capture import capture_transcript
 
-    if hook.transcript_path is None:
-        raise HookProblem(f"{hook.event} input has no transcript_path; nothing was captured")
     result = capture_transcript(
         ws,
-        Path(hook.transcript_path),
+        transcript,
         fmt=TRANSCRIPT_FORMATS.get(host, "auto"),
         session=hook.session_id,
         now=now,

@@ -198,8 +198,9 @@ def split_parts(sizes: list[int], current: int, limit: int) -> list[int]:
 
 
 # -- I/O ------------------------------------------------------------------------------------------
-def read_transcript(path: Path) -> str:
-    """The transcript's text; a missing, unreadable or special file is refused in one line."""
+def check_transcript(path: Path) -> None:
+    """Refuse, in one line, a transcript that is missing or not a regular file (before any work:
+    a hook that captures in a detached process says so while its host still listens)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -208,6 +209,11 @@ def read_transcript(path: Path) -> str:
         raise CaptureRefused(f"cannot look at transcript {path}: {exc.strerror or exc}; nothing was captured") from None
     if not stat.S_ISREG(st.st_mode):
         raise CaptureRefused(f"transcript {path} is not a regular file; nothing was captured")
+
+
+def read_transcript(path: Path) -> str:
+    """The transcript's text; a missing, unreadable or special file is refused in one line."""
+    check_transcript(path)
     try:
         data = path.read_bytes()
     except OSError as exc:

@@ -413,3 +413,21 @@ def test_codex_session_end_answers_at_once_and_the_capture_lands_after(memory: P
     assert subject.startswith("sessions: capture") and "(SessionEnd" in subject
     stored = "".join(p.read_text() for p in (memory / "sessions").glob("*.jsonl"))
     assert "Heron cutover moved to Thursday" in stored
+
+
+def test_codex_session_end_with_bad_input_warns_before_it_detaches(memory: Path, tmp_path: Path) -> None:
+    """The detached capture cannot tell the host anything: input it would refuse is refused first."""
+    head = git(memory, "rev-parse", "HEAD").strip()
+    for fields, needle in (
+        ({"transcript_path": str(tmp_path / "gone.jsonl")}, "does not exist"),
+        ({"transcript_path": str(tmp_path)}, "not a regular file"),
+        ({}, "no transcript_path"),
+    ):
+        payload = {"session_id": "codex-8", "cwd": str(memory), "hook_event_name": "SessionEnd", **fields}
+        proc = memgit(memory, "hook", "codex", input=json.dumps(payload))
+        assert proc.returncode == 0, proc.stderr
+        (line,) = proc.stderr.splitlines()
+        assert line.startswith("memgit: warning: codex hook: ") and needle in line, line
+        assert "Traceback" not in proc.stderr
+    assert git(memory, "rev-parse", "HEAD").strip() == head
+    assert not (memory / "sessions").exists()
