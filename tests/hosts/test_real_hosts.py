@@ -181,7 +181,9 @@ def _codex_home(tmp_path: Path, api: StandIn, root: Path) -> Path:
         f'name = "loopback"\nbase_url = "{api.url}/v1"\nwire_api = "responses"\nenv_key = "STANDIN_API_KEY"\n\n'
         "[mcp_servers.memory]\n"
         f"command = {json.dumps(server['command'])}\nargs = {json.dumps(server['args'])}\nenv = {{ {env} }}\n"
-        "startup_timeout_sec = 20\n"  # as docs/AGENTS.md writes it (Codex's default, 10 s, is short on a busy machine)
+        # as docs/AGENTS.md writes it: Codex waits for a required server before the first turn (without it,
+        # on a busy machine the first request sometimes went out before memgit's tools were listed)
+        "startup_timeout_sec = 20\nrequired = true\n"
     )
     return home
 
