@@ -3,7 +3,7 @@
 The tests start ~2,400 memgit processes. Each spent ~0.1-0.2 s of CPU importing the interpreter's
 and memgit's modules before doing any work (a `status --json`: 0.15 s as a new interpreter, 0.03 s
 forked): about a third of the suite's CPU. So each xdist worker keeps one launcher process that
-has imported memgit's modules and the libraries its commands load, and forks it for every
+has imported memgit's modules and the libraries its commands load (not libllama), and forks it for every
 command: the child takes the test's stdin, stdout and stderr, working folder,
 environment and arguments, then runs `memgit/__main__.py` exactly as `python -m memgit` does, and
 exits as such a process would (atexit, SystemExit, an uncaught exception's traceback). It is a
@@ -27,6 +27,7 @@ reply socket gets the child's pid, then its wait status.
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import os
 import pickle
 import selectors
@@ -57,8 +58,10 @@ _PRELOAD = (
     "pygit2",  # its config search paths are computed again in each child (`_reset_libraries`)
 )
 #: Modules that must not be loaded before a fork: GitPython finds its git executable once, when
-#: it is loaded.
-_NEVER_PRELOAD = ("git",)
+#: it is loaded. libllama (with ggml and libgomp) loads in each child that embeds, as in a new
+#: interpreter: preloaded, one forked search in a CI run died of SIGSEGV (not reproduced here in
+#: ~6,000 forked searches), and its ≈20 ms a command is not worth a doubt about the children.
+_NEVER_PRELOAD = ("git", "llama_cpp.llama_cpp")
 
 _STATUS = struct.Struct("i")
 
@@ -103,6 +106,11 @@ class Launcher:
                 self.close()
         self.new_interpreters += 1
         return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, input=input, timeout=timeout)
+
+    @property
+    def pid(self) -> int | None:
+        """The launcher process's pid while it runs (its children are the forked commands)."""
+        return self._proc.pid if self._proc is not None else None
 
     def _ready(self, env: dict[str, str]) -> socket.socket | None:
         with self._lock:
@@ -265,14 +273,10 @@ def _preload() -> str:
     """Import what the commands import; return why the launcher must not serve, or ''."""
     import importlib
 
-    for name in _PRELOAD:
-        importlib.import_module(name)
-    from memgit.embed.llama import low_level
-
     for key, value in _MEMGIT_DEFAULTS.items():
         os.environ.setdefault(key, value)
-    with contextlib.suppress(ImportError):
-        low_level()  # loads libllama: every embedding command would, first thing
+    for name in _PRELOAD:
+        importlib.import_module(name)
     loaded = [name for name in _NEVER_PRELOAD if name in sys.modules]
     if loaded:
         return f"{', '.join(loaded)} loaded before a fork"
@@ -337,6 +341,9 @@ def _become(argv: list[str], cwd: str, env: dict[str, str], fds: list[int]) -> N
         if fd not in keep:
             with contextlib.suppress(OSError):
                 os.close(fd)
+    # A crash in C (SIGSEGV in a loaded library) prints every thread's Python stack to the test's
+    # stderr instead of leaving an empty -11 to guess from.
+    faulthandler.enable(file=sys.__stderr__, all_threads=True)
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)

@@ -5,8 +5,10 @@ stdin, working folder, environment), and a command it cannot fork safely gets a 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_launcher import Launcher, start_up_env
-from tests.helpers import commit_all, git, write
+from tests.helpers import commit_all, git, wait_until, write
 
 
 @pytest.fixture
@@ -80,6 +82,47 @@ def test_a_command_past_its_time_is_killed_and_says_so(tmp_path: Path, launcher:
     # the launcher still serves after a kill
     assert launcher.run(_argv("--version"), root, dict(os.environ), None, 120).returncode == 0
     assert launcher.forks == 3
+
+
+def test_a_forked_command_that_crashes_shows_its_python_stack(tmp_path: Path, launcher: Launcher) -> None:
+    """A C library's crash in a child (SIGSEGV) reaches the test as -11 with every thread's Python
+    stack on stderr, not as an empty -11 to guess from."""
+    root = _workspace(tmp_path / "ws")
+    assert launcher.run(_argv("index", "-q"), root, dict(os.environ), None, 120).returncode == 0
+    result: list[subprocess.CompletedProcess[str]] = []
+    serving = threading.Thread(
+        target=lambda: result.append(
+            launcher.run(_argv("site", "serve", "--port", "0"), root, dict(os.environ), None, 120)
+        )
+    )
+    serving.start()
+    children = Path(f"/proc/{launcher.pid}/task/{launcher.pid}/children")
+    if not children.is_file():
+        serving.join()  # the server is killed by its timeout; nothing else can find its pid
+        pytest.skip("this kernel does not list a process's children in /proc")
+    wait_until(lambda: children.read_text().split(), "the forked server")
+    child = int(children.read_text().split()[0])
+    wait_until(lambda: _listens(child), "the server listening")
+    os.kill(child, signal.SIGSEGV)
+    serving.join(60)
+    assert result and result[0].returncode == -signal.SIGSEGV
+    assert "Fatal Python error: Segmentation fault" in result[0].stderr
+    assert "memgit/site/serve.py" in result[0].stderr  # where the main thread was
+
+
+def _listens(pid: int) -> bool:
+    """Whether the process has a listening TCP socket (its HTTP server is up)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        target = os.readlink(fd) if fd.is_symlink() else ""
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+                return True
+    return False
 
 
 def test_start_up_settings_that_differ_get_a_new_interpreter(tmp_path: Path, launcher: Launcher) -> None:
