@@ -63,6 +63,7 @@ class Rule:
         "loads_model",
         "fill_limit",
         "fill_seconds",
+        "fill_max_pending",
         "embed_seconds",
         "top_up",
         "keeps_words",
@@ -80,6 +81,7 @@ class Rule:
         repair_wait: float | None = None,
         fill_limit: int | None = None,
         fill_seconds: float | None = None,
+        fill_max_pending: int | None = None,
         embed_seconds: float | None = None,
         top_up: TopUp | None = None,
         keeps_words: bool = False,
@@ -93,6 +95,7 @@ class Rule:
         self.loads_model = loads_model  # False: never loads the model (vectors left pending)
         self.fill_limit = fill_limit  # pending vectors an update fills (None: all)
         self.fill_seconds = fill_seconds  # no pending batch starts after this long (None: no bound)
+        self.fill_max_pending = fill_max_pending  # past this many pending, none is filled (None: no bound)
         self.embed_seconds = embed_seconds  # no new chunk's batch starts after this long (None: all)
         self.top_up = top_up
         self.keeps_words = keeps_words  # a full build keeps the per-word BM25 scores beside the index
@@ -105,13 +108,15 @@ POLICIES: dict[Policy, Rule] = {
     # A hook never rebuilds (it may run in another environment, and a rebuild is minutes inside
     # `git commit`); a one-note commit's few chunks fit its embedding time, a checkout far back
     # updates BM25 at once and leaves the rest pending; it fills a bounded share of what earlier
-    # hooks without the model left pending.
+    # hooks without the model left pending, but not past 2,000 pending (after a checkout far back,
+    # an adoption): half a second fills ~15 of those, and git waits for it.
     Policy.HOOK: Rule(
         lock_wait=2.0,
         rebuild=False,
         loads_model=True,
         fill_limit=256,
         fill_seconds=0.5,
+        fill_max_pending=2_000,
         embed_seconds=0.5,
         lock_env="MEMGIT_HOOK_LOCK_TIMEOUT",
         embed_env="MEMGIT_HOOK_EMBED_SECONDS",
@@ -168,6 +173,7 @@ def rule(policy: Policy) -> Rule:
         loads_model=row.loads_model,
         fill_limit=row.fill_limit,
         fill_seconds=row.fill_seconds,
+        fill_max_pending=row.fill_max_pending,
         embed_seconds=embed_seconds,
         top_up=row.top_up,
         keeps_words=row.keeps_words,
@@ -209,6 +215,7 @@ def freshen(
         rebuild=row.rebuild,
         fill_limit=row.fill_limit,
         fill_seconds=row.fill_seconds,
+        fill_max_pending=row.fill_max_pending,
         embed_seconds=row.embed_seconds,
         known=known,
     )

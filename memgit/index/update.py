@@ -77,7 +77,8 @@ class UpdateSettings:
 
     `rebuild=False` (hooks) never rebuilds an existing index: when one is due the report says so
     (mode "due") and the index is left as it is. `fill_limit` / `fill_seconds` bound how many
-    vectors left pending by earlier runs this one embeds (None: all of them). The chunks this
+    vectors left pending by earlier runs this one embeds (None: all of them), and with more than
+    `fill_max_pending` pending it fills none (None: no bound). The chunks this
     update adds are embedded when the model loads, all of them unless `embed_seconds` bounds it
     (a hook, a search): then no embedding starts after that long and the rest are left pending
     (`report.deferred`). `known` is the diff a caller already took from the indexed tree to HEAD's
@@ -93,6 +94,7 @@ class UpdateSettings:
         "rebuild",
         "fill_limit",
         "fill_seconds",
+        "fill_max_pending",
         "embed_seconds",
         "known",
         "target",
@@ -108,6 +110,7 @@ class UpdateSettings:
         rebuild: bool = True,
         fill_limit: int | None = None,
         fill_seconds: float | None = None,
+        fill_max_pending: int | None = None,
         embed_seconds: float | None = None,
         known: KnownDiff | None = None,
         target: tuple[str | None, str] | None = None,
@@ -115,6 +118,7 @@ class UpdateSettings:
     ) -> None:
         self.full, self.worktree, self.progress, self.rebuild = full, worktree, progress, rebuild
         self.fill_limit, self.fill_seconds, self.embed_seconds = fill_limit, fill_seconds, embed_seconds
+        self.fill_max_pending = fill_max_pending
         self.known, self.target, self.vector_dir = known, target, vector_dir
 
 
@@ -447,7 +451,9 @@ def _prepare_vectors(
     decide which model the index's vectors belong to, and embed the pending vectors this run
     fills, before the write transaction."""
     has_text = any(st.content is not None and not st.skipped for st in plan.states)
-    wanted = plan.provider != "none" and (has_text or plan.pending_before or plan.indexed_model is None)
+    bound = settings.fill_max_pending
+    fills = bool(plan.pending_before) and (bound is None or plan.pending_before <= bound)
+    wanted = plan.provider != "none" and (has_text or fills or plan.indexed_model is None)
     embedder = get_embedder() if wanted else None
     vplan = plan_vectors(plan.indexed_model, embedder, rebuild=not plan.keeps_model, provider=plan.provider)
     if vplan.notice:
@@ -455,7 +461,7 @@ def _prepare_vectors(
     if vplan.model_id:  # a model adopted or chosen by a rebuild: its vectors go to the vec0 table too
         store.vec.enable()
     vectors = _Vectors(vplan, embedder, bool(vplan.model_id and embedder is not None and vplan.can_embed))
-    if not (vplan.can_embed and (plan.pending_before or vplan.adopted) and vplan.model_id):
+    if not (vplan.can_embed and (fills or vplan.adopted) and vplan.model_id):
         return vectors
     # Chunks left pending by earlier runs, oldest first; a bounded run (a search, a hook, a step
     # of the MCP server's background fill) takes at most `fill_limit` of them and stops embedding

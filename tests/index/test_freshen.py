@@ -82,6 +82,11 @@ def test_the_documented_table_is_the_code_table() -> None:
             documented[3] = "loads"
         assert documented == expected, (policy, cells)
     assert "MEMGIT_HOOK_LOCK_TIMEOUT" in rows["HOOK"][1] and "MEMGIT_HOOK_EMBED_SECONDS" in rows["HOOK"][6]
+    for policy, row in POLICIES.items():  # a bound on pending vectors is written out where it applies
+        if row.fill_max_pending is not None:
+            assert f"only up to {row.fill_max_pending:,} pending" in rows[policy.name][5], policy
+        if row.top_up is not None and row.top_up.max_pending is not None:
+            assert f"only up to {row.top_up.max_pending:,} pending" in rows[policy.name][7], policy
 
 
 def test_environment_overrides_the_hook_policy(monkeypatch: pytest.MonkeyPatch) -> None:

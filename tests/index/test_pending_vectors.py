@@ -188,6 +188,32 @@ def test_a_plain_hook_with_the_model_fills_pending_vectors(workspace: Path, tiny
     assert memgit_json(workspace, "index", "--verify", env=model)["verify"]["ok"]
 
 
+def test_a_hook_past_two_thousand_pending_embeds_its_own_chunks_and_fills_none(
+    workspace: Path, tiny_model: Path
+) -> None:
+    """After a checkout far back or an adoption, thousands of vectors are pending: the hook's half
+    second would fill a handful of them while git waits, so it leaves them to `memgit index`."""
+    model = {"MEMGIT_MODEL": str(tiny_model)}
+    memgit_json(workspace, "index", env=model)
+    bound = POLICIES[Policy.HOOK].fill_max_pending
+    assert bound is not None
+    count = bound + 10
+    sections = "".join(f"## s{i}\n\n- bulk note {i} on basalt\n\n" for i in range(count))
+    write(workspace / "memory" / "bulk.md", "# bulk\n\n" + sections)
+    commit_all(workspace, "bulk")
+    assert memgit_json(workspace, "index", env={"MEMGIT_EMBEDDING": "none"})["pending_vectors"] == count
+    assert memgit(workspace, "hooks", "install").returncode == 0
+    write(workspace / "memory" / "notes" / "n9.md", "# n9\n\n- one more about granite\n")
+    git(workspace, "add", "-A")
+    hook_env = {**os.environ, **model, "MEMGIT_HOOK_EMBED_SECONDS": "60"}  # room for its own chunk
+    proc = subprocess.run(["git", "commit", "-qm", "more"], cwd=workspace, capture_output=True, text=True, env=hook_env)
+    assert proc.returncode == 0, proc.stderr
+    status = memgit_json(workspace, "status", env=model)
+    assert status["up_to_date"] and status["counts"]["pending_vectors"] == count, status
+    hit = memgit_json(workspace, "search", "one more about granite", "--no-record", "-k", "1", env=model)["hits"][0]
+    assert hit["path"] == "memory/notes/n9.md" and hit["vector_score"] is not None
+
+
 def test_the_mcp_server_fills_pending_vectors_in_the_background(workspace: Path, tiny_model: Path) -> None:
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
