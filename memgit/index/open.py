@@ -50,6 +50,13 @@ class EmbedderLoad:
         except BaseException as exc:  # handed to the caller's thread by `result`
             self._error = exc
 
+    def loading(self) -> bool:
+        return self._thread.is_alive()
+
+    def wait(self) -> None:
+        """Until the load is over, whatever its outcome (`result` says it)."""
+        self._thread.join()
+
     def result(self) -> tuple[Embedder | None, str | None]:
         """`(embedder, None)` or `(None, notice)`, as `open_embedder` returns them."""
         self._thread.join()

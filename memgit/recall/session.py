@@ -95,13 +95,21 @@ class SearchSession:
             started.append(embedder)
             if use == "server":
                 embedder.result()
+        from memgit.recall.search import Searcher
+
+        if isinstance(embedder, EmbedderLoad) and embedder.loading():
+            # No SQLite while llama.cpp loads the model: a search whose first SQLite statement ran
+            # beside the load died of SIGSEGV in SQLite (twice in ~10 runs of the test suite,
+            # whose forked commands reach SQLite at once). The imports overlap the load instead.
+            import numpy  # noqa: F401 - the vector leg's, ≈45 ms: about the load's time
+
+            embedder.wait()
         prefetch = None
         if first_query is not None and self.mode != "vector" and not self.request.where:
             from memgit.recall.bm25_query import BM25Prefetch
 
             prefetch = BM25Prefetch(ws, first_query, self.request.k)  # and a large index's BM25 query starts
             started.append(prefetch)
-        from memgit.recall.search import Searcher
 
         try:
             self._recorder = open_recorder(ws, recording)
