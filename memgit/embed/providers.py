@@ -13,12 +13,18 @@ from memgit.embed import Embedder
 from memgit.errors import ModelError
 
 
+def chosen_provider(provider: str) -> str:
+    """The provider that runs: `MEMGIT_EMBEDDING` when set, else the configured one."""
+    env = (os.environ.get("MEMGIT_EMBEDDING") or "").strip().lower()
+    return (env or provider or "none").strip().lower()
+
+
 def open_embedder(provider: str, model: str | None, n_threads: int | None = None) -> tuple[Embedder | None, str | None]:
     """Return `(embedder, None)` or `(None, "BM25 only: <why and what to do>")`."""
     env = (os.environ.get("MEMGIT_EMBEDDING") or "").strip().lower()
     if env == "none":
         return None, "BM25 only: MEMGIT_EMBEDDING=none"
-    provider = (env or provider or "none").strip().lower()
+    provider = chosen_provider(provider)
     if provider == "none":
         return None, "BM25 only: embedding provider is 'none'"
     if provider != "llama":

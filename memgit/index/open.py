@@ -50,9 +50,6 @@ class EmbedderLoad:
         except BaseException as exc:  # handed to the caller's thread by `result`
             self._error = exc
 
-    def loading(self) -> bool:
-        return self._thread.is_alive()
-
     def wait(self) -> None:
         """Until the load is over, whatever its outcome (`result` says it)."""
         self._thread.join()

@@ -97,12 +97,14 @@ class SearchSession:
                 embedder.result()
         from memgit.recall.search import Searcher
 
-        if isinstance(embedder, EmbedderLoad) and embedder.loading():
+        if isinstance(embedder, EmbedderLoad):
             # No SQLite while llama.cpp loads the model: a search whose first SQLite statement ran
             # beside the load died of SIGSEGV in SQLite (twice in ~10 runs of the test suite,
             # whose forked commands reach SQLite at once). The imports overlap the load instead.
-            import numpy  # noqa: F401 - the vector leg's, ≈45 ms: about the load's time
+            from memgit.embed.providers import chosen_provider
 
+            if chosen_provider(ws.config.embedding.provider) != "none":
+                import numpy  # noqa: F401 - the vector leg's, ≈45 ms: about the load's time
             embedder.wait()
         prefetch = None
         if first_query is not None and self.mode != "vector" and not self.request.where:
