@@ -113,12 +113,19 @@ def test_a_forked_command_that_crashes_shows_its_python_stack(tmp_path: Path, la
 def _listens(pid: int) -> bool:
     """Whether the process has a listening TCP socket (its HTTP server is up)."""
     inodes = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        target = os.readlink(fd) if fd.is_symlink() else ""
-        if target.startswith("socket:["):
-            inodes.add(target[8:-1])
-    for table in ("tcp", "tcp6"):
-        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+    try:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:  # closed meanwhile: the server is still starting (its git calls)
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+        tables = [Path(f"/proc/{pid}/net/{table}").read_text() for table in ("tcp", "tcp6")]
+    except OSError:
+        return False
+    for text in tables:
+        for line in text.splitlines()[1:]:
             fields = line.split()
             if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
                 return True
