@@ -38,8 +38,9 @@ if TYPE_CHECKING:
     from memgit.index.filter_sql import Filter
     from memgit.workspace import Workspace
 
-#: Below this many chunks the BM25 query takes tens of ms and finishes before the model loads,
-#: so starting it early gains nothing.
+#: Below this many chunks the BM25 query takes tens of ms and gains nothing from starting early.
+#: (Measured when it overlapped the model's load; it now starts after the load, beside the
+#: searcher's opening and the query's embedding: see recall/session.py.)
 PREFETCH_MIN_CHUNKS = 250_000
 
 Rows = list[tuple[int, float]]

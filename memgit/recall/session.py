@@ -1,8 +1,10 @@
 """One front end's searches: what `memgit search` and the MCP server share, wired in one place.
 
 A session starts what a search waits for before it imports the rest: the model loads on a thread
-(`EmbedderLoad`; ≈45 ms of C code that leaves this thread free), and a large index's BM25 query
-for the first question starts on its own connection (`BM25Prefetch`). Then it holds the
+(`EmbedderLoad`; ≈45 ms of C code that leaves this thread free) while this one imports, and no
+SQLite runs until it has loaded (a first SQLite statement beside the load crashed in SQLite).
+Then a large index's BM25 query for the first question starts on its own connection
+(`BM25Prefetch`) while the searcher opens and the query is embedded. Then it holds the
 `Searcher` (one read connection, the vectors, a warm session's per-word BM25 scores) and records
 every answer's hits in the recall spool, dreaming's evidence. The front ends only parse, adapt
 and print.

@@ -219,3 +219,34 @@ def test_a_bm25_only_index_never_imports_numpy_for_a_search(workspace: Path) -> 
     assert memgit(workspace, "index", env=env).returncode == 0
     proc, state = _probe(workspace, env, "search", "--json", "kestrel budget")
     assert json.loads(proc.stdout)["hits"] and not state["numpy"] and not state["llama"]
+
+
+def test_a_search_runs_no_sqlite_while_the_model_loads(
+    workspace: Path, tiny_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first SQLite statement beside llama.cpp's model load crashed in SQLite (SIGSEGV): the
+    session waits for the load before anything opens a connection, and the search still uses it."""
+    import threading
+
+    from memgit.index import store as store_mod
+    from memgit.recall.session import SearchSession
+
+    monkeypatch.setenv("MEMGIT_MODEL", str(tiny_model))
+    _kestrel_notes(workspace, 3)
+    assert memgit(workspace, "index", env={"MEMGIT_MODEL": str(tiny_model)}).returncode == 0
+    loading_at_connect: list[bool] = []
+    probe = store_mod.backend
+
+    def watched() -> store_mod.SqliteBackend:
+        loading_at_connect.append(any(t.name == "memgit-model" for t in threading.enumerate()))
+        return probe()
+
+    monkeypatch.setattr(store_mod, "_BACKEND", None)  # the process's first SQLite statement probes
+    monkeypatch.setattr(store_mod, "backend", watched)
+    session = SearchSession(Workspace.discover(workspace), first_query="kestrel budget")
+    try:
+        result = session.search("kestrel budget")
+    finally:
+        session.close()
+    assert loading_at_connect and not any(loading_at_connect), loading_at_connect
+    assert result.mode == "hybrid" and result.hits
