@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,26 @@ CREATE TABLE IF NOT EXISTS cache.embeddings (
     PRIMARY KEY (model, text_hash)
 ) WITHOUT ROWID;
 """
+
+
+@dataclass(frozen=True)
+class CachedVectors:
+    """The cached vectors of an index's chunks: `ids` ascending, `hashes[i]` and `matrix[i]`
+    the text hash and vector of chunk `ids[i]`."""
+
+    ids: np.ndarray
+    hashes: list[str]
+    matrix: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def row(self, chunk_id: int) -> np.ndarray | None:
+        """The vector of one chunk (None: it has no cached vector)."""
+        import numpy as np
+
+        at = int(np.searchsorted(self.ids, chunk_id))
+        return self.matrix[at] if at < len(self.ids) and int(self.ids[at]) == chunk_id else None
 
 
 def attach_cache(conn: Any, target: str, *, readonly: bool) -> None:
@@ -190,6 +211,29 @@ class EmbeddingCache:
         )
         while rows := cursor.fetchmany(batch):
             yield [(int(r[0]), bytes(r[1])) for r in rows]
+
+    def vector_table(self, model: str, batch: int = 8192) -> CachedVectors:
+        """Every chunk with a cached vector under `model` (none without one), ids ascending, as
+        arrays: one float32 matrix instead of a bytes object a row (23k chunks: 35 MB instead of
+        twice that, and no Python object per row for `index --verify` to build and free)."""
+        import numpy as np
+
+        ids: list[np.ndarray] = []
+        hashes: list[str] = []
+        blocks: list[np.ndarray] = []
+        if self.attached and model:
+            cursor = self.conn.execute(
+                "SELECT c.id, c.text_hash, e.vector FROM chunks c JOIN cache.embeddings e "
+                "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
+                (model,),
+            )
+            while rows := cursor.fetchmany(batch):
+                ids.append(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)))
+                hashes.extend(r[1] for r in rows)
+                blocks.append(np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4").reshape(len(rows), -1))
+        if not ids:
+            return CachedVectors(np.zeros(0, dtype=np.int64), [], np.zeros((0, 0), dtype="<f4"))
+        return CachedVectors(np.concatenate(ids), hashes, np.concatenate(blocks))
 
     def vectors_for(self, ids: Sequence[int] | None, model: str | None = None) -> list[tuple[int, bytes]]:
         """(chunk id, vector) from the embedding cache, for the given chunks or all of them;

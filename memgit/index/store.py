@@ -86,6 +86,8 @@ MIGRATIONS: list[tuple[str, str]] = [
     ),
 ]
 SCHEMA_VERSION = 2
+#: The most of one database file `map_for_bulk_reads` maps (address space, not memory).
+MMAP_BYTES = 1 << 30
 RETIRED_MIGRATIONS = frozenset({"001_initial"})
 
 
@@ -327,6 +329,15 @@ class Store:
         with contextlib.suppress(Exception):
             self.conn.close()
         self.cache.close()
+
+    def map_for_bulk_reads(self) -> None:
+        """Read the index and the cache through a memory map from now on. A process that reads
+        every vector (`index --verify`: the cache joined at random, the vec0 table scanned 21
+        times) otherwise asks the kernel for each 4 KiB page, again whenever SQLite's 2 MB page
+        cache has let it go: ~600,000 `pread` calls at 23k chunks, a second of system time."""
+        self.conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        if self.cache.attached:
+            self.conn.execute(f"PRAGMA cache.mmap_size = {MMAP_BYTES}")
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:

@@ -87,11 +87,20 @@ class Vec0:
         model = self.conn.execute("SELECT value FROM meta WHERE key = 'model_id'").fetchone()
         return bool(model and model[0]) and self.dim() is None and self.cache.first_vector_dim(model[0]) is not None
 
-    def rows(self) -> dict[int, bytes]:
-        """Every row of the table: chunk id -> its float32 vector as stored ({} without the table)."""
-        if self.dim() is None:
-            return {}
-        return {int(r[0]): bytes(r[1]) for r in self.conn.execute(f"SELECT rowid, embedding FROM {VEC_TABLE}")}
+    def matrix(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every row of the table as (rowids ascending, float32 matrix); empty without the table."""
+        import numpy as np
+
+        ids: list[np.ndarray] = []
+        blocks: list[np.ndarray] = []
+        if self.dim() is not None:
+            cursor = self.conn.execute(f"SELECT rowid, embedding FROM {VEC_TABLE} ORDER BY rowid")
+            while rows := cursor.fetchmany(8192):
+                ids.append(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)))
+                blocks.append(np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), -1))
+        if not ids:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype="<f4")
+        return np.concatenate(ids), np.concatenate(blocks)
 
     def sync(self, model: str | None, changed: Iterable[int], *, reset: bool) -> str:
         """Bring the vec0 table in line with the chunks' cached vectors, inside the caller's

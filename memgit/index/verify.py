@@ -19,6 +19,7 @@ from typing import Any
 
 from memgit.embed import Embedder
 from memgit.git import plumbing
+from memgit.index.cache import CachedVectors
 from memgit.index.layout import cache_path
 from memgit.index.lock import index_lock
 from memgit.index.open import UNSET, open_embedder, open_store
@@ -79,6 +80,7 @@ def verify_index(
             notices.append(notice)
     with index_lock(ws):
         store = open_store(ws)
+        store.map_for_bulk_reads()
         scratch_path = ws.data_dir / f"verify-{os.getpid()}.sqlite"
         sample: _Sample | None = None
         try:
@@ -87,11 +89,11 @@ def verify_index(
             worktree = bool(store.worktree_paths())
             model = meta.get("model_id") or None
             # Every cached vector, read once for the files' check and the vec0 table's.
-            pairs = store.cache.vectors_for(None, model) if model else []
-            if model and pairs and embedder is not None and embedder.model_id == model:
+            cached = store.cache.vector_table(model or "")
+            if model and len(cached) and embedder is not None and embedder.model_id == model:
                 # The sample is embedded again on a thread while this one rebuilds the text:
                 # llama.cpp leaves the interpreter free, and the two took as long each.
-                sample = _Sample(store, model, embedder, pairs, progress, reembed)
+                sample = _Sample(store, embedder, cached, progress, reembed)
             scratch = Store(scratch_path, cache_path(ws))
             try:
                 run_update(ws, scratch, lambda: None, UpdateSettings(full=True, worktree=worktree, target=target))
@@ -101,12 +103,12 @@ def verify_index(
             actual = store.snapshot()
             differences = compare_snapshots(actual, expected)
             lines = _Lines([f"rows: {len(actual['files'])} files and {len(actual['chunks'])} chunks against a rebuild"])
-            checked, vector_differences = _check_vectors(ws, meta, model, embedder, pairs, sample, lines)
+            checked, vector_differences = _check_vectors(ws, meta, model, embedder, cached, sample, lines)
             differences.extend(vector_differences)
-            vec_differences, oracle = _check_vec0(ws, store, meta, model, pairs, lines)
+            vec_differences, oracle = _check_vec0(ws, store, meta, model, cached, lines)
             differences.extend(vec_differences)
-            # Chunks without a cached vector: the ones `pairs` left out (no second pass over the cache).
-            pending = len(actual["chunks"]) - len(pairs) if model else 0
+            # Chunks without a cached vector: the ones `cached` left out (no second pass over the cache).
+            pending = len(actual["chunks"]) - len(cached) if model else 0
         finally:
             if sample is not None:
                 sample.wait()
@@ -159,7 +161,7 @@ def _check_vectors(
     meta: dict[str, str],
     model: str | None,
     embedder: Embedder | None,
-    pairs: list[tuple[int, bytes]],
+    cached: CachedVectors,
     sample: _Sample | None,
     lines: _Lines,
 ) -> tuple[int, list[str]]:
@@ -172,15 +174,10 @@ def _check_vectors(
     from memgit.index.vectors import VectorSet
 
     out: list[str] = []
-    want_ids = np.asarray([p[0] for p in pairs], dtype="<i8")
-    want = (
-        np.frombuffer(b"".join(p[1] for p in pairs), dtype="<f4").reshape(len(pairs), -1)
-        if pairs
-        else np.zeros((0, 0), dtype="<f4")
-    )
+    want_ids, want = cached.ids, cached.matrix
     vset = VectorSet.open(ws.data_dir, meta["index_id"], int(meta.get("generation", "0")))
     if vset is None:
-        if pairs:
+        if len(cached):
             out.append("vectors: the vector files do not match this index (the next `memgit index` rewrites them)")
     else:
         ids, matrix = vset.rows()
@@ -188,51 +185,50 @@ def _check_vectors(
             extra = sorted(set(ids.tolist()) - set(want_ids.tolist()))[:5]
             lost = sorted(set(want_ids.tolist()) - set(ids.tolist()))[:5]
             out.append(f"vectors: the vector files hold other chunks (unexpected ids {extra}, missing ids {lost})")
-        elif len(ids) and not np.allclose(matrix, want, atol=1e-6):
-            bad = int((~np.isclose(matrix, want, atol=1e-6).all(axis=1)).sum())
+        elif bad := _rows_not_close(matrix, want):
             out.append(f"vectors: {bad} rows of the vector files differ from the cached vectors")
-    lines.checked.append(f"vectors: {len(pairs)} vector-file rows against the embedding cache ({model})")
-    if not pairs:
+    lines.checked.append(f"vectors: {len(cached)} vector-file rows against the embedding cache ({model})")
+    if not len(cached):
         return 0, out
     if sample is None:
         why = "no embedding model loads here" if embedder is None else f"this process loads {embedder.model_id}"
         lines.skipped.append(f"re-embedding: {why}; the cached vectors were not compared with fresh ones")
-        return len(pairs), out
+        return len(cached), out
     bad, total = sample.result(lines)
     if bad:
         out.append(f"vectors: {bad} of {total} cached vectors differ from a fresh embedding of their text")
-    return len(pairs), out
+    return len(cached), out
 
 
 class _Sample:
     """Cached vectors against a fresh embedding of their text, a seeded sample of
-    `REEMBED_SAMPLE` distinct texts unless `everything`. The texts and their cached vectors are
-    read here, on the caller's thread (the store's connection stays on it); only the embedding
-    and the comparison run on the worker thread, started at once."""
+    `REEMBED_SAMPLE` distinct texts unless `everything`. Only the sampled texts are read, here,
+    on the caller's thread (the store's connection stays on it); only the embedding and the
+    comparison run on the worker thread, started at once."""
 
     def __init__(
         self,
         store: Store,
-        model: str,
         embedder: Embedder,
-        pairs: list[tuple[int, bytes]],
+        cached: CachedVectors,
         progress: Callable[[int, int], None] | None,
         everything: bool,
     ) -> None:
         import random
         from concurrent.futures import ThreadPoolExecutor
 
-        rows = store.chunk_rows([p[0] for p in pairs])
-        texts: dict[str, str] = {}
-        for chunk_id, _vec in pairs:
-            texts.setdefault(_hash(rows[chunk_id][3]), rows[chunk_id][3])
-        hashes = sorted(texts)
+        first: dict[str, int] = {}  # text hash -> its first row in `cached`
+        for row, text_hash in enumerate(cached.hashes):
+            first.setdefault(text_hash, row)
+        hashes = sorted(first)
         if not everything and len(hashes) > REEMBED_SAMPLE:
             hashes = sorted(random.Random(0).sample(hashes, REEMBED_SAMPLE))
-        cached = store.cache.get(model, {h: texts[h] for h in hashes})
-        self.distinct, self.hashes = len(texts), hashes
+        rows = store.chunk_rows([int(cached.ids[first[h]]) for h in hashes])
+        texts = {h: rows[int(cached.ids[first[h]])][3] for h in hashes}
+        vectors = {h: cached.matrix[first[h]] for h in hashes}
+        self.distinct, self.hashes = len(first), hashes
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memgit-verify")
-        self._future = self._pool.submit(_compare, embedder, hashes, {h: texts[h] for h in hashes}, cached, progress)
+        self._future = self._pool.submit(_compare, embedder, hashes, texts, vectors, progress)
 
     def result(self, lines: _Lines) -> tuple[int, int]:
         """(differing, compared), once the thread is done; its error, if it failed."""
@@ -256,7 +252,7 @@ def _compare(
     embedder: Embedder,
     hashes: list[str],
     texts: dict[str, str],
-    cached: dict[str, bytes],
+    cached: dict[str, Any],
     progress: Callable[[int, int], None] | None,
 ) -> int:
     """How many of `hashes` have a cached vector below `VECTOR_MIN_COSINE` of a fresh one."""
@@ -267,8 +263,7 @@ def _compare(
         batch = hashes[start : start + 32]
         fresh = embedder.embed([texts[h] for h in batch])
         for row, h in zip(fresh, batch, strict=True):
-            stored_vec = np.frombuffer(cached[h], dtype="<f4")
-            if float(np.dot(stored_vec, np.asarray(row, dtype=np.float32))) < VECTOR_MIN_COSINE:
+            if float(np.dot(cached[h], np.asarray(row, dtype=np.float32))) < VECTOR_MIN_COSINE:
                 bad += 1
         if progress is not None:
             progress(start + len(batch), len(hashes))
@@ -280,11 +275,11 @@ def _check_vec0(
     store: Store,
     meta: dict[str, str],
     model: str | None,
-    pairs: list[tuple[int, bytes]],
+    cached: CachedVectors,
     lines: _Lines,
 ) -> tuple[list[str], dict[str, Any] | None]:
-    """The vec0 table against the cache (row for row), then sqlite-vec as the exact oracle of
-    the fast path: sample queries, the fast path's top k against vec0's exact KNN."""
+    """The vec0 table against the cache (row for row, bit for bit), then sqlite-vec as the exact
+    oracle of the fast path: sample queries, the fast path's top k against vec0's exact KNN."""
     if model is None:
         return [], None
     if not store.vec.enable():
@@ -293,20 +288,22 @@ def _check_vec0(
     if store.vec.waiting():
         lines.skipped.append("vec0: the table waits for `memgit index` where sqlite-vec loads; it was not checked")
         return [], None
+    import numpy as np
+
     out: list[str] = []
-    want = dict(pairs)
-    have = store.vec.rows()
-    if set(have) != set(want):
-        extra, lost = sorted(set(have) - set(want))[:5], sorted(set(want) - set(have))[:5]
+    have_ids, have = store.vec.matrix()
+    if not np.array_equal(have_ids, cached.ids):
+        have_set, want_set = set(have_ids.tolist()), set(cached.ids.tolist())
+        extra, lost = sorted(have_set - want_set)[:5], sorted(want_set - have_set)[:5]
         out.append(f"vec0: chunks_vec holds other chunks (unexpected ids {extra}, missing ids {lost})")
     else:
-        bad = sum(1 for i, blob in want.items() if have[i] != blob)
+        bad = _rows_differing(have, cached.matrix)
         if bad:
             out.append(f"vec0: {bad} rows of chunks_vec differ from the cached vectors")
-        lines.checked.append(f"vec0: {len(want)} rows of chunks_vec against the embedding cache")
-    if out or not want:
+        lines.checked.append(f"vec0: {len(cached)} rows of chunks_vec against the embedding cache")
+    if out or not len(cached):
         return out, None
-    oracle = vector_oracle(ws, store, meta, want)
+    oracle = vector_oracle(ws, store, meta, cached)
     if oracle is not None and oracle["agreement"] < ORACLE_MIN_AGREEMENT:
         out.append(
             f"vectors: the fast path found {oracle['agreement']:.2f} of sqlite-vec's exact top {oracle['k']} "
@@ -315,8 +312,33 @@ def _check_vec0(
     return out, oracle
 
 
+def _rows_not_close(have: Any, want: Any, block: int = 4096) -> int:
+    """Rows of two matrices of one shape that differ past float32 noise, a block of rows at a
+    time (`np.isclose` over a whole 23k-row matrix makes several temporaries of its size)."""
+    import numpy as np
+
+    if have.shape != want.shape:
+        return max(len(have), len(want))
+    return sum(
+        int((~np.isclose(have[at : at + block], want[at : at + block], atol=1e-6).all(axis=1)).sum())
+        for at in range(0, len(have), block)
+    )
+
+
+def _rows_differing(have: Any, want: Any) -> int:
+    """Rows of two float32 matrices that are not the same bits (a stored row is a blob: -0.0 and
+    0.0, or two NaNs, are not the same blob)."""
+    import numpy as np
+
+    if have.shape != want.shape:
+        return max(len(have), len(want))
+    if not have.size:
+        return 0
+    return int((have.view(np.uint32) != want.view(np.uint32)).any(axis=1).sum())
+
+
 def vector_oracle(
-    ws: Workspace, store: Store, meta: dict[str, str], vectors: dict[int, bytes], queries: int = ORACLE_QUERIES
+    ws: Workspace, store: Store, meta: dict[str, str], cached: CachedVectors, queries: int = ORACLE_QUERIES
 ) -> dict[str, Any] | None:
     """Share of sqlite-vec's exact top k (k = the candidates a search asks the vector leg for)
     that the fast path (memory-mapped floats, or 1-bit codes with exact re-scoring past
@@ -328,18 +350,17 @@ def vector_oracle(
     from memgit.index.vectors import VectorSet
 
     vset = VectorSet.open(ws.data_dir, meta["index_id"], int(meta.get("generation", "0")))
-    if vset is None or not vectors:
+    if vset is None or not len(cached):
         return None
     cfg = ws.config.search
     quantized = len(vset.base.ids) > cfg.quantized_above
     fast = QuantizedVectors.open(ws.data_dir, vset, preload=False) if quantized else vset
-    k = min(max(cfg.k * cfg.candidates_factor, 20), len(vectors))
-    ids = sorted(vectors)
+    k = min(max(cfg.k * cfg.candidates_factor, 20), len(cached))
     rng = np.random.default_rng(0)
     shares = []
     for _ in range(queries):
-        a, b = rng.choice(len(ids), size=2, replace=len(ids) < 2)
-        q = np.frombuffer(vectors[ids[a]], dtype="<f4") + np.frombuffer(vectors[ids[b]], dtype="<f4")
+        a, b = rng.choice(len(cached), size=2, replace=len(cached) < 2)
+        q = cached.matrix[a] + cached.matrix[b]
         q = (q / (np.linalg.norm(q) or 1.0)).astype(np.float32)
         exact = store.vec.knn(q, k)
         # A row the fast path returns agrees when it is in the exact top k, or ties its last
@@ -348,7 +369,7 @@ def vector_oracle(
         cut = exact[-1][1] - TIE_TOLERANCE
         wanted = {i for i, _ in exact}
         found = [i for i, _ in fast.top(q, k)]
-        shares.append(sum(1 for i in found if i in wanted or _cosine(q, vectors[i]) >= cut) / k)
+        shares.append(sum(1 for i in found if i in wanted or _cosine(q, cached.row(i)) >= cut) / k)
     return {
         "queries": queries,
         "k": k,
@@ -358,14 +379,11 @@ def vector_oracle(
     }
 
 
-def _cosine(query: Any, blob: bytes) -> float:
+def _cosine(query: Any, vector: Any) -> float:
+    """Cosine of the query and a chunk's vector; a chunk without a cached vector never agrees."""
     import numpy as np
 
-    vector = np.frombuffer(blob, dtype="<f4").astype(np.float64)
+    if vector is None:
+        return -1.0
+    vector = np.asarray(vector, dtype=np.float64)
     return float(vector @ query / (np.linalg.norm(vector) * np.linalg.norm(query) or 1.0))
-
-
-def _hash(text: str) -> str:
-    from memgit.core.chunking import text_hash
-
-    return text_hash(text)

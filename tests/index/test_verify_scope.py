@@ -3,8 +3,11 @@ default (all with `--reembed`), and says what it checked and what it skipped."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memgit.index.verify import REEMBED_SAMPLE
@@ -55,3 +58,28 @@ def test_verify_on_a_bm25_index_says_there_were_no_vectors(workspace: Path) -> N
     assert report["skipped"] == ["vectors: the index has none (BM25 only): nothing to compare"]
     proc = memgit(workspace, "index", "--reembed", env=NO_MODEL)
     assert proc.returncode == 2 and "--reembed goes with --verify" in proc.stderr
+
+
+def test_verify_finds_a_cached_vector_its_model_no_longer_gives(workspace: Path, tiny_model: Path) -> None:
+    """A cache row that is not what the model gives its text: the vector files and the vec0 table
+    follow the cache (a full build writes them from it), so only embedding again can see it."""
+    env = {"MEMGIT_MODEL": str(tiny_model)}
+    _notes(workspace, 4)
+    memgit_json(workspace, "index", env=env)
+    data = workspace / ".git" / "memgit"
+    text_hash = sqlite3.connect(data / "index.sqlite").execute("SELECT max(text_hash) FROM chunks").fetchone()[0]
+    cache = sqlite3.connect(data / "embed-cache.sqlite")
+    blob = cache.execute("SELECT vector FROM embeddings WHERE text_hash = ?", (text_hash,)).fetchone()[0]
+    flipped = (-np.frombuffer(blob, dtype="<f4")).astype("<f4").tobytes()
+    cache.execute("UPDATE embeddings SET vector = ? WHERE text_hash = ?", (flipped, text_hash))
+    cache.commit()
+    cache.close()
+    assert memgit_json(workspace, "index", "--full", env=env)["embedded"] == 0  # every vector from the cache
+
+    proc = memgit(workspace, "index", "--verify", "--json", env=env)
+    assert proc.returncode == 1, proc.stderr
+    verify = json.loads(proc.stdout)["verify"]
+    assert verify["differences"] == [
+        f"vectors: 1 of {verify['reembedded']} cached vectors differ from a fresh embedding of their text"
+    ]
+    assert verify["reembedded"] == verify["vectors_checked"] > 4  # a small index: every text again
