@@ -49,6 +49,24 @@ class CachedVectors:
         return self.matrix[at] if at < len(self.ids) and int(self.ids[at]) == chunk_id else None
 
 
+def float32_rows(cursor: Any, hashes: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, float32 matrix) of a cursor's rows (id, [text hash,] vector blob), read a batch at
+    a time: no row outlives its batch as Python objects. `hashes` collects the middle column;
+    no cursor gives two empty arrays."""
+    import numpy as np
+
+    ids: list[np.ndarray] = []
+    blocks: list[np.ndarray] = []
+    while cursor is not None and (rows := cursor.fetchmany(8192)):
+        ids.append(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)))
+        if hashes is not None:
+            hashes.extend(r[1] for r in rows)
+        blocks.append(np.frombuffer(b"".join(r[-1] for r in rows), dtype="<f4").reshape(len(rows), -1))
+    if not ids:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype="<f4")
+    return np.concatenate(ids), np.concatenate(blocks)
+
+
 def attach_cache(conn: Any, target: str, *, readonly: bool) -> None:
     """Attach the cache (a path or an `immutable` URI) to the index connection as `cache`; a
     writer makes its table if it is new."""
@@ -212,28 +230,20 @@ class EmbeddingCache:
         while rows := cursor.fetchmany(batch):
             yield [(int(r[0]), bytes(r[1])) for r in rows]
 
-    def vector_table(self, model: str, batch: int = 8192) -> CachedVectors:
+    def vector_table(self, model: str) -> CachedVectors:
         """Every chunk with a cached vector under `model` (none without one), ids ascending, as
         arrays: one float32 matrix instead of a bytes object a row (23k chunks: 35 MB instead of
         twice that, and no Python object per row for `index --verify` to build and free)."""
-        import numpy as np
-
-        ids: list[np.ndarray] = []
         hashes: list[str] = []
-        blocks: list[np.ndarray] = []
+        cursor = None
         if self.attached and model:
             cursor = self.conn.execute(
                 "SELECT c.id, c.text_hash, e.vector FROM chunks c JOIN cache.embeddings e "
                 "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
                 (model,),
             )
-            while rows := cursor.fetchmany(batch):
-                ids.append(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)))
-                hashes.extend(r[1] for r in rows)
-                blocks.append(np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4").reshape(len(rows), -1))
-        if not ids:
-            return CachedVectors(np.zeros(0, dtype=np.int64), [], np.zeros((0, 0), dtype="<f4"))
-        return CachedVectors(np.concatenate(ids), hashes, np.concatenate(blocks))
+        ids, matrix = float32_rows(cursor, hashes)
+        return CachedVectors(ids, hashes, matrix)
 
     def vectors_for(self, ids: Sequence[int] | None, model: str | None = None) -> list[tuple[int, bytes]]:
         """(chunk id, vector) from the embedding cache, for the given chunks or all of them;

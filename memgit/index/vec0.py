@@ -89,18 +89,12 @@ class Vec0:
 
     def matrix(self) -> tuple[np.ndarray, np.ndarray]:
         """Every row of the table as (rowids ascending, float32 matrix); empty without the table."""
-        import numpy as np
+        from memgit.index.cache import float32_rows
 
-        ids: list[np.ndarray] = []
-        blocks: list[np.ndarray] = []
+        cursor = None
         if self.dim() is not None:
             cursor = self.conn.execute(f"SELECT rowid, embedding FROM {VEC_TABLE} ORDER BY rowid")
-            while rows := cursor.fetchmany(8192):
-                ids.append(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)))
-                blocks.append(np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), -1))
-        if not ids:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype="<f4")
-        return np.concatenate(ids), np.concatenate(blocks)
+        return float32_rows(cursor)
 
     def sync(self, model: str | None, changed: Iterable[int], *, reset: bool) -> str:
         """Bring the vec0 table in line with the chunks' cached vectors, inside the caller's
