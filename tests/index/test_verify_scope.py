@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memgit.index.verify import REEMBED_SAMPLE
+from memgit.index.cache import float32_rows
+from memgit.index.verify import REEMBED_SAMPLE, _rows_differing
 from tests.helpers import commit_all, memgit, memgit_json, write
 
 NO_MODEL = {"MEMGIT_EMBEDDING": "none"}
@@ -83,3 +84,24 @@ def test_verify_finds_a_cached_vector_its_model_no_longer_gives(workspace: Path,
         f"vectors: 1 of {verify['reembedded']} cached vectors differ from a fresh embedding of their text"
     ]
     assert verify["reembedded"] == verify["vectors_checked"] > 4  # a small index: every text again
+
+
+def test_vectors_are_read_as_arrays_and_compared_bit_for_bit() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE t (id INTEGER, h TEXT, v BLOB)")
+    conn.executemany(
+        "INSERT INTO t VALUES (?, ?, ?)", [(i, f"h{i}", np.full(3, i, "<f4").tobytes()) for i in (3, 1, 2)]
+    )
+    hashes: list[str] = []
+    ids, matrix = float32_rows(conn.execute("SELECT id, h, v FROM t ORDER BY id"), hashes)
+    assert ids.tolist() == [1, 2, 3] and hashes == ["h1", "h2", "h3"]
+    assert matrix.dtype == np.float32 and matrix[2].tolist() == [3.0, 3.0, 3.0]
+    no_ids, none = float32_rows(None)
+    assert no_ids.size == 0 and none.shape == (0, 0)
+
+    zero = np.zeros((2, 3), dtype="<f4")
+    minus = zero.copy()
+    minus[1, 0] = -0.0
+    assert _rows_differing(zero, minus) == 1  # equal as floats, not as the blobs a table stores
+    assert _rows_differing(zero, zero.copy()) == 0
+    assert _rows_differing(zero, zero[:1]) == 2
