@@ -18,6 +18,7 @@ hybrid search, never tuned on.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -67,21 +68,41 @@ def npm_docs() -> dict[str, str]:
 
 
 def build(workdir: Path, docs: dict[str, str]) -> Path:
-    """A git workspace of the documents under pkgs/, indexed with the configured model."""
+    """A git workspace of the documents under pkgs/, indexed with the configured model.
+
+    A work folder from an earlier run is brought in line with the documents installed now (new
+    ones written, changed ones rewritten, gone ones removed, and committed) before it is indexed:
+    the corpora follow the virtualenv and tests/node/package-lock.json, so a folder built before
+    either changed would otherwise be measured as the old corpus under the new questions."""
     ws = workdir
+    pkgs = ws / "pkgs"
     if not (ws / ".git").is_dir():
         ws.mkdir(parents=True, exist_ok=True)
         subprocess.run(["git", "init", "-q", str(ws)], check=True)
-        for name, text in docs.items():
-            (ws / "pkgs").mkdir(exist_ok=True)
-            (ws / "pkgs" / f"{name}.md").write_text(text, encoding="utf-8")
         (ws / "memgit.toml").write_text('[memory]\nextra_paths = ["pkgs/**/*.md"]\n', encoding="utf-8")
-        env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.invalid"}
-        env |= {"GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
-        subprocess.run(["git", "add", "-A"], cwd=ws, check=True)
+    pkgs.mkdir(exist_ok=True)
+    wanted = {f"{name}.md": text for name, text in docs.items()}
+    for stale in sorted(p for p in pkgs.glob("*.md") if p.name not in wanted):
+        stale.unlink()
+    for file_name, text in wanted.items():
+        path = pkgs / file_name
+        if not path.is_file() or path.read_bytes() != text.encode("utf-8"):
+            path.write_text(text, encoding="utf-8")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.invalid"}
+    env |= {"GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
+    subprocess.run(["git", "add", "-A"], cwd=ws, check=True)
+    if subprocess.run(["git", "diff", "--cached", "--quiet"], cwd=ws).returncode:
         subprocess.run(["git", "commit", "-qm", "corpus"], cwd=ws, check=True, env=env)
     subprocess.run([sys.executable, "-m", "memgit", "index", "-q"], cwd=ws, check=True)
     return ws
+
+
+def fingerprint(docs: dict[str, str]) -> str:
+    """Which documents were measured, in 12 hex digits: two runs compare only when these agree."""
+    digest = hashlib.sha256()
+    for name in sorted(docs):
+        digest.update(f"{name}\0{hashlib.sha256(docs[name].encode('utf-8')).hexdigest()}\n".encode())
+    return digest.hexdigest()[:12]
 
 
 def rank_of(paths: list[str], target: str) -> int | None:
@@ -170,9 +191,11 @@ def evaluate(ws: Path, questions: list[dict[str, str]], docs: dict[str, str], of
             legs.append((per_leg["bm25"], per_leg["vector"], q["target"]))
     finally:
         searcher.close()
-    report: dict[str, Any] = {"questions": len(asked), "documents": len(docs), "modes_ran": sorted(ran)}
+    report: dict[str, Any] = {"questions": len(asked), "documents": len(docs), "corpus": fingerprint(docs)}
+    report["modes_ran"] = sorted(ran)
     report |= {mode: score(r) for mode, r in ranks.items()}
     report["hybrid_minus_best_part"] = against_parts(ranks)
+    report["ranks"] = {"targets": [q["target"] for q in asked], **ranks}  # None: not in the hits
     if offline:
         report["variants"] = {
             name: score([rank_of(sorted(f(t, v), key=lambda p: -f(t, v)[p]), target) for t, v, target in legs])
@@ -192,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     for corpus, docs in (("python", python_docs()), ("npm", npm_docs())):
         ws = build(args.workdir / corpus, docs)
         out[corpus] = evaluate(ws, questions[corpus], docs, args.variants)
-        print(json.dumps({corpus: out[corpus]}, indent=1), flush=True)
+        shown = {key: value for key, value in out[corpus].items() if key != "ranks"}  # ranks: --json
+        print(json.dumps({corpus: shown}, indent=1), flush=True)
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     return 0
