@@ -52,6 +52,10 @@ RULES: tuple[Rule, ...] = (
     Rule("S111", "keyword-token", ERROR, "a random-looking token right after key, secret, token or password"),
     Rule("S112", "bare-key", ERROR, "a random-looking key alone on a line"),
     Rule("S113", "connection-string", ERROR, "a connection string with a password"),
+    Rule("S114", "provider-token", ERROR, "a provider's token or credential found by betterleaks' rules"),
+    Rule("S115", "seed-phrase", ERROR, "a wallet seed phrase: 12 or more words of one BIP-39 word list"),
+    Rule("S116", "personal-id", ERROR, "a personal identifier or bank number named as such that passes its check"),
+    Rule("S117", "labelled-secret", ERROR, "a password, code or key after its label, in any of 40 languages"),
     Rule(
         "P201",
         "injection-phrase",
@@ -73,7 +77,7 @@ _CODE_BY_NAME: dict[str, str] = {rule.name: rule.code for rule in RULES}
 
 # Group switches in memgit.toml set several rules at once; `severity` and `disable` refine them.
 _INJECTION_CODES = ("P201", "P202", "P203")
-SECRET_CODES = ("S101", "S102", "S103", "S104", "S105", "S106", "S107", "S108", "S109", "S110", "S111", "S112", "S113")
+SECRET_CODES = tuple(rule.code for rule in RULES if rule.code.startswith("S"))
 _DAILY_CODES = ("D301", "D302")
 _PAST_DAILY_POLICY = {"error": ERROR, "warn": WARNING, "warning": WARNING, "allow": OFF, "off": OFF}
 
@@ -194,6 +198,8 @@ class LintInput:
     data: bytes | None
     previous: bytes | None = None
     is_memory: bool = True
+    #: The 1-based lines the line rules judge (the lines a commit changes); None: every line.
+    lines: frozenset[int] | None = None
 
 
 def lint_files(inputs: Iterable[LintInput], settings: LintSettings, today: date) -> list[Finding]:
@@ -239,13 +245,13 @@ def lint_file(item: LintInput, settings: LintSettings, today: date) -> list[Find
 
     lines = text.split("\n")
     raw.extend(_conflict_markers(lines))
-    for number, line in enumerate(lines, start=1):
-        for code, message in scan_secrets(line, settings.entropy_threshold):
-            raw.append((number, code, message, line))
-        if not is_transcript:
+    raw.extend(_secret_findings(lines, settings, item.lines))
+    if not is_transcript:
+        for number, line in enumerate(lines, start=1):
+            if item.lines is not None and number not in item.lines:
+                continue
             for code, message in scan_injection(line):
                 raw.append((number, code, message, line))
-    raw.extend(_code_lists(lines, {line for line, code, _m, _t in raw if code.startswith("S")}))
 
     if item.previous is not None and _is_past_daily(item.path, today, settings.daily_grace_days):
         changed_at = first_non_append_line(item.previous, data)
@@ -312,13 +318,33 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("JSON Web Token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     ("bearer token", re.compile(r"(?i)\bauthorization:\s*bearer\s+[A-Za-z0-9._~+/-]{20,}=*")),
     ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:([^\s:/@'\"]{3,})@[^\s/'\"]+")),
+    (
+        "Discord webhook",
+        re.compile(r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{30,})"),
+    ),
+    # A chat or automation service's incoming hook (Mattermost, Rocket.Chat, Zapier, IFTTT, Teams,
+    # Google Chat, a self-hosted one): the URL is the credential, and its secret part is the path
+    # after the hook's name that mixes letters and digits.
+    (
+        "webhook URL",
+        re.compile(
+            r"https?://[^\s/]+(?:/[^\s/?#]+)*?/(?:hooks?|webhooks?|webhookb2|trigger/[^\s/]+/with/key|catch)"
+            r"/((?=[^\s?#]*?(?:\d[^\s?#/]*[A-Za-z]|[A-Za-z][^\s?#/]*\d))[^\s?#<>()'\"`]{6,})"
+        ),
+    ),
+    (
+        "Azure shared access signature",
+        re.compile(
+            r"[?&]sv=\d{4}-\d\d-\d\d[^\s]*?[?&]sig=([A-Za-z0-9%+/=]{20,})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s]*?[?&]sv=\d{4}"
+        ),
+    ),
 )
 # What every token shape above starts with (for a URL: a Slack webhook's host or credentials): a line
 # with none of these, such as a plain URL, skips the sixteen patterns (a test draws strings from
 # each shape and checks this lets them through).
 _SHAPE_HINT = re.compile(
     r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ"
-    r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)"
+    r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)|/api/webhooks/|(?i:hook|trigger/)|sig="
 )
 _SECRET_NAME = (
     r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"
@@ -347,14 +373,26 @@ _PATH_LIKE = re.compile(r"^(?:/|\./|~/)(?:[\w.-]{1,19}(?:/|$))*$|://")
 
 
 def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, str]]:
-    """Secret findings on one line, as (code, message); messages never echo the secret itself.
+    """Secret findings on one line, as (code, message); messages never echo the secret itself."""
+    return [(code, message) for code, message, _value in scan_secret_values(line, entropy_threshold)]
+
+
+def scan_secret_values(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, str, str | None]]:
+    """Secret findings on one line, as (code, message, the secret as written on `line` or None).
 
     A line of JSON (a transcript turn) is read with its strings' quotes unescaped too: in
-    `{"content": "client_secret: \\"…\\""}` the backslash hid the value from the rules.
+    `{"content": "client_secret: \\"…\\""}` the backslash hid the value from the rules. A value
+    found only that way, or only in the line as a reader sees it, may not stand on `line` as
+    written: the caller then cannot bound it (`memgit.lint.redact` replaces the whole line).
     """
     found = _scan_secrets(line, entropy_threshold)
     if not found and '\\"' in line:
         found = _scan_secrets(line.replace('\\"', '"'), entropy_threshold)
+    if not found and "\\n" in line:  # a transcript turn's lines, each on its own
+        for piece in line.split("\\n"):
+            found = _scan_secrets(piece, entropy_threshold) if piece != line else []
+            if found:
+                break
     if not found:
         from memgit.lint.normalize import reader_view
 
@@ -364,60 +402,81 @@ def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, s
     return found
 
 
-def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
+def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str, str | None]]:
+    found: list[tuple[str, str, str | None]] = []
     key = _PRIVATE_KEY.search(line)
     if key:
-        found.append(("S101", f"{key.group(1).lower()} block; keep keys out of memory"))
+        found.append(("S101", f"{key.group(1).lower()} block; keep keys out of memory", None))
     for label, pattern in _TOKEN_SHAPES if _SHAPE_HINT.search(line) else ():
         match = pattern.search(line)
         if not match:
             continue
-        secret = match.group(1) if pattern.groups else match.group(0)
+        secret = next((g for g in match.groups() if g), "") if pattern.groups else match.group(0)
         if is_placeholder(secret):
             continue  # documentation examples such as AWS's AKIAIOSFODNN7EXAMPLE
-        found.append(("S102", f"{label} ({_redact(match.group(0))}); remove it and rotate the credential"))
+        found.append(("S102", f"{label} ({_redact(match.group(0))}); remove it and rotate the credential", secret))
         break  # one token finding a line is enough to act on
     if not found:
         for match in _assignments(line):
             name, value = match.group(1), match.group(2).rstrip(".")
             if is_placeholder(value) or _PATH_LIKE.search(value) or not _looks_random(value, entropy_threshold):
                 continue
-            found.append(("S103", f"{name} is assigned a high-entropy value ({_redact(value)}); is it a secret?"))
+            message = f"{name} is assigned a high-entropy value ({_redact(value)}); is it a secret?"
+            found.append(("S103", message, value))
             break
     if not found and "=" in line:
         from memgit.lint import shapes
 
-        found = shapes.scan(line, only="S113")  # a connection string's password, before S104 takes it
+        found = shapes.scan_values(line, only="S113")  # a connection string's password, before S104 takes it
     if not found:
         password = _spelled_out_password(line)
         if password:
-            found.append(("S104", f"a password written out ({_redact(password)}); keep it in a password manager"))
+            message = f"a password written out ({_redact(password)}); keep it in a password manager"
+            found.append(("S104", message, password))
     if not found:
         from memgit.lint.detectors import library_findings
 
         for label, value in library_findings(line)[:1]:
-            found.append(("S105", f"{label} ({_redact(value)}); remove it and rotate the credential"))
+            found.append(("S105", f"{label} ({_redact(value)}); remove it and rotate the credential", value))
     if not found:
         from memgit.lint import shapes
 
-        found = shapes.scan(line)
+        found = shapes.scan_values(line)
+    if not found:
+        found = _scan_named(line)
     return found
 
 
-def _code_lists(lines: list[str], flagged: set[int]) -> list[tuple[int, str, str, str]]:
-    """S108 for codes listed one a line under their heading ("Recovery codes:"), which no
-    line-by-line rule sees."""
-    from memgit.lint import shapes
+def _scan_named(line: str) -> list[tuple[str, str, str | None]]:
+    """S116 (an identifier after its name) and S117 (a secret after its label, in many languages),
+    on a line holding one of their words (`candidates` finds those lines)."""
+    from memgit.lint import identifiers, labelled
 
-    if not shapes.may_list_codes("\n".join(lines)):
-        return []
-    message = "a code listed under a recovery, backup or one-time code heading; remove it from memory"
-    return [
-        (index + 1, "S108", message, lines[index])
-        for index in shapes.code_list_lines(lines)
-        if index + 1 not in flagged
-    ]
+    value = identifiers.personal_id(line)
+    if value is not None:
+        return [("S116", f"a personal identifier or bank number ({_redact(value)}); remove it from memory", value)]
+    found = labelled.find_value(line)
+    if found is not None:
+        kind, value = found
+        return [("S117", f"a {kind} after its label ({_redact(value)}); remove it from memory", value)]
+    return []
+
+
+def _secret_findings(
+    lines: list[str], settings: LintSettings, only: frozenset[int] | None
+) -> list[tuple[int, str, str, str]]:
+    """Each secret rule's findings (`memgit.lint.secrets`, the rules every output redacts by), one a
+    line and rule, on the lines in `only` (1-based) or on every line."""
+    from memgit.lint.secrets import find_secrets
+
+    wanted = None if only is None else {number - 1 for number in only}
+    out: list[tuple[int, str, str, str]] = []
+    seen: set[tuple[int, str]] = set()
+    for hit in find_secrets(lines, entropy_threshold=settings.entropy_threshold, only=wanted):
+        if hit.reported and (hit.index, hit.code) not in seen:
+            seen.add((hit.index, hit.code))
+            out.append((hit.index + 1, hit.code, hit.message, lines[hit.index]))
+    return out
 
 
 def _assignments(line: str) -> Iterator[re.Match[str]]:
@@ -437,17 +496,70 @@ def _assignments(line: str) -> Iterator[re.Match[str]]:
             yield match
 
 
+# `curl -u user:secret`, `--user user:secret`; `Authorization: Basic <base64 of user:secret>`;
+# `PGPASSWORD='…' pg_restore`, `export API_TOKEN=…` (an environment variable named for a secret).
+_USER_OPTION = re.compile(r"(?:^|\s)(?:-u|--user)[ =][\"']?[^\s:'\"]*:([^\s'\"@]{4,})")
+_BASIC = re.compile(r"(?i)\bauthorization:?\s*[\"']?\s*basic\s+([A-Za-z0-9+/]{8,}={0,2})")
+_SECRET_VARIABLE = re.compile(
+    r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY)[ \t]*=[ \t]*"
+    r"([\"']?)([^\s'\"]{6,})\1"
+)
+
+
+def _command_credential(line: str) -> str | None:
+    """A password in a command line or an HTTP header, as written on `line`."""
+    for match in _USER_OPTION.finditer(line):
+        value = match.group(1).rstrip(".,;")
+        if not is_placeholder(value) and not _REFERENCE.search(value):
+            return value
+    for match in _SECRET_VARIABLE.finditer(line):
+        value = match.group(2).rstrip(".,;")
+        spaced = re.search(r"[ \t]=|=[ \t]", match.group(0)) is not None
+        if not match.group(1) and spaced and re.match(r"[ \t]+[\w$-]", line[match.end() :]):
+            continue  # `$Env:PGPASS = gcloud auth print-access-token`: a command's output, not a value
+        if not is_placeholder(value) and not _REFERENCE.search(value) and not _PATH_LIKE.search(value):
+            return value
+    for match in _BASIC.finditer(line):
+        import base64
+        import binascii
+
+        try:
+            decoded = base64.b64decode(match.group(1) + "=" * (-len(match.group(1)) % 4)).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            continue
+        user, colon, password = decoded.partition(":")
+        if colon and password and not is_placeholder(password) and not is_placeholder(user + password):
+            return match.group(1)
+    return None
+
+
 def _spelled_out_password(line: str) -> str | None:
     """A password value after the word or a `-p` option: not a placeholder, reference or plain word."""
+    command = _command_credential(line)
+    if command is not None:
+        return command
     for pattern in (_PASSWORD_TEXT, _PASSWORD_OPTION):
         for match in pattern.finditer(line):
-            value = match.group(1).rstrip(".,;")
+            value = match.group(1).split(",")[0].rstrip(".,;")
             if len(value) < 6 or is_placeholder(value) or _REFERENCE.search(value) or _PATH_LIKE.search(value):
                 continue
             if value.isalpha():
                 continue  # "the password is stored in Vault", "password policy"
+            if _expression(value, line[match.end(1) :]) or sum(c.isascii() for c in value) * 2 < len(value):
+                continue  # `$Password = Read-Host -AsSecureString`, `hashed_password=hashed_password`
+            if pattern is _PASSWORD_OPTION and value.startswith(":"):
+                continue  # `-p:$true`: an option's value, not a password
             return value
     return None
+
+
+def _expression(value: str, after: str) -> bool:
+    """Whether `value` is code rather than a secret: a name from code or a command with arguments."""
+    from memgit.lint.labelled import code_like
+
+    if code_like(value) or re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value):
+        return True
+    return re.match(r"[ \t]+(?:-{1,2}[A-Za-z]|\||[A-Za-z][\w.-]*[ \t]+-)", after) is not None
 
 
 def shannon_entropy(value: str) -> float:

@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.secrets_corpus import corpus
-from memgit.lint.redact import _may_hold_secret, placeholder, redact_lines, redact_text
+from memgit.lint.candidates import may_hold_secret as _may_hold_secret
+from memgit.lint.redact import placeholder, redact_lines, redact_text
 from memgit.lint.rules import scan_secrets
 
 

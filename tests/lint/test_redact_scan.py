@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 
 from bench.secrets_corpus import corpus
 from memgit.lint import detectors, rules
-from memgit.lint.redact import _candidate_lines, _may_hold_secret, is_placeholder, redact_line, redact_text
+from memgit.lint.candidates import may_hold_secret as _may_hold_secret
+from memgit.lint.candidates import text_candidates as _candidate_lines
+from memgit.lint.redact import is_placeholder, redact_line, redact_text
 from memgit.lint.rules import scan_secrets
 
 # Pieces that make the rules' edge cases likely: secret words, option flags, URL credentials, PEM
