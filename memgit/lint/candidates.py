@@ -10,6 +10,7 @@ view differs. A hypothesis test (`tests/lint/test_redact_scan.py`) holds this to
 from __future__ import annotations
 
 import re
+from functools import cache, lru_cache
 from typing import AnyStr
 
 from memgit.lint.normalize import TRIGGERS, reader_view
@@ -35,19 +36,50 @@ def may_hold_secret(line: str) -> bool:
 
 
 def _named(line: str) -> bool:
-    """Whether a label of S117 or an identifier's name of S116 is on `line`."""
-    from memgit.lint.identifiers import NAMES_PATTERN
-    from memgit.lint.labelled import any_label
+    """Whether a stem of an S117 label or an S116 identifier's name is on `line`."""
+    if _NAMED_VALUE.search(line) is None:
+        return False
+    folded = line.replace("\u0130", "i").lower()
+    return any(stem in folded for stem in name_stems())
 
-    return any_label().search(line) is not None or NAMES_PATTERN.search(line) is not None
+
+@cache
+def name_stems() -> tuple[str, ...]:
+    """The literal stems (case-folded, four characters at most) of every S117 label and S116 name:
+    a line holding none of them cannot be flagged by those rules."""
+    from memgit.lint.identifiers import name_words
+    from memgit.lint.labelled import label_words
+
+    stems = {word.lower()[:4] for word in (*label_words(), *name_words()) if word}
+    return tuple(sorted(s for s in stems if not any(o != s and o in s for o in stems)))
 
 
-def _named_lines(text: str) -> list[int]:
-    """The lines `_named` takes, by whole-text searches (one match a line)."""
-    from memgit.lint.identifiers import NAMES_PATTERN
-    from memgit.lint.labelled import any_label
+# A labelled value or an identifier holds a digit or follows ":" or "=" (`labelled.find_value`).
+_NAMED_VALUE = re.compile(r"[\d:=：→]")
 
-    return _lines_at(text, "\n", sorted({*_first_per_line(any_label(), text), *_first_per_line(NAMES_PATTERN, text)}))
+
+@lru_cache(maxsize=2)  # the engine and the redaction's candidate search ask for the same text
+def named_lines(text: str) -> frozenset[int]:
+    """The lines `_named` takes that hold a digit, ":" or "=", by `bytes.find` of each stem over the
+    lower-cased text as UTF-8 (about ten times faster than over `str`, and no pattern)."""
+    lowered = text.replace("\u0130", "i").lower()  # İ is the one letter whose lower case is longer
+    if len(lowered) != len(text):
+        return frozenset(n for n, line in enumerate(text.split("\n")) if _named(line))
+    data = lowered.encode("utf-8", "surrogatepass")
+    at: list[int] = []
+    for stem in _stem_bytes():
+        i = data.find(stem)
+        while i >= 0:
+            at.append(i)
+            end = data.find(b"\n", i)
+            i = -1 if end < 0 else data.find(stem, end + 1)
+    lines = text.split("\n")
+    return frozenset(n for n in _lines_at(data, b"\n", sorted(at)) if _NAMED_VALUE.search(lines[n]))
+
+
+@cache
+def _stem_bytes() -> tuple[bytes, ...]:
+    return tuple(stem.encode("utf-8") for stem in name_stems())
 
 
 # The fast path reads the text as UTF-8 bytes: a run of token characters shows as a run of b"a".
@@ -68,7 +100,7 @@ def text_candidates(text: str) -> list[int]:
     every line `may_hold_secret` takes. The shape rules' words and digit runs (`may_match`) and the
     lines whose reader's view may differ (escapes, entities, markup, invisible characters) are
     found with whole-text searches; the token rules' lines with byte-level ones."""
-    found = set(_token_lines(text)) | set(_named_lines(text))
+    found = set(_token_lines(text)) | named_lines(text)
     lines = text.split("\n")
     for number in candidate_lines(text) - found:
         if may_match(lines[number]):

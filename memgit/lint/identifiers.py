@@ -62,10 +62,13 @@ ACRONYMS = (
     "SSN|BSN|NIR|DNI|NIE|NIF|CPF|CURP|RUT|PESEL|AHV|TIN|ITIN|ATIN|TFN|BSB|BLZ"
     "|CBU|CPR|EGN|OIB|CNP|NRIC|NIK|KTP|CNIC|AMKA|RČ|SIN|NHS|UPN|UTR|CCCD|CMND|NPWP|TCKN|VNR|SVNR"
 )
+_SCRIPT_NAMES = (
+    "身份证|身分證|マイナンバー|個人番号|住民票コード|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
+)
 NAMES_PATTERN = _NAMES = re.compile(
     r"(?i:(?<![^\W_])(?:" + NAMES.replace(" ", r"[ \t._-]?") + r")(?![^\W_]))"
     r"|(?<![^\W_])(?:" + ACRONYMS + r")(?![^\W_])"
-    r"|身份证|身分證|マイナンバー|個人番号|住民票コード|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
+    r"|" + _SCRIPT_NAMES
 )
 # A number: digits and letters with the separators countries print them with, 5+ digits in all.
 _NUMBER = re.compile(r"(?<![\w@/.#-])([A-Za-z]{0,8}[0-9][0-9A-Za-z]*(?:[ .\-/][0-9A-Za-z]+){0,6})(?![\w@/-])")
@@ -77,6 +80,16 @@ _NOT_ID = re.compile(
     r"(?i)€|\$|£|\bper\b|price|cost|fee|phone|tel\b|fax|hotline|call|ext\b|version|\bv\d|isbn|order|invoice|ticket"
     r"|valid|until|expir|since|issued"
 )
+
+
+def name_words() -> list[str]:
+    """Every name and acronym as plain words, case-folded (for the cheap search of candidate lines)."""
+    words = []
+    for part in (NAMES + "|" + ACRONYMS + "|" + _SCRIPT_NAMES).split("|"):
+        word = re.split(r"[\\\[(]", part, maxsplit=1)[0]
+        if word:
+            words.append(word.casefold())
+    return words
 
 
 @cache

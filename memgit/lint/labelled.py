@@ -63,9 +63,26 @@ def _words(lang: Labels, kind: str) -> tuple[str, ...]:
 
 @cache
 def any_label() -> re.Pattern[str]:
-    """Any label of any kind (the candidate search for S117)."""
+    """Any label of any kind, in one pattern (group `label`)."""
     joined = "|".join(f"(?:{pattern.pattern})" for pattern in _patterns().values())
-    return re.compile(joined.replace("(?P<label>", "(?:"), re.IGNORECASE)
+    return re.compile("(?P<label>" + joined.replace("(?P<label>", "(?:") + ")", re.IGNORECASE)
+
+
+@cache
+def _kinds_of() -> dict[str, tuple[str, ...]]:
+    """Each label word (case-folded) -> its kinds."""
+    out: dict[str, list[str]] = {}
+    for lang in LANGUAGES.values():
+        for kind in KINDS:
+            for word in _words(lang, kind):
+                if kind not in out.setdefault(word.casefold(), []):
+                    out[word.casefold()].append(kind)
+    return {word: tuple(kinds) for word, kinds in out.items()}
+
+
+def label_words() -> list[str]:
+    """Every label word, case-folded (for the cheap search of the lines that may hold one)."""
+    return list(_kinds_of())
 
 
 @cache
@@ -106,12 +123,21 @@ def _after_label(language: str) -> re.Pattern[str]:
     return re.compile(r"(?i)(?P<sep>" + "|".join(parts) + ")" + _VALUE)
 
 
+# A labelled value holds a digit, or follows ":" or "=": a line with neither skips the patterns.
+_VALUE_GATE = re.compile(r"[\d:=：→]")
+
+
 def find_value(line: str) -> tuple[str, str] | None:
     """(kind, value) of the first labelled secret on `line`, or None."""
+    if _VALUE_GATE.search(line) is None:
+        return None
     languages = _languages_of()
-    for kind, pattern in _patterns().items():
-        for label in pattern.finditer(line):
-            for language in languages.get(label.group("label").casefold(), ()) or ("en",):
+    kinds_of = _kinds_of()
+    for label in any_label().finditer(line):
+        word = re.sub(r"[ \t-]", " ", label.group("label").casefold())
+        kinds = kinds_of.get(word) or kinds_of.get(label.group("label").casefold()) or _guess_kinds(word)
+        for kind in kinds:
+            for language in languages.get(word, ()) or languages.get(label.group("label").casefold(), ()) or ("en",):
                 for match in _separations(_after_label(language), line, label.end()):
                     value = _trim(match.group("value"))
                     sep = match.group("sep")
@@ -122,6 +148,14 @@ def find_value(line: str) -> tuple[str, str] | None:
                     if value_kind_ok(kind, value, strong=not weak, alone=ends and colon, before=before):
                         return kind, value
     return None
+
+
+def _guess_kinds(word: str) -> tuple[str, ...]:
+    """The kinds of a label matched with other spacing than its listed form ("pin-code")."""
+    squeezed = re.sub(r"[ \t-]", "", word)
+    return tuple(
+        dict.fromkeys(k for w, ks in _kinds_of().items() if re.sub(r"[ \t-]", "", w) == squeezed for k in ks)
+    ) or ("password",)
 
 
 def _separations(after: re.Pattern[str], line: str, start: int) -> list[re.Match[str]]:

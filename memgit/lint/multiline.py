@@ -41,9 +41,10 @@ _TAIL = re.compile(r"(?P<tail>[A-Za-z0-9+/=_-]{8,})\s*$")
 _HEAD = re.compile(r"^\s*(?P<head>[A-Za-z0-9+/=_-]{4,})(?=\s|$)")
 
 
-def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
-    """Every hit of the rules above on `lines` (only on lines in `wanted`, when given)."""
-    hits = [*_next_line(lines), *_tables(lines), *_sections(lines), *_code_lists(lines), *_split(lines)]
+def find(lines: list[str], wanted: Collection[int] | None, named: Collection[int] | None = None) -> list[Hit]:
+    """Every hit of the rules above on `lines` (only on lines in `wanted`, when given). `named`: the
+    lines that may hold a label or an identifier's name (`candidates.named_lines`), when known."""
+    hits = [*_next_line(lines, named), *_tables(lines), *_sections(lines), *_code_lists(lines), *_split(lines)]
     return [hit for hit in hits if wanted is None or hit.index in wanted]
 
 
@@ -65,9 +66,10 @@ def _next_value(lines: list[str], index: int) -> int | None:
     return None
 
 
-def _next_line(lines: list[str]) -> list[Hit]:
+def _next_line(lines: list[str], named: Collection[int] | None) -> list[Hit]:
     hits = []
-    for index, line in enumerate(lines):
+    for index in sorted(named) if named is not None else range(len(lines)):
+        line = lines[index]
         if not line.strip() or len(line) > (200 if line.rstrip().endswith((":", "：")) else 80):
             continue
         kind = labelled.label_at_end(line)
@@ -158,6 +160,8 @@ def _sections(lines: list[str]) -> list[Hit]:
     """A code on a short line of a section whose heading names a code (door, alarm, PIN…)."""
     hits = []
     for index, line in enumerate(lines):
+        if "#" not in line and "**" not in line:
+            continue
         heading = _HEADING.match(line)
         if heading is None:
             continue

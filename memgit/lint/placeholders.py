@@ -87,6 +87,7 @@ def is_placeholder(value: str) -> bool:
     return all(p in _CORE or p in _FILLER for p in parts)
 
 
+_SAMPLE_WORDS = frozenset(("password", "passwort", "pass", "secret", "changeme", "letmein", "admin", "welcome"))
 _LEET = str.maketrans("@43!10$57", "aaeiiosst")
 
 
@@ -98,7 +99,7 @@ def _is_sample(value: str) -> bool:
 
     plain = unquote(value) if "%" in value else value
     leet = plain.lower().rstrip("!?.").translate(_LEET)
-    if leet != value.lower() and re.fullmatch(r"[a-z]+", leet) and is_placeholder(leet):
+    if leet != value.lower() and leet in _SAMPLE_WORDS:
         return True
     match = re.fullmatch(r"(?i)([a-z]{2,6})[-_]?(\d{2,8})", plain)
     if match is None:

@@ -57,8 +57,10 @@ def find_secrets(
     from memgit.lint import candidates as candidate_search
     from memgit.lint import multiline, providers, seeds
 
+    text = "\n".join(lines)
     if candidates is None:
-        candidates = candidate_search.candidate_lines_of(lines)
+        candidates = candidate_search.text_candidates(text)
+    named = candidate_search.named_lines(text)
     wanted = None if only is None else set(only)
     hits: list[Hit] = []
     for index in candidates:
@@ -68,7 +70,7 @@ def find_secrets(
             hits.append(Hit(index, code, message, value))
     hits = [hit for hit in hits if not (hit.code == "S112" and _in_blob(lines, hit.index))]
     hits.extend(_key_bodies(lines, hits))
-    hits.extend(multiline.find(lines, wanted))
+    hits.extend(multiline.find(lines, wanted, named))
     hits.extend(seeds.find(lines, wanted))
     hits.extend(providers.find(lines, wanted))
     kept = [

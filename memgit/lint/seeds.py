@@ -95,7 +95,10 @@ def _runs(lines: list[str]) -> list[list[Word]]:
             previous = None  # the last word's line went on with something else
         for match in _WORD.finditer(line):
             word = match.group(0)
-            bits = vocabulary.get(_fold(word)) or vocabulary.get(_plain(word)) or 0
+            if word.isascii():
+                bits = vocabulary.get(word.lower(), 0)
+            else:
+                bits = vocabulary.get(_fold(word)) or vocabulary.get(_plain(word)) or 0
             joined = previous is not None and (previous[0] != index or _GAP.match(line[previous[2] : match.start()]))
             if previous is not None and previous[0] != index and line[: match.start()].strip(" \t|`*#>-+").strip():
                 joined = joined and _NUMBERED.match(line) is not None
