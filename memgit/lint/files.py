@@ -90,6 +90,8 @@ def lint_workspace(
     else:
         inputs = _worktree_inputs(ws, wanted)
         _check_named(ws, paths, wanted, inputs)
+    if staged and not every_line:  # the line rules read only the lines the commit adds or changes
+        inputs = [_judging_changed_lines(item) for item in inputs]
     findings = lint_files(inputs, settings, today or clock.today())
     if staged and not every_line:
         findings = on_changed_lines(findings, inputs)
@@ -113,6 +115,15 @@ def on_changed_lines(findings: Sequence[Finding], inputs: Sequence[LintInput]) -
         if finding.code in FILE_RULES or lines is None or finding.line in lines:
             kept.append(finding)
     return kept
+
+
+def _judging_changed_lines(item: LintInput) -> LintInput:
+    """`item` with its line rules limited to the lines it changes (a new file: every line)."""
+    import dataclasses
+
+    if not item.is_memory or item.data is None:
+        return item
+    return dataclasses.replace(item, lines=changed_lines(item.previous, item.data))
 
 
 def changed_lines(previous: bytes | None, data: bytes | None) -> frozenset[int] | None:

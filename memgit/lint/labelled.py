@@ -123,6 +123,13 @@ def _after_label(language: str) -> re.Pattern[str]:
     return re.compile(r"(?i)(?P<sep>" + "|".join(parts) + ")" + _VALUE)
 
 
+def _NOT_A_SECRET_CODE(text: str) -> bool:  # noqa: N802 - reads as the shapes rule it borrows
+    from memgit.lint.shapes import _NOT_SECRET_CODE
+
+    return _NOT_SECRET_CODE.search(text) is not None
+
+
+_UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 # A labelled value holds a digit, or follows ":" or "=": a line with neither skips the patterns.
 _VALUE_GATE = re.compile(r"[\d:=：→]")
 
@@ -136,6 +143,8 @@ def find_value(line: str) -> tuple[str, str] | None:
     for label in any_label().finditer(line):
         word = re.sub(r"[ \t-]", " ", label.group("label").casefold())
         kinds = kinds_of.get(word) or kinds_of.get(label.group("label").casefold()) or _guess_kinds(word)
+        if _NOT_A_SECRET_CODE(line[max(0, label.start() - 16) : label.end() + 8]):
+            continue  # a zip, promo, status or error code
         for kind in kinds:
             for language in languages.get(word, ()) or languages.get(label.group("label").casefold(), ()) or ("en",):
                 for match in _separations(_after_label(language), line, label.end()):
@@ -210,7 +219,7 @@ def value_kind_ok(kind: str, value: str, *, strong: bool, alone: bool, before: s
     grouped = re.fullmatch(r"\d{1,3}(?:[-–]\d{1,3}){2,5}", value) is not None  # a lock's 24-08-61
     if _UNITS.match(value) or _TIME_OR_AMOUNT.search(value) or _DATE.match(value) and not (grouped and kind == "place"):
         return False
-    if _FILE_OR_LINK.search(value) or sum(c.isascii() for c in value) * 2 < len(value):
+    if _FILE_OR_LINK.search(value) or sum(c.isascii() for c in value) * 2 < len(value) or _UUID.match(value):
         return False
     digits = sum(c.isdigit() for c in value)
     if kind in ("code", "place"):

@@ -41,7 +41,7 @@ LANGUAGES: dict[str, Labels] = {
     "en": Labels(
         _w(
             "password|passwort|passphrase|pass phrase|passcode|pass code|passwd|pwd|pw|pass|psk|pre-shared key"
-            "|pin|pin code|secret|login password|admin password"
+            "|pin|pin code|login password|admin password"
         ),
         _w(
             "access code|door code|gate code|entry code|alarm code|safe code|safe combination|combination"

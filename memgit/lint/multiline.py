@@ -44,7 +44,7 @@ _HEAD = re.compile(r"^\s*(?P<head>[A-Za-z0-9+/=_-]{4,})(?=\s|$)")
 def find(lines: list[str], wanted: Collection[int] | None, named: Collection[int] | None = None) -> list[Hit]:
     """Every hit of the rules above on `lines` (only on lines in `wanted`, when given). `named`: the
     lines that may hold a label or an identifier's name (`candidates.named_lines`), when known."""
-    hits = [*_next_line(lines, named), *_tables(lines), *_sections(lines), *_code_lists(lines), *_split(lines)]
+    hits = [*_code_lists(lines), *_next_line(lines, named), *_tables(lines), *_sections(lines), *_split(lines)]
     return [hit for hit in hits if wanted is None or hit.index in wanted]
 
 

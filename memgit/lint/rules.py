@@ -466,15 +466,15 @@ def _secret_findings(
     lines: list[str], settings: LintSettings, only: frozenset[int] | None
 ) -> list[tuple[int, str, str, str]]:
     """Each secret rule's findings (`memgit.lint.secrets`, the rules every output redacts by), one a
-    line and rule, on the lines in `only` (1-based) or on every line."""
+    line (the first rule's: one finding a person fixes), on the lines in `only` (1-based) or all."""
     from memgit.lint.secrets import find_secrets
 
     wanted = None if only is None else {number - 1 for number in only}
     out: list[tuple[int, str, str, str]] = []
-    seen: set[tuple[int, str]] = set()
+    seen: set[int] = set()
     for hit in find_secrets(lines, entropy_threshold=settings.entropy_threshold, only=wanted):
-        if hit.reported and (hit.index, hit.code) not in seen:
-            seen.add((hit.index, hit.code))
+        if hit.reported and hit.index not in seen and settings.severity(hit.code) != OFF:
+            seen.add(hit.index)
             out.append((hit.index + 1, hit.code, hit.message, lines[hit.index]))
     return out
 
