@@ -34,7 +34,8 @@ def test_every_corpus_secret_is_redacted_and_no_look_alike_is(seed: int) -> None
 def test_line_count_indent_and_crlf_are_kept() -> None:
     text = "# Ops\r\n- The staging VPN passphrase is orchid-lantern-42 for now\r\n- plain line\r\n"
     out, found = redact_text(text)
-    assert out == "# Ops\r\n- [redacted: S104]\r\n- plain line\r\n"
+    # The value goes, the sentence stays (issue 45).
+    assert out == "# Ops\r\n- The staging VPN passphrase is [redacted: S104] for now\r\n- plain line\r\n"
     assert [(r.line, r.code) for r in found] == [(2, "S104")]
 
 
