@@ -207,13 +207,14 @@ def _split(lines: list[str]) -> list[Hit]:
 
     hits = []
     for index in range(len(lines) - 1):
-        tail = _TAIL.search(lines[index])
+        end = lines[index].rstrip()
+        tail = _TAIL.search(end, max(0, len(end) - 300))  # bounded: a long run costs linear time
         if tail is None or not any(c.isdigit() for c in tail.group("tail")):
             continue
         head = _HEAD.match(lines[index + 1])
         if head is None:
             continue
-        joined = lines[index][: tail.end("tail")] + head.group("head") + lines[index + 1][head.end("head") :]
+        joined = end[: tail.end("tail")] + head.group("head") + lines[index + 1][head.end("head") :]
         found = scan_secret_values(joined)
         if not found or scan_secret_values(lines[index]) or scan_secret_values(lines[index + 1]):
             continue

@@ -262,7 +262,8 @@ _YEAR_PREP = re.compile(
 )
 
 
-_URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+|\]\([^)\s]+\)")
+# A scheme is short and starts a word: bounded, so a long run of letters costs linear time.
+_URL = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://\S+|\]\([^)\s]+\)")
 _COLUMNS = re.compile(r"\S {2,}\S+ {2,}\S+ {2,}\S")
 # "code" as part of a longer name: LICENSE-CODE, promo-code/…, code pages, code points, code review.
 _CODE_COMPOUND = re.compile(
