@@ -17,7 +17,7 @@ The full run (the acceptance run) commits `notes/` as a memory workspace in a te
 one commit per author and message of `outside.json` (without hooks: the secrets are meant to be
 in), and then asks memgit every way it lets text out:
 
-* `memgit lint --all --json` (plus the commit history's authors and messages, through `lint --history`):
+* `memgit lint --all --history --json` (the files, their names, and the history's authors and messages):
   flagged when a finding names one of the secret's lines (or its file name, author or message);
 * both site scopes (`memgit site build --scope private|public`): every file under them;
 * `memgit context` (private and group scopes; the daily logs of the notes' last day);
@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -183,8 +184,17 @@ def _run(args: list[str], cwd: Path, env: dict[str, str], stdin: str | None = No
     return subprocess.run(args, cwd=cwd, env=env, input=stdin, capture_output=True, text=True, check=False)
 
 
-def _memgit(args: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None) -> str:
+#: Every memgit command the full run made that failed (a full run with any is no measurement).
+FAILURES: list[str] = []
+
+
+def _memgit(
+    args: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None, ok: tuple[int, ...] = (0,)
+) -> str:
+    """stdout and stderr of `memgit ARGS`; an exit status outside `ok` is recorded in FAILURES."""
     done = _run([sys.executable, "-m", "memgit", *args], cwd, env, stdin)
+    if done.returncode not in ok:
+        FAILURES.append(f"memgit {' '.join(args)}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
     return done.stdout + "\n" + done.stderr
 
 
@@ -232,27 +242,32 @@ def _files_under(folder: Path) -> dict[str, str]:
     return out
 
 
-def outputs(ws: Path, work: Path, env: dict[str, str], corpus: Path) -> dict[str, str]:
+def outputs(ws: Path, work: Path, env: dict[str, str], corpus: Path, secrets: list[Secret]) -> dict[str, str]:
     """Every output memgit makes of the workspace: name -> text."""
     out: dict[str, str] = {}
     for scope in ("private", "public"):
         site = work / f"site-{scope}"
-        out[f"site build {scope}"] = _memgit(["site", "build", "--scope", scope, "--out", str(site)], ws, env)
-        for name, text in _files_under(site).items():
+        out[f"site build {scope}"] = _memgit(["site", "build", "--scope", scope, "-o", str(site)], ws, env)
+        files = _files_under(site)
+        if not files:
+            FAILURES.append(f"site {scope}: no file written")
+        for name, text in files.items():
             out[f"site {scope}: {name}"] = text
             out[f"site {scope}: file name {name}"] = name
     days = sorted(p.stem for p in (ws / "memory").glob("????-??-??.md"))
-    for day in days[-3:]:
+    for day in days:  # each daily log is "today" once: context loads today's and yesterday's
         for scope in ("private", "group"):
-            out[f"context {scope} {day}"] = _memgit(["context", "--scope", scope, "--now", f"{day}T12:00:00"], ws, env)
-    out.update(_mcp_resources(ws, env))
-    out.update(_dream(ws, env, days))
+            out[f"context {scope} {day}"] = _memgit(["context", "--scope", scope, "--date", day], ws, env)
+    out.update(_mcp_resources(ws, env, days))
+    out.update(_dream(ws, env, secrets))
     out.update(_capture(ws, work, env, corpus))
     return out
 
 
-def _mcp_resources(ws: Path, env: dict[str, str]) -> dict[str, str]:
-    requests = [
+def _mcp_resources(ws: Path, env: dict[str, str], days: list[str]) -> dict[str, str]:
+    """`resources/list`, then `resources/read` of every resource listed, every memory file by its
+    URI template and every day's log (the server's own session)."""
+    hello = [
         {
             "jsonrpc": "2.0",
             "id": 1,
@@ -264,9 +279,9 @@ def _mcp_resources(ws: Path, env: dict[str, str]) -> dict[str, str]:
             },
         },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "resources/list"},
     ]
-    first = _memgit(["mcp"], ws, env, "\n".join(json.dumps(r) for r in requests) + "\n")
+    listing = [*hello, {"jsonrpc": "2.0", "id": 2, "method": "resources/list"}]
+    first = _memgit(["mcp"], ws, env, "\n".join(json.dumps(r) for r in listing) + "\n")
     uris: list[str] = []
     for line in first.splitlines():
         try:
@@ -275,32 +290,79 @@ def _mcp_resources(ws: Path, env: dict[str, str]) -> dict[str, str]:
             continue
         if message.get("id") == 2:
             uris = [r["uri"] for r in message.get("result", {}).get("resources", [])]
-    reads = requests[:2] + [
-        {"jsonrpc": "2.0", "id": 10 + n, "method": "resources/read", "params": {"uri": uri}}
-        for n, uri in enumerate(uris)
+    if not uris:
+        FAILURES.append("mcp: resources/list named no resource")
+    files = sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*.md") if ".git" not in p.parts)
+    uris += [f"memgit://file/{quote(path)}" for path in files] + [f"memgit://daily/{day}" for day in days]
+    reads = [
+        *hello,
+        *(
+            {"jsonrpc": "2.0", "id": 10 + n, "method": "resources/read", "params": {"uri": uri}}
+            for n, uri in enumerate(uris)
+        ),
     ]
-    return {
-        "mcp resources": first,
-        "mcp reads": _memgit(["mcp"], ws, env, "\n".join(json.dumps(r) for r in reads) + "\n"),
-    }
+    answer = _memgit(["mcp"], ws, env, "\n".join(json.dumps(r) for r in reads) + "\n")
+    texts = []  # what the server said: each resource's text (the URIs asked for are the probe's own)
+    for line in answer.splitlines():
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError:
+            texts.append(line)
+            continue
+        contents = message.get("result", {}).get("contents") if isinstance(message, dict) else None
+        if contents:
+            texts += [str(c.get("text", "")) for c in contents]
+        elif isinstance(message, dict) and "error" in message:
+            texts.append(json.dumps(message["error"], ensure_ascii=False))
+    read = sum(1 for line in answer.splitlines() if '"contents"' in line)
+    if read < len(uris) // 2:
+        FAILURES.append(f"mcp: only {read} of {len(uris)} resources read")
+    return {"mcp resources": first, "mcp reads": "\n".join(texts)}
 
 
-def _dream(ws: Path, env: dict[str, str], days: list[str]) -> dict[str, str]:
+def _dream(ws: Path, env: dict[str, str], secrets: list[Secret]) -> dict[str, str]:
+    """Each secret's line recalled on three days by distinct queries (its own words), then a dream:
+    `--explain` (text and JSON), the branch it writes (commits, messages, files) and its report."""
     out: dict[str, str] = {}
-    day = days[-1] if days else "2026-06-01"
-    now = ["--now", f"{day}T23:00:00"]
     _memgit(["index"], ws, env)
-    for query in ("password", "code", "token", "key", "wifi", "account", "bank", "seed", "login", "pin"):
-        _memgit(["search", query, *now], ws, env)
-    out["dream --explain"] = _memgit(["dream", "--dry-run", "--explain", *now], ws, env)
-    out["dream --explain --json"] = _memgit(["dream", "--dry-run", "--explain", "--json", *now], ws, env)
-    out["dream"] = _memgit(["dream", *now], ws, env)
-    branches = [b.strip(" *") for b in _git(["branch", "--list", "memgit/dream*"], ws, env).splitlines() if b.strip()]
-    for branch in branches:
-        out[f"dream branch {branch} log"] = _git(["log", "--format=%an %ae%n%B", f"main..{branch}"], ws, env)
-        for name in _git(["ls-tree", "-r", "--name-only", branch], ws, env).splitlines():
-            out[f"dream branch {branch}: {name}"] = _run(["git", "show", f"{branch}:{name}"], ws, env).stdout
-    for report in (ws / "memory" / ".dreams").rglob("*") if (ws / "memory" / ".dreams").exists() else []:
+    queries = []
+    for secret in secrets:
+        path = ws / secret.path
+        if not secret.lines or not path.is_file() or secret.path.endswith(".jsonl"):
+            continue
+        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+        words = [w for n in secret.lines if 0 < n <= len(lines) for w in re.findall(r"[^\W\d_]{4,}", lines[n - 1])]
+        if words:
+            queries.append(" ".join(words[:4]))
+    for number, day in enumerate(("2026-05-28", "2026-05-29", "2026-05-30")):
+        asked = [q + (" ", " please", " notes")[number] for q in queries]
+        _memgit(
+            ["search", "--batch", "-", "--now", f"{day}T12:00:00+00:00", "-k", "6"], ws, env, "\n".join(asked) + "\n"
+        )
+    now = ["--now", "2026-06-01T22:00:00+00:00"]
+    out["dream --explain --dry-run"] = _memgit(["dream", "--dry-run", "--explain", *now], ws, env)
+    out["dream --explain --json"] = _memgit(["dream", "--explain", "--json", *now], ws, env)
+    try:
+        branch = json.loads(out["dream --explain --json"].split("\n")[0]).get("branch")
+    except json.JSONDecodeError:
+        branch = None
+    branches = [b.strip(" *+") for b in _git(["branch", "--list", "memgit/dream*"], ws, env).splitlines() if b.strip()]
+    if not branches:
+        FAILURES.append(f"dream: no branch written ({'branch ' + branch if branch else 'nothing to propose'})")
+    for name in branches:
+        # What the branch adds: its commits' messages and the lines they add (the rest of its
+        # tree is main's, secrets committed without hooks included).
+        log = _git(["log", "-p", "-U0", "--format=%x1e%an %ae%n%B%x1f", f"main..{name}"], ws, env)
+        added = []
+        for commit in log.split("\x1e"):
+            message, _, diff = commit.partition("\x1f")
+            added.append(message)
+            added += [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+        out[f"dream branch {name}"] = "\n".join(added)
+        for file in _git(["diff", "--name-only", f"main...{name}"], ws, env).splitlines():
+            out[f"dream branch {name}: name of {file}"] = file
+    dreams = ws / "memory" / ".dreams"
+    for report in dreams.rglob("*") if dreams.exists() else []:
         if report.is_file():
             out[f"dream store {report.name}"] = report.read_text(encoding="utf-8", errors="replace")
     return out
@@ -309,7 +371,8 @@ def _dream(ws: Path, env: dict[str, str], days: list[str]) -> dict[str, str]:
 def _capture(ws: Path, work: Path, env: dict[str, str], corpus: Path) -> dict[str, str]:
     """Each stored transcript replayed as a host's transcript, captured by `memgit capture`."""
     out: dict[str, str] = {}
-    for number, session in enumerate(sorted((corpus / "notes" / "sessions").glob("*.jsonl"))):
+    sessions = sorted((corpus / "notes" / "sessions").glob("*.jsonl"))
+    for number, session in enumerate(sessions):
         host = work / f"host-{number}.jsonl"
         turns = []
         for line in session.read_text(encoding="utf-8").splitlines():
@@ -329,8 +392,13 @@ def _capture(ws: Path, work: Path, env: dict[str, str], corpus: Path) -> dict[st
                 }
             )
         host.write_text("\n".join(json.dumps(t, ensure_ascii=False) for t in turns) + "\n", encoding="utf-8")
-        out[f"capture {session.name}"] = _memgit(["capture", str(host), "--session", f"probe-{number}"], ws, env)
-    for path in sorted((ws / "sessions").glob("*probe*")):
+        out[f"capture {session.name}"] = _memgit(
+            ["capture", "--transcript", str(host), "--session", f"probe-{number}"], ws, env
+        )
+    stored = sorted((ws / "sessions").glob("*probe*"))
+    if sessions and not stored:
+        FAILURES.append("capture: nothing stored")
+    for path in stored:
         out[f"captured {path.name}"] = path.read_text(encoding="utf-8", errors="replace")
     return out
 
@@ -342,27 +410,49 @@ def full(corpus: Path, secrets: list[Secret], looks: list[LookAlike], outside: d
     _git(["config", "--global", "user.name", "Probe"], work, env)
     _git(["config", "--global", "user.email", "probe@example.org"], work, env)
     ws = build_workspace(corpus, work, outside, env)
-    lint = json.loads(_memgit(["lint", "--all", "--json"], ws, env).split("\n")[0] or "{}")
-    history = json.loads(_memgit(["lint", "--history", "--json"], ws, env).split("\n")[0] or "{}")
+    lint = json.loads(_memgit(["lint", "--all", "--history", "--json"], ws, env, ok=(0, 1)).split("\n")[0] or "{}")
     flagged: dict[str, set[int]] = {}
-    for finding in lint.get("findings", []) + history.get("findings", []):
-        if str(finding.get("code", "")).startswith("S"):
+    by_commit: dict[str, set[str]] = {}  # commit -> where its findings are (author, author-email, message…)
+    for finding in lint.get("findings", []):
+        if not str(finding.get("code", "")).startswith("S"):
+            continue
+        if finding.get("commit"):
+            by_commit.setdefault(finding["commit"], set()).add(str(finding.get("where")))
+        else:
             flagged.setdefault(finding["path"], set()).add(int(finding["line"]))
-    texts = outputs(ws, work, env, corpus)
-    history_findings = history.get("findings", [])
+    commits = _commits(ws, env)
+    texts = outputs(ws, work, env, corpus, secrets)
     for secret in secrets:
         if secret.placement == "file_name":
             secret.flagged = 0 in flagged.get(secret.path, set())
-        elif secret.placement in ("commit_author", "commit_message"):
-            kind = "author" if secret.placement == "commit_author" else "message"
+        elif secret.placement == "commit_author":
+            row = next(r for r in outside["commit_authors"] if r["value"] == secret.value)
             secret.flagged = any(
-                f.get("where") == kind and secret.value[:4] in f.get("message", "") for f in history_findings
-            ) or any(f.get("where") == kind for f in history_findings if f.get("value_id") == secret.id)
+                (name, email) == (row["name"], row["email"]) and wheres & {"author", "author-email"}
+                for commit, (name, email, _message) in commits.items()
+                for wheres in [by_commit.get(commit, set())]
+            )
+        elif secret.placement == "commit_message":
+            row = next(r for r in outside["commit_messages"] if r["value"] == secret.value)
+            secret.flagged = any(
+                message.strip() == row["message"].strip() and "message" in by_commit.get(commit, set())
+                for commit, (_name, _email, message) in commits.items()
+            )
         else:
             secret.flagged = bool(set(secret.lines) & flagged.get(secret.path, set()))
         secret.leaks = [name for name, text in texts.items() if leaked(secret.value, text)]
     for look in looks:
         look.flagged = look.line in flagged.get(look.path, set())
+
+
+def _commits(ws: Path, env: dict[str, str]) -> dict[str, tuple[str, str, str]]:
+    """commit -> (author name, author e-mail, message) of the workspace's history."""
+    out = {}
+    for record in _git(["log", "--format=%H%x1f%an%x1f%ae%x1f%B%x1e"], ws, env).split("\x1e"):
+        fields = record.strip("\n").split("\x1f")
+        if len(fields) == 4:
+            out[fields[0]] = (fields[1], fields[2], fields[3])
+    return out
 
 
 # --- report --------------------------------------------------------------------------------------
@@ -399,6 +489,7 @@ def report(secrets: list[Secret], looks: list[LookAlike]) -> dict[str, Any]:
             if not (s.flagged and not s.leaks)
         ],
         "look_alikes_flagged_list": [{"path": x.path, "line": x.line, "why": x.why} for x in looks if x.flagged],
+        "failures": list(FAILURES),
     }
 
 
@@ -429,6 +520,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"look-alikes: {result['look_alikes']}; flagged: {result['look_alikes_flagged']}")
     print("missed by category:", json.dumps(result["missed_by_category"], ensure_ascii=False))
+    for failure in FAILURES:
+        print("FAILED:", failure)
     if args.show:
         for miss in result["misses"]:
             print(json.dumps(miss, ensure_ascii=False))
@@ -436,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
             print("look-alike flagged:", json.dumps(look, ensure_ascii=False))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return 0
+    return 1 if FAILURES else 0
 
 
 if __name__ == "__main__":

@@ -29,6 +29,10 @@ class LintOptions:
         "--all",
         help="Judge every line of the files; --staged alone judges only the lines the commit adds or changes.",
     )
+    history: bool = flag(
+        "--history",
+        help="Also check the authors, committers and messages of every commit in HEAD's history for secrets.",
+    )
     strict: bool = flag("--strict", help="Exit 1 on warnings too.")
     as_json: bool = flag("--json", help="Print findings as JSON.")
 
@@ -43,15 +47,20 @@ def lint_command(ctx: click.Context, paths: tuple[str, ...], opts: LintOptions) 
     Findings print as `path:line: CODE message`; exit 1 when any is an error. A line containing
     `memgit: allow` (or `memgit: allow CODE`) is exempt. Rules are configured in memgit.toml [lint].
     With --staged (the pre-commit hook) a line rule judges only added and changed lines; without
-    it, or with --all, every line is checked. Documentation placeholders (`<token>`, `passwort`,
+    it, or with --all, every line is checked. --history also reads every commit's author,
+    committer and message (printed as `COMMIT where: CODE message`). Documentation placeholders (`<token>`, `passwort`,
     `user:pass@host`) are look-alikes, not secrets.
     """
-    from memgit.lint.files import lint_workspace
+    from memgit.lint.files import lint_history, lint_workspace
     from memgit.lint.rules import summarize
 
     cwd = _cwd(ctx)
     ws = workspace_from(ctx)
+    if opts.history and opts.staged:
+        raise click.UsageError("--history reads the commits made already; --staged checks the next one: use one")
     report = lint_workspace(ws, paths, staged=opts.staged, cwd=cwd, every_line=opts.every_line)
+    if opts.history:
+        report.findings.extend(lint_history(ws))
     failed = bool(report.errors) or (opts.strict and bool(report.findings))
     if opts.as_json:
         _emit(report.to_dict() | {"ok": not failed})

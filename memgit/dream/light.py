@@ -28,6 +28,7 @@ from memgit.dream.rehydrate import relocate
 from memgit.dream.safety import flagged, flagged_lines, shown
 from memgit.dream.standalone import standalone
 from memgit.ledger.lines import Recall, text_hash
+from memgit.lint.redact import placeholder, secret_in_name
 from memgit.lint.rules import LintSettings
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -58,6 +59,8 @@ def path_reason(path: str) -> str | None:
         return "already long-term"
     if not path.endswith(".md"):
         return "not a Markdown note"
+    if secret_in_name(path):  # its name would be shown with whatever came of it
+        return "a secret in the file's name"
     return None
 
 
@@ -225,7 +228,10 @@ def judge(
             entry.rejected = f"junk: {reason}"
             return
     if code is not None:
-        entry.rejected, entry.shown = f"junk: {code}", shown(entry.text, lint)
+        # Flagged only with the lines around it (a code under its heading): alone, the snippet
+        # would show the value, so it is shown as the placeholder.
+        alone = flagged(entry.text, lint) is not None
+        entry.rejected, entry.shown = f"junk: {code}", shown(entry.text, lint) if alone else placeholder(code)
         return
     verdict = standalone(entry.text, lines=lines, start=entry.start, day=daily_log_day(entry.path), today=today)
     entry.entry_text, entry.changes = verdict.text, verdict.changes

@@ -98,6 +98,27 @@ def lint_workspace(
     return LintReport(findings=findings, files_checked=len(inputs))
 
 
+def lint_history(ws: Workspace, revision: str = "HEAD") -> list[Finding]:
+    """Secrets in the authors, committers and messages of the commits reachable from `revision`
+    (`memgit.lint.history`): what the site and a dream's pull request publish of the history."""
+    from memgit.lint.history import CommitText, lint_commit
+
+    if plumbing.head_ids(ws.root)[0] is None:
+        return []  # no commit yet: no history to read
+    proc = plumbing.run_git(ws.root, "log", "--format=%H%x1f%an%x1f%ae%x1f%cn%x1f%ce%x1f%B%x1e", revision, "--")
+    if proc.returncode != 0:
+        raise PathRefused(f"cannot read the history of {revision}: {proc.stderr.decode('utf-8', 'replace').strip()}")
+    settings = settings_for(ws)
+    findings: list[Finding] = []
+    for record in proc.stdout.decode("utf-8", "replace").split("\x1e"):
+        fields = record.lstrip("\n").split("\x1f")
+        if len(fields) == 6:
+            commit_id, author, author_email, committer, committer_email, message = fields
+            commit = CommitText(commit_id, author, author_email, committer, committer_email, message.strip("\n"))
+            findings.extend(lint_commit(commit, settings))
+    return findings
+
+
 #: Rules about a file as a whole, judged whichever lines changed (the rest are about one line).
 FILE_RULES = frozenset({"D301", "D302", "F402", "F403", "F404", "F405"})
 #: Past this many differing lines on both sides, `changed_lines` stops looking for matches inside
@@ -113,7 +134,7 @@ def on_changed_lines(findings: Sequence[Finding], inputs: Sequence[LintInput]) -
     for finding in findings:
         lines = changed.get(finding.path)
         if finding.code in FILE_RULES or lines is None or finding.line in lines:
-            kept.append(finding)
+            kept.append(finding)  # line 0 (a secret in the file's name) only for a new name
     return kept
 
 

@@ -21,6 +21,7 @@ from functools import cache
 
 from memgit.lint.labels import LANGUAGES, Labels
 from memgit.lint.placeholders import is_placeholder
+from memgit.lint.shapes import not_a_secret_code
 
 CODE = "S117"
 KINDS = ("password", "code", "key", "place")
@@ -123,12 +124,6 @@ def _after_label(language: str) -> re.Pattern[str]:
     return re.compile(r"(?i)(?P<sep>" + "|".join(parts) + ")" + _VALUE)
 
 
-def _NOT_A_SECRET_CODE(text: str) -> bool:  # noqa: N802 - reads as the shapes rule it borrows
-    from memgit.lint.shapes import _NOT_SECRET_CODE
-
-    return _NOT_SECRET_CODE.search(text) is not None
-
-
 _UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 # A labelled value holds a digit, or follows ":" or "=": a line with neither skips the patterns.
 _VALUE_GATE = re.compile(r"[\d:=：→]")
@@ -143,7 +138,7 @@ def find_value(line: str) -> tuple[str, str] | None:
     for label in any_label().finditer(line):
         word = re.sub(r"[ \t-]", " ", label.group("label").casefold())
         kinds = kinds_of.get(word) or kinds_of.get(label.group("label").casefold()) or _guess_kinds(word)
-        if _NOT_A_SECRET_CODE(line[max(0, label.start() - 16) : label.end() + 8]):
+        if not_a_secret_code(line[max(0, label.start() - 16) : label.end() + 8]):
             continue  # a zip, promo, status or error code
         for kind in kinds:
             for language in languages.get(word, ()) or languages.get(label.group("label").casefold(), ()) or ("en",):

@@ -22,12 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from typing import TYPE_CHECKING
 
 from memgit.lint import identifiers, labelled, shapes
-
-if TYPE_CHECKING:
-    from memgit.lint.secrets import Hit
+from memgit.lint.hits import Hit
 
 #: How many lines below its heading a code may be.
 SECTION_LINES = 15
@@ -49,8 +46,6 @@ def find(lines: list[str], wanted: Collection[int] | None, named: Collection[int
 
 
 def _hit(index: int, code: str, what: str, value: str | None) -> Hit:
-    from memgit.lint.secrets import Hit
-
     return Hit(index, code, f"{what} ({_hint(value or '')}); remove it from memory", value)
 
 
@@ -172,7 +167,7 @@ def _sections(lines: list[str]) -> list[Hit]:
             text = lines[following]
             if _HEADING.match(text):
                 break
-            if len(text) > 60 or shapes._NOT_SECRET_CODE.search(text):
+            if len(text) > 60 or shapes.not_a_secret_code(text):
                 continue
             for match in _CODE_NEAR.finditer(text):
                 value = match.group(1)
@@ -203,7 +198,7 @@ def _code_lists(lines: list[str]) -> list[Hit]:
 
 def _split(lines: list[str]) -> list[Hit]:
     """A token broken over two lines: flagged joined, by a per-line rule, and by neither half."""
-    from memgit.lint.rules import scan_secret_values
+    from memgit.lint.line_rules import scan_secret_values
 
     hits = []
     for index in range(len(lines) - 1):

@@ -23,12 +23,10 @@ import subprocess
 from collections.abc import Collection
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from memgit.lint.hits import Hit
 from memgit.lint.placeholders import is_placeholder
-
-if TYPE_CHECKING:
-    from memgit.lint.secrets import Hit
 
 CODE = "S114"
 _CONFIDENT = frozenset(("medium", "high"))
@@ -40,8 +38,6 @@ _LOADED_IN: list[int] = []  # the process that loaded the Go runtime
 
 def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
     """betterleaks' confident findings on `lines` (only those in `wanted`, when given)."""
-    from memgit.lint.secrets import Hit
-
     kept = [
         line if (wanted is None or index in wanted) and _RUN.search(line) else "" for index, line in enumerate(lines)
     ]

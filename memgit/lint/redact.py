@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memgit.lint.candidates import text_candidates
-from memgit.lint.secrets import Hit, find_secrets
+from memgit.lint.hits import Hit
+from memgit.lint.secrets import find_secrets, name_secret
 
 PLACEHOLDER = "[redacted: {code}]"
 #: Rounds of replacing values and checking the line again before the line goes whole.
@@ -131,29 +132,19 @@ def redact_text(
     return "\n".join(out), found
 
 
-_WIFI_NAME = re.compile(r"(?i)(?<![a-z])(?:wi-?fi|wlan|ssid|hotspot|psk|wpa2?)(?![a-z])")
-_NAME_TOKEN = re.compile(r"[^\s]{8,}")
-
-
 def secret_in_name(path: str) -> str | None:
-    """The rule that flags the file name of `path` (its last part without the extension), or None.
+    """The rule that flags a part of `path` (a folder's or the file's name), or None."""
+    hit = name_secret(path)
+    return hit.code if hit else None
 
-    A file name is published wherever the file is (the site's pages, listings and links), so a
-    secret in it is one in every output: the secret rules read the name as a line, and a Wi-Fi
-    word beside a password-shaped word counts too ("wlan Gartenhaus Kirschbaum-4471.md").
-    """
-    from memgit.lint.labelled import password_shaped
 
-    name = path.rsplit("/", 1)[-1]
-    stem = name.rsplit(".", 1)[0] if "." in name else name
-    if len(stem) < 6:
-        return None
-    hits = find_secrets([stem])
-    if hits:
-        return hits[0].code
-    if _WIFI_NAME.search(stem) and any(password_shaped(t) for t in _NAME_TOKEN.findall(stem)):
-        return "S117"
-    return None
+def shown_path(path: str) -> str:
+    """`path` with a secret in its name replaced by the placeholder (for an output that must name a
+    file without publishing what its name holds)."""
+    hit = name_secret(path)
+    if hit is None or not hit.value:
+        return path
+    return path.replace(hit.value, placeholder(hit.code))
 
 
 _PLACEHOLDER_LINE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?\[redacted: S1\d\d\]\s*$")

@@ -19,25 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from functools import lru_cache
 
+from memgit.lint.hits import Hit
+from memgit.lint.line_rules import scan_secret_values
 from memgit.lint.placeholders import is_documented_example
-from memgit.lint.rules import OFF, is_allowed, scan_secret_values
+from memgit.lint.severity import OFF, is_allowed
 
 _KEY_END = "-----END "
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One secret: its 0-based line, rule, message, and the value as written on that line (None:
-    not bounded, the line goes whole). `reported` is False for the body of a key block, which the
-    lint reports once at its BEGIN line but redaction hides whole."""
-
-    index: int
-    code: str
-    message: str
-    value: str | None
-    reported: bool = True
 
 
 def find_secrets(
@@ -69,7 +58,10 @@ def find_secrets(
         for code, message, value in scan_secret_values(lines[index], entropy_threshold):
             hits.append(Hit(index, code, message, value))
     hits = [hit for hit in hits if not (hit.code == "S112" and _in_blob(lines, hit.index))]
-    hits.extend(_key_bodies(lines, hits))
+    bodies = _key_bodies(lines, hits)
+    if bodies:  # a key's body lines are the key's (S101), not bare keys of their own
+        inside = {hit.index for hit in bodies}
+        hits = [hit for hit in hits if hit.index not in inside or hit.code == "S101"] + bodies
     hits.extend(multiline.find(lines, wanted, named))
     hits.extend(seeds.find(lines, wanted))
     hits.extend(providers.find(lines, wanted))
@@ -80,8 +72,80 @@ def find_secrets(
         and not is_allowed(lines[hit.index], hit.code)
         and not (hit.value and is_documented_example(hit.value))
     ]
+    kept = [_with_siblings(lines[hit.index], hit) for hit in kept]
     kept.sort(key=lambda hit: (hit.index, not hit.reported))
     return kept
+
+
+# Between the codes of a list on one line: spaces, a comma, a semicolon, a slash or a bar.
+_LIST_GAP = re.compile(r"[ \t]*[,;/|·][ \t]*|[ \t]+")
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+def _with_siblings(line: str, hit: Hit) -> Hit:
+    """`hit` with its value widened over the tokens of the same shape that follow it on the line:
+    "backup codes pk2y-u28j gs2h-it8p 6v0v-ex5a" names one code, but the list is the secret.
+
+    Same shape: the same length, the same separators at the same places, and a digit where the
+    value has one. A value without a digit (a passphrase) is never widened: words follow words."""
+    value = hit.value
+    if not value or not any(c.isdigit() for c in value) or len(value) < 4:
+        return hit
+    start = line.find(value)
+    if start < 0:
+        return hit
+    skeleton = _ALNUM.sub("x", value)
+    end = start + len(value)
+    while True:
+        gap = _LIST_GAP.match(line, end)
+        if gap is None:
+            break
+        token = line[gap.end() : gap.end() + len(value)]
+        after = line[gap.end() + len(value) : gap.end() + len(value) + 1]
+        if (
+            len(token) != len(value)
+            or _ALNUM.sub("x", token) != skeleton
+            or not any(c.isdigit() for c in token)
+            or (after and (after.isalnum() or after in "-_"))
+        ):
+            break
+        end = gap.end() + len(value)
+    if end == start + len(value):
+        return hit
+    return Hit(hit.index, hit.code, hit.message, line[start:end], hit.reported)
+
+
+_WIFI_NAME = re.compile(r"(?i)(?<![a-z])(?:wi-?fi|wlan|ssid|hotspot|psk|wpa2?)(?![a-z])")
+_NAME_TOKEN = re.compile(r"[^\s]{8,}")
+
+
+@lru_cache(maxsize=4096)  # dreaming and the site ask of the same paths again and again
+def name_secret(path: str) -> Hit | None:
+    """A secret in a part of `path` (a folder's name, or the file's without its extension), or None;
+    the hit's value is as written in the path.
+
+    A file name is published wherever the file is (the site's pages, listings and links, a
+    context's section headers), so a secret in it is one in every output: the secret rules read
+    each name as a line (also with `_` read as a space), and a Wi-Fi word beside a
+    password-shaped word counts too ("wlan Gartenhaus Kirschbaum-4471.md").
+    """
+    from memgit.lint.labelled import password_shaped
+
+    parts = path.split("/")
+    names = [*parts[:-1], parts[-1].rsplit(".", 1)[0] if "." in parts[-1].lstrip(".") else parts[-1]]
+    for name in names:
+        if len(name) < 6:
+            continue
+        for form in dict.fromkeys((name, name.replace("_", " "))):
+            for hit in find_secrets([form]):
+                if hit.value and hit.value in name:
+                    return Hit(0, hit.code, f"{hit.message.split(';')[0]} in a file name; rename the file", hit.value)
+                return Hit(0, hit.code, f"{hit.message.split(';')[0]} in a file name; rename the file", name)
+        if _WIFI_NAME.search(name):
+            for token in _NAME_TOKEN.findall(name.replace("_", " ")):
+                if password_shaped(token) and not _WIFI_NAME.search(token) and not is_documented_example(token):
+                    return Hit(0, "S117", "a Wi-Fi key beside its word in a file name; rename the file", token)
+    return None
 
 
 _BASE64_LINE = re.compile(r"^[ \t]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*$")

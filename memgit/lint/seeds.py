@@ -18,10 +18,8 @@ import re
 import unicodedata
 from collections.abc import Collection
 from functools import cache
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from memgit.lint.secrets import Hit
+from memgit.lint.hits import Hit
 
 CODE = "S115"
 MIN_WORDS = 12
@@ -61,8 +59,6 @@ def _plain(word: str) -> str:
 
 def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
     """A hit on each line of each run of twelve or more words of one list (only lines in `wanted`)."""
-    from memgit.lint.secrets import Hit
-
     hits: list[Hit] = []
     for run in _runs(lines):
         if not _counts(lines, run):

@@ -262,6 +262,11 @@ _YEAR_PREP = re.compile(
 )
 
 
+def not_a_secret_code(text: str) -> bool:
+    """Whether `text` names a code that is no secret (a zip, promo, status or error code)."""
+    return _NOT_SECRET_CODE.search(text) is not None
+
+
 # A scheme is short and starts a word: bounded, so a long run of letters costs linear time.
 _URL = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://\S+|\]\([^)\s]+\)")
 _COLUMNS = re.compile(r"\S {2,}\S+ {2,}\S+ {2,}\S")

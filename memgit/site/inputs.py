@@ -25,7 +25,7 @@ from memgit.core.provenance import SourceRef, parse_reference
 from memgit.dream.entries import parse_store
 from memgit.dream.entries import provenance as entry_provenance
 from memgit.git import history, plumbing
-from memgit.lint.redact import redact_line, redact_text
+from memgit.lint.redact import redact_line, redact_text, secret_in_name
 from memgit.lint.rules import SECRET_CODES, resolve_settings
 from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
@@ -43,7 +43,7 @@ ZERO = "0" * 40
 SUMMARIES = 2
 #: What a build redacts, versioned: part of every page's key, so a page made under other rules is
 #: never kept by a later build (bump it when the redaction rules change what pages show).
-REDACTION = 2
+REDACTION = 3
 PRIVATE_SUBJECT = "a private change"
 #: The largest picture a build copies into the site (bytes).
 MAX_IMAGE = 5_000_000
@@ -127,12 +127,16 @@ class Inputs:
         self.blame_cache = dict(mf.blame or {})
         self.redactions = dict(mf.redactions or {})
         tree_files = self.tree_files = plumbing.entries(ws.root, self.tree)
-        self.files: dict[str, plumbing.Entry] = {
-            path: entry
-            for path, entry in sorted(tree_files.items())
+        shown = [
+            path
+            for path in sorted(tree_files)
             if ws.is_memory_path(path)
             and (self.scope == "private" or not models.is_private(path, self.cfg.private_paths))
-        }
+        ]
+        #: Memory files left out for a secret in their name (path -> rule): a file's pages, links
+        #: and listings all name it.
+        self.secret_names = {p: code for p in shown if self.redacting and (code := secret_in_name(p)) is not None}
+        self.files: dict[str, plumbing.Entry] = {p: tree_files[p] for p in shown if p not in self.secret_names}
         self._gather_dreaming(tree_files)
         self._gather_summaries(mf)
         self._site_titles()
@@ -330,16 +334,21 @@ class Inputs:
         return text, [[r.line, r.code] for r in found]
 
     def subjects(self, commits: list[dict]) -> list[dict]:
-        """Commit rows with a subject the lint flags shown as its placeholder (`memgit dream` writes
-        the promoted text into its commits' subjects). Not in the report: git history holds them."""
+        """Commit rows with a subject or author the lint flags shown with its placeholder (`memgit
+        dream` writes the promoted text into its commits' subjects). Not in the report: git history
+        holds them (`memgit lint --history` names them)."""
         if not self.redacting:
             return commits
         out = []
         for commit in commits:
-            subject, code = redact_line(
-                commit["subject"], entropy_threshold=self.entropy_threshold, severities=self.secret_rules
-            )
-            out.append({**commit, "subject": subject} if code else commit)
+            changed = {}
+            for key in ("subject", "author"):  # the author's name is shown beside it
+                text, code = redact_line(
+                    commit.get(key) or "", entropy_threshold=self.entropy_threshold, severities=self.secret_rules
+                )
+                if code:
+                    changed[key] = text
+            out.append({**commit, **changed} if changed else commit)
         return out
 
     def text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
