@@ -42,7 +42,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             continue
         parts = []
         if spaced:
-            parts.append(r"(?<![\w.$@:/-])(?:" + _alternation(spaced) + r")(?![\w@/-])")
+            # Whole words; also the second part of a hyphenated compound ("WLAN-Passwort").
+            parts.append(r"(?:(?<=[^\W\d_]-)|(?<![\w.$@:/-]))(?:" + _alternation(spaced) + r")(?![\w@/-])")
         if unspaced:
             parts.append("(?:" + _alternation(unspaced) + ")")
         out[kind] = re.compile("(?P<label>" + "|".join(parts) + ")", re.IGNORECASE)
@@ -183,7 +184,15 @@ def labelled_secret(line: str) -> str | None:
     return found[1] if found else None
 
 
+# A script written without spaces (kana, CJK, Hangul, Thai): after a value in Latin letters, such a
+# character starts the sentence again ("…パスワードはQm7vR2x!k9です").
+_UNSPACED_SCRIPT = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
+
+
 def _trim(value: str) -> str:
+    if value[:1].isascii():
+        cut = _UNSPACED_SCRIPT.search(value)
+        value = value[: cut.start()] if cut else value
     return value.rstrip(".,;:!?)]}»”'\"*_")
 
 

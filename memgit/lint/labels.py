@@ -174,7 +174,7 @@ LANGUAGES: dict[str, Labels] = {
         _w("است|هست"),
     ),
     "he": Labels(
-        _w("סיסמה|סיסמא|סיסמת|קוד סודי"),
+        _w("הסיסמה|הסיסמא|סיסמה|סיסמא|סיסמת|קוד סודי"),
         _w("קוד כניסה|קוד הדלת|קוד לדלת|קוד האזעקה|קוד הכספת|קודי שחזור|קוד אימות|קוד"),
         _w("מפתח"),
         _w("היא|הוא|זה"),
@@ -258,22 +258,22 @@ LANGUAGES: dict[str, Labels] = {
         _w("ay|ang"),
     ),
     "sv": Labels(
-        _w("lösenord|losenord|lösen|pinkod|pin-kod|pin"),
+        _w("lösenordet|lösenord|losenordet|losenord|lösen|pinkoden|pinkod|pin-kod|pin"),
         _w(
-            "portkod|dörrkod|larmkod|kassaskåpskod|kod till kassaskåpet|återställningskoder|återställningskod|verifieringskod|kod"
+            "portkoden|portkod|dörrkoden|dörrkod|larmkoden|larmkod|kassaskåpskod|kod till kassaskåpet|återställningskoder|återställningskod|verifieringskod|kod"
         ),
         _w("wifi-nyckel|nätverksnyckel|licensnyckel|nyckel"),
         _w("är|var"),
     ),
     "no": Labels(
-        _w("passord|pinkode|pin-kode|pin"),
-        _w("portkode|dørkode|alarmkode|safekode|gjenopprettingskoder|kode"),
+        _w("passordet|passord|pinkoden|pinkode|pin-kode|pin"),
+        _w("portkoden|portkode|dørkoden|dørkode|alarmkoden|alarmkode|safekode|gjenopprettingskoder|kode"),
         _w("nettverksnøkkel|nøkkel"),
         _w("er|var"),
     ),
     "da": Labels(
-        _w("adgangskode|kodeord|pinkode|pin-kode|pin"),
-        _w("dørkode|portkode|alarmkode|pengeskabskode|gendannelseskoder|kode"),
+        _w("adgangskoden|adgangskode|kodeordet|kodeord|pinkoden|pinkode|pin-kode|pin"),
+        _w("dørkoden|dørkode|portkoden|portkode|alarmkoden|alarmkode|pengeskabskode|gendannelseskoder|kode"),
         _w("netværksnøgle|nøgle"),
         _w("er|var"),
     ),
@@ -316,7 +316,7 @@ LANGUAGES: dict[str, Labels] = {
         _w("είναι|ήταν"),
     ),
     "bg": Labels(
-        _w("парола|пин"),
+        _w("паролата|парола|пин"),
         _w("код за достъп|код за вратата|код на алармата|код"),
         _w("ключ"),
         _w("е|беше"),

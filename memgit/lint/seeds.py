@@ -23,7 +23,8 @@ from memgit.lint.hits import Hit
 
 CODE = "S115"
 MIN_WORDS = 12
-_WORD = re.compile(r"[^\W\d_]+")
+# A word, its combining accents included (a phrase copied from a wallet may be decomposed, NFD).
+_WORD = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f\u3099\u309a])+")
 # What may stand between two words of a phrase besides spaces: numbering, list marks, table pipes,
 # commas, quotes, code marks. Anything else (a full stop, a colon after a word, a bracket) ends it.
 _GAP = re.compile(r"^[\s,;|·•*`'\"#>+\-–—/]*(?:\d{1,2}[.):]?[\s,;|·•*`'\"#>+\-–—/]*)*$")
