@@ -21,7 +21,7 @@ from functools import cache
 
 from memgit.lint.labels import LANGUAGES, Labels
 from memgit.lint.placeholders import is_placeholder
-from memgit.lint.shapes import not_a_secret_code
+from memgit.lint.shapes import UNSPACED_SCRIPT, not_a_secret_code
 
 CODE = "S117"
 KINDS = ("password", "code", "key", "place")
@@ -106,6 +106,10 @@ def _languages_of() -> dict[str, tuple[str, ...]]:
 _STRONG_SEPARATOR = r"[ \t]*(?:\*\*|__)?[ \t]*(?:[:：=＝]|->|→|=>)[ \t]*(?:\*\*|__)?[ \t]*"
 _FILLER = r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"]|\([^()\n]{0,60}\)|（[^（）\n]{0,40}）|\"[^\"\n]{0,40}\"){0,70}?"
 _ATTACHED = {"zh": "是|为|為", "ja": "は|が", "ko": "는|은|이|가"}
+# After a value in those languages, a particle that lists it beside others ("or", "and", "like").
+_LISTED = re.compile(
+    r"(?:이나|나|와|과|이랑|랑|하고|또는|같은|처럼|や|と|または|など|のような|みたいな|或|和|与|與|、|等)"
+)
 _VALUE = r"[\"'`“„«‚‹]?(?P<value>[^\s\"'`“”„«»‚‹›,;()\[\]]{4,64})"
 
 
@@ -149,7 +153,12 @@ def find_value(line: str) -> tuple[str, str] | None:
                     colon = re.search(r"[:：=＝→>]", sep) is not None
                     ends = not line[match.end() :].strip(" \t.!?)*_`'\"”»")
                     weak = not sep.strip()
+                    if weak and line[label.start() - 1 : label.start()] == "-":
+                        continue  # the end of a compound ("LICENSE-CODE   1106") needs a ":" or an "is"
                     before = line[: label.start()]
+                    after = line[match.start("value") + len(value) :]
+                    if language in _ATTACHED and _LISTED.match(after):
+                        continue  # "新 패스워드는 Argon2나 Bcrypt 같은…": one of several names, not a value
                     if value_kind_ok(kind, value, strong=not weak, alone=ends and colon, before=before):
                         return kind, value
     return None
@@ -184,14 +193,11 @@ def labelled_secret(line: str) -> str | None:
     return found[1] if found else None
 
 
-# A script written without spaces (kana, CJK, Hangul, Thai): after a value in Latin letters, such a
-# character starts the sentence again ("…パスワードはQm7vR2x!k9です").
-_UNSPACED_SCRIPT = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
-
-
 def _trim(value: str) -> str:
     if value[:1].isascii():
-        cut = _UNSPACED_SCRIPT.search(value)
+        # After a value in Latin letters, a script without spaces starts the sentence again
+        # ("…パスワードはQm7vR2x!k9です").
+        cut = UNSPACED_SCRIPT.search(value)
         value = value[: cut.start()] if cut else value
     return value.rstrip(".,;:!?)]}»”'\"*_")
 
@@ -234,13 +240,15 @@ def value_kind_ok(kind: str, value: str, *, strong: bool, alone: bool, before: s
     if sum(c.isascii() and c.isalnum() for c in value) < 4:
         return False  # "|---|---|", "*****", a sentence in a script without spaces
     if digits == len(value):
-        return _code_ok(value, before)  # a PIN written as a password
+        return strong and _code_ok(value, before)  # a PIN written as a password ("getent passwd 1000": none)
     if len(value) < 6 or _is_version(value):
         return False
     plain = value.isalpha() and (value.islower() or value[:1].isupper() and value[1:].islower())
     if plain:
         return alone and len(value) >= 6
     if not strong:  # "pass Plesk4ever!!": after a bare space, only what can be nothing but a password
+        if re.fullmatch(r"[^\W\d_]+(?:['’-][^\W\d_]+)+", re.sub(r"[*_`]", "", value)):
+            return False  # words joined by hyphens ("**Salaussalasana**-kenttään", "Obsidian-fiókoddal")
         return password_shaped(value) and _classes(value) >= 3
     return not code_like(value)
 
@@ -336,3 +344,19 @@ def label_kind(cell: str) -> str | None:
         if pattern.search(folded) is not None:
             return kind
     return None
+
+
+# The word "code" alone, in the languages that list it: a heading "## Code" or "# Some more code"
+# in technical writing is about source code, so a section needs a more specific name.
+_GENERIC_CODES = frozenset(
+    ("code", "codes", "kode", "kod", "koodi", "código", "codice", "codi", "код", "코드", "コード")
+)
+
+
+def names_a_specific_code(title: str) -> bool:
+    """Whether a heading names a code a person keeps (door, alarm, PIN…), not just "code"."""
+    folded = title.casefold().strip(" \t*_`:")
+    if not folded or len(folded) > 40:
+        return False
+    pattern = _patterns().get("code")
+    return pattern is not None and any(m.group(0) not in _GENERIC_CODES for m in pattern.finditer(folded))

@@ -299,7 +299,7 @@ LANGUAGES: dict[str, Labels] = {
         _w("jelszó|jelszo|jelszava|pin-kód|pin"),
         _w("belépési kód|ajtókód|kapukód|riasztókód|széf kód|helyreállítási kódok|ellenőrző kód|kód|kódja"),
         _w("kulcs"),
-        _w("az|volt"),
+        _w("volt"),  # no "is" in the present ("A jelszó Qm7…"); "az" is the article "the"
     ),
     "ro": Labels(
         _w("parolă|parola|codul pin|pin"),

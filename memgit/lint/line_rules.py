@@ -242,9 +242,11 @@ def _spelled_out_password(line: str) -> str | None:
         return command
     for pattern in (_PASSWORD_TEXT, _PASSWORD_OPTION):
         for match in pattern.finditer(line):
-            value = match.group(1).split(",")[0].rstrip(".,;")
+            value = match.group(1).split(",")[0].rstrip(".,;:!?")
             if len(value) < 6 or is_placeholder(value) or _REFERENCE.search(value) or _PATH_LIKE.search(value):
                 continue
+            if value.startswith("-"):
+                continue  # `--password --all-databases`: the option asks for it; the next option follows
             if value.isalpha():
                 continue  # "the password is stored in Vault", "password policy"
             if _expression(value, line[match.end(1) :]) or sum(c.isascii() for c in value) * 2 < len(value):

@@ -86,6 +86,8 @@ def _next_line(lines: list[str], named: Collection[int] | None) -> list[Hit]:
         ):
             continue
         value = alone.group("value")
+        if len(_squeezed(value)) >= 4 and _squeezed(value) in _squeezed(line):
+            continue  # a name the line mentions ("… starts KeePass 2 …:" then `keepass2`), no secret
         if kind == "id":
             found = identifiers.id_value(value, bank=bank)
             if found is not None:
@@ -95,6 +97,10 @@ def _next_line(lines: list[str], named: Collection[int] | None) -> list[Hit]:
         ):
             hits.append(_hit(following, labelled.CODE, f"a {kind} under its label", labelled._trim(value)))
     return hits
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.casefold())
 
 
 def _cells(row: str) -> list[str]:
@@ -154,14 +160,18 @@ def _named_pair(cells: list[str]) -> str | None:
 def _sections(lines: list[str]) -> list[Hit]:
     """A code on a short line of a section whose heading names a code (door, alarm, PIN…)."""
     hits = []
+    fenced = False
     for index, line in enumerate(lines):
-        if "#" not in line and "**" not in line:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced  # a "#" line inside a fence is a comment of the code, not a heading
+            continue
+        if fenced or ("#" not in line and "**" not in line):
             continue
         heading = _HEADING.match(line)
         if heading is None:
             continue
         title = heading.group(1) or heading.group(2) or ""
-        if labelled.label_kind(title) != "code" and not _names_code(title):
+        if not labelled.names_a_specific_code(title) and not _names_code(title):
             continue
         for following in range(index + 1, min(len(lines), index + 1 + SECTION_LINES)):
             text = lines[following]

@@ -71,10 +71,21 @@ def find_secrets(
         if (severities is None or severities.get(hit.code) != OFF)
         and not is_allowed(lines[hit.index], hit.code)
         and not (hit.value and is_documented_example(hit.value))
+        and not (hit.value and _in_template(lines[hit.index], hit.value))
     ]
     kept = [_with_siblings(lines[hit.index], hit) for hit in kept]
     kept.sort(key=lambda hit: (hit.index, not hit.reported))
     return kept
+
+
+def _in_template(line: str, value: str) -> bool:
+    """Whether `value` stands inside a template's `{{ … }}` on `line` (a command's documented
+    argument: `--db "{{mysql://user:password@host/db}}"`), where it is a placeholder."""
+    at = line.find(value)
+    if at < 0:
+        return False
+    opened, closed = line.rfind("{{", 0, at), line.rfind("}}", 0, at)
+    return opened > closed and line.find("}}", at + len(value)) >= 0
 
 
 # Between the codes of a list on one line: spaces, a comma, a semicolon, a slash or a bar.

@@ -96,7 +96,9 @@ def _runs(lines: list[str]) -> list[list[Word]]:
                 bits = vocabulary.get(word.lower(), 0)
             else:
                 bits = vocabulary.get(_fold(word)) or vocabulary.get(_plain(word)) or 0
-            joined = previous is not None and (previous[0] != index or _GAP.match(line[previous[2] : match.start()]))
+            gap = line[previous[2] : match.start()] if previous is not None and previous[0] == index else " "
+            # A hyphen alone joins the parts of one name ("left-index-finger"), not two words of a phrase.
+            joined = previous is not None and _GAP.match(gap) is not None and gap not in ("-", "_")
             if previous is not None and previous[0] != index and line[: match.start()].strip(" \t|`*#>-+").strip():
                 joined = joined and _NUMBERED.match(line) is not None
             if bits & mask and joined:
@@ -114,7 +116,12 @@ def _runs(lines: list[str]) -> list[list[Word]]:
 
 def _counts(lines: list[str], run: list[Word]) -> bool:
     """One line of twelve list words counts; a run over several lines needs its numbers, a line
-    above naming a seed phrase, or the BIP-39 checksum."""
+    above naming a seed phrase, or the BIP-39 checksum. Twelve words drawn from 2,048 rarely
+    repeat: a run that says the same words again and again ("left-thumb|left-index-finger|…")
+    is a list of names."""
+    words = [_fold(lines[i][s:e]) for i, s, e in run]
+    if len(set(words)) < len(words) - 2:
+        return False
     first_line, last_line = run[0][0], run[-1][0]
     if first_line == last_line or len({w[0] for w in run}) * 6 <= len(run):
         return True  # one line, or a few lines of six or more words each

@@ -409,6 +409,8 @@ _USER_SLASH_PASSWORD = re.compile(
 
 
 _WIFI = re.compile(r"(?i)\b(?:wi-?fi|wlan|ssid|hotspot)\b")
+# A script written without spaces (kana, CJK, Hangul, Thai): a run of it is words, not a password.
+UNSPACED_SCRIPT = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
 
 
 def quoted_credential(line: str) -> str | None:
@@ -426,8 +428,9 @@ def quoted_credential(line: str) -> str | None:
                 match.start("word") > 0
                 and span[match.start("word") - 1] in "-_/.:"
                 or span[match.end("word") : match.end("word") + 1] in ("@", "/")
+                or re.match(r"[-_][^\W_]", span[match.end("word") : match.end("word") + 2]) is not None
             ):
-                continue  # part of a path, a slug or `user:pass@host`
+                continue  # part of a path, a slug, a name (`pw-cat`) or `user:pass@host`
             slash = match.re is _USER_SLASH_PASSWORD  # "WLAN Gäste: network / password"
             if not quoted and not slash and (word is None or word.lower() not in _KEY_NAMES):
                 continue
@@ -453,7 +456,7 @@ def _password_like(value: str) -> bool:
         return False
     if not any(c.isdigit() for c in value) and not re.search(r"[^\w\s-]", value):
         return False  # "Mozilla-Entwicklernetzwerk": hyphenated words
-    if sum(c.isascii() for c in value) * 2 < len(value):
+    if sum(c.isascii() for c in value) * 2 < len(value) or UNSPACED_SCRIPT.search(value):
         return False  # words of a script without spaces
     letters = any(c.isalpha() for c in value)
     if letters and any(c.isdigit() for c in value):
