@@ -84,6 +84,19 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE chunks ADD COLUMN end_char INTEGER;
         """,
     ),
+    (
+        # The chunks whose vector is not published yet (not in the vector files nor the vec0
+        # table): the fill's work list. A chunk is published exactly when its id leaves this
+        # table, in the transaction that writes its vec0 row; a vector the cache gained meanwhile
+        # (another worktree, a fill that was stopped) is never half-published. Filled here from
+        # the cache for an index that has a model.
+        "005_pending",
+        """
+        CREATE TABLE pending (id INTEGER PRIMARY KEY);
+        INSERT INTO pending SELECT c.id FROM chunks c, meta m WHERE m.key = 'model_id' AND m.value != ''
+            AND NOT EXISTS (SELECT 1 FROM cache.embeddings e WHERE e.model = m.value AND e.text_hash = c.text_hash);
+        """,
+    ),
 ]
 SCHEMA_VERSION = 2
 #: The most of one database file `map_for_bulk_reads` maps (address space, not memory).
@@ -438,6 +451,41 @@ class Store:
         self.conn.execute("DELETE FROM files")
         self.conn.execute("DELETE FROM chunks")
         self.conn.execute("DELETE FROM chunks_fts")
+        self.conn.execute("DELETE FROM pending")
+
+    # -- vectors not published yet (`pending`) -------------------------------------------------
+    def mark_pending(self, ids: Iterable[int]) -> None:
+        self.conn.executemany("INSERT OR IGNORE INTO pending VALUES (?)", ((i,) for i in ids))
+
+    def unmark_pending(self, ids: Sequence[int]) -> list[int]:
+        """Take `ids` off the pending list; returns those that were on it (the rest are gone or
+        were published by another run), ascending."""
+        found: list[int] = []
+        for start in range(0, len(ids), 500):
+            batch = json.dumps(list(ids[start : start + 500]))
+            found.extend(
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT id FROM pending WHERE id IN (SELECT value FROM json_each(?))", (batch,)
+                )
+            )
+            self.conn.execute("DELETE FROM pending WHERE id IN (SELECT value FROM json_each(?))", (batch,))
+        return sorted(found)
+
+    def pend_uncached(self, model: str) -> None:
+        """Every chunk whose text has no vector under `model` in the cache goes on the list (an
+        index adopting a model)."""
+        self.conn.execute(
+            "INSERT OR IGNORE INTO pending SELECT c.id FROM chunks c WHERE NOT EXISTS "
+            "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash)",
+            (model,),
+        )
+
+    def clear_pending(self) -> None:
+        self.conn.execute("DELETE FROM pending")
+
+    def pending_total(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM pending").fetchone()[0])
 
     def delete_path(self, path: str) -> list[int]:
         """Remove a file and its chunks; returns the chunk ids removed."""
@@ -448,6 +496,7 @@ class Store:
             marks = ",".join("?" * len(batch))
             self.conn.execute(f"DELETE FROM chunks WHERE id IN ({marks})", batch)
             self.conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", batch)
+            self.conn.execute(f"DELETE FROM pending WHERE id IN ({marks})", batch)
         self.conn.execute("DELETE FROM files WHERE path = ?", (key,))
         return ids
 

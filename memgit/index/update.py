@@ -27,7 +27,7 @@ from memgit.core.chunking import Chunk
 from memgit.embed import Embedder
 from memgit.git import plumbing
 from memgit.index.embedding import ProgressFn, VectorPlan, embed_missing, plan_vectors
-from memgit.index.layout import clear_marker, write_marker
+from memgit.index.layout import clear_marker, read_marker, write_marker
 from memgit.index.lock import index_lock
 from memgit.index.open import UNSET, LazyEmbedder, open_store
 from memgit.index.params import describe_param_change, index_params
@@ -76,14 +76,17 @@ class UpdateSettings:
     `freshen.POLICIES` gives most of these; `run_update` takes them as one value).
 
     `rebuild=False` (hooks) never rebuilds an existing index: when one is due the report says so
-    (mode "due") and the index is left as it is. `fill_limit` / `fill_seconds` bound how many
-    vectors left pending by earlier runs this one embeds (None: all of them), and with more than
-    `fill_max_pending` pending it fills none (None: no bound). The chunks this
-    update adds are embedded when the model loads, all of them unless `embed_seconds` bounds it
-    (a hook, a search): then no embedding starts after that long and the rest are left pending
-    (`report.deferred`). `known` is the diff a caller already took from the indexed tree to HEAD's
-    (a hook's "anything to do?"), used instead of taking it again when both trees still match.
-    `target` (commit, tree) replaces HEAD; `vector_dir` is where the vector files are carried.
+    (mode "due") and the index is left as it is. An update never fills vectors left pending by
+    earlier runs: that is `fill.py`'s, which embeds outside the index lock and publishes a batch
+    at a time. The chunks this update adds take their vectors from the embedding cache, and
+    are embedded when the model loads, all of them unless `embed_seconds` bounds it (a hook, a
+    search, `memgit index`, whose fill phase takes the rest): then no embedding starts after that
+    long and the rest are left pending (`report.deferred`). With more than `defer_paths`
+    changed paths nothing is embedded and the model is not even loaded (a checkout far back: its
+    text is what git waits for). `known` is the diff a caller already took from the indexed tree
+    to HEAD's (a hook's "anything to do?"), used instead of taking it again when both trees
+    still match. `target` (commit, tree) replaces HEAD; `vector_dir` is where the vector files
+    are carried. `progress(done, total)` follows the files written (the total is known first).
     """
 
     # A plain class, not a dataclass: this module is imported by every hook (see `_Plan`).
@@ -92,10 +95,8 @@ class UpdateSettings:
         "worktree",
         "progress",
         "rebuild",
-        "fill_limit",
-        "fill_seconds",
-        "fill_max_pending",
         "embed_seconds",
+        "defer_paths",
         "known",
         "target",
         "vector_dir",
@@ -108,17 +109,14 @@ class UpdateSettings:
         worktree: bool = False,
         progress: ProgressFn | None = None,
         rebuild: bool = True,
-        fill_limit: int | None = None,
-        fill_seconds: float | None = None,
-        fill_max_pending: int | None = None,
         embed_seconds: float | None = None,
+        defer_paths: int | None = None,
         known: KnownDiff | None = None,
         target: tuple[str | None, str] | None = None,
         vector_dir: Path | None = None,
     ) -> None:
         self.full, self.worktree, self.progress, self.rebuild = full, worktree, progress, rebuild
-        self.fill_limit, self.fill_seconds, self.embed_seconds = fill_limit, fill_seconds, embed_seconds
-        self.fill_max_pending = fill_max_pending
+        self.embed_seconds, self.defer_paths = embed_seconds, defer_paths
         self.known, self.target, self.vector_dir = known, target, vector_dir
 
 
@@ -131,20 +129,12 @@ def update_index(
     embedder: Any = UNSET,
     lock_timeout: float | None = 30.0,
     allow_rebuild: bool = True,
-    fill_limit: int | None = None,
-    fill_seconds: float | None = None,
     embed_seconds: float | None = None,
 ) -> IndexReport:
     """Bring the index to HEAD (plus uncommitted memory files with `worktree`); the keywords are
     `UpdateSettings`'. Front ends do not call this: they name a policy (`freshen.freshen`)."""
     settings = UpdateSettings(
-        full=full,
-        worktree=worktree,
-        progress=progress,
-        rebuild=allow_rebuild,
-        fill_limit=fill_limit,
-        fill_seconds=fill_seconds,
-        embed_seconds=embed_seconds,
+        full=full, worktree=worktree, progress=progress, rebuild=allow_rebuild, embed_seconds=embed_seconds
     )
     return update_with(ws, settings, embedder=embedder, lock_timeout=lock_timeout)
 
@@ -154,7 +144,7 @@ def update_with(ws: Workspace, settings: UpdateSettings, *, embedder: Any, lock_
     with `embedder` (UNSET: loaded when there is text to embed; None: no model)."""
     started = time.perf_counter()
     notices: list[str] = []
-    lazy = LazyEmbedder(ws, embedder)
+    lazy = embedder if isinstance(embedder, LazyEmbedder) else LazyEmbedder(ws, embedder)
     settings.vector_dir = ws.data_dir
     with index_lock(ws, lock_timeout):
         store = open_store(ws, notices)
@@ -171,6 +161,63 @@ def update_with(ws: Workspace, settings: UpdateSettings, *, embedder: Any, lock_
     report.notices[:0] = notices
     report.seconds = round(time.perf_counter() - started, 4)
     return report
+
+
+def publish_vectors(
+    ws: Workspace, filled: list[tuple[int, str]], model_id: str, lock_timeout: float | None
+) -> tuple[int, int]:
+    """Publish vectors a fill embedded outside the lock (`fill.py`): under the index lock, the
+    chunks of `filled` (id, text hash) still pending whose vector the cache holds leave the
+    pending list and get their vec0 rows in one transaction, then join the vector files as its
+    generation; the marker is cleared around it like any update's. Only under the index's own
+    model. Returns (published, pending after)."""
+    with index_lock(ws, lock_timeout):
+        store = open_store(ws)
+        try:
+            with _sqlite_errors(store):
+                return _publish(ws, store, filled, model_id)
+        finally:
+            store.close()
+
+
+def _publish(ws: Workspace, store: Store, filled: list[tuple[int, str]], model_id: str) -> tuple[int, int]:
+    meta = store.meta()
+    pending = int(meta.get("pending_vectors", "0") or 0)
+    if (meta.get("model_id") or None) != model_id or "tree" not in meta:
+        return 0, pending
+    vectors = store.cache.get(model_id, {h for _, h in filled})
+    wanted = [i for i, h in filled if h in vectors]
+    if not wanted:
+        return 0, pending
+    marker, overlay = read_marker(ws)
+    clear_marker(ws)
+    store.vec.enable()
+    generation = int(meta.get("generation", "0"))
+    with store.update_transaction():
+        ids = store.unmark_pending(wanted)
+        pending = store.pending_total()
+        store.vec.sync(model_id, ids, reset=False)
+        store.set_meta(
+            {"generation": str(generation + 1), "pending_vectors": str(pending), "updated_at": str(time.time())}
+        )
+    hashes = dict(filled)
+    from memgit.index.matrix import sync_vector_files
+
+    sync_vector_files(
+        store,
+        ws.data_dir,
+        index_id=meta["index_id"],
+        model_id=model_id,
+        dim=None,
+        old_generation=generation,
+        generation=generation + 1,
+        removed=[],
+        added=[(i, vectors[hashes[i]]) for i in ids],
+        rewrite=False,
+    )
+    if marker is not None:
+        write_marker(ws, marker, overlay=overlay)
+    return len(ids), pending
 
 
 def _write_marker(ws: Workspace, report: IndexReport) -> None:
@@ -229,27 +276,6 @@ def _batches(items: list[FileState], size: int) -> Iterator[list[FileState]]:
         yield items[start : start + size]
 
 
-class _CumulativeProgress:
-    """One progress count across the batches of an update (each batch reports its own)."""
-
-    def __init__(self, progress: ProgressFn | None) -> None:
-        self._progress = progress
-        self._base = 0
-        self._last = 0
-
-    def __call__(self, done: int, total: int) -> None:
-        if self._progress is None:
-            return
-        if done == 0 and self._last:
-            self._base += self._last
-            self._last = 0
-        self._last = done
-        self._progress(self._base + done, self._base + total)
-
-    def __bool__(self) -> bool:
-        return self._progress is not None
-
-
 def run_update(
     ws: Workspace, store: Store, get_embedder: Callable[[], Embedder | None], settings: UpdateSettings
 ) -> IndexReport:
@@ -267,6 +293,7 @@ def run_update(
     if _nothing_to_do(store, plan, get_embedder):
         return _noop(store, plan, report, settings.vector_dir)
     vectors = _prepare_vectors(store, plan, get_embedder, settings, report)
+    vectors.deferred = _deferred(plan, settings)
     if settings.embed_seconds is not None:
         vectors.deadline = time.monotonic() + settings.embed_seconds
     # Files are chunked, embedded and written a batch at a time inside the one transaction, so a
@@ -322,35 +349,29 @@ class _Plan:
     def indexed_model(self) -> str | None:
         return (self.meta.get("model_id") or None) if self.keeps_model else None
 
-    @property
-    def pending_before(self) -> int:
-        return 0 if self.reason else int(self.meta.get("pending_vectors", "0"))
-
 
 class _Vectors:
-    """How this update gets its vectors: the model it embeds for, and the pending ones it fills."""
+    """How this update gets its vectors: the model it embeds for, and until when."""
 
-    __slots__ = ("plan", "embedder", "can_embed", "fill", "fill_vectors", "deadline", "began")
+    __slots__ = ("plan", "embedder", "can_embed", "deadline", "began", "deferred")
 
     def __init__(self, plan: VectorPlan, embedder: Embedder | None, can_embed: bool) -> None:
         self.plan, self.embedder, self.can_embed = plan, embedder, can_embed
         self.deadline: float | None = None  # no new chunk is embedded after this (time.monotonic())
         self.began = False  # new chunks were embedded (under a deadline the first batch always is)
-        self.fill: list[tuple[int, str]] = []  # (chunk id, text hash) of pending vectors filled now
-        self.fill_vectors: dict[str, bytes] = {}
+        self.deferred = False  # nothing is embedded: the update's text only (`defer_paths`)
 
 
 class _Written:
     """What the write transaction changed."""
 
-    __slots__ = ("removed_ids", "added_ids", "kept", "missing_now", "filled", "pending")
+    __slots__ = ("removed_ids", "added_ids", "kept", "missing_now", "pending")
 
     def __init__(self) -> None:
         self.removed_ids: list[int] = []
         self.added_ids: list[int] = []
         self.kept: list[tuple[int, bytes]] | None = []  # vectors for the delta; None: rewrite the files
         self.missing_now = False  # some chunk got no vector (it stays pending)
-        self.filled: list[tuple[int, str]] = []
         self.pending = 0
 
 
@@ -420,9 +441,10 @@ def _plan(
 
 
 def _nothing_to_do(store: Store, plan: _Plan, get_embedder: Callable[[], Embedder | None]) -> bool:
-    """No path changed, the tree is the indexed one, no vector is pending or waits for the vec0
-    table, and no model this process loads could be adopted by an index built without one."""
-    if plan.reason or plan.states or plan.meta.get("tree") != plan.tree or plan.pending_before:
+    """No path changed, the tree is the indexed one, no vector waits for the vec0 table, and no
+    model this process loads could be adopted by an index built without one (vectors left
+    pending are the fill's: `fill.py`)."""
+    if plan.reason or plan.states or plan.meta.get("tree") != plan.tree:
         return False
     if store.vec.loaded and store.vec.waiting():
         return False
@@ -433,11 +455,17 @@ def _nothing_to_do(store: Store, plan: _Plan, get_embedder: Callable[[], Embedde
 def _noop(store: Store, plan: _Plan, report: IndexReport, vector_dir: Path | None) -> IndexReport:
     report.mode = "noop"
     report.model_id = plan.indexed_model
+    report.pending_vectors = int(plan.meta.get("pending_vectors", "0") or 0) if plan.indexed_model else 0
     report.vec_state = plan.meta.get("vec_state") or "synced"
     report.overlay = bool(store.worktree_paths())
     if vector_dir is not None:
         _repair_vector_files(store, vector_dir, plan.meta["index_id"], plan.indexed_model, plan.generation)
     return report
+
+
+def _deferred(plan: _Plan, settings: UpdateSettings) -> bool:
+    """More paths change than this update embeds for (`defer_paths`): its text only, now."""
+    return settings.defer_paths is not None and len(plan.states) > settings.defer_paths
 
 
 def _prepare_vectors(
@@ -447,36 +475,20 @@ def _prepare_vectors(
     settings: UpdateSettings,
     report: IndexReport,
 ) -> _Vectors:
-    """Open the model when there is text to embed (or pending vectors, or a model to adopt),
-    decide which model the index's vectors belong to, and embed the pending vectors this run
-    fills, before the write transaction."""
+    """Open the model when there is text to embed (or a model to adopt) and decide which model
+    the index's vectors belong to, before the write transaction. A deferred update (too many
+    paths) opens it only to adopt one: the text must not wait for llama.cpp to load."""
     has_text = any(st.content is not None and not st.skipped for st in plan.states)
-    bound = settings.fill_max_pending
-    fills = bool(plan.pending_before) and (bound is None or plan.pending_before <= bound)
-    wanted = plan.provider != "none" and (has_text or fills or plan.indexed_model is None)
+    wanted = plan.provider != "none" and (
+        (has_text and not _deferred(plan, settings)) or plan.indexed_model is None or not plan.keeps_model
+    )
     embedder = get_embedder() if wanted else None
     vplan = plan_vectors(plan.indexed_model, embedder, rebuild=not plan.keeps_model, provider=plan.provider)
     if vplan.notice:
         report.notices.append(vplan.notice)
     if vplan.model_id:  # a model adopted or chosen by a rebuild: its vectors go to the vec0 table too
         store.vec.enable()
-    vectors = _Vectors(vplan, embedder, bool(vplan.model_id and embedder is not None and vplan.can_embed))
-    if not (vplan.can_embed and (fills or vplan.adopted) and vplan.model_id):
-        return vectors
-    # Chunks left pending by earlier runs, oldest first; a bounded run (a search, a hook, a step
-    # of the MCP server's background fill) takes at most `fill_limit` of them and stops embedding
-    # them after `fill_seconds`: the rest stay pending for the next run.
-    fill_texts: dict[str, str] = {}
-    for chunk_id, thash, text in store.cache.pending_chunks(vplan.model_id, limit=settings.fill_limit):
-        fill_texts.setdefault(thash, text)
-        vectors.fill.append((chunk_id, thash))
-    if vectors.can_embed and fill_texts:
-        assert embedder is not None
-        deadline = None if settings.fill_seconds is None else time.monotonic() + settings.fill_seconds
-        vectors.fill_vectors = embed_missing(
-            store, embedder, vplan.model_id, fill_texts, settings.progress, report, deadline=deadline
-        )
-    return vectors
+    return _Vectors(vplan, embedder, bool(vplan.model_id and embedder is not None and vplan.can_embed))
 
 
 def _keep_chunks(into: dict[str, list[Chunk]], state: FileState, chunks: list[Chunk]) -> None:
@@ -486,15 +498,24 @@ def _keep_chunks(into: dict[str, list[Chunk]], state: FileState, chunks: list[Ch
 def _write_files(
     ws: Workspace, store: Store, plan: _Plan, vectors: _Vectors, progress: ProgressFn | None, report: IndexReport
 ) -> _Written:
-    """Chunk, embed and write the changed files a batch at a time (inside the transaction)."""
+    """Chunk, embed and write the changed files a batch at a time (inside the transaction);
+    `progress` counts the files written, of all the update's (a total that never changes)."""
     written = _Written()
-    counting = _CumulativeProgress(progress)
+    total = len(plan.states)
+    done = 0
+    if progress is not None:
+        progress(0, total)
     for batch in _batches(plan.states, WRITE_BATCH_FILES):
         chunked: dict[str, list[Chunk]] = {}
         chunk_states(ws, batch, report, functools.partial(_keep_chunks, chunked))
-        batch_vectors = _batch_vectors(store, vectors, chunked, counting, report)
+        batch_vectors = _batch_vectors(store, vectors, chunked, report)
         for state in batch:
-            _write_file(store, state, chunked.get(state.path, []), batch_vectors, written, report)
+            _write_file(
+                store, state, chunked.get(state.path, []), batch_vectors, written, report, vectors.plan.model_id
+            )
+            done += 1
+            if progress is not None and (done % 64 == 0 or done == total):
+                progress(done, total)
         if written.kept is not None and len(written.kept) > KEEP_VECTORS_MAX:
             written.kept = None  # too many to carry in memory: the files are rewritten from the cache
     return written
@@ -504,7 +525,6 @@ def _batch_vectors(
     store: Store,
     vectors: _Vectors,
     chunked: dict[str, list[Chunk]],
-    progress: ProgressFn | None,
     report: IndexReport,
 ) -> dict[str, bytes]:
     """One batch's vectors by text hash: embedded where the cache lacks them (when this process
@@ -516,14 +536,14 @@ def _batch_vectors(
     # Under a deadline the first small batch is always embedded (a one-note commit's chunks get
     # their vectors however busy the machine is); after it, only while there is time.
     timely = vectors.deadline is None or not vectors.began or time.monotonic() < vectors.deadline
-    if vectors.can_embed and timely:
+    if vectors.can_embed and timely and not vectors.deferred:
         assert vectors.embedder is not None
         vectors.began = True
-        found = embed_missing(store, vectors.embedder, model_id, texts, progress, report, deadline=vectors.deadline)
+        found = embed_missing(store.cache, vectors.embedder, model_id, texts, None, report, deadline=vectors.deadline)
     else:
         found = store.cache.get(model_id, texts)
         report.embeddings_cached += len(found)
-    if vectors.can_embed:
+    if vectors.can_embed or vectors.deferred:
         report.deferred += len(texts) - len(found)
     return found
 
@@ -535,8 +555,10 @@ def _write_file(
     vectors: dict[str, bytes],
     written: _Written,
     report: IndexReport,
+    model_id: str | None,
 ) -> None:
-    """One path's rows replaced: its file row, chunks and FTS rows (or only removed)."""
+    """One path's rows replaced: its file row, chunks and FTS rows (or only removed); a chunk
+    that got no vector goes on the pending list (with a model: without one nothing is pending)."""
     written.removed_ids.extend(store.delete_path(state.path))
     if state.content is None and state.source == "tree":
         report.files_removed += 1
@@ -547,26 +569,31 @@ def _write_file(
         paths.daily_date(state.path),
         ((c.start_line, c.end_line, c.text, c.text_hash, c.start_char, c.end_char) for c in chunks),
     )
+    waiting: list[int] = []
     for chunk_id, thash in added:
         written.added_ids.append(chunk_id)
         vector = vectors.get(thash)
         if vector is None:
-            written.missing_now = True
+            waiting.append(chunk_id)
         elif written.kept is not None:
             written.kept.append((chunk_id, vector))
+    if waiting and model_id is not None:
+        written.missing_now = True
+        store.mark_pending(waiting)
     if state.content is not None and not state.skipped:
         report.files_indexed += 1
 
 
 def _finish_transaction(store: Store, plan: _Plan, vectors: _Vectors, written: _Written, report: IndexReport) -> None:
-    """The vec0 rows and meta (a new generation), in the same transaction as the chunks."""
+    """The pending list, vec0 rows and meta (a new generation), in the same transaction as the chunks."""
     vplan = vectors.plan
-    gone = set(written.removed_ids)
-    written.filled = [(i, h) for i, h in vectors.fill if i not in gone and h in vectors.fill_vectors]
-    if vplan.model_id is not None and (plan.pending_before or written.missing_now or vplan.adopted):
-        written.pending = store.cache.pending_count(vplan.model_id)
+    if vplan.model_id is None:
+        store.clear_pending()  # no model, nothing to wait for
+    elif vplan.adopted:
+        store.pend_uncached(vplan.model_id)  # the index's chunks wait for the model it adopts now
+    written.pending = store.pending_total() if vplan.model_id is not None else 0
     reset = bool(plan.reason) or vplan.adopted
-    changed = [*written.removed_ids, *written.added_ids, *(i for i, _ in written.filled)]
+    changed = [*written.removed_ids, *written.added_ids]
     report.vec_state = store.vec.sync(vplan.model_id, [] if reset else changed, reset=reset)
     old_count = int(plan.meta.get("chunk_count", "0"))
     added, removed = len(written.added_ids), len(written.removed_ids)
@@ -587,7 +614,6 @@ def _finish_transaction(store: Store, plan: _Plan, vectors: _Vectors, written: _
 def _announce(report: IndexReport, plan: _Plan, vectors: _Vectors, written: _Written) -> None:
     """The report's counts, and the notices for what this run left for another."""
     report.chunks = len(written.added_ids)
-    report.vectors_filled = len(written.filled)
     report.pending_vectors = written.pending
     report.model_id = vectors.plan.model_id
     report.mode = "full" if plan.reason else "incremental"
@@ -623,6 +649,6 @@ def _carry_vector_files(store: Store, vector_dir: Path, plan: _Plan, vectors: _V
         old_generation=generation,
         generation=generation + 1,
         removed=written.removed_ids,
-        added=[*(written.kept or []), *((i, vectors.fill_vectors[h]) for i, h in written.filled)],
+        added=list(written.kept or []),
         rewrite=bool(plan.reason) or vectors.plan.adopted or written.kept is None,
     )

@@ -234,6 +234,16 @@ def test_fast_heading_path_agrees_with_commonmark_on_generated_markdown(texts: l
     assert heading_rows(texts) == parsed_heading_rows(texts)
 
 
+@settings(max_examples=1500, deadline=None)
+@given(memory_documents())
+def test_cmark_agrees_with_markdown_it_on_generated_markdown(texts: list[str]) -> None:
+    """The parser the index runs (cmark, C) and markdown-it-py's give the same headings, on every
+    document the fast path does not answer alone (the index never asks markdown-it-py)."""
+    from memgit.core.chunking import cmark_heading_rows
+
+    assert cmark_heading_rows(texts) == parsed_heading_rows(texts)
+
+
 @pytest.mark.parametrize(
     "texts",
     [

@@ -134,12 +134,12 @@ def test_a_checkout_updates_bm25_at_once_and_its_vectors_wait(rfcs: RfcRepo, tin
     found = memgit_json(rfcs.root, "search", rfcs.codenames[late], env=env)
     assert found["hits"][0]["path"] == rfcs.paths[late]  # BM25 answered for it
     assert found["mode"] == "hybrid" and found["vectors_pending"] > 0
-    assert any("chunks have no vector yet" in n and "`memgit index` embeds them" in n for n in found["notices"])
+    assert any("; vectors pending for" in n and "`memgit index` embeds them" in n for n in found["notices"])
 
     filled = memgit_json(rfcs.root, "index", env=env)
     assert filled["pending_vectors"] == 0 and filled["vectors_filled"] > 0
     again = memgit_json(rfcs.root, "search", rfcs.codenames[late], env=env)
-    assert again["vectors_pending"] == 0 and not any("no vector yet" in n for n in again["notices"])
+    assert again["vectors_pending"] == 0 and not any("vectors pending" in n for n in again["notices"])
 
 
 @pytest.mark.slow  # embeds the adopted repository's 1,500 chunks (a small random model)
