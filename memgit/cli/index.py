@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +56,8 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     # Once the index is written and closed, freeing every module at exit is ~10 ms of nothing:
     # a sixth of a one-file update's own cost (docs/PERFORMANCE.md).
     skip_teardown()
-    report, filled = build_index(ws, full=opts.full, worktree=opts.worktree, wait=opts.wait)
+    say = None if opts.as_json or opts.quiet else _searchable_now
+    report, filled = build_index(ws, full=opts.full, worktree=opts.worktree, wait=opts.wait, on_text=say)
     from memgit.memory.adopt import coverage_notice
 
     if (outside := coverage_notice(ws, report.tree, fresh=report.mode == "full")) is not None:
@@ -102,14 +104,23 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
         raise MemgitError("verify failed: the incremental index differs from a full rebuild; run `memgit index --full`")
 
 
-def build_index(ws: Any, *, full: bool = False, worktree: bool = False, wait: float = 30.0) -> tuple[Any, Any]:
+def build_index(
+    ws: Any,
+    *,
+    full: bool = False,
+    worktree: bool = False,
+    wait: float = 30.0,
+    embedder: Any = None,
+    on_text: Callable[[Any], None] | None = None,
+) -> tuple[Any, Any]:
     """`memgit index`'s two phases, each with its own bar and a total counted first: the text
-    (files; searchable when it is written), then the vectors left pending (embedded outside the
-    index lock and published a batch at a time). Returns (the update's report, the fill's or
-    None); Ctrl-C keeps what was written and embedded and says so (exit 130)."""
+    (files; searchable when it is written: `on_text(report)` then), then the vectors left pending
+    (embedded outside the index lock and published a batch at a time). `embedder`: a model the
+    caller opened (None: the configured one, loaded when needed). Returns (the update's report,
+    the fill's or None); Ctrl-C keeps what was written and embedded and says so (exit 130)."""
     from memgit.index.open import UNSET, LazyEmbedder
 
-    lazy = LazyEmbedder(ws, UNSET)
+    lazy = LazyEmbedder(ws, UNSET if embedder is None else embedder)
     text = Progress("index: text (files)")
     try:
         report = freshen(ws, Policy.CLI, full=full, worktree=worktree, progress=text, wait=wait, embedder=lazy)
@@ -119,6 +130,8 @@ def build_index(ws: Any, *, full: bool = False, worktree: bool = False, wait: fl
         sys.exit(130)
     finally:
         text.finish()
+    if on_text is not None:
+        on_text(report)
     filled = _fill_vectors(ws, lazy, report, wait)
     if filled is not None:
         report.pending_vectors = filled.pending
@@ -131,6 +144,16 @@ def build_index(ws: Any, *, full: bool = False, worktree: bool = False, wait: fl
                 "searches rank those chunks by BM25 until `memgit index` embeds them"
             )
     return report, filled
+
+
+def _searchable_now(report: Any) -> None:
+    """Between the phases, when vectors are left: the text is in, search works now."""
+    if report.pending_vectors and report.model_id:
+        click.echo(
+            f"text indexed in {report.seconds:.1f}s: search works now (BM25 for the {report.pending_vectors} chunks "
+            "whose vectors come next); embedding them, a batch at a time (Ctrl-C keeps what is done)",
+            err=True,
+        )
 
 
 _STOPPED = {

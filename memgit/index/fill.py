@@ -115,7 +115,8 @@ def fill_vectors(
     report = FillReport()
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
-    with fill_lock(ws, fill_wait):
+    since = time.time()
+    with fill_lock(ws, fill_wait), _state_file(ws):
         pending, model = pending_total(ws)
         report.model_id, report.pending = model, pending
         if model is None:
@@ -125,6 +126,7 @@ def fill_vectors(
             report.stopped = "model"
             return report
         report.total = pending if limit is None else min(pending, limit)
+        _write_state(ws, report, since)
         after = 0
         while report.filled < report.total:
             if stop is not None and stop():
@@ -147,6 +149,7 @@ def fill_vectors(
             published, report.pending = publish_vectors(ws, [(i, h) for i, h, _ in chunks], model, lock_wait)
             report.filled += published
             report.batches += 1
+            _write_state(ws, report, since)
             if progress is not None:
                 progress(min(report.filled, report.total), report.total)
             if not published:
@@ -156,6 +159,40 @@ def fill_vectors(
             report.stopped = "done" if limit is None or report.pending == 0 else "limit"
     report.seconds = round(time.monotonic() - started, 3)
     return report
+
+
+def state_path(ws: Workspace) -> Path:
+    """What a running fill has done, for `memgit status`: pid, total, filled, times."""
+    return ws.data_dir / "fill.json"
+
+
+@contextlib.contextmanager
+def _state_file(ws: Workspace) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            state_path(ws).unlink()
+
+
+def _write_state(ws: Workspace, report: FillReport, since: float) -> None:
+    import json
+
+    data = {"pid": os.getpid(), "total": report.total, "filled": report.filled, "started": since}
+    with contextlib.suppress(OSError):
+        state_path(ws).write_text(json.dumps({**data, "updated": time.time()}))
+
+
+def running_fill(ws: Workspace) -> dict[str, float] | None:
+    """The fill running now for this index (its state file, its process alive), or None."""
+    import json
+
+    try:
+        data = json.loads(state_path(ws).read_text())
+        os.kill(int(data["pid"]), 0)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return {k: float(v) for k, v in data.items()} if isinstance(data, dict) else None
 
 
 def _reader(ws: Workspace) -> Store | None:

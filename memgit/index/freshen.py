@@ -200,6 +200,7 @@ def freshen(
     wait: float | None = None,
     full: bool = False,
     known: KnownDiff | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> IndexReport:
     """Bring the index to HEAD (plus uncommitted memory files with `worktree`) as `policy` may.
 
@@ -228,7 +229,7 @@ def freshen(
         embedder = None
     elif embedder is LOAD:
         embedder = UNSET
-    report = update_with(ws, settings, embedder=embedder, lock_timeout=wait)
+    report = update_with(ws, settings, embedder=embedder, lock_timeout=wait, on_wait=on_wait)
     if row.keeps_words and report.mode == "full":
         from memgit.index.word_cache import keep_word_cache
 
@@ -280,10 +281,13 @@ class ReadPath:
     #: A batch of queries asks git once, not once per query.
     HEAD_RECHECK_SECONDS = 1.0
 
-    def __init__(self, ws: Workspace, embedder: Callable[[], Embedder | None]) -> None:
+    def __init__(
+        self, ws: Workspace, embedder: Callable[[], Embedder | None], on_wait: Callable[[], None] | None = None
+    ) -> None:
         self.ws = ws
         self._embedder = embedder
         self._checked_at = -1e9
+        self._on_wait = on_wait or say_waiting
 
     def catch_up(self, notices: list[str], *, worktree: bool = False) -> None:
         """Bring the index up to HEAD first when it is behind (cheap: a tree-to-tree diff)."""
@@ -308,7 +312,9 @@ class ReadPath:
         row = rule(Policy.SEARCH)
         wait = row.lock_wait if current is not None else row.first_build_wait
         try:
-            report = freshen(self.ws, Policy.SEARCH, worktree=worktree, embedder=self._embedder(), wait=wait)
+            report = freshen(
+                self.ws, Policy.SEARCH, worktree=worktree, embedder=self._embedder(), wait=wait, on_wait=self._on_wait
+            )
         except IndexLocked:
             notices.append("the index is being updated by another run; answering from its last complete state")
             return
@@ -362,6 +368,19 @@ class ReadPath:
             return fill(self.ws, Policy.SEARCH, embedder).filled
         except (IndexLocked, IndexUnavailable, FillBusy):
             return 0
+
+
+def say_waiting() -> None:
+    """A search waiting for another run's index update (a first index's text): said once on
+    stderr, where a user or a log sees it, so it never waits in silence."""
+    import sys
+
+    print(
+        "memgit: notice: another memgit run is writing the index's text (a first index, or a rebuild); "
+        "this search answers as soon as it is written",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def pending_notice(lacking: int, total: int) -> str:

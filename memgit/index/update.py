@@ -139,14 +139,22 @@ def update_index(
     return update_with(ws, settings, embedder=embedder, lock_timeout=lock_timeout)
 
 
-def update_with(ws: Workspace, settings: UpdateSettings, *, embedder: Any, lock_timeout: float | None) -> IndexReport:
-    """One update under the index lock (waiting `lock_timeout` seconds for it; None: for ever),
-    with `embedder` (UNSET: loaded when there is text to embed; None: no model)."""
+def update_with(
+    ws: Workspace,
+    settings: UpdateSettings,
+    *,
+    embedder: Any,
+    lock_timeout: float | None,
+    on_wait: Callable[[], None] | None = None,
+) -> IndexReport:
+    """One update under the index lock (waiting `lock_timeout` seconds for it; None: for ever;
+    `on_wait()` once past 2 s of waiting), with `embedder` (UNSET: loaded when there is text to
+    embed; None: no model)."""
     started = time.perf_counter()
     notices: list[str] = []
     lazy = embedder if isinstance(embedder, LazyEmbedder) else LazyEmbedder(ws, embedder)
     settings.vector_dir = ws.data_dir
-    with index_lock(ws, lock_timeout):
+    with index_lock(ws, lock_timeout, on_wait):
         store = open_store(ws, notices)
         try:
             with _sqlite_errors(store):

@@ -406,7 +406,7 @@ class VectorFill:
                 done = fill(self._service.ws, Policy.SERVER, self._embedder)
             except FillBusy:  # a fill after a hook runs: it publishes as it goes, the server need not
                 return {}
-            return {"vectors_filled": done.filled, "pending_vectors": done.pending}
+            return {"vectors_filled": done.filled, "pending_vectors": done.pending, "model_id": done.model_id}
         finally:
             with contextlib.suppress(OSError, AttributeError):
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 0)

@@ -186,7 +186,6 @@ def test_a_plain_hook_with_the_model_fills_pending_vectors(workspace: Path, tiny
     hook_env = {**os.environ, **model, "MEMGIT_HOOK_EMBED_SECONDS": "60", "MEMGIT_BACKGROUND_FILL": "1"}
     proc = subprocess.run(["git", "commit", "-qm", "more"], cwd=workspace, capture_output=True, text=True, env=hook_env)
     assert proc.returncode == 0, proc.stderr
-    assert "a background fill (pid" in proc.stderr, proc.stderr
     wait_until(
         lambda: memgit_json(workspace, "status", env=model)["counts"]["pending_vectors"] == 0,
         "the background fill published every pending vector",
