@@ -14,8 +14,9 @@ import click
 
 class Progress:
     """One phase's progress on stderr: a bar with rate and ETA on a terminal; off one (CI, a pipe,
-    an agent) a line after 2 s and then every ~10 s, and one when the phase ends, so nothing a
-    user starts runs silently. `MEMGIT_NO_PROGRESS=1` silences both.
+    an agent) a line after 2 s and then every ~10 s (`MEMGIT_PROGRESS_EVERY` seconds; 0: at every
+    step), and one when the phase ends, so nothing a user starts runs silently.
+    `MEMGIT_NO_PROGRESS=1` silences both.
 
     Callers count their total before they start, and it never changes during the phase: the
     rate and the ETA come from the throughput measured since the first call. It remembers how
@@ -39,6 +40,11 @@ class Progress:
         self._first = 0
         self._last_line: float | None = None
         self._last_done = -1
+        try:
+            self._every = max(0.0, float(os.environ.get("MEMGIT_PROGRESS_EVERY", self.LINE_EVERY)))
+        except ValueError:
+            self._every = self.LINE_EVERY
+        self._first_after = min(self.FIRST_LINE_AFTER, self._every)
 
     def __call__(self, done: int, total: int) -> None:
         self.done, self.total = done, total
@@ -56,8 +62,8 @@ class Progress:
                 self.finish()
         elif (
             self.lines
-            and elapsed >= self.FIRST_LINE_AFTER
-            and (self._last_line is None or now - self._last_line >= self.LINE_EVERY)
+            and elapsed >= self._first_after
+            and (self._last_line is None or now - self._last_line >= self._every)
         ):
             self._write_line(elapsed)
             self._last_line = now

@@ -52,7 +52,7 @@ class FillReport:
         self.batches = 0
         self.pending = 0
         self.total = 0  # pending when it started (its progress total)
-        self.stopped = "done"  # done | limit | time | asked | model | no index | busy
+        self.stopped = "done"  # done | limit | time | asked | model | changed | no index | busy
         self.seconds = 0.0
         self.model_id: str | None = None
 
@@ -127,7 +127,7 @@ def fill_vectors(
             return report
         report.total = pending if limit is None else min(pending, limit)
         _write_state(ws, report, since)
-        after = 0
+        after = empty = 0
         while report.filled < report.total:
             if stop is not None and stop():
                 report.stopped = "asked"
@@ -153,8 +153,18 @@ def fill_vectors(
             if progress is not None:
                 progress(min(report.filled, report.total), report.total)
             if not published:
-                report.stopped = "asked" if stop is not None and stop() else "model"
-                break
+                # The batch's chunks are gone (a checkout or rebuild replaced them meanwhile) or
+                # the index changed models: start over from the first pending chunk, once.
+                if stop is not None and stop():
+                    report.stopped = "asked"
+                    break
+                empty += 1
+                if empty > 1 or pending_total(ws)[1] != model:
+                    report.stopped = "model" if pending_total(ws)[1] != model else "changed"
+                    break
+                after = 0
+                continue
+            empty = 0
         else:
             report.stopped = "done" if limit is None or report.pending == 0 else "limit"
     report.seconds = round(time.monotonic() - started, 3)

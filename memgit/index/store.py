@@ -491,14 +491,32 @@ class Store:
         """Remove a file and its chunks; returns the chunk ids removed."""
         key = path_key(path)
         ids = [row[0] for row in self.conn.execute("SELECT id FROM chunks WHERE path = ?", (key,))]
+        self.delete_chunks(ids)
+        self.conn.execute("DELETE FROM files WHERE path = ?", (key,))
+        return ids
+
+    def path_chunks(self, path: str) -> list[tuple[int, str, int, int, int | None, int | None]]:
+        """(id, text hash, start line, end line, start char, end char) of one path's chunks."""
+        rows = self.conn.execute(
+            "SELECT id, text_hash, start_line, end_line, start_char, end_char FROM chunks WHERE path = ? ORDER BY id",
+            (path_key(path),),
+        )
+        return [(int(r[0]), r[1], int(r[2]), int(r[3]), r[4], r[5]) for r in rows]
+
+    def delete_chunks(self, ids: Sequence[int]) -> None:
         for start in range(0, len(ids), 500):
-            batch = ids[start : start + 500]
+            batch = list(ids[start : start + 500])
             marks = ",".join("?" * len(batch))
             self.conn.execute(f"DELETE FROM chunks WHERE id IN ({marks})", batch)
             self.conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", batch)
             self.conn.execute(f"DELETE FROM pending WHERE id IN ({marks})", batch)
-        self.conn.execute("DELETE FROM files WHERE path = ?", (key,))
-        return ids
+
+    def move_chunks(self, rows: Iterable[tuple[int, int, int | None, int | None, int]]) -> None:
+        """Give kept chunks (same text) their new place: (start line, end line, start char, end
+        char, id). Their FTS rows and vectors stay: they are of the text, which did not change."""
+        self.conn.executemany(
+            "UPDATE chunks SET start_line = ?, end_line = ?, start_char = ?, end_char = ? WHERE id = ?", rows
+        )
 
     def put_file(self, path: str, blob: str, mode: int, source: str, skipped: str | None) -> None:
         self.conn.execute(

@@ -408,7 +408,10 @@ def _changes(
 #: is applied as a rebuild: deleting and re-adding most rows one path at a time cost more than
 #: clearing the tables (measured: 643 of 654 files, 7.1 s by the diff, 6.2 s rebuilt). The
 #: result is the same either way, and vectors come from the embedding cache in both.
-REBUILD_SHARE = 0.5
+#: Since a changed file keeps the rows of the chunks whose text it still holds (most of them, across a
+#: checkout: 83 % of the new chunks of 200 sampled files of a docs repository 200 commits apart),
+#: the diff is cheaper up to most of the files: 1,673 of 3,097 files, 6.9 s rebuilt.
+REBUILD_SHARE = 0.9
 REBUILD_MIN_PATHS = 64
 #: The end of a rebuild reason that only says a rebuild is the cheaper way to the same index
 #: (a hook, which never starts a costly rebuild, takes this one).
@@ -516,11 +519,12 @@ def _write_files(
     for batch in _batches(plan.states, WRITE_BATCH_FILES):
         chunked: dict[str, list[Chunk]] = {}
         chunk_states(ws, batch, report, functools.partial(_keep_chunks, chunked))
-        batch_vectors = _batch_vectors(store, vectors, chunked, report)
+        # A changed file keeps the rows of the chunks whose text it still holds (moved, if their
+        # lines moved): only the new texts are written, indexed by FTS5 and embedded.
+        reuse = {st.path: _reuse(store, st, chunked.get(st.path, []), bool(plan.reason)) for st in batch}
+        batch_vectors = _batch_vectors(store, vectors, {p: r.new for p, r in reuse.items()}, report)
         for state in batch:
-            _write_file(
-                store, state, chunked.get(state.path, []), batch_vectors, written, report, vectors.plan.model_id
-            )
+            _write_file(store, state, reuse[state.path], batch_vectors, written, report, vectors.plan.model_id)
             done += 1
             if progress is not None and (done % 64 == 0 or done == total):
                 progress(done, total)
@@ -556,22 +560,68 @@ def _batch_vectors(
     return found
 
 
+class _Reuse:
+    """One changed file against its rows: chunks to add, kept rows to move, rows to delete."""
+
+    __slots__ = ("new", "moves", "gone")
+
+    def __init__(self, new: list[Chunk], moves: list[tuple[int, int, int | None, int | None, int]], gone: list[int]):
+        self.new, self.moves, self.gone = new, moves, gone
+
+
+def _reuse(store: Store, state: FileState, chunks: list[Chunk], rebuild: bool) -> _Reuse:
+    """Match the file's new chunks to its stored ones by text (a rebuild has none stored)."""
+    if rebuild:
+        return _Reuse(chunks, [], [])
+    old = store.path_chunks(state.path)
+    if state.content is None and state.source == "tree":
+        return _Reuse([], [], [row[0] for row in old])
+    return match_chunks(old, chunks)
+
+
+def match_chunks(old: list[tuple[int, str, int, int, int | None, int | None]], chunks: list[Chunk]) -> _Reuse:
+    """Pure: each new chunk takes a stored row of the same text (first unused, in id order), which
+    is moved when its place differs; the other new chunks are added, the other rows deleted. The
+    rows that result are the ones a rebuild would write, ids aside."""
+    by_text: dict[str, list[tuple[int, str, int, int, int | None, int | None]]] = {}
+    for row in old:
+        by_text.setdefault(row[1], []).append(row)
+    new: list[Chunk] = []
+    moves: list[tuple[int, int, int | None, int | None, int]] = []
+    for chunk in chunks:
+        same = by_text.get(chunk.text_hash)
+        if not same:
+            new.append(chunk)
+            continue
+        row = same.pop(0)
+        place = (chunk.start_line, chunk.end_line, chunk.start_char, chunk.end_char)
+        if place != row[2:]:
+            moves.append((*place, row[0]))
+    return _Reuse(new, moves, [row[0] for rows in by_text.values() for row in rows])
+
+
 def _write_file(
     store: Store,
     state: FileState,
-    chunks: list[Chunk],
+    reuse: _Reuse,
     vectors: dict[str, bytes],
     written: _Written,
     report: IndexReport,
     model_id: str | None,
 ) -> None:
-    """One path's rows replaced: its file row, chunks and FTS rows (or only removed); a chunk
-    that got no vector goes on the pending list (with a model: without one nothing is pending)."""
-    written.removed_ids.extend(store.delete_path(state.path))
+    """One path's rows brought to its new content: its file row, the chunks it no longer holds
+    deleted, the ones it still holds moved, the new ones added with their FTS rows (or the file
+    removed); a new chunk that got no vector goes on the pending list (with a model: without one
+    nothing is pending)."""
+    store.delete_chunks(reuse.gone)
+    written.removed_ids.extend(reuse.gone)
     if state.content is None and state.source == "tree":
+        store.delete_path(state.path)
         report.files_removed += 1
         return
+    store.move_chunks(reuse.moves)
     store.put_file(state.path, state.blob, state.mode, state.source, state.skipped)
+    chunks = reuse.new
     added = store.add_chunks(
         state.path,
         paths.daily_date(state.path),

@@ -57,11 +57,15 @@ def notice_for(cov: Coverage) -> str | None:
 
 def coverage_notice(ws: Workspace, tree: str | None = None, *, fresh: bool = False) -> str | None:
     """The notice for `tree` (HEAD's by default), remembered beside the index per memory
-    settings: a search or an incremental `memgit index` pays one small read, not a listing of
-    the tree (whether most Markdown is outside the memory paths rarely changes with a commit);
-    `fresh` (init, status, a full build) lists the tree again."""
+    settings and tree: a search or an incremental `memgit index` pays one small read, not a
+    listing of the tree, until a commit changes the tree (its figures are then counted again);
+    `fresh` (init, status, a full build) lists the tree again. A memgit.toml that sets
+    `[memory] extra_paths` chose what to index: nothing is suggested then."""
     memory = ws.config.memory
-    key = [list(memory.extra_paths), memory.sessions]
+    if memory.extra_paths:
+        return None
+    tree = tree or plumbing.head_ids(ws.root)[1]
+    key = [list(memory.extra_paths), memory.sessions, tree]
     cache = ws.data_dir / _CACHE_NAME
     if not fresh:
         try:
