@@ -70,7 +70,7 @@ def build_vault(
     titles = [f"{rng.choice(_TOPICS)} note {i}" for i in range(notes)]
     repo = GeneratedRepo(root, [], [])
     for lang in languages:
-        for i, title in enumerate(titles):
+        for title in titles:
             topic = title.split()[0]
             codename = _codename(rng, taken)
             path = f"{lang}/{topic}/{title}.md"
@@ -142,7 +142,7 @@ def build_docs(
                 "",
                 *(
                     line
-                    for head, (a, b) in zip(("DESCRIPTION", "EXAMPLES", "NOTES"), sections)
+                    for head, (a, b) in zip(("DESCRIPTION", "EXAMPLES", "NOTES"), sections, strict=True)
                     for line in (f"## {head}", "", a, "", b, "")
                 ),
                 f"Since {version}: {_sentence(rng)}" if n else "",
