@@ -147,3 +147,22 @@ def test_status_names_the_configured_model_before_any_index(tmp_path: Path) -> N
     assert "model:        my-model.gguf (configured" in shown.stdout and "model none" not in shown.stdout
     bm25 = memgit(vault.root, "status", env={"MEMGIT_EMBEDDING": "none"})
     assert "model:        none: BM25 only" in bm25.stdout
+
+
+def test_a_section_in_several_versions_is_one_hit_also_in_the_others(tmp_path: Path) -> None:
+    docs = build_docs(tmp_path / "docs", pages=20)
+    env = {"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_PROGRESS": "1", "MEMGIT_NO_RECALL": "1"}
+    assert memgit(docs.root, "init", "--adopt", env=env).returncode == 0
+    for i in (0, 7, 19):
+        codename = docs.codenames[i]
+        found = memgit_json(docs.root, "search", f"{codename} items", "-k", "5", env=env)["hits"]
+        copies = docs.copies[codename]
+        first = found[0]
+        assert first["path"] in copies and sorted([first["path"], *first["also_in"]]) == sorted(copies), first
+        # No other hit repeats that section from another version.
+        assert not [h for h in found[1:] if h["path"] in copies and h["start_line"] == first["start_line"]], found
+        shown = memgit(docs.root, "search", f"{codename} items", "-k", "5", env=env).stdout
+        assert "also in reference/" in shown
+    # A file that is no versioned copy is never folded.
+    plain = memgit_json(docs.root, "search", "one folder a version", env=env)["hits"]
+    assert plain[0]["path"] == "README.md" and plain[0]["also_in"] == []
