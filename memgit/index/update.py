@@ -41,6 +41,7 @@ from memgit.index.plan import (
     worktree_overlay,
 )
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store, describe_sqlite_error, is_corruption
+from memgit.index.worktree import seed_from_main
 from memgit.workspace import Workspace
 
 
@@ -155,6 +156,8 @@ def update_with(
     lazy = embedder if isinstance(embedder, LazyEmbedder) else LazyEmbedder(ws, embedder)
     settings.vector_dir = ws.data_dir
     with index_lock(ws, lock_timeout, on_wait):
+        if not settings.full and seed_from_main(ws):
+            notices.append("a new worktree: its index starts from a copy of the main worktree's")
         store = open_store(ws, notices)
         try:
             with _sqlite_errors(store):

@@ -166,3 +166,36 @@ def test_a_section_in_several_versions_is_one_hit_also_in_the_others(tmp_path: P
     # A file that is no versioned copy is never folded.
     plain = memgit_json(docs.root, "search", "one folder a version", env=env)["hits"]
     assert plain[0]["path"] == "README.md" and plain[0]["also_in"] == []
+
+
+def test_a_new_worktree_starts_from_the_main_index_and_keeps_none_of_its_uncommitted_text(tmp_path: Path) -> None:
+    vault = build_vault(tmp_path / "vault", notes=40, languages=("en",))
+    env = {"MEMGIT_EMBEDDING": "none", "MEMGIT_NO_PROGRESS": "1", "MEMGIT_NO_RECALL": "1"}
+    assert memgit(vault.root, "init", "--adopt", "--hooks", env=env).returncode == 0
+    subprocess.run(["git", "add", "-A"], cwd=vault.root, check=True)
+    subprocess.run(
+        ["git", "commit", "-qm", "adopt"], cwd=vault.root, check=True, capture_output=True, env={**os.environ, **env}
+    )
+    (vault.root / "en" / "Draft.md").write_text("# Draft\n\nZanzibarquokka is not committed.\n")
+    assert memgit(vault.root, "index", "--worktree", env=env).returncode == 0
+    other = tmp_path / "other"
+    added = subprocess.run(
+        ["git", "worktree", "add", "-q", "--detach", str(other), "HEAD~1"],
+        cwd=vault.root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
+    assert added.returncode == 0 and "warning" not in added.stderr, added.stderr
+    assert (other / ".git").is_file()
+    own = Path(
+        subprocess.run(["git", "rev-parse", "--git-dir"], cwd=other, capture_output=True, text=True).stdout.strip()
+    )
+    assert (own / "memgit" / "index.sqlite").is_file()  # the hook wrote its index (a copy, then the diff)
+    status = memgit_json(other, "status", env=env)
+    assert status["up_to_date"] and status["worktree_overlay"] == []
+    assert memgit_json(other, "search", "Zanzibarquokka", env=env)["hits"] == []  # main's uncommitted text stays there
+    found = memgit_json(other, "search", vault.codenames[5], env=env)["hits"]
+    assert found[0]["path"] == vault.paths[5]
+    assert memgit_json(other, "index", "--verify", env=env)["verify"]["ok"]
+    assert memgit_json(vault.root, "status", env=env)["worktree_overlay"] == ["en/Draft.md"]  # still in main's
