@@ -93,11 +93,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         "005_pending",
         """
         CREATE TABLE pending (id INTEGER PRIMARY KEY);
-        INSERT INTO pending SELECT c.id FROM chunks c, meta m WHERE m.key = 'model_id' AND m.value != ''
-            AND NOT EXISTS (SELECT 1 FROM cache.embeddings e WHERE e.model = m.value AND e.text_hash = c.text_hash);
         """,
     ),
 ]
+#: An index migrated to `005_pending` lists the chunks the cache has no vector for (a store
+#: opened without the cache lists none: it has no model's vectors to serve).
+_PENDING_FROM_CACHE = """
+INSERT INTO pending SELECT c.id FROM chunks c, meta m WHERE m.key = 'model_id' AND m.value != ''
+    AND NOT EXISTS (SELECT 1 FROM cache.embeddings e WHERE e.model = m.value AND e.text_hash = c.text_hash)
+"""
 SCHEMA_VERSION = 2
 #: The most of one database file `map_for_bulk_reads` maps (address space, not memory).
 MMAP_BYTES = 1 << 30
@@ -331,6 +335,8 @@ class Store:
             try:
                 for statement in _statements(sql):
                     self.conn.execute(statement)
+                if name == "005_pending" and self._has_cache():
+                    self.conn.execute(_PENDING_FROM_CACHE)
                 self.conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
                 self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('index_id', ?)", (os.urandom(16).hex(),))
                 self.conn.execute("COMMIT")
@@ -342,6 +348,9 @@ class Store:
         with contextlib.suppress(Exception):
             self.conn.close()
         self.cache.close()
+
+    def _has_cache(self) -> bool:
+        return any(row[1] == "cache" for row in self.conn.execute("PRAGMA database_list"))
 
     def map_for_bulk_reads(self) -> None:
         """Read the index and the cache through a memory map from now on. A process that reads
