@@ -144,12 +144,14 @@ def start_background_fill(ws: Any) -> int | None:
     """Start `memgit index --fill-in-background` detached (its own session, no terminal), at a
     lower priority, when this environment can load the model (the pre-commit framework's own
     virtualenv cannot: no llama extra); returns its pid, or None when none was started
-    (`MEMGIT_BACKGROUND_FILL=0`, no model package). It takes the fill lock and exits at once
+    (`MEMGIT_BACKGROUND_FILL=0`, `MEMGIT_EMBEDDING=none`, no model package). It takes the fill lock and exits at once
     when another fill runs."""
     import importlib.util
     import subprocess
 
-    if os.environ.get(BACKGROUND_ENV, "1") == "0" or importlib.util.find_spec("llama_cpp") is None:
+    if os.environ.get(BACKGROUND_ENV, "1") == "0" or os.environ.get("MEMGIT_EMBEDDING", "").strip().lower() == "none":
+        return None
+    if importlib.util.find_spec("llama_cpp") is None:
         return None
     log = ws.data_dir / "fill.log"
     try:
