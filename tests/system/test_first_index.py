@@ -199,3 +199,34 @@ def test_a_new_worktree_starts_from_the_main_index_and_keeps_none_of_its_uncommi
     assert found[0]["path"] == vault.paths[5]
     assert memgit_json(other, "index", "--verify", env=env)["verify"]["ok"]
     assert memgit_json(vault.root, "status", env=env)["worktree_overlay"] == ["en/Draft.md"]  # still in main's
+
+
+def test_a_search_waiting_for_a_first_index_says_so_then_answers(tmp_path: Path) -> None:
+    import fcntl
+
+    vault = build_vault(tmp_path / "vault", notes=10, languages=("en",))
+    env = {**os.environ, "MEMGIT_EMBEDDING": "none", "MEMGIT_NO_RECALL": "1"}
+    (vault.root / "memgit.toml").write_text('[memory]\nextra_paths = ["en/**/*.md"]\n')
+    subprocess.run(["git", "add", "-A"], cwd=vault.root, check=True)
+    subprocess.run(["git", "commit", "-qm", "config"], cwd=vault.root, check=True, capture_output=True)
+    lock = vault.root / ".git" / "memgit" / "lock"
+    lock.parent.mkdir(parents=True)
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another run writing the first index
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "memgit", "search", "Details", "--json"],
+            cwd=vault.root,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        status = memgit_json(vault.root, "status", env=env)
+        assert "being written by another memgit run" in status["needs_full_rebuild"]
+        time.sleep(3)  # past the 2 s after which a waiting search says why
+        assert proc.poll() is None
+        fcntl.flock(held, fcntl.LOCK_UN)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert err.count("another memgit run is writing the index's text") == 1, err
+    assert json.loads(out)["hits"]
