@@ -117,13 +117,16 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     report = freshen(ws, Policy.HOOK, known=known)
     took = time.monotonic() - started
     filler = start_background_fill(ws) if report.pending_vectors and report.model_id else None
-    if report.deferred or took > SAY_AFTER_SECONDS:
+    if report.deferred or (took > SAY_AFTER_SECONDS and report.changed_paths >= SAY_PATHS):
         return _deferred_line(report, took, filler)
     return _notice_worth_a_line(report.mode, report.notices)
 
 
-#: A hook that takes longer than this says what it did, in one line (git is waiting on it).
+#: A hook that takes longer than this over many paths (a checkout far back, a large merge) says
+#: what it did, in one line (git is waiting on it); a one-note commit slowed by a busy machine
+#: says nothing.
 SAY_AFTER_SECONDS = 2.0
+SAY_PATHS = 64
 BACKGROUND_ENV = "MEMGIT_BACKGROUND_FILL"
 
 
