@@ -6,7 +6,7 @@ for every caller (`memgit index` in the foreground with a bar, a detached proces
 the MCP server a step at a time, a search a few before it answers): the next batch of pending
 chunks is read from a committed state, embedded into the shared embedding cache on its own
 connection (no index lock held: hooks, captures and searches go on), then published under the
-index lock in one short transaction (`update.publish_vectors`). A killed fill loses at most the
+index lock in one short transaction (`publish_vectors`). A killed fill loses at most the
 batch it was embedding, and that is in the cache: the next fill publishes it without embedding.
 
 One fill runs per index at a time (`fill.lock`, beside the index lock); a background fill gives
@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memgit.core import locks
-from memgit.index.layout import cache_path, index_path
+from memgit.index.layout import cache_path, clear_marker, index_path, read_marker, write_marker
+from memgit.index.lock import index_lock
+from memgit.index.open import open_store
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
 from memgit.workspace import Workspace
 
@@ -110,8 +112,6 @@ def fill_vectors(
     wait for another fill (0: `FillBusy` at once). `progress(done, total)` counts vectors
     published and being embedded, of the pending count at the start (a total that never changes:
     chunks that become pending meanwhile are the next fill's)."""
-    from memgit.index.update import publish_vectors
-
     report = FillReport()
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
@@ -287,3 +287,62 @@ def asked_to_yield(ws: Workspace, since: float) -> bool:
         return yield_path(ws).stat().st_mtime >= since
     except OSError:
         return False
+
+
+def publish_vectors(
+    ws: Workspace, filled: list[tuple[int, str]], model_id: str, lock_timeout: float | None
+) -> tuple[int, int]:
+    """Publish vectors a fill embedded outside the lock (`fill.py`): under the index lock, the
+    chunks of `filled` (id, text hash) still pending whose vector the cache holds leave the
+    pending list and get their vec0 rows in one transaction, then join the vector files as its
+    generation; the marker is cleared around it like any update's. Only under the index's own
+    model. Returns (published, pending after)."""
+    from memgit.index.update import sqlite_errors
+
+    with index_lock(ws, lock_timeout):
+        store = open_store(ws)
+        try:
+            with sqlite_errors(store):
+                return _publish(ws, store, filled, model_id)
+        finally:
+            store.close()
+
+
+def _publish(ws: Workspace, store: Store, filled: list[tuple[int, str]], model_id: str) -> tuple[int, int]:
+    meta = store.meta()
+    pending = int(meta.get("pending_vectors", "0") or 0)
+    if (meta.get("model_id") or None) != model_id or "tree" not in meta:
+        return 0, pending
+    vectors = store.cache.get(model_id, {h for _, h in filled})
+    wanted = [i for i, h in filled if h in vectors]
+    if not wanted:
+        return 0, pending
+    marker, overlay = read_marker(ws)
+    clear_marker(ws)
+    store.vec.enable()
+    generation = int(meta.get("generation", "0"))
+    with store.update_transaction():
+        ids = store.unmark_pending(wanted)
+        pending = store.pending_total()
+        store.vec.sync(model_id, ids, reset=False)
+        store.set_meta(
+            {"generation": str(generation + 1), "pending_vectors": str(pending), "updated_at": str(time.time())}
+        )
+    hashes = dict(filled)
+    from memgit.index.matrix import sync_vector_files
+
+    sync_vector_files(
+        store,
+        ws.data_dir,
+        index_id=meta["index_id"],
+        model_id=model_id,
+        dim=None,
+        old_generation=generation,
+        generation=generation + 1,
+        removed=[],
+        added=[(i, vectors[hashes[i]]) for i in ids],
+        rewrite=False,
+    )
+    if marker is not None:
+        write_marker(ws, marker, overlay=overlay)
+    return len(ids), pending

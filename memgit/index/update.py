@@ -27,7 +27,7 @@ from memgit.core.chunking import Chunk
 from memgit.embed import Embedder
 from memgit.git import plumbing
 from memgit.index.embedding import ProgressFn, VectorPlan, embed_missing, plan_vectors
-from memgit.index.layout import clear_marker, read_marker, write_marker
+from memgit.index.layout import clear_marker, write_marker
 from memgit.index.lock import index_lock
 from memgit.index.open import UNSET, LazyEmbedder, open_store
 from memgit.index.params import describe_param_change, index_params
@@ -160,7 +160,7 @@ def update_with(
             notices.append("a new worktree: its index starts from a copy of the main worktree's")
         store = open_store(ws, notices)
         try:
-            with _sqlite_errors(store):
+            with sqlite_errors(store):
                 clear_marker(ws)
                 report = run_update(ws, store, lazy.get, settings)
         finally:
@@ -174,63 +174,6 @@ def update_with(
     return report
 
 
-def publish_vectors(
-    ws: Workspace, filled: list[tuple[int, str]], model_id: str, lock_timeout: float | None
-) -> tuple[int, int]:
-    """Publish vectors a fill embedded outside the lock (`fill.py`): under the index lock, the
-    chunks of `filled` (id, text hash) still pending whose vector the cache holds leave the
-    pending list and get their vec0 rows in one transaction, then join the vector files as its
-    generation; the marker is cleared around it like any update's. Only under the index's own
-    model. Returns (published, pending after)."""
-    with index_lock(ws, lock_timeout):
-        store = open_store(ws)
-        try:
-            with _sqlite_errors(store):
-                return _publish(ws, store, filled, model_id)
-        finally:
-            store.close()
-
-
-def _publish(ws: Workspace, store: Store, filled: list[tuple[int, str]], model_id: str) -> tuple[int, int]:
-    meta = store.meta()
-    pending = int(meta.get("pending_vectors", "0") or 0)
-    if (meta.get("model_id") or None) != model_id or "tree" not in meta:
-        return 0, pending
-    vectors = store.cache.get(model_id, {h for _, h in filled})
-    wanted = [i for i, h in filled if h in vectors]
-    if not wanted:
-        return 0, pending
-    marker, overlay = read_marker(ws)
-    clear_marker(ws)
-    store.vec.enable()
-    generation = int(meta.get("generation", "0"))
-    with store.update_transaction():
-        ids = store.unmark_pending(wanted)
-        pending = store.pending_total()
-        store.vec.sync(model_id, ids, reset=False)
-        store.set_meta(
-            {"generation": str(generation + 1), "pending_vectors": str(pending), "updated_at": str(time.time())}
-        )
-    hashes = dict(filled)
-    from memgit.index.matrix import sync_vector_files
-
-    sync_vector_files(
-        store,
-        ws.data_dir,
-        index_id=meta["index_id"],
-        model_id=model_id,
-        dim=None,
-        old_generation=generation,
-        generation=generation + 1,
-        removed=[],
-        added=[(i, vectors[hashes[i]]) for i in ids],
-        rewrite=False,
-    )
-    if marker is not None:
-        write_marker(ws, marker, overlay=overlay)
-    return len(ids), pending
-
-
 def _write_marker(ws: Workspace, report: IndexReport) -> None:
     try:
         write_marker(ws, report.tree or plumbing.EMPTY_TREE, overlay=report.overlay)
@@ -242,7 +185,7 @@ def _write_marker(ws: Workspace, report: IndexReport) -> None:
 
 
 @contextlib.contextmanager
-def _sqlite_errors(store: Store) -> Iterator[None]:
+def sqlite_errors(store: Store) -> Iterator[None]:
     """SQLite and file-system failures during an update: one clear line, the index kept."""
     try:
         yield
