@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,11 @@ class IndexOptions:
     worktree: bool = flag("--worktree", help="Also index uncommitted edits to memory files.")
     as_json: bool = flag("--json", help="Print a JSON report.")
     quiet: bool = flag("-q", "--quiet", help="Print nothing on success.")
+    fill_in_background: bool = flag(
+        "--fill-in-background",
+        help="Only embed the vectors left pending, at a low priority, giving way to a foreground `memgit index`; "
+        "what a hook starts (detached) after a checkout far back. Logs to .git/memgit/fill.log.",
+    )
     wait: float = option(
         "--wait",
         type=FiniteRange(0, 86_400),
@@ -44,20 +50,14 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     if opts.reembed and not opts.verify:
         raise click.UsageError("--reembed goes with --verify (it says how much of the check embeds again)")
     ws = workspace_from(ctx)
+    if opts.fill_in_background:
+        _background_fill(ws)
+        return
     # Once the index is written and closed, freeing every module at exit is ~10 ms of nothing:
     # a sixth of a one-file update's own cost (docs/PERFORMANCE.md).
     skip_teardown()
-    progress = Progress("embedding")
-    try:
-        report = freshen(ws, Policy.CLI, full=opts.full, worktree=opts.worktree, progress=progress, wait=opts.wait)
-    except KeyboardInterrupt:
-        progress.finish()
-        # Embeddings are committed to the cache batch by batch: a new run starts where this stopped.
-        kept = f"{progress.done} of {progress.total} new embeddings are kept; " if progress.total else ""
-        click.echo(f"memgit: interrupted: {kept}run `memgit index` again to resume", err=True)
-        sys.exit(130)
-    finally:
-        progress.finish()
+    say = None if opts.as_json or opts.quiet else _searchable_now
+    report, filled = build_index(ws, full=opts.full, worktree=opts.worktree, wait=opts.wait, on_text=say)
     from memgit.memory.adopt import coverage_notice
 
     if (outside := coverage_notice(ws, report.tree, fresh=report.mode == "full")) is not None:
@@ -73,6 +73,7 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
             checking.finish()
     if opts.as_json:
         data = report.to_dict()
+        data["fill"] = None if filled is None else filled.to_dict()
         if verification is not None:
             data["verify"] = verification.to_dict()
         emit(data)
@@ -93,12 +94,136 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
                     f"{report.files_removed} removed, {report.chunks} chunks, {report.embedded} embedded "
                     f"({report.embeddings_cached} from cache) in {report.seconds:.2f}s"
                 )
+            if filled is not None and filled.filled:
+                click.echo(f"vectors: {filled.filled} filled ({filled.embedded} embedded) in {filled.seconds:.2f}s")
         if verification is not None:
             _print_verification(verification, opts.quiet)
     if verification is not None and not verification.ok:
         from memgit.errors import MemgitError
 
         raise MemgitError("verify failed: the incremental index differs from a full rebuild; run `memgit index --full`")
+
+
+def build_index(
+    ws: Any,
+    *,
+    full: bool = False,
+    worktree: bool = False,
+    wait: float = 30.0,
+    embedder: Any = None,
+    on_text: Callable[[Any], None] | None = None,
+) -> tuple[Any, Any]:
+    """`memgit index`'s two phases, each with its own bar and a total counted first: the text
+    (files; searchable when it is written: `on_text(report)` then), then the vectors left pending
+    (embedded outside the index lock and published a batch at a time). `embedder`: a model the
+    caller opened (None: the configured one, loaded when needed). Returns (the update's report,
+    the fill's or None); Ctrl-C keeps what was written and embedded and says so (exit 130)."""
+    from memgit.index.open import UNSET, LazyEmbedder
+
+    lazy = LazyEmbedder(ws, UNSET if embedder is None else embedder)
+    text = Progress("index: text (files)")
+    try:
+        report = freshen(ws, Policy.CLI, full=full, worktree=worktree, progress=text, wait=wait, embedder=lazy)
+    except KeyboardInterrupt:
+        text.finish()
+        click.echo("memgit: interrupted: the text was not written; run `memgit index` again", err=True)
+        sys.exit(130)
+    finally:
+        text.finish()
+    if on_text is not None:
+        on_text(report)
+    filled = _fill_vectors(ws, lazy, report, wait)
+    if filled is not None:
+        report.pending_vectors = filled.pending
+        report.vectors_filled = filled.filled
+        report.embedded += filled.embedded
+        report.notices = [n for n in report.notices if "chunk vectors are pending" not in n]
+        if filled.pending:
+            report.notices.append(
+                f"{filled.pending} chunk vectors are still pending ({_STOPPED.get(filled.stopped, filled.stopped)}); "
+                "searches rank those chunks by BM25 until `memgit index` embeds them"
+            )
+    return report, filled
+
+
+def _searchable_now(report: Any) -> None:
+    """Between the phases, when vectors are left: the text is in, search works now."""
+    if report.pending_vectors and report.model_id:
+        click.echo(
+            f"text indexed in {report.seconds:.1f}s: search works now (BM25 for the {report.pending_vectors} chunks "
+            "whose vectors come next); embedding them, a batch at a time (Ctrl-C keeps what is done)",
+            err=True,
+        )
+
+
+_STOPPED = {
+    "busy": "another memgit run fills them now; searches use each batch as it is published",
+    "model": "this run's model is not the index's",
+    "asked": "stopped",
+}
+
+
+def _fill_vectors(ws: Any, lazy: Any, report: Any, wait: float) -> Any:
+    """The vectors phase: every pending vector, in the foreground with its bar. A fill a hook
+    started in the background gives way at its next batch."""
+    if not report.pending_vectors or not report.model_id:
+        return None
+    embedder = lazy.get()
+    if embedder is None or embedder.model_id != report.model_id:
+        return None
+    from memgit.index.fill import FillBusy, FillReport, ask_background_to_yield, clear_yield
+    from memgit.index.freshen import fill
+
+    vectors = Progress("index: vectors")
+    ask_background_to_yield(ws)
+    try:
+        return fill(ws, Policy.CLI, embedder, progress=vectors, fill_wait=wait)
+    except FillBusy:
+        busy = FillReport()
+        busy.stopped, busy.pending = "busy", report.pending_vectors
+        return busy
+    except KeyboardInterrupt:
+        vectors.finish()
+        # Embeddings are committed to the cache as they are made, and published a batch at a time.
+        kept = f"{vectors.done} of {vectors.total} vectors are kept; " if vectors.total else ""
+        click.echo(f"memgit: interrupted: the text is indexed; {kept}run `memgit index` again to resume", err=True)
+        sys.exit(130)
+    finally:
+        vectors.finish()
+        clear_yield(ws)
+
+
+def _background_fill(ws: Any) -> None:
+    """A hook's detached fill: low priority, one log line when it ends, never an error exit
+    (nobody reads it but the log)."""
+    import contextlib
+    import os
+    import time
+
+    from memgit.index.fill import FillBusy, asked_to_yield
+    from memgit.index.freshen import fill
+    from memgit.index.open import open_embedder
+
+    started = time.time()
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    embedder, why = open_embedder(ws)
+    if embedder is None:
+        click.echo(f"memgit fill: no model ({why}); nothing filled", err=True)
+        return
+    try:
+        done = fill(ws, Policy.HOOK, embedder, stop=lambda: asked_to_yield(ws, started))
+    except FillBusy:
+        return
+    except Exception as exc:  # a detached process: one line in its log, the index as it was
+        click.echo(f"memgit fill: stopped ({type(exc).__name__}: {exc})", err=True)
+        return
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    click.echo(
+        f"{stamp} memgit fill: {done.filled} vectors published ({done.embedded} embedded) in {done.seconds:.1f}s, "
+        f"{done.pending} pending, stopped: {done.stopped}",
+        err=True,
+    )
 
 
 def _print_verification(verification: Any, quiet: bool) -> None:

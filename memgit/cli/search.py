@@ -114,6 +114,8 @@ def search(ctx: click.Context, query: str | None, asked: SearchOptions, batch: A
         where = f"{display_path(path_from_key(hit.path))}:{hit.start_line}-{hit.end_line}"
         origin = f"@{hit.commit[:10]}" if hit.commit else "(uncommitted)"
         click.secho(f"{where}  {origin}  score {hit.score:.3f}", bold=True)
+        if hit.also_in:
+            click.echo(f"    also in {', '.join(display_path(path_from_key(p)) for p in hit.also_in)}")
         for line in hit.text.splitlines()[:8]:
             click.echo(f"    {line}")
 

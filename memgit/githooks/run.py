@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from memgit.git import plumbing
 
@@ -112,13 +113,63 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     # pre-commit framework's own environment) are filled here when this one has the model, a
     # bounded number per commit; searches and the MCP server fill the rest.
     known = None if indexed is None or diff is None else KnownDiff(indexed, head_tree, diff)
+    started = time.monotonic()
     report = freshen(ws, Policy.HOOK, known=known)
-    if report.deferred:
-        return (
-            f"{report.pending_vectors} chunk vectors are pending (embedding them would hold up git); searches "
-            "rank those chunks by BM25 until `memgit index` embeds them"
-        )
+    took = time.monotonic() - started
+    filler = start_background_fill(ws) if report.pending_vectors and report.model_id else None
+    if report.deferred or (took > SAY_AFTER_SECONDS and report.changed_paths >= SAY_PATHS):
+        return _deferred_line(report, took, filler)
     return _notice_worth_a_line(report.mode, report.notices)
+
+
+#: A hook that takes longer than this over many paths (a checkout far back, a large merge) says
+#: what it did, in one line (git is waiting on it); a one-note commit slowed by a busy machine
+#: says nothing.
+SAY_AFTER_SECONDS = 2.0
+SAY_PATHS = 64
+BACKGROUND_ENV = "MEMGIT_BACKGROUND_FILL"
+
+
+def _deferred_line(report: Any, took: float, filler: int | None) -> str:
+    """The one line of a hook that wrote text for many paths or left vectors for later."""
+    text = f"indexed the text of {report.changed_paths} changed paths in {took:.1f}s"
+    if not report.pending_vectors:
+        return text
+    later = (
+        f"a background fill (pid {filler}) embeds them now, a batch at a time; searches use each batch as it lands"
+        if filler is not None
+        else "searches rank those chunks by BM25 until `memgit index` embeds them"
+    )
+    return f"{text}; {report.pending_vectors} chunk vectors are pending (embedding them would hold up git): {later}"
+
+
+def start_background_fill(ws: Any) -> int | None:
+    """Start `memgit index --fill-in-background` detached (its own session, no terminal), at a
+    lower priority, when this environment can load the model (the pre-commit framework's own
+    virtualenv cannot: no llama extra); returns its pid, or None when none was started
+    (`MEMGIT_BACKGROUND_FILL=0`, `MEMGIT_EMBEDDING=none`, no model package). It takes the fill lock and exits at once
+    when another fill runs."""
+    import importlib.util
+    import subprocess
+
+    if os.environ.get(BACKGROUND_ENV, "1") == "0" or os.environ.get("MEMGIT_EMBEDDING", "").strip().lower() == "none":
+        return None
+    if importlib.util.find_spec("llama_cpp") is None:
+        return None
+    log = ws.data_dir / "fill.log"
+    try:
+        with open(log, "ab") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "memgit", "-C", str(ws.root), "index", "--fill-in-background"],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+                close_fds=True,
+            )
+    except OSError:
+        return None
+    return proc.pid
 
 
 def _memory_diff(cwd: Path, indexed: str, head_tree: str) -> dict[str, plumbing.Entry | None] | None:

@@ -26,6 +26,7 @@ from memgit.errors import IndexLocked
 if TYPE_CHECKING:
     from memgit.embed import Embedder
     from memgit.index.embedding import ProgressFn
+    from memgit.index.fill import FillReport
     from memgit.index.plan import KnownDiff
     from memgit.index.store import Store
     from memgit.index.update import IndexReport
@@ -40,15 +41,19 @@ class Policy(enum.Enum):
     CLI = "cli"  # `memgit index`
 
 
-class TopUp:
-    """A pass that only fills vectors left pending by earlier runs (no new text)."""
+class Fill:
+    """A policy's fill pass: how it embeds vectors left pending (`fill.py`: outside the index
+    lock, published a batch at a time)."""
 
-    __slots__ = ("limit", "seconds", "lock_wait", "max_pending")
+    __slots__ = ("where", "limit", "seconds", "lock_wait", "max_pending")
 
-    def __init__(self, *, limit: int, seconds: float | None, lock_wait: float, max_pending: int | None) -> None:
-        self.limit = limit  # vectors embedded per pass
+    def __init__(
+        self, *, where: str, limit: int | None, seconds: float | None, lock_wait: float, max_pending: int | None
+    ) -> None:
+        self.where = where  # foreground | background | before answering | server steps
+        self.limit = limit  # vectors published per pass (None: all)
         self.seconds = seconds  # no new batch starts after this long (None: no bound)
-        self.lock_wait = lock_wait
+        self.lock_wait = lock_wait  # each publication's wait for the index lock
         self.max_pending = max_pending  # past this many pending, none is filled here (None: no bound)
 
 
@@ -61,11 +66,9 @@ class Rule:
         "repair_wait",
         "rebuild",
         "loads_model",
-        "fill_limit",
-        "fill_seconds",
-        "fill_max_pending",
         "embed_seconds",
-        "top_up",
+        "defer_paths",
+        "fill",
         "keeps_words",
         "lock_env",
         "embed_env",
@@ -79,11 +82,9 @@ class Rule:
         loads_model: bool,
         first_build_wait: float | None = None,
         repair_wait: float | None = None,
-        fill_limit: int | None = None,
-        fill_seconds: float | None = None,
-        fill_max_pending: int | None = None,
         embed_seconds: float | None = None,
-        top_up: TopUp | None = None,
+        defer_paths: int | None = None,
+        fill: Fill | None = None,
         keeps_words: bool = False,
         lock_env: str | None = None,
         embed_env: str | None = None,
@@ -93,11 +94,9 @@ class Rule:
         self.repair_wait = repair_wait  # ... to rebuild a damaged index before answering
         self.rebuild = rebuild  # may rebuild an existing index (else says one is due)
         self.loads_model = loads_model  # False: never loads the model (vectors left pending)
-        self.fill_limit = fill_limit  # pending vectors an update fills (None: all)
-        self.fill_seconds = fill_seconds  # no pending batch starts after this long (None: no bound)
-        self.fill_max_pending = fill_max_pending  # past this many pending, none is filled (None: no bound)
         self.embed_seconds = embed_seconds  # no new chunk's batch starts after this long (None: all)
-        self.top_up = top_up
+        self.defer_paths = defer_paths  # past this many changed paths: text only, the model not loaded
+        self.fill = fill
         self.keeps_words = keeps_words  # a full build keeps the per-word BM25 scores beside the index
         self.lock_env = lock_env  # environment variables that override lock_wait / embed_seconds
         self.embed_env = embed_env
@@ -106,23 +105,21 @@ class Rule:
 #: The table (docs/ARCHITECTURE.md, "Freshness policies", shows it and a test compares them).
 POLICIES: dict[Policy, Rule] = {
     # A hook never rebuilds (it may run in another environment, and a rebuild is minutes inside
-    # `git commit`); a one-note commit's few chunks fit its embedding time, a checkout far back
-    # updates BM25 at once and leaves the rest pending; it fills a bounded share of what earlier
-    # hooks without the model left pending, but not past 2,000 pending (after a checkout far back,
-    # an adoption): half a second fills ~15 of those, and git waits for it.
+    # `git commit`); a one-note commit's few chunks fit its embedding time; a checkout far back
+    # (thousands of paths) writes its text without even loading the model, and a detached
+    # process started after it fills the vectors, a batch at a time, while git has returned.
     Policy.HOOK: Rule(
         lock_wait=2.0,
         rebuild=False,
         loads_model=True,
-        fill_limit=256,
-        fill_seconds=0.5,
-        fill_max_pending=2_000,
         embed_seconds=0.5,
+        defer_paths=256,
+        fill=Fill(where="background", limit=None, seconds=None, lock_wait=60.0, max_pending=None),
         lock_env="MEMGIT_HOOK_LOCK_TIMEOUT",
         embed_env="MEMGIT_HOOK_EMBED_SECONDS",
     ),
     # With a complete index a busy lock is no reason to wait (answer from that state); with none
-    # (another process builds the first) there is nothing to answer from yet.
+    # (another process writes the first one's text) there is nothing to answer from yet.
     Policy.SEARCH: Rule(
         lock_wait=0.5,
         first_build_wait=120.0,
@@ -130,23 +127,31 @@ POLICIES: dict[Policy, Rule] = {
         rebuild=True,
         loads_model=True,
         embed_seconds=1.0,
-        top_up=TopUp(limit=256, seconds=1.0, lock_wait=0.5, max_pending=2_000),
+        fill=Fill(where="before answering", limit=256, seconds=1.0, lock_wait=0.5, max_pending=2_000),
     ),
-    # The server's updates embed only new text; vectors left pending are filled by background
-    # steps on a model instance of their own, one after the other until none is left.
+    # The server's updates embed new text for two seconds; what is left pending is filled by
+    # background steps on a model instance of their own, one after the other until none is left.
     Policy.SERVER: Rule(
         lock_wait=600.0,
         first_build_wait=30.0,
         rebuild=True,
         loads_model=True,
-        fill_limit=0,
-        top_up=TopUp(limit=256, seconds=None, lock_wait=600.0, max_pending=None),
+        embed_seconds=2.0,
+        fill=Fill(where="server steps", limit=256, seconds=None, lock_wait=600.0, max_pending=None),
     ),
     # Text first: the new chunks' vectors wait for the next search, server step or hook.
     Policy.CAPTURE: Rule(lock_wait=30.0, rebuild=False, loads_model=False),
-    # Asked to finish: a full build of a large index also keeps its per-word BM25 scores, so the
-    # first warm searcher after it (the MCP server) starts warm.
-    Policy.CLI: Rule(lock_wait=30.0, rebuild=True, loads_model=True, keeps_words=True),
+    # Asked to finish: the text first (searchable when it is written), then every pending vector in
+    # the foreground with a bar. A full build of a large index also keeps its per-word BM25
+    # scores, so the first warm searcher after it (the MCP server) starts warm.
+    Policy.CLI: Rule(
+        lock_wait=30.0,
+        rebuild=True,
+        loads_model=True,
+        embed_seconds=2.0,
+        fill=Fill(where="foreground", limit=None, seconds=None, lock_wait=30.0, max_pending=None),
+        keeps_words=True,
+    ),
 }
 
 
@@ -171,11 +176,9 @@ def rule(policy: Policy) -> Rule:
         repair_wait=row.repair_wait,
         rebuild=row.rebuild,
         loads_model=row.loads_model,
-        fill_limit=row.fill_limit,
-        fill_seconds=row.fill_seconds,
-        fill_max_pending=row.fill_max_pending,
         embed_seconds=embed_seconds,
-        top_up=row.top_up,
+        defer_paths=row.defer_paths,
+        fill=row.fill,
         keeps_words=row.keeps_words,
     )
 
@@ -197,6 +200,7 @@ def freshen(
     wait: float | None = None,
     full: bool = False,
     known: KnownDiff | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> IndexReport:
     """Bring the index to HEAD (plus uncommitted memory files with `worktree`) as `policy` may.
 
@@ -213,10 +217,8 @@ def freshen(
         worktree=worktree,
         progress=progress,
         rebuild=row.rebuild,
-        fill_limit=row.fill_limit,
-        fill_seconds=row.fill_seconds,
-        fill_max_pending=row.fill_max_pending,
         embed_seconds=row.embed_seconds,
+        defer_paths=row.defer_paths,
         known=known,
     )
     if wait is None:
@@ -227,7 +229,7 @@ def freshen(
         embedder = None
     elif embedder is LOAD:
         embedder = UNSET
-    report = update_with(ws, settings, embedder=embedder, lock_timeout=wait)
+    report = update_with(ws, settings, embedder=embedder, lock_timeout=wait, on_wait=on_wait)
     if row.keeps_words and report.mode == "full":
         from memgit.index.word_cache import keep_word_cache
 
@@ -235,17 +237,32 @@ def freshen(
     return report
 
 
-def top_up(ws: Workspace, policy: Policy, embedder: Embedder, *, worktree: bool) -> IndexReport:
-    """Fill a bounded number of vectors left pending, as `policy`'s fill pass may, with `embedder`
-    (the index's model); new text, if HEAD moved meanwhile, is indexed on the way."""
-    from memgit.index.update import UpdateSettings, update_with
+def fill(
+    ws: Workspace,
+    policy: Policy,
+    embedder: Embedder,
+    *,
+    progress: ProgressFn | None = None,
+    stop: Callable[[], bool] | None = None,
+    fill_wait: float | None = 0.0,
+) -> FillReport:
+    """Fill vectors left pending as `policy`'s fill pass may, with `embedder` (the index's
+    model): embedded outside the index lock, published a batch at a time (`fill.py`). Another
+    fill running now: `FillBusy` after `fill_wait` seconds."""
+    from memgit.index.fill import fill_vectors
 
     row = rule(policy)
-    assert row.top_up is not None, f"the {policy.value} policy has no fill pass"
-    settings = UpdateSettings(
-        worktree=worktree, rebuild=row.rebuild, fill_limit=row.top_up.limit, fill_seconds=row.top_up.seconds
+    assert row.fill is not None, f"the {policy.value} policy has no fill pass"
+    return fill_vectors(
+        ws,
+        embedder,
+        limit=row.fill.limit,
+        seconds=row.fill.seconds,
+        lock_wait=row.fill.lock_wait,
+        fill_wait=fill_wait,
+        progress=progress,
+        stop=stop,
     )
-    return update_with(ws, settings, embedder=embedder, lock_timeout=row.top_up.lock_wait)
 
 
 def _has_index(ws: Workspace) -> bool:
@@ -264,10 +281,13 @@ class ReadPath:
     #: A batch of queries asks git once, not once per query.
     HEAD_RECHECK_SECONDS = 1.0
 
-    def __init__(self, ws: Workspace, embedder: Callable[[], Embedder | None]) -> None:
+    def __init__(
+        self, ws: Workspace, embedder: Callable[[], Embedder | None], on_wait: Callable[[], None] | None = None
+    ) -> None:
         self.ws = ws
         self._embedder = embedder
         self._checked_at = -1e9
+        self._on_wait = on_wait or say_waiting
 
     def catch_up(self, notices: list[str], *, worktree: bool = False) -> None:
         """Bring the index up to HEAD first when it is behind (cheap: a tree-to-tree diff)."""
@@ -292,7 +312,9 @@ class ReadPath:
         row = rule(Policy.SEARCH)
         wait = row.lock_wait if current is not None else row.first_build_wait
         try:
-            report = freshen(self.ws, Policy.SEARCH, worktree=worktree, embedder=self._embedder(), wait=wait)
+            report = freshen(
+                self.ws, Policy.SEARCH, worktree=worktree, embedder=self._embedder(), wait=wait, on_wait=self._on_wait
+            )
         except IndexLocked:
             notices.append("the index is being updated by another run; answering from its last complete state")
             return
@@ -314,42 +336,58 @@ class ReadPath:
         notices.extend(report.notices)
 
     def fill_pending(self, store: Store, notices: list[str]) -> int:
-        """Embed vectors an earlier run left pending (a hook without the model), a bounded
-        number, before a search that uses vectors answers; returns how many were filled. Only
-        with the index's own model; a busy index lock is no reason to wait."""
-        fill = rule(Policy.SEARCH).top_up
-        assert fill is not None and fill.max_pending is not None
+        """Embed vectors an earlier run left pending (a hook without the model, a checkout far
+        back), a bounded number, before a search that uses vectors answers; returns how many were
+        filled. Only with the index's own model (an index built with none adopts this one first);
+        a busy lock, or a fill already running elsewhere, is no reason to wait."""
+        fill_row = rule(Policy.SEARCH).fill
+        assert fill_row is not None and fill_row.max_pending is not None
         meta = store.meta()
         indexed = meta.get("model_id") or None
         if indexed is None:
             # Built where no model loaded (hooks under the pre-commit framework's environment):
-            # this process adopts its model for the index, embedding a first bounded share.
+            # this process adopts its model for the index, then fills a first bounded share.
             provider = json.loads(meta.get("params") or "{}").get("embedding", {}).get("provider", "none")
             chunks = int(meta.get("chunk_count", "0") or 0)
-            if provider == "none" or "tree" not in meta or not chunks or chunks > fill.max_pending:
+            if provider == "none" or "tree" not in meta or not chunks or chunks > fill_row.max_pending:
                 return 0
-        elif not 0 < int(meta.get("pending_vectors", "0") or 0) <= fill.max_pending:
+        elif not 0 < int(meta.get("pending_vectors", "0") or 0) <= fill_row.max_pending:
             return 0
         embedder = self._embedder()
         if embedder is None or (indexed is not None and embedder.model_id != indexed):
             return 0
+        from memgit.index.fill import FillBusy
         from memgit.index.layout import read_marker
         from memgit.index.store import IndexUnavailable
 
-        _tree, overlay = read_marker(self.ws)
         try:
-            report = top_up(self.ws, Policy.SEARCH, embedder, worktree=overlay)
-        except (IndexLocked, IndexUnavailable):
+            if indexed is None:
+                _tree, overlay = read_marker(self.ws)
+                report = freshen(self.ws, Policy.SEARCH, worktree=overlay, embedder=embedder)
+                notices.extend(n for n in report.notices if "chunk vectors are pending" not in n)
+            return fill(self.ws, Policy.SEARCH, embedder).filled
+        except (IndexLocked, IndexUnavailable, FillBusy):
             return 0
-        notices.extend(n for n in report.notices if "chunk vectors are pending" not in n)
-        return report.vectors_filled
+
+
+def say_waiting() -> None:
+    """A search waiting for another run's index update (a first index's text): said once on
+    stderr, where a user or a log sees it, so it never waits in silence."""
+    import sys
+
+    print(
+        "memgit: notice: another memgit run is writing the index's text (a first index, or a rebuild); "
+        "this search answers as soon as it is written",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def pending_notice(lacking: int, total: int) -> str:
     """What every search that uses vectors says while chunks have none."""
-    of = f" of {total}" if total >= lacking else ""
+    over = f"hybrid over {total - lacking} of {total} chunks; vectors pending" if total >= lacking else ""
     return (
-        f"{lacking}{of} chunks have no vector yet (indexed where the model was not available, or after "
-        "a checkout that left embedding for later), so they rank by BM25 alone; `memgit index` embeds "
-        "them with progress (searches and the MCP server also do, a few hundred at a time)"
+        f"{over or 'vectors pending'} for {lacking} chunks (indexed where the model was not available, or "
+        "text written first: a first index, a checkout far back), which rank by BM25 alone until embedded; "
+        "`memgit index` embeds them with progress (a fill after a hook, searches and the MCP server also do)"
     )

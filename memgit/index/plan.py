@@ -11,6 +11,7 @@ recorded as skipped, with the reason, and every other file is indexed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -177,6 +178,10 @@ def _chunks_of(ws: Workspace, state: FileState, counter: Callable[[str], int], l
         return []
     is_transcript = state.path.endswith(".jsonl")
     lines = transcript_lines(text) if is_transcript else list(enumerate(split_lines(text), start=1))
+    if not is_transcript:
+        # Front matter is the file's metadata, not its text: a hit that is raw YAML (`ms.date:`,
+        # `schema: 2.0.0`) answered queries on docs repositories.
+        lines = lines[front_matter_lines([t for _, t in lines[:MAX_FRONT_MATTER_LINES]]) :]
     chunking = ws.config.chunking
     return chunk_lines(
         lines,
@@ -185,6 +190,28 @@ def _chunks_of(ws: Workspace, state: FileState, counter: Callable[[str], int], l
         count_tokens=counter,
         markdown=not state.path.endswith(".jsonl"),
     )
+
+
+#: Front matter closes within this many lines, or its opening `---` was a thematic break.
+MAX_FRONT_MATTER_LINES = 200
+_FRONT_KEY = re.compile(r"^[A-Za-z0-9_\"'][^:]{0,80}:(?:[ \t]|$)")
+
+
+def front_matter_lines(texts: list[str]) -> int:
+    """How many lines a YAML front matter block takes at the top of a file (0: none): `---`, a
+    first non-blank line of the form `key:`, and a closing `---` or `...`. A `---` first line
+    followed by anything else (a list, prose) is a thematic break and stays text."""
+    if not texts or texts[0].rstrip() != "---":
+        return 0
+    keyed = False
+    for number, text in enumerate(texts[1:], start=1):
+        if text.rstrip() in ("---", "..."):
+            return number + 1 if keyed else 0
+        if not keyed and text.strip() and not text.lstrip().startswith("#"):
+            if not _FRONT_KEY.match(text):
+                return 0
+            keyed = True
+    return 0
 
 
 def _too_large(limit: int, size: int) -> str:

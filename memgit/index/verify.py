@@ -107,8 +107,15 @@ def verify_index(
             differences.extend(vector_differences)
             vec_differences, oracle = _check_vec0(ws, store, meta, model, cached, lines)
             differences.extend(vec_differences)
-            # Chunks without a cached vector: the ones `cached` left out (no second pass over the cache).
+            # Chunks whose vector is not published: the ones `cached` left out (no second pass over
+            # the cache); each must be on the pending list, and every listed one a chunk.
             pending = len(actual["chunks"]) - len(cached) if model else 0
+            listed = store.pending_total() if model else 0
+            if pending != listed:
+                differences.append(
+                    f"pending list: {listed} chunks listed, {pending} without a published vector "
+                    "(a chunk neither pending nor with a cached vector)"
+                )
         finally:
             if sample is not None:
                 sample.wait()

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
 from memgit.errors import MemgitError
-from memgit.index.freshen import POLICIES, Policy, freshen, top_up
+from memgit.index.freshen import POLICIES, Policy, fill, freshen
 from memgit.mcp.options import PRIVATE_FILES, ServerOptions, path_filter
 from memgit.mcp.render import get_payload, percentile, search_payload
 from memgit.mcp.watcher import ChangeWatcher
@@ -355,7 +355,8 @@ class VectorFill:
     A hook running without the model (the pre-commit framework's own environment) indexes text
     and leaves the new chunks' vectors pending. The server, which has the model, fills them on
     its index thread (so steps never interleave with its index updates), `Policy.SERVER`'s fill
-    pass (256 chunks) a step, each step its own index transaction, at a lower CPU priority. It uses a model
+    pass (256 chunks) a step, embedded outside the index lock and published in a short transaction
+    (`memgit.index.fill`), at a lower CPU priority. It uses a model
     instance of its own: the searches' instance holds a lock while it embeds, and a query must
     not wait behind a batch of chunks. The BM25 word cache survives these steps (they change no
     text). Searches meanwhile say how many chunks still lack a vector.
@@ -399,8 +400,13 @@ class VectorFill:
                 self._embedder, _ = open_embedder(self._service.ws, threads=1)
             if self._embedder is None:
                 return {}
-            report = top_up(self._service.ws, Policy.SERVER, self._embedder, worktree=True)
-            return report.to_dict()
+            from memgit.index.fill import FillBusy
+
+            try:
+                done = fill(self._service.ws, Policy.SERVER, self._embedder)
+            except FillBusy:  # a fill after a hook runs: it publishes as it goes, the server need not
+                return {}
+            return {"vectors_filled": done.filled, "pending_vectors": done.pending, "model_id": done.model_id}
         finally:
             with contextlib.suppress(OSError, AttributeError):
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 0)

@@ -56,16 +56,15 @@ def _figure(value: float | int | None, none: str) -> str:
 
 def _expected(row: Rule) -> list[str]:
     first_build = row.first_build_wait if row.first_build_wait is not None else row.lock_wait
-    fills = "none" if row.fill_limit == 0 or not row.loads_model else _figure(row.fill_limit, "all")
     embeds = "none" if not row.loads_model else _figure(row.embed_seconds, "all")
     return [
         _figure(row.lock_wait, "none"),
         _figure(first_build, "none"),
         "yes" if row.rebuild else "no",
         "loads" if row.loads_model else "none",
-        fills,
         embeds,
-        "none" if row.top_up is None else _figure(row.top_up.limit, "none"),
+        _figure(row.defer_paths, "none"),
+        "none" if row.fill is None else row.fill.where.split()[0],
         "keeps" if row.keeps_words else "nothing",
     ]
 
@@ -81,12 +80,14 @@ def test_the_documented_table_is_the_code_table() -> None:
         if documented[3] == "the":
             documented[3] = "loads"
         assert documented == expected, (policy, cells)
-    assert "MEMGIT_HOOK_LOCK_TIMEOUT" in rows["HOOK"][1] and "MEMGIT_HOOK_EMBED_SECONDS" in rows["HOOK"][6]
-    for policy, row in POLICIES.items():  # a bound on pending vectors is written out where it applies
-        if row.fill_max_pending is not None:
-            assert f"only up to {row.fill_max_pending:,} pending" in rows[policy.name][5], policy
-        if row.top_up is not None and row.top_up.max_pending is not None:
-            assert f"only up to {row.top_up.max_pending:,} pending" in rows[policy.name][7], policy
+    assert "MEMGIT_HOOK_LOCK_TIMEOUT" in rows["HOOK"][1] and "MEMGIT_HOOK_EMBED_SECONDS" in rows["HOOK"][5]
+    assert "MEMGIT_BACKGROUND_FILL" in rows["HOOK"][7]
+    for policy, row in POLICIES.items():  # the fill's figures are written out where they apply
+        fill = row.fill
+        if fill is not None and fill.limit is not None:
+            assert f"{fill.limit:,}" in rows[policy.name][7], policy
+        if fill is not None and fill.max_pending is not None:
+            assert f"only up to {fill.max_pending:,} pending" in rows[policy.name][7], policy
 
 
 def test_environment_overrides_the_hook_policy(monkeypatch: pytest.MonkeyPatch) -> None:
