@@ -60,6 +60,8 @@ def build_command(out: Path | None, scope: str, base_url: str, at: str, as_json:
         click.echo(line)
     for line in left_out_lines(report.left_out):
         click.echo(line)
+    for line in unresolved_lines(report.unresolved):
+        click.echo(line)
     click.echo(f"open {Path(report.out) / 'index.html'}")
 
 
@@ -81,6 +83,23 @@ def redaction_lines(rows: list[dict[str, Any]]) -> list[str]:
     for row in rows:
         where = f" (an older version, commit {row['commit'][:10]})" if row["commit"] else ""
         lines.append(f"  {display_path(row['path'])}:{row['line']}: {row['code']} {row['rule']}{where}")
+    return lines
+
+
+def unresolved_lines(rows: list[dict[str, Any]], shown: int = 20) -> list[str]:
+    """The `[[wikilinks]]` that lead nowhere (shown as plain text on their pages): the first
+    `shown` of them, then how many more (`--json` lists them all)."""
+    from memgit.core.paths import display_path
+
+    if not rows:
+        return []
+    notes = len({r["path"] for r in rows})
+    lines = [
+        f"{len(rows)} wikilink{'s' if len(rows) != 1 else ''} in {notes} note{'s' if notes != 1 else ''} match no file:"
+    ]
+    lines += [f"  {display_path(r['path'])}: [[{r['target']}]]" for r in rows[:shown]]
+    if len(rows) > shown:
+        lines.append(f"  … and {len(rows) - shown} more (--json lists them all)")
     return lines
 
 

@@ -61,6 +61,8 @@ class BuildReport:
     snapshot_pages: int = 0
     #: What a public site left out and why: {what: file | snapshot | subject, path, commit, why}.
     left_out: list[dict] = field(default_factory=list)
+    #: `[[wikilinks]]` no file of the tree matches: {path, target}, shown as plain text.
+    unresolved: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -222,6 +224,7 @@ def _make_pages(
     report.snapshot_bytes, report.snapshot_pages = sum(snaps), len(snaps)
     report.redacted = redaction_rows(inputs)
     report.left_out = left_out_rows(inputs)
+    report.unresolved = [{"path": p, "target": t} for p, targets in sorted(inputs.unresolved.items()) for t in targets]
     mf.pages = pages
     mf.commit = commit
     manifest_mod.save(ws.data_dir, str(out), mf, planner.manifest_state())

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 ZERO = "0" * 40
 #: How summaries are made (titles, headings), versioned: part of the global key, so a manifest's
 #: summaries made under older rules are made again.
-SUMMARIES = 2
+SUMMARIES = 3
 #: What a build redacts, versioned: part of every page's key, so a page made under other rules is
 #: never kept by a later build (bump it when the redaction rules change what pages show).
 REDACTION = 2
@@ -136,6 +136,7 @@ class Inputs:
         self._gather_dreaming(tree_files)
         self._gather_summaries(mf)
         self._site_titles()
+        self._resolve_links()
         self.daily = [p for p in self.files if paths.daily_log_day(p)]
         self._summaries: dict[str, models.Summary] = {}
         self.mf = mf
@@ -211,6 +212,28 @@ class Inputs:
                 changed["d"] = input_key({k: v for k, v in changed.items() if k != "d"})[:16]
                 self.records[path] = changed
 
+    def _resolve_links(self) -> None:
+        """Each file's links as paths: what it links by path, and its `[[wikilinks]]` resolved
+        against the whole tree as an Obsidian vault resolves them (`vault.Resolver`), kept per
+        (note, target) for the renderer; the targets no file matches, for the build report."""
+        from memgit.site import vault
+
+        aliases = {p: r["aliases"] for p, r in self.records.items() if r.get("aliases")}
+        resolver = vault.Resolver((p for p, e in self.tree_files.items() if e.is_regular), aliases)
+        self.wiki: dict[str, dict[str, str]] = {}
+        self.links: dict[str, list[str]] = {}
+        self.unresolved: dict[str, list[str]] = {}
+        for path, record in self.records.items():
+            found = set(record.get("links", []))
+            for target in record.get("wiki", []):
+                hit = resolver.resolve(target, path)
+                if hit is None:
+                    self.unresolved.setdefault(path, []).append(target)
+                    continue
+                self.wiki.setdefault(path, {})[target] = hit
+                found.add(hit)
+            self.links[path] = sorted(found - {path})
+
     def _gather_history(self, mf: manifest_mod.Manifest) -> None:
         """Each file's recent commits and dreaming's action commits. History since the last build
         is merged into what the manifest kept; a build of a commit that does not descend from the
@@ -279,10 +302,7 @@ class Inputs:
         """The images notes show (path -> where the build copies it): regular files of the tree,
         of a known picture type, at most MAX_IMAGE bytes, and on a public site only from paths a
         public site may show."""
-        wanted = sorted(
-            {t for p in self.files for t in self.records[p].get("links", []) if _image_suffix(t)}
-            & self.tree_files.keys()
-        )
+        wanted = sorted({t for p in self.files for t in self.links[p] if _image_suffix(t)} & self.tree_files.keys())
         wanted = [
             p for p in wanted if self.tree_files[p].is_regular and (self.scope == "private" or not self.hidden_path(p))
         ]

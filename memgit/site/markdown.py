@@ -24,7 +24,7 @@ import functools
 import posixpath
 import re
 from collections.abc import Callable, Container, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
@@ -32,6 +32,7 @@ from markupsafe import Markup, escape
 
 from memgit.core.provenance import EntryMarker, has_inline_marker, is_marker_line, parse_marker, strip_marker
 from memgit.site import urls
+from memgit.site import vault as vault_links
 
 if TYPE_CHECKING:  # imported where a page is rendered: a rebuild that renders no Markdown skips it
     from markdown_it import MarkdownIt
@@ -43,12 +44,18 @@ _EXTERNAL = ("http", "https", "mailto")
 # The forms a note's text may link without Markdown link syntax: a `#tag` (as models._TAG finds
 # them) and a provenance reference `path.md:start-end[@commit]`.
 _INLINE = re.compile(
-    r"(?P<wiki>\[\[(?P<wtarget>[^\[\]|#\n]+)(?:#(?P<wfrag>[^\[\]|\n]*))?(?:\|(?P<wlabel>[^\[\]\n]+))?\]\])"
-    r"|(?P<tag>(?<![\w&#/])#(?P<name>[A-Za-z][\w-]{1,40})\b)"
+    r"(?P<tag>(?<![\w&#/])#(?P<name>[A-Za-z][\w-]{1,40})\b)"
     r"|(?P<ref>(?<![\w/])(?P<path>[\w./%+~-]+\.(?:md|jsonl)):(?P<start>\d+)-(?P<end>\d+)(?:@(?P<commit>[0-9a-f]{7,64}))?\b)"
 )
-_LEAVES = frozenset({"paragraph_open", "heading_open", "fence", "code_block", "hr", "tr_open", "html_block"})
-_WRAPPED = frozenset({"fence", "code_block", "hr", "html_block"})
+_LEAVES = frozenset(
+    {"paragraph_open", "heading_open", "fence", "code_block", "hr", "tr_open", "html_block", "raw_html", "wiki_embed"}
+    | {"callout_title_open"}
+)
+_WRAPPED = frozenset({"fence", "code_block", "hr", "html_block", "raw_html", "wiki_embed"})
+#: How deep embedded notes nest: an embed inside an embedded note shows as a link.
+MAX_EMBED_DEPTH = 1
+#: The most of an embedded note shown in place; the rest is on its own page.
+MAX_EMBED_CHARS = 20_000
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,16 @@ class Entry:
     start: int
     end: int
     marker: EntryMarker | None
+
+
+@dataclass(frozen=True)
+class VaultView:
+    """What a note's wikilinks need from the rest of the vault: where each `(note, target)` the
+    build resolved leads (the planner resolves them: `vault.Resolver`), and the text of a note an
+    embed shows (None: not readable)."""
+
+    resolved: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    text: Callable[[str], str | None] = lambda path: None
 
 
 #: Ids the page templates use: a heading whose slug is one of them gets a suffix.
@@ -101,10 +118,21 @@ def _pygments(lang: str) -> tuple[Any, Any] | None:
 
 
 def _parser() -> MarkdownIt:
+    """CommonMark with GitHub's tables, strikethrough, autolinks and footnotes (mdit-py-plugins)
+    and an Obsidian vault's syntax (`obsidian_md`). Raw HTML is parsed, so that its blocks end
+    where GitHub ends them (reference definitions after an HTML comment stay definitions), and
+    then neutralised (`repo_markdown.neutralise_html`): it never becomes markup."""
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.gfm_autolink import gfm_autolink_plugin
 
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "highlight": _highlight})
+    from memgit.site import obsidian_md
+
+    md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False, "highlight": _highlight})
     md.enable(["table", "strikethrough"])
+    md.use(footnote_plugin, inline=False)
+    md.use(gfm_autolink_plugin)
+    md.use(obsidian_md.plugin)
     return md
 
 
@@ -212,10 +240,13 @@ def anchor_lines(tokens: list[Token], line_count: int, classes: Callable[[int, i
             tokens.append(extra)
         return
     starts = [(tokens[i].map or (0, 0))[0] + 1 for i in leaves]
+    # Ranges follow the lines, not the token order: footnotes are moved to the end of the stream.
+    order = sorted(set(starts))
+    following = {a: b for a, b in zip(order, order[1:], strict=False)}
     for k in range(len(leaves) - 1, -1, -1):
         index = leaves[k]
-        first = 1 if k == 0 else starts[k]
-        last = starts[k + 1] - 1 if k + 1 < len(leaves) else max(line_count, starts[k])
+        first = 1 if starts[k] == order[0] else starts[k]
+        last = following[starts[k]] - 1 if starts[k] in following else max(line_count, starts[k])
         last = max(last, first)
         rest = _anchor_html(range(first + 1, last + 1))
         token = tokens[index]
@@ -245,7 +276,8 @@ class Renderer:
     """Renders one Markdown file as it appears on one page of the site.
 
     `tag_url` gives the page of a `#tag` (None: the site has none, the tag stays text);
-    `provenance` completes a short marker (a key only) from the store beside MEMORY.md.
+    `provenance` completes a short marker (a key only) from the store beside MEMORY.md;
+    `vault` where the note's `[[wikilinks]]` lead and the text of the notes it embeds.
     """
 
     def __init__(
@@ -257,8 +289,11 @@ class Renderer:
         provenance: Mapping[str, EntryMarker] | None = None,
         keep_h1: bool = True,
         images: Mapping[str, str] | None = None,
+        vault: VaultView | None = None,
     ) -> None:
         self.page_url = page_url
+        self.vault = vault or VaultView()
+        self.depth = 0  # how deep inside embedded notes this renderer works
         self.keep_h1 = keep_h1  # False: the leading H1 is not the page's title (titles.site_title)
         self.source_path = source_path
         self.known_paths = known_paths
@@ -279,21 +314,53 @@ class Renderer:
         if not parts.path:
             return "#" + _fragment(parts.fragment) if parts.fragment else None
         target = posixpath.normpath(posixpath.join(posixpath.dirname(self.source_path), unquote(parts.path)))
+        if target not in self.known_paths and target + ".md" in self.known_paths:
+            target += ".md"  # Obsidian's `[x](Some%20note)`: the extension is implied
         if target not in self.known_paths:
             return None
         anchor = "#" + _fragment(parts.fragment) if parts.fragment else ""
         return urls.relative(self.page_url, urls.note_url(target) + anchor)
 
-    def wiki_target(self, name: str) -> str | None:
-        """The memory file a `[[name]]` names, found as a relative link would be (beside this
-        note), then from the workspace's top; `.md` is implied."""
-        name = name.strip()
-        wanted = name if name.endswith((".md", ".jsonl")) else name + ".md"
-        for base in (posixpath.dirname(self.source_path), ""):
-            target = posixpath.normpath(posixpath.join(base, wanted))
-            if target in self.known_paths:
-                return target
-        return None
+    def wiki_href(self, link: vault_links.WikiLink) -> str | None:
+        """Where `[[link]]` leads on the site: the page of the note it resolves to (at its heading
+        or block), the copy of a picture; None when the vault has no such file on the site."""
+        anchor = ""
+        if link.fragment:
+            anchor = "#" + (
+                link.fragment if link.fragment.startswith("^") else _fragment(vault_links.heading_of(link.fragment))
+            )
+        if not link.target:
+            return anchor or None
+        target = self.vault.resolved.get((self.source_path, link.target))
+        if target is None:
+            return None
+        if target == self.source_path:
+            return anchor or urls.relative(self.page_url, urls.note_url(target))
+        if target in self.images:
+            return urls.relative(self.page_url, self.images[target])
+        if target not in self.known_paths:
+            return None
+        return urls.relative(self.page_url, urls.note_url(target) + anchor)
+
+    def embed(self, link: vault_links.WikiLink) -> tuple[str, str | None, Markup] | None:
+        """A `![[note]]` shown in place: (its path, its page, its rendered part), or None when the
+        vault has no such note or its part (`#heading`, `#^block`) is not found. Embeds nest one
+        level: deeper, they are links."""
+        from memgit.site.obsidian_md import section
+
+        target = self.vault.resolved.get((self.source_path, link.target)) if link.target else self.source_path
+        if target is None or self.depth >= MAX_EMBED_DEPTH or not target.endswith(".md"):
+            return None
+        text = self.vault.text(target)
+        part = section(text, link.fragment) if text is not None else None
+        if part is None:
+            return None
+        child = Renderer(self.page_url, target, self.known_paths, self.tag_url, None, False, self.images, self.vault)
+        child.depth = self.depth + 1
+        cut = part[:MAX_EMBED_CHARS]
+        html = child.render(cut, anchors=False)
+        href = urls.relative(self.page_url, urls.note_url(target)) if target in self.known_paths else None
+        return target, href, html
 
     def image_src(self, src: str) -> str | None:
         """Where an image the note shows was copied, relative to this page (None: not copied)."""
@@ -328,15 +395,11 @@ class Renderer:
                 elif child.type == "link_close":
                     depth -= 1
                 content = child.content
-                if child.type != "text" or depth or ("#" not in content and ":" not in content and "[[" not in content):
+                if child.type != "text" or depth or ("#" not in content and ":" not in content):
                     out.append(child)
                     continue
                 text, pos = child.content, 0
                 for match in _INLINE.finditer(text):
-                    if match["wiki"]:
-                        out += self._wiki_tokens(match, text[pos : match.start()])
-                        pos = match.end()
-                        continue
                     if match["tag"]:
                         href = self.tag_url(match["name"].lower()) if self.tag_url else None
                         label, cls = match["tag"], "tag"
@@ -361,24 +424,6 @@ class Renderer:
                     out.append(_text_token(text[pos:]))
             block.children = out
 
-    def _wiki_tokens(self, match: re.Match[str], before: str) -> list[Token]:
-        """`[[name]]`, `[[name#heading]]`, `[[name|label]]` as a link to the note it names, or its
-        label as dead text when no memory file has that name."""
-        from markdown_it.token import Token
-
-        label = (match["wlabel"] or match["wtarget"] + (f"#{match['wfrag']}" if match["wfrag"] else "")).strip()
-        target = self.wiki_target(match["wtarget"])
-        out = [_text_token(before)] if before else []
-        opener = Token("link_open", "a", 1)
-        opener.meta["site"] = True
-        if target is None:
-            opener.meta["dead"] = True
-        else:
-            anchor = "#" + _fragment(match["wfrag"]) if match["wfrag"] else ""
-            opener.attrSet("href", urls.relative(self.page_url, urls.note_url(target) + anchor))
-            opener.attrSet("class", "wikilink")
-        return out + [opener, _text_token(label), Token("link_close", "a", -1)]
-
     def render(
         self,
         text: str,
@@ -390,11 +435,12 @@ class Renderer:
         """The note as HTML. A leading `# Title` stays the page's one H1 (`has_h1` says so); any
         other level-1 heading becomes an H2. `heat` (line -> recalls) and `marked` (promoted lines)
         add classes to the blocks holding those lines."""
-        from memgit.site.repo_markdown import blank_front_matter, fix_cells, front_matter_html
+        from memgit.site.repo_markdown import blank_front_matter, fix_cells, front_matter_html, neutralise_html
 
         clean, markers = strip_markers(text)
         clean, front = blank_front_matter(clean)
         tokens = _MD.parse(clean)
+        neutralise_html(tokens)
         fix_cells(tokens)
         self._link_text(tokens)
         self.has_h1 = keep = False
@@ -424,7 +470,8 @@ class Renderer:
         if anchors:
             count = (clean.count("\n") + (0 if clean.endswith("\n") else 1)) if clean else 0
             anchor_lines(tokens, count, _block_classes(heat or {}, marked) if heat or marked else None)
-        _heading_ids(tokens)
+        if not self.depth:  # an embedded note's headings are not this page's anchors
+            _heading_ids(tokens)
         html = _MD.renderer.render(tokens, _MD.options, {"renderer": self})
         self.title_html = Markup("")
         if self.has_h1 and html.startswith("<h1"):
@@ -560,6 +607,12 @@ def _render_image(self: RendererHTML, tokens: Sequence[Token], idx: int, options
     return f'<img class="note-img" src="{escape(src)}" alt="{escape(alt)}"{extra} loading="lazy" decoding="async">'
 
 
+def _render_raw_html(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    from memgit.site.repo_markdown import render_raw_html
+
+    return render_raw_html(self, tokens, idx, options, env)
+
+
 def _render_table_open(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
@@ -580,3 +633,4 @@ _MD.add_render_rule("link_close", _render_link_close)
 _MD.add_render_rule("image", _render_image)
 _MD.add_render_rule("table_open", _render_table_open)
 _MD.add_render_rule("table_close", _render_table_close)
+_MD.add_render_rule("raw_html", _render_raw_html)

@@ -129,15 +129,16 @@ class Planner:
                 daily[i + 1] if i + 1 < len(daily) else None,
             )
         for path in inputs.files:
-            for target in inputs.records[path].get("links", []):
+            for target in inputs.links[path]:
                 if target in inputs.files:
                     out.setdefault(target, {}).setdefault("linked", []).append(path)
-            links = [t for t in inputs.records[path].get("links", []) if t in inputs.files]
+            links = [t for t in inputs.links[path] if t in inputs.files]
             if links:
                 out.setdefault(path, {})["links"] = links
-            images = [[t, inputs.images[t]] for t in inputs.records[path].get("links", []) if t in inputs.images]
+            images = [[t, inputs.images[t]] for t in inputs.links[path] if t in inputs.images]
             if images:
                 out.setdefault(path, {})["images"] = images
+            self._wiki_extras(path, out)
         if inputs.scope == "private" and "MEMORY.md" in inputs.files:
             for e in inputs.memory_entries():
                 ref = parse_reference(e["ref"])
@@ -148,6 +149,26 @@ class Planner:
         for path, heat in inputs.heat.items():
             out.setdefault(path, {})["heat"] = sorted(heat.items())
         return out
+
+    def _wiki_extras(self, path: str, out: dict[str, dict]) -> None:
+        """Where the note's `[[wikilinks]]` lead, and the notes it embeds with where theirs lead and
+        their blobs: a page is made again when any of them changes, or when a link finds another
+        file (a note added elsewhere with the same name)."""
+        inputs = self.inputs
+        wiki = inputs.wiki.get(path, {})
+        embeds = []
+        for target in inputs.records[path].get("embeds", []):
+            hit = wiki.get(target)
+            if hit is None or hit == path or hit not in inputs.files or not hit.endswith(".md"):
+                continue
+            if inputs.records[hit].get("problem"):
+                continue
+            links = [t for t in inputs.links[hit] if t in inputs.files]
+            embeds.append([hit, inputs.files[hit].blob, sorted(inputs.wiki.get(hit, {}).items()), links])
+        if wiki:
+            out.setdefault(path, {})["wiki"] = sorted(wiki.items())
+        if embeds:
+            out.setdefault(path, {})["embeds"] = sorted(embeds)
 
     def _carry(self, path: str, entry: plumbing.Entry, present: set[str], digest: str) -> list[Plan] | None:
         """The pages of a note no commit touched since the last build, kept as they are; None when
@@ -180,7 +201,7 @@ class Planner:
                 urls.note_url(path),
                 input_key(global_key, "note", path, entry.blob, rows, snap_urls, extra),
                 partial(self.pages.note, path, entry.blob, rows, snap_urls, extra),
-                () if problem else (entry.blob,),
+                () if problem else (entry.blob, *(e[1] for e in extra.get("embeds", []))),
             )
         ]
         if path.endswith(".md") and not problem:
