@@ -117,7 +117,9 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     report = freshen(ws, Policy.HOOK, known=known)
     took = time.monotonic() - started
     filler = start_background_fill(ws) if report.pending_vectors and report.model_id else None
-    if report.deferred or (took > SAY_AFTER_SECONDS and report.changed_paths >= SAY_PATHS):
+    # A few vectors of a small commit left to the background fill are not worth a line in git's
+    # output; many paths (a checkout far back, a large merge) are, when slow or deferred.
+    if report.changed_paths >= SAY_PATHS and (report.deferred or took > SAY_AFTER_SECONDS):
         return _deferred_line(report, took, filler)
     return _notice_worth_a_line(report.mode, report.notices)
 
