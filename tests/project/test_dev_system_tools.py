@@ -92,7 +92,7 @@ def test_a_missing_tool_stops_dev_before_any_work_in_one_line(
 
 def test_an_old_node_is_named_with_the_version_found(tmp_path: Path) -> None:
     clone = _clone(tmp_path)
-    fakes = {**PRESENT, "node": "case \"$1\" in --version) echo v18.19.0 ;; *) exit 1 ;; esac"}
+    fakes = {**PRESENT, "node": 'case "$1" in --version) echo v18.19.0 ;; *) exit 1 ;; esac'}
     proc = _dev(clone, _path_without(tmp_path, set(), fakes), "test")
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
