@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.core import clock
+from memgit.core.atomic import TornAppend, append_whole
 from memgit.core.transcript_formats import TranscriptError, Turn, parse_transcript
 from memgit.errors import MemgitError
 from memgit.lint.redact import placeholder, redact_text, secret_code
@@ -430,10 +431,14 @@ def _append(path: Path, rel: str, chunk: bytes, written: list[_Written]) -> int:
             lead = b"" if tail == b"\n" else b"\n"
             newlines = count_newlines(fd, st.st_size)
         data = lead + chunk
-        done = 0
-        while done < len(data):
-            done += os.write(fd, data[done:])
-        os.fsync(fd)
+        try:
+            append_whole(fd, data, st.st_size)
+        except TornAppend as exc:
+            raise CaptureRefused(
+                f"cannot write {rel}: {exc}; it ends in part of a line (after byte {st.st_size:,}): delete that by hand"
+            ) from None
+        except OSError as exc:
+            raise CaptureRefused(f"cannot write {rel}: {exc.strerror or exc}; nothing was written") from None
         return newlines + data.count(b"\n")
     finally:
         with contextlib.suppress(OSError):
@@ -441,13 +446,18 @@ def _append(path: Path, rel: str, chunk: bytes, written: list[_Written]) -> int:
 
 
 def _undo(written: list[_Written]) -> None:
-    """Put every file this capture touched back as it was (cut back, or removed when new)."""
+    """Put every file this capture touched back as it was (cut back and synced, or removed when new)."""
     for item in reversed(written):
         with contextlib.suppress(OSError):
             if item.created:
                 item.path.unlink()
-            else:
-                os.truncate(item.path, item.size_before)
+                continue
+            fd = os.open(item.path, os.O_WRONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+            try:
+                os.ftruncate(fd, item.size_before)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
 
 def _commit(ws: Workspace, written: list[_Written], message: str) -> str:
