@@ -56,7 +56,7 @@ def dream_command(ctx: click.Context, opts: DreamOptions) -> None:
     from memgit.dream.run import run_dream
 
     now = resolve_now(opts.now_text)
-    ws = workspace_from(ctx, opts.directory)
+    ws = workspace_from(ctx, opts.directory, writes="`memgit dream`")
     outcome = run_dream(
         ws,
         now=now,
@@ -121,7 +121,7 @@ def drop_command(ctx: click.Context, keys: tuple[str, ...], opts: RewriteOptions
     from memgit.dream.review import drop_proposals
 
     now = resolve_now(opts.now_text)
-    ws = workspace_from(ctx)
+    ws = workspace_from(ctx, writes="`memgit dream drop`")
     out = drop_proposals(ws, list(keys), branch=opts.branch, push=opts.push, now=now)
     if opts.as_json:
         emit(out.to_dict())
@@ -162,7 +162,7 @@ def reject_command(
     from memgit.dream.review import reject_entries
 
     now = resolve_now(now_text)
-    ws = workspace_from(ctx)
+    ws = workspace_from(ctx, writes="`memgit dream reject`")
     out = reject_entries(ws, list(keys), reason=reason, now=now)
     if as_json:
         emit(out.to_dict())
@@ -188,7 +188,7 @@ def supersede_command(ctx: click.Context, key: str, old_key: str, opts: RewriteO
     from memgit.dream.review import supersede_proposal
 
     now = resolve_now(opts.now_text)
-    ws = workspace_from(ctx)
+    ws = workspace_from(ctx, writes="`memgit dream supersede`")
     out = supersede_proposal(ws, key, old_key, branch=opts.branch, push=opts.push, now=now)
     if opts.as_json:
         emit(out.to_dict())

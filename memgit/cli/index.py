@@ -43,7 +43,7 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     """Bring the index up to HEAD by a tree-to-tree diff (cost follows the diff)."""
     if opts.reembed and not opts.verify:
         raise click.UsageError("--reembed goes with --verify (it says how much of the check embeds again)")
-    ws = workspace_from(ctx)
+    ws = workspace_from(ctx, writes="`memgit index`")
     # Once the index is written and closed, freeing every module at exit is ~10 ms of nothing:
     # a sixth of a one-file update's own cost (docs/PERFORMANCE.md).
     skip_teardown()

@@ -215,6 +215,9 @@ def session_start(ws: Workspace, now: datetime, host: str = "claude-code") -> tu
     """
     from memgit.recall.context import build_context
 
+    # memgit.toml's problems come first: a context loaded on the defaults says so.
+    config = [f"{ws.config.broken}: this context uses the default settings"] if ws.config.broken else []
+    config += list(ws.config.warnings)
     # Fitted until the hook's output (JSON once there are warnings) fits the host; the load is
     # recorded by `build_context` as a use of MEMORY.md's entries (forgetting reads it).
     result = build_context(
@@ -223,9 +226,9 @@ def session_start(ws: Workspace, now: datetime, host: str = "claude-code") -> tu
         day=now.date(),
         budget=ws.config.mcp.context_budget,
         host=host,
-        measure=lambda r: len(hook_output(r.text, _load_warnings(r)).encode("utf-8", "surrogatepass")),
+        measure=lambda r: len(hook_output(r.text, config + _load_warnings(r)).encode("utf-8", "surrogatepass")),
     )
-    return result.text, _load_warnings(result)
+    return result.text, config + _load_warnings(result)
 
 
 def _load_warnings(result: ContextResult) -> list[str]:

@@ -401,6 +401,7 @@ def append_memory(
     With `commit`, appends that commit hold one lock per clone from the write to the end of
     the commit, so each run commits its own text (none finds it already committed by another).
     """
+    ws.config.require_readable("appending to memory")  # its lint, paths and limits are settings
     now = now or clock.local_now()
     cleaned = clean_text(text, max_chars=max_chars)
     if long_term:

@@ -241,6 +241,7 @@ def capture_transcript(
     transcript in `<session>/subagents/*.jsonl`: their turns follow the main thread's)."""
     from memgit.lint.files import settings_for
 
+    ws.config.require_readable("capturing a session")  # its redaction and file size are settings
     now = now or clock.local_now()
     try:
         parsed = parse_transcript(read_transcript(transcript), fmt)

@@ -139,8 +139,9 @@ class SearchSession:
         in `exclude_paths` are never returned (nor recorded): more are asked for and those
         dropped, so there are fewer only at worst."""
         request = request or self.request
+        self._refuse_without_index()
         if not exclude_paths:
-            return self._recorder.record(self.searcher.search(query, request))
+            return self._recorder.record(self._said(self.searcher.search(query, request)))
         from dataclasses import replace
 
         from memgit.config import MAX_K
@@ -151,7 +152,31 @@ class SearchSession:
             raise MemgitError(f"k must be between 1 and {MAX_K}, got {wanted}")
         result = self.searcher.search(query, replace(request, k=min(wanted * 3, MAX_K)))
         result.hits = [hit for hit in result.hits if hit.path not in exclude_paths][:wanted]
-        return self._recorder.record(result)
+        return self._recorder.record(self._said(result))
+
+    def _refuse_without_index(self) -> None:
+        """No index and a memgit.toml that cannot be read: nothing to answer from, and none is built
+        with settings nobody chose; the error says what to do first."""
+        broken = self.searcher.ws.config.broken
+        if broken:
+            from memgit.errors import MemgitError
+            from memgit.index.layout import read_marker
+
+            if read_marker(self.searcher.ws)[0] is None:
+                raise MemgitError(
+                    "there is no index yet, and none is built while memgit.toml cannot be read: fix it "
+                    "(`memgit doctor` says where), then run `memgit index`"
+                )
+
+    def _said(self, result: SearchResult) -> SearchResult:
+        """The result, saying when memgit.toml could not be read (the defaults answered, from the
+        index as it was: no update ran with settings nobody chose)."""
+        broken = self.searcher.ws.config.broken
+        if broken:
+            result.notices.insert(
+                0, f"{broken}: searched with the default settings, in the index as it is (not brought up to date)"
+            )
+        return result
 
     @property
     def embedder(self) -> Embedder | None:
