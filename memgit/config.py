@@ -171,6 +171,11 @@ class SearchConfig:
     )
     snippet_chars: int = setting(700, "longest hit text returned", minimum=1, cap=COUNT)
     auto_index: bool = setting(True, "bring the index up to HEAD before searching when it is behind")
+    worktree: bool = setting(
+        True,
+        "searches and `memgit index` include uncommitted edits of memory files (their hits: source worktree, "
+        "commit null); false: committed notes only",
+    )
     quantized_above: int = setting(
         50_000,
         "chunks above which vectors are scanned as 1-bit codes, the best re-scored exactly (0: always)",

@@ -24,7 +24,12 @@ class IndexOptions:
         "a sample of 32 embedded again); says what it checked and skipped; exit 1 on a difference.",
     )
     reembed: bool = flag("--reembed", help="With --verify: embed every cached vector again (as slow as a first index).")
-    worktree: bool = flag("--worktree", help="Also index uncommitted edits to memory files.")
+    worktree: bool | None = option(
+        "--worktree/--committed",
+        help="Also index uncommitted edits to memory files, or only HEAD's; default from [search] worktree (on), "
+        "so a plain `memgit index` keeps what searches see.",
+        default=None,
+    )
     as_json: bool = flag("--json", help="Print a JSON report.")
     quiet: bool = flag("-q", "--quiet", help="Print nothing on success.")
     wait: float = option(
@@ -49,7 +54,8 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     skip_teardown()
     progress = Progress("embedding")
     try:
-        report = freshen(ws, Policy.CLI, full=opts.full, worktree=opts.worktree, progress=progress, wait=opts.wait)
+        worktree = ws.config.search.worktree if opts.worktree is None else opts.worktree
+        report = freshen(ws, Policy.CLI, full=opts.full, worktree=worktree, progress=progress, wait=opts.wait)
     except KeyboardInterrupt:
         progress.finish()
         # Embeddings are committed to the cache batch by batch: a new run starts where this stopped.

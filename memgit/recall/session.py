@@ -84,10 +84,15 @@ class SearchSession:
         use: SessionUse = "once",
         recording: Recording = Recording(),
         auto_index: bool | None = None,
+        worktree: bool | None = None,
     ) -> None:
         from memgit.recall.request import SearchRequest
 
         self.request = request or SearchRequest()
+        # Uncommitted edits of memory files are searched too (`[search] worktree`): `remember` then
+        # `search` finds the note. A batch looks at the work tree at most once a second.
+        self.worktree = ws.config.search.worktree if worktree is None else worktree
+        self._worktree_seen = -1e9
         self.mode = self.request.mode
         warm = use != "once"
         started: list[Any] = []
@@ -140,8 +145,9 @@ class SearchSession:
         dropped, so there are fewer only at worst."""
         request = request or self.request
         self._refuse_without_index()
+        worktree = self._look_at_worktree()
         if not exclude_paths:
-            return self._recorder.record(self._said(self.searcher.search(query, request)))
+            return self._recorder.record(self._said(self.searcher.search(query, request, worktree=worktree)))
         from dataclasses import replace
 
         from memgit.config import MAX_K
@@ -150,9 +156,30 @@ class SearchSession:
         wanted = self.searcher.ws.config.search.k if request.k is None else request.k
         if not 1 <= wanted <= MAX_K:
             raise MemgitError(f"k must be between 1 and {MAX_K}, got {wanted}")
-        result = self.searcher.search(query, replace(request, k=min(wanted * 3, MAX_K)))
+        result = self.searcher.search(query, replace(request, k=min(wanted * 3, MAX_K)), worktree=worktree)
         result.hits = [hit for hit in result.hits if hit.path not in exclude_paths][:wanted]
         return self._recorder.record(self._said(result))
+
+    def _look_at_worktree(self) -> bool:
+        """Whether this search brings the work tree's uncommitted memory edits into the index
+        first: when they are not what the index holds (a `git status`; no update at all when they
+        are). A batch looks once a second at most; in between, rows already indexed from the work
+        tree are still checked against the files."""
+        import time
+
+        if not self.worktree or not self.searcher.auto_index:
+            return False
+        now = time.monotonic()
+        if now - self._worktree_seen < 1.0:
+            return False
+        self._worktree_seen = now
+        from memgit.errors import MemgitError
+        from memgit.index.worktree import worktree_needs_indexing
+
+        try:
+            return worktree_needs_indexing(self.searcher.ws)
+        except MemgitError:
+            return False  # git status failed: the search answers as without the work tree
 
     def _refuse_without_index(self) -> None:
         """No index and a memgit.toml that cannot be read: nothing to answer from, and none is built
