@@ -85,13 +85,16 @@ def dream_command(ctx: click.Context, opts: DreamOptions) -> None:
                 click.echo(f"    -> {row['entry'][:100]}")
     if plan is not None:
         for action in plan.actions:
-            click.echo(f"{action.kind:9} {action.text}")
+            click.echo(f"{action.kind:9} {action.key}  {action.text}")
     if outcome.branch:
         click.echo(f"wrote {len(outcome.commits)} commit(s) on branch {outcome.branch}")
         if outcome.pushed:
             click.echo(f"pushed: {outcome.pushed}")
         else:
-            click.echo(f"review: git log -p {outcome.branch}  (merge it to accept, or drop commits you disagree with)")
+            click.echo(
+                f"review: git log -p {outcome.branch}  (merge it to accept; `memgit dream drop KEY` takes a "
+                "proposal you disagree with off the branch, by the key shown above)"
+            )
     elif outcome.reason:
         click.echo(outcome.reason)
 

@@ -114,7 +114,13 @@ def left_out_lines(rows: list[dict[str, Any]]) -> list[str]:
     show_default=True,
     help="Port on 127.0.0.1 (0 picks a free one).",
 )
-@click.option("--scope", type=click.Choice(["private", "public"]), default="private", show_default=True)
+@click.option(
+    "--scope",
+    type=click.Choice(["private", "public"]),
+    default="private",
+    show_default=True,
+    help="public leaves out MEMORY.md, USER.md, sessions, dream reports and [site] private_paths.",
+)
 @click.option(
     "--interval",
     type=FiniteRange(0.1, 60),

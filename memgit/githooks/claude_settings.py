@@ -281,6 +281,8 @@ def _ignore_locally(project: Path, path: Path) -> str | None:
     rel = path.relative_to(project).as_posix()
     if run_git(project, "rev-parse", "--git-dir").returncode != 0:
         return None
+    # (check-ignore refuses the --literal-pathspecs every memgit git call carries, exit 128: the
+    # exclude file's own lines are read too, so a second install never adds the line again.)
     if run_git(project, "check-ignore", "-q", "--no-index", "--", rel).returncode == 0:
         return None
     exclude = run_git(project, "rev-parse", "--git-path", "info/exclude").stdout.decode().strip()
@@ -288,6 +290,8 @@ def _ignore_locally(project: Path, path: Path) -> str | None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         before = target.read_text(encoding="utf-8") if target.exists() else ""
+        if f"/{rel}" in before.splitlines() or rel in before.splitlines():
+            return None
         lead = "" if not before or before.endswith("\n") else "\n"
         target.write_text(before + lead + f"/{rel}\n", encoding="utf-8")
     except OSError as exc:
@@ -329,6 +333,7 @@ def install_agent_hooks(
         ignored = _ignore_locally(target, path)
         if ignored:
             report.actions.append(ignored)
+            report.changed = report.changed or ignored.startswith("added")
     report.actions += notices
     return report
 
