@@ -267,8 +267,12 @@ def capture_command(
     if result.added:
         where = f"{result.path}:{result.start_line}-{result.end_line}"
         suffix = f" (committed {result.commit[:12]})" if result.commit else ""
+        said = result.added - result.tool_calls
+        tools = (
+            f" and {result.tool_calls} tool call{'s' if result.tool_calls != 1 else ''}" if result.tool_calls else ""
+        )
         click.echo(
-            f"captured {result.added} new turn{'s' if result.added != 1 else ''} of session {result.session} into {where}{suffix}"
+            f"captured {said} new turn{'s' if said != 1 else ''}{tools} of session {result.session} into {where}{suffix}"
         )
     else:
         click.echo(f"nothing new to capture in session {result.session}")
