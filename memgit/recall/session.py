@@ -161,10 +161,12 @@ class SearchSession:
         return self._recorder.record(self._said(result))
 
     def _look_at_worktree(self) -> bool:
-        """Whether this search brings the work tree's uncommitted memory edits into the index
-        first: when they are not what the index holds (a `git status`; no update at all when they
-        are). A batch looks once a second at most; in between, rows already indexed from the work
-        tree are still checked against the files."""
+        """Bring the work tree's uncommitted memory edits into the index before this search, when
+        they are not what it holds (a `git status`; nothing more when they are). Text only, as a
+        capture does (`Policy.CAPTURE`: no model, no rebuild, no wait for a busy lock): their vectors
+        are filled by the search's own bounded fill, so a search never embeds a whole backlog
+        because a note is uncommitted. A batch looks once a second at most. True when the search
+        itself must include the work tree (a rebuild is due, which only the search's policy makes)."""
         import time
 
         if not self.worktree or not self.searcher.auto_index:
@@ -173,13 +175,25 @@ class SearchSession:
         if now - self._worktree_seen < 1.0:
             return False
         self._worktree_seen = now
-        from memgit.errors import MemgitError
+        from memgit.errors import IndexLocked, MemgitError
+        from memgit.index.freshen import Policy, freshen
+        from memgit.index.layout import read_marker
         from memgit.index.worktree import worktree_needs_indexing
 
+        ws = self.searcher.ws
         try:
-            return worktree_needs_indexing(self.searcher.ws)
+            if read_marker(ws)[0] is None:
+                return True  # no index yet: the search's first build includes the work tree
+            if not worktree_needs_indexing(ws):
+                return False
+            report = freshen(ws, Policy.CAPTURE, worktree=True, wait=0.0)
+        except IndexLocked:
+            return False  # another run is updating: the search answers from its last state
         except MemgitError:
             return False  # git status failed: the search answers as without the work tree
+        if report.mode != "due":
+            self.searcher.refresh()
+        return report.mode == "due"
 
     def _refuse_without_index(self) -> None:
         """No index and a memgit.toml that cannot be read: nothing to answer from, and none is built

@@ -27,7 +27,7 @@ from memgit.errors import PathRefused
 from memgit.index.lock import index_lock
 from memgit.mcp.server import DATA_NOTICE, ChangeWatcher, path_filter, server_options
 from memgit.workspace import Workspace
-from tests.helpers import TODAY, commit_all, git, memgit, write
+from tests.helpers import TODAY, commit_all, git, memgit, run_async, write
 
 TODAY_LOG = f"memory/{TODAY.isoformat()}.md"
 
@@ -60,7 +60,7 @@ def run(test: Callable[[], Awaitable[None]]) -> None:
         with anyio.fail_after(60):
             await test()
 
-    anyio.run(bounded)
+    run_async(bounded)
 
 
 async def call(session: ClientSession, name: str, args: dict[str, Any]) -> CallToolResult:
