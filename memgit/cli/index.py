@@ -25,7 +25,12 @@ class IndexOptions:
         "a sample of 32 embedded again); says what it checked and skipped; exit 1 on a difference.",
     )
     reembed: bool = flag("--reembed", help="With --verify: embed every cached vector again (as slow as a first index).")
-    worktree: bool = flag("--worktree", help="Also index uncommitted edits to memory files.")
+    worktree: bool | None = option(
+        "--worktree/--committed",
+        help="Also index uncommitted edits to memory files, or only HEAD's; default from [search] worktree (on), "
+        "so a plain `memgit index` keeps what searches see.",
+        default=None,
+    )
     as_json: bool = flag("--json", help="Print a JSON report.")
     quiet: bool = flag("-q", "--quiet", help="Print nothing on success.")
     fill_in_background: bool = flag(
@@ -49,7 +54,7 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     """Bring the index up to HEAD by a tree-to-tree diff (cost follows the diff)."""
     if opts.reembed and not opts.verify:
         raise click.UsageError("--reembed goes with --verify (it says how much of the check embeds again)")
-    ws = workspace_from(ctx)
+    ws = workspace_from(ctx, writes="`memgit index`")
     if opts.fill_in_background:
         _background_fill(ws)
         return
@@ -57,7 +62,8 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     # a sixth of a one-file update's own cost (docs/PERFORMANCE.md).
     skip_teardown()
     say = None if opts.as_json or opts.quiet else _searchable_now
-    report, filled = build_index(ws, full=opts.full, worktree=opts.worktree, wait=opts.wait, on_text=say)
+    worktree = ws.config.search.worktree if opts.worktree is None else opts.worktree
+    report, filled = build_index(ws, full=opts.full, worktree=worktree, wait=opts.wait, on_text=say)
     from memgit.memory.adopt import coverage_notice
 
     if (outside := coverage_notice(ws, report.tree, fresh=report.mode == "full")) is not None:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from memgit.cli.options import flag, options
-from memgit.cli.output import emit, notice
+from memgit.cli.output import emit, notice, say_config_problems
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,10 @@ def init(ctx: click.Context, directory: Path | None, opts: InitOptions) -> None:
         target = ctx.obj["cwd"] / target
     # Like `git init` and `git -C DIR init`: a named directory gets its own repository.
     explicit = directory is not None or ctx.obj.get("cwd_given", False)
+    if opts.adopt:  # it writes [memory] extra_paths into memgit.toml: refused up front when that is not TOML
+        from memgit.config import load_config
+
+        load_config(target).require_readable("`memgit init --adopt`")
     report = init_workspace(target, explicit=explicit)
     as_json = opts.as_json
     if opts.with_hooks:
@@ -58,6 +62,7 @@ def init(ctx: click.Context, directory: Path | None, opts: InitOptions) -> None:
         from memgit.memory.adopt import coverage_notice
 
         ws = Workspace.discover(Path(report["root"]))
+        say_config_problems(ws.config)
         report["notices"] = [n for n in [coverage_notice(ws, fresh=True)] if n]
     if as_json:
         emit(report)

@@ -172,8 +172,35 @@ def cwd_of(ctx: click.Context | None = None) -> Path:
     return Path(obj["cwd"]) if isinstance(obj, dict) and obj.get("cwd") else Path.cwd()
 
 
-def workspace_from(ctx: click.Context | None = None, directory: Path | None = None) -> Any:
-    """The workspace at `directory` (a command's own --directory) or at memgit's -C / the cwd."""
+def workspace_from(
+    ctx: click.Context | None = None, directory: Path | None = None, *, writes: str | None = None
+) -> Any:
+    """The workspace at `directory` (a command's own --directory) or at memgit's -C / the cwd, its
+    memgit.toml's problems said once on stderr. A command that `writes` (what, for the message)
+    stops while memgit.toml cannot be read at all; the others go on with the defaults."""
     from memgit.workspace import Workspace
 
-    return Workspace.discover(directory or cwd_of(ctx))
+    ws = Workspace.discover(directory or cwd_of(ctx))
+    if writes is not None:
+        ws.config.require_readable(writes)
+    say_config_problems(ws.config)
+    return ws
+
+
+_SAID: set[str] = set()
+
+
+def say_config_problems(config: Any) -> None:
+    """Each problem of memgit.toml once per process, as a `memgit: warning:` line."""
+    for problem in config.problems():
+        if problem not in _SAID:
+            _SAID.add(problem)
+            suffix = f"; {BROKEN_CONFIG_NOTE}" if problem == config.broken else ""
+            warn(problem + suffix)
+
+
+#: What a read-only command says when memgit.toml cannot be read.
+BROKEN_CONFIG_NOTE = (
+    "every setting is at its default until it is fixed: read-only commands go on, commands that write "
+    "wait (`memgit doctor` shows what to fix)"
+)

@@ -21,7 +21,11 @@ class SearchOptions:
 
     k: int | None = option("-k", help="Number of hits (default from config: 6).", type=int)
     mode: str = option(
-        "--mode", help="", default="hybrid", type=click.Choice(["hybrid", "bm25", "vector"]), show_default=True
+        "--mode",
+        help="hybrid: BM25 and vectors merged; bm25: keywords only; vector: meaning only.",
+        default="hybrid",
+        type=click.Choice(["hybrid", "bm25", "vector"]),
+        show_default=True,
     )
     path_glob: tuple[str, ...] = option("--path", help="Only files matching this glob (repeatable).", multiple=True)
     since: str | None = option("--since", help="Only daily logs dated on or after YYYY-MM-DD.")
@@ -136,8 +140,15 @@ def batch_queries(lines: Any) -> Any:
 
 @click.command()
 @click.argument("spec")
-@click.option("--lines", "max_lines", type=click.IntRange(1, 100_000), default=120, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--lines",
+    "max_lines",
+    type=click.IntRange(1, 100_000),
+    default=120,
+    show_default=True,
+    help="Most lines printed; a longer range ends with a hint to read on.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
     """Print a memory file, or lines of it: PATH[:START[-END]]."""

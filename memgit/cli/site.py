@@ -38,7 +38,7 @@ def build_command(out: Path | None, scope: str, base_url: str, at: str, as_json:
     """Write the site as static HTML (works from file://, any static host or `memgit site serve`)."""
     from memgit.site.build import BuildOptions, build_site
 
-    ws = workspace_from()
+    ws = workspace_from(writes="`memgit site build` (which pages are private is a setting)")
     target = out if out is not None else ws.root.parent / f"{ws.root.name}-site"
     progress = Progress("site") if not as_json else None
     report = build_site(ws, BuildOptions(out=target, scope=scope, base_url=base_url, at=at), progress)
@@ -133,7 +133,13 @@ def left_out_lines(rows: list[dict[str, Any]]) -> list[str]:
     show_default=True,
     help="Port on 127.0.0.1 (0 picks a free one).",
 )
-@click.option("--scope", type=click.Choice(["private", "public"]), default="private", show_default=True)
+@click.option(
+    "--scope",
+    type=click.Choice(["private", "public"]),
+    default="private",
+    show_default=True,
+    help="public leaves out MEMORY.md, USER.md, sessions, dream reports and [site] private_paths.",
+)
 @click.option(
     "--interval",
     type=FiniteRange(0.1, 60),
@@ -145,5 +151,5 @@ def serve_command(port: int, scope: str, interval: float) -> None:
     """Preview the site on 127.0.0.1; it rebuilds when HEAD or a memory file changes."""
     from memgit.site.serve import serve
 
-    ws = workspace_from()
+    ws = workspace_from(writes="`memgit site serve` (which pages are private is a setting)")
     serve(ws, port=port, scope=scope, interval=interval, announce=lambda text: click.echo(text, err=True))

@@ -14,7 +14,7 @@ _SETTINGS = {
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
     """How the index compares with HEAD."""
@@ -94,7 +94,7 @@ def _fill_eta(fill: dict[str, float]) -> str:
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def doctor(ctx: click.Context, as_json: bool) -> None:
     """Check SQLite, FTS5, sqlite-vec, the model and the index; say how to fix what is broken."""

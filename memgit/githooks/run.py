@@ -107,6 +107,8 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     from memgit.workspace import Workspace
 
     ws = Workspace.discover(cwd)
+    if ws.config.broken:
+        return f"{ws.config.broken}; the index was not updated: fix memgit.toml, then run `memgit index`"
     # A hook never rebuilds an existing index (it may run in another environment, and a
     # rebuild is minutes of work inside `git commit`): it says in one line that one is due.
     # Vectors an earlier hook left pending (run where the model is not installed, as under the

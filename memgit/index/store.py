@@ -308,7 +308,10 @@ class Store:
                 raise
             if readonly and "no such table" in str(exc):
                 # The file exists but its schema is not committed yet: the first build is running.
-                raise IndexUnavailable(f"there is no index yet at {path} (it is being built)") from None
+                raise IndexUnavailable(
+                    f"there is no index yet at {path} (a first build is running, or one stopped: "
+                    "`memgit index` builds it)"
+                ) from None
             if is_corruption(exc):
                 raise CorruptIndex(f"index database {path} is unreadable ({exc})") from None
             raise IndexUnavailable(describe_sqlite_error(path, exc)) from None

@@ -3,7 +3,9 @@ new `git worktree`'s first index seeded from the main one's.
 
 `git restore`, `git stash` and an editor's undo run no hook, so a search that finds work-tree
 rows in the index re-checks each of those files first (a hash of a few files, no git process)
-and re-indexes when any differs: discarded text is never served.
+and re-indexes when any differs: discarded text is never served. A search that includes the work
+tree (`[search] worktree`, the default) asks git once which memory files are uncommitted
+(`worktree_needs_indexing`) and updates only when that is not what the index holds.
 """
 
 from __future__ import annotations
@@ -80,3 +82,29 @@ def seed_from_main(ws: Workspace) -> bool:
             partial.unlink()
         return False
     return True
+
+
+def worktree_needs_indexing(ws: Workspace) -> bool:
+    """True when the work tree's uncommitted memory files are not exactly the rows the index holds
+    from the work tree (one `git status`, a hash of those few files): a search that includes the
+    work tree then updates first, and otherwise answers at once. Also True when the index is
+    behind HEAD while files are uncommitted (the update to HEAD must keep them)."""
+    from memgit.index.layout import read_marker
+
+    changed = {path for path in plumbing.worktree_changed_paths(ws.root) if ws.is_memory_path(path)}
+    try:
+        store = Store(index_path(ws), cache_path(ws), readonly=True, busy_timeout=ws.config.index.busy_timeout)
+    except (CorruptIndex, IndexUnavailable):
+        return bool(changed)
+    try:
+        rows = store.worktree_files()
+    finally:
+        store.close()
+    if set(rows) != changed:
+        return True
+    if not changed:
+        return False
+    probed = plumbing.probe_head(ws.root)
+    if probed is None or read_marker(ws)[0] != probed[1]:
+        return True
+    return any(_current_blob(ws, path) != blob for path, blob in rows.items())

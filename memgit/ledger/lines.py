@@ -137,8 +137,25 @@ def focus_lines(query: str | frozenset[str], text: str, start: int) -> tuple[int
     return start + best[1], start + best[1], lines[best[1]]
 
 
+#: The longest query text the ledger keeps (a search's first line only): a pasted page is not a
+#: question, and every clone's ledger would carry it forever (merge=union). Its hash is of the whole.
+MAX_QUERY_CHARS = 300
+
+
+def kept_query(query: str) -> str:
+    """The query as the ledger keeps it (pure): spaces collapsed, cut at a word past
+    `MAX_QUERY_CHARS` with an ellipsis."""
+    text = " ".join(query.split())
+    if len(text) <= MAX_QUERY_CHARS:
+        return text
+    cut = text[:MAX_QUERY_CHARS]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[MAX_QUERY_CHARS // 2 :] else cut) + "…"
+
+
 def render_lines(query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True) -> bytes:
-    """The ledger lines of one search (pure): one JSON object a hit, dream reports left out."""
+    """The ledger lines of one search (pure): one JSON object a hit, dream reports left out. The
+    query text (`kept_query`) is on the first line only; the others carry its hash, by which
+    readers (`memgit.ledger.read`) find it."""
     stamp = now.isoformat(timespec="seconds")
     qhash = query_hash(query)
     terms = _query_words(query)
@@ -149,8 +166,8 @@ def render_lines(query: str, hits: Sequence[Any], now: datetime, *, keep_query: 
             continue  # dreaming's own output is never evidence for dreaming
         focus_start, focus_end, line = focus_lines(terms, hit.text, hit.start_line)
         record: dict[str, Any] = {"t": stamp, "q": qhash}
-        if keep_query:
-            record["query"] = query
+        if keep_query and not out:
+            record["query"] = kept_query(query)
         record.update(
             {
                 "path": path,

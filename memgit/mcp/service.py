@@ -100,6 +100,8 @@ class MemoryService:
 
     # -- keeping the index current -------------------------------------------------------
     def _run_update(self) -> dict[str, Any]:
+        # memgit.toml unreadable: the index is not updated with settings nobody chose (one notice).
+        self.ws.config.require_readable("updating the index")
         # Vectors left pending by hooks are `VectorFill`'s, on a model instance of its own.
         report = freshen(self.ws, Policy.SERVER, worktree=True, embedder=self.session.embedder)
         return report.to_dict()
@@ -329,6 +331,7 @@ class MemoryService:
             },
             "conflicts": index["conflicts"],
             "recall_pending": index["recall_pending"],
+            "config_problems": index["config_problems"],
             "server": {
                 "uptime_s": round(time.time() - self.started, 1),
                 "index_updates": self.updates,

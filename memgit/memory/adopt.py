@@ -132,9 +132,11 @@ def write_globs(root: Path, globs: list[str]) -> None:
         text = text.rstrip("\n") + "\n\n[memory]\n" + line
     tmp = temp_path(path)  # checked before it replaces the file
     tmp.write_text(text, encoding="utf-8")
-    try:
-        load_config_file(tmp)  # never leave a memgit.toml that does not load
-    except MemgitError:
+    written = load_config_file(tmp)  # never leave a memgit.toml that does not load, or without the globs
+    if written.broken or written.memory.extra_paths != tuple(globs):
         tmp.unlink()
-        raise
+        raise MemgitError(
+            f"{CONFIG_NAME} could not take [memory] extra_paths ({written.broken or 'the globs did not read back'}); "
+            f"add them yourself: {line.strip()}"
+        )
     tmp.replace(path)

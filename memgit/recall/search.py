@@ -230,7 +230,11 @@ class Searcher:
         if "tree" not in meta:  # created, but the first build has not committed yet
             raise MemgitError("there is no index yet; run `memgit index`")
         if not meta.get("commit"):
-            notices.append("the repository has no commits yet: commit memory files to make them searchable")
+            notices.append(
+                "the repository has no commits yet: only uncommitted memory files are searched"
+                if self.ws.config.search.worktree
+                else "the repository has no commits yet: commit memory files to make them searchable"
+            )
         cfg = self.ws.config.search
         k, mode = request.k or cfg.k, request.mode
         limit = candidate_count(k, cfg.candidates_factor)

@@ -146,7 +146,7 @@ def test_merge_clean_and_conflicted(repo: Path) -> None:
     merge = subprocess.run(["git", "merge", "--no-edit", "other"], cwd=repo, capture_output=True, text=True)
     assert merge.returncode != 0 and "CONFLICT" in merge.stdout
     # Mid-conflict: HEAD did not move, the index holds; the work-tree overlay indexes the markers.
-    assert index(repo)["mode"] == "noop"
+    assert index(repo, "--committed")["mode"] == "noop"
     overlay = index(repo, "--worktree")
     assert overlay["changed_paths"] >= 1
     assert found(repo, "Rooibosqua") == {"MEMORY.md"}
@@ -390,7 +390,7 @@ def test_one_file_commit_in_a_large_workspace_is_incremental(workspace: Path) ->
 
 
 # -- the work-tree overlay and status ------------------------------------------------------------
-def test_worktree_overlay_then_plain_index_drops_it(repo: Path) -> None:
+def test_worktree_overlay_kept_by_a_plain_index_dropped_by_committed(repo: Path) -> None:
     write(repo / "MEMORY.md", (repo / "MEMORY.md").read_text() + "- Uncommittedkoala preference.\n")
     write(repo / "memory" / "untracked.md", "Untrackedmoose idea.\n")
     (repo / "memory" / "2026-01-05.md").unlink()
@@ -408,8 +408,9 @@ def test_worktree_overlay_then_plain_index_drops_it(repo: Path) -> None:
     st = status(repo)
     assert st["worktree_overlay"] == ["MEMORY.md", "memory/2026-01-05.md", "memory/untracked.md"]
     assert st["up_to_date"] is False
-    # A plain update goes back to HEAD exactly.
-    data = index(repo)
+    # A plain update keeps them (searches include the work tree); `--committed` goes back to HEAD exactly.
+    assert index(repo)["mode"] == "noop" and status(repo)["worktree_overlay"] == st["worktree_overlay"]
+    data = index(repo, "--committed")
     assert data["mode"] == "incremental"
     assert found(repo, "Uncommittedkoala") == set()
     assert found(repo, "Untrackedmoose") == set()

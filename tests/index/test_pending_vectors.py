@@ -23,7 +23,7 @@ import pytest
 
 from memgit.index.freshen import POLICIES, Policy
 from tests.conftest import shared_cache_dir
-from tests.helpers import REPO_ROOT, commit_all, git, memgit, memgit_json, wait_until, write
+from tests.helpers import REPO_ROOT, commit_all, git, memgit, memgit_json, run_async, wait_until, write
 
 ROOT = REPO_ROOT
 #: What a wheel of memgit needs (pyproject's build, the shipped hooks and templates).
@@ -259,6 +259,6 @@ def test_the_mcp_server_fills_pending_vectors_in_the_background(workspace: Path,
                 last = (await session.call_tool("memory_search", {"query": "basalt note"})).structured_content
                 assert last is not None and last["hits"] and lacking(last["notices"]) == 0
 
-    anyio.run(scenario)
+    run_async(scenario)
     assert memgit_json(workspace, "index", "--verify", env=model)["verify"]["ok"]
     assert json.loads(memgit(workspace, "status", "--json", env=model).stdout)["vec0"]["waiting"] is False
