@@ -114,6 +114,7 @@ class Planner:
             "heat": inputs.heat_state,
             "redactions": kept_redactions(inputs),
             "dreams": inputs.dreams_state,
+            "images": inputs.images_state,
         }
 
     def _note_extras(self) -> dict[str, dict]:
@@ -373,8 +374,6 @@ class Planner:
 
     def _static_plans(self) -> list[Plan]:
         plans = []
-        for name in render.static_names(self.inputs.template_dirs):
-            source = render.static_file(self.inputs.template_dirs, name)
-            data = source.read_bytes()
+        for name, data in render.static_assets(self.inputs.shipped, self.inputs.theme).items():
             plans.append(Plan(f"assets/{name}", input_key("static", name, output.digest(data)), constant(data)))
         return plans
