@@ -115,9 +115,11 @@ def build_command(out: Path | None, scope: str, base_url: str, at: str, trust_te
         f"site {kind}: {report.pages} pages, {report.rendered} rendered, {len(report.written)} written, "
         f"{len(report.removed)} removed in {report.seconds:.2f}s"
     )
+    budget = ws.config.site.history_versions
+    capped = f", the newest {budget} of {report.versions_found}" if report.versions_found > budget else ""
     click.echo(
         f"size: {_megabytes(report.bytes)}, of which {_megabytes(report.snapshot_bytes)} in "
-        f"{report.snapshot_pages} past versions of notes ([site] snapshots, history_versions)"
+        f"{report.snapshot_pages} past versions of notes ([site] snapshots, history_versions{capped})"
     )
     click.echo(_templates_line(report.templates, ws.config.site.templates))
     for line in [*problem_lines(report.problems), *redaction_lines(report.redacted), *left_out_lines(report.left_out)]:

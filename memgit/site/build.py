@@ -64,6 +64,9 @@ class BuildReport:
     bytes: int = 0
     snapshot_bytes: int = 0
     snapshot_pages: int = 0
+    #: Past versions the notes have (up to `[site] snapshots` each); `[site] history_versions` of
+    #: them, the newest, get a page.
+    versions_found: int = 0
     #: What a public site left out and why: {what: file | snapshot | subject, path, commit, why}.
     left_out: list[dict] = field(default_factory=list)
     #: How the templates rendered: "shipped" (memgit's own), "sandboxed" (the workspace's, in
@@ -212,6 +215,7 @@ def _make_pages(
     plans = planner.plan(present)
     report = BuildReport(out=str(out), commit=commit, scope=scope, pages=len(plans), incremental=bool(mf.pages))
     report.templates = inputs.templates_mode
+    report.versions_found = planner.versions_found
     # Every path this build may write or remove, checked before anything is: a page's name, or one
     # the manifest remembers, that would land outside the output folder stops the build here.
     output.check_inside(out, [p.url for p in plans])

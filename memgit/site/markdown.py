@@ -105,7 +105,44 @@ def _parser() -> MarkdownIt:
 
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "highlight": _highlight})
     md.enable(["table", "strikethrough"])
+    md.block.ruler.at("table", _bounded_table, {"alt": ["paragraph", "reference"]})
     return md
+
+
+#: The most cells a table is rendered with: markdown-it makes ~4 tokens a cell (a 1 MB table of
+#: 340,000 cells took 570 MB and 11 s); a bigger one is shown as its text, lines and anchors kept.
+MAX_TABLE_CELLS = 20_000
+
+
+def _bounded_table(state: Any, start: int, end: int, silent: bool) -> bool:
+    """GFM's table rule, but a table of more than MAX_TABLE_CELLS cells becomes a plain code
+    block of its lines (with a line saying why) before any cell is parsed."""
+    from markdown_it.rules_block.table import table
+
+    if not table(state, start, end, True):
+        return False
+    if silent:
+        return True
+    first = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
+    columns = max(1, first.strip().strip("|").count("|") + 1)
+    line = start
+    while line < end and not state.isEmpty(line) and (line - start) * columns <= MAX_TABLE_CELLS:
+        line += 1
+    if (line - start) * columns <= MAX_TABLE_CELLS:
+        return bool(table(state, start, end, False))
+    while line < end and not state.isEmpty(line):
+        line += 1
+    notice = state.push("html_block", "", 0)
+    notice.content = (
+        f'<p class="note-meta">A table of {line - start - 2} rows and {columns} columns, shown as its text '
+        f"(tables of more than {MAX_TABLE_CELLS:,} cells are not laid out).</p>\n"
+    )
+    token = state.push("fence", "code", 0)
+    token.info, token.markup = "", "```"
+    token.content = state.getLines(start, line, state.blkIndent, True)
+    token.map = [start, line]
+    state.line = line
+    return True
 
 
 _MD = _parser()
@@ -193,28 +230,36 @@ def _anchor_html(lines: range) -> str:
     return "".join(f'<span id="L{n}"></span>' for n in lines)
 
 
-def anchor_lines(tokens: list[Token], line_count: int, classes: Callable[[int, int], list[str]] | None = None) -> None:
-    """Give every source line an id (`L12`) inside the innermost block that shows it.
+def anchor_lines(
+    tokens: list[Token],
+    line_count: int,
+    classes: Callable[[int, int], list[str]] | None = None,
+    first_line: int = 1,
+) -> None:
+    """Give every source line from `first_line` to `line_count` an id (`L12`) inside the
+    innermost block that shows it.
 
     Each leaf block owns its own lines plus the blank or hidden lines after it (a marker line, a
     table's delimiter row), the first one also the lines before it, so every `#Ln` of the file
     lands somewhere. The block's element gets `class="blk"`, `data-l="first-last"` and the id of
-    its first line; the other lines become empty spans at its start. Works on the token stream
-    in place, from the end so that inserted tokens do not move the ones still to do.
+    its first line; the other lines become empty spans at its start. Works on the token stream in
+    place; the wrappers of code blocks are put in with one pass at the end (inserting each into a
+    list of a million tokens made a big note's page take minutes).
     """
     from markdown_it.token import Token
 
     leaves = [i for i, t in enumerate(tokens) if t.type in _LEAVES and t.map]
     if not leaves:
-        if line_count:
+        if line_count >= first_line:
             extra = Token("html_block", "", 0)
-            extra.content = f'<div class="blk" data-l="1-{line_count}">{_anchor_html(range(1, line_count + 1))}</div>\n'
+            lines = range(first_line, line_count + 1)
+            extra.content = f'<div class="blk" data-l="{first_line}-{line_count}">{_anchor_html(lines)}</div>\n'
             tokens.append(extra)
         return
     starts = [(tokens[i].map or (0, 0))[0] + 1 for i in leaves]
-    for k in range(len(leaves) - 1, -1, -1):
-        index = leaves[k]
-        first = 1 if k == 0 else starts[k]
+    wrapped: dict[int, tuple[Token, Token]] = {}
+    for k, index in enumerate(leaves):
+        first = first_line if k == 0 else starts[k]
         last = starts[k + 1] - 1 if k + 1 < len(leaves) else max(line_count, starts[k])
         last = max(last, first)
         rest = _anchor_html(range(first + 1, last + 1))
@@ -226,19 +271,24 @@ def anchor_lines(tokens: list[Token], line_count: int, classes: Callable[[int, i
             opener.content = f'<div class="{css}" id="L{first}" data-l="{first}-{last}">{rest}'
             closer = Token("html_block", "", 0)
             closer.content = "</div>\n"
-            tokens.insert(index + 1, closer)
-            tokens.insert(index, opener)
+            wrapped[index] = (opener, closer)
             continue
         host = tokens[_host(tokens, index)]
         host.attrSet("id", f"L{first}")
         host.attrSet("data-l", f"{first}-{last}")
         host.attrJoin("class", css)
         if rest:
-            inline = next((t for t in tokens[index + 1 :] if t.type == "inline"), None)
+            inline = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
             if inline is not None:
                 anchor = Token("html_inline", "", 0)
                 anchor.content = rest
                 inline.children = [anchor, *(inline.children or [])]
+    if wrapped:
+        out: list[Token] = []
+        for index, token in enumerate(tokens):
+            pair = wrapped.get(index)
+            out += (pair[0], token, pair[1]) if pair else (token,)
+        tokens[:] = out
 
 
 class Renderer:
@@ -389,16 +439,51 @@ class Renderer:
     ) -> Markup:
         """The note as HTML. A leading `# Title` stays the page's one H1 (`has_h1` says so); any
         other level-1 heading becomes an H2. `heat` (line -> recalls) and `marked` (promoted lines)
-        add classes to the blocks holding those lines."""
-        from memgit.site.repo_markdown import blank_front_matter, fix_cells, front_matter_html
+        add classes to the blocks holding those lines.
+
+        A note longer than PIECES_OVER characters is parsed a piece at a time (`pieces`: each ends
+        at a blank line outside code), so the tokens alive at once follow a piece, not the note (a
+        4.8 MB note held 400 MB of them); a link reference defined in another piece stays text."""
+        from memgit.site.repo_markdown import blank_front_matter, front_matter_html
 
         clean, markers = strip_markers(text)
         clean, front = blank_front_matter(clean)
-        tokens = _MD.parse(clean)
+        count = (clean.count("\n") + (0 if clean.endswith("\n") else 1)) if clean else 0
+        classes = _block_classes(heat or {}, marked) if heat or marked else None
+        spans = pieces(clean) if annotate is None and len(clean) > PIECES_OVER else [(0, len(clean), 0)]
+        self.has_h1 = False
+        slugs: dict[str, int] = {}
+        parts: list[str] = []
+        for start, end, line in spans:
+            tokens = _MD.parse(clean[start:end])
+            for token in tokens if line else ():
+                if token.map:
+                    token.map = [token.map[0] + line, token.map[1] + line]
+            self._shape(tokens, first=not parts)
+            if annotate is not None:
+                self._annotate(tokens, markers, annotate)
+            _task_items(tokens)
+            if anchors:
+                last = count if end >= len(clean) else line + clean.count("\n", start, end)
+                anchor_lines(tokens, last, classes, first_line=line + 1)
+            _heading_ids(tokens, slugs)
+            parts.append(_MD.renderer.render(tokens, _MD.options, {"renderer": self}))
+        html = "".join(parts)
+        self.title_html = Markup("")
+        if self.has_h1 and html.startswith("<h1"):
+            end = html.index("</h1>") + len("</h1>")
+            self.title_html, html = Markup(html[:end]), html[end:].lstrip("\n")
+        return front_matter_html(front) + Markup(html)
+
+    def _shape(self, tokens: list[Token], first: bool) -> None:
+        """Table cells, links in text, and headings: the first block's `# Title` is the page's H1
+        (only in the note's first piece), any other H1 an H2."""
+        from memgit.site.repo_markdown import fix_cells
+
         fix_cells(tokens)
         self._link_text(tokens)
-        self.has_h1 = keep = False
-        first_block = next((t for t in tokens if t.map and t.nesting >= 0), None)
+        keep = False
+        first_block = next((t for t in tokens if t.map and t.nesting >= 0), None) if first else None
         for token in tokens:
             if token.type in ("heading_open", "heading_close") and token.tag == "h1":
                 if token.type == "heading_open" and token is first_block and self.keep_h1:
@@ -409,28 +494,57 @@ class Renderer:
                     keep = False
                 if not keep:
                     token.tag = "h2"
-        if annotate is not None:
-            from markdown_it.token import Token
 
-            spans = _entry_tokens(tokens)
-            paired = _pair(tokens, spans, markers, self.provenance)
-            for (opened, closed), entry in reversed(list(zip(spans, paired, strict=True))):
-                tokens[opened].attrJoin("class", "entry")
-                note = Token("html_block", "", 0)
-                note.content = annotate(entry)
-                # inside a list item; after a paragraph (a <p> holds no block)
-                tokens.insert(closed + 1 if tokens[opened].type == "paragraph_open" else closed, note)
-        _task_items(tokens)
-        if anchors:
-            count = (clean.count("\n") + (0 if clean.endswith("\n") else 1)) if clean else 0
-            anchor_lines(tokens, count, _block_classes(heat or {}, marked) if heat or marked else None)
-        _heading_ids(tokens)
-        html = _MD.renderer.render(tokens, _MD.options, {"renderer": self})
-        self.title_html = Markup("")
-        if self.has_h1 and html.startswith("<h1"):
-            end = html.index("</h1>") + len("</h1>")
-            self.title_html, html = Markup(html[:end]), html[end:].lstrip("\n")
-        return front_matter_html(front) + Markup(html)
+    def _annotate(
+        self, tokens: list[Token], markers: dict[int, EntryMarker | None], annotate: Callable[[Entry], str]
+    ) -> None:
+        """MEMORY.md's entries: each gets its provenance line (`annotate`) after it."""
+        from markdown_it.token import Token
+
+        spans = _entry_tokens(tokens)
+        paired = _pair(tokens, spans, markers, self.provenance)
+        for (opened, closed), entry in reversed(list(zip(spans, paired, strict=True))):
+            tokens[opened].attrJoin("class", "entry")
+            note = Token("html_block", "", 0)
+            note.content = annotate(entry)
+            # inside a list item; after a paragraph (a <p> holds no block)
+            tokens.insert(closed + 1 if tokens[opened].type == "paragraph_open" else closed, note)
+
+
+#: Notes longer than this are parsed in pieces of about PIECE characters (`Renderer.render`).
+PIECES_OVER = 400_000
+PIECE = 100_000
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+
+
+def pieces(text: str, size: int = PIECE) -> list[tuple[int, int, int]]:
+    """(start, end, first line, 0-based) of pieces of `text` that parse alone as they parse in
+    the whole: each of about `size` characters, ending after a blank line outside a fenced block,
+    before a line that begins at the margin (not an indented continuation or code)."""
+    found = []
+    start = line = begin_line = 0
+    fence = ""
+    blank_before = False
+    pos = 0
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        stop = len(text) if nl < 0 else nl + 1
+        row = text[pos:stop]
+        if not fence and blank_before and pos - start >= size and row.strip() and not row[0].isspace():
+            found.append((start, pos, begin_line))
+            start, begin_line = pos, line
+        opened = _FENCE.match(row)
+        if opened is not None:
+            mark = opened[1]
+            if not fence:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and not row[opened.end() :].strip():
+                fence = ""
+        blank_before = not row.strip()
+        pos = stop
+        line += 1
+    found.append((start, len(text), begin_line))
+    return found
 
 
 def _fragment(fragment: str) -> str:
@@ -442,12 +556,12 @@ def _fragment(fragment: str) -> str:
     return slug + "-h" if slug in _RESERVED_IDS else slug
 
 
-def _heading_ids(tokens: list[Token]) -> None:
-    """Each heading's id is its slug (`note.md#heading` lands on it; repeats get `-1`, `-2`); the
-    line anchor it held moves into an empty span at its start, so `#L12` still lands there."""
+def _heading_ids(tokens: list[Token], seen: dict[str, int]) -> None:
+    """Each heading's id is its slug (`note.md#heading` lands on it; repeats get `-1`, `-2`, over
+    the whole note: `seen` counts the slugs of earlier pieces); the line anchor it held moves into
+    an empty span at its start, so `#L12` still lands there."""
     from markdown_it.token import Token
 
-    seen: dict[str, int] = {}
     for i, token in enumerate(tokens):
         if token.type != "heading_open" or i + 1 >= len(tokens):
             continue
