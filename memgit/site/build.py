@@ -16,13 +16,14 @@ import gc
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from memgit.errors import MemgitError
 from memgit.git import history, plumbing
 from memgit.site import manifest as manifest_mod
-from memgit.site import output, render
+from memgit.site import output, parallel, render
 from memgit.site.inputs import Inputs
 from memgit.site.page_plan import Plan
 from memgit.site.pages import Planner
@@ -94,24 +95,12 @@ def check_base_url(base_url: str) -> str:
 #: them worth a pool: a full build renders thousands, a rebuild a handful.
 _PARALLEL_PREFIXES = ("notes/", "source/", "snap/", "assets/search/")
 _PARALLEL_MIN = 200
-_jobs: list[Plan] = []
-_contents: dict[str, bytes] = {}
 
 
-def _produce(index: int) -> tuple[int, bytes, list[tuple[str, str]]]:
-    """One page made in a worker, with what the template sandbox refused while making it (a
-    worker's state dies with it: the report learns of a refusal only through this)."""
-    data = _jobs[index].produce(_contents)
-    return index, data, render.take_refusals()
-
-
-def _workers() -> int:
-    """Processes to render in: one a core, at most four, `MEMGIT_SITE_JOBS` lowering it."""
-    import os
-
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    wanted = os.environ.get("MEMGIT_SITE_JOBS", "")
-    return min(cores, 4, int(wanted)) if wanted.isdigit() and int(wanted) > 0 else min(cores, 4)
+def _produced(plan: Plan, contents: dict[str, bytes]) -> tuple[bytes, list[tuple[str, str]]]:
+    """One page's bytes, with what the template sandbox refused while making it (a worker's
+    state dies with it: the report learns of a refusal only through this)."""
+    return plan.produce(contents), render.take_refusals()
 
 
 def _rendered(todo: list[Plan], contents: dict[str, bytes]) -> Iterator[tuple[Plan, bytes]]:
@@ -119,41 +108,16 @@ def _rendered(todo: list[Plan], contents: dict[str, bytes]) -> Iterator[tuple[Pl
     before the next arrives, so a build holds one page (a few per worker), never the site.
 
     Markdown parsing is most of a full build, and it is pure: the notes, sources, snapshots and
-    search shards of a big build render in forked workers, which inherit the plans and the blobs
-    and send back the bytes a single process makes. Pages that update what the manifest keeps
-    (home, concepts) render in this process afterwards.
+    search shards of a big build render in forked workers (`parallel`), which send back the
+    bytes a single process makes. Pages that update what the manifest keeps (home, concepts)
+    render in this process afterwards.
     """
-    import threading
-
     jobs = [p for p in todo if p.url.startswith(_PARALLEL_PREFIXES)]
-    workers = _workers()
-    # Forking a process that runs other threads (`site serve`'s HTTP server) could copy a lock
-    # one of them holds: such a build renders in this process.
-    context = None
-    if len(jobs) >= _PARALLEL_MIN and workers >= 2 and threading.active_count() == 1:
-        import multiprocessing
-
-        try:
-            context = multiprocessing.get_context("fork")
-        except ValueError:
-            context = None
-    if context is None:
-        for plan in todo:
-            yield plan, plan.produce(contents)
-        return
-    global _jobs, _contents
-    _jobs, _contents = jobs, contents
-    try:
-        with context.Pool(workers) as pool:
-            chunk = min(32, max(4, len(jobs) // (workers * 16)))
-            for index, data, refused in pool.imap_unordered(_produce, range(len(jobs)), chunksize=chunk):
-                render.keep_refusals(refused)
-                yield jobs[index], data
-    finally:
-        _jobs, _contents = [], {}
-    parallel = set(id(p) for p in jobs)
+    for index, (data, refused) in parallel.forked_map(partial(_produced, contents=contents), jobs, _PARALLEL_MIN):
+        render.keep_refusals(refused)
+        yield jobs[index], data
     for plan in todo:
-        if id(plan) not in parallel:
+        if not plan.url.startswith(_PARALLEL_PREFIXES):
             yield plan, plan.produce(contents)
 
 
@@ -230,10 +194,10 @@ def _make_pages(
     sizes: dict[str, int] = {}
     # Decode and redact every needed text here, once: forked workers then inherit the texts, and
     # what they redact is known to this process's report and manifest (a worker's findings die with it).
-    for number, (blob, data) in enumerate(contents.items(), start=1):
-        inputs.shown(blob, data)
-        if number % 50 == 0 or number == len(contents):
-            progress("redacting secrets", number, len(contents))
+    inputs.show_all(contents, progress)
+    # Texts are kept decoded and redacted (`shown`); only the pictures' bytes are copied as they are.
+    pictures = {inputs.tree_files[p].blob for p in inputs.images}
+    contents = {blob: data if blob in pictures else b"" for blob, data in contents.items()}
     try:
         for done, (plan, data) in enumerate(_rendered(todo, contents), start=1):
             sha = output.digest(data)
@@ -257,7 +221,11 @@ def _make_pages(
     report.snapshot_bytes, report.snapshot_pages = sum(snaps), len(snaps)
     report.redacted = redaction_rows(inputs)
     report.left_out = left_out_rows(inputs)
-    report.problems = problem_rows(inputs)
+    # The sandbox refuses a template when a page renders with it; pages kept from an earlier build
+    # (same templates: same global key) were refused then, so the manifest keeps what it said.
+    refused = sorted({(w, y) for w, y in [*(mf.refused if mf.pages else []), *render.take_refusals()]})
+    mf.refused = [[w, y] for w, y in refused]
+    report.problems = problem_rows(inputs, mf.refused)
     mf.pages = pages
     mf.commit = commit
     manifest_mod.save(ws.data_dir, str(out), mf, planner.manifest_state())

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
@@ -31,7 +32,7 @@ from memgit.lint.rules import SECRET_CODES, resolve_settings
 from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
 from memgit.site import manifest as manifest_mod
-from memgit.site import models, pictures, render, untrusted
+from memgit.site import models, parallel, pictures, render, untrusted
 from memgit.site import renames as site_renames
 from memgit.site import theme as site_theme
 from memgit.workspace import Workspace
@@ -72,6 +73,17 @@ def _image_suffix(path: str) -> str:
     return suffix if suffix in models.IMAGE_TYPES else ""
 
 
+def _decode_and_redact(
+    max_bytes: int, redact: Callable[[str], tuple[str, list[list]]], item: tuple[str, bytes]
+) -> tuple[str | None, str | None, list[list]]:
+    """A blob's text as the site shows it (redacted), why it cannot be shown, the lines redacted."""
+    text, problem = models.decode(item[1], max_bytes)
+    if text is None:
+        return None, problem, []
+    text, hits = redact(text)
+    return text, None, hits
+
+
 def _record(summary: models.Summary) -> dict:
     """A summary as the manifest keeps it, with a digest listing pages use as their key."""
     data = summary.to_json()
@@ -96,7 +108,11 @@ class Inputs:
         self.params = models.ChunkParams(
             cfg.chunking.max_tokens, cfg.chunking.overlap_tokens, cfg.chunking.chars_per_token, cfg.site.search_chars
         )
-        self._templates(trust_templates)
+        # The theme, read without following a link, and the Jinja environment it renders in.
+        self.shipped = shipped_dir("templates")
+        self.theme = site_theme.load_theme(ws.root, cfg.site.templates)
+        jinja_cache = ws.data_dir / "site" / "jinja"
+        self.env, self.templates_mode = render.environment(self.shipped, self.theme, jinja_cache, trust_templates)
         lint = resolve_settings(cfg.lint, default_max_bytes=cfg.memory.max_file_bytes)
         # A public site always redacts; `[site] show_secrets` may lift it for the private one only.
         self.redacting = scope == "public" or not cfg.site.show_secrets
@@ -122,13 +138,6 @@ class Inputs:
         self.redactions: dict[str, list[list]] = {}
         #: (path, commit) -> [[line, rule]] for the older versions provenance links show.
         self.ref_redactions: dict[tuple[str, str], list[list]] = {}
-
-    def _templates(self, trusted: bool) -> None:
-        """The theme (read without following a link) and the Jinja environment it renders in."""
-        self.shipped = shipped_dir("templates")
-        self.theme = site_theme.load_theme(self.ws.root, self.cfg.templates)
-        cache = self.ws.data_dir / "site" / "jinja"
-        self.env, self.templates_mode = render.environment(self.shipped, self.theme, cache, trusted)
 
     def gather(self, mf: manifest_mod.Manifest, say: Callable[[str, int, int], None] | None = None) -> None:
         """Every input of the build, read once: the tree's memory files, dreaming's concepts and
@@ -197,7 +206,7 @@ class Inputs:
         missing = sorted(blobs - set(mf.summaries))
         say("reading notes", 0, len(missing))
         fresh = plumbing.read_blobs(self.ws.root, missing) if missing else {}
-        made = 0
+        self.show_all(fresh, say)
         self.records: dict[str, dict] = {}
         for path, entry in self.files.items():
             if not entry.is_regular:
@@ -207,9 +216,6 @@ class Inputs:
                 self.records[path] = _record(
                     models.summarise_text(path, text) if text is not None else models.Summary(problem=problem)
                 )
-                made += 1
-                if made % 50 == 0:
-                    say("summarising and redacting notes", made, len(missing))
             else:
                 self.records[path] = mf.summaries[entry.blob]
         self.blob_records = {e.blob: self.records[p] for p, e in self.files.items() if e.is_regular}
@@ -330,15 +336,21 @@ class Inputs:
     def shown(self, blob: str, data: bytes) -> tuple[str | None, str | None]:
         """A blob's text as the site shows it, decoded and redacted once per build: (text, None) or
         (None, why it cannot be shown)."""
-        found = self._shown.get(blob)
-        if found is None:
-            text, problem = models.decode(data, self.max_bytes)
-            if text is not None:
-                text, hits = self._redact(text)
-                if hits:
-                    self.redactions[blob] = hits
-            found = self._shown[blob] = (text, problem)
-        return found
+        if blob not in self._shown:
+            self.show_all({blob: data}, lambda step, done, total: None)
+        return self._shown[blob]
+
+    def show_all(self, blobs: dict[str, bytes], say: Callable[[str, int, int], None]) -> None:
+        """`shown` for many blobs at once, decoded and redacted on every core (`parallel`)."""
+        todo = [(blob, data) for blob, data in blobs.items() if blob not in self._shown]
+        work = partial(_decode_and_redact, self.max_bytes, self._redact)
+        for done, (index, (text, problem, hits)) in enumerate(parallel.forked_map(work, todo), start=1):
+            blob = todo[index][0]
+            self._shown[blob] = (text, problem)
+            if hits:
+                self.redactions[blob] = hits
+            if done % 50 == 0 or done == len(todo):
+                say("redacting secrets", done, len(todo))
 
     def _redact(self, text: str) -> tuple[str, list[list]]:
         if not self.redacting:

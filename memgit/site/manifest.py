@@ -48,6 +48,7 @@ class Manifest:
     sizes: dict[str, int] = field(default_factory=dict)  # url -> bytes written (the report's site size)
     dreams: dict[str, list[str]] = field(default_factory=dict)  # merged dream tip -> memgit's commits on it
     images: dict[str, str] = field(default_factory=dict)  # picture blob -> its type by its bytes ("" none)
+    refused: list[list[str]] = field(default_factory=list)  # [template and line, why] the sandbox refused
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -94,6 +95,7 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
         sizes=raw.get("sizes", {}),
         dreams=raw.get("dreams", {}),
         images=raw.get("images", {}),
+        refused=raw.get("refused", []),
     )
 
 
@@ -122,6 +124,7 @@ def save(data_dir: Path, out: str, mf: Manifest, state: dict[str, Any]) -> None:
         "pages": {url: list(v) for url, v in sorted(mf.pages.items())},
         **state,
         "sizes": mf.sizes,
+        "refused": mf.refused,
     }
     atomic_write(path, marshal.dumps((FORMAT, data)), durable=False)
     path.with_suffix(".json").unlink(missing_ok=True)  # what versions before 4 wrote

@@ -32,6 +32,7 @@ from markupsafe import Markup, escape
 
 from memgit.core.provenance import EntryMarker, has_inline_marker, is_marker_line, parse_marker, strip_marker
 from memgit.site import urls
+from memgit.site.md_bounds import PIECES_OVER, bounded_table, pieces
 
 if TYPE_CHECKING:  # imported where a page is rendered: a rebuild that renders no Markdown skips it
     from markdown_it import MarkdownIt
@@ -77,7 +78,13 @@ def heading_slug(text: str) -> str:
 def _highlight(code: str, lang: str, attrs: str) -> str:
     """A fenced block's tokens as `<span class="tok-…">`, coloured by site.css in both palettes:
     done at build time (no script on the page), only for a language Pygments knows by name."""
-    tools = _pygments(lang.lower()) if lang else None
+    return _highlighted(code, lang.lower()) if lang else ""
+
+
+@functools.lru_cache(maxsize=2048)
+def _highlighted(code: str, lang: str) -> str:
+    """Highlighting, once a block: documentation repeats its examples in every version's copy."""
+    tools = _pygments(lang)
     if tools is None:
         return ""
     from pygments import highlight
@@ -105,44 +112,8 @@ def _parser() -> MarkdownIt:
 
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "highlight": _highlight})
     md.enable(["table", "strikethrough"])
-    md.block.ruler.at("table", _bounded_table, {"alt": ["paragraph", "reference"]})
+    md.block.ruler.at("table", bounded_table, {"alt": ["paragraph", "reference"]})
     return md
-
-
-#: The most cells a table is rendered with: markdown-it makes ~4 tokens a cell (a 1 MB table of
-#: 340,000 cells took 570 MB and 11 s); a bigger one is shown as its text, lines and anchors kept.
-MAX_TABLE_CELLS = 20_000
-
-
-def _bounded_table(state: Any, start: int, end: int, silent: bool) -> bool:
-    """GFM's table rule, but a table of more than MAX_TABLE_CELLS cells becomes a plain code
-    block of its lines (with a line saying why) before any cell is parsed."""
-    from markdown_it.rules_block.table import table
-
-    if not table(state, start, end, True):
-        return False
-    if silent:
-        return True
-    first = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
-    columns = max(1, first.strip().strip("|").count("|") + 1)
-    line = start
-    while line < end and not state.isEmpty(line) and (line - start) * columns <= MAX_TABLE_CELLS:
-        line += 1
-    if (line - start) * columns <= MAX_TABLE_CELLS:
-        return bool(table(state, start, end, False))
-    while line < end and not state.isEmpty(line):
-        line += 1
-    notice = state.push("html_block", "", 0)
-    notice.content = (
-        f'<p class="note-meta">A table of {line - start - 2} rows and {columns} columns, shown as its text '
-        f"(tables of more than {MAX_TABLE_CELLS:,} cells are not laid out).</p>\n"
-    )
-    token = state.push("fence", "code", 0)
-    token.info, token.markup = "", "```"
-    token.content = state.getLines(start, line, state.blkIndent, True)
-    token.map = [start, line]
-    state.line = line
-    return True
 
 
 _MD = _parser()
@@ -509,42 +480,6 @@ class Renderer:
             note.content = annotate(entry)
             # inside a list item; after a paragraph (a <p> holds no block)
             tokens.insert(closed + 1 if tokens[opened].type == "paragraph_open" else closed, note)
-
-
-#: Notes longer than this are parsed in pieces of about PIECE characters (`Renderer.render`).
-PIECES_OVER = 400_000
-PIECE = 100_000
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-
-
-def pieces(text: str, size: int = PIECE) -> list[tuple[int, int, int]]:
-    """(start, end, first line, 0-based) of pieces of `text` that parse alone as they parse in
-    the whole: each of about `size` characters, ending after a blank line outside a fenced block,
-    before a line that begins at the margin (not an indented continuation or code)."""
-    found = []
-    start = line = begin_line = 0
-    fence = ""
-    blank_before = False
-    pos = 0
-    while pos < len(text):
-        nl = text.find("\n", pos)
-        stop = len(text) if nl < 0 else nl + 1
-        row = text[pos:stop]
-        if not fence and blank_before and pos - start >= size and row.strip() and not row[0].isspace():
-            found.append((start, pos, begin_line))
-            start, begin_line = pos, line
-        opened = _FENCE.match(row)
-        if opened is not None:
-            mark = opened[1]
-            if not fence:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence) and not row[opened.end() :].strip():
-                fence = ""
-        blank_before = not row.strip()
-        pos = stop
-        line += 1
-    found.append((start, len(text), begin_line))
-    return found
 
 
 def _fragment(fragment: str) -> str:

@@ -78,13 +78,11 @@ def kept_redactions(inputs: Inputs) -> dict[str, list[list]]:
     return {blob: hits for blob, hits in sorted(inputs.redactions.items()) if blob in blobs}
 
 
-def problem_rows(inputs: Inputs) -> list[dict]:
+def problem_rows(inputs: Inputs, refused: list[list[str]]) -> list[dict]:
     """What the repository made the build leave out or change, once each (`kind`, `path`, `why`):
-    what gathering found, then what the template sandbox refused while pages were made (in this
-    process and, sent back with their pages, in its workers)."""
-    from memgit.site.render import take_refusals
-
-    rows = [*inputs.problems, *({"kind": "template", "path": w, "why": y} for w, y in take_refusals())]
+    what gathering found, then what the template sandbox refused while this build or an earlier
+    one with the same templates made pages (`refused`, [template and line, why])."""
+    rows = [*inputs.problems, *({"kind": "template", "path": w, "why": y} for w, y in refused)]
     seen: set[tuple[str, str, str]] = set()
     out = []
     for row in rows:

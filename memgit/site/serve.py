@@ -75,9 +75,13 @@ def is_loopback(host: str) -> bool:
 
 def allowed_hosts(host: str, port: int) -> frozenset[str]:
     """The Host headers a request to this server may carry: the address it serves, and the
-    loopback names when it serves loopback. A page elsewhere that points a name of its own at
-    127.0.0.1 (DNS rebinding) sends its own name, and is refused."""
-    names = {host} | (set(LOOPBACK_NAMES) if is_loopback(host) else set())
+    loopback names. A page elsewhere that points a name of its own at 127.0.0.1 (DNS rebinding)
+    sends its own name, and is refused. Empty (any) for an address other machines reach: the site
+    is then open to whoever reaches it, which the person chose (`--host`, and for the private
+    scope `--expose-private`)."""
+    if not is_loopback(host):
+        return frozenset()  # any: whoever reaches the address reads the site anyway (no rebinding needed)
+    names = {host} | set(LOOPBACK_NAMES)
     found = set()
     for name in names:
         shown = f"[{name}]" if ":" in name and not name.startswith("[") else name
@@ -102,7 +106,7 @@ class _Preview(http.server.SimpleHTTPRequestHandler):
 
     def _host_ok(self) -> bool:
         host = (self.headers.get("Host") or "").strip().lower()
-        if host in self.hosts:
+        if host in self.hosts or not self.hosts:
             return True
         body = b"memgit site serve: refused: this request names another host (DNS rebinding?)\n"
         self.send_response(421, "Misdirected Request")
