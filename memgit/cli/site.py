@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -31,10 +32,8 @@ class StepProgress:
         self.tty = sys.stderr.isatty()
         self.enabled = not os.environ.get("MEMGIT_NO_PROGRESS") and hasattr(signal, "setitimer")
         self.every = 0.25 if self.tty else every
-        try:
+        with contextlib.suppress(ValueError):
             self.every = max(0.01, float(os.environ.get("MEMGIT_PROGRESS_SECONDS", self.every)))
-        except ValueError:
-            pass
         self.step, self.done, self.total = "starting", 0, 0
         self.started = time.monotonic()
         self._drawn = False
