@@ -15,6 +15,8 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+#: Items a worker does before a fresh one takes its place.
+RECYCLE = 400
 _work: Callable[[Any], Any] | None = None
 _items: Sequence[Any] = ()
 
@@ -52,8 +54,11 @@ def forked_map(work: Callable[[Any], Any], items: Sequence[Any], minimum: int = 
         return
     _work, _items = work, items
     try:
-        with context.Pool(count) as pool:
-            chunk = min(32, max(4, len(items) // (count * 16)))
+        chunk = min(32, max(4, len(items) // (count * 16)))
+        # A worker copies each page of the parent's heap it touches (reference counts are
+        # writes): a fresh worker now and then gives them back (a big site's workers grew to
+        # 150 MB each; forking again costs milliseconds).
+        with context.Pool(count, maxtasksperchild=max(1, RECYCLE // chunk)) as pool:
             yield from pool.imap_unordered(_call, range(len(items)), chunksize=chunk)
     finally:
         _work, _items = None, ()
