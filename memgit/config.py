@@ -274,6 +274,13 @@ class SiteConfig:
         minimum=0,
         maximum=200,
     )
+    history_versions: int = setting(
+        1000,
+        "past versions of notes the whole site gives a page, the newest first (each note at most `snapshots`); "
+        "bounds a long history's share of the site",
+        minimum=0,
+        cap=COUNT,
+    )
     search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100, cap=COUNT)
     show_secrets: bool = setting(
         False,

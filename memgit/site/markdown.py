@@ -33,6 +33,7 @@ from markupsafe import Markup, escape
 from memgit.core.provenance import EntryMarker, has_inline_marker, is_marker_line, parse_marker, strip_marker
 from memgit.site import urls
 from memgit.site import vault as vault_links
+from memgit.site.md_bounds import PIECES_OVER, bounded_table, pieces
 
 if TYPE_CHECKING:  # imported where a page is rendered: a rebuild that renders no Markdown skips it
     from markdown_it import MarkdownIt
@@ -94,7 +95,13 @@ def heading_slug(text: str) -> str:
 def _highlight(code: str, lang: str, attrs: str) -> str:
     """A fenced block's tokens as `<span class="tok-…">`, coloured by site.css in both palettes:
     done at build time (no script on the page), only for a language Pygments knows by name."""
-    tools = _pygments(lang.lower()) if lang else None
+    return _highlighted(code, lang.lower()) if lang else ""
+
+
+@functools.lru_cache(maxsize=2048)
+def _highlighted(code: str, lang: str) -> str:
+    """Highlighting, once a block: documentation repeats its examples in every version's copy."""
+    tools = _pygments(lang)
     if tools is None:
         return ""
     from pygments import highlight
@@ -133,6 +140,7 @@ def _parser() -> MarkdownIt:
     md.use(footnote_plugin, inline=False)
     md.use(gfm_autolink_plugin)
     md.use(obsidian_md.plugin)
+    md.block.ruler.at("table", bounded_table, {"alt": ["paragraph", "reference"]})
     return md
 
 
@@ -221,31 +229,39 @@ def _anchor_html(lines: range) -> str:
     return "".join(f'<span id="L{n}"></span>' for n in lines)
 
 
-def anchor_lines(tokens: list[Token], line_count: int, classes: Callable[[int, int], list[str]] | None = None) -> None:
-    """Give every source line an id (`L12`) inside the innermost block that shows it.
+def anchor_lines(
+    tokens: list[Token],
+    line_count: int,
+    classes: Callable[[int, int], list[str]] | None = None,
+    first_line: int = 1,
+) -> None:
+    """Give every source line from `first_line` to `line_count` an id (`L12`) inside the
+    innermost block that shows it.
 
     Each leaf block owns its own lines plus the blank or hidden lines after it (a marker line, a
     table's delimiter row), the first one also the lines before it, so every `#Ln` of the file
     lands somewhere. The block's element gets `class="blk"`, `data-l="first-last"` and the id of
-    its first line; the other lines become empty spans at its start. Works on the token stream
-    in place, from the end so that inserted tokens do not move the ones still to do.
+    its first line; the other lines become empty spans at its start. Works on the token stream in
+    place; the wrappers of code blocks are put in with one pass at the end (inserting each into a
+    list of a million tokens made a big note's page take minutes).
     """
     from markdown_it.token import Token
 
     leaves = [i for i, t in enumerate(tokens) if t.type in _LEAVES and t.map]
     if not leaves:
-        if line_count:
+        if line_count >= first_line:
             extra = Token("html_block", "", 0)
-            extra.content = f'<div class="blk" data-l="1-{line_count}">{_anchor_html(range(1, line_count + 1))}</div>\n'
+            lines = range(first_line, line_count + 1)
+            extra.content = f'<div class="blk" data-l="{first_line}-{line_count}">{_anchor_html(lines)}</div>\n'
             tokens.append(extra)
         return
     starts = [(tokens[i].map or (0, 0))[0] + 1 for i in leaves]
     # Ranges follow the lines, not the token order: footnotes are moved to the end of the stream.
     order = sorted(set(starts))
     following = {a: b for a, b in zip(order, order[1:], strict=False)}
-    for k in range(len(leaves) - 1, -1, -1):
-        index = leaves[k]
-        first = 1 if starts[k] == order[0] else starts[k]
+    wrapped: dict[int, tuple[Token, Token]] = {}
+    for k, index in enumerate(leaves):
+        first = first_line if starts[k] == order[0] else starts[k]
         last = following[starts[k]] - 1 if starts[k] in following else max(line_count, starts[k])
         last = max(last, first)
         rest = _anchor_html(range(first + 1, last + 1))
@@ -257,19 +273,24 @@ def anchor_lines(tokens: list[Token], line_count: int, classes: Callable[[int, i
             opener.content = f'<div class="{css}" id="L{first}" data-l="{first}-{last}">{rest}'
             closer = Token("html_block", "", 0)
             closer.content = "</div>\n"
-            tokens.insert(index + 1, closer)
-            tokens.insert(index, opener)
+            wrapped[index] = (opener, closer)
             continue
         host = tokens[_host(tokens, index)]
         host.attrSet("id", f"L{first}")
         host.attrSet("data-l", f"{first}-{last}")
         host.attrJoin("class", css)
         if rest:
-            inline = next((t for t in tokens[index + 1 :] if t.type == "inline"), None)
+            inline = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
             if inline is not None:
                 anchor = Token("html_inline", "", 0)
                 anchor.content = rest
                 inline.children = [anchor, *(inline.children or [])]
+    if wrapped:
+        out: list[Token] = []
+        for index, token in enumerate(tokens):
+            pair = wrapped.get(index)
+            out += (pair[0], token, pair[1]) if pair else (token,)
+        tokens[:] = out
 
 
 class Renderer:
@@ -434,17 +455,53 @@ class Renderer:
     ) -> Markup:
         """The note as HTML. A leading `# Title` stays the page's one H1 (`has_h1` says so); any
         other level-1 heading becomes an H2. `heat` (line -> recalls) and `marked` (promoted lines)
-        add classes to the blocks holding those lines."""
-        from memgit.site.repo_markdown import blank_front_matter, fix_cells, front_matter_html, neutralise_html
+        add classes to the blocks holding those lines.
+
+        A note longer than PIECES_OVER characters is parsed a piece at a time (`pieces`: each ends
+        at a blank line outside code), so the tokens alive at once follow a piece, not the note (a
+        4.8 MB note held 400 MB of them); a link reference defined in another piece stays text."""
+        from memgit.site.repo_markdown import blank_front_matter, front_matter_html, neutralise_html
 
         clean, markers = strip_markers(text)
         clean, front = blank_front_matter(clean)
-        tokens = _MD.parse(clean)
-        neutralise_html(tokens)
+        count = (clean.count("\n") + (0 if clean.endswith("\n") else 1)) if clean else 0
+        classes = _block_classes(heat or {}, marked) if heat or marked else None
+        spans = pieces(clean) if annotate is None and len(clean) > PIECES_OVER else [(0, len(clean), 0)]
+        self.has_h1 = False
+        slugs: dict[str, int] = {}
+        parts: list[str] = []
+        for start, end, line in spans:
+            tokens = _MD.parse(clean[start:end])
+            neutralise_html(tokens)
+            for token in tokens if line else ():
+                if token.map:
+                    token.map = [token.map[0] + line, token.map[1] + line]
+            self._shape(tokens, first=not parts)
+            if annotate is not None:
+                self._annotate(tokens, markers, annotate)
+            _task_items(tokens)
+            if anchors:
+                last = count if end >= len(clean) else line + clean.count("\n", start, end)
+                anchor_lines(tokens, last, classes, first_line=line + 1)
+            if not self.depth:  # an embedded note's headings are not this page's anchors
+                _heading_ids(tokens, slugs)
+            parts.append(_MD.renderer.render(tokens, _MD.options, {"renderer": self}))
+        html = "".join(parts)
+        self.title_html = Markup("")
+        if self.has_h1 and html.startswith("<h1"):
+            end = html.index("</h1>") + len("</h1>")
+            self.title_html, html = Markup(html[:end]), html[end:].lstrip("\n")
+        return front_matter_html(front) + Markup(html)
+
+    def _shape(self, tokens: list[Token], first: bool) -> None:
+        """Table cells, links in text, and headings: the first block's `# Title` is the page's H1
+        (only in the note's first piece), any other H1 an H2."""
+        from memgit.site.repo_markdown import fix_cells
+
         fix_cells(tokens)
         self._link_text(tokens)
-        self.has_h1 = keep = False
-        first_block = next((t for t in tokens if t.map and t.nesting >= 0), None)
+        keep = False
+        first_block = next((t for t in tokens if t.map and t.nesting >= 0), None) if first else None
         for token in tokens:
             if token.type in ("heading_open", "heading_close") and token.tag == "h1":
                 if token.type == "heading_open" and token is first_block and self.keep_h1:
@@ -455,29 +512,21 @@ class Renderer:
                     keep = False
                 if not keep:
                     token.tag = "h2"
-        if annotate is not None:
-            from markdown_it.token import Token
 
-            spans = _entry_tokens(tokens)
-            paired = _pair(tokens, spans, markers, self.provenance)
-            for (opened, closed), entry in reversed(list(zip(spans, paired, strict=True))):
-                tokens[opened].attrJoin("class", "entry")
-                note = Token("html_block", "", 0)
-                note.content = annotate(entry)
-                # inside a list item; after a paragraph (a <p> holds no block)
-                tokens.insert(closed + 1 if tokens[opened].type == "paragraph_open" else closed, note)
-        _task_items(tokens)
-        if anchors:
-            count = (clean.count("\n") + (0 if clean.endswith("\n") else 1)) if clean else 0
-            anchor_lines(tokens, count, _block_classes(heat or {}, marked) if heat or marked else None)
-        if not self.depth:  # an embedded note's headings are not this page's anchors
-            _heading_ids(tokens)
-        html = _MD.renderer.render(tokens, _MD.options, {"renderer": self})
-        self.title_html = Markup("")
-        if self.has_h1 and html.startswith("<h1"):
-            end = html.index("</h1>") + len("</h1>")
-            self.title_html, html = Markup(html[:end]), html[end:].lstrip("\n")
-        return front_matter_html(front) + Markup(html)
+    def _annotate(
+        self, tokens: list[Token], markers: dict[int, EntryMarker | None], annotate: Callable[[Entry], str]
+    ) -> None:
+        """MEMORY.md's entries: each gets its provenance line (`annotate`) after it."""
+        from markdown_it.token import Token
+
+        spans = _entry_tokens(tokens)
+        paired = _pair(tokens, spans, markers, self.provenance)
+        for (opened, closed), entry in reversed(list(zip(spans, paired, strict=True))):
+            tokens[opened].attrJoin("class", "entry")
+            note = Token("html_block", "", 0)
+            note.content = annotate(entry)
+            # inside a list item; after a paragraph (a <p> holds no block)
+            tokens.insert(closed + 1 if tokens[opened].type == "paragraph_open" else closed, note)
 
 
 def _fragment(fragment: str) -> str:
@@ -489,12 +538,12 @@ def _fragment(fragment: str) -> str:
     return slug + "-h" if slug in _RESERVED_IDS else slug
 
 
-def _heading_ids(tokens: list[Token]) -> None:
-    """Each heading's id is its slug (`note.md#heading` lands on it; repeats get `-1`, `-2`); the
-    line anchor it held moves into an empty span at its start, so `#L12` still lands there."""
+def _heading_ids(tokens: list[Token], seen: dict[str, int]) -> None:
+    """Each heading's id is its slug (`note.md#heading` lands on it; repeats get `-1`, `-2`, over
+    the whole note: `seen` counts the slugs of earlier pieces); the line anchor it held moves into
+    an empty span at its start, so `#L12` still lands there."""
     from markdown_it.token import Token
 
-    seen: dict[str, int] = {}
     for i, token in enumerate(tokens):
         if token.type != "heading_open" or i + 1 >= len(tokens):
             continue
@@ -581,6 +630,12 @@ def _render_link_open(self: RendererHTML, tokens: Sequence[Token], idx: int, opt
     return f'<a{attrs} rel="nofollow noopener noreferrer">'
 
 
+def _render_raw_html(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    from memgit.site.repo_markdown import render_raw_html
+
+    return render_raw_html(self, tokens, idx, options, env)
+
+
 def _render_link_close(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
@@ -605,12 +660,6 @@ def _render_image(self: RendererHTML, tokens: Sequence[Token], idx: int, options
     title = token.attrGet("title")
     extra = f' title="{escape(title)}"' if title else ""
     return f'<img class="note-img" src="{escape(src)}" alt="{escape(alt)}"{extra} loading="lazy" decoding="async">'
-
-
-def _render_raw_html(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-    from memgit.site.repo_markdown import render_raw_html
-
-    return render_raw_html(self, tokens, idx, options, env)
 
 
 def _render_table_open(

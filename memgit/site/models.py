@@ -87,9 +87,22 @@ class Summary:
         )
 
 
-def is_private(path: str, private_paths: Iterable[str] = ()) -> bool:
-    """Memory a `--scope public` site leaves out: MEMORY.md, USER.md, sessions, dream reports, config."""
-    return any(paths.glob_match(pattern, path) for pattern in (*PRIVATE_ALWAYS, *private_paths))
+def is_private(path: str, private_paths: Iterable[str] = (), defaults: bool = True) -> bool:
+    """Memory a `--scope public` site leaves out: MEMORY.md, USER.md, sessions, dream reports, and
+    what `[site] private_paths` names. A pattern names files or a folder: `memory/people` (or
+    `memory/people/`) covers everything below that folder, as a person writing it means."""
+    patterns = (*PRIVATE_ALWAYS, *private_paths) if defaults else tuple(private_paths)
+    for pattern in patterns:
+        folder = pattern.rstrip("/")
+        if paths.glob_match(pattern, path) or (folder and paths.glob_match(folder + "/**", path)):
+            return True
+    return False
+
+
+def unmatched_patterns(patterns: Iterable[str], memory: Iterable[str]) -> list[str]:
+    """The patterns (as `is_private` reads them) that match none of the `memory` paths."""
+    files = list(memory)
+    return [p for p in patterns if not any(is_private(path, (p,), defaults=False) for path in files)]
 
 
 def decode(data: bytes, max_bytes: int) -> tuple[str | None, str | None]:

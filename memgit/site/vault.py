@@ -154,6 +154,30 @@ class Resolver:
         return min(candidates, key=lambda p: (-_shared_folders(p, here), p.count("/"), len(p), p))
 
 
+def resolve_links(
+    records: Mapping[str, Mapping], files: Iterable[str]
+) -> tuple[dict[str, dict[str, str]], dict[str, list[str]], dict[str, list[str]]]:
+    """Every shown file's links as paths, from its summary record (`links`: what it links by path;
+    `wiki`: its wikilink targets; `aliases`): (note -> {target: the file it opens}, note -> every
+    path it links, note -> the targets no file matches, for the build report)."""
+    aliases = {p: r["aliases"] for p, r in records.items() if r.get("aliases")}
+    resolver = Resolver(files, aliases)
+    wiki: dict[str, dict[str, str]] = {}
+    links: dict[str, list[str]] = {}
+    unresolved: dict[str, list[str]] = {}
+    for path, record in records.items():
+        found = set(record.get("links", []))
+        for target in record.get("wiki", []):
+            hit = resolver.resolve(target, path)
+            if hit is None:
+                unresolved.setdefault(path, []).append(target)
+                continue
+            wiki.setdefault(path, {})[target] = hit
+            found.add(hit)
+        links[path] = sorted(found - {path})
+    return wiki, links, unresolved
+
+
 def _shared_folders(path: str, here: str) -> int:
     """How many leading folders `path` shares with the folder `here`."""
     count = 0
