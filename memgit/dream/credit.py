@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from memgit.core.text import STOP_WORDS
+from memgit.dream.turns import is_transcript, role_of
 from memgit.ledger.lines import Recall, text_hash
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -32,6 +33,10 @@ WORD_WEIGHT = 0.5
 MARGIN = 0.1
 #: The least cosine for a heading's recall to go to a line under it that shares no word with the question.
 HEADING_FLOOR = 0.3
+
+#: How far back (JSONL lines) an assistant's restatement looks for the person's line, and how close it must be.
+RESTATE_LINES = 8
+RESTATE_SIMILARITY = 0.6
 
 Compare = Callable[[list[str], list[str]], list[list[float]]]
 
@@ -73,14 +78,40 @@ def credit(recalls: Sequence[Recall], files: Mapping[str, str | None], compare: 
         region = _region(lines, r)
         heading = bool(_HEADING.match(lines[r.focus_start - 1]))
         if not region or (len(region) == 1 and region[0] == r.focus_start):
-            out.append(r)
-            continue
-        best = _best(r, lines, region, compare, heading)
+            best = r.focus_start
+        else:
+            best = _best(r, lines, region, compare, heading)
+        if is_transcript(r.path):
+            best = _restated(lines, best, compare)
         if best == r.focus_start:
             out.append(r)
             continue
         out.append(replace(r, focus_start=best, focus_end=best, text_hash=text_hash(lines[best - 1])))
     return out
+
+
+def _restated(lines: Sequence[str], number: int, compare: Compare | None) -> int:
+    """For an assistant's turn that restates what the person said a few turns before ("Got it:
+    Amy charges £12 an hour"), the person's line (a search that found the restatement found
+    their fact); any other line as it is."""
+    turn = role_of(lines[number - 1])
+    if turn is None or turn[0] != "assistant":
+        return number
+    earlier = [
+        n
+        for n in range(number - 1, max(0, number - RESTATE_LINES) - 1, -1)
+        if n >= 1 and (found := role_of(lines[n - 1])) is not None and found[0] == "user"
+    ]
+    if not earlier:
+        return number
+    said = [role_of(lines[n - 1])[1] for n in earlier]  # type: ignore[index]
+    if compare is not None:
+        scores = compare([turn[1]], said)[0]
+    else:
+        mine = _words(turn[1])
+        scores = [len(mine & _words(s)) / len(mine | _words(s)) if mine | _words(s) else 0.0 for s in said]
+    best = max(range(len(earlier)), key=lambda i: (scores[i], -i))
+    return earlier[best] if scores[best] >= RESTATE_SIMILARITY else number
 
 
 def _best(r: Recall, lines: Sequence[str], region: list[int], compare: Compare | None, heading: bool) -> int:

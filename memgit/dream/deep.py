@@ -19,7 +19,6 @@ from dataclasses import replace
 from datetime import date
 
 from memgit.config import DreamConfig
-from memgit.core.paths import daily_log_day
 from memgit.core.provenance import MemoryEntry, SourceRef
 from memgit.dream import memory_doc
 from memgit.dream.concepts import entry_key, plain, words
@@ -29,6 +28,7 @@ from memgit.dream.model import Action, Candidate, Review, ShortTerm, Similarity
 from memgit.dream.scoring import components
 from memgit.dream.standalone import CHANGE_WORDS
 from memgit.dream.subjects import Subject, same_subject, subject_of, values_of
+from memgit.dream.turns import note_day
 from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds, judge
 from memgit.ledger.lines import Recall
 
@@ -73,15 +73,14 @@ def _entry_day(entry: MemoryEntry, review: Review) -> str:
     record = review.records.get(entry.key)
     source = record.source if record is not None and record.source else entry.marker.source
     if source is not None:
-        day = daily_log_day(source.path)
+        day = note_day(source.path)
         if day is not None:
-            return day.isoformat()
+            return day
     return record.day if record is not None else entry.marker.promoted or ""
 
 
 def _candidate_day(c: Candidate) -> str:
-    day = daily_log_day(c.entry.path)
-    return day.isoformat() if day else min(c.entry.days)
+    return note_day(c.entry.path) or min(c.entry.days)
 
 
 def _newest_first(c: Candidate) -> tuple[str, str, int]:
@@ -93,8 +92,7 @@ def version_thresholds(similarity: Similarity) -> VersionThresholds:
 
 
 def _entry_order(e: ShortTerm) -> tuple[str, str, int]:
-    day = daily_log_day(e.path)
-    return (day.isoformat() if day else min(e.days, default=""), e.path, e.start)
+    return (note_day(e.path) or min(e.days, default=""), e.path, e.start)
 
 
 def pool_versions(entries: list[ShortTerm], similarity: Similarity) -> list[ShortTerm]:

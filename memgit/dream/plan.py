@@ -17,6 +17,7 @@ from memgit.dream.proposals import action_records, migration_records
 from memgit.dream.rem import rem_phase
 from memgit.dream.report import render_report
 from memgit.dream.safety import safe_action, safe_record, shown
+from memgit.dream.turns import is_transcript, turn_view
 from memgit.ledger.uses import USE_QUERY_HASHES
 
 
@@ -53,22 +54,25 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     # Session-start loads and gets of MEMORY.md are uses (forgetting reads them), not evidence.
     evidence = [r for r in until_now if oldest <= r.day and r.query_hash not in USE_QUERY_HASHES]
     # Each recall counts for the line of its hit that answers its question (a heading's, its section's).
-    evidence = credit(evidence, inputs.files, inputs.similarity.compare)
+    # A transcript is read turn by turn, each on its JSONL line (turns.py), as the index reads it.
+    files = {p: turn_view(t) if t is not None and is_transcript(p) else t for p, t in inputs.files.items()}
+    evidence = credit(evidence, files, inputs.similarity.compare)
     memory_text, migrated = memory_doc.migrate(inputs.memory_text)
     review, implied = review_of(inputs, memory_text)
     moved = migration_records(migrated, today.isoformat())
     review = _with_migrated(review, moved)
     light = light_phase(
         evidence,
-        inputs.files,
+        files,
         inputs.recent_notes,
         fold_similarity=cfg.dedupe_similarity,
         today=today,
         lint=inputs.lint,
         top_hits=cfg.recall_top_hits,
         min_relative=cfg.recall_min_relative_score,
+        user_name=cfg.user_name,
     )
-    places = concept_places(light.entries, inputs.files, inputs.recent_notes, lint=inputs.lint, exclude=light.speakers)
+    places = concept_places(light.entries, files, inputs.recent_notes, lint=inputs.lint, exclude=light.speakers)
     light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
     recent = [r for r in evidence if r.day >= light_first]
     rem = rem_phase(
@@ -113,7 +117,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     )
     plan.records = [
         safe_record(r, inputs.lint)
-        for r in action_records(actions, states, candidates, day=plan.day, files=inputs.files, recalls=inputs.recalls)
+        for r in action_records(actions, states, candidates, day=plan.day, files=files, recalls=inputs.recalls)
     ]
     if migrated:
         plan.migrated = memory_text
