@@ -21,6 +21,7 @@ from datetime import date
 
 from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR, daily_log_day
 from memgit.core.provenance import is_marker_line
+from memgit.dream.blocks import continues_below, fenced_lines
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags, plain, speakers, words
 from memgit.dream.model import ShortTerm
@@ -38,6 +39,8 @@ _RULE = re.compile(r"^\s*([-*_=])(\s*\1){2,}\s*$")
 MIN_WORDS = 4
 #: Why an assistant's turn is never promoted: it is not the person's word.
 ASSISTANT = "assistant's words"
+CODE_BLOCK = "junk: code block"
+CONTINUES = "continues below"
 
 
 @dataclass
@@ -163,6 +166,7 @@ def light_phase(
     junk: dict[str, int] = defaultdict(int)
     split_cache: dict[str, list[str]] = {}
     marked: dict[str, dict[int, str]] = {}  # path -> the lines the lint flags (a key's body included)
+    fences: dict[str, frozenset[int]] = {}  # path -> the lines of its fenced code blocks
     for (path, _hash), items in sorted(groups.items()):
         latest = max(items, key=lambda r: (r.time, r.focus_start))
         reason = path_reason(path)
@@ -193,7 +197,9 @@ def light_phase(
         if path not in marked:
             marked[path] = flagged_lines(lines, lint)
         covered = [marked[path][n] for n in range(located.start, located.end + 1) if n in marked[path]]
-        judge(entry, lines, today, lint, voices, covered[0] if covered else None, user_name)
+        if path not in fences:
+            fences[path] = frozenset() if is_transcript(path) else fenced_lines(lines)
+        judge(entry, lines, today, lint, voices, covered[0] if covered else None, user_name, fences[path])
         (rejected if entry.rejected else entries).append(entry)
     entries, folded = fold(entries, fold_similarity)
     return LightResult(
@@ -241,11 +247,15 @@ def judge(
     voices: frozenset[str],
     code: str | None = None,
     user_name: str = "",
+    fenced: frozenset[int] = frozenset(),
 ) -> None:
     """Set the entry's standalone text and tags, or the reason it can never be promoted (`code`: the
     rule the lint flags its lines with in the file, a private key's body included). A transcript's
     user turn is the person's words (`user_name`, else "The user"); an assistant's never are."""
     code = code or flagged(entry.text, lint)
+    if code is None and any(n in fenced for n in range(entry.start, entry.end + 1)):
+        entry.rejected = CODE_BLOCK  # a line of code, or a `# comment` in a block: never a fact alone
+        return
     if code is None:
         reason = junk_reason(entry.path, entry.text)
         if reason:
@@ -253,6 +263,9 @@ def judge(
             return
     if code is not None:
         entry.rejected, entry.shown = f"junk: {code}", shown(entry.text, lint)
+        return
+    if not is_transcript(entry.path) and continues_below(lines, entry.end):
+        entry.rejected = CONTINUES  # "Run the backup like this:" without the block below it
         return
     text, day = entry.text, daily_log_day(entry.path)
     if is_transcript(entry.path):

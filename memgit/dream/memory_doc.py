@@ -98,9 +98,25 @@ def subject_title(body: str, titles: Iterable[str] = ()) -> str:
     return min(mentioned)[1] if mentioned else title
 
 
+_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
+
+
+def one_line(body: str) -> str:
+    """`body` on one line with single spaces, but a code span's bytes as written (a command's spacing
+    is part of the command)."""
+    flat = body.replace("\r", " ").replace("\n", " ")
+    out: list[str] = []
+    at = 0
+    for match in _CODE_SPAN.finditer(flat):
+        out += [re.sub(r"\s+", " ", flat[at : match.start()]), match.group(0)]
+        at = match.end()
+    out.append(re.sub(r"\s+", " ", flat[at:]))
+    return "".join(out).strip()
+
+
 def entry_line(key: str, body: str) -> str:
     """An entry as memgit writes it: its one body line and the short marker (no line ending)."""
-    return " ".join(body.split()) + short_marker(key)
+    return one_line(body) + short_marker(key)
 
 
 def _eol(text: str) -> str:

@@ -16,6 +16,7 @@ from memgit.core.paths import daily_log_day
 from memgit.core.provenance import SourceRef
 from memgit.core.text import STOP_WORDS
 from memgit.dream import memory_doc
+from memgit.dream.blocks import fenced_lines
 from memgit.dream.concepts import plain
 from memgit.dream.entries import EntryRecord
 from memgit.dream.model import Action, Candidate
@@ -31,8 +32,9 @@ def source_heading(text: str | None, line: int) -> str | None:
     if not text:
         return None
     lines = text.splitlines()
+    fenced = fenced_lines(lines)
     for number in range(min(line, len(lines)) - 1, -1, -1):
-        if _HEADING.match(lines[number]):
+        if _HEADING.match(lines[number]) and number + 1 not in fenced:
             return lines[number].strip()
     return None
 

@@ -110,9 +110,29 @@ class Verdict:
     changes: tuple[str, ...] = ()
 
 
+_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_HELD = re.compile(r"CODESPAN(\d+)X")
+
+
 def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None, today: date) -> Verdict:
     """The promoted copy of `text` (lines `start`… of a file whose lines are `lines`, written on `day`
-    when it is a daily log), judged on `today`, the day of the dream."""
+    when it is a daily log), judged on `today`, the day of the dream. Code spans (a command, a path,
+    a setting) are held out of every rule and copied byte for byte: no date, pronoun or chatter
+    rule reads inside them."""
+    spans: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"CODESPAN{len(spans) - 1}X"
+
+    verdict = _standalone(_CODE_SPAN.sub(hold, text), lines=lines, start=start, day=day, today=today)
+    if not spans:
+        return verdict
+    restored = _HELD.sub(lambda m: spans[int(m.group(1))], verdict.text)
+    return Verdict(restored, verdict.reason, verdict.changes)
+
+
+def _standalone(text: str, *, lines: Sequence[str], start: int, day: date | None, today: date) -> Verdict:
     changes: list[str] = []
     if _TASK.match(text):
         return Verdict(plain(text), TRANSIENT)
