@@ -77,6 +77,9 @@ class DreamInputs:
     carried: tuple[Decision, ...] = ()
     #: Regenerating a branch after a drop: the only keys it may propose (None: any).
     only: frozenset[str] | None = None
+    #: The dated notes (daily logs, transcripts) of the evidence window at the base: the lines of the
+    #: subject timeline (timeline.py).
+    window_notes: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -103,6 +106,8 @@ class ShortTerm:
     shown: str = ""
     #: What standing alone changed: "date", "subject", "speaker", "chatter".
     changes: tuple[str, ...] = ()
+    #: Searches that count for it because they found an older version of its fact (pooled), not it.
+    pooled: frozenset[tuple[str, str, str]] = frozenset()
 
     @property
     def fact(self) -> str:
@@ -143,6 +148,10 @@ class Candidate:
     also: list[SourceRef] = field(default_factory=list)
     #: (key, text) of entries, or other proposals of this run, this may be a newer version of (versions.py)
     conflicts: list[tuple[str, str]] = field(default_factory=list)
+    #: An update of a line a person wrote in MEMORY.md: that line as written (it is replaced in place).
+    target_raw: str | None = None
+    #: Proposed as the newer version of an entry found on the subject timeline, not by searches.
+    timeline: bool = False
 
     def explain(self) -> dict[str, Any]:
         e = self.entry
@@ -179,6 +188,10 @@ class Action:
     previous_source: SourceRef | None = None
     also: tuple[SourceRef, ...] = ()
     previous_text: str | None = None  # an update: the text it replaces
+    #: An update of a line a person wrote (not an entry memgit wrote).
+    previous_by_hand: bool = False
+    #: Proposed from the subject timeline (a newer note on an entry's subject), not from searches.
+    timeline: bool = False
     #: (key, text) of what it may conflict with: an entry, or another proposal of the run
     conflicts: tuple[tuple[str, str], ...] = ()
 

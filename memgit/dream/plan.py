@@ -17,6 +17,7 @@ from memgit.dream.proposals import action_records, migration_records
 from memgit.dream.rem import rem_phase
 from memgit.dream.report import render_report
 from memgit.dream.safety import safe_action, safe_record, shown
+from memgit.dream.timeline import silent_lines
 from memgit.dream.turns import is_transcript, turn_view
 from memgit.ledger.uses import USE_QUERY_HASHES
 
@@ -82,6 +83,9 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         lookback_days=cfg.rem_lookback_days,
         min_strength=cfg.theme_min_strength,
     )
+    notes = {p: turn_view(t) if is_transcript(p) else t for p, t in inputs.window_notes.items()}
+    taken = {(p, n) for e in light.entries + light.rejected for p, s, t in e.sources for n in range(s, t + 1)}
+    silent = silent_lines(notes, taken, today, inputs.lint, light.speakers, cfg.user_name)
     candidates, actions, states, counts = deep_phase(
         light.entries + light.rejected,
         memory_text,
@@ -91,6 +95,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         now_day=today,
         base_commit=inputs.base_commit,
         review=review,
+        silent=silent,
     )
     if light.gone:
         counts["source gone"] = len(light.gone)

@@ -14,6 +14,7 @@ person's line (credit.py).
 
 from __future__ import annotations
 
+import json
 import re
 
 from memgit.core.paths import daily_date, daily_log_day
@@ -48,3 +49,25 @@ def note_day(path: str) -> str | None:
     if day is not None:
         return day.isoformat()
     return daily_date(path) if is_transcript(path) else None
+
+
+def turn_id(text: str, line: int) -> str | None:
+    """The `turn` a transcript's JSONL line names (Claude Code's `uuid`, a case's "t5"), or None."""
+    raw = text.split("\n")[line - 1] if 0 < line <= text.count("\n") + 1 else ""
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(record, dict):
+        return None
+    found = record.get("turn") or record.get("uuid") or record.get("id")
+    return str(found) if isinstance(found, str | int) else None
+
+
+def around(text: str, line: int) -> tuple[tuple[int, str] | None, tuple[int, str] | None]:
+    """The turns just before and after JSONL line `line` (their line and `role: words`): the
+    question a promoted turn answered and the answer it got, for a reviewer."""
+    turns = transcript_lines(text)
+    before = [t for t in turns if t[0] < line]
+    after = [t for t in turns if t[0] > line]
+    return (before[-1] if before else None, after[0] if after else None)
