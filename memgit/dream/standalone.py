@@ -29,6 +29,7 @@ from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import NOT_CONCEPTS, plain
 from memgit.dream.events import near_appointment, passed_plan
 from memgit.dream.reltime import MONTHS, WEEKDAYS, resolve, unresolved
+from memgit.dream.reltime_intl import resolve_intl, unresolved_intl
 
 #: What standing alone may change in a copy (`Verdict.changes`), as a reviewer reads it.
 CHANGE_WORDS = {
@@ -164,11 +165,11 @@ def _standalone(text: str, *, lines: Sequence[str], start: int, day: date | None
         body = subject
         changes.append("subject")
     if day is not None:
-        resolved = resolve(body, day)
+        resolved = resolve_intl(resolve(body, day), day)
         if resolved != body:
             changes.append("date")
             body = resolved
-    if unresolved(body) is not None:
+    if unresolved(body) is not None or unresolved_intl(body) is not None:
         return Verdict(body, NEEDS_CONTEXT)
     if speaker:
         body = f"{speaker} said: {body}"
