@@ -52,3 +52,9 @@ def continues_below(lines: Sequence[str], number: int) -> bool:
         own = len(text) - len(text.lstrip())
         return bool(_FENCE.match(below) or _LIST.match(below) or _TABLE.match(below) or indent > own)
     return False
+
+
+def table_row(line: str) -> bool:
+    """A row of a Markdown table: without its header row it says half of what it holds."""
+    stripped = line.strip()
+    return stripped.startswith("|") and stripped.count("|") >= 2

@@ -21,7 +21,7 @@ from datetime import date
 
 from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR, daily_log_day
 from memgit.core.provenance import is_marker_line
-from memgit.dream.blocks import continues_below, fenced_lines
+from memgit.dream.blocks import continues_below, fenced_lines, table_row
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags, plain, speakers, words
 from memgit.dream.model import ShortTerm
@@ -41,6 +41,7 @@ MIN_WORDS = 4
 ASSISTANT = "assistant's words"
 CODE_BLOCK = "junk: code block"
 CONTINUES = "continues below"
+TABLE_ROW = "table row"
 
 
 @dataclass
@@ -264,6 +265,9 @@ def judge(
     if code is not None:
         entry.rejected, entry.shown = f"junk: {code}", shown(entry.text, lint)
         return
+    if not is_transcript(entry.path) and any(table_row(line) for line in entry.text.splitlines()):
+        entry.rejected = TABLE_ROW  # "| wed 18 | LD | work |" means little without its header
+        return
     if not is_transcript(entry.path) and continues_below(lines, entry.end):
         entry.rejected = CONTINUES  # "Run the backup like this:" without the block below it
         return
@@ -276,7 +280,9 @@ def judge(
         text = f"**{user_name or DEFAULT_SPEAKER}**: {said}"
         found = note_day(entry.path)
         day = date.fromisoformat(found) if found else None
-    verdict = standalone(text, lines=lines, start=entry.start, day=day, today=today)
+    verdict = standalone(
+        text, lines=lines, start=entry.start, day=day, today=today, turn_of_session=is_transcript(entry.path)
+    )
     entry.entry_text, entry.changes = verdict.text, verdict.changes
     code = flagged(verdict.text, lint)  # a rewrite must not make a line the lint flags
     if code is not None:

@@ -326,7 +326,18 @@ def _ago_dated(day: date, m: re.Match[str]) -> str:
     return _with_prep(m["prep"], "in", str(day.year - n))
 
 
+#: Before "in N weeks", what makes it the time something happens ("harvest is in three weeks", "back in
+#: two days"), not a span ("second change in 3 weeks", "done in 2 days"): only then is it a date.
+_AT_A_TIME = re.compile(
+    r"\b(?:is|are|will be|'s|starts?|begins?|opens?|due|comes?|happens?|back|arrives?|ends?|returns?|"
+    r"expected|scheduled|planned|again|closes?|leaves?|ready|lands?|ships?)\s+$",
+    re.IGNORECASE,
+)
+
+
 def _within(day: date, m: re.Match[str]) -> str:
+    if "time" not in m.group(0).lower() and not _AT_A_TIME.search(m.string[: m.start()]):
+        return m.group(0)  # a span, or not sure which: left as written
     n, unit = _count(m["n"]), m["unit"].lower()
     if unit == "week":  # a week later is a week, not a day: name the week it falls in
         return f"in the week of {_monday(day + timedelta(weeks=n)).isoformat()}"

@@ -119,6 +119,8 @@ def _action_dict(action: Action) -> dict[str, Any]:
         "target": action.target,
         "subject": action.subject,
         "conflicts": [{"key": key, "text": text} for key, text in action.conflicts],
+        "timeline": action.timeline,
+        "by_hand": action.previous_by_hand,
     }
 
 

@@ -54,8 +54,8 @@ class Unit:
 
 
 def human_units(memory_text: str, hashes: Mapping[str, str]) -> list[Unit]:
-    """The facts a person wrote in MEMORY.md, one a line: list items and sentences of four words or
-    more, outside code blocks (headings, markers and memgit's own entries left out)."""
+    """The facts a person wrote in MEMORY.md, one a line: list items and sentences of two words or
+    more ("current: v0.9.2"), outside code blocks (headings, markers and memgit's own entries left out)."""
     lines = memory_text.splitlines()
     mine: set[int] = set()
     for entry in parse_entries(memory_text, hashes):
@@ -71,7 +71,7 @@ def human_units(memory_text: str, hashes: Mapping[str, str]) -> list[Unit]:
             or _HEADING.match(line)
             or is_marker_line(line)
             or line.lstrip().startswith("<!--")
-            or len(_WORDS.findall(text)) < 4
+            or len(_WORDS.findall(text)) < 2
         ):
             continue
         out.append(Unit(entry_key(line), text, "", line))

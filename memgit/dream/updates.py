@@ -77,7 +77,7 @@ def update_entries(
     ]
     units += [(u, ("", "", 0)) for u in human if u.key not in done]
     gated = [c for c in candidates if c.gate in ("recalls", "queries", "score") and not c.entry.rejected]
-    proposed = {c.key for c in candidates if c.gate is None}
+    proposed = {c.key for c in candidates if c.gate is None} | {e.key for e in existing}
     found = newest_versions(
         [(u.text, at) for u, at in units], [c.entry for c in gated] + list(silent), ctx.compare, ctx.relate
     )

@@ -77,6 +77,8 @@ class Proposal:
     target: str | None
     conflicts: list[dict[str, str]]
     subjects: list[tuple[str, int]]
+    timeline: bool = False
+    was: str = ""
 
     @property
     def kept(self) -> bool:
@@ -112,6 +114,8 @@ class Proposal:
             "target": self.target,
             "conflicts": self.conflicts,
             "subjects": [f"{s}:{v}" for s, v in self.subjects],
+            "timeline": self.timeline,
+            "was": self.was,
             "hint": self.hint(),
         }
 
@@ -148,9 +152,23 @@ def proposals(case: FolderCase, lived: Lived) -> list[Proposal]:
                     action.get("target"),
                     action.get("conflicts") or [],
                     subjects,
+                    bool(action.get("timeline")),
+                    _was(night.memory_before, action.get("target")),
                 )
             )
     return out
+
+
+def _was(memory: str, key: str | None) -> str:
+    """The text an update replaces (the entry with that key, or a person's line by its key)."""
+    if not key:
+        return ""
+    from memgit.dream.concepts import entry_key
+
+    for entry in memory_doc.parse_entries(memory):
+        if entry.key == key:
+            return memory_doc_text(entry.body)
+    return next((line.strip() for line in memory.splitlines() if entry_key(line) == key), "")
 
 
 @dataclass
@@ -366,6 +384,8 @@ def listing(result: dict[str, Any]) -> str:
         src = "<br>".join(f"{r['line']} **{r['label']}** {_cell(r['text'])}" for r in p["source_lines"])
         head = f"under {_cell(p['heading'])}<br>" if p["heading"] else ""
         extra = "".join(f"<br>conflict: {_cell(c.get('text', ''))}" for c in p["conflicts"])
+        extra += f"<br>was: {_cell(p['was'])}" if p.get("was") else ""
+        extra += " (timeline)" if p.get("timeline") else ""
         out.append(
             f"| {i} | {p['night']} | {p['action']} | {_cell(p['text'])}{extra} | `{p['source'].split('@')[0]}`<br>"
             f"{head}{src} | {p['hint'] or ''} |"
