@@ -11,10 +11,12 @@ judge's verdicts (update / conflict / none) on both, per case.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -27,10 +29,8 @@ def _text(case: FolderCase, path: str, line: int) -> str:
     lines = (case.text_of(path) or "").splitlines()
     raw = lines[line - 1] if line <= len(lines) else ""
     if path.endswith(".jsonl"):
-        try:
+        with contextlib.suppress(ValueError):
             raw = str(json.loads(raw).get("content", ""))
-        except ValueError:
-            pass
     return plain(raw)
 
 
@@ -87,7 +87,7 @@ def main() -> int:
         texts = sorted({t for pair in pos + neg for t in pair})
         vectors = dict(zip(texts, embedder.embed(texts), strict=True))
 
-        def cos(a: str, b: str) -> float:
+        def cos(a: str, b: str, vectors: dict[str, Any] = vectors) -> float:
             return float(vectors[a] @ vectors[b])
 
         cp = [cos(a, b) for a, b in pos]

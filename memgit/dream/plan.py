@@ -12,7 +12,7 @@ from memgit.dream.decisions import Decision, verdicts
 from memgit.dream.deep import deep_phase
 from memgit.dream.entries import EntryRecord, parse_store
 from memgit.dream.light import LightResult, light_phase
-from memgit.dream.model import DreamInputs, DreamPlan, Review
+from memgit.dream.model import DreamInputs, DreamPlan, Review, ShortTerm
 from memgit.dream.proposals import action_records, migration_records
 from memgit.dream.rem import rem_phase
 from memgit.dream.report import render_report
@@ -54,14 +54,12 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     until_now = [r for r in inputs.recalls if r.at <= inputs.now]
     # Session-start loads and gets of MEMORY.md are uses (forgetting reads them), not evidence.
     evidence = [r for r in until_now if oldest <= r.day and r.query_hash not in USE_QUERY_HASHES]
-    # Each recall counts for the line of its hit that answers its question (a heading's, its section's).
-    # A transcript is read turn by turn, each on its JSONL line (turns.py), as the index reads it.
-    files = {p: turn_view(t) if t is not None and is_transcript(p) else t for p, t in inputs.files.items()}
+    # Each recall counts for the line of its hit that answers its question; a transcript read turn by turn.
+    files = _turns_read(inputs)
     evidence = credit(evidence, files, inputs.similarity.compare)
     memory_text, migrated = memory_doc.migrate(inputs.memory_text)
     review, implied = review_of(inputs, memory_text)
-    moved = migration_records(migrated, today.isoformat())
-    review = _with_migrated(review, moved)
+    review = _with_migrated(review, moved := migration_records(migrated, today.isoformat()))
     light = light_phase(
         evidence,
         files,
@@ -75,7 +73,6 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     )
     places = concept_places(light.entries, files, inputs.recent_notes, lint=inputs.lint, exclude=light.speakers)
     light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
-    recent = [r for r in evidence if r.day >= light_first]
     rem = rem_phase(
         light.entries,
         light.recent_tags,
@@ -83,9 +80,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         lookback_days=cfg.rem_lookback_days,
         min_strength=cfg.theme_min_strength,
     )
-    notes = {p: turn_view(t) if is_transcript(p) else t for p, t in inputs.window_notes.items()}
-    taken = {(p, n) for e in light.entries + light.rejected for p, s, t in e.sources for n in range(s, t + 1)}
-    silent = silent_lines(notes, taken, today, inputs.lint, light.speakers, cfg.user_name)
+    silent = _silent(inputs, light)
     candidates, actions, states, counts = deep_phase(
         light.entries + light.rejected,
         memory_text,
@@ -101,7 +96,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         counts["source gone"] = len(light.gone)
     for reason, n in light.junk.items():
         counts[f"junk: {reason}"] = counts.get(f"junk: {reason}", 0) + n
-    stats = _light_stats(light, len(evidence), len(recent), inputs.malformed)
+    stats = _light_stats(light, len(evidence), sum(r.day >= light_first for r in evidence), inputs.malformed)
     notices = list(inputs.notices)
     if inputs.malformed:
         where = ", ".join(inputs.malformed_where[:5]) + (" …" if len(inputs.malformed_where) > 5 else "")
@@ -131,6 +126,18 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     plan.report = shown(render_report(plan, inputs, light.gone), inputs.lint)
     plan.concepts = concepts_document(plan.day, inputs.base_commit, rem.themes, places)
     return plan
+
+
+def _turns_read(inputs: DreamInputs) -> dict[str, str | None]:
+    """The recalled files, a transcript as its turns on their JSONL lines (turns.py), as the index reads it."""
+    return {p: turn_view(t) if t is not None and is_transcript(p) else t for p, t in inputs.files.items()}
+
+
+def _silent(inputs: DreamInputs, light: LightResult) -> list[ShortTerm]:
+    """The window's lines that are no short-term entry: the subject timeline's newer versions."""
+    notes = {p: turn_view(t) if is_transcript(p) else t for p, t in inputs.window_notes.items()}
+    taken = {(p, n) for e in light.entries + light.rejected for p, s, t in e.sources for n in range(s, t + 1)}
+    return silent_lines(notes, taken, inputs.now.date(), inputs.lint, light.speakers, inputs.config.user_name)
 
 
 def _with_migrated(review: Review, moved: list[EntryRecord]) -> Review:
