@@ -30,8 +30,9 @@ from memgit.dream.standalone import CHANGE_WORDS
 from memgit.dream.subjects import Subject, same_subject, subject_of, values_of
 from memgit.dream.timeline import human_units, newest_versions, order, with_evidence
 from memgit.dream.turns import note_day
-from memgit.dream.updates import UpdateContext, update_entries
-from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds, judge
+from memgit.dream.updates import UpdateContext, one_version_a_run, update_entries
+from memgit.dream.version_model import judge
+from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds
 from memgit.ledger.lines import Recall
 
 GATES = (
@@ -274,8 +275,9 @@ def deep_phase(
         human_units(memory_text, review.hashes),
         [e for e in silent if (e.path, e.start) not in {(c.entry.path, c.entry.start) for c in candidates}],
         superseded,
-        UpdateContext(similarity.compare, relate, review, base_commit, lambda e: _written_order(e, review)),
+        ctx := UpdateContext(similarity.compare, relate, review, base_commit, lambda e: _written_order(e, review)),
     )
+    one_version_a_run(candidates, ctx, _newest_first)
     forgets = forget_proposals(
         existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review, records=review.records
     )

@@ -27,6 +27,8 @@ class Similarity:
     compare: SimilarityFn
     #: Embedding only: texts this run embedded, and texts whose vectors the embedding cache held.
     counts: dict[str, int] = field(default_factory=dict, compare=False)
+    #: Embedding only: texts -> their vectors (rows of an array), for the measured judgements (durable.py).
+    vectors: Callable[[list[str]], Any] | None = field(default=None, compare=False)
 
     def duplicate_threshold(self, cfg: DreamConfig) -> float:
         return cfg.duplicate_similarity if self.kind == "embedding" else cfg.duplicate_overlap
@@ -108,6 +110,8 @@ class ShortTerm:
     changes: tuple[str, ...] = ()
     #: Searches that count for it because they found an older version of its fact (pooled), not it.
     pooled: frozenset[tuple[str, str, str]] = frozenset()
+    #: P(durable) by the measured model (durable.py); None without an embedding model.
+    durable: float | None = None
 
     @property
     def fact(self) -> str:
@@ -167,6 +171,7 @@ class Candidate:
             "queries": len(e.queries),
             "days": len(set(e.days)),
             "gate": self.gate,
+            "durable": e.durable,
             "action": None if self.gate else self.action,
             "target": self.target,
         }

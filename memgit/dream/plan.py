@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from memgit.dream import memory_doc
+from memgit.dream import durable_weights, memory_doc
 from memgit.dream.concept_map import concept_places, concepts_document
 from memgit.dream.concepts import plain
 from memgit.dream.credit import credit
 from memgit.dream.decisions import Decision, verdicts
 from memgit.dream.deep import deep_phase
+from memgit.dream.durable import gate_one_offs
 from memgit.dream.entries import EntryRecord, parse_store
 from memgit.dream.light import LightResult, light_phase
 from memgit.dream.model import DreamInputs, DreamPlan, Review, ShortTerm
@@ -80,7 +81,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         lookback_days=cfg.rem_lookback_days,
         min_strength=cfg.theme_min_strength,
     )
-    silent = _silent(inputs, light)
+    silent = _one_offs_aside(inputs, light, files, _silent(inputs, light))
     candidates, actions, states, counts = deep_phase(
         light.entries + light.rejected,
         memory_text,
@@ -138,6 +139,21 @@ def _silent(inputs: DreamInputs, light: LightResult) -> list[ShortTerm]:
     notes = {p: turn_view(t) if is_transcript(p) else t for p, t in inputs.window_notes.items()}
     taken = {(p, n) for e in light.entries + light.rejected for p, s, t in e.sources for n in range(s, t + 1)}
     return silent_lines(notes, taken, inputs.now.date(), inputs.lint, light.speakers, inputs.config.user_name)
+
+
+def _one_offs_aside(
+    inputs: DreamInputs, light: LightResult, files: dict[str, str | None], silent: list[ShortTerm]
+) -> list[ShortTerm]:
+    """The measured durable/one-off judgement (durable.py) after the rules, with an embedding model:
+    a candidate below its threshold is `one-off`, and such a line of the window is no newer version."""
+    if inputs.similarity.vectors is None:
+        return silent
+    lines_of = {p: t.splitlines() for p, t in files.items() if t is not None}
+    for path, text in inputs.window_notes.items():
+        lines_of.setdefault(path, (turn_view(text) if is_transcript(path) else text).splitlines())
+    gate_one_offs(light.entries, lines_of, inputs.similarity.vectors, inputs.now.date())
+    gate_one_offs(silent, lines_of, inputs.similarity.vectors, inputs.now.date(), durable_weights.SILENT_THRESHOLD)
+    return [e for e in silent if e.rejected is None]
 
 
 def _with_migrated(review: Review, moved: list[EntryRecord]) -> Review:

@@ -32,6 +32,7 @@ GATE_WORDS = {
     "needs context": "does not stand alone (a pronoun or a date only its log explains)",
     "transient": "a one-off event, plan or trial whose day has passed, or an appointment of the next two weeks",
     "junk: chatter": "chat filler: a question, greeting, thanks or praise",
+    "one-off": "judged a one-off by the measured durable/one-off model (an event, a status of the moment)",
     "cap": "over the per-run cap",
     "budget": "MEMORY.md load budget reached",
     "source gone": "source text gone since the recall",

@@ -164,7 +164,7 @@ def _similarity(ws: Workspace, notices: list[str]) -> Similarity:
         rows: list[list[float]] = (vectors(a) @ vectors(b).T).round(6).tolist()
         return rows
 
-    return Similarity("embedding", compare, counts)
+    return Similarity("embedding", compare, counts, vectors)
 
 
 class _KeptVectors:
