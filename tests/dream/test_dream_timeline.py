@@ -112,3 +112,33 @@ def test_a_handwritten_case_lived_end_to_end(tmp_path: Path, real_model: Path) -
     assert result["updates_made"] >= 1, result["due"]
     listing = folder_score.listing(result)
     assert all(p["source"].split("@")[0] in listing for p in result["list"])
+
+
+@pytest.mark.model
+def test_a_line_the_measured_model_judges_a_one_off_is_set_aside_with_its_probability(
+    workspace: Path,
+    real_model: Path,  # noqa: F811
+) -> None:
+    env = {"MEMGIT_MODEL": str(real_model), "MEMGIT_NO_RECALL": "0"}
+    write(
+        workspace / "memory/2026-03-03.md",
+        "# 2026-03-03\n\n- quick one: parcel still not here, chased the courier at 10:20\n\n"
+        "- The recycling bins go out on Tuesday evenings.\n",
+    )
+    commit_all(workspace, "notes")
+    assert memgit(workspace, "index", "-q", env=env).returncode == 0
+    asked = ("parcel courier chased", "where is the parcel", "did the courier come", "recycling bins Tuesday")
+    for day in ("2026-03-03", "2026-03-04", "2026-03-05"):
+        proc = memgit(
+            workspace, "search", "--batch", "-", "--now", f"{day}T12:00:00+00:00", env=env, input="\n".join(asked)
+        )
+        assert proc.returncode == 0, proc.stderr
+    out = memgit_json(
+        workspace, "dream", "--dry-run", "--explain", "--now", "2026-03-05T20:00:00+00:00", "--json", env=env
+    )
+    by_text = {c["text"]: c for c in out["candidates"]}
+    parcel = next(c for t, c in by_text.items() if "parcel still not here" in t)
+    assert parcel["gate"] == "one-off" and parcel["durable"] < 0.15, parcel
+    bins = next(c for t, c in by_text.items() if "recycling bins" in t)
+    assert bins["gate"] != "one-off" and bins["durable"] >= 0.15, bins
+    assert "judged a one-off by the measured durable/one-off model" in out["report"], out["report"]
