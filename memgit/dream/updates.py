@@ -108,9 +108,11 @@ def one_version_a_run(
     candidates: Sequence[Candidate], ctx: UpdateContext, when: Callable[[Candidate], tuple[str, str, int]]
 ) -> None:
     """Never two versions of one subject in one run, whatever step proposed them (a search's
-    candidate, a stand-in, a timeline update): of two passing proposals the judge calls versions,
-    the older is `outdated`, and when it was the update of an entry the newer one takes its place
-    as that entry's update (old beside new in the body still)."""
+    candidate, a stand-in, a timeline update): of two passing new promotions the judge calls
+    versions, the older is `outdated`. An update of an entry stays: it was matched to that entry on
+    its own, and on the tuning cases a newer promotion the rules called its version (sharing
+    "partner agreement" and "dry-goods pallet") was another fact, which would have taken the
+    update's place."""
     passing = sorted((c for c in candidates if c.gate is None), key=when, reverse=True)
     if len(passing) < 2:
         return
@@ -119,13 +121,10 @@ def one_version_a_run(
     for j, older in enumerate(passing):
         for i in range(j):
             newer = passing[i]
-            if newer.gate is not None or when(newer) == when(older):
+            if newer.gate is not None or when(newer) == when(older) or older.action == "supersede":
                 continue
             if ctx.relate(texts[i], texts[j], sims[i][j]) != "update":
                 continue
             older.gate = "outdated"
             newer.replaced.append(texts[j])
-            if older.action == "supersede" and newer.action != "supersede":
-                newer.action, newer.target, newer.target_text = "supersede", older.target, older.target_text
-                newer.target_raw = older.target_raw
             break

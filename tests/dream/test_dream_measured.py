@@ -101,9 +101,10 @@ def _candidate(text: str, path: str, action: str = "promote", target: str | None
 
 
 def test_two_versions_of_one_subject_are_never_proposed_in_one_run() -> None:
-    older = _candidate("Bins go out on Thursdays.", "memory/2026-03-01.md", "supersede", "kentry")
+    older = _candidate("Bins go out on Thursdays.", "memory/2026-03-01.md")
     newer = _candidate("Bins go out on Tuesday evenings now.", "memory/2026-03-08.md")
     other = _candidate("The dentist is Dr Patel on King Street.", "memory/2026-03-09.md")
+    update = _candidate("Bins: the council says Tuesdays.", "memory/2026-03-02.md", "supersede", "kentry")
 
     def relate(a: str, b: str, sim: float) -> str | None:
         return "update" if "Bins" in a and "Bins" in b else None
@@ -112,7 +113,8 @@ def test_two_versions_of_one_subject_are_never_proposed_in_one_run() -> None:
         return [[0.8 for _ in b] for _ in a]
 
     ctx = UpdateContext(compare, relate, Review(), "base", lambda e: ("", "", 0))
-    one_version_a_run([older, newer, other], ctx, lambda c: (c.entry.path, "", 0))
+    one_version_a_run([older, newer, other, update], ctx, lambda c: (c.entry.path, "", 0))
     assert older.gate == "outdated" and newer.gate is None and other.gate is None
-    assert newer.action == "supersede" and newer.target == "kentry"  # it takes the older one's place
     assert "Bins go out on Thursdays." in newer.replaced
+    # An entry's update stays an update: it was matched to its entry on its own.
+    assert update.gate is None and update.action == "supersede" and update.target == "kentry"
