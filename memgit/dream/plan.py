@@ -20,6 +20,7 @@ from memgit.dream.report import render_report
 from memgit.dream.safety import safe_action, safe_record, shown
 from memgit.dream.timeline import silent_lines
 from memgit.dream.turns import is_transcript, turn_view
+from memgit.ledger.lines import Recall
 from memgit.ledger.uses import USE_QUERY_HASHES
 
 
@@ -61,17 +62,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
     memory_text, migrated = memory_doc.migrate(inputs.memory_text)
     review, implied = review_of(inputs, memory_text)
     review = _with_migrated(review, moved := migration_records(migrated, today.isoformat()))
-    light = light_phase(
-        evidence,
-        files,
-        inputs.recent_notes,
-        fold_similarity=cfg.dedupe_similarity,
-        today=today,
-        lint=inputs.lint,
-        top_hits=cfg.recall_top_hits,
-        min_relative=cfg.recall_min_relative_score,
-        user_name=cfg.user_name,
-    )
+    light = _light(inputs, evidence, files)
     places = concept_places(light.entries, files, inputs.recent_notes, lint=inputs.lint, exclude=light.speakers)
     light_first = (today - timedelta(days=cfg.light_lookback_days - 1)).isoformat()
     rem = rem_phase(
@@ -81,7 +72,7 @@ def plan_dream(inputs: DreamInputs) -> DreamPlan:
         lookback_days=cfg.rem_lookback_days,
         min_strength=cfg.theme_min_strength,
     )
-    silent = _one_offs_aside(inputs, light, files, _silent(inputs, light))
+    silent = _silent_durable(inputs, light, files, _silent(inputs, light))
     candidates, actions, states, counts = deep_phase(
         light.entries + light.rejected,
         memory_text,
@@ -141,17 +132,50 @@ def _silent(inputs: DreamInputs, light: LightResult) -> list[ShortTerm]:
     return silent_lines(notes, taken, inputs.now.date(), inputs.lint, light.speakers, inputs.config.user_name)
 
 
-def _one_offs_aside(
-    inputs: DreamInputs, light: LightResult, files: dict[str, str | None], silent: list[ShortTerm]
-) -> list[ShortTerm]:
-    """The measured durable/one-off judgement (durable.py) after the rules, with an embedding model:
-    a candidate below its threshold is `one-off`, and such a line of the window is no newer version."""
-    if inputs.similarity.vectors is None:
-        return silent
+def _lines_of(inputs: DreamInputs, files: dict[str, str | None]) -> dict[str, list[str]]:
+    """Each note's lines as dreaming reads them (a transcript turn by turn): for the heading above a line."""
     lines_of = {p: t.splitlines() for p, t in files.items() if t is not None}
     for path, text in inputs.window_notes.items():
         lines_of.setdefault(path, (turn_view(text) if is_transcript(path) else text).splitlines())
-    gate_one_offs(light.entries, lines_of, inputs.similarity.vectors, inputs.now.date())
+    return lines_of
+
+
+def _light(inputs: DreamInputs, evidence: list[Recall], files: dict[str, str | None]) -> LightResult:
+    """The light phase, then the measured durable/one-off judgement on what the rules let pass."""
+    cfg = inputs.config
+    light = light_phase(
+        evidence,
+        files,
+        inputs.recent_notes,
+        fold_similarity=cfg.dedupe_similarity,
+        today=inputs.now.date(),
+        lint=inputs.lint,
+        top_hits=cfg.recall_top_hits,
+        min_relative=cfg.recall_min_relative_score,
+        user_name=cfg.user_name,
+    )
+    _one_offs_aside(inputs, light, files)
+    return light
+
+
+def _one_offs_aside(inputs: DreamInputs, light: LightResult, files: dict[str, str | None]) -> None:
+    """The measured durable/one-off judgement (durable.py) after the rules, with an embedding model:
+    a candidate below its threshold joins the light phase's rejections as `one-off`."""
+    if inputs.similarity.vectors is None:
+        return
+    gate_one_offs(light.entries, _lines_of(inputs, files), inputs.similarity.vectors, inputs.now.date())
+    light.rejected += [e for e in light.entries if e.rejected]
+    light.entries = [e for e in light.entries if not e.rejected]
+
+
+def _silent_durable(
+    inputs: DreamInputs, light: LightResult, files: dict[str, str | None], silent: list[ShortTerm]
+) -> list[ShortTerm]:
+    """The window's lines the measured model finds durable enough to be proposed as a newer version
+    with no search behind them (`durable_weights.SILENT_THRESHOLD`); all of them without a model."""
+    if inputs.similarity.vectors is None:
+        return silent
+    lines_of = _lines_of(inputs, files)
     gate_one_offs(silent, lines_of, inputs.similarity.vectors, inputs.now.date(), durable_weights.SILENT_THRESHOLD)
     return [e for e in silent if e.rejected is None]
 
