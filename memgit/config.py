@@ -410,6 +410,10 @@ class DreamConfig:
         cap=COUNT,
     )
     branch_prefix: str = setting("memgit/dream/", "dream branches are named <prefix>YYYY-MM-DD")
+    user_name: str = setting(
+        "",
+        'the person\'s name a promoted transcript turn is attributed to ("NAME said: …"); empty: "The user"',
+    )
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import re
 
-from memgit.core.text import STOP_WORDS, WORD_RE
+from memgit.core.text import WORD_RE
+from memgit.dream.languages import stop_words_for
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=\S)")
 _INTERJECTION = re.compile(
     r"^(?:(?:wow|whoa|woah|oh|ooh|ah|aw+|haha+|hah|lol|lmao|yeah|yep|yup|yes|nope|hey|hi|hello|well|ok|okay|omg|"
     r"gosh|man|dude|um+|uh+|hmm+|ha|yay|hooray|phew|alright|cool|nice|great|awesome|sure|totally|absolutely|"
-    r"definitely|honestly|anyway|anyways|btw|so|true|right|exactly|indeed|agreed)"
+    r"definitely|honestly|anyway|anyways|btw|so|true|right|exactly|indeed|agreed|"
+    # the same in the other languages people talk to their assistant in
+    r"ja|jo|genau|danke|prima|passt|klar|alles klar|naja|na gut|oui|merci|d['’]accord|parfait|bon|"
+    r"s[ií]|gracias|vale|perfecto|claro|exacto|bueno|genial|vale vale)"
     r"(?:\s+[A-Z][\w'’-]*)?\s*(?:[,!.…:;-]+|\s-\s)\s*)+",
     re.IGNORECASE,
 )
@@ -78,7 +82,8 @@ _ANNOTATION = re.compile(r"\[[^\]]*\]")
 def content_words(text: str) -> int:
     """Words that carry content, values included ("9:45" and "2026-03-09" count once each)."""
     bare = _ANNOTATION.sub(" ", text)  # "[image: a photo of …]" describes an attachment, not a fact
-    return sum(1 for token in _TOKEN.findall(bare) if token.lower().rstrip(".:/'’-") not in STOP_WORDS)
+    stop = stop_words_for(bare)
+    return sum(1 for token in _TOKEN.findall(bare) if token.lower().rstrip(".:/'’-") not in stop)
 
 
 def without_chatter(

@@ -21,12 +21,14 @@ from datetime import date
 
 from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR, daily_log_day
 from memgit.core.provenance import is_marker_line
+from memgit.dream.blocks import continues_below, fenced_lines, table_row
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags, plain, speakers, words
 from memgit.dream.model import ShortTerm
 from memgit.dream.rehydrate import relocate
 from memgit.dream.safety import flagged, flagged_lines, shown
 from memgit.dream.standalone import standalone
+from memgit.dream.turns import DEFAULT_SPEAKER, is_transcript, note_day, role_of
 from memgit.ledger.lines import Recall, text_hash
 from memgit.lint.rules import LintSettings
 
@@ -35,6 +37,11 @@ _ONLY_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\])?\s*$")
 _METADATA = re.compile(r"^\s*(?:---|\+\+\+|[A-Za-z][\w-]{0,30}:\s*\S{0,40})\s*$")
 _RULE = re.compile(r"^\s*([-*_=])(\s*\1){2,}\s*$")
 MIN_WORDS = 4
+#: Why an assistant's turn is never promoted: it is not the person's word.
+ASSISTANT = "assistant's words"
+CODE_BLOCK = "junk: code block"
+CONTINUES = "continues below"
+TABLE_ROW = "table row"
 
 
 @dataclass
@@ -56,6 +63,8 @@ def path_reason(path: str) -> str | None:
         return "dream output"
     if path == "MEMORY.md":
         return "already long-term"
+    if is_transcript(path):
+        return None  # a session's turns, read line by line (turns.py)
     if not path.endswith(".md"):
         return "not a Markdown note"
     return None
@@ -66,6 +75,11 @@ def junk_reason(path: str, text: str) -> str | None:
     reason = path_reason(path)
     if reason:
         return reason
+    if is_transcript(path):
+        turn = role_of(text)
+        if turn is None:
+            return "blank"
+        text = turn[1]
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         return "blank"
@@ -96,7 +110,11 @@ def near_the_top(
     MEMORY.md's own hits take no rank and set no best: once a fact is long-term its entry tops
     every search about it, so an update in a newer log would always come second. A search whose
     ranked hits all score 0 (keyword scores normalised over candidates that were not recorded,
-    such as a dream report's) tells their order only: each weighs by its rank alone."""
+    such as a dream report's) tells their order only: each weighs by its rank alone.
+
+    A session transcript takes one rank of a search, with its best chunk: a long conversation
+    is cut into many chunks that share its words, and without this one conversation took every
+    top slot of the searches about it, so the daily logs lost their recalls."""
     best: dict[tuple[str, str], float] = defaultdict(float)
     rank: dict[tuple[str, str], int] = defaultdict(int)
     for r in recalls:
@@ -104,12 +122,17 @@ def near_the_top(
             best[(r.time, r.query_hash)] = max(best[(r.time, r.query_hash)], r.score)
     kept = []
     weight: dict[int, float] = {}
+    sessions: dict[tuple[str, str], set[str]] = defaultdict(set)
     for r in recalls:
         search = (r.time, r.query_hash)
         if r.path == "MEMORY.md":
             kept.append(r)  # never evidence (the light phase sets it aside as already long-term)
             weight[id(r)] = 0.0
             continue
+        if is_transcript(r.path):
+            if r.path in sessions[search]:
+                continue  # one conversation takes one rank of a search: its other chunks take none
+            sessions[search].add(r.path)
         rank[search] += 1
         top = best[search]
         if rank[search] <= top_hits and r.score >= min_relative * top:
@@ -128,6 +151,7 @@ def light_phase(
     lint: LintSettings | None = None,
     top_hits: int = 3,
     min_relative: float = 0.5,
+    user_name: str = "",
 ) -> LightResult:
     lint = lint or LintSettings()
     today = today or max((date.fromisoformat(r.day) for r in recalls), default=date(1970, 1, 1))
@@ -143,6 +167,7 @@ def light_phase(
     junk: dict[str, int] = defaultdict(int)
     split_cache: dict[str, list[str]] = {}
     marked: dict[str, dict[int, str]] = {}  # path -> the lines the lint flags (a key's body included)
+    fences: dict[str, frozenset[int]] = {}  # path -> the lines of its fenced code blocks
     for (path, _hash), items in sorted(groups.items()):
         latest = max(items, key=lambda r: (r.time, r.focus_start))
         reason = path_reason(path)
@@ -173,7 +198,9 @@ def light_phase(
         if path not in marked:
             marked[path] = flagged_lines(lines, lint)
         covered = [marked[path][n] for n in range(located.start, located.end + 1) if n in marked[path]]
-        judge(entry, lines, today, lint, voices, covered[0] if covered else None)
+        if path not in fences:
+            fences[path] = frozenset() if is_transcript(path) else fenced_lines(lines)
+        judge(entry, lines, today, lint, voices, covered[0] if covered else None, user_name, fences[path])
         (rejected if entry.rejected else entries).append(entry)
     entries, folded = fold(entries, fold_similarity)
     return LightResult(
@@ -214,11 +241,22 @@ def _recent_tags(recent_notes: Mapping[str, str], lint: LintSettings, voices: fr
 
 
 def judge(
-    entry: ShortTerm, lines: list[str], today: date, lint: LintSettings, voices: frozenset[str], code: str | None = None
+    entry: ShortTerm,
+    lines: list[str],
+    today: date,
+    lint: LintSettings,
+    voices: frozenset[str],
+    code: str | None = None,
+    user_name: str = "",
+    fenced: frozenset[int] = frozenset(),
 ) -> None:
     """Set the entry's standalone text and tags, or the reason it can never be promoted (`code`: the
-    rule the lint flags its lines with in the file, a private key's body included)."""
+    rule the lint flags its lines with in the file, a private key's body included). A transcript's
+    user turn is the person's words (`user_name`, else "The user"); an assistant's never are."""
     code = code or flagged(entry.text, lint)
+    if code is None and any(n in fenced for n in range(entry.start, entry.end + 1)):
+        entry.rejected = CODE_BLOCK  # a line of code, or a `# comment` in a block: never a fact alone
+        return
     if code is None:
         reason = junk_reason(entry.path, entry.text)
         if reason:
@@ -227,7 +265,24 @@ def judge(
     if code is not None:
         entry.rejected, entry.shown = f"junk: {code}", shown(entry.text, lint)
         return
-    verdict = standalone(entry.text, lines=lines, start=entry.start, day=daily_log_day(entry.path), today=today)
+    if not is_transcript(entry.path) and any(table_row(line) for line in entry.text.splitlines()):
+        entry.rejected = TABLE_ROW  # "| wed 18 | LD | work |" means little without its header
+        return
+    if not is_transcript(entry.path) and continues_below(lines, entry.end):
+        entry.rejected = CONTINUES  # "Run the backup like this:" without the block below it
+        return
+    text, day = entry.text, daily_log_day(entry.path)
+    if is_transcript(entry.path):
+        role, said = role_of(entry.text) or ("", "")
+        if role != "user":
+            entry.rejected = ASSISTANT
+            return
+        text = f"**{user_name or DEFAULT_SPEAKER}**: {said}"
+        found = note_day(entry.path)
+        day = date.fromisoformat(found) if found else None
+    verdict = standalone(
+        text, lines=lines, start=entry.start, day=day, today=today, turn_of_session=is_transcript(entry.path)
+    )
     entry.entry_text, entry.changes = verdict.text, verdict.changes
     code = flagged(verdict.text, lint)  # a rewrite must not make a line the lint flags
     if code is not None:

@@ -124,8 +124,15 @@ def subject_name(text: str) -> str | None:
     """The person or thing a fact opens with, when it is surely a name: two capitalised words
     ("Felix Moreau prefers …") or a possessive ("Mia's swimming …"); a capitalised first word
     alone ("Finance raised …", "Retros happen …") is not one."""
-    match = _NAME.match(text.strip().lstrip("-*+ ").strip())
+    bare = text.strip().lstrip("-*+> ").strip()
+    quoted = _SAYS.match(bare)  # "> Carol: Jess love …", "Priya: no new deps": who said it
+    if quoted:
+        return quoted["name"]
+    match = _NAME.match(bare)
     return match["name"] if match else None
+
+
+_SAYS = re.compile(r"^(?P<name>[A-ZÀ-Þ][\w-]+(?:\s+[A-ZÀ-Þ][\w-]+)?)(?:\s+said)?\s*:\s")
 
 
 _WEEKDAY_OR_MONTH = re.compile(

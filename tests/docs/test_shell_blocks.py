@@ -210,6 +210,7 @@ def _fresh_machine(tmp_path: Path) -> dict[str, str]:
     drop = ("HOME", "PATH", "VIRTUAL_ENV", "PYTHONPATH", "MEMGIT_CACHE_DIR", "MEMGIT_MODEL", "XDG_")
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
     env |= identity | {"HOME": str(home), "CLONE": str(clone), "PIP_CACHE_DIR": pip_cache}
+    env["PYTHONFAULTHANDLER"] = "1"  # a command that crashes in C prints every thread's Python stack
     env |= {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "NO_COLOR": "1", "MEMGIT_NO_PROGRESS": "1"}
     env["PATH"] = os.pathsep.join([str(venv / "bin"), str(tools), os.environ.get("PATH", "")])
     return env
