@@ -298,32 +298,35 @@ def tool_line(name: Any, arguments: Any) -> str:
 
 
 # -- openai (Chat Completions, Responses API, Codex CLI rollouts) -------------------------------
-#: Codex rollout records between a compaction summary and its `compacted` record.
-_CODEX_BOOKKEEPING = ("event_msg", "turn_context")
-
-
 def codex_summaries(records: list[Any]) -> set[int]:
-    """Indexes of Codex's compaction summaries (pure): Codex writes the summary as an ordinary
+    """Indexes of Codex's compaction summaries (pure). Codex writes the summary as an ordinary
     assistant `response_item` just before its `compacted` record (0.171.0), whose `payload.message`
-    holds the same text: an assistant message with that text is the summary; a `compacted` record
-    without one marks the assistant message just before it. Either way it is the host's words, not
-    the assistant's: left out like Claude Code's."""
+    is the hand-off the next model reads: a preamble of Codex's own, then the summary (seen in the
+    real host; the preamble's wording is Codex's to change, so only "ends with the summary" is
+    relied on). The nearest assistant message before a `compacted` record is its summary when the
+    record's text ends with it or carries no text; elsewhere, an assistant message whose text is a
+    whole `compacted` text is one too. Either way it is the host's words, not the assistant's:
+    left out like Claude Code's."""
     texts = {text for r in records if (text := _compacted_text(r))}
     out: set[int] = set()
     for number, record in enumerate(records):
         if not isinstance(record, dict):
             continue
-        if record.get("type") == "compacted" and not _compacted_text(record):  # else its text tells
+        if record.get("type") == "compacted":
             before = number - 1
-            while (
-                before >= 0 and isinstance(records[before], dict) and records[before].get("type") in _CODEX_BOOKKEEPING
-            ):
+            while before >= 0 and not _is_response_item(records[before]):  # events, usage, settings
                 before -= 1
-            if before >= 0 and _codex_assistant_text(records[before]) is not None:
+            said = _codex_assistant_text(records[before]) if before >= 0 else None
+            carried = _compacted_text(record)
+            if said is not None and said.strip() and (not carried or carried.endswith(said.strip())):
                 out.add(before)
         elif (said := _codex_assistant_text(record)) is not None and said.strip() in texts:
             out.add(number)
     return out
+
+
+def _is_response_item(record: Any) -> bool:
+    return isinstance(record, dict) and record.get("type") == "response_item"
 
 
 def _compacted_text(record: Any) -> str:

@@ -53,6 +53,24 @@ def test_the_summary_is_found_before_its_compacted_record() -> None:
     # A `compacted` record without the text: the assistant message right before it is the summary.
     bare = [*records[:6], {"timestamp": "2026-12-01T09:30:01Z", "type": "compacted", "payload": {}}, *records[7:]]
     assert codex_summaries(bare) == {4}
+    # As the real host writes it (tests/hosts): the record's text is a hand-off preamble ending in the
+    # summary, with a usage record between; a later answer of the same words is the assistant's.
+    wrapped = [
+        *records[:5],
+        {"timestamp": "2026-12-01T09:30:00Z", "type": "token_usage_record", "payload": {"usage": {}}},
+        records[5],
+        {
+            "timestamp": "2026-12-01T09:30:01Z",
+            "type": "compacted",
+            "payload": {"message": f"Another model:\n{SUMMARY}"},
+        },
+        *records[7:],
+        _message("assistant", SUMMARY, "2026-12-01T09:32:00Z"),
+    ]
+    assert codex_summaries(wrapped) == {4}
+    # A record whose text does not end with the message before it marks nothing there.
+    other = [*wrapped[:7], {"type": "compacted", "payload": {"message": "Another model:\nsomething else"}}]
+    assert codex_summaries(other) == set()
 
 
 def test_capture_leaves_the_summary_out_and_counts_turns(workspace: Path, tmp_path: Path) -> None:
