@@ -67,6 +67,11 @@ def language_of(text: str) -> str:
     return best
 
 
+def stop_list(language: str) -> frozenset[str]:
+    """The `stop-words` package's list for `language` (one of `OTHER_LANGUAGES`, or "english")."""
+    return _lists()[language]
+
+
 @cache
 def _stop_set(language: str) -> frozenset[str]:
     return STOP_WORDS if language == "english" else STOP_WORDS | _lists()[language]
