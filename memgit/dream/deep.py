@@ -258,8 +258,8 @@ def deep_phase(
     def relate(newer: str, older: str, sim: float) -> str | None:
         return judge(newer, older, sim, limits)
 
-    def relate_entry(newer: str, older: str, sim: float) -> str | None:
-        """For an entry of MEMORY.md, a newer line naming its key with another value is its update too."""
+    def relate_hand(newer: str, older: str, sim: float) -> str | None:
+        """For a line a person wrote in MEMORY.md, a newer line naming its key with another value is its update too."""
         verdict = relate(newer, older, sim)
         embedded = similarity.kind == "embedding"
         return UPDATE if verdict != UPDATE and embedded and key_update(newer, older, sim) else verdict
@@ -281,9 +281,10 @@ def deep_phase(
         human_units(memory_text, review.hashes),
         [e for e in silent if (e.path, e.start) not in {(c.entry.path, c.entry.start) for c in candidates}],
         superseded,
-        UpdateContext(similarity.compare, relate_entry, review, base_commit, lambda e: _written_order(e, review)),
+        ctx := UpdateContext(
+            similarity.compare, relate, review, base_commit, lambda e: _written_order(e, review), relate_hand
+        ),
     )
-    ctx = UpdateContext(similarity.compare, relate, review, base_commit, lambda e: _written_order(e, review))
     one_version_a_run(candidates, ctx, _newest_first)
     forgets = forget_proposals(
         existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review, records=review.records

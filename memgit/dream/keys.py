@@ -147,12 +147,17 @@ def shared_words(a: Key, b: Key) -> int:
 
 
 def same_key(a: Key | None, b: Key | None) -> bool:
-    """Two lines name one key: at least half the shorter key's words, and its first, are in the other."""
+    """Two lines name one key: at least half the shorter key's words, and its first, are in the
+    other; and both are written as "key: value", or two words of the key are shared ("Sneak peek
+    within 48 hrs" / "**Sneak peek: within 72 hrs**"). One word shared by two sentences ("Priya tags
+    (signed)" / "Priya merged #244 …") is a name they share, not a key."""
     if a is None or b is None:
         return False
     short, long = sorted((a.words, b.words), key=len)
     found = shared_words(a, b)
-    return found >= 1 and 2 * found >= len(short) and any(_match(short[0], v) for v in long)
+    if not (found >= 1 and 2 * found >= len(short) and any(_match(short[0], v) for v in long)):
+        return False
+    return (a.explicit and b.explicit) or found >= 2
 
 
 #: A capitalised word that does not open a sentence: a name, in any language that capitalises them.
