@@ -69,7 +69,7 @@ def _phrase(text: str) -> str:
         if len(word) >= 5 and word[-1] in "enrs" and word[:1].islower():
             stem = re.escape(word.rstrip("nrs").rstrip("e")) if len(word.rstrip("nrs").rstrip("e")) >= 4 else None
             if stem:
-                escaped = stem + r"(?:e|en|er|es|em)?"
+                escaped = stem + r"(?:e|en|er|es|em|n|r|s)?"  # "demain" keeps its own ending
         out.append(escaped)
     return r"\s+".join(out)
 
