@@ -26,6 +26,8 @@ from functools import cache
 MAX_KEY_WORDS = 4
 _MARKUP = re.compile(r"^\s*(?:[-*+>]\s+|\d+[.)]\s+)*(?:\[[ xX]\]\s*)?")
 _TIMESTAMP = re.compile(r"^(?:\d{1,2}:\d{2}\s*(?:[ap]m)?\s*(?:[-–—:|]\s*)?)", re.IGNORECASE)
+#: The speaker a promoted turn is copied with ("Jess said: …", "The user said: …"): no key of the fact.
+_SAID = re.compile(r"^[^:]{1,40}? said:\s+")
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`")
 #: A separator between a key and its value: a colon that is no clock ("10:00"), an arrow, "=", a dash
@@ -100,7 +102,7 @@ def _is_value(token: str) -> bool:
 
 def key_of(text: str) -> Key | None:
     """The key of a line (see the module's docstring), or None when it names none."""
-    body = _MARKUP.sub("", text.strip())
+    body = _SAID.sub("", _MARKUP.sub("", text.strip()))
     body = _TIMESTAMP.sub("", body)
     body = _EMPHASIS.sub("", body)
     body = _ASIDE.sub(" ", body)

@@ -23,6 +23,9 @@ def test_the_key_a_line_names_in_any_language() -> None:
     assert key_of("- bins THURS - black + brown one week").words[0] == "bins"  # type: ignore[union-attr]
     assert key_of("- Maisie (Y5) swimming tue + thu 5:15-6").words == ("maisie", "swimming")  # type: ignore[union-attr]
     assert key_of("- 25% retainer to hold a date") is None  # a value first names no key
+    # a promoted turn's speaker is no key of the fact it copies
+    assert key_of("Jess said: Sneak peek: within 72 hrs") == key_of("Sneak peek: within 48 hrs")
+    assert key_of("The user said: bins TUESDAY now").words[0] == "bins"  # type: ignore[union-attr]
 
 
 def test_one_key_needs_both_written_as_key_value_or_two_words_shared() -> None:
