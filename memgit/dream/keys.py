@@ -18,6 +18,7 @@ judge (versions.py) reads it as one more sign that a newer line is another versi
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -110,9 +111,13 @@ def key_of(text: str) -> Key | None:
     separator = _SEPARATOR.search(body)
     if separator is not None:
         before = body[: separator.start()]
-        words = [w.lower() for w in _WORD.findall(before) if w.lower() not in stop]
         tokens = _TOKEN.findall(before)
-        if words and len(tokens) <= MAX_KEY_WORDS + 2 and not any(_is_value(t) for t in tokens[:1]):
+        # the words before a value the key is given a qualifier in ("Öffnungszeiten ab Mo 13.04.:")
+        named = list(itertools.takewhile(lambda t: not _is_value(t), before.split()))
+        if len(named) < len(before.split()) and len(named) >= 2 and named[-1].isalpha() and named[-1].islower():
+            named.pop()  # the word that leads to the value: "ab", "from", "desde"
+        words = [w.lower() for t in named for w in _WORD.findall(t) if w.lower() not in stop]
+        if words and len(tokens) <= MAX_KEY_WORDS + 2:
             return Key(tuple(words[:MAX_KEY_WORDS]), True)
     words = []
     for token in _TOKEN.findall(re.split(r"[.;!?]\s", body, maxsplit=1)[0]):
@@ -160,6 +165,19 @@ def same_key(a: Key | None, b: Key | None) -> bool:
     if not (found >= 1 and 2 * found >= len(short) and any(_match(short[0], v) for v in long)):
         return False
     return (a.explicit and b.explicit) or found >= 2
+
+
+def same_label(a: Key | None, b: Key | None) -> bool:
+    """Two lines written as "key: value" under one label, word for word ("Treasurer: Linda Marsh" /
+    "Treasurer: **Anthony Reyes** (elected 10/6)", "Leon (Azubi): Berufsschule montags" / "Leon:
+    Berufsschule ab 23.03. …"): the only key strong enough to replace a line a person wrote. A label
+    that only begins the other's ("Seahorse XFe96: calendario" / "Seahorse XFe96 FluxPak (…) →
+    pedido"), or a key read from a sentence ("meter readings 1st of month" / "meter readings in the
+    octopus app: elec 41872"), named a one-off about the same thing on the tuning half more often
+    than a new version (7 of 11 such updates)."""
+    if a is None or b is None or not (a.explicit and b.explicit) or len(a.words) != len(b.words):
+        return False
+    return shared_words(a, b) == len(a.words)
 
 
 #: A capitalised word that does not open a sentence: a name, in any language that capitalises them.

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memgit.dream.keys import key_of, one_subject, same_key
+from memgit.dream.keys import key_of, one_subject, same_label
 from memgit.dream.subjects import stem, subject_of, values_of
 
 UPDATE = "update"
@@ -191,6 +191,6 @@ def key_update(newer: str, older: str, similarity: float) -> bool:
     (Winter): Di–Fr 10–18 Uhr" / "Öffnungszeiten ab Mo 13.04.: Mo 13–18:30 …"), meaning close
     enough (`KEY_COSINE`): how people bring a standing fact up to date in any language (keys.py).
     Read for the entries of MEMORY.md, where a newer version left unseen leaves a stale fact."""
-    if similarity < KEY_COSINE or not same_key(key_of(newer), key_of(older)):
+    if similarity < KEY_COSINE or not same_label(key_of(newer), key_of(older)):
         return False
     return bool(values(newer) - values(older))

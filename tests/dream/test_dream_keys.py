@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from memgit.dream.blocks import continues_below
 from memgit.dream.chatter import sentences, without_chatter
-from memgit.dream.keys import key_of, one_subject, same_key
+from memgit.dream.keys import key_of, one_subject, same_key, same_label
 from memgit.dream.languages import language_of
 from memgit.dream.light import asks
 from memgit.dream.reltime_intl import tells_of_its_day
@@ -42,6 +42,19 @@ def test_a_newer_value_of_one_key_is_an_update_and_a_repeat_is_not() -> None:
     assert not key_update("Öffnungszeiten ab Mo 13.04.: Mo 13–18:30, Sa 10–15", old, 0.3)  # meaning too far
     assert not key_update("Öffnungszeiten (Winter): Di–Fr 10–18 Uhr", old, 0.9)  # no new value
     assert not key_update("Altreifen: Container im Hof, 1. Mittwoch", old, 0.6)  # another key
+
+
+def test_only_one_label_word_for_word_replaces_a_persons_line() -> None:
+    # the label a value is given from ("ab Mo 13.04.") is no part of the key
+    assert same_label(key_of("Öffnungszeiten ab Mo 13.04.: Mo 13–18:30"), key_of("Öffnungszeiten (Winter): Di–Fr"))
+    assert same_label(key_of("Treasurer: **Anthony Reyes** (elected 10/6)"), key_of("- Treasurer: Linda Marsh"))
+    # a longer label is another thing (an order of the machine's kit, not its calendar)
+    seahorse = "- Seahorse XFe96: calendario del departamento + aviso a Javi"
+    assert not key_update("Seahorse XFe96 FluxPak (Javi dice que queda 1 placa) → pedido, ~1 100 €", seahorse, 0.63)
+    # a key read from a sentence: a reading that day, not a new rule
+    meters = "- meter readings 1st of month (octopus app)"
+    assert not key_update("meter readings in the octopus app: elec 41872, gas 04418", meters, 0.7)
+    assert key_of("v1.0 target: 2026-04-30").words == ("v1", "target")  # type: ignore[union-attr]
 
 
 def test_conflicts_only_between_lines_on_one_key_or_naming_one_person() -> None:
