@@ -191,7 +191,9 @@ def names_in(text: str) -> frozenset[str]:
 
 
 def one_subject(newer: str, older: str) -> bool:
-    """Two lines may be versions of one fact by how they are written: they name one key, or a name
-    in common. A "may conflict" line between two lines that share neither joins unrelated facts
+    """Two lines may be versions of one fact by how they are written: they name one key, share a
+    word of their keys, or a name in common. A "may conflict" line between two lines that share neither joins unrelated facts
     (a seminar's weekday and a loan of an instrument on a Tuesday)."""
-    return same_key(key_of(newer), key_of(older)) or bool(names_in(newer) & names_in(older))
+    a, b = key_of(newer), key_of(older)
+    shared = a is not None and b is not None and shared_words(a, b) >= 1  # "watering" / "watered"
+    return same_key(a, b) or shared or bool(names_in(newer) & names_in(older))
