@@ -41,8 +41,11 @@ def fenced_lines(lines: Sequence[str]) -> frozenset[int]:
 
 def continues_below(lines: Sequence[str], number: int) -> bool:
     """Line `number` (1-based) is a lead-in: it ends in ":" and the next non-blank line opens a
-    fenced block, a list, a table or an indented block."""
+    fenced block, a list, a table or an indented block; or a fenced block opens right below it,
+    with no blank line between ("… → every PR opened since shows" / "```" / the message)."""
     text = lines[number - 1].rstrip() if 0 < number <= len(lines) else ""
+    if number < len(lines) and _FENCE.match(lines[number]) and text.strip():
+        return True
     if not text.endswith(":"):
         return False
     for below in lines[number:]:

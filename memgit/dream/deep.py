@@ -32,7 +32,7 @@ from memgit.dream.timeline import human_units, newest_versions, order, with_evid
 from memgit.dream.turns import note_day
 from memgit.dream.updates import UpdateContext, one_version_a_run, update_entries
 from memgit.dream.version_model import judge
-from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds
+from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds, key_update
 from memgit.ledger.lines import Recall
 
 GATES = (
@@ -258,6 +258,12 @@ def deep_phase(
     def relate(newer: str, older: str, sim: float) -> str | None:
         return judge(newer, older, sim, limits)
 
+    def relate_hand(newer: str, older: str, sim: float) -> str | None:
+        """For a line a person wrote in MEMORY.md, a newer line naming its key with another value is its update too."""
+        verdict = relate(newer, older, sim)
+        embedded = similarity.kind == "embedding"
+        return UPDATE if verdict != UPDATE and embedded and key_update(newer, older, sim) else verdict
+
     stand_ins = _stand_ins(candidates, list(silent), similarity, relate, cfg, now_day)
     _gate(stand_ins, {e.key for e in existing}, cfg, review, base_commit)
     candidates += stand_ins
@@ -275,7 +281,9 @@ def deep_phase(
         human_units(memory_text, review.hashes),
         [e for e in silent if (e.path, e.start) not in {(c.entry.path, c.entry.start) for c in candidates}],
         superseded,
-        ctx := UpdateContext(similarity.compare, relate, review, base_commit, lambda e: _written_order(e, review)),
+        ctx := UpdateContext(
+            similarity.compare, relate, review, base_commit, lambda e: _written_order(e, review), relate_hand
+        ),
     )
     one_version_a_run(candidates, ctx, _newest_first)
     forgets = forget_proposals(

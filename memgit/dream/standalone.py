@@ -30,7 +30,7 @@ from memgit.dream.concepts import NOT_CONCEPTS, plain
 from memgit.dream.events import near_appointment, passed_plan
 from memgit.dream.languages import language_of
 from memgit.dream.reltime import MONTHS, PAST_TENSE, WEEKDAYS, resolve, unresolved
-from memgit.dream.reltime_intl import resolve_intl, unresolved_intl
+from memgit.dream.reltime_intl import resolve_intl, tells_of_its_day, unresolved_intl
 from memgit.dream.versions import CHANGE
 
 #: What standing alone may change in a copy (`Verdict.changes`), as a reviewer reads it.
@@ -151,7 +151,7 @@ def _standalone(
     body = plain(_CHECKBOX.sub("", text))
     speaker = None
     match = _SPEAKER.match(text.lstrip())
-    if match:
+    if match and (turn_of_session or in_conversation(lines, start)):
         speaker = match["name"].strip()
         body = plain(text.lstrip()[match.end() :])
         changes.append("speaker")
@@ -175,6 +175,8 @@ def _standalone(
             return Verdict(body, NEEDS_CONTEXT)
         body = subject
         changes.append("subject")
+    if day is not None and tells_of_its_day(body):
+        return Verdict(body, TRANSIENT, tuple(changes))  # the news of the log's day, a plan for the next
     if day is not None:
         resolved = resolve_intl(resolve(body, day), day)
         if resolved != body:
@@ -189,6 +191,23 @@ def _standalone(
     if is_transient(body, today, day):
         return Verdict(body, TRANSIENT, tuple(changes))
     return Verdict(body, None, tuple(changes))
+
+
+#: How many lines around a line are read to tell whether it is one turn of a conversation.
+_AROUND = 30
+
+
+def in_conversation(lines: Sequence[str], start: int) -> bool:
+    """Line `start` sits in a conversation written out in a note: around it, two people or more
+    speak (`**Name**: …`). Only there is a bold lead-in a speaker ("Jon said:
+    …"); in a log, "**Haubold-E-Bike**: Fehlerspeicher …" names what the line is about, and the copy
+    keeps it as written."""
+    names = set()
+    for line in lines[max(0, start - 1 - _AROUND) : start - 1 + _AROUND]:
+        found = _SPEAKER.match(line.lstrip())
+        if found:
+            names.add(found["name"].strip().lower())
+    return len(names) >= 2
 
 
 def _pronoun_subject(body: str, lines: Sequence[str], start: int, speaker: str | None) -> str | None:

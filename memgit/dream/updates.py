@@ -34,6 +34,8 @@ class UpdateContext:
     base_commit: str
     #: When an entry memgit wrote was true: (its source's day, path, line).
     entry_order: Callable[[MemoryEntry], tuple[str, str, int]]
+    #: The judge for a line a person wrote (`relate`, and the key the line names: versions.key_update).
+    relate_hand: Judge | None = None
 
 
 def _versus_hand_written(candidates: Sequence[Candidate], human: Sequence[Unit], ctx: UpdateContext) -> set[str]:
@@ -44,11 +46,12 @@ def _versus_hand_written(candidates: Sequence[Candidate], human: Sequence[Unit],
     if not passing or not human:
         return set()
     sims = ctx.compare([plain(c.entry.fact) for c in passing], [u.text for u in human])
+    relate = ctx.relate_hand or ctx.relate
     updated: set[str] = set()
     order = sorted(range(len(passing)), key=lambda i: (passing[i].entry.path, passing[i].entry.start), reverse=True)
     for i in order:
         c, row = passing[i], sims[i]
-        verdicts = [(ctx.relate(plain(c.entry.fact), u.text, sim), sim, u) for u, sim in zip(human, row, strict=True)]
+        verdicts = [(relate(plain(c.entry.fact), u.text, sim), sim, u) for u, sim in zip(human, row, strict=True)]
         updates = [(sim, u) for verdict, sim, u in verdicts if verdict == "update" and u.key not in updated]
         if updates:
             _, unit = max(updates, key=lambda pair: pair[0])
@@ -75,12 +78,13 @@ def update_entries(
         for e in existing
         if e.owned and e.key not in done
     ]
-    units += [(u, ("", "", 0)) for u in human if u.key not in done]
+    hand = [(u, ("", "", 0)) for u in human if u.key not in done]
     gated = [c for c in candidates if c.gate in ("recalls", "queries", "score") and not c.entry.rejected]
     proposed = {c.key for c in candidates if c.gate is None} | {e.key for e in existing}
-    found = newest_versions(
-        [(u.text, at) for u, at in units], [c.entry for c in gated] + list(silent), ctx.compare, ctx.relate
-    )
+    newer = [c.entry for c in gated] + list(silent)
+    found = newest_versions([(u.text, at) for u, at in units], newer, ctx.compare, ctx.relate)
+    found += newest_versions([(u.text, at) for u, at in hand], newer, ctx.compare, ctx.relate_hand or ctx.relate)
+    units += hand
     new: list[Candidate] = []
     for (unit, _), j in zip(units, found, strict=True):
         if j is None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memgit.dream.keys import key_of, one_subject, same_label
 from memgit.dream.subjects import stem, subject_of, values_of
 
 UPDATE = "update"
@@ -175,6 +176,21 @@ def judge(newer: str, older: str, similarity: float, thresholds: VersionThreshol
         return UPDATE
     if similarity >= thresholds.update:
         return UPDATE if values(newer) != values(older) else None
-    if similarity >= thresholds.conflict:
+    if similarity >= thresholds.conflict and one_subject(newer, older):
         return CONFLICT
     return None
+
+
+#: The least cosine a newer line naming an entry's key needs to be read as its next version.
+KEY_COSINE = 0.5
+
+
+def key_update(newer: str, older: str, similarity: float) -> bool:
+    """A newer line names the same key as an older one and gives it a value the older does not
+    ("Treasurer: Linda Marsh" / "Treasurer: **Anthony Reyes** (elected 10/6)", "Öffnungszeiten
+    (Winter): Di–Fr 10–18 Uhr" / "Öffnungszeiten ab Mo 13.04.: Mo 13–18:30 …"), meaning close
+    enough (`KEY_COSINE`): how people bring a standing fact up to date in any language (keys.py).
+    Read for the entries of MEMORY.md, where a newer version left unseen leaves a stale fact."""
+    if similarity < KEY_COSINE or not same_label(key_of(newer), key_of(older)):
+        return False
+    return bool(values(newer) - values(older))

@@ -142,3 +142,96 @@ def test_a_line_the_measured_model_judges_a_one_off_is_set_aside_with_its_probab
     bins = next(c for t, c in by_text.items() if "recycling bins" in t)
     assert bins["gate"] != "one-off" and bins["durable"] >= 0.15, bins
     assert "judged a one-off by the measured durable/one-off model" in out["report"], out["report"]
+
+
+ASKING = [
+    {
+        "role": "user",
+        "content": "the Loaf and Co invoice, can you send it to Kemi today? she asked twice",
+        "turn": "t1",
+    },
+    {"role": "assistant", "content": "Sent to Kemi.", "turn": "t2"},
+    {"role": "user", "content": "make me a packing list for the Henderson wedding", "turn": "t3"},
+    {
+        "role": "assistant",
+        "content": " ".join(["Camera bodies, two lenses, flash, batteries, cards, a spare strap, snacks."] * 4),
+        "turn": "t4",
+    },
+    {"role": "user", "content": "from now on the Loaf and Co invoices go to Kemi by email, never post", "turn": "t5"},
+]
+
+
+def test_a_turn_that_asks_or_orders_and_the_news_of_a_day_are_no_facts(workspace: Path) -> None:
+    """Issue 43/44: a person's question or request is set aside (`asks or orders`); a log line telling
+    the news of its day ("hoy") is transient in any language; a bold lead-in of a log line that is no
+    conversation stays as written (never "X said:")."""
+    lines = [json.dumps({**t, "at": "2026-03-03T09:00:00+00:00"}) for t in ASKING]
+    write(workspace / "sessions/2026-03-03-loaf.jsonl", "\n".join(lines) + "\n")
+    write(
+        workspace / "memory/2026-03-03.md",
+        "# 3 Mar\n\n- Hannah lo ha enviado hoy por World Courier, llega a Madrid el jueves.\n\n"
+        "- **Haubold-E-Bike**: Fehlerspeicher zeigt 503 und Drehmomentsensor, der Motor ist defekt.\n",
+    )
+    commit_all(workspace, "notes")
+    assert memgit(workspace, "index", "-q", env=BM25).returncode == 0
+    _ask(
+        workspace,
+        (
+            "Loaf and Co invoice Kemi",
+            "how do Loaf invoices go to Kemi",
+            "packing list Henderson wedding",
+            "Hannah World Courier Madrid",
+            "Haubold Fehlerspeicher Motor",
+            "Haubold Drehmomentsensor 503",
+        ),
+        ("2026-03-03", "2026-03-04", "2026-03-05"),
+    )
+    out = memgit_json(
+        workspace, "dream", "--dry-run", "--explain", "--now", "2026-03-05T20:00:00+00:00", "--json", env=BM25
+    )
+    by_text = {c["text"]: c for c in out["candidates"]}
+    asked = next(c for t, c in by_text.items() if "can you send it to Kemi" in t)
+    ordered = next(c for t, c in by_text.items() if "packing list" in t)
+    told = next(c for t, c in by_text.items() if "never post" in t)
+    assert asked["gate"] == "asks or orders" and ordered["gate"] == "asks or orders", (asked, ordered)
+    assert told["gate"] != "asks or orders", told
+    news = next(c for t, c in by_text.items() if "enviado hoy" in t)
+    assert news["gate"] == "transient", news
+    bold = next(c for t, c in by_text.items() if "Haubold-E-Bike" in t)
+    assert (bold["entry"] or bold["text"]).startswith("**Haubold-E-Bike**:"), bold
+
+
+@pytest.mark.model
+def test_a_hand_written_key_gets_the_newer_value_a_log_gives_it_in_its_own_language(
+    workspace: Path,
+    real_model: Path,  # noqa: F811
+) -> None:
+    """Issue 44: "Öffnungszeiten (Winter): …" in a hand-written MEMORY.md and a later log's summary
+    line "Öffnungszeiten ab Mo 13.04.: …" name one key with other values: the line is updated in
+    place, though nobody searched for the new hours; a line naming another key is left alone."""
+    env = {"MEMGIT_MODEL": str(real_model), "MEMGIT_NO_RECALL": "0"}
+    write(
+        workspace / "MEMORY.md",
+        "# Merkzettel\n\n- Öffnungszeiten (Winter): Di–Fr 10–18 Uhr, Sa jeden zweiten Samstag 10–14.\n"
+        "- Altreifen: Container im Hof, wird 1. Mittwoch im Monat geholt.\n",
+    )
+    write(
+        workspace / "memory/2026-04-10.md",
+        "# Fr, 10.04. – Stand\n\n- Öffnungszeiten ab **Mo 13.04.**: Mo 13–18:30 · Di–Fr 9:30–18:30 · Sa 10–15 "
+        "(jeden Sa), bis Ende Okt.\n\n- Die Kasse im Laden nimmt jetzt auch Karten, ab 5 € Umsatz.\n",
+    )
+    commit_all(workspace, "notes")
+    assert memgit(workspace, "index", "-q", env=env).returncode == 0
+    asked = ("Kasse Karten Laden", "kann man mit Karte zahlen", "Kartenzahlung ab 5 Euro")
+    for day in ("2026-04-10", "2026-04-11", "2026-04-12"):
+        proc = memgit(
+            workspace, "search", "--batch", "-", "--now", f"{day}T12:00:00+00:00", env=env, input="\n".join(asked)
+        )
+        assert proc.returncode == 0, proc.stderr
+    out = memgit_json(workspace, "dream", "--now", "2026-04-12T20:00:00+00:00", "--json", env=env)
+    updates = [a for a in out["actions"] if a["action"] == "supersede"]
+    assert any("Mo 13–18:30" in a["text"] and a["by_hand"] for a in updates), (out["actions"], out["gates"])
+    git(workspace, "merge", "-q", "--no-edit", out["branch"])
+    memory = (workspace / "MEMORY.md").read_text(encoding="utf-8")
+    assert "Di–Fr 10–18 Uhr" not in memory and "Mo 13–18:30" in memory
+    assert "Altreifen: Container im Hof" in memory  # another key: untouched
