@@ -240,7 +240,7 @@ def run_update(
     if commit is None and settings.target is None:
         report.notices.append("the repository has no commits yet: nothing to index until the first commit")
     meta, params = store.meta(), index_params(ws)
-    reason, entries = _changes(ws, store, meta, params, tree, settings)
+    reason, entries = _changes(ws, store, meta, params, (commit, tree), settings)
     if reason and not settings.rebuild and reason != "new index" and not reason.endswith(CHEAPER):
         return _rebuild_due(report, reason)
     plan = _plan(ws, store, meta, params, report, reason, entries, worktree=settings.worktree)
@@ -330,17 +330,23 @@ class _Written:
 
 
 def _changes(
-    ws: Workspace, store: Store, meta: dict[str, str], params: dict[str, Any], tree: str, settings: UpdateSettings
+    ws: Workspace,
+    store: Store,
+    meta: dict[str, str],
+    params: dict[str, Any],
+    head: tuple[str | None, str],
+    settings: UpdateSettings,
 ) -> tuple[str | None, dict[str, plumbing.Entry | None]]:
     """Why a full rebuild is needed (None: it is not), else the entries the diff changed (the
     caller's, when it took that very diff to decide this update was due)."""
+    commit, tree = head
     old_params = json.loads(meta["params"]) if "params" in meta else None
     if settings.full:
         return "full rebuild requested", {}
     if old_params != params:
         return describe_param_change(old_params, params), {}
     old_tree, known = meta.get("tree"), settings.known
-    diff = known.entries if known and known.old_tree == old_tree and known.new_tree == tree else None
+    diff = known.entries if known and known.applies(old_tree, commit, tree) else None
     try:
         entries = changed_entries(ws, old_tree, tree, store.worktree_paths(), diff)
     except plumbing.MissingTree:
