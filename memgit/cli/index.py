@@ -41,7 +41,7 @@ class IndexOptions:
     wait: float = option(
         "--wait",
         type=FiniteRange(0, 86_400),
-        default=POLICIES[Policy.CLI].lock_wait,
+        default=POLICIES[Policy.CLI].update.lock_wait,
         show_default=True,
         help="Seconds to wait for another run holding the index lock (0: fail at once).",
     )
@@ -124,9 +124,10 @@ def build_index(
     (embedded outside the index lock and published a batch at a time). `embedder`: a model the
     caller opened (None: the configured one, loaded when needed). Returns (the update's report,
     the fill's or None); Ctrl-C keeps what was written and embedded and says so (exit 130)."""
-    from memgit.index.open import UNSET, LazyEmbedder
+    from memgit.index.open import LazyEmbedder
+    from memgit.index.settings import LOAD
 
-    lazy = LazyEmbedder(ws, UNSET if embedder is None else embedder)
+    lazy = LazyEmbedder(ws, LOAD if embedder is None else embedder)
     text = Progress("index: text (files)")
     try:
         report = freshen(ws, Policy.CLI, full=full, worktree=worktree, progress=text, wait=wait, embedder=lazy)

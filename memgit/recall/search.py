@@ -19,7 +19,8 @@ from memgit.embed import Embedder
 from memgit.errors import MemgitError
 from memgit.index.freshen import ReadPath, pending_notice
 from memgit.index.layout import cache_path, index_path
-from memgit.index.open import UNSET, EmbedderLoad, open_embedder
+from memgit.index.open import EmbedderLoad, open_embedder
+from memgit.index.settings import LOAD
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
 from memgit.index.word_cache import index_state, term_budget
 from memgit.recall import hits as merge
@@ -41,7 +42,7 @@ class Searcher:
         self,
         ws: Workspace,
         *,
-        embedder: Any = UNSET,
+        embedder: Any = LOAD,
         auto_index: bool | None = None,
         preload_vectors: bool = False,
         keep_term_scores: bool = False,
@@ -56,7 +57,7 @@ class Searcher:
             from memgit.index.bm25_terms import TermScores
 
             self._term_scores = TermScores(int(ws.config.search.bm25_cache_mb * 2**20))  # resized per search
-        # UNSET until the first search opens one (UNSET is an untyped sentinel: it narrows nothing).
+        # LOAD until the first search opens one (LOAD is an untyped sentinel: it narrows nothing).
         self._embedder: Embedder | EmbedderLoad | None = embedder
         self._embedder_notice: str | None = None
         self.auto_index = ws.config.search.auto_index if auto_index is None else auto_index
@@ -69,7 +70,7 @@ class Searcher:
     # -- resources -------------------------------------------------------------------------
     @property
     def embedder(self) -> Embedder | None:
-        if self._embedder is UNSET:
+        if self._embedder is LOAD:
             self._embedder, self._embedder_notice = open_embedder(self.ws, threads=1)
         elif isinstance(self._embedder, EmbedderLoad):
             self._embedder, self._embedder_notice = self._embedder.result()
