@@ -100,11 +100,10 @@ def staged_deletions(cwd: Path) -> list[str] | None:
     return proc.stdout.decode("utf-8", "replace").splitlines()
 
 
-#: What the shell hook decided, for the Python it starts (`hooks/git-hook.sh`, `handover`).
+#: What the shell hook decided, for the Python it starts (`hooks/git-hook.sh`, `handover`). Its
+#: value `due` says an update is due but the shell compared nothing itself (no index yet, or a diff
+#: too long to hand over): the update reads the diff.
 SHELL_DECISION_ENV = "MEMGIT_HOOK_DIFF"
-#: The shell decided an update is due but compared nothing itself (no index yet, or a diff too
-#: long to hand over): the update reads the diff.
-DUE = "due"
 
 
 def shell_decision(text: str) -> tuple[str, str, dict[str, Entry | None]] | None:

@@ -248,13 +248,12 @@ class _Vectors:
 class _Written:
     """What the write transaction changed."""
 
-    __slots__ = ("removed_ids", "added_ids", "kept", "missing_now", "pending")
+    __slots__ = ("removed_ids", "added_ids", "kept", "pending")
 
     def __init__(self) -> None:
         self.removed_ids: list[int] = []
         self.added_ids: list[int] = []
         self.kept: list[tuple[int, bytes]] | None = []  # vectors for the delta; None: rewrite the files
-        self.missing_now = False  # some chunk got no vector (it stays pending)
         self.pending = 0
 
 
@@ -514,7 +513,6 @@ def _write_file(
         elif written.kept is not None:
             written.kept.append((chunk_id, vector))
     if waiting and model_id is not None:
-        written.missing_now = True
         store.mark_pending(waiting)
     if state.content is not None and not state.skipped:
         report.files_indexed += 1

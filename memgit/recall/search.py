@@ -1,7 +1,7 @@
 """Hybrid search: BM25 and vector legs, merged, decayed, diversified, each hit with provenance.
 
 `Searcher` keeps the database connection and the embedding model warm for batch runs and the
-MCP server; `search()` is the one-shot form the CLI uses. What a search asks is a
+MCP server; `memgit search` and the server both hold one through memgit.recall.session. What a search asks is a
 `SearchRequest` (memgit.recall.request); the legs are in memgit.recall.legs and the step from
 their scores to hits in memgit.recall.hits.
 """
@@ -337,11 +337,3 @@ class Searcher:
                 "run `memgit index` to re-embed"
             )
         return None
-
-
-def search(ws: Workspace, query: str, request: SearchRequest | None = None) -> SearchResult:
-    searcher = Searcher(ws)
-    try:
-        return searcher.search(query, request)
-    finally:
-        searcher.close()
