@@ -5,20 +5,44 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import click
 
-from memgit.cli.options import flag, option, options
+from memgit.cli.options import choice, flag, option, options, switch
 from memgit.cli.output import FiniteRange, Progress, emit, notice, skip_teardown, warn, workspace_from
 from memgit.index.freshen import POLICIES, Policy, freshen
+
+
+class Work(Enum):
+    """What `memgit index` does: bring the index up to HEAD, rebuild it, or only fill pending vectors."""
+
+    UPDATE = "update"
+    FULL = "full"
+    FILL = "fill"
+
+
+class Output(Enum):
+    TEXT = "text"
+    JSON = "json"
+    QUIET = "quiet"
 
 
 @dataclass(frozen=True)
 class IndexOptions:
     """`memgit index`'s options, as one typed value (memgit.cli.options)."""
 
-    full: bool = flag("--full", help="Rebuild from scratch (the embedding cache is kept).")
+    work: Work = choice(
+        Work.UPDATE,
+        switch(
+            "--fill-in-background",
+            Work.FILL,
+            help="Only embed the vectors left pending, at a low priority, giving way to a foreground `memgit index`; "
+            "what a hook starts (detached) after a checkout far back. Logs to .git/memgit/fill.log.",
+        ),
+        switch("--full", Work.FULL, help="Rebuild from scratch (the embedding cache is kept)."),
+    )
     verify: bool = flag(
         "--verify",
         help="Check that the index equals a full rebuild (rows rebuilt, vectors compared from the embedding cache, "
@@ -31,17 +55,15 @@ class IndexOptions:
         "so a plain `memgit index` keeps what searches see.",
         default=None,
     )
-    as_json: bool = flag("--json", help="Print a JSON report.")
-    quiet: bool = flag("-q", "--quiet", help="Print nothing on success.")
-    fill_in_background: bool = flag(
-        "--fill-in-background",
-        help="Only embed the vectors left pending, at a low priority, giving way to a foreground `memgit index`; "
-        "what a hook starts (detached) after a checkout far back. Logs to .git/memgit/fill.log.",
+    output: Output = choice(
+        Output.TEXT,
+        switch("--json", Output.JSON, help="Print a JSON report."),
+        switch("-q", "--quiet", Output.QUIET, help="Print nothing on success."),
     )
     wait: float = option(
         "--wait",
         type=FiniteRange(0, 86_400),
-        default=POLICIES[Policy.CLI].lock_wait,
+        default=POLICIES[Policy.CLI].update.lock_wait,
         show_default=True,
         help="Seconds to wait for another run holding the index lock (0: fail at once).",
     )
@@ -55,15 +77,15 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     if opts.reembed and not opts.verify:
         raise click.UsageError("--reembed goes with --verify (it says how much of the check embeds again)")
     ws = workspace_from(ctx, writes="`memgit index`")
-    if opts.fill_in_background:
+    if opts.work is Work.FILL:
         _background_fill(ws)
         return
     # Once the index is written and closed, freeing every module at exit is ~10 ms of nothing:
     # a sixth of a one-file update's own cost (docs/PERFORMANCE.md).
     skip_teardown()
-    say = None if opts.as_json or opts.quiet else _searchable_now
+    say = None if opts.output is not Output.TEXT else _searchable_now
     worktree = ws.config.search.worktree if opts.worktree is None else opts.worktree
-    report, filled = build_index(ws, full=opts.full, worktree=worktree, wait=opts.wait, on_text=say)
+    report, filled = build_index(ws, full=opts.work is Work.FULL, worktree=worktree, wait=opts.wait, on_text=say)
     from memgit.memory.adopt import coverage_notice
 
     if (outside := coverage_notice(ws, report.tree, fresh=report.mode == "full")) is not None:
@@ -77,7 +99,7 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
             verification = verify_index(ws, progress=checking, reembed=opts.reembed)
         finally:
             checking.finish()
-    if opts.as_json:
+    if opts.output is Output.JSON:
         data = report.to_dict()
         data["fill"] = None if filled is None else filled.to_dict()
         if verification is not None:
@@ -86,11 +108,11 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     else:
         for message in report.notices:
             notice(message)
-        if report.reason and report.mode == "full" and not opts.full:
+        if report.reason and report.mode == "full" and opts.work is not Work.FULL:
             notice(f"full rebuild: {report.reason}")
         for skipped in report.skipped:
             warn(f"skipped {skipped['path']}: {skipped['reason']}")
-        if not opts.quiet:
+        if opts.output is not Output.QUIET:
             tree = (report.tree or "")[:12]
             if report.mode == "noop":
                 click.echo(f"index up to date (tree {tree})")
@@ -103,7 +125,7 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
             if filled is not None and filled.filled:
                 click.echo(f"vectors: {filled.filled} filled ({filled.embedded} embedded) in {filled.seconds:.2f}s")
         if verification is not None:
-            _print_verification(verification, opts.quiet)
+            _print_verification(verification, opts.output is Output.QUIET)
     if verification is not None and not verification.ok:
         from memgit.errors import MemgitError
 
@@ -124,9 +146,10 @@ def build_index(
     (embedded outside the index lock and published a batch at a time). `embedder`: a model the
     caller opened (None: the configured one, loaded when needed). Returns (the update's report,
     the fill's or None); Ctrl-C keeps what was written and embedded and says so (exit 130)."""
-    from memgit.index.open import UNSET, LazyEmbedder
+    from memgit.index.open import LazyEmbedder
+    from memgit.index.settings import LOAD
 
-    lazy = LazyEmbedder(ws, UNSET if embedder is None else embedder)
+    lazy = LazyEmbedder(ws, LOAD if embedder is None else embedder)
     text = Progress("index: text (files)")
     try:
         report = freshen(ws, Policy.CLI, full=full, worktree=worktree, progress=text, wait=wait, embedder=lazy)

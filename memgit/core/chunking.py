@@ -17,7 +17,6 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 #: An ATX heading line, as CommonMark reads one outside any container block.
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
@@ -43,7 +42,6 @@ _NEEDS_PARSER = re.compile(
     )""",
     re.VERBOSE,
 )
-_PARSER: Any = None
 
 
 @dataclass(frozen=True)
@@ -134,18 +132,6 @@ def cmark_heading_rows(texts: Sequence[str]) -> frozenset[int]:
 
     html = cmarkgfm.markdown_to_html("\n".join(texts), options=Options.CMARK_OPT_SOURCEPOS)
     return frozenset(int(found.group(1)) - 1 for found in _CMARK_HEADING.finditer(html))
-
-
-def parsed_heading_rows(texts: Sequence[str]) -> frozenset[int]:
-    """`heading_rows` by markdown-it-py's block parser (inline parsing is not needed): the
-    tests' second CommonMark oracle, which the index no longer runs."""
-    global _PARSER
-    if _PARSER is None:
-        from markdown_it import MarkdownIt
-
-        _PARSER = MarkdownIt("commonmark").disable(["inline", "text_join"])
-    tokens = _PARSER.parse("\n".join(texts))
-    return frozenset(tok.map[0] for tok in tokens if tok.type == "heading_open" and tok.map)
 
 
 def chunk_lines(

@@ -229,38 +229,3 @@ def _sidecar_matches(path: Path) -> bool:
     except OSError:
         return False
     return bool(recorded) and recorded[0] == file_sha256(path)
-
-
-def model_health(path: Path | None = None) -> dict[str, Any]:
-    """What `memgit doctor` reports about the model; never raises."""
-    path = Path(path).expanduser() if path else _configured_path()
-    report: dict[str, Any] = {
-        "path": str(path),
-        "exists": path.is_file(),
-        "llama_cpp": importlib.util.find_spec("llama_cpp") is not None,
-        "loadable": False,
-        "dim": None,
-        "model_id": None,
-        "error": None,
-        "fix": None,
-    }
-    if not report["exists"]:
-        report["error"] = f"no embedding model at {path}"
-        report["fix"] = "run `memgit model install`"
-        return report
-    report["size"] = path.stat().st_size
-    if not report["llama_cpp"]:
-        report["error"] = "llama-cpp-python is not installed"
-        report["fix"] = "pip install 'agent-memgit[llama]'"
-        return report
-    from memgit.embed.llama import LlamaEmbedder
-
-    try:
-        embedder = LlamaEmbedder(path)
-    except ModelError as exc:
-        report["error"] = str(exc)
-        report["fix"] = "run `memgit model install --force`"
-        return report
-    report.update(loadable=True, dim=embedder.dim, model_id=embedder.model_id, max_tokens=embedder.max_tokens)
-    embedder.close()
-    return report

@@ -11,10 +11,12 @@ Two ways in, one behaviour. Plain git hooks (`memgit hooks install`) and the pre
   tree actually indexed, a hook that was missed (a merge stopped on conflicts, a rebase) heals on
   the next one.
 
-Hooks run on every commit, so this module imports nothing heavy at import time, and the no-op
-check (is HEAD's tree the indexed tree?) costs one `git rev-parse` and one small file read before
-anything touches pygit2 or SQLite; when the trees differ only in files that cannot be memory (a code
-commit), one `git diff-tree` more says so and the hook stops there, as the shell hook does.
+Hooks run on every commit, so this module imports nothing heavy at import time. "Anything to do?"
+is answered once. The installed shell hook answers it without Python and hands its answer over
+(`fastpath.shell_decision`: the indexed tree, HEAD's commit and git's raw diff between them), which
+the update applies as it is. Under the pre-commit framework this module answers it the same way:
+one `git rev-parse`, the marker (`index.layout.read_marker_in`, the one reader), and when the trees
+differ one `git diff-tree`, which stops a code commit here and is otherwise handed to the update.
 
 Installing, uninstalling and reporting on the scripts is `memgit.githooks.install`.
 """
@@ -26,14 +28,15 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from memgit.git import plumbing
+from memgit.githooks.fastpath import SHELL_DECISION_ENV, is_work_tree_top, paths_may_be_memory, shell_decision
+from memgit.githooks.types import HOOK_TYPES, LINT_HOOK
+from memgit.index.layout import read_marker_in
 
-if TYPE_CHECKING:
-    pass
-
-from memgit.githooks.types import HOOK_TYPES, LINT_HOOK  # noqa: E402
+#: A diff as the update applies it: path -> what the new tree holds there (None: nothing).
+Diff = dict[str, plumbing.Entry | None]
 
 # `index` and `lint` are the names the pre-commit framework's entries use (it does not tell a
 # hook which stage it runs in, so the index entry works out the rest from PRE_COMMIT_* variables).
@@ -81,25 +84,17 @@ def _describe(exc: BaseException) -> str:
 
 
 def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
-    """Bring the index to HEAD; returns a warning to print, or None when all went well."""
-    if name == "index":
-        name = framework_stage(os.environ)
-    if not _needs_update(name, args):
-        return None
-    probe = plumbing.probe_head(cwd)
-    if probe is None:
-        return None  # not a git work tree (e.g. a bare repository): nothing memgit can index
-    git_dir, head_tree = probe
-    if name == "post-commit" and _rebase_in_progress(git_dir):
-        return None  # each picked commit would re-index; post-rewrite runs when the rebase ends
-    indexed = _indexed_tree(git_dir)
-    if indexed == head_tree:
-        return None
-    # "Anything to do?" is answered once: the diff that says memory changed is the diff the
-    # update applies (it reads it again only if the index or HEAD moved in between).
-    diff = None if indexed is None else _memory_diff(cwd, indexed, head_tree)
-    if diff == {}:
-        return None
+    """Bring the index to HEAD; returns a warning to print, or None when all went well.
+
+    "Anything to do?" is decided once: by the shell hook, which hands its decision over (and its
+    diff, which the update applies as it is), or here, for the pre-commit framework's entry."""
+    handed = os.environ.pop(SHELL_DECISION_ENV, None)
+    if handed:
+        diff = shell_decision(handed)
+    else:
+        due, diff = _decide(name, args, cwd)
+        if not due:
+            return None
 
     plumbing.leave_hook_location()
     from memgit.index.freshen import Policy, freshen
@@ -114,7 +109,7 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     # Vectors an earlier hook left pending (run where the model is not installed, as under the
     # pre-commit framework's own environment) are filled here when this one has the model, a
     # bounded number per commit; searches and the MCP server fill the rest.
-    known = None if indexed is None or diff is None else KnownDiff(indexed, head_tree, diff)
+    known = None if diff is None else KnownDiff(*diff)
     started = time.monotonic()
     report = freshen(ws, Policy.HOOK, known=known)
     took = time.monotonic() - started
@@ -124,6 +119,30 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     if report.changed_paths >= SAY_PATHS and (report.deferred or took > SAY_AFTER_SECONDS):
         return _deferred_line(report, took, filler)
     return _notice_worth_a_line(report.mode, report.notices)
+
+
+def _decide(name: str, args: Sequence[str], cwd: Path) -> tuple[bool, tuple[str, str, Diff] | None]:
+    """The shell hook's decision, made in Python (the pre-commit framework's `memgit hook index`):
+    whether the index must move, and the diff that says so (None: the update reads it). Hook
+    arguments first, then one `git rev-parse`, the marker and, when the trees differ, one
+    `git diff-tree`, whose entries the update applies."""
+    if name == "index":
+        name = framework_stage(os.environ)
+    if not _needs_update(name, args):
+        return False, None
+    probe = plumbing.probe_head(cwd)
+    if probe is None:
+        return False, None  # not a git work tree (e.g. a bare repository): nothing memgit can index
+    git_dir, head_tree = probe
+    if name == "post-commit" and _rebase_in_progress(git_dir):
+        return False, None  # each picked commit would re-index; post-rewrite runs when the rebase ends
+    indexed = read_marker_in(git_dir / "memgit")[0]
+    if indexed == head_tree:
+        return False, None
+    diff = None if indexed is None else _memory_diff(cwd, indexed, head_tree)
+    if diff == {}:
+        return False, None
+    return True, None if diff is None else (indexed or "", head_tree, diff)
 
 
 #: A hook that takes longer than this over many paths (a checkout far back, a large merge) says
@@ -176,13 +195,11 @@ def start_background_fill(ws: Any) -> int | None:
     return proc.pid
 
 
-def _memory_diff(cwd: Path, indexed: str, head_tree: str) -> dict[str, plumbing.Entry | None] | None:
+def _memory_diff(cwd: Path, indexed: str, head_tree: str) -> Diff | None:
     """The diff from the indexed tree to HEAD's, emptied when only files that cannot be memory
     differ (a code commit, a checkout of a branch that differs in code: the index still answers
     for HEAD's memory, as the shell hook decides). One `git diff-tree`; any doubt (a git failure,
     not the work tree's top) gives None and the update reads the diff itself."""
-    from memgit.githooks.fastpath import is_work_tree_top, paths_may_be_memory
-
     if not is_work_tree_top(cwd):
         return None
     try:
@@ -235,21 +252,6 @@ def _needs_update(name: str, args: Sequence[str]) -> bool:
         flag = args[0] if args else os.environ.get("PRE_COMMIT_IS_SQUASH_MERGE")
         return flag != "1"
     return True
-
-
-def _indexed_tree(git_dir: Path) -> str | None:
-    """The tree the index holds, from the marker the indexer writes after each update.
-
-    The marker alone is not trusted when the index file is gone (deleted by hand): then the
-    answer is None and the hook rebuilds.
-    """
-    data_dir = git_dir / "memgit"
-    try:
-        if not (data_dir / "index.sqlite").is_file():
-            return None
-        return (data_dir / "indexed_tree").read_text().strip() or None
-    except OSError:
-        return None
 
 
 def _rebase_in_progress(git_dir: Path) -> bool:

@@ -1,11 +1,13 @@
 """Who keeps the index fresh, and how hard each may try: named policies in one table.
 
-Five kinds of caller bring the index to HEAD, each with its own stake in the wait: a git hook
-must not hold up git, a search must answer now, the MCP server has time on a thread of its own, a
-capture commits text an agent waits on, and `memgit index` is asked to finish. Each names its
-`Policy`; its row in `POLICIES` says how long it waits for another run's lock, whether it may
-rebuild, whether it loads the model, how many pending vectors it fills and how long it embeds.
-docs/ARCHITECTURE.md's invariants show the same table; a test holds the two equal.
+Six kinds of caller bring the index to HEAD, each with its own stake in the wait: a git hook
+must not hold up git, a search must answer now (and a searcher that finds the database damaged
+must rebuild it first), the MCP server has time on a thread of its own, a capture commits text an
+agent waits on, and `memgit index` is asked to finish. Each names its `Policy`; its row in
+`POLICIES` says how long it waits for another run's lock, whether it may rebuild, whether it
+loads the model, how many pending vectors it fills and how long it embeds: its `UpdateSettings`
+(`settings.py`) carry the update's part of these numbers down to the update, which takes no
+other. docs/ARCHITECTURE.md's invariants show the same table; a test holds the two equal.
 
 Front ends call `freshen` (or `ReadPath` for a searcher), never `update_index` with numbers of
 their own. This module is imported by every hook before any real work, so it imports nothing
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memgit.errors import IndexLocked
+from memgit.index.settings import LOAD, UpdateSettings
 
 if TYPE_CHECKING:
     from memgit.embed import Embedder
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
 class Policy(enum.Enum):
     HOOK = "hook"  # git's post-commit/merge/checkout/rewrite hooks
     SEARCH = "search"  # a search before it answers (CLI, batch, agent front ends)
+    REPAIR = "repair"  # a searcher that found the index damaged, before it answers
     SERVER = "server"  # the MCP server's index thread
     CAPTURE = "capture"  # a transcript capture, after committing the session file
     CLI = "cli"  # `memgit index`
@@ -58,44 +62,24 @@ class Fill:
 
 
 class Rule:
-    """One policy's row. Plain classes, not dataclasses: a dataclass costs every hook ~0.3 ms."""
+    """One policy's row: how its updates run (`update`, the one carrier of the numbers), how long
+    it waits when there is no index yet, its fill pass, and what it keeps after a full build.
+    Plain classes, not dataclasses: a dataclass costs every hook ~0.3 ms."""
 
-    __slots__ = (
-        "lock_wait",
-        "first_build_wait",
-        "repair_wait",
-        "rebuild",
-        "loads_model",
-        "embed_seconds",
-        "defer_paths",
-        "fill",
-        "keeps_words",
-        "lock_env",
-        "embed_env",
-    )
+    __slots__ = ("update", "first_build_wait", "fill", "keeps_words", "lock_env", "embed_env")
 
     def __init__(
         self,
+        update: UpdateSettings,
         *,
-        lock_wait: float,
-        rebuild: bool,
-        loads_model: bool,
         first_build_wait: float | None = None,
-        repair_wait: float | None = None,
-        embed_seconds: float | None = None,
-        defer_paths: int | None = None,
         fill: Fill | None = None,
         keeps_words: bool = False,
         lock_env: str | None = None,
         embed_env: str | None = None,
     ) -> None:
-        self.lock_wait = lock_wait  # seconds to wait for another run's index lock
-        self.first_build_wait = first_build_wait  # ... when there is no index yet (None: lock_wait)
-        self.repair_wait = repair_wait  # ... to rebuild a damaged index before answering
-        self.rebuild = rebuild  # may rebuild an existing index (else says one is due)
-        self.loads_model = loads_model  # False: never loads the model (vectors left pending)
-        self.embed_seconds = embed_seconds  # no new chunk's batch starts after this long (None: all)
-        self.defer_paths = defer_paths  # past this many changed paths: text only, the model not loaded
+        self.update = update
+        self.first_build_wait = first_build_wait  # the lock wait when there is no index yet (None: the same)
         self.fill = fill
         self.keeps_words = keeps_words  # a full build keeps the per-word BM25 scores beside the index
         self.lock_env = lock_env  # environment variables that override lock_wait / embed_seconds
@@ -109,11 +93,7 @@ POLICIES: dict[Policy, Rule] = {
     # (thousands of paths) writes its text without even loading the model, and a detached
     # process started after it fills the vectors, a batch at a time, while git has returned.
     Policy.HOOK: Rule(
-        lock_wait=2.0,
-        rebuild=False,
-        loads_model=True,
-        embed_seconds=0.5,
-        defer_paths=256,
+        UpdateSettings(lock_wait=2.0, rebuild=False, embed_seconds=0.5, defer_paths=256),
         fill=Fill(where="background", limit=None, seconds=None, lock_wait=60.0, max_pending=None),
         lock_env="MEMGIT_HOOK_LOCK_TIMEOUT",
         embed_env="MEMGIT_HOOK_EMBED_SECONDS",
@@ -121,43 +101,30 @@ POLICIES: dict[Policy, Rule] = {
     # With a complete index a busy lock is no reason to wait (answer from that state); with none
     # (another process writes the first one's text) there is nothing to answer from yet.
     Policy.SEARCH: Rule(
-        lock_wait=0.5,
+        UpdateSettings(lock_wait=0.5, embed_seconds=1.0),
         first_build_wait=120.0,
-        repair_wait=5.0,
-        rebuild=True,
-        loads_model=True,
-        embed_seconds=1.0,
         fill=Fill(where="before answering", limit=256, seconds=1.0, lock_wait=0.5, max_pending=2_000),
     ),
+    # A damaged index found by a searcher: rebuilt before it answers, all of it embedded.
+    Policy.REPAIR: Rule(UpdateSettings(lock_wait=5.0)),
     # The server's updates embed new text for two seconds; what is left pending is filled by
     # background steps on a model instance of their own, one after the other until none is left.
     Policy.SERVER: Rule(
-        lock_wait=600.0,
+        UpdateSettings(lock_wait=600.0, embed_seconds=2.0),
         first_build_wait=30.0,
-        rebuild=True,
-        loads_model=True,
-        embed_seconds=2.0,
         fill=Fill(where="server steps", limit=256, seconds=None, lock_wait=600.0, max_pending=None),
     ),
     # Text first: the new chunks' vectors wait for the next search, server step or hook.
-    Policy.CAPTURE: Rule(lock_wait=30.0, rebuild=False, loads_model=False),
+    Policy.CAPTURE: Rule(UpdateSettings(lock_wait=30.0, rebuild=False, loads_model=False)),
     # Asked to finish: the text first (searchable when it is written), then every pending vector in
     # the foreground with a bar. A full build of a large index also keeps its per-word BM25
     # scores, so the first warm searcher after it (the MCP server) starts warm.
     Policy.CLI: Rule(
-        lock_wait=30.0,
-        rebuild=True,
-        loads_model=True,
-        embed_seconds=2.0,
+        UpdateSettings(lock_wait=30.0, embed_seconds=2.0),
         fill=Fill(where="foreground", limit=None, seconds=None, lock_wait=30.0, max_pending=None),
         keeps_words=True,
     ),
 }
-
-
-#: "No model given: load the configured one when there is text to embed" (`open.UNSET`, which
-#: this module does not import: opening the store and the model is the update's business).
-LOAD: Any = object()
 
 
 def rule(policy: Policy) -> Rule:
@@ -165,21 +132,14 @@ def rule(policy: Policy) -> Rule:
     row = POLICIES[policy]
     if row.lock_env is None and row.embed_env is None:
         return row
-    lock_wait, embed_seconds = row.lock_wait, row.embed_seconds
-    if row.lock_env is not None:
-        lock_wait = _seconds_from_env(row.lock_env, lock_wait)
-    if row.embed_env is not None and embed_seconds is not None:
-        embed_seconds = _seconds_from_env(row.embed_env, embed_seconds)
+    update = row.update
+    changes: dict[str, float] = {}
+    if row.lock_env is not None and update.lock_wait is not None:
+        changes["lock_wait"] = _seconds_from_env(row.lock_env, update.lock_wait)
+    if row.embed_env is not None and update.embed_seconds is not None:
+        changes["embed_seconds"] = _seconds_from_env(row.embed_env, update.embed_seconds)
     return Rule(
-        lock_wait=lock_wait,
-        first_build_wait=row.first_build_wait,
-        repair_wait=row.repair_wait,
-        rebuild=row.rebuild,
-        loads_model=row.loads_model,
-        embed_seconds=embed_seconds,
-        defer_paths=row.defer_paths,
-        fill=row.fill,
-        keeps_words=row.keeps_words,
+        update.but(**changes), first_build_wait=row.first_build_wait, fill=row.fill, keeps_words=row.keeps_words
     )
 
 
@@ -208,28 +168,17 @@ def freshen(
     model (LOAD: loaded when there is text to embed; None: none); `known` is the diff the caller already
     read to decide an update is due (a hook), so the update does not read it again.
     """
-    from memgit.index.open import UNSET
-    from memgit.index.update import UpdateSettings, update_with  # heavy: SQLite, the planner
+    from memgit.index.update import update_index  # heavy: SQLite, the planner
 
     row = rule(policy)
-    settings = UpdateSettings(
-        full=full,
-        worktree=worktree,
-        progress=progress,
-        rebuild=row.rebuild,
-        embed_seconds=row.embed_seconds,
-        defer_paths=row.defer_paths,
-        known=known,
-    )
     if wait is None:
-        wait = row.lock_wait
+        wait = row.update.lock_wait
         if row.first_build_wait is not None and not _has_index(ws):
             wait = row.first_build_wait
-    if not row.loads_model:
-        embedder = None
-    elif embedder is LOAD:
-        embedder = UNSET
-    report = update_with(ws, settings, embedder=embedder, lock_timeout=wait, on_wait=on_wait)
+    settings = row.update.but(
+        full=full, worktree=worktree, progress=progress, known=known, lock_wait=wait, on_wait=on_wait
+    )
+    report = update_index(ws, settings, embedder=embedder)
     if row.keeps_words and report.mode == "full":
         from memgit.index.word_cache import keep_word_cache
 
@@ -296,24 +245,22 @@ class ReadPath:
             return
         self._checked_at = now
         from memgit.git import plumbing
-        from memgit.index.layout import index_path, read_marker
+        from memgit.index.layout import read_marker
         from memgit.index.store import IndexUnavailable
         from memgit.index.worktree import overlay_matches_worktree
 
         probed = plumbing.probe_head(self.ws.root)
         tree = probed[1] if probed else None
         current, overlay = read_marker(self.ws)
-        if not worktree and tree and current == tree and index_path(self.ws).exists():
+        if not worktree and tree and current == tree:
             # Rows indexed from the work tree are served only while the files still hold that
             # text: `git restore` and `git stash` run no hook.
             if not overlay or overlay_matches_worktree(self.ws):
                 return
             worktree = True
-        row = rule(Policy.SEARCH)
-        wait = row.lock_wait if current is not None else row.first_build_wait
         try:
             report = freshen(
-                self.ws, Policy.SEARCH, worktree=worktree, embedder=self._embedder(), wait=wait, on_wait=self._on_wait
+                self.ws, Policy.SEARCH, worktree=worktree, embedder=self._embedder(), on_wait=self._on_wait
             )
         except IndexLocked:
             notices.append("the index is being updated by another run; answering from its last complete state")
@@ -326,13 +273,8 @@ class ReadPath:
             notices.append(f"index rebuilt: {report.reason}")
 
     def repair(self, notices: list[str], *, worktree: bool = False) -> None:
-        """The index database is damaged: rebuild it (waiting a little for the lock) before
-        answering, embedding all of it (the update is a rebuild: no bound on its time)."""
-        from memgit.index.update import UpdateSettings, update_with
-
-        wait = rule(Policy.SEARCH).repair_wait
-        settings = UpdateSettings(worktree=worktree)
-        report = update_with(self.ws, settings, embedder=self._embedder(), lock_timeout=wait)
+        """The index database is damaged: rebuild it before answering (`Policy.REPAIR`)."""
+        report = freshen(self.ws, Policy.REPAIR, worktree=worktree, embedder=self._embedder())
         notices.extend(report.notices)
 
     def fill_pending(self, store: Store, notices: list[str]) -> int:

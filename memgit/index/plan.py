@@ -45,13 +45,19 @@ def tree_states(ws: Workspace, tree: str) -> dict[str, plumbing.Entry]:
 
 
 class KnownDiff:
-    """The paths that differ from `old_tree` to `new_tree`, with what `new_tree` holds there, as
-    the caller that decided an update is due already read them (`plumbing.diff_entries`)."""
+    """The paths that differ from `old_tree` to `new` (a commit or its tree: their ids never
+    coincide), with what `new` holds there, as the caller that decided an update is due already
+    read them: a hook, in Python (`plumbing.diff_entries`) or in the shell (`git diff-tree --raw`).
+    An update applies it only while the index is at `old_tree` and HEAD is `new`."""
 
-    __slots__ = ("old_tree", "new_tree", "entries")
+    __slots__ = ("old_tree", "new", "entries")
 
-    def __init__(self, old_tree: str, new_tree: str, entries: dict[str, plumbing.Entry | None]) -> None:
-        self.old_tree, self.new_tree, self.entries = old_tree, new_tree, entries
+    def __init__(self, old_tree: str, new: str, entries: dict[str, plumbing.Entry | None]) -> None:
+        self.old_tree, self.new, self.entries = old_tree, new, entries
+
+    def applies(self, old_tree: str | None, commit: str | None, tree: str) -> bool:
+        """Is this the diff from the index's tree to HEAD's (`commit`, `tree`)?"""
+        return self.old_tree == old_tree and self.new in (commit, tree)
 
 
 def changed_entries(

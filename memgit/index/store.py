@@ -151,7 +151,6 @@ def describe_sqlite_error(path: Path, exc: BaseException) -> str:
 class SqliteBackend:
     module: ModuleType
     name: str
-    loads_extensions: bool = False
 
 
 _BACKEND: SqliteBackend | None = None
@@ -188,7 +187,7 @@ def backend() -> SqliteBackend:
             conn.close()
         except Exception:
             continue
-        found = SqliteBackend(module, name.split(".")[0], loads)
+        found = SqliteBackend(module, name.split(".")[0])
         if loads:
             _BACKEND = found
             return _BACKEND

@@ -29,17 +29,17 @@ from memgit.git import plumbing
 from memgit.index.embedding import ProgressFn, VectorPlan, embed_missing, plan_vectors
 from memgit.index.layout import clear_marker, write_marker
 from memgit.index.lock import index_lock
-from memgit.index.open import UNSET, LazyEmbedder, open_store
+from memgit.index.open import LazyEmbedder, open_store
 from memgit.index.params import describe_param_change, index_params
 from memgit.index.plan import (
     FileState,
-    KnownDiff,
     changed_entries,
     chunk_states,
     plan_states,
     tree_states,
     worktree_overlay,
 )
+from memgit.index.settings import LOAD, UpdateSettings
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store, describe_sqlite_error, is_corruption
 from memgit.index.worktree import seed_from_main
 from memgit.workspace import Workspace
@@ -72,90 +72,18 @@ class IndexReport:
         return asdict(self)
 
 
-class UpdateSettings:
-    """How one update runs: what it may change and how long it may embed (a policy's row of
-    `freshen.POLICIES` gives most of these; `run_update` takes them as one value).
-
-    `rebuild=False` (hooks) never rebuilds an existing index: when one is due the report says so
-    (mode "due") and the index is left as it is. An update never fills vectors left pending by
-    earlier runs: that is `fill.py`'s, which embeds outside the index lock and publishes a batch
-    at a time. The chunks this update adds take their vectors from the embedding cache, and
-    are embedded when the model loads, all of them unless `embed_seconds` bounds it (a hook, a
-    search, `memgit index`, whose fill phase takes the rest): then no embedding starts after that
-    long and the rest are left pending (`report.deferred`). With more than `defer_paths`
-    changed paths nothing is embedded and the model is not even loaded (a checkout far back: its
-    text is what git waits for). `known` is the diff a caller already took from the indexed tree
-    to HEAD's (a hook's "anything to do?"), used instead of taking it again when both trees
-    still match. `target` (commit, tree) replaces HEAD; `vector_dir` is where the vector files
-    are carried. `progress(done, total)` follows the files written (the total is known first).
-    """
-
-    # A plain class, not a dataclass: this module is imported by every hook (see `_Plan`).
-    __slots__ = (
-        "full",
-        "worktree",
-        "progress",
-        "rebuild",
-        "embed_seconds",
-        "defer_paths",
-        "known",
-        "target",
-        "vector_dir",
-    )
-
-    def __init__(
-        self,
-        *,
-        full: bool = False,
-        worktree: bool = False,
-        progress: ProgressFn | None = None,
-        rebuild: bool = True,
-        embed_seconds: float | None = None,
-        defer_paths: int | None = None,
-        known: KnownDiff | None = None,
-        target: tuple[str | None, str] | None = None,
-        vector_dir: Path | None = None,
-    ) -> None:
-        self.full, self.worktree, self.progress, self.rebuild = full, worktree, progress, rebuild
-        self.embed_seconds, self.defer_paths = embed_seconds, defer_paths
-        self.known, self.target, self.vector_dir = known, target, vector_dir
-
-
-def update_index(
-    ws: Workspace,
-    *,
-    full: bool = False,
-    worktree: bool = False,
-    progress: ProgressFn | None = None,
-    embedder: Any = UNSET,
-    lock_timeout: float | None = 30.0,
-    allow_rebuild: bool = True,
-    embed_seconds: float | None = None,
-) -> IndexReport:
-    """Bring the index to HEAD (plus uncommitted memory files with `worktree`); the keywords are
-    `UpdateSettings`'. Front ends do not call this: they name a policy (`freshen.freshen`)."""
-    settings = UpdateSettings(
-        full=full, worktree=worktree, progress=progress, rebuild=allow_rebuild, embed_seconds=embed_seconds
-    )
-    return update_with(ws, settings, embedder=embedder, lock_timeout=lock_timeout)
-
-
-def update_with(
-    ws: Workspace,
-    settings: UpdateSettings,
-    *,
-    embedder: Any,
-    lock_timeout: float | None,
-    on_wait: Callable[[], None] | None = None,
-) -> IndexReport:
-    """One update under the index lock (waiting `lock_timeout` seconds for it; None: for ever;
-    `on_wait()` once past 2 s of waiting), with `embedder` (UNSET: loaded when there is text to
-    embed; None: no model)."""
+def update_index(ws: Workspace, settings: UpdateSettings | None = None, *, embedder: Any = LOAD) -> IndexReport:
+    """One update under the index lock, as `settings` say (default: a plain `memgit index`'s
+    update without its fill), with `embedder` (LOAD: loaded when there is text to embed; None: no
+    model). Front ends do not call this with settings of their own: they name a policy
+    (`freshen.freshen`), whose row is the settings."""
+    settings = (settings or UpdateSettings()).but(vector_dir=ws.data_dir)
+    if not settings.loads_model:
+        embedder = None
     started = time.perf_counter()
     notices: list[str] = []
     lazy = embedder if isinstance(embedder, LazyEmbedder) else LazyEmbedder(ws, embedder)
-    settings.vector_dir = ws.data_dir
-    with index_lock(ws, lock_timeout, on_wait):
+    with index_lock(ws, settings.lock_wait, settings.on_wait):
         if not settings.full and seed_from_main(ws):
             notices.append("a new worktree: its index starts from a copy of the main worktree's")
         store = open_store(ws, notices)
@@ -240,16 +168,13 @@ def run_update(
     if commit is None and settings.target is None:
         report.notices.append("the repository has no commits yet: nothing to index until the first commit")
     meta, params = store.meta(), index_params(ws)
-    reason, entries = _changes(ws, store, meta, params, tree, settings)
+    reason, entries = _changes(ws, store, meta, params, (commit, tree), settings)
     if reason and not settings.rebuild and reason != "new index" and not reason.endswith(CHEAPER):
         return _rebuild_due(report, reason)
     plan = _plan(ws, store, meta, params, report, reason, entries, worktree=settings.worktree)
     if _nothing_to_do(store, plan, get_embedder):
         return _noop(store, plan, report, settings.vector_dir)
     vectors = _prepare_vectors(store, plan, get_embedder, settings, report)
-    vectors.deferred = _deferred(plan, settings)
-    if settings.embed_seconds is not None:
-        vectors.deadline = time.monotonic() + settings.embed_seconds
     # Files are chunked, embedded and written a batch at a time inside the one transaction, so a
     # large build holds one batch of chunks and vectors, never all of them (the embedding cache
     # is committed batch by batch on its own connection: an interrupted build resumes there).
@@ -305,42 +230,51 @@ class _Plan:
 
 
 class _Vectors:
-    """How this update gets its vectors: the model it embeds for, and until when."""
+    """How this update gets its vectors: the model it embeds for, and until when (the settings'
+    `embed_seconds` from now: the model is loaded by then)."""
 
     __slots__ = ("plan", "embedder", "can_embed", "deadline", "began", "deferred")
 
-    def __init__(self, plan: VectorPlan, embedder: Embedder | None, can_embed: bool) -> None:
+    def __init__(
+        self, plan: VectorPlan, embedder: Embedder | None, can_embed: bool, *, deferred: bool, seconds: float | None
+    ) -> None:
         self.plan, self.embedder, self.can_embed = plan, embedder, can_embed
-        self.deadline: float | None = None  # no new chunk is embedded after this (time.monotonic())
+        # no new chunk is embedded after this (time.monotonic())
+        self.deadline = None if seconds is None else time.monotonic() + seconds
         self.began = False  # new chunks were embedded (under a deadline the first batch always is)
-        self.deferred = False  # nothing is embedded: the update's text only (`defer_paths`)
+        self.deferred = deferred  # nothing is embedded: the update's text only (`defer_paths`)
 
 
 class _Written:
     """What the write transaction changed."""
 
-    __slots__ = ("removed_ids", "added_ids", "kept", "missing_now", "pending")
+    __slots__ = ("removed_ids", "added_ids", "kept", "pending")
 
     def __init__(self) -> None:
         self.removed_ids: list[int] = []
         self.added_ids: list[int] = []
         self.kept: list[tuple[int, bytes]] | None = []  # vectors for the delta; None: rewrite the files
-        self.missing_now = False  # some chunk got no vector (it stays pending)
         self.pending = 0
 
 
 def _changes(
-    ws: Workspace, store: Store, meta: dict[str, str], params: dict[str, Any], tree: str, settings: UpdateSettings
+    ws: Workspace,
+    store: Store,
+    meta: dict[str, str],
+    params: dict[str, Any],
+    head: tuple[str | None, str],
+    settings: UpdateSettings,
 ) -> tuple[str | None, dict[str, plumbing.Entry | None]]:
     """Why a full rebuild is needed (None: it is not), else the entries the diff changed (the
     caller's, when it took that very diff to decide this update was due)."""
+    commit, tree = head
     old_params = json.loads(meta["params"]) if "params" in meta else None
     if settings.full:
         return "full rebuild requested", {}
     if old_params != params:
         return describe_param_change(old_params, params), {}
     old_tree, known = meta.get("tree"), settings.known
-    diff = known.entries if known and known.old_tree == old_tree and known.new_tree == tree else None
+    diff = known.entries if known and known.applies(old_tree, commit, tree) else None
     try:
         entries = changed_entries(ws, old_tree, tree, store.worktree_paths(), diff)
     except plumbing.MissingTree:
@@ -420,11 +354,6 @@ def _noop(store: Store, plan: _Plan, report: IndexReport, vector_dir: Path | Non
     return report
 
 
-def _deferred(plan: _Plan, settings: UpdateSettings) -> bool:
-    """More paths change than this update embeds for (`defer_paths`): its text only, now."""
-    return settings.defer_paths is not None and len(plan.states) > settings.defer_paths
-
-
 def _prepare_vectors(
     store: Store,
     plan: _Plan,
@@ -436,8 +365,9 @@ def _prepare_vectors(
     the index's vectors belong to, before the write transaction. A deferred update (too many
     paths) opens it only to adopt one: the text must not wait for llama.cpp to load."""
     has_text = any(st.content is not None and not st.skipped for st in plan.states)
+    deferred = settings.defer_paths is not None and len(plan.states) > settings.defer_paths
     wanted = plan.provider != "none" and (
-        (has_text and not _deferred(plan, settings)) or plan.indexed_model is None or not plan.keeps_model
+        (has_text and not deferred) or plan.indexed_model is None or not plan.keeps_model
     )
     embedder = get_embedder() if wanted else None
     vplan = plan_vectors(plan.indexed_model, embedder, rebuild=not plan.keeps_model, provider=plan.provider)
@@ -445,7 +375,8 @@ def _prepare_vectors(
         report.notices.append(vplan.notice)
     if vplan.model_id:  # a model adopted or chosen by a rebuild: its vectors go to the vec0 table too
         store.vec.enable()
-    return _Vectors(vplan, embedder, bool(vplan.model_id and embedder is not None and vplan.can_embed))
+    can_embed = bool(vplan.model_id and embedder is not None and vplan.can_embed)
+    return _Vectors(vplan, embedder, can_embed, deferred=deferred, seconds=settings.embed_seconds)
 
 
 def _keep_chunks(into: dict[str, list[Chunk]], state: FileState, chunks: list[Chunk]) -> None:
@@ -582,7 +513,6 @@ def _write_file(
         elif written.kept is not None:
             written.kept.append((chunk_id, vector))
     if waiting and model_id is not None:
-        written.missing_now = True
         store.mark_pending(waiting)
     if state.content is not None and not state.skipped:
         report.files_indexed += 1

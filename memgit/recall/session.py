@@ -18,7 +18,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from memgit.index.open import UNSET, EmbedderLoad
+from memgit.index.open import EmbedderLoad
+from memgit.index.settings import LOAD
 
 if TYPE_CHECKING:  # (the Protocol too: a one-shot search need not pay for building it)
     from typing import Protocol
@@ -96,7 +97,7 @@ class SearchSession:
         self.mode = self.request.mode
         warm = use != "once"
         started: list[Any] = []
-        embedder: Any = UNSET  # BM25 only: opened (synchronously) only if an index update needs it
+        embedder: Any = LOAD  # BM25 only: opened (synchronously) only if an index update needs it
         if self.mode != "bm25":
             embedder = EmbedderLoad(ws, threads=1)  # first: the model loads while the rest imports
             started.append(embedder)

@@ -165,13 +165,6 @@ def shorten(text: str, limit: int = _FIRST_CHARS) -> str:
     return cut.rstrip(" ,;:.-–—") + "…"
 
 
-def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
-    text, problem = decode(data, max_bytes)
-    if text is None:
-        return Summary(problem=problem)
-    return summarise_text(path, text)
-
-
 def summarise_text(path: str, text: str) -> Summary:
     """Title (front matter `title`, else the first H1: `titles.own_title`), first line and `#tags`
     of a text as the site shows it: front matter and a redacted line are never the first line a

@@ -407,19 +407,6 @@ def test_cache_dir_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 
 @needs_llama
-def test_model_health(tmp_path: Path, tiny_path: Path) -> None:
-    missing = models.model_health(tmp_path / "nope.gguf")
-    assert missing["exists"] is False and missing["loadable"] is False
-    assert "memgit model install" in missing["fix"]
-    ok = models.model_health(tiny_path)
-    assert ok["loadable"] is True and ok["dim"] == 32 and ok["model_id"].startswith("llama:tiny:")
-    bad = tmp_path / "bad.gguf"
-    bad.write_bytes(b"not a model")
-    broken = models.model_health(bad)
-    assert broken["exists"] is True and broken["loadable"] is False and broken["error"]
-
-
-@needs_llama
 def test_verify_rejects_a_model_without_semantics(tiny_path: Path) -> None:
     with pytest.raises(ModelError, match="sanity check"):
         models.verify_model(tiny_path)

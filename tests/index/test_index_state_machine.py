@@ -23,6 +23,7 @@ from hypothesis.stateful import (
 )
 
 from memgit.core import paths
+from memgit.index.settings import UpdateSettings
 from memgit.index.store import Store
 from memgit.index.update import update_index
 from memgit.index.verify import verify_index
@@ -186,7 +187,7 @@ class IndexMachine(RuleBasedStateMachine):
     def index_work_tree(self, data: st.DataObject) -> None:
         """The uncommitted overlay: indexed, verified, and searchable with no commit."""
         assert self.ws is not None
-        update_index(self.ws, worktree=True, embedder=None)
+        update_index(self.ws, UpdateSettings(worktree=True), embedder=None)
         report = verify_index(self.ws, embedder=None)
         assert report.ok, report.differences
         searcher = Searcher(self.ws, embedder=None, auto_index=False)

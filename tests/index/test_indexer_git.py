@@ -21,6 +21,7 @@ import pytest
 from memgit.errors import IndexLocked
 from memgit.index.filter_sql import Filter
 from memgit.index.lock import index_lock
+from memgit.index.settings import UpdateSettings
 from memgit.index.status import index_status
 from memgit.index.update import CHEAPER, update_index
 from memgit.index.verify import verify_index
@@ -456,10 +457,10 @@ def test_held_lock_fails_fast_in_process(repo: Path, monkeypatch: pytest.MonkeyP
     with index_lock(ws):
         started = time.monotonic()
         with pytest.raises(IndexLocked, match="another memgit run is updating the index"):
-            update_index(ws, lock_timeout=0)
+            update_index(ws, UpdateSettings(lock_wait=0))
         assert time.monotonic() - started < 2
     # Released: the next update runs.
-    assert update_index(ws, lock_timeout=0).mode == "noop"
+    assert update_index(ws, UpdateSettings(lock_wait=0)).mode == "noop"
     assert verify_index(ws).ok
 
 

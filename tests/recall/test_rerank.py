@@ -95,7 +95,10 @@ def _search(ws: Path, query: str, env: dict[str, str]) -> dict:
 def test_rerank_opt_in_through_the_cli(workspace: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     from memgit.embed.tiny import write_tiny_bert_gguf
 
-    env = {"MEMGIT_MODEL": str(write_tiny_bert_gguf(tmp_path_factory.mktemp("tiny") / "tiny.gguf"))}
+    # The session's clock (MEMGIT_NOW), as memgit dates a search's decay: the machine's local date
+    # would differ from the search's around midnight.
+    now = "2026-05-01T12:00:00+00:00"
+    env = {"MEMGIT_MODEL": str(write_tiny_bert_gguf(tmp_path_factory.mktemp("tiny") / "tiny.gguf")), "MEMGIT_NOW": now}
     write(workspace / "memory" / "2026-03-03.md", "# 2026-03-03\n\n- The team shipped the invoice exporter.\n")
     write(
         workspace / "memory" / "2026-04-10.md",
@@ -116,7 +119,9 @@ def test_rerank_opt_in_through_the_cli(workspace: Path, tmp_path_factory: pytest
     top = after["hits"][0]
     assert top["path"] == "memory/2026-03-03.md"  # the dated log the query names
     cfg = SearchConfig()
-    assert top["score"] == pytest.approx(decay(top["day"], date.today(), cfg.half_life_days, cfg.decay_floor), abs=1e-4)
+    assert top["score"] == pytest.approx(
+        decay(top["day"], date.fromisoformat(now[:10]), cfg.half_life_days, cfg.decay_floor), abs=1e-4
+    )
     assert min(h["score"] for h in after["hits"]) == 0.0
     write(workspace / "memgit.toml", "[search]\nrerank = 'sometimes'\n")
     bad = memgit(workspace, "search", query, "--json", env=env)  # the default (off), with one warning
