@@ -26,6 +26,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from memgit.index.open import open_embedder  # noqa: E402
+from memgit.index.settings import UpdateSettings  # noqa: E402
 from memgit.index.update import update_index  # noqa: E402
 from memgit.index.word_cache import keep_word_cache  # noqa: E402
 from memgit.workspace import Workspace  # noqa: E402
@@ -119,7 +120,7 @@ def build(dest: Path, chunks: int, seed: int = 0, shape: str = "real", sample: i
         RandomEmbedder(real) if shape == "random" else ShapedEmbedder(real, sample_chunk_texts(ws, real, sample, seed))
     )
     indexing = time.perf_counter()
-    report = update_index(ws, embedder=embedder, lock_timeout=None)
+    report = update_index(ws, UpdateSettings(lock_wait=None), embedder=embedder)
     done = time.perf_counter()
     peak_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # the build's own
     words = keep_word_cache(ws, report.chunks)  # as `memgit index` does after a full build

@@ -13,6 +13,7 @@ MEMGIT_BLOCKING=@BLOCKING@
 # and nothing else (no `dirname`, `sed`, `cat`, no `rev-parse` the environment already answers).
 nl='
 '
+tab='	'
 case $0 in
     */*) here=${0%/*} ;;
     *) here=. ;;
@@ -52,14 +53,20 @@ run_memgit() {
             PYTHONPATH="$MEMGIT_PYTHONPATH${PYTHONPATH:+:$PYTHONPATH}"
             export PYTHONPATH
         fi
-        "$MEMGIT_PYTHON" -m memgit hook "$MEMGIT_HOOK" "$@"
+        MEMGIT_HOOK_DIFF="$handover" "$MEMGIT_PYTHON" -m memgit hook "$MEMGIT_HOOK" "$@"
     elif command -v memgit >/dev/null 2>&1; then
-        memgit hook "$MEMGIT_HOOK" "$@"
+        MEMGIT_HOOK_DIFF="$handover" memgit hook "$MEMGIT_HOOK" "$@"
     else
         echo "memgit not found: $MEMGIT_PYTHON is gone and no memgit on PATH; reinstall memgit and run \`memgit hooks install\`, or run \`memgit hooks uninstall\`"
         return 127
     fi
 }
+
+# What the shell decided, handed to memgit's Python (MEMGIT_HOOK_DIFF) so that it does not decide
+# again: empty for the lint hook (Python judges every staged line), else "due" or, when the shell
+# compared the trees itself, the indexed tree and HEAD's commit on a line, then git's raw diff
+# between them, which the update applies as it is.
+handover=
 
 # Fast paths without starting Python, for commits that cannot concern memory. The shell's notion
 # of "could be memory" is wider than memgit's, never narrower: a path that might be a memory file
@@ -67,7 +74,8 @@ run_memgit() {
 # control characters, quotes: core.quotePath is forced on, so a user's `false` cannot hand the
 # shell names it would misjudge), or any path at all when memgit.toml sets `extra_paths` (the
 # shell does not match those globs). A path in a hidden folder is none of these (memgit never
-# indexes or lints it as memory). Paths arrive one per line, as `git diff --name-only` prints.
+# indexes or lints it as memory). Paths arrive one per line, as `git diff --name-only` prints
+# them, or as `git diff-tree --raw` does (the path after a tab, which git quotes in a name).
 paths_may_be_memory() {
     [ -n "$1" ] || return 1
     old_ifs=$IFS
@@ -76,6 +84,7 @@ paths_may_be_memory() {
     found=1
     visible=1
     for path in $1; do
+        path=${path#*"$tab"}
         case $path in
             \"*)
                 found=0
@@ -166,21 +175,55 @@ if [ "$MEMGIT_HOOK" = post-commit ] && [ -n "$git_dir" ] &&
     exit "$legacy_status"
 fi
 
+# HEAD's commit, read from the files git keeps it in (no process): the diff below is taken to that
+# very commit, and Python, told which, applies it only while HEAD is still there. A ref git
+# packed, or any layout this does not know, leaves the comparison to `HEAD` and the diff to Python.
+head_commit=
+if [ -n "$git_dir" ] && IFS= read -r head_line < "$git_dir/HEAD" 2>/dev/null; then
+    case $head_line in
+        "ref: refs/heads/"*)
+            common_dir=$git_dir
+            if [ -f "$git_dir/commondir" ] && IFS= read -r common_dir < "$git_dir/commondir"; then
+                case $common_dir in
+                    /*) ;;
+                    *) common_dir=$git_dir/$common_dir ;;
+                esac
+            fi
+            if [ -f "$common_dir/${head_line#ref: }" ]; then
+                IFS= read -r head_commit < "$common_dir/${head_line#ref: }" || head_commit=
+            fi
+            ;;
+        *) head_commit=$head_line ;;
+    esac
+fi
+case ${#head_commit}:$head_commit in
+    40:*[!0-9a-f]*|64:*[!0-9a-f]*) head_commit= ;;
+    40:*|64:*) ;;
+    *) head_commit= ;;
+esac
+
 # Fast no-op in one `git diff-tree`: the paths that differ between the tree the index holds
-# (the indexer writes it to <git dir>/memgit/indexed_tree) and HEAD. None (an empty commit, a
+# (the indexer writes it to <git dir>/memgit/indexed_tree, the tree's id first on the line: a
+# ` worktree` after it speaks to searches, not to hooks) and HEAD. None (an empty commit, a
 # checkout of the same tree) or none that could be memory (a code commit, a checkout of a branch
 # that differs only in code): the index still answers for HEAD's memory. It stays at its tree
 # until the next memory change or reader (`memgit search`, the MCP server) moves it along.
 indexed_tree=
 if [ -n "$git_dir" ] && [ -f "$git_dir/memgit/index.sqlite" ] && [ -f "$git_dir/memgit/indexed_tree" ]; then
-    IFS= read -r indexed_tree < "$git_dir/memgit/indexed_tree" || :
+    IFS=' ' read -r indexed_tree _overlay < "$git_dir/memgit/indexed_tree" || :
 fi
 # (git diff-tree reads the index file though it compares two trees; pointing it at a file that
 # does not exist spares it parsing one entry per tracked file.)
+handover=due
 if [ -n "$indexed_tree" ]; then
-    changed=$(GIT_INDEX_FILE="$git_dir/memgit/no-index" \
-        git -c core.quotePath=true diff-tree -r --name-only --no-renames "$indexed_tree" HEAD -- 2>/dev/null) &&
-        ! paths_may_be_memory "$changed" && exit "$legacy_status"
+    if changed=$(GIT_INDEX_FILE="$git_dir/memgit/no-index" \
+        git -c core.quotePath=true diff-tree -r --raw --no-abbrev --no-renames "$indexed_tree" "${head_commit:-HEAD}" -- 2>/dev/null); then
+        paths_may_be_memory "$changed" || exit "$legacy_status"
+        # The environment holds ~128 KB a variable: a longer diff (a checkout far back) is read again.
+        if [ -n "$head_commit" ] && [ "${#changed}" -le 100000 ]; then
+            handover="$indexed_tree $head_commit$nl$changed"
+        fi
+    fi
 fi
 
 if [ -n "${stdin_copy+set}" ]; then

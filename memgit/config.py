@@ -1,5 +1,10 @@
 """`memgit.toml`: one typed schema, every key optional, every problem reported at once.
 
+A bad file degrades, never disables: a key that is unknown, of the wrong type or out of range is
+one warning naming its line, and that key keeps its default; a file that is not TOML at all (or
+not UTF-8) is one problem naming its line, every key keeps its default, and `Config.broken` says
+so, for the commands that write memory, the index or a site to refuse while read-only ones go on.
+
 Each section is a frozen dataclass; each key is a field declared with `setting()`, which carries its
 help text and its limits. Validation, the commented file `memgit init` writes and docs/CONFIG.md are
 all derived from these declarations, so a key cannot be documented, defaulted or checked in two
@@ -19,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memgit.core.toml_lines import digits_line, key_line, toml_error_line
 from memgit.errors import ConfigError
 
 CONFIG_NAME = "memgit.toml"
@@ -165,6 +171,11 @@ class SearchConfig:
     )
     snippet_chars: int = setting(700, "longest hit text returned", minimum=1, cap=COUNT)
     auto_index: bool = setting(True, "bring the index up to HEAD before searching when it is behind")
+    worktree: bool = setting(
+        True,
+        "searches and `memgit index` include uncommitted edits of memory files (their hits: source worktree, "
+        "commit null); false: committed notes only",
+    )
     quantized_above: int = setting(
         50_000,
         "chunks above which vectors are scanned as 1-bit codes, the best re-scored exactly (0: always)",
@@ -262,6 +273,13 @@ class SiteConfig:
         "listed without a link)",
         minimum=0,
         maximum=200,
+    )
+    history_versions: int = setting(
+        1000,
+        "past versions of notes the whole site gives a page, the newest first (each note at most `snapshots`); "
+        "bounds a long history's share of the site",
+        minimum=0,
+        cap=COUNT,
     )
     search_chars: int = setting(4000, "longest chunk text put into the search index", minimum=100, cap=COUNT)
     show_secrets: bool = setting(
@@ -392,6 +410,10 @@ class DreamConfig:
         cap=COUNT,
     )
     branch_prefix: str = setting("memgit/dream/", "dream branches are named <prefix>YYYY-MM-DD")
+    user_name: str = setting(
+        "",
+        'the person\'s name a promoted transcript turn is attributed to ("NAME said: …"); empty: "The user"',
+    )
 
 
 @dataclass(frozen=True)
@@ -431,68 +453,107 @@ class Config:
     dream: DreamConfig = field(default_factory=DreamConfig)
     index: IndexConfig = field(default_factory=IndexConfig)
     source: Path | None = None
+    #: Keys of memgit.toml left at their default (unknown, wrong type, out of range), one line each
+    #: naming the file's line: shown as warnings, never a reason to stop.
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    #: Why memgit.toml could not be read at all (invalid TOML, not UTF-8), naming the line; every
+    #: key is then at its default. None when it was read.
+    broken: str | None = field(default=None, compare=False)
+
+    def problems(self) -> list[str]:
+        """Everything wrong with memgit.toml, the unreadable file first."""
+        return ([self.broken] if self.broken else []) + list(self.warnings)
+
+    def require_readable(self, doing: str = "this command") -> None:
+        """Refuse, in one line, to go on with settings the person did not choose: a command that
+        writes memory, the index or a site stops while memgit.toml cannot be read."""
+        if self.broken:
+            raise ConfigError(
+                [
+                    f"{self.broken}; {doing} needs the settings of memgit.toml: fix the file first (`memgit doctor` "
+                    "shows what to fix; read-only commands such as search and get go on with the defaults); "
+                    "nothing was written"
+                ]
+            )
 
 
 # ------------------------------------------------------------------------------------ reading
 
 
 def load_config(root: Path) -> Config:
-    """Read `<root>/memgit.toml` if present; raise one ConfigError listing every problem."""
+    """Read `<root>/memgit.toml` if present: never raises; what is wrong is in `warnings` and `broken`."""
     return load_config_file(root / CONFIG_NAME)
 
 
 def load_config_file(path: Path) -> Config:
-    """Read a memgit.toml at `path` if present (defaults otherwise)."""
+    """Read a memgit.toml at `path` if present (defaults otherwise); never raises: what is wrong is
+    in the result's `warnings` (keys left at their default) and `broken` (a file not read at all)."""
     if not path.is_file():
         return Config()
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise ConfigError([f"{path}: not valid UTF-8"]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([f"{path}: invalid TOML: {exc}"]) from None
-    except ValueError as exc:  # e.g. an integer of more than 4300 digits, which Python refuses to parse
-        raise ConfigError([f"{path}: invalid TOML: {exc}"]) from None
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        return Config(source=path, broken=f"{path}:{line}: not valid UTF-8")
     except OSError as exc:
-        raise ConfigError([f"{path}: cannot be read: {exc.strerror or exc}"]) from None
-    return parse_config(raw, path)
+        return Config(source=path, broken=f"{path}: cannot be read: {exc.strerror or exc}")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return Config(source=path, broken=f"{path}:{toml_error_line(exc)}: invalid TOML: {exc}")
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits, which Python refuses to parse
+        return Config(source=path, broken=f"{path}:{digits_line(text)}: invalid TOML: {exc}")
+    return parse_config(raw, path, text)
 
 
-def parse_config(raw: Mapping[str, Any], path: Path | None = None) -> Config:
-    """Validate a parsed TOML document against the schema (pure; used by tests too)."""
+def parse_config(raw: Mapping[str, Any], path: Path | None = None, text: str | None = None) -> Config:
+    """Validate a parsed TOML document against the schema (pure; used by tests too): every key that
+    is wrong keeps its default and gets one warning, which names the line of `text` it is on."""
     where = str(path) if path else CONFIG_NAME
+    lines = text.split("\n") if text is not None else []
+
+    def warning(problem: str, section: str, key: str | None = None) -> tuple[int, str]:
+        line = key_line(lines, section, key)
+        return line or 0, f"{where}{f':{line}' if line else ''}: {problem}"
+
     problems = [
-        f"{where}: unknown section [{name}] (known: {', '.join(SECTIONS)})" for name in raw if name not in SECTIONS
+        warning(f"unknown section [{name}] (known: {', '.join(SECTIONS)}); it is left out", name)
+        for name in raw
+        if name not in SECTIONS
     ]
     sections: dict[str, Any] = {}
     for name, section_type in SECTIONS.items():
         value = raw.get(name, {})
         if not isinstance(value, dict):
-            problems.append(f"{where}: [{name}] must be a table")
-            continue
+            problems.append(warning(f"[{name}] must be a table; its keys are at their defaults", name))
+            value = {}
         sections[name], found = parse_section(name, section_type, value)
-        problems += [f"{where}: {problem}" for problem in found]
-    if problems:
-        raise ConfigError(problems)
-    return Config(**sections, source=path)
+        problems += [warning(problem, name, key) for key, problem in found]
+    in_order = tuple(
+        text for _line, text in sorted(problems, key=lambda item: item[0])
+    )  # stable: same line, same order
+    return Config(**sections, source=path, warnings=in_order)
 
 
-def parse_section(name: str, section_type: type, raw: Mapping[str, Any]) -> tuple[Any, list[str]]:
-    """One section: the dataclass built from the valid keys, and a line for every invalid one."""
+def parse_section(name: str, section_type: type, raw: Mapping[str, Any]) -> tuple[Any, list[tuple[str, str]]]:
+    """One section: the dataclass built from the valid keys (the others at their defaults), and
+    `(key, problem)` for every invalid one."""
     fields = {f.name: f for f in dataclasses.fields(section_type)}
     hints = typing.get_type_hints(section_type)
-    problems: list[str] = []
+    defaults = section_type()
+    problems: list[tuple[str, str]] = []
     values: dict[str, Any] = {}
     for key, item in raw.items():
         spec = fields.get(key)
         if spec is None:
-            problems.append(f"unknown key {name}.{key} (known: {', '.join(fields)})")
+            problems.append((key, f"unknown key {name}.{key} (known: {', '.join(fields)}); it is left out"))
             continue
         converted, problem = _convert(hints[key], item)
         if problem is None:
             problem = _check_limits(spec.metadata, converted)
         if problem is not None:
-            problems.append(f"{name}.{key} {problem}")
+            default = toml_value(getattr(defaults, key))
+            problems.append((key, f"{name}.{key} {problem}; the default {default} is used"))
             continue
         values[key] = converted
     return section_type(**values), problems
@@ -611,8 +672,13 @@ def config_reference_markdown() -> str:
         "# memgit.toml reference",
         "",
         "Every key is optional. `memgit init` writes this file with every key commented out.",
-        "Unknown keys, wrong types and numbers out of range (NaN and infinity included) are errors,",
-        "all reported at once with the file and key, on one `memgit: error:` line separated by `; `.",
+        "A bad file degrades, it never switches memory off. An unknown key, a wrong type or a number",
+        "out of range (NaN and infinity included) is one `memgit: warning:` line naming the file, the",
+        "line and the key, and that key keeps its default. A file that is not TOML (or not UTF-8) is",
+        "one line naming where: read-only commands (`search`, `get`, `context`, `status`, `lint`, the",
+        "MCP server's reads, an agent's session start) go on with every default and say so; commands",
+        "that write memory, the index or a site stop with that line until it is fixed. `memgit doctor`",
+        "lists what to fix.",
         "Environment overrides: `MEMGIT_EMBEDDING=none` forces BM25 only; `MEMGIT_MODEL=PATH` picks",
         "a GGUF model; `MEMGIT_CACHE_DIR` moves the model cache (default `~/.cache/memgit`).",
         "This page is generated from `memgit/config.py` (`python -m memgit.config > docs/CONFIG.md`).",

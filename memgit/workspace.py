@@ -34,7 +34,10 @@ class Workspace:
         if found is None:
             raise NotAWorkspace(f"{start_path} is not inside a git repository; run `memgit init` there first")
         root, git_dir, common_dir = found
-        return cls(root=root, git_dir=git_dir, common_dir=common_dir, config=working_config(root, common_dir))
+        config = working_config(root, common_dir)
+        if config.broken:
+            config = read_only_defaults(config)
+        return cls(root=root, git_dir=git_dir, common_dir=common_dir, config=config)
 
     @property
     def settings_source(self) -> str:
@@ -70,6 +73,17 @@ class Workspace:
             if not self.is_memory_path(real.relative_to(root_real).as_posix()):
                 raise PathRefused(f"refusing path {rel!r}: it links to a file that is not memory")
         return rel
+
+
+def read_only_defaults(config: Config) -> Config:
+    """The settings while memgit.toml cannot be read: every default, except that nothing a
+    read-only command does writes with them: a search answers from the index as it is (no update,
+    no rebuild with settings the person did not choose) and records no recall."""
+    from dataclasses import replace
+
+    from memgit.config import DreamConfig, SearchConfig
+
+    return replace(config, search=SearchConfig(auto_index=False), dream=DreamConfig(record=False, keep_queries=False))
 
 
 def kept_config_path(common_dir: Path) -> Path:

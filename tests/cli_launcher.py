@@ -66,6 +66,18 @@ _NEVER_PRELOAD = ("git", "llama_cpp.llama_cpp")
 
 _STATUS = struct.Struct("i")
 
+#: An environment key the launcher takes out of a command's environment and applies as the
+#: command's RLIMIT_FSIZE (bytes): no file it writes grows past that size. A write that would
+#: fails with EFBIG after writing what fits, as a full disk cuts a write short (Python ignores
+#: SIGXFSZ, so the process goes on). The fault-injection tests of appends use it.
+FILE_SIZE_LIMIT = "MEMGIT_TEST_FILE_SIZE_LIMIT"
+
+
+def _limit_file_size(limit: str) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (int(limit), int(limit)))
+
 
 #: What memgit itself sets, unless the environment says otherwise, before loading the library
 #: that reads it (memgit/__init__.py before numpy, memgit/embed/llama.py before libllama).
@@ -106,7 +118,12 @@ class Launcher:
             except _LauncherGone:
                 self.close()
         self.new_interpreters += 1
-        return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, input=input, timeout=timeout)
+        limit = env.get(FILE_SIZE_LIMIT)
+        env = {key: value for key, value in env.items() if key != FILE_SIZE_LIMIT}
+        preexec = None if limit is None else (lambda: _limit_file_size(limit))
+        return subprocess.run(
+            argv, cwd=cwd, capture_output=True, text=True, env=env, input=input, timeout=timeout, preexec_fn=preexec
+        )
 
     @property
     def pid(self) -> int | None:
@@ -346,6 +363,9 @@ def _become(argv: list[str], cwd: str, env: dict[str, str], fds: list[int]) -> N
     # stderr instead of leaving an empty -11 to guess from.
     faulthandler.enable(file=sys.__stderr__, all_threads=True)
     os.chdir(cwd)
+    limit = env.pop(FILE_SIZE_LIMIT, None)
+    if limit is not None:
+        _limit_file_size(limit)
     os.environ.clear()
     os.environ.update(env)
     time.tzset()

@@ -65,6 +65,9 @@ def hermetic_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     # never the work tree, so no test's checkout or pull is disturbed by them.
     monkeypatch.delenv("MEMGIT_NO_RECALL", raising=False)
     monkeypatch.delenv("MEMGIT_MODEL", raising=False)
+    # A hook that leaves vectors pending starts a detached fill; a test that wants one says so
+    # (tests/index/test_text_first.py), the rest see the pending state they assert on.
+    monkeypatch.setenv("MEMGIT_BACKGROUND_FILL", "0")
     # "Now" is the session's fixed instant for memgit (search records, logs, dreams, context).
     monkeypatch.setenv("MEMGIT_NOW", NOW)
     return home

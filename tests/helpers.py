@@ -116,3 +116,15 @@ def child_has_open(path: Path) -> bool:
         if stat.rsplit(")", 1)[-1].split()[1] == me and has_open(int(entry), path):
             return True
     return False
+
+
+def run_async(scenario: Callable[[], Any]) -> None:
+    """`anyio.run(scenario)` in a thread of its own: the site's browser tests keep one sync
+    Playwright per test process, whose asyncio loop stays marked running in the main thread, and
+    anyio refuses to start another there ("Already running asyncio in this thread")."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import anyio
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(anyio.run, scenario).result()

@@ -51,6 +51,7 @@ STARTERS = frozenset(
 SLOW_UNIT_TESTS = frozenset(
     {
         "test_fast_heading_path_agrees_with_commonmark_on_generated_markdown",  # 1,500 examples, ~8 s
+        "test_cmark_agrees_with_markdown_it_on_generated_markdown",  # 1,500 examples, ~6 s
         "test_commit_only_leaves_the_index_equal_to_head_while_another_process_appends",  # a busy writer, ~16 s
         "test_index_with_vectors_follows_random_git_histories",  # ~18 s
         "test_the_token_shapes_hint_lets_every_shape_through",  # ~24 s
@@ -66,11 +67,14 @@ SLOW_UNIT_TESTS = frozenset(
 #: xdist they start first on each worker (`heavy_first`): one left to the end of a worker's share
 #: would run alone while the other worker has nothing left to take.
 HEAVY_TESTS: tuple[tuple[str, float], ...] = (
+    # ~360 s of CPU (two installs and the demo), listed at 60 so the others still spread over both shares
+    ("tests/docs/test_shell_blocks.py::test_the_documented_commands_do_what_the_docs_say", 60),
     ("tests/system/test_soak.py::", 51),
     ("tests/dream/test_dream_generated.py::test_a_generated_month_lived_through_the_cli", 39),
     ("tests/dream/test_dream_quality_case.py::test_a_reviewer_keeps_what_dreaming_proposes[team_month]", 38),
     ("tests/project/test_bench_peers.py::test_memgit_rows_rerun_alone_and_merge", 24),
     ("tests/dream/test_marker_share.py::test_locomo_markers_stay_small_after_three_dreams", 20),
+    ("tests/memory/test_append_faults.py::", 30),  # a forked CLI at every byte of three appends
     ("tests/hosts/test_gitlab_runner.py::", 18),
     ("tests/dream/test_dream_quality_case.py::test_a_reviewer_keeps_what_dreaming_proposes[support_desk]", 17),
     ("tests/githooks/test_precommit_framework.py::test_framework_hooks_follow_every_git_operation", 15),

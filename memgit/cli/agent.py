@@ -24,8 +24,8 @@ _DIR_HELP = "The memory workspace (default: the current directory, or memgit's o
 _DIR_OPTION = click.option("-C", "directory", type=_DIR_TYPE, default=None, help=_DIR_HELP)
 
 
-def _workspace(directory: Path | None) -> Any:
-    return workspace_from(directory=directory)
+def _workspace(directory: Path | None, writes: str | None = None) -> Any:
+    return workspace_from(directory=directory, writes=writes)
 
 
 def _text_argument(words: tuple[str, ...]) -> str:
@@ -146,7 +146,7 @@ def _append(text: str, *, long_term: bool, opts: AppendOptions) -> None:
     from memgit.memory.append import append_memory
 
     now = _now()
-    ws = _workspace(opts.directory)
+    ws = _workspace(opts.directory, writes="appending to memory")
     result = append_memory(ws, text, long_term=long_term, commit=opts.commit, now=now)
     if opts.as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
@@ -257,7 +257,7 @@ def capture_command(
 
         raise MemgitError("--session is empty: give the session an id, or leave the option out")
     now = _now()
-    ws = _workspace(directory)
+    ws = _workspace(directory, writes="`memgit capture`")
     result = capture_transcript(ws, transcript, fmt=fmt, session=session, now=now, subagents=subagents)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
@@ -267,8 +267,12 @@ def capture_command(
     if result.added:
         where = f"{result.path}:{result.start_line}-{result.end_line}"
         suffix = f" (committed {result.commit[:12]})" if result.commit else ""
+        said = result.added - result.tool_calls
+        tools = (
+            f" and {result.tool_calls} tool call{'s' if result.tool_calls != 1 else ''}" if result.tool_calls else ""
+        )
         click.echo(
-            f"captured {result.added} new turn{'s' if result.added != 1 else ''} of session {result.session} into {where}{suffix}"
+            f"captured {said} new turn{'s' if said != 1 else ''}{tools} of session {result.session} into {where}{suffix}"
         )
     else:
         click.echo(f"nothing new to capture in session {result.session}")

@@ -56,7 +56,7 @@ def dream_command(ctx: click.Context, opts: DreamOptions) -> None:
     from memgit.dream.run import run_dream
 
     now = resolve_now(opts.now_text)
-    ws = workspace_from(ctx, opts.directory)
+    ws = workspace_from(ctx, opts.directory, writes="`memgit dream`")
     outcome = run_dream(
         ws,
         now=now,
@@ -85,13 +85,16 @@ def dream_command(ctx: click.Context, opts: DreamOptions) -> None:
                 click.echo(f"    -> {row['entry'][:100]}")
     if plan is not None:
         for action in plan.actions:
-            click.echo(f"{action.kind:9} {action.text}")
+            click.echo(f"{action.kind:9} {action.key}  {action.text}")
     if outcome.branch:
         click.echo(f"wrote {len(outcome.commits)} commit(s) on branch {outcome.branch}")
         if outcome.pushed:
             click.echo(f"pushed: {outcome.pushed}")
         else:
-            click.echo(f"review: git log -p {outcome.branch}  (merge it to accept, or drop commits you disagree with)")
+            click.echo(
+                f"review: git log -p {outcome.branch}  (merge it to accept; `memgit dream drop KEY` takes a "
+                "proposal you disagree with off the branch, by the key shown above)"
+            )
     elif outcome.reason:
         click.echo(outcome.reason)
 
@@ -121,7 +124,7 @@ def drop_command(ctx: click.Context, keys: tuple[str, ...], opts: RewriteOptions
     from memgit.dream.review import drop_proposals
 
     now = resolve_now(opts.now_text)
-    ws = workspace_from(ctx)
+    ws = workspace_from(ctx, writes="`memgit dream drop`")
     out = drop_proposals(ws, list(keys), branch=opts.branch, push=opts.push, now=now)
     if opts.as_json:
         emit(out.to_dict())
@@ -162,7 +165,7 @@ def reject_command(
     from memgit.dream.review import reject_entries
 
     now = resolve_now(now_text)
-    ws = workspace_from(ctx)
+    ws = workspace_from(ctx, writes="`memgit dream reject`")
     out = reject_entries(ws, list(keys), reason=reason, now=now)
     if as_json:
         emit(out.to_dict())
@@ -188,7 +191,7 @@ def supersede_command(ctx: click.Context, key: str, old_key: str, opts: RewriteO
     from memgit.dream.review import supersede_proposal
 
     now = resolve_now(opts.now_text)
-    ws = workspace_from(ctx)
+    ws = workspace_from(ctx, writes="`memgit dream supersede`")
     out = supersede_proposal(ws, key, old_key, branch=opts.branch, push=opts.push, now=now)
     if opts.as_json:
         emit(out.to_dict())

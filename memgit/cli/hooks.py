@@ -106,7 +106,7 @@ class HooksOptions:
     )
     use_hooks_path: bool = flag(
         "--use-hooks-path",
-        help="core.hooksPath is set: install into that directory anyway (affects every repo using it).",
+        help="core.hooksPath is set: work in that directory anyway (affects every repo using it).",
     )
     agent: str | None = option(
         "--agent",
@@ -216,8 +216,16 @@ def hooks_status_command(ctx: click.Context, as_json: bool) -> None:
 )
 @click.argument("name")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option(
+    "--workspace",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="With claude-code or codex: the memory workspace (default: the session's folder); it may also "
+    "follow NAME, as `memgit hooks install --agent` writes it.",
+)
 @click.pass_context
-def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
+def hook_command(ctx: click.Context, name: str, args: tuple[str, ...], workspace: Path | None) -> None:
     """The entry point git hooks call: `memgit hook post-commit`, `memgit hook index`, ...
 
     NAME is a git hook type (pre-commit, post-commit, post-merge, post-checkout, post-rewrite),
@@ -228,7 +236,7 @@ def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
     pre-commit exits 1 when lint finds an error.
     """
     if name in ("claude-code", "codex"):
-        ctx.exit(_agent_hook(ctx, name, args))
+        ctx.exit(_agent_hook(ctx, name, args, workspace))
     from memgit.githooks.run import run_hook
 
     code = run_hook(name, args, cwd=_cwd(ctx))
@@ -236,7 +244,7 @@ def hook_command(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
         ctx.exit(code)
 
 
-def _agent_hook(ctx: click.Context, host: str, args: tuple[str, ...]) -> int:
+def _agent_hook(ctx: click.Context, host: str, args: tuple[str, ...], workspace: Path | None = None) -> int:
     """`memgit hook claude-code|codex [--workspace DIR]`: always 0, whatever goes wrong (one warning,
     on stderr and in the host's visible `systemMessage`)."""
     from memgit.githooks.claude_code import hook_output, prefix, run
@@ -246,7 +254,6 @@ def _agent_hook(ctx: click.Context, host: str, args: tuple[str, ...]) -> int:
         click.echo(hook_output(None, [f"{message}; nothing was done"]), nl=False)
         return 0
 
-    workspace: Path | None = None
     rest = list(args)
     while rest:
         arg = rest.pop(0)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import click
 
 from memgit.cli.options import flag, options
-from memgit.cli.output import Progress, emit, notice
+from memgit.cli.output import emit, notice, say_config_problems
 
 
 @dataclass(frozen=True)
@@ -40,6 +39,10 @@ def init(ctx: click.Context, directory: Path | None, opts: InitOptions) -> None:
         target = ctx.obj["cwd"] / target
     # Like `git init` and `git -C DIR init`: a named directory gets its own repository.
     explicit = directory is not None or ctx.obj.get("cwd_given", False)
+    if opts.adopt:  # it writes [memory] extra_paths into memgit.toml: refused up front when that is not TOML
+        from memgit.config import load_config
+
+        load_config(target).require_readable("`memgit init --adopt`")
     report = init_workspace(target, explicit=explicit)
     as_json = opts.as_json
     if opts.with_hooks:
@@ -59,6 +62,7 @@ def init(ctx: click.Context, directory: Path | None, opts: InitOptions) -> None:
         from memgit.memory.adopt import coverage_notice
 
         ws = Workspace.discover(Path(report["root"]))
+        say_config_problems(ws.config)
         report["notices"] = [n for n in [coverage_notice(ws, fresh=True)] if n]
     if as_json:
         emit(report)
@@ -71,9 +75,8 @@ def init(ctx: click.Context, directory: Path | None, opts: InitOptions) -> None:
 
 def _adopt(ws: Any, as_json: bool) -> dict[str, Any]:
     """Write the globs, say what will be indexed and how long embedding takes, then index."""
-    from memgit.index.freshen import Policy, freshen
     from memgit.index.open import open_embedder
-    from memgit.memory.adopt import markdown_coverage, plan_adoption, write_globs
+    from memgit.memory.adopt import EMBED_CHUNKS_PER_SECOND, markdown_coverage, plan_adoption, write_globs
     from memgit.workspace import Workspace
 
     embedder, why_not = open_embedder(ws)
@@ -95,15 +98,20 @@ def _adopt(ws: Any, as_json: bool) -> dict[str, Any]:
             else f"no embedding: {why_not or 'no model loads here'}"
         )
         click.echo(f"Indexing {plan.files} more Markdown files, about {plan.chunks} chunks; {cost}.")
-    progress = Progress("embedding")
-    try:
-        index = freshen(ws, Policy.CLI, progress=progress, embedder=embedder)
-    except KeyboardInterrupt:
-        progress.finish()
-        click.echo("memgit: interrupted: embeddings so far are kept; run `memgit index` to resume", err=True)
-        sys.exit(130)
-    finally:
-        progress.finish()
+    from memgit.cli.index import build_index
+
+    def searchable(report: Any) -> None:
+        if as_json:
+            return
+        click.echo(f"Text indexed in {report.seconds:.1f}s ({report.chunks} chunks): keyword search works now.")
+        if report.pending_vectors and report.model_id:
+            left = f"about {_duration(report.pending_vectors / EMBED_CHUNKS_PER_SECOND)}"
+            click.echo(
+                f"Embedding {report.pending_vectors} chunk vectors, {left}; searches use each batch as it lands "
+                "(Ctrl-C keeps what is done; `memgit index` resumes)."
+            )
+
+    index, _filled = build_index(ws, embedder=embedder, on_text=searchable)
     cov = markdown_coverage(ws, index.tree)
     out["index"] = {"mode": index.mode, "files_indexed": index.files_indexed, "chunks": index.chunks}
     out["index"] |= {"embedded": index.embedded, "pending_vectors": index.pending_vectors}

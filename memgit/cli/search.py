@@ -21,7 +21,11 @@ class SearchOptions:
 
     k: int | None = option("-k", help="Number of hits (default from config: 6).", type=int)
     mode: str = option(
-        "--mode", help="", default="hybrid", type=click.Choice(["hybrid", "bm25", "vector"]), show_default=True
+        "--mode",
+        help="hybrid: BM25 and vectors merged; bm25: keywords only; vector: meaning only.",
+        default="hybrid",
+        type=click.Choice(["hybrid", "bm25", "vector"]),
+        show_default=True,
     )
     path_glob: tuple[str, ...] = option("--path", help="Only files matching this glob (repeatable).", multiple=True)
     since: str | None = option("--since", help="Only daily logs dated on or after YYYY-MM-DD.")
@@ -114,6 +118,8 @@ def search(ctx: click.Context, query: str | None, asked: SearchOptions, batch: A
         where = f"{display_path(path_from_key(hit.path))}:{hit.start_line}-{hit.end_line}"
         origin = f"@{hit.commit[:10]}" if hit.commit else "(uncommitted)"
         click.secho(f"{where}  {origin}  score {hit.score:.3f}", bold=True)
+        if hit.also_in:
+            click.echo(f"    also in {', '.join(display_path(path_from_key(p)) for p in hit.also_in)}")
         for line in hit.text.splitlines()[:8]:
             click.echo(f"    {line}")
 
@@ -134,8 +140,15 @@ def batch_queries(lines: Any) -> Any:
 
 @click.command()
 @click.argument("spec")
-@click.option("--lines", "max_lines", type=click.IntRange(1, 100_000), default=120, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--lines",
+    "max_lines",
+    type=click.IntRange(1, 100_000),
+    default=120,
+    show_default=True,
+    help="Most lines printed; a longer range ends with a hint to read on.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def get(ctx: click.Context, spec: str, max_lines: int, as_json: bool) -> None:
     """Print a memory file, or lines of it: PATH[:START[-END]]."""

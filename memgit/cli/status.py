@@ -14,7 +14,7 @@ _SETTINGS = {
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
     """How the index compares with HEAD."""
@@ -46,12 +46,20 @@ def status(ctx: click.Context, as_json: bool) -> None:
     if counts:
         click.echo(
             f"contents:     {counts['files']} files, {counts['chunks']} chunks, {counts['vectors']} vectors "
-            f"(model {data['model_id'] or 'none: BM25 only'})"
+            f"(model {data['model_id'] or _unindexed_model(data)})"
         )
-    if data.get("pending_vectors"):
+    else:
+        click.echo(f"model:        {_unindexed_model(data)}")
+    fill = data.get("fill")
+    if data.get("pending_vectors") and fill:
         click.echo(
-            f"vectors:      {data['pending_vectors']} pending (text indexed by a capture, or where the model "
-            "could not load); the next search, MCP call or hook fills them, `memgit index` all at once"
+            f"vectors:      {data['pending_vectors']} pending; memgit (pid {int(fill['pid'])}) is filling them: "
+            f"{int(fill['filled'])} of {int(fill['total'])} published{_fill_eta(fill)}; searches use each batch as it lands"
+        )
+    elif data.get("pending_vectors"):
+        click.echo(
+            f"vectors:      {data['pending_vectors']} pending (text written first, or where the model could not "
+            "load); `memgit index` embeds them with progress (a search, the MCP server or a hook's fill also do)"
         )
     if data["recall_pending"]:
         click.echo(
@@ -66,8 +74,27 @@ def status(ctx: click.Context, as_json: bool) -> None:
         notice(message)
 
 
+def _unindexed_model(data: dict[str, object]) -> str:
+    """What a status without an indexed model says: the configured one, by name (BM25 only when
+    the configuration asks for no model)."""
+    configured = data.get("model_configured")
+    if not configured or configured == "none":
+        return "none: BM25 only"
+    return f"{configured} (configured; the index takes it at the next `memgit index` where it loads)"
+
+
+def _fill_eta(fill: dict[str, float]) -> str:
+    import time
+
+    spent = time.time() - fill["started"]
+    if fill["filled"] <= 0 or spent <= 0:
+        return ""
+    left = (fill["total"] - fill["filled"]) / (fill["filled"] / spent)
+    return f", about {int(left // 60)} min left" if left >= 60 else f", about {int(left)} s left"
+
+
 @click.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def doctor(ctx: click.Context, as_json: bool) -> None:
     """Check SQLite, FTS5, sqlite-vec, the model and the index; say how to fix what is broken."""

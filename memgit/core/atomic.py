@@ -1,5 +1,7 @@
 """Replacing a file in one step: the one way memgit writes a file that a reader or a crash may find
-half done (index markers, vector files, settings, hook scripts, the spool, models' sidecars)."""
+half done (index markers, vector files, settings, hook scripts, the spool, models' sidecars); and
+appending all or nothing, the one way memgit extends a file that must never end in half an entry
+(daily logs, MEMORY.md, session files, the recall ledger and spool)."""
 
 from __future__ import annotations
 
@@ -51,3 +53,35 @@ def fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+class TornAppend(OSError):
+    """An append failed and cutting the file back failed too: the file ends in part of the data.
+    An `OSError` (of the first error's errno), so whoever catches those catches it too."""
+
+    def __init__(self, error: OSError, undo: OSError):
+        text = f"{error.strerror or error}, and cutting the file back failed: {undo.strerror or undo}"
+        super().__init__(error.errno or 0, text)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+def append_whole(fd: int, data: bytes, size: int) -> None:
+    """Write `data` at the end of the file `fd` (opened with O_APPEND, `size` bytes long, under the
+    writer's lock) and fsync it, or leave the file as it was: a full disk, an I/O error, a file size
+    limit or an interruption at any byte truncates it back to `size` (and fsyncs) before the error
+    propagates. Should the truncation fail as well, `TornAppend` says so."""
+    try:
+        written = 0
+        while written < len(data):
+            written += os.write(fd, data[written:])
+        os.fsync(fd)
+    except BaseException as exc:
+        try:
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+        except OSError as undo:
+            if isinstance(exc, OSError):
+                raise TornAppend(exc, undo) from exc
+        raise

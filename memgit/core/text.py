@@ -95,12 +95,8 @@ def query_terms(query: str, drop_stop_words: bool = True) -> list[str]:
     return list(dict.fromkeys(terms))
 
 
-def fts_query(query: str) -> str | None:
-    """An FTS5 MATCH expression that cannot be a syntax error: every term quoted, OR'ed."""
-    return match_expression(query_terms(query))
-
-
 def match_expression(terms: list[str]) -> str | None:
+    """An FTS5 MATCH expression that cannot be a syntax error: every term quoted, OR'ed."""
     if not terms:
         return None
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)

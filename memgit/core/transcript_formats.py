@@ -4,7 +4,8 @@ What people and the agent said is memory; what tools printed is not (it is long,
 or a diff, and it is in git or on disk anyway). So each host format comes down to user and
 assistant text, plus one short line per tool call (`Bash: git status`) so a reader can follow
 what was done. System prompts, the agent's hidden reasoning, hook chatter, sub-agent threads and
-the host's own compaction summaries are left out.
+the host's own compaction summaries are left out (Claude Code's compact boundary, Codex's summary
+written as an assistant message just before its `compacted` record).
 
 Formats, as their hosts document them:
 
@@ -106,8 +107,9 @@ def parse_transcript(text: str, fmt: str = "auto", *, sidechain: bool = False) -
     reader = {"claude-code": _sidechain if sidechain else _claude_code, "openai": _openai, "generic": _generic}[fmt]
     parsed = Parsed(format=fmt, unreadable=unreadable)
     keys = _KeyMaker()
-    for record in records:
-        if not isinstance(record, dict):
+    summaries = codex_summaries(records) if fmt == "openai" else set()
+    for number, record in enumerate(records):
+        if not isinstance(record, dict) or number in summaries:
             continue
         parsed.session = parsed.session or _session_of(record, fmt)
         for role, said, own_key, at in reader(record):
@@ -296,6 +298,57 @@ def tool_line(name: Any, arguments: Any) -> str:
 
 
 # -- openai (Chat Completions, Responses API, Codex CLI rollouts) -------------------------------
+def codex_summaries(records: list[Any]) -> set[int]:
+    """Indexes of Codex's compaction summaries (pure). Codex writes the summary as an ordinary
+    assistant `response_item` just before its `compacted` record (0.171.0), whose `payload.message`
+    is the hand-off the next model reads: a preamble of Codex's own, then the summary (seen in the
+    real host; the preamble's wording is Codex's to change, so only "ends with the summary" is
+    relied on). The nearest assistant message before a `compacted` record is its summary when the
+    record's text ends with it or carries no text; elsewhere, an assistant message whose text is a
+    whole `compacted` text is one too. Either way it is the host's words, not the assistant's:
+    left out like Claude Code's."""
+    texts = {text for r in records if (text := _compacted_text(r))}
+    out: set[int] = set()
+    for number, record in enumerate(records):
+        if not isinstance(record, dict):
+            continue
+        if record.get("type") == "compacted":
+            before = number - 1
+            while before >= 0 and not _is_response_item(records[before]):  # events, usage, settings
+                before -= 1
+            said = _codex_assistant_text(records[before]) if before >= 0 else None
+            carried = _compacted_text(record)
+            if said is not None and said.strip() and (not carried or carried.endswith(said.strip())):
+                out.add(before)
+        elif (said := _codex_assistant_text(record)) is not None and said.strip() in texts:
+            out.add(number)
+    return out
+
+
+def _is_response_item(record: Any) -> bool:
+    return isinstance(record, dict) and record.get("type") == "response_item"
+
+
+def _compacted_text(record: Any) -> str:
+    """The summary a Codex `compacted` record carries ("" for any other record or none)."""
+    if not isinstance(record, dict) or record.get("type") != "compacted" or not isinstance(record.get("payload"), dict):
+        return ""
+    message = record["payload"].get("message")
+    return message.strip() if isinstance(message, str) else ""
+
+
+def _codex_assistant_text(record: Any) -> str | None:
+    """The text of a rollout's assistant message record, else None."""
+    payload = record.get("payload") if isinstance(record, dict) and record.get("type") == "response_item" else None
+    if (
+        not isinstance(payload, dict)
+        or payload.get("role") != ASSISTANT
+        or payload.get("type") not in (None, "message")
+    ):
+        return None
+    return "\n".join(_content_texts(payload.get("content")))
+
+
 def _openai(record: dict[str, Any]) -> Iterator[RawTurn]:
     at = _timestamp(record)
     if record.get("type") == "response_item" and isinstance(record.get("payload"), dict):

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import re
 
-from memgit.core.text import STOP_WORDS, WORD_RE
+from memgit.core.text import WORD_RE
+from memgit.dream.languages import stop_words_for
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=\S)")
 _INTERJECTION = re.compile(
     r"^(?:(?:wow|whoa|woah|oh|ooh|ah|aw+|haha+|hah|lol|lmao|yeah|yep|yup|yes|nope|hey|hi|hello|well|ok|okay|omg|"
     r"gosh|man|dude|um+|uh+|hmm+|ha|yay|hooray|phew|alright|cool|nice|great|awesome|sure|totally|absolutely|"
-    r"definitely|honestly|anyway|anyways|btw|so|true|right|exactly|indeed|agreed)"
+    r"definitely|honestly|anyway|anyways|btw|so|true|right|exactly|indeed|agreed|"
+    # the same in the other languages people talk to their assistant in
+    r"ja|jo|genau|danke|prima|passt|klar|alles klar|naja|na gut|oui|merci|d['’]accord|parfait|bon|"
+    r"s[ií]|gracias|vale|perfecto|claro|exacto|bueno|genial|vale vale)"
     r"(?:\s+[A-Z][\w'’-]*)?\s*(?:[,!.…:;-]+|\s-\s)\s*)+",
     re.IGNORECASE,
 )
@@ -47,7 +51,20 @@ MIN_CONTENT_WORDS = 3
 
 
 def sentences(text: str) -> list[str]:
-    return [part.strip() for part in _SENTENCE_END.split(text.strip()) if part.strip()]
+    """The sentences of `text`; an end mark inside brackets ("(¿el 5/02? Carmen no está)") ends none."""
+    out: list[str] = []
+    for part in (p.strip() for p in _SENTENCE_END.split(text.strip())):
+        if not part:
+            continue
+        if out and _open_brackets(out[-1]):
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out
+
+
+def _open_brackets(text: str) -> bool:
+    return text.count("(") > text.count(")") or text.count("[") > text.count("]")
 
 
 def is_filler(sentence: str, dialogue: bool = False) -> bool:
@@ -78,7 +95,8 @@ _ANNOTATION = re.compile(r"\[[^\]]*\]")
 def content_words(text: str) -> int:
     """Words that carry content, values included ("9:45" and "2026-03-09" count once each)."""
     bare = _ANNOTATION.sub(" ", text)  # "[image: a photo of …]" describes an attachment, not a fact
-    return sum(1 for token in _TOKEN.findall(bare) if token.lower().rstrip(".:/'’-") not in STOP_WORDS)
+    stop = stop_words_for(bare)
+    return sum(1 for token in _TOKEN.findall(bare) if token.lower().rstrip(".:/'’-") not in stop)
 
 
 def without_chatter(
@@ -86,11 +104,18 @@ def without_chatter(
 ) -> tuple[str, bool]:
     """(the sentences worth keeping, interjections trimmed; whether anything was dropped).
     An empty text, or one with fewer than `min_content_words` content words, means the whole was
-    chatter."""
+    chatter. Outside a dialogue only the filler before the first and after the last kept sentence
+    goes: a sentence dropped from the middle of a note's line would change what it says."""
     kept: list[str] = []
     dropped = False
-    for sentence in sentences(text):
-        if is_filler(sentence, dialogue):
+    parts = sentences(text)
+    filler = [is_filler(sentence, dialogue) for sentence in parts]
+    if not dialogue and any(not f for f in filler):
+        first = filler.index(False)
+        last = len(filler) - 1 - filler[::-1].index(False)
+        filler = [f and not first < i < last for i, f in enumerate(filler)]
+    for sentence, is_chat in zip(parts, filler, strict=True):
+        if is_chat:
             dropped = True
             continue
         bare = _INTERJECTION.sub("", sentence)

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 
 from memgit.core.text import CJK_RE, STOP_WORDS, WORD_RE
+from memgit.dream.languages import stop_words_for
 
 MAX_TAGS = 8
 #: Words search keeps in a query (they can matter to BM25) but that name no concept: a theme
@@ -63,13 +64,14 @@ _NOUNS_LIKE_MODIFIERS = frozenset(
 )
 _MODIFIER = re.compile(r"(?:ly|ful|ous|ible|able|ed)$")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_SPEAKER = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<name>[^*]{1,40})\*\*\s*:")
+_SPEAKER = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<name>[^*]{1,40})\*\*\s*:|^(?:user|assistant): ")
 _SPEAKER_ANYWHERE = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<name>[^*\n]{1,40})\*\*\s*:", re.MULTILINE)
 
 
-def is_topic_word(lowered: str) -> bool:
-    """Whether a (lower-case, non-CJK) word may be a concept tag."""
-    if lowered in STOP_WORDS or lowered in NOT_CONCEPTS or lowered in FILLER or not 3 <= len(lowered) <= 32:
+def is_topic_word(lowered: str, stop: frozenset[str] = STOP_WORDS) -> bool:
+    """Whether a (lower-case, non-CJK) word may be a concept tag (`stop`: the stop words of the
+    text's language, languages.py)."""
+    if lowered in stop or lowered in NOT_CONCEPTS or lowered in FILLER or not 3 <= len(lowered) <= 32:
         return False
     if any(ch.isdigit() for ch in lowered):
         return False
@@ -96,14 +98,15 @@ def concept_tags(text: str, limit: int = MAX_TAGS, *, exclude: frozenset[str] = 
     """Up to `limit` distinct concept words of `text`, in order of first appearance; names in
     `exclude` (a transcript's speakers, and the nicknames they start) are never tags."""
     tags: list[str] = []
-    match = _SPEAKER.match(text)
+    match = _SPEAKER.match(text)  # a speaker's name, or a transcript turn's role, is no concept
     if match:
         text = text[match.end() :]
+    stop = stop_words_for(text)
     for word in WORD_RE.findall(text):
         lowered = word.lower()
         if CJK_RE.search(word):
             tag = lowered[:32]
-        elif not is_topic_word(lowered) or _is_voice(lowered, exclude):
+        elif not is_topic_word(lowered, stop) or _is_voice(lowered, exclude):
             continue
         else:
             tag = lowered
@@ -115,15 +118,17 @@ def concept_tags(text: str, limit: int = MAX_TAGS, *, exclude: frozenset[str] = 
 
 
 def words(text: str) -> frozenset[str]:
-    """Content words (stop words out; CJK characters one by one) for overlap measures."""
+    """Content words (stop words of the text's language out; CJK characters one by one) for
+    overlap measures."""
     out: set[str] = set()
+    stop = stop_words_for(text)
     for word in WORD_RE.findall(text):
         lowered = word.lower()
         if CJK_RE.search(word):
             out.update(ch for ch in CJK_RE.findall(word))
             rest = CJK_RE.sub(" ", word).split()
-            out.update(r.lower() for r in rest if r.lower() not in STOP_WORDS)
-        elif lowered not in STOP_WORDS:
+            out.update(r.lower() for r in rest if r.lower() not in stop)
+        elif lowered not in stop:
             out.add(lowered)
     return frozenset(out)
 

@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from memgit.core.text import STOP_WORDS
+from memgit.dream.blocks import fenced_lines
+from memgit.dream.turns import is_transcript, role_of
 from memgit.ledger.lines import Recall, text_hash
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -33,6 +35,10 @@ MARGIN = 0.1
 #: The least cosine for a heading's recall to go to a line under it that shares no word with the question.
 HEADING_FLOOR = 0.3
 
+#: How far back (JSONL lines) an assistant's restatement looks for the person's line, and how close it must be.
+RESTATE_LINES = 8
+RESTATE_SIMILARITY = 0.6
+
 Compare = Callable[[list[str], list[str]], list[list[float]]]
 
 
@@ -40,26 +46,30 @@ def _words(text: str) -> set[str]:
     return {w for w in (m.lower() for m in _WORD.findall(text)) if w not in STOP_WORDS and len(w) > 2}
 
 
-def _region(lines: Sequence[str], r: Recall) -> list[int]:
-    """Line numbers that may answer: the hit's content lines; for a focused heading, its section."""
+def _region(lines: Sequence[str], r: Recall, fenced: frozenset[int] = frozenset()) -> list[int]:
+    """Line numbers that may answer: the hit's content lines; for a focused heading, its section
+    (a `# comment` in a fenced block is no heading, and code lines never answer)."""
     first, last = r.start, r.end
-    heading = _HEADING.match(lines[r.focus_start - 1])
+    heading = _HEADING.match(lines[r.focus_start - 1]) and r.focus_start not in fenced
     if heading:
         level = len(lines[r.focus_start - 1].lstrip()) - len(lines[r.focus_start - 1].lstrip().lstrip("#"))
         first, last = r.focus_start, min(len(lines), max(r.end, r.focus_start + SECTION_LINES))
         for number in range(r.focus_start + 1, last + 1):
             line = lines[number - 1].lstrip()
-            if _HEADING.match(line) and len(line) - len(line.lstrip("#")) <= level:
+            if _HEADING.match(line) and number not in fenced and len(line) - len(line.lstrip("#")) <= level:
                 last = number - 1  # the section ends at the next heading of its level or above
                 break
     return [
-        n for n in range(first, min(last, len(lines)) + 1) if lines[n - 1].strip() and not _HEADING.match(lines[n - 1])
+        n
+        for n in range(first, min(last, len(lines)) + 1)
+        if lines[n - 1].strip() and not _HEADING.match(lines[n - 1]) and n not in fenced
     ]
 
 
 def credit(recalls: Sequence[Recall], files: Mapping[str, str | None], compare: Compare | None) -> list[Recall]:
     """The recalls, each moved to the line of its hit that best answers its query (see above)."""
     split: dict[str, list[str]] = {}
+    fences: dict[str, frozenset[int]] = {}
     out: list[Recall] = []
     for r in recalls:
         text = files.get(r.path)
@@ -70,17 +80,45 @@ def credit(recalls: Sequence[Recall], files: Mapping[str, str | None], compare: 
         if r.focus_start > len(lines) or (r.text_hash and text_hash(lines[r.focus_start - 1]) != r.text_hash):
             out.append(r)  # the file changed since: rehydration finds the line
             continue
-        region = _region(lines, r)
-        heading = bool(_HEADING.match(lines[r.focus_start - 1]))
+        if r.path not in fences:
+            fences[r.path] = frozenset() if is_transcript(r.path) else fenced_lines(lines)
+        region = _region(lines, r, fences[r.path])
+        heading = bool(_HEADING.match(lines[r.focus_start - 1])) and r.focus_start not in fences[r.path]
         if not region or (len(region) == 1 and region[0] == r.focus_start):
-            out.append(r)
-            continue
-        best = _best(r, lines, region, compare, heading)
+            best = r.focus_start
+        else:
+            best = _best(r, lines, region, compare, heading)
+        if is_transcript(r.path):
+            best = _restated(lines, best, compare)
         if best == r.focus_start:
             out.append(r)
             continue
         out.append(replace(r, focus_start=best, focus_end=best, text_hash=text_hash(lines[best - 1])))
     return out
+
+
+def _restated(lines: Sequence[str], number: int, compare: Compare | None) -> int:
+    """For an assistant's turn that restates what the person said a few turns before ("Got it:
+    Amy charges £12 an hour"), the person's line (a search that found the restatement found
+    their fact); any other line as it is."""
+    turn = role_of(lines[number - 1])
+    if turn is None or turn[0] != "assistant":
+        return number
+    earlier = [
+        n
+        for n in range(number - 1, max(0, number - RESTATE_LINES) - 1, -1)
+        if n >= 1 and (found := role_of(lines[n - 1])) is not None and found[0] == "user"
+    ]
+    if not earlier:
+        return number
+    said = [role_of(lines[n - 1])[1] for n in earlier]  # type: ignore[index]
+    if compare is not None:
+        scores = compare([turn[1]], said)[0]
+    else:
+        mine = _words(turn[1])
+        scores = [len(mine & _words(s)) / len(mine | _words(s)) if mine | _words(s) else 0.0 for s in said]
+    best = max(range(len(earlier)), key=lambda i: (scores[i], -i))
+    return earlier[best] if scores[best] >= RESTATE_SIMILARITY else number
 
 
 def _best(r: Recall, lines: Sequence[str], region: list[int], compare: Compare | None, heading: bool) -> int:

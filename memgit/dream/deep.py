@@ -14,12 +14,11 @@ without a model).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 
 from memgit.config import DreamConfig
-from memgit.core.paths import daily_log_day
 from memgit.core.provenance import MemoryEntry, SourceRef
 from memgit.dream import memory_doc
 from memgit.dream.concepts import entry_key, plain, words
@@ -29,7 +28,11 @@ from memgit.dream.model import Action, Candidate, Review, ShortTerm, Similarity
 from memgit.dream.scoring import components
 from memgit.dream.standalone import CHANGE_WORDS
 from memgit.dream.subjects import Subject, same_subject, subject_of, values_of
-from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds, judge
+from memgit.dream.timeline import human_units, newest_versions, order, with_evidence
+from memgit.dream.turns import note_day
+from memgit.dream.updates import UpdateContext, one_version_a_run, update_entries
+from memgit.dream.version_model import judge
+from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds, key_update
 from memgit.ledger.lines import Recall
 
 GATES = (
@@ -73,15 +76,22 @@ def _entry_day(entry: MemoryEntry, review: Review) -> str:
     record = review.records.get(entry.key)
     source = record.source if record is not None and record.source else entry.marker.source
     if source is not None:
-        day = daily_log_day(source.path)
+        day = note_day(source.path)
         if day is not None:
-            return day.isoformat()
+            return day
     return record.day if record is not None else entry.marker.promoted or ""
 
 
+def _written_order(entry: MemoryEntry, review: Review) -> tuple[str, str, int]:
+    """When the fact of an entry was written: its source's day and place."""
+    record = review.records.get(entry.key)
+    source = record.source if record is not None and record.source else entry.marker.source
+    day = _entry_day(entry, review)
+    return (day, source.path, source.start) if source is not None else (day, "", 0)
+
+
 def _candidate_day(c: Candidate) -> str:
-    day = daily_log_day(c.entry.path)
-    return day.isoformat() if day else min(c.entry.days)
+    return note_day(c.entry.path) or min(c.entry.days)
 
 
 def _newest_first(c: Candidate) -> tuple[str, str, int]:
@@ -93,8 +103,7 @@ def version_thresholds(similarity: Similarity) -> VersionThresholds:
 
 
 def _entry_order(e: ShortTerm) -> tuple[str, str, int]:
-    day = daily_log_day(e.path)
-    return (day.isoformat() if day else min(e.days, default=""), e.path, e.start)
+    return (note_day(e.path) or min(e.days, default=""), e.path, e.start)
 
 
 def pool_versions(entries: list[ShortTerm], similarity: Similarity) -> list[ShortTerm]:
@@ -130,7 +139,43 @@ def pool_versions(entries: list[ShortTerm], similarity: Similarity) -> list[Shor
         own = entries[order[i]].relevance
         for search in entries[order[j]].evidence:
             pooled[order[i]].setdefault(search, own)
-    return [replace(e, evidence=pooled[k]) if k in pooled else e for k, e in enumerate(entries)]
+    return [
+        replace(e, evidence=pooled[k], pooled=e.pooled | (pooled[k].keys() - e.evidence.keys())) if k in pooled else e
+        for k, e in enumerate(entries)
+    ]
+
+
+#: Gates a candidate may fail and still be the older version a newer line stands in for.
+_EVIDENCE_GATES = (None, "recalls", "queries", "score")
+
+
+def _stand_ins(
+    candidates: list[Candidate],
+    silent: list[ShortTerm],
+    similarity: Similarity,
+    relate: Callable[[str, str, float], str | None],
+    cfg: DreamConfig,
+    today: date,
+) -> list[Candidate]:
+    """The subject timeline for candidates: one with a newer version among the window's lines is
+    `outdated` (never proposed: it is no longer true), and the newest version stands in for it with
+    its searches as evidence (timeline.py). Returns the stand-ins, scored."""
+    live = [c for c in candidates if not c.entry.rejected and c.gate in _EVIDENCE_GATES]
+    found = newest_versions([(c.entry.fact, order(c.entry)) for c in live], silent, similarity.compare, relate)
+    olders: dict[int, list[Candidate]] = {}
+    for c, j in zip(live, found, strict=True):
+        if j is not None:
+            c.gate = "outdated"
+            olders.setdefault(j, []).append(c)
+    out = []
+    for j, older in sorted(olders.items()):
+        evidence: dict[tuple[str, str, str], float] = {}
+        for c in older:
+            evidence.update(c.entry.evidence)
+        stand_in = score_entries([with_evidence(silent[j], evidence)], cfg, today)[0]
+        stand_in.replaced = [plain(c.entry.fact) for c in older]
+        out.append(stand_in)
+    return out
 
 
 def one_subject_one_entry(judged: list[Candidate], similarity: Similarity, cfg: DreamConfig) -> None:
@@ -195,9 +240,11 @@ def deep_phase(
     now_day: date,
     base_commit: str,
     review: Review | None = None,
+    silent: Sequence[ShortTerm] = (),
 ) -> tuple[list[Candidate], list[Action], list[str], dict[str, int]]:
     """Candidates (each with its gate), the actions in commit order, MEMORY.md after each action,
-    and the count of candidates stopped at each gate. `review`: what people decided so far.
+    and the count of candidates stopped at each gate. `review`: what people decided so far;
+    `silent`: the window's lines without evidence, the subject timeline's newer versions (timeline.py).
 
     The steps: score, stop at the evidence gates, keep one candidate per subject, compare the
     survivors with MEMORY.md (duplicate, outdated, or an update of an entry), then write: forgets
@@ -206,6 +253,20 @@ def deep_phase(
     candidates = score_entries(pool_versions(entries, similarity), cfg, now_day)
     existing = memory_doc.parse_entries(memory_text, review.hashes)
     _gate(candidates, {e.key for e in existing}, cfg, review, base_commit)
+    limits = version_thresholds(similarity)
+
+    def relate(newer: str, older: str, sim: float) -> str | None:
+        return judge(newer, older, sim, limits)
+
+    def relate_hand(newer: str, older: str, sim: float) -> str | None:
+        """For a line a person wrote in MEMORY.md, a newer line naming its key with another value is its update too."""
+        verdict = relate(newer, older, sim)
+        embedded = similarity.kind == "embedding"
+        return UPDATE if verdict != UPDATE and embedded and key_update(newer, older, sim) else verdict
+
+    stand_ins = _stand_ins(candidates, list(silent), similarity, relate, cfg, now_day)
+    _gate(stand_ins, {e.key for e in existing}, cfg, review, base_commit)
+    candidates += stand_ins
     one_subject_one_entry(
         [c for c in candidates if not c.entry.rejected and c.gate not in ("too long", "already promoted")],
         similarity,
@@ -214,6 +275,17 @@ def deep_phase(
     passing = [c for c in candidates if c.gate is None]
     near = [c for c in candidates if c.gate == "score"]
     superseded = _compare_with_memory(passing, near, existing, memory_text, cfg, similarity, review)
+    candidates += update_entries(
+        candidates,
+        existing,
+        human_units(memory_text, review.hashes),
+        [e for e in silent if (e.path, e.start) not in {(c.entry.path, c.entry.start) for c in candidates}],
+        superseded,
+        ctx := UpdateContext(
+            similarity.compare, relate, review, base_commit, lambda e: _written_order(e, review), relate_hand
+        ),
+    )
+    one_version_a_run(candidates, ctx, _newest_first)
     forgets = forget_proposals(
         existing, recalls, cfg=cfg, today=now_day, busy=superseded, review=review, records=review.records
     )
@@ -413,12 +485,16 @@ def _write_promotions(
     """Promotions and updates in order, up to the cap per run and MEMORY.md's load budget (the
     candidates past either get that gate); returns the text."""
     promoted = 0
+    # Updates first: the newest version of a fact that changed is never lost to the cap.
+    chosen = sorted(chosen, key=lambda c: c.action != "supersede")
     for c in chosen:
         if promoted >= cfg.max_promotions:
             c.gate = "cap"
             continue
         body = "- " + plain(c.entry.fact)
-        if c.action == "supersede":
+        if c.action == "supersede" and c.target_raw is not None:
+            new_text = memory_doc.replace_line(text, c.target_raw, c.key, body)
+        elif c.action == "supersede":
             new_text = memory_doc.replace_entry(text, str(c.target), c.key, body, review.hashes)
         else:
             new_text = memory_doc.add_entry(text, c.key, body, section=cfg.section)
@@ -434,7 +510,7 @@ def _write_promotions(
 
 def _promotion(c: Candidate, existing: list[MemoryEntry], review: Review) -> Action:
     previous = None
-    if c.action == "supersede":
+    if c.action == "supersede" and c.target_raw is None:
         target = next(e for e in existing if e.key == c.target)
         record = review.records.get(target.key)
         previous = record.source if record is not None and record.source else target.marker.source
@@ -453,6 +529,8 @@ def _promotion(c: Candidate, existing: list[MemoryEntry], review: Review) -> Act
         also=tuple(c.also),
         previous_text=c.target_text,
         conflicts=tuple(c.conflicts) if c.action != "supersede" else (),
+        previous_by_hand=c.target_raw is not None,
+        timeline=c.timeline,
     )
 
 
@@ -473,11 +551,17 @@ def _short(text: str, width: int = 60) -> str:
 
 def _promote_body(c: Candidate, previous: SourceRef | None) -> str:
     e = c.entry
-    lines = [
-        f"Recalled {e.recalls} times by {len(e.queries)} distinct queries on {len(set(e.days))} days "
-        f"({min(e.days)} .. {max(e.days)}).",
-    ]
-    if c.action == "supersede":
+    if e.days:
+        lines = [
+            f"Recalled {e.recalls} times by {len(e.queries)} distinct queries on {len(set(e.days))} days "
+            f"({min(e.days)} .. {max(e.days)}).",
+        ]
+    else:
+        lines = ["Not searched for: a newer note on the subject of an entry MEMORY.md holds (the entry is long-term)."]
+    if c.action == "supersede" and c.target_raw is not None:
+        lines.append(f"Replaces a line written by hand in MEMORY.md ({c.target}):")
+        lines += ["", f"- was: {c.target_text}", f"- now: {plain(e.fact)}", ""]
+    elif c.action == "supersede":
         lines.append(f"Replaces entry {c.target}" + (f" (from {previous.format()})" if previous else "") + ":")
         lines.append("")
         lines.append(f"- was: {c.target_text}")

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 
 from memgit.core.provenance import (
     EntryMarker,
+    has_inline_marker,
     short_marker,
     strip_marker,
 )
@@ -98,9 +99,25 @@ def subject_title(body: str, titles: Iterable[str] = ()) -> str:
     return min(mentioned)[1] if mentioned else title
 
 
+_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
+
+
+def one_line(body: str) -> str:
+    """`body` on one line with single spaces, but a code span's bytes as written (a command's spacing
+    is part of the command)."""
+    flat = body.replace("\r", " ").replace("\n", " ")
+    out: list[str] = []
+    at = 0
+    for match in _CODE_SPAN.finditer(flat):
+        out += [re.sub(r"\s+", " ", flat[at : match.start()]), match.group(0)]
+        at = match.end()
+    out.append(re.sub(r"\s+", " ", flat[at:]))
+    return "".join(out).strip()
+
+
 def entry_line(key: str, body: str) -> str:
     """An entry as memgit writes it: its one body line and the short marker (no line ending)."""
-    return " ".join(body.split()) + short_marker(key)
+    return one_line(body) + short_marker(key)
 
 
 def _eol(text: str) -> str:
@@ -177,6 +194,27 @@ def replace_entry(text: str, key: str, new_key: str, body: str, hashes: Mapping[
     ending = last[len(last.rstrip("\r\n")) :] or ""
     new = entry_line(new_key, body) + ending
     return "".join(lines[: entry.marker_line - 1]) + new + "".join(lines[max(entry.body_end, entry.marker_line) :])
+
+
+_ITEM = re.compile(r"^(?P<indent>\s*)(?P<marker>(?:[-*+]|\d+[.)])\s+)?")
+
+
+def replace_line(text: str, raw: str, key: str, body: str) -> str:
+    """`text` with a line a person wrote (`raw`, as written) replaced in place by an entry (an update
+    of a hand-written fact): its indentation and list marker kept, memgit's marker added."""
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        bare = line.rstrip("\r\n")
+        if bare != raw or has_inline_marker(bare):
+            continue
+        ending = line[len(bare) :]
+        found = _ITEM.match(bare)
+        indent = found["indent"] if found else ""
+        marker = (found["marker"] or "") if found else ""
+        fact = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", body)
+        lines[i] = indent + marker.rstrip() + (" " if marker else "") + entry_line(key, fact) + ending
+        return "".join(lines)
+    raise ValueError("the line to update is no longer in MEMORY.md")
 
 
 def remove_entry(text: str, key: str, hashes: Mapping[str, str] | None = None) -> str:

@@ -27,6 +27,8 @@ class Similarity:
     compare: SimilarityFn
     #: Embedding only: texts this run embedded, and texts whose vectors the embedding cache held.
     counts: dict[str, int] = field(default_factory=dict, compare=False)
+    #: Embedding only: texts -> their vectors (rows of an array), for the measured judgements (durable.py).
+    vectors: Callable[[list[str]], Any] | None = field(default=None, compare=False)
 
     def duplicate_threshold(self, cfg: DreamConfig) -> float:
         return cfg.duplicate_similarity if self.kind == "embedding" else cfg.duplicate_overlap
@@ -77,6 +79,9 @@ class DreamInputs:
     carried: tuple[Decision, ...] = ()
     #: Regenerating a branch after a drop: the only keys it may propose (None: any).
     only: frozenset[str] | None = None
+    #: The dated notes (daily logs, transcripts) of the evidence window at the base: the lines of the
+    #: subject timeline (timeline.py).
+    window_notes: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -103,6 +108,10 @@ class ShortTerm:
     shown: str = ""
     #: What standing alone changed: "date", "subject", "speaker", "chatter".
     changes: tuple[str, ...] = ()
+    #: Searches that count for it because they found an older version of its fact (pooled), not it.
+    pooled: frozenset[tuple[str, str, str]] = frozenset()
+    #: P(durable) by the measured model (durable.py); None without an embedding model.
+    durable: float | None = None
 
     @property
     def fact(self) -> str:
@@ -143,6 +152,10 @@ class Candidate:
     also: list[SourceRef] = field(default_factory=list)
     #: (key, text) of entries, or other proposals of this run, this may be a newer version of (versions.py)
     conflicts: list[tuple[str, str]] = field(default_factory=list)
+    #: An update of a line a person wrote in MEMORY.md: that line as written (it is replaced in place).
+    target_raw: str | None = None
+    #: Proposed as the newer version of an entry found on the subject timeline, not by searches.
+    timeline: bool = False
 
     def explain(self) -> dict[str, Any]:
         e = self.entry
@@ -158,6 +171,7 @@ class Candidate:
             "queries": len(e.queries),
             "days": len(set(e.days)),
             "gate": self.gate,
+            "durable": e.durable,
             "action": None if self.gate else self.action,
             "target": self.target,
         }
@@ -179,6 +193,10 @@ class Action:
     previous_source: SourceRef | None = None
     also: tuple[SourceRef, ...] = ()
     previous_text: str | None = None  # an update: the text it replaces
+    #: An update of a line a person wrote (not an entry memgit wrote).
+    previous_by_hand: bool = False
+    #: Proposed from the subject timeline (a newer note on an entry's subject), not from searches.
+    timeline: bool = False
     #: (key, text) of what it may conflict with: an entry, or another proposal of the run
     conflicts: tuple[tuple[str, str], ...] = ()
 

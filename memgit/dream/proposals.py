@@ -16,10 +16,12 @@ from memgit.core.paths import daily_log_day
 from memgit.core.provenance import SourceRef
 from memgit.core.text import STOP_WORDS
 from memgit.dream import memory_doc
+from memgit.dream.blocks import fenced_lines
 from memgit.dream.concepts import plain
 from memgit.dream.entries import EntryRecord
 from memgit.dream.model import Action, Candidate
 from memgit.dream.subjects import stem
+from memgit.dream.turns import note_day
 from memgit.ledger.lines import Recall
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
@@ -31,17 +33,20 @@ def source_heading(text: str | None, line: int) -> str | None:
     if not text:
         return None
     lines = text.splitlines()
+    fenced = fenced_lines(lines)
     for number in range(min(line, len(lines)) - 1, -1, -1):
-        if _HEADING.match(lines[number]):
+        if _HEADING.match(lines[number]) and number + 1 not in fenced:
             return lines[number].strip()
     return None
 
 
 def why(candidate: Candidate, queries: Mapping[str, str]) -> tuple[str, ...]:
-    """Up to three of the questions that recalled a candidate and share its subject (a key word, by
-    stem), the most frequent first: a question about something else that happened to land on the
-    line explains nothing to a reviewer."""
-    counts = Counter(q for _, q, _ in candidate.entry.evidence)
+    """Up to three of the questions that recalled this very line (not an older version of its fact
+    whose searches were pooled into it) and share its subject (a key word, by stem), the most
+    frequent first: a question about something else that happened to land on the line explains
+    nothing to a reviewer."""
+    own = [key for key in candidate.entry.evidence if key not in candidate.entry.pooled]
+    counts = Counter(q for _, q, _ in own)
     ordered = sorted(counts, key=lambda q: (-counts[q], queries.get(q, "~")))
     mine = _stems(candidate.entry.fact)
     return tuple(queries[q] for q in ordered if queries.get(q) and _stems(queries[q]) & mine)[:MAX_WHY]
@@ -91,7 +96,7 @@ def action_records(
         entry = next((e for e in memory_doc.parse_entries(state) if e.key == action.key), None)
         candidate = by_key.get(action.key)
         source = action.source
-        source_day = daily_log_day(source.path) if source is not None else None
+        source_day = note_day(source.path) if source is not None else None
         out.append(
             EntryRecord(
                 key=action.key,
@@ -106,7 +111,7 @@ def action_records(
                 replaces=action.target,
                 was=action.previous_source,
                 heading=source_heading(files.get(source.path), source.start) if source is not None else None,
-                date=source_day.isoformat() if source_day else None,
+                date=source_day,
                 why=why(candidate, queries) if candidate is not None else (),
             )
         )

@@ -151,7 +151,7 @@ _EVERY = re.compile(
 #: never one date ("no calls on Monday morning, under any circumstances", "weigh-in is Friday, always").
 STANDING = re.compile(
     r"\b(?:every|each|always|never|ever|weekly|fortnightly|biweekly|alternate|going forward|from now on|"
-    r"henceforth|as a rule|standing|usually|normally|regularly|under any circumstances|at any time|"
+    r"henceforth|as a rule|standing|usually|normally|regularly|under any circumstances|at any time|now|"
     r"no longer|each week|per week|a week)\b",
     re.IGNORECASE,
 )
@@ -326,7 +326,18 @@ def _ago_dated(day: date, m: re.Match[str]) -> str:
     return _with_prep(m["prep"], "in", str(day.year - n))
 
 
+#: Before "in N weeks", what makes it the time something happens ("harvest is in three weeks", "back in
+#: two days"), not a span ("second change in 3 weeks", "done in 2 days"): only then is it a date.
+_AT_A_TIME = re.compile(
+    r"\b(?:is|are|will be|'s|starts?|begins?|opens?|due|comes?|happens?|back|arrives?|ends?|returns?|"
+    r"expected|scheduled|planned|again|closes?|leaves?|ready|lands?|ships?)\s+$",
+    re.IGNORECASE,
+)
+
+
 def _within(day: date, m: re.Match[str]) -> str:
+    if "time" not in m.group(0).lower() and not _AT_A_TIME.search(m.string[: m.start()]):
+        return m.group(0)  # a span, or not sure which: left as written
     n, unit = _count(m["n"]), m["unit"].lower()
     if unit == "week":  # a week later is a week, not a day: name the week it falls in
         return f"in the week of {_monday(day + timedelta(weeks=n)).isoformat()}"
@@ -348,9 +359,35 @@ def _season(day: date, m: re.Match[str]) -> str:
     return _with_prep(m["prep"], "in", f"{label} {year}")
 
 
+#: A weekday as a list or a range writes it ("Tue+Thu", "Mon–Fri", "Tuesday and Thursday", "mon, wed"):
+#: each of those days, every week; a date for one of them would change what was said.
+_DAY_TOKEN = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?"
+_LIST_BEFORE = re.compile(
+    r"\b" + _DAY_TOKEN + r"\s*(?:[+&,/–—-]|\band\b|\bor\b|\bto\b|\bthrough\b|\bthru\b|\btill\b|\buntil\b)\s*$",
+    re.IGNORECASE,
+)
+_LIST_AFTER = re.compile(
+    r"^\s*(?:[+&,/–—-]|\band\b|\bor\b|\bto\b|\bthrough\b|\bthru\b|\btill\b|\buntil\b)\s*" + _DAY_TOKEN + r"\b",
+    re.IGNORECASE,
+)
+#: A weekday that opens its sentence as its subject ("Monday is our day off", "Fridays: …") names the day of every week.
+_DAY_SUBJECT = re.compile(r"^\s*(?:is|are|=|:|stays?|remains?)\b|^\s*[:=]", re.IGNORECASE)
+
+
+def in_weekday_list(text: str, start: int, end: int) -> bool:
+    """The weekday at text[start:end] is one of a list or range of weekdays, or opens its sentence as
+    its subject: every such day, never one date."""
+    if _LIST_BEFORE.search(text[max(0, start - 24) : start]) or _LIST_AFTER.match(text[end : end + 24]):
+        return True
+    sentence_start = max(text.rfind(".", 0, start), text.rfind(";", 0, start), text.rfind("\n", 0, start)) + 1
+    return not text[sentence_start:start].strip() and _DAY_SUBJECT.match(text[end:]) is not None
+
+
 def _named(day: date, text: str, m: re.Match[str]) -> str:
     if m["tail"] and m["tail"].lower() == "s":
         return m.group(0)  # "on Mondays": every Monday, not a date
+    if not m["mod"] and in_weekday_list(text, m.start("day"), m.end("day") + len(m["tail"] or "")):
+        return m.group(0)  # "Tuesday and Thursday", "Mon–Fri": every week's
     if _ISO_AFTER.match(text[m.end() :]) or _EVERY.search(text[: m.start("day")]):
         return m.group(0)
     if not m["mod"] and standing(_sentence_of(text, m.start("day"))):
@@ -383,6 +420,8 @@ def unresolved(text: str) -> str | None:
             return match.group(0)
     for match in _NAMED.finditer(text):
         if match["tail"] and match["tail"].lower() == "s":
+            continue
+        if not match["mod"] and in_weekday_list(text, match.start("day"), match.end("day")):
             continue
         if _ISO_AFTER.match(text[match.end("day") + len(match["tail"] or "") :]) or _EVERY.search(
             text[: match.start("day")]

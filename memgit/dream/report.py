@@ -7,12 +7,14 @@ reject it, then the evidence. Its lines are never promoted (the light phase reje
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from memgit.dream import memory_doc
 from memgit.dream.concepts import plain, words
 from memgit.dream.light import overlap
 from memgit.dream.standalone import CHANGE_WORDS
+from memgit.dream.turns import around, is_transcript, note_day, turn_id
 
 if TYPE_CHECKING:
     from memgit.config import DreamConfig
@@ -30,6 +32,7 @@ GATE_WORDS = {
     "needs context": "does not stand alone (a pronoun or a date only its log explains)",
     "transient": "a one-off event, plan or trial whose day has passed, or an appointment of the next two weeks",
     "junk: chatter": "chat filler: a question, greeting, thanks or praise",
+    "one-off": "judged a one-off by the measured durable/one-off model (an event, a status of the moment)",
     "cap": "over the per-run cap",
     "budget": "MEMORY.md load budget reached",
     "source gone": "source text gone since the recall",
@@ -89,7 +92,27 @@ def _source_line(record: EntryRecord | None, action: Action) -> str:
     return "from " + " ".join(about)
 
 
+def _timeline(action: Action, record: EntryRecord | None, candidate: Candidate | None) -> str:
+    """An update's subject over time, oldest first: the entry it replaces (its source and date, or
+    "by hand"), the older lines of this run it outdates, and the new version's source and date."""
+    old = action.previous_source
+    if action.previous_by_hand:
+        steps = ["by hand, before the logs"]
+    elif old is not None:
+        steps = [f"`{old.path}:{old.start}`" + (f" ({day})" if (day := note_day(old.path)) else "")]
+    else:
+        steps = ["an entry"]
+    if candidate is not None:
+        steps += [_quote(text) for text in candidate.replaced[:2]]
+    new = action.source
+    if new is not None:
+        steps.append(f"`{new.path}:{new.start}`" + (f" ({record.date})" if record is not None and record.date else ""))
+    return " → ".join(steps)
+
+
 def _why_line(record: EntryRecord | None, action: Action, candidate: Candidate | None) -> str:
+    if action.timeline:
+        return "not searched for: a newer note on the subject of an entry MEMORY.md holds, which makes it long-term"
     parts = []
     if candidate is not None:
         e = candidate.entry
@@ -104,9 +127,29 @@ def _why_line(record: EntryRecord | None, action: Action, candidate: Candidate |
     return "; ".join(p for p in parts if p)
 
 
+def _conversation(path: str, line: int, files: Mapping[str, str | None]) -> list[str]:
+    """A promoted turn in its conversation: the session, its turn, and the turns around it, one line
+    each, so a reviewer sees the context without opening the JSONL."""
+    text = files.get(path)
+    if text is None:
+        return []
+    turn = turn_id(text, line)
+    out = [f"  - said in `{path}`" + (f", turn {turn}" if turn else "") + f" (line {line}); around it:"]
+    before, after = around(text, line)
+    for found in (before, after):
+        if found is not None:
+            out.append(f"    - line {found[0]}: {_quote(found[1])}")
+    return out
+
+
 def _proposal(
-    action: Action, record: EntryRecord | None, candidate: Candidate | None, before: dict[str, str]
+    action: Action,
+    record: EntryRecord | None,
+    candidate: Candidate | None,
+    before: dict[str, str],
+    files: Mapping[str, str | None] | None = None,
 ) -> list[str]:
+    files = files or {}
     drop = f"`memgit dream drop {action.key}`"
     if action.kind == "forget":
         lines = [f"- [ ] **forget** `{action.key}` {_cell(action.text)}"]
@@ -120,14 +163,18 @@ def _proposal(
     lines = [f"- [ ] **{verb}** `{action.key}` {_full(action.text)}"]
     if action.kind == "supersede":
         old = action.previous_text or before.get(action.target or "", "")
-        lines.append(f"  - was: {_full(old)} (`{action.target}`)")
+        by = "written by hand in MEMORY.md, " if action.previous_by_hand else ""
+        lines.append(f"  - was: {_full(old)} ({by}`{action.target}`)")
         lines.append(f"  - now: {_full(action.text)}")
+        lines.append(f"  - timeline: {_timeline(action, record, candidate)}")
     for other, text in action.conflicts:
         lines.append(
             f"  - may conflict with `{other}` {_quote(text)}: to make this its update, "
             f"`memgit dream supersede {action.key} {other}`"
         )
     lines.append(f"  - {_source_line(record, action)}")
+    if action.source is not None and is_transcript(action.source.path):
+        lines += _conversation(action.source.path, action.source.start, files)
     if candidate is not None and candidate.entry.changes:
         done = ", ".join(CHANGE_WORDS.get(x, x) for x in candidate.entry.changes)
         lines.append(f"  - rewritten to stand alone ({done}); the log says: {_quote(candidate.entry.text)}")
@@ -143,7 +190,7 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
     key, text, source, why and the command that rejects it), then what the run saw and what fell.
     A section with nothing to say is left out."""
     out = [f"# Dream {plan.day}", ""]
-    out += _proposals_section(plan)
+    out += _proposals_section(plan, inputs.files)
     if plan.migrated is not None:
         out += [
             "## Markers",
@@ -163,7 +210,7 @@ def render_report(plan: DreamPlan, inputs: DreamInputs, gone: list[tuple[str, in
     return "\n".join(out).rstrip() + "\n"
 
 
-def _proposals_section(plan: DreamPlan) -> list[str]:
+def _proposals_section(plan: DreamPlan, files: Mapping[str, str | None]) -> list[str]:
     if not plan.actions:
         return []
     kinds = [a.kind for a in plan.actions]
@@ -188,7 +235,7 @@ def _proposals_section(plan: DreamPlan) -> list[str]:
     by_key = {c.key: c for c in plan.candidates if c.gate is None}
     pairs = sorted(zip(plan.actions, plan.action_records(), strict=True), key=lambda pair: _order(pair[0]))
     for action, record in pairs:
-        out += _proposal(action, record, by_key.get(action.key), before)
+        out += _proposal(action, record, by_key.get(action.key), before, files)
     out.append("")
     return out
 

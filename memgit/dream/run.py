@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.core.chunking import text_hash
-from memgit.core.paths import DECISIONS_DIR, DREAM_REPORT_DIR, ENTRIES_PATH, LEDGER_DIR, daily_date, daily_log_path
+from memgit.core.paths import (
+    DECISIONS_DIR,
+    DREAM_REPORT_DIR,
+    ENTRIES_PATH,
+    LEDGER_DIR,
+    daily_date,
+    daily_log_day,
+    daily_log_path,
+)
 from memgit.core.provenance import (
     TRAILER_ACTION,
     TRAILER_KEY,
@@ -111,6 +119,8 @@ def _action_dict(action: Action) -> dict[str, Any]:
         "target": action.target,
         "subject": action.subject,
         "conflicts": [{"key": key, "text": text} for key, text in action.conflicts],
+        "timeline": action.timeline,
+        "by_hand": action.previous_by_hand,
     }
 
 
@@ -154,7 +164,7 @@ def _similarity(ws: Workspace, notices: list[str]) -> Similarity:
         rows: list[list[float]] = (vectors(a) @ vectors(b).T).round(6).tolist()
         return rows
 
-    return Similarity("embedding", compare, counts)
+    return Similarity("embedding", compare, counts, vectors)
 
 
 class _KeptVectors:
@@ -236,6 +246,7 @@ def gather(
         recalls=ledger.recalls,
         files=files,
         recent_notes=_recent_notes(ws, repo, base, now),
+        window_notes=_window_notes(ws, repo, base, now),
         memory_text=memory,
         config=cfg,
         similarity=similarity,
@@ -287,6 +298,18 @@ def _recent_notes(ws: Workspace, repo: Repo, base: str, now: datetime) -> dict[s
             if text is not None:
                 recent[path] = "\n".join(line for _, line in transcript_lines(text))
     return recent
+
+
+def _window_notes(ws: Workspace, repo: Repo, base: str, now: datetime) -> dict[str, str]:
+    """The daily logs and transcripts of the evidence window (`max_age_days` up to `now`), as written
+    at the base: the lines of the subject timeline (timeline.py)."""
+    first = (now.date() - timedelta(days=ws.config.dream.max_age_days - 1)).isoformat()
+    last = now.date().isoformat()
+    paths = [p for p in commits.list_files(repo, base, "memory") if daily_log_day(p) is not None]
+    if ws.config.memory.sessions:
+        paths += [p for p in commits.list_files(repo, base, "sessions") if p.endswith(".jsonl")]
+    paths = [p for p in paths if first <= (daily_date(p) or "") <= last]
+    return {p: t for p, d in commits.read_files(repo, base, paths).items() if (t := _text(d)) is not None}
 
 
 def _decisions(

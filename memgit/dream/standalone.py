@@ -28,7 +28,10 @@ from memgit.core.text import STOP_WORDS
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import NOT_CONCEPTS, plain
 from memgit.dream.events import near_appointment, passed_plan
-from memgit.dream.reltime import MONTHS, WEEKDAYS, resolve, unresolved
+from memgit.dream.languages import language_of
+from memgit.dream.reltime import MONTHS, PAST_TENSE, WEEKDAYS, resolve, unresolved
+from memgit.dream.reltime_intl import resolve_intl, tells_of_its_day, unresolved_intl
+from memgit.dream.versions import CHANGE
 
 #: What standing alone may change in a copy (`Verdict.changes`), as a reviewer reads it.
 CHANGE_WORDS = {
@@ -88,7 +91,10 @@ _TRIAL = re.compile(
     re.IGNORECASE,
 )
 #: An open task is work to do, not something to remember: a checkbox item, a TODO, an action item.
-_TASK = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[[ xX]\]|(?:TODO|FIXME|action items?|AI)\b\s*:?)", re.IGNORECASE)
+_TASK = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\[[ xX]\]|(?:TODO|FIXME|action items?|AI)\b\s*:?|(?:action|to ?do|follow[- ]up)\s*:)",
+    re.IGNORECASE,
+)
 
 
 #: What a chat client writes for an attachment ("[image: a photo of a sand castle …]"): no fact.
@@ -110,16 +116,42 @@ class Verdict:
     changes: tuple[str, ...] = ()
 
 
-def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None, today: date) -> Verdict:
+_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_HELD = re.compile(r"CODESPAN(\d+)X")
+
+
+def standalone(
+    text: str, *, lines: Sequence[str], start: int, day: date | None, today: date, turn_of_session: bool = False
+) -> Verdict:
     """The promoted copy of `text` (lines `start`… of a file whose lines are `lines`, written on `day`
-    when it is a daily log), judged on `today`, the day of the dream."""
+    when it is a daily log), judged on `today`, the day of the dream. Code spans (a command, a path,
+    a setting) are held out of every rule and copied byte for byte: no date, pronoun or chatter
+    rule reads inside them."""
+    spans: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"CODESPAN{len(spans) - 1}X"
+
+    verdict = _standalone(
+        _CODE_SPAN.sub(hold, text), lines=lines, start=start, day=day, today=today, turn_of_session=turn_of_session
+    )
+    if not spans:
+        return verdict
+    restored = _HELD.sub(lambda m: spans[int(m.group(1))], verdict.text)
+    return Verdict(restored, verdict.reason, verdict.changes)
+
+
+def _standalone(
+    text: str, *, lines: Sequence[str], start: int, day: date | None, today: date, turn_of_session: bool = False
+) -> Verdict:
     changes: list[str] = []
     if _TASK.match(text):
         return Verdict(plain(text), TRANSIENT)
     body = plain(_CHECKBOX.sub("", text))
     speaker = None
     match = _SPEAKER.match(text.lstrip())
-    if match:
+    if match and (turn_of_session or in_conversation(lines, start)):
         speaker = match["name"].strip()
         body = plain(text.lstrip()[match.end() :])
         changes.append("speaker")
@@ -143,18 +175,39 @@ def standalone(text: str, *, lines: Sequence[str], start: int, day: date | None,
             return Verdict(body, NEEDS_CONTEXT)
         body = subject
         changes.append("subject")
+    if day is not None and tells_of_its_day(body):
+        return Verdict(body, TRANSIENT, tuple(changes))  # the news of the log's day, a plan for the next
     if day is not None:
-        resolved = resolve(body, day)
+        resolved = resolve_intl(resolve(body, day), day)
         if resolved != body:
             changes.append("date")
             body = resolved
-    if unresolved(body) is not None:
+    if unresolved(body) is not None or unresolved_intl(body) is not None:
         return Verdict(body, NEEDS_CONTEXT)
+    if told_once(body) and (speaker is None or (day is not None and turn_of_session)):
+        return Verdict(body, TRANSIENT, tuple(changes))
     if speaker:
         body = f"{speaker} said: {body}"
     if is_transient(body, today, day):
         return Verdict(body, TRANSIENT, tuple(changes))
     return Verdict(body, None, tuple(changes))
+
+
+#: How many lines around a line are read to tell whether it is one turn of a conversation.
+_AROUND = 30
+
+
+def in_conversation(lines: Sequence[str], start: int) -> bool:
+    """Line `start` sits in a conversation written out in a note: around it, two people or more
+    speak (`**Name**: …`). Only there is a bold lead-in a speaker ("Jon said:
+    …"); in a log, "**Haubold-E-Bike**: Fehlerspeicher …" names what the line is about, and the copy
+    keeps it as written."""
+    names = set()
+    for line in lines[max(0, start - 1 - _AROUND) : start - 1 + _AROUND]:
+        found = _SPEAKER.match(line.lstrip())
+        if found:
+            names.add(found["name"].strip().lower())
+    return len(names) >= 2
 
 
 def _pronoun_subject(body: str, lines: Sequence[str], start: int, speaker: str | None) -> str | None:
@@ -244,6 +297,31 @@ def _heading_people(text: str) -> set[str]:
         if cued or alone:
             people.add(run)
     return people
+
+
+#: What makes a line in the past tense more than a one-off: a decision, a rule, a standing state.
+_LASTS = re.compile(
+    r"\b(?:is|are|am|isn't|aren't|has|have|will|won't|'ll|'s|'re|now|always|never|every|each|from now on|going forward|"
+    r"may|can|cannot|can't|could|would|might|do|does|don't|doesn't|only|usually|"
+    r"anymore|any more|no longer|rule|policy|prefers?|wants?|needs?|must|should|decided|agreed|confirmed|approved|"
+    r"chose|owns?|lives?|works?|uses?|runs?|takes? over|took over|moved to|switched|changed|replaced|joins?|joined|"
+    r"starting|from|until|since|instead|going to|per|weekly|daily|monthly)\b",
+    re.IGNORECASE,
+)
+
+
+def told_once(text: str) -> bool:
+    """An English line that only tells what happened once ("rang the clinic, they'll call back"
+    aside, "told school office", "sent the report to the board"): a verb in the past tense and
+    nothing that lasts: no present or future, no decision, rule, preference or change of state.
+    A one-off of the past is the day's news, not long-term memory."""
+    # The verb near the start: a log's "rang the clinic", "Sent the report", "carol picked up"; a
+    # participle further on ("expects lesson plans uploaded by …") tells of no past event.
+    opening = " ".join(re.findall(r"[\w'’]+", text)[:3])
+    past = [m.group(0) for m in PAST_TENSE.finditer(opening) if not m.group(0).lower().endswith("eed")]
+    if not past or language_of(text) != "english":
+        return False
+    return _LASTS.search(text) is None and CHANGE.search(text) is None  # a value that moved lasts
 
 
 def is_transient(text: str, today: date, near: date | None = None) -> bool:

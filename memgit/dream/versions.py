@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memgit.dream.keys import key_of, one_subject, same_label
 from memgit.dream.subjects import stem, subject_of, values_of
 
 UPDATE = "update"
@@ -124,8 +125,15 @@ def subject_name(text: str) -> str | None:
     """The person or thing a fact opens with, when it is surely a name: two capitalised words
     ("Felix Moreau prefers …") or a possessive ("Mia's swimming …"); a capitalised first word
     alone ("Finance raised …", "Retros happen …") is not one."""
-    match = _NAME.match(text.strip().lstrip("-*+ ").strip())
+    bare = text.strip().lstrip("-*+> ").strip()
+    quoted = _SAYS.match(bare)  # "> Carol: Jess love …", "Priya: no new deps": who said it
+    if quoted:
+        return quoted["name"]
+    match = _NAME.match(bare)
     return match["name"] if match else None
+
+
+_SAYS = re.compile(r"^(?P<name>[A-ZÀ-Þ][\w-]+(?:\s+[A-ZÀ-Þ][\w-]+)?)(?:\s+said)?\s*:\s")
 
 
 _WEEKDAY_OR_MONTH = re.compile(
@@ -168,6 +176,21 @@ def judge(newer: str, older: str, similarity: float, thresholds: VersionThreshol
         return UPDATE
     if similarity >= thresholds.update:
         return UPDATE if values(newer) != values(older) else None
-    if similarity >= thresholds.conflict:
+    if similarity >= thresholds.conflict and one_subject(newer, older):
         return CONFLICT
     return None
+
+
+#: The least cosine a newer line naming an entry's key needs to be read as its next version.
+KEY_COSINE = 0.5
+
+
+def key_update(newer: str, older: str, similarity: float) -> bool:
+    """A newer line names the same key as an older one and gives it a value the older does not
+    ("Treasurer: Linda Marsh" / "Treasurer: **Anthony Reyes** (elected 10/6)", "Öffnungszeiten
+    (Winter): Di–Fr 10–18 Uhr" / "Öffnungszeiten ab Mo 13.04.: Mo 13–18:30 …"), meaning close
+    enough (`KEY_COSINE`): how people bring a standing fact up to date in any language (keys.py).
+    Read for the entries of MEMORY.md, where a newer version left unseen leaves a stale fact."""
+    if similarity < KEY_COSINE or not same_label(key_of(newer), key_of(older)):
+        return False
+    return bool(values(newer) - values(older))

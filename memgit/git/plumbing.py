@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     import pygit2
 
 BLOB_MODES = (0o100644, 0o100755)
-LINK_MODE = 0o120000
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # Variables git sets for a hook's own operation; a git we start must find the repo by itself.
 # They describe the operation in progress and, inherited by a git process memgit starts, make it

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from memgit.core import clock
+from memgit.githooks import agent_sessions
 
 if TYPE_CHECKING:
     from memgit.recall.context import ContextResult
@@ -39,9 +40,10 @@ if TYPE_CHECKING:
 
 CAPTURE_EVENTS = ("PreCompact", "SessionEnd")
 EVENTS = ("SessionStart", *CAPTURE_EVENTS)
-#: Seconds a capture waits for another committing writer, and for the index lock.
+#: Seconds a capture waits for another committing writer, and for the index lock: none for the
+#: index (an MCP server's background work may hold it; the server follows HEAD and catches up).
 COMMIT_LOCK_WAIT = 10.0
-INDEX_LOCK_WAIT = 5.0
+INDEX_LOCK_WAIT = 0.0
 
 
 def prefix(host: str) -> str:
@@ -138,12 +140,58 @@ def _run(raw: str, *, workspace: Path | None, now: datetime | None, host: str) -
     ws = _workspace(hook, workspace)
     now = now or clock.local_now()
     if hook.event == "SessionStart":
-        return session_start(ws, now, host)
+        agent_sessions.note(ws, hook.session_id, host, hook.transcript_path)
+        caught = catch_up(ws, hook.session_id, now)
+        context, warnings = session_start(ws, now, host)
+        return context, caught + warnings
     transcript = _transcript_of(hook)  # bad input is told while the host still listens
     if hook.event in DETACHED_EVENTS.get(host, ()) and not _continue_detached():
         return None, []  # the host's process: done; the capture goes on without it
     message = _capture(ws, hook, transcript, now, host)
     return None, [message] if message else []
+
+
+#: Sessions one start catches up at most (the rest wait for the next start).
+CATCH_UP_SESSIONS = 3
+
+
+def catch_up(ws: Workspace, current: str | None, now: datetime) -> list[str]:
+    """Capture what earlier sessions left uncaptured (a SessionEnd refused, or never sent), and
+    say so: one line per session, for the message the user sees at this start."""
+    from memgit.errors import MemgitError
+    from memgit.memory.capture import capture_transcript
+
+    said = []
+    for item in agent_sessions.to_catch_up(ws, current)[:CATCH_UP_SESSIONS]:
+        why = item.seen.missed or "its host never said it ended"
+        size = _size(item.seen.transcript)
+        try:
+            result = capture_transcript(
+                ws,
+                Path(item.seen.transcript),
+                fmt=TRANSCRIPT_FORMATS.get(item.seen.host, "auto"),
+                session=item.session,
+                now=now,
+                reason="SessionStart, catching up",
+                commit_lock_timeout=COMMIT_LOCK_WAIT,
+                index_lock_timeout=INDEX_LOCK_WAIT,
+            )
+        except MemgitError as exc:
+            missed = item.seen.missed or str(exc)
+            agent_sessions.note(ws, item.session, item.seen.host, item.seen.transcript, missed=missed)
+            said.append(f"session {item.session}'s last turns are not captured yet ({exc}); the next start tries again")
+            continue
+        agent_sessions.note(ws, item.session, item.seen.host, item.seen.transcript, captured=size, missed=None)
+        if result.added:
+            said.append(f"captured {result.added} line(s) of session {item.session} that its end left out ({why})")
+    return said
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _transcript_of(hook: HookInput) -> Path:
@@ -215,6 +263,9 @@ def session_start(ws: Workspace, now: datetime, host: str = "claude-code") -> tu
     """
     from memgit.recall.context import build_context
 
+    # memgit.toml's problems come first: a context loaded on the defaults says so.
+    config = [f"{ws.config.broken}: this context uses the default settings"] if ws.config.broken else []
+    config += list(ws.config.warnings)
     # Fitted until the hook's output (JSON once there are warnings) fits the host; the load is
     # recorded by `build_context` as a use of MEMORY.md's entries (forgetting reads it).
     result = build_context(
@@ -223,9 +274,9 @@ def session_start(ws: Workspace, now: datetime, host: str = "claude-code") -> tu
         day=now.date(),
         budget=ws.config.mcp.context_budget,
         host=host,
-        measure=lambda r: len(hook_output(r.text, _load_warnings(r)).encode("utf-8", "surrogatepass")),
+        measure=lambda r: len(hook_output(r.text, config + _load_warnings(r)).encode("utf-8", "surrogatepass")),
     )
-    return result.text, _load_warnings(result)
+    return result.text, config + _load_warnings(result)
 
 
 def _load_warnings(result: ContextResult) -> list[str]:
@@ -245,16 +296,24 @@ TRANSCRIPT_FORMATS = {"claude-code": "claude-code", "codex": "openai"}
 
 
 def _capture(ws: Workspace, hook: HookInput, transcript: Path, now: datetime, host: str = "claude-code") -> str | None:
+    """Capture, and remember how far (or why not): a refused end is caught up at the next start."""
+    from memgit.errors import MemgitError
     from memgit.memory.capture import capture_transcript
 
-    result = capture_transcript(
-        ws,
-        transcript,
-        fmt=TRANSCRIPT_FORMATS.get(host, "auto"),
-        session=hook.session_id,
-        now=now,
-        reason=f"{hook.event}, {hook.detail}" if hook.detail else hook.event,
-        commit_lock_timeout=COMMIT_LOCK_WAIT,
-        index_lock_timeout=INDEX_LOCK_WAIT,
-    )
+    size = _size(str(transcript))
+    try:
+        result = capture_transcript(
+            ws,
+            transcript,
+            fmt=TRANSCRIPT_FORMATS.get(host, "auto"),
+            session=hook.session_id,
+            now=now,
+            reason=f"{hook.event}, {hook.detail}" if hook.detail else hook.event,
+            commit_lock_timeout=COMMIT_LOCK_WAIT,
+            index_lock_timeout=INDEX_LOCK_WAIT,
+        )
+    except MemgitError as exc:
+        agent_sessions.note(ws, hook.session_id, host, str(transcript), missed=f"{hook.event}: {exc}")
+        raise
+    agent_sessions.note(ws, hook.session_id, host, str(transcript), captured=size, missed=None)
     return result.notices[0] if result.notices else None

@@ -281,6 +281,8 @@ def _ignore_locally(project: Path, path: Path) -> str | None:
     rel = path.relative_to(project).as_posix()
     if run_git(project, "rev-parse", "--git-dir").returncode != 0:
         return None
+    # (check-ignore refuses the --literal-pathspecs every memgit git call carries, exit 128: the
+    # exclude file's own lines are read too, so a second install never adds the line again.)
     if run_git(project, "check-ignore", "-q", "--no-index", "--", rel).returncode == 0:
         return None
     exclude = run_git(project, "rev-parse", "--git-path", "info/exclude").stdout.decode().strip()
@@ -288,6 +290,8 @@ def _ignore_locally(project: Path, path: Path) -> str | None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         before = target.read_text(encoding="utf-8") if target.exists() else ""
+        if f"/{rel}" in before.splitlines() or rel in before.splitlines():
+            return None
         lead = "" if not before or before.endswith("\n") else "\n"
         target.write_text(before + lead + f"/{rel}\n", encoding="utf-8")
     except OSError as exc:
@@ -317,6 +321,7 @@ def install_agent_hooks(
     workspace, so the hooks capture into this memory wherever the agent runs."""
     target = (project or ws.root).resolve()
     kind, path = settings_file(agent, settings, target, home)
+    _refuse_a_second_level(agent, kind, path, target, home)
     command, notices = _command_for(ws, agent, kind, target, python or sys.executable)
     current = read_settings(path)
     merged, actions = merge_hooks(current, command, AGENT_TIMEOUTS[agent], _shown(path, target, home))
@@ -329,8 +334,33 @@ def install_agent_hooks(
         ignored = _ignore_locally(target, path)
         if ignored:
             report.actions.append(ignored)
+            report.changed = report.changed or ignored.startswith("added")
     report.actions += notices
     return report
+
+
+def _refuse_a_second_level(agent: str, kind: str, path: Path, project: Path, home: Path | None) -> None:
+    """The host merges its settings levels and would run memgit's hooks once per level (the context
+    twice, ~17 KB, every capture twice): an install at a second level is refused, naming the first."""
+    for other in (k for a, k in SETTINGS_FILES if a == agent and k != kind):
+        try:
+            _kind, elsewhere = settings_file(agent, other, project, home)
+            hooks = read_settings(elsewhere).get("hooks") if elsewhere != path else None
+        except MemgitError:
+            continue
+        if isinstance(hooks, dict) and any(
+            isinstance(h, dict) and is_memgit_command(h.get("command"))
+            for groups in hooks.values()
+            if isinstance(groups, list)
+            for g in groups
+            if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+            for h in g["hooks"]
+        ):
+            raise MemgitError(
+                f"memgit's {agent} hooks are already in {_shown(elsewhere, project, home)} (--settings {other}), "
+                f"and {agent} would run both (the context twice, every capture twice): remove them there first "
+                f"(`memgit hooks uninstall --agent {agent} --settings {other}`), then install again; nothing was changed"
+            )
 
 
 def installed_events(project: Path) -> list[str]:

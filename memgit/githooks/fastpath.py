@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from memgit.git.plumbing import GITLINK_MODE, Entry, is_object_id
+
 CONFIG_NAME = "memgit.toml"
 _MAY_BE_MEMORY = re.compile(r"memor[yi]|user\.md$|\.jsonl$|[0-9]{4}-[0-9]{2}-[0-9]{2}\.|^memgit\.toml$", re.IGNORECASE)
 #: What `git` quotes with core.quotePath on: control characters, non-ASCII, `"` and `\`.
@@ -96,3 +98,34 @@ def staged_deletions(cwd: Path) -> list[str] | None:
     if proc.returncode != 0:
         return None
     return proc.stdout.decode("utf-8", "replace").splitlines()
+
+
+#: What the shell hook decided, for the Python it starts (`hooks/git-hook.sh`, `handover`). Its
+#: value `due` says an update is due but the shell compared nothing itself (no index yet, or a diff
+#: too long to hand over): the update reads the diff.
+SHELL_DECISION_ENV = "MEMGIT_HOOK_DIFF"
+
+
+def shell_decision(text: str) -> tuple[str, str, dict[str, Entry | None]] | None:
+    """The shell hook's `indexed-tree head-commit` line and raw diff (`git diff-tree -r --raw
+    --no-abbrev`, paths quoted by core.quotePath) as (old tree, commit, changed entries); None for
+    anything else (`due`, or a diff with a quoted path, which the update then reads again in
+    git's lossless -z form)."""
+    head, _, body = text.partition("\n")
+    ids = head.split(" ")
+    if len(ids) != 2 or not all(is_object_id(i) for i in ids):
+        return None
+    changed: dict[str, Entry | None] = {}
+    for line in body.split("\n"):
+        if not line:
+            continue
+        meta, tab, path = line.partition("\t")
+        fields = meta.split(" ")
+        if not tab or path.startswith('"') or len(fields) != 5 or not meta.startswith(":"):
+            return None
+        try:
+            mode = int(fields[1], 8)
+        except ValueError:
+            return None
+        changed[path] = None if mode in (0, GITLINK_MODE) else Entry(fields[3], mode)
+    return ids[0], ids[1], changed

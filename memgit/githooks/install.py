@@ -245,6 +245,10 @@ def install_hooks(
             os.replace(path, legacy)
             report.actions.append(f"{name}: kept the existing hook as {legacy.name}; it runs first")
             verb = "installed"
+        elif _same_script(path, name, python, pythonpath):
+            report.actions.append(f"{name}: already installed")  # run again: nothing changes
+            report.installed.append(name)
+            continue
         else:
             verb = "updated" if path.exists() else "installed"
         _write_script(path, name, python, pythonpath)
@@ -257,6 +261,15 @@ def install_hooks(
 def _memgit_at(path: Path) -> bool:
     """Is `path` memgit's own script (a regular file, not a link to one somewhere else)?"""
     return path.is_file() and not path.is_symlink() and is_memgit_hook(path)
+
+
+def _same_script(path: Path, name: str, python: str, pythonpath: str) -> bool:
+    """Is `path` already exactly the script (and mode) memgit would write?"""
+    try:
+        same = path.read_bytes() == render_hook(name, python, pythonpath).encode("utf-8")
+        return same and os.access(path, os.X_OK) and not path.is_symlink()
+    except OSError:
+        return False
 
 
 def _write_script(path: Path, name: str, python: str, pythonpath: str) -> None:

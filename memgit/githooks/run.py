@@ -11,10 +11,12 @@ Two ways in, one behaviour. Plain git hooks (`memgit hooks install`) and the pre
   tree actually indexed, a hook that was missed (a merge stopped on conflicts, a rebase) heals on
   the next one.
 
-Hooks run on every commit, so this module imports nothing heavy at import time, and the no-op
-check (is HEAD's tree the indexed tree?) costs one `git rev-parse` and one small file read before
-anything touches pygit2 or SQLite; when the trees differ only in files that cannot be memory (a code
-commit), one `git diff-tree` more says so and the hook stops there, as the shell hook does.
+Hooks run on every commit, so this module imports nothing heavy at import time. "Anything to do?"
+is answered once. The installed shell hook answers it without Python and hands its answer over
+(`fastpath.shell_decision`: the indexed tree, HEAD's commit and git's raw diff between them), which
+the update applies as it is. Under the pre-commit framework this module answers it the same way:
+one `git rev-parse`, the marker (`index.layout.read_marker_in`, the one reader), and when the trees
+differ one `git diff-tree`, which stops a code commit here and is otherwise handed to the update.
 
 Installing, uninstalling and reporting on the scripts is `memgit.githooks.install`.
 """
@@ -23,16 +25,18 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import Any, TextIO
 
 from memgit.git import plumbing
+from memgit.githooks.fastpath import SHELL_DECISION_ENV, is_work_tree_top, paths_may_be_memory, shell_decision
+from memgit.githooks.types import HOOK_TYPES, LINT_HOOK
+from memgit.index.layout import read_marker_in
 
-if TYPE_CHECKING:
-    pass
-
-from memgit.githooks.types import HOOK_TYPES, LINT_HOOK  # noqa: E402
+#: A diff as the update applies it: path -> what the new tree holds there (None: nothing).
+Diff = dict[str, plumbing.Entry | None]
 
 # `index` and `lint` are the names the pre-commit framework's entries use (it does not tell a
 # hook which stage it runs in, so the index entry works out the rest from PRE_COMMIT_* variables).
@@ -80,25 +84,17 @@ def _describe(exc: BaseException) -> str:
 
 
 def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
-    """Bring the index to HEAD; returns a warning to print, or None when all went well."""
-    if name == "index":
-        name = framework_stage(os.environ)
-    if not _needs_update(name, args):
-        return None
-    probe = plumbing.probe_head(cwd)
-    if probe is None:
-        return None  # not a git work tree (e.g. a bare repository): nothing memgit can index
-    git_dir, head_tree = probe
-    if name == "post-commit" and _rebase_in_progress(git_dir):
-        return None  # each picked commit would re-index; post-rewrite runs when the rebase ends
-    indexed = _indexed_tree(git_dir)
-    if indexed == head_tree:
-        return None
-    # "Anything to do?" is answered once: the diff that says memory changed is the diff the
-    # update applies (it reads it again only if the index or HEAD moved in between).
-    diff = None if indexed is None else _memory_diff(cwd, indexed, head_tree)
-    if diff == {}:
-        return None
+    """Bring the index to HEAD; returns a warning to print, or None when all went well.
+
+    "Anything to do?" is decided once: by the shell hook, which hands its decision over (and its
+    diff, which the update applies as it is), or here, for the pre-commit framework's entry."""
+    handed = os.environ.pop(SHELL_DECISION_ENV, None)
+    if handed:
+        diff = shell_decision(handed)
+    else:
+        due, diff = _decide(name, args, cwd)
+        if not due:
+            return None
 
     plumbing.leave_hook_location()
     from memgit.index.freshen import Policy, freshen
@@ -106,28 +102,104 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     from memgit.workspace import Workspace
 
     ws = Workspace.discover(cwd)
+    if ws.config.broken:
+        return f"{ws.config.broken}; the index was not updated: fix memgit.toml, then run `memgit index`"
     # A hook never rebuilds an existing index (it may run in another environment, and a
     # rebuild is minutes of work inside `git commit`): it says in one line that one is due.
     # Vectors an earlier hook left pending (run where the model is not installed, as under the
     # pre-commit framework's own environment) are filled here when this one has the model, a
     # bounded number per commit; searches and the MCP server fill the rest.
-    known = None if indexed is None or diff is None else KnownDiff(indexed, head_tree, diff)
+    known = None if diff is None else KnownDiff(*diff)
+    started = time.monotonic()
     report = freshen(ws, Policy.HOOK, known=known)
-    if report.deferred:
-        return (
-            f"{report.pending_vectors} chunk vectors are pending (embedding them would hold up git); searches "
-            "rank those chunks by BM25 until `memgit index` embeds them"
-        )
+    took = time.monotonic() - started
+    filler = start_background_fill(ws) if report.pending_vectors and report.model_id else None
+    # A few vectors of a small commit left to the background fill are not worth a line in git's
+    # output; many paths (a checkout far back, a large merge) are, when slow or deferred.
+    if report.changed_paths >= SAY_PATHS and (report.deferred or took > SAY_AFTER_SECONDS):
+        return _deferred_line(report, took, filler)
     return _notice_worth_a_line(report.mode, report.notices)
 
 
-def _memory_diff(cwd: Path, indexed: str, head_tree: str) -> dict[str, plumbing.Entry | None] | None:
+def _decide(name: str, args: Sequence[str], cwd: Path) -> tuple[bool, tuple[str, str, Diff] | None]:
+    """The shell hook's decision, made in Python (the pre-commit framework's `memgit hook index`):
+    whether the index must move, and the diff that says so (None: the update reads it). Hook
+    arguments first, then one `git rev-parse`, the marker and, when the trees differ, one
+    `git diff-tree`, whose entries the update applies."""
+    if name == "index":
+        name = framework_stage(os.environ)
+    if not _needs_update(name, args):
+        return False, None
+    probe = plumbing.probe_head(cwd)
+    if probe is None:
+        return False, None  # not a git work tree (e.g. a bare repository): nothing memgit can index
+    git_dir, head_tree = probe
+    if name == "post-commit" and _rebase_in_progress(git_dir):
+        return False, None  # each picked commit would re-index; post-rewrite runs when the rebase ends
+    indexed = read_marker_in(git_dir / "memgit")[0]
+    if indexed == head_tree:
+        return False, None
+    diff = None if indexed is None else _memory_diff(cwd, indexed, head_tree)
+    if diff == {}:
+        return False, None
+    return True, None if diff is None else (indexed or "", head_tree, diff)
+
+
+#: A hook that takes longer than this over many paths (a checkout far back, a large merge) says
+#: what it did, in one line (git is waiting on it); a one-note commit slowed by a busy machine
+#: says nothing.
+SAY_AFTER_SECONDS = 2.0
+SAY_PATHS = 64
+BACKGROUND_ENV = "MEMGIT_BACKGROUND_FILL"
+
+
+def _deferred_line(report: Any, took: float, filler: int | None) -> str:
+    """The one line of a hook that wrote text for many paths or left vectors for later."""
+    text = f"indexed the text of {report.changed_paths} changed paths in {took:.1f}s"
+    if not report.pending_vectors:
+        return text
+    later = (
+        f"a background fill (pid {filler}) embeds them now, a batch at a time; searches use each batch as it lands"
+        if filler is not None
+        else "searches rank those chunks by BM25 until `memgit index` embeds them"
+    )
+    return f"{text}; {report.pending_vectors} chunk vectors are pending (embedding them would hold up git): {later}"
+
+
+def start_background_fill(ws: Any) -> int | None:
+    """Start `memgit index --fill-in-background` detached (its own session, no terminal), at a
+    lower priority, when this environment can load the model (the pre-commit framework's own
+    virtualenv cannot: no llama extra); returns its pid, or None when none was started
+    (`MEMGIT_BACKGROUND_FILL=0`, `MEMGIT_EMBEDDING=none`, no model package). It takes the fill lock and exits at once
+    when another fill runs."""
+    import importlib.util
+    import subprocess
+
+    if os.environ.get(BACKGROUND_ENV, "1") == "0" or os.environ.get("MEMGIT_EMBEDDING", "").strip().lower() == "none":
+        return None
+    if importlib.util.find_spec("llama_cpp") is None:
+        return None
+    log = ws.data_dir / "fill.log"
+    try:
+        with open(log, "ab") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "memgit", "-C", str(ws.root), "index", "--fill-in-background"],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+                close_fds=True,
+            )
+    except OSError:
+        return None
+    return proc.pid
+
+
+def _memory_diff(cwd: Path, indexed: str, head_tree: str) -> Diff | None:
     """The diff from the indexed tree to HEAD's, emptied when only files that cannot be memory
     differ (a code commit, a checkout of a branch that differs in code: the index still answers
     for HEAD's memory, as the shell hook decides). One `git diff-tree`; any doubt (a git failure,
     not the work tree's top) gives None and the update reads the diff itself."""
-    from memgit.githooks.fastpath import is_work_tree_top, paths_may_be_memory
-
     if not is_work_tree_top(cwd):
         return None
     try:
@@ -180,21 +252,6 @@ def _needs_update(name: str, args: Sequence[str]) -> bool:
         flag = args[0] if args else os.environ.get("PRE_COMMIT_IS_SQUASH_MERGE")
         return flag != "1"
     return True
-
-
-def _indexed_tree(git_dir: Path) -> str | None:
-    """The tree the index holds, from the marker the indexer writes after each update.
-
-    The marker alone is not trusted when the index file is gone (deleted by hand): then the
-    answer is None and the hook rebuilds.
-    """
-    data_dir = git_dir / "memgit"
-    try:
-        if not (data_dir / "index.sqlite").is_file():
-            return None
-        return (data_dir / "indexed_tree").read_text().strip() or None
-    except OSError:
-        return None
 
 
 def _rebase_in_progress(git_dir: Path) -> bool:

@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
+#: A chunk whose vector is published (in the vector files and the vec0 table): not pending.
+PUBLISHED = "c.id NOT IN (SELECT id FROM pending)"
+
 CACHE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS cache.embeddings (
     model TEXT NOT NULL,
@@ -169,31 +172,21 @@ class EmbeddingCache:
         return int(self.conn.execute("SELECT count(*) FROM cache.embeddings").fetchone()[0])
 
     # -- chunks and their cached vectors (the index connection) -------------------------------
-    def pending_chunks(self, model: str, limit: int | None = None) -> list[tuple[int, str, str]]:
-        """(id, text hash, text) of chunks whose vector under `model` is not in the cache yet,
-        oldest first (at most `limit`)."""
-        if not self.attached:
-            return []
+    def pending_chunks(self, limit: int | None = None, after: int = 0) -> list[tuple[int, str, str]]:
+        """(id, text hash, text) of the chunks whose vector is not published yet (`pending`), ids
+        above `after` ascending (at most `limit`): the fill's next batch."""
         rows = self.conn.execute(
-            "SELECT c.id, c.text_hash, c.text FROM chunks c WHERE NOT EXISTS "
-            "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash) ORDER BY c.id "
-            "LIMIT ?",
-            (model, -1 if limit is None else limit),
+            "SELECT c.id, c.text_hash, c.text FROM pending p JOIN chunks c ON c.id = p.id WHERE p.id > ? "
+            "ORDER BY p.id LIMIT ?",
+            (after, -1 if limit is None else limit),
         )
         return [(int(r[0]), r[1], r[2]) for r in rows]
 
     def pending_count(self, model: str | None) -> int:
+        """Chunks whose vector is not published yet (none without a model)."""
         if not model:
             return 0
-        if not self.attached:
-            return int(self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
-        return int(
-            self.conn.execute(
-                "SELECT count(*) FROM chunks c WHERE NOT EXISTS "
-                "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash)",
-                (model,),
-            ).fetchone()[0]
-        )
+        return int(self.conn.execute("SELECT count(*) FROM pending").fetchone()[0])
 
     def first_vector_dim(self, model: str) -> int | None:
         """The dimension of any chunk's cached vector under `model` (None when none has one)."""
@@ -207,31 +200,32 @@ class EmbeddingCache:
         return int(row[0]) if row else None
 
     def vector_count(self, model: str) -> int:
-        """Chunks with a vector in the cache (the rows the vector files hold)."""
+        """Published chunks, whose vector is in the cache (the rows the vector files hold)."""
         if not self.attached:
             return 0
         return int(
             self.conn.execute(
-                "SELECT count(*) FROM chunks c JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash",
+                "SELECT count(*) FROM chunks c JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash "
+                f"WHERE {PUBLISHED}",
                 (model,),
             ).fetchone()[0]
         )
 
     def iter_vectors(self, model: str, batch: int = 8192) -> Iterator[list[tuple[int, bytes]]]:
-        """Every (chunk id, vector) with a cached vector, ids ascending, a batch at a time: a
+        """Every published (chunk id, vector), ids ascending, a batch at a time: a
         million vectors are 1.5 GB, never held at once."""
         if not self.attached:
             return
         cursor = self.conn.execute(
             "SELECT c.id, e.vector FROM chunks c JOIN cache.embeddings e "
-            "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
+            f"ON e.model = ? AND e.text_hash = c.text_hash WHERE {PUBLISHED} ORDER BY c.id",
             (model,),
         )
         while rows := cursor.fetchmany(batch):
             yield [(int(r[0]), bytes(r[1])) for r in rows]
 
     def vector_table(self, model: str) -> CachedVectors:
-        """Every chunk with a cached vector under `model` (none without one), ids ascending, as
+        """Every published chunk's cached vector under `model` (none without one), ids ascending, as
         arrays: one float32 matrix instead of a bytes object a row (23k chunks: 35 MB instead of
         twice that, and no Python object per row for `index --verify` to build and free)."""
         hashes: list[str] = []
@@ -239,7 +233,7 @@ class EmbeddingCache:
         if self.attached and model:
             cursor = self.conn.execute(
                 "SELECT c.id, c.text_hash, e.vector FROM chunks c JOIN cache.embeddings e "
-                "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
+                f"ON e.model = ? AND e.text_hash = c.text_hash WHERE {PUBLISHED} ORDER BY c.id",
                 (model,),
             )
         ids, matrix = float32_rows(cursor, hashes)

@@ -31,9 +31,30 @@ def run_checks(start: Path) -> list[Check]:
         checks.append(_model_check(None))
         return checks
     checks.append(Check("workspace", "ok", f"{ws.root} (config: {ws.config.source or 'defaults'})"))
+    checks.extend(config_checks(ws.config))
     checks.append(_model_check(ws))
     checks.append(_index_check(ws))
     return checks
+
+
+def config_checks(config: Any) -> list[Check]:
+    """memgit.toml: one check per problem, each with its fix (the file and line are in the detail)."""
+    if config.broken:
+        return [
+            Check(
+                "memgit.toml",
+                "error",
+                f"{config.broken}: every setting is at its default; search, get and context go on, "
+                "commands that write memory, the index or a site wait",
+                "correct the TOML at that line (docs/CONFIG.md shows each key's form), then run `memgit doctor` again",
+            )
+        ]
+    if not config.warnings:
+        return [
+            Check("memgit.toml", "ok", "every key is known and valid" if config.source else "no memgit.toml: defaults")
+        ]
+    fix = "edit or remove that key at that line (docs/CONFIG.md lists every key, its type and its range)"
+    return [Check("memgit.toml", "warn", warning, fix) for warning in config.warnings]
 
 
 def _sqlite_checks() -> list[Check]:

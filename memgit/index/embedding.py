@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgit.embed import Embedder
-from memgit.index.store import Store
+from memgit.index.cache import EmbeddingCache
 
 ProgressFn = Callable[[int, int], None]
 EMBED_BATCH = 32
@@ -57,7 +57,7 @@ def plan_vectors(indexed_model: str | None, embedder: Embedder | None, *, rebuil
 
 
 def embed_missing(
-    store: Store,
+    cache: EmbeddingCache,
     embedder: Embedder,
     model_id: str,
     texts: dict[str, str],
@@ -73,7 +73,7 @@ def embed_missing(
 
     import numpy as np
 
-    vectors = store.cache.get(model_id, texts)
+    vectors = cache.get(model_id, texts)
     report.embeddings_cached += len(vectors)
     missing = [h for h in texts if h not in vectors]
     if progress and missing:
@@ -87,7 +87,7 @@ def embed_missing(
         batch = missing[start : start + size]
         matrix = embedder.embed([texts[h] for h in batch])
         fresh = {h: np.asarray(matrix[i], dtype=np.float32) for i, h in enumerate(batch)}
-        store.cache.put(model_id, fresh)
+        cache.put(model_id, fresh)
         vectors.update({h: v.astype("<f4").tobytes() for h, v in fresh.items()})
         report.embedded += len(batch)
         if progress:

@@ -4,15 +4,26 @@ Everything under `.git/memgit/` is derived and never committed. The marker names
 index reflects; it is removed before an update changes anything and written only after the
 update (SQLite commit, vector files fsynced) succeeded, so a marker never says "up to date"
 about an index that is not.
+
+The marker has one reader in Python, `read_marker_in`, which every hook reaches before it opens a
+workspace (so this module imports nothing but the file helpers), and one in the shell hook
+(`hooks/git-hook.sh`), which reads it the same way: the tree, then an optional ` worktree`.
 """
 
 from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memgit.core.atomic import atomic_write
-from memgit.workspace import Workspace
+
+if TYPE_CHECKING:
+    from memgit.workspace import Workspace
+
+#: The marker's file name in the data dir (`.git/memgit/`), beside the database it speaks for.
+MARKER_NAME = "indexed_tree"
+DATABASE_NAME = "index.sqlite"
 
 #: Suffix on the marker line while rows indexed from the work tree are in the index: the fast
 #: "HEAD's tree is indexed" check must then not pass, since `git restore` runs no hook.
@@ -20,7 +31,7 @@ OVERLAY_SUFFIX = " worktree"
 
 
 def index_path(ws: Workspace) -> Path:
-    return ws.data_dir / "index.sqlite"
+    return ws.data_dir / DATABASE_NAME
 
 
 def cache_path(ws: Workspace) -> Path:
@@ -43,18 +54,26 @@ def word_cache_path(ws: Workspace) -> Path:
 
 def tree_marker_path(ws: Workspace) -> Path:
     """A tiny file holding the indexed tree id: lets hooks decide "nothing to do" without SQLite."""
-    return ws.data_dir / "indexed_tree"
+    return ws.data_dir / MARKER_NAME
 
 
 def read_marker(ws: Workspace) -> tuple[str | None, bool]:
     """(indexed tree, whether work-tree rows are in the index) from the marker, or (None, False)."""
+    return read_marker_in(ws.data_dir)
+
+
+def read_marker_in(data_dir: Path) -> tuple[str | None, bool]:
+    """(indexed tree, whether work-tree rows are in the index) from the marker in `data_dir`, or
+    (None, False). The marker is trusted only beside its database: an index deleted by hand has no
+    tree, whatever a marker left behind says (the next update rebuilds it)."""
     try:
-        text = tree_marker_path(ws).read_text().strip()
+        text = (data_dir / MARKER_NAME).read_text().strip()
+        if not (data_dir / DATABASE_NAME).is_file():
+            return None, False
     except (OSError, UnicodeDecodeError):
         return None, False
-    if text.endswith(OVERLAY_SUFFIX.strip()) and " " in text:
-        return text.split(" ", 1)[0] or None, True
-    return text or None, False
+    tree, _, rest = text.partition(" ")
+    return tree or None, rest == OVERLAY_SUFFIX.strip()
 
 
 def clear_marker(ws: Workspace) -> None:

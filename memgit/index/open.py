@@ -14,11 +14,9 @@ from typing import Any
 
 from memgit.embed import Embedder
 from memgit.index.layout import cache_path, index_path
+from memgit.index.settings import LOAD
 from memgit.index.store import CorruptIndex, IndexUnavailable, RetiredSchema, Store
 from memgit.workspace import Workspace
-
-#: "No embedder given: open the configured one", as a default argument (None means "no model").
-UNSET: Any = object()
 
 
 def open_embedder(ws: Workspace, threads: int | None = None) -> tuple[Embedder | None, str | None]:
@@ -107,8 +105,8 @@ class LazyEmbedder:
 
     def __init__(self, ws: Workspace, given: Any) -> None:
         self.ws = ws
-        self._value: Embedder | None = None if given is UNSET else given
-        self._loaded = given is not UNSET
+        self._value: Embedder | None = None if given is LOAD else given
+        self._loaded = given is not LOAD
         self.notice: str | None = None
 
     def get(self) -> Embedder | None:

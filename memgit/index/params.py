@@ -18,7 +18,8 @@ from memgit.workspace import Workspace
 #: another version is rebuilt, with that reason shown.
 #: 2: chunk boundaries counted by characters only, headings found by markdown-it, lossless paths.
 #: 3: a line longer than a chunk is split into pieces with character ranges (was one huge chunk).
-ALGORITHM_VERSION = 3
+#: 4: YAML front matter is not chunked (hits were raw YAML); headings found by cmark.
+ALGORITHM_VERSION = 4
 
 
 def index_params(ws: Workspace) -> dict[str, Any]:

@@ -11,6 +11,7 @@ recorded as skipped, with the reason, and every other file is indexed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,13 +45,19 @@ def tree_states(ws: Workspace, tree: str) -> dict[str, plumbing.Entry]:
 
 
 class KnownDiff:
-    """The paths that differ from `old_tree` to `new_tree`, with what `new_tree` holds there, as
-    the caller that decided an update is due already read them (`plumbing.diff_entries`)."""
+    """The paths that differ from `old_tree` to `new` (a commit or its tree: their ids never
+    coincide), with what `new` holds there, as the caller that decided an update is due already
+    read them: a hook, in Python (`plumbing.diff_entries`) or in the shell (`git diff-tree --raw`).
+    An update applies it only while the index is at `old_tree` and HEAD is `new`."""
 
-    __slots__ = ("old_tree", "new_tree", "entries")
+    __slots__ = ("old_tree", "new", "entries")
 
-    def __init__(self, old_tree: str, new_tree: str, entries: dict[str, plumbing.Entry | None]) -> None:
-        self.old_tree, self.new_tree, self.entries = old_tree, new_tree, entries
+    def __init__(self, old_tree: str, new: str, entries: dict[str, plumbing.Entry | None]) -> None:
+        self.old_tree, self.new, self.entries = old_tree, new, entries
+
+    def applies(self, old_tree: str | None, commit: str | None, tree: str) -> bool:
+        """Is this the diff from the index's tree to HEAD's (`commit`, `tree`)?"""
+        return self.old_tree == old_tree and self.new in (commit, tree)
 
 
 def changed_entries(
@@ -177,6 +184,10 @@ def _chunks_of(ws: Workspace, state: FileState, counter: Callable[[str], int], l
         return []
     is_transcript = state.path.endswith(".jsonl")
     lines = transcript_lines(text) if is_transcript else list(enumerate(split_lines(text), start=1))
+    if not is_transcript:
+        # Front matter is the file's metadata, not its text: a hit that is raw YAML (`ms.date:`,
+        # `schema: 2.0.0`) answered queries on docs repositories.
+        lines = lines[front_matter_lines([t for _, t in lines[:MAX_FRONT_MATTER_LINES]]) :]
     chunking = ws.config.chunking
     return chunk_lines(
         lines,
@@ -185,6 +196,28 @@ def _chunks_of(ws: Workspace, state: FileState, counter: Callable[[str], int], l
         count_tokens=counter,
         markdown=not state.path.endswith(".jsonl"),
     )
+
+
+#: Front matter closes within this many lines, or its opening `---` was a thematic break.
+MAX_FRONT_MATTER_LINES = 200
+_FRONT_KEY = re.compile(r"^[A-Za-z0-9_\"'][^:]{0,80}:(?:[ \t]|$)")
+
+
+def front_matter_lines(texts: list[str]) -> int:
+    """How many lines a YAML front matter block takes at the top of a file (0: none): `---`, a
+    first non-blank line of the form `key:`, and a closing `---` or `...`. A `---` first line
+    followed by anything else (a list, prose) is a thematic break and stays text."""
+    if not texts or texts[0].rstrip() != "---":
+        return 0
+    keyed = False
+    for number, text in enumerate(texts[1:], start=1):
+        if text.rstrip() in ("---", "..."):
+            return number + 1 if keyed else 0
+        if not keyed and text.strip() and not text.lstrip().startswith("#"):
+            if not _FRONT_KEY.match(text):
+                return 0
+            keyed = True
+    return 0
 
 
 def _too_large(limit: int, size: int) -> str:

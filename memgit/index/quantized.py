@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 MAGIC = b"MGBIN002"
 HEADER = struct.Struct("<8sQQQQQ")
 BLOCK_ROWS = 65_536  # rows encoded at once: bounds the temporary memory of a build
+READ_ROWS = 8_192  # rows of a memory-mapped base read at once to encode it (12 MB at 384 floats)
 #: Candidates re-scored with floats: this many times the rows asked for, and at least MIN_RESCORE.
 #: 1,600 kept 0.986 of the exact top 24 on 30k real MiniLM vectors (400: 0.935) and costs ~8 ms
 #: more than 400 at 100k rows (bench/vector_candidates.py, docs/PERFORMANCE.md).
@@ -60,8 +61,8 @@ def encode(matrix: np.ndarray, mean: np.ndarray) -> np.ndarray:
     words = words_for(dim)
     out = np.zeros((rows, words), dtype="<u8")
     padded = words * 64
-    for start in range(0, rows, BLOCK_ROWS):
-        block = np.asarray(matrix[start : start + BLOCK_ROWS], dtype=np.float32) > mean
+    for start, rows_block in _row_blocks(matrix):
+        block = rows_block > mean
         if padded != dim:
             block = np.pad(block, ((0, 0), (0, padded - dim)))
         out[start : start + len(block)] = np.packbits(block, axis=1, bitorder="little").view("<u8")
@@ -72,9 +73,32 @@ def column_mean(matrix: np.ndarray) -> np.ndarray:
     import numpy as np
 
     total = np.zeros(matrix.shape[1], dtype=np.float64)
-    for start in range(0, len(matrix), BLOCK_ROWS):
-        total += np.asarray(matrix[start : start + BLOCK_ROWS], dtype=np.float64).sum(axis=0)
+    for _start, block in _row_blocks(matrix):
+        total += block.sum(axis=0, dtype=np.float64)
     return (total / max(1, len(matrix))).astype(np.float32)
+
+
+def _row_blocks(matrix: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+    """(first row, float32 rows) `BLOCK_ROWS` at a time. A memory-mapped base is read by `pread`
+    into one buffer instead: touching every page of the map made them all resident, so the MCP
+    server that built the codes after a full build peaked at the whole float matrix (+150 MB at
+    100k chunks) over the ~200 MB it needs."""
+    import numpy as np
+
+    if not isinstance(matrix, np.memmap) or matrix.filename is None:
+        for start in range(0, len(matrix), BLOCK_ROWS):
+            yield start, np.asarray(matrix[start : start + BLOCK_ROWS], dtype=np.float32)
+        return
+    rows, dim = matrix.shape
+    width = dim * 4
+    buffer = np.empty((READ_ROWS, dim), dtype="<f4")
+    with open(matrix.filename, "rb", buffering=0) as fh:
+        for start in range(0, rows, READ_ROWS):
+            count = min(READ_ROWS, rows - start)
+            view = buffer[:count].data.cast("B")
+            if os.preadv(fh.fileno(), [view], matrix.offset + start * width) != count * width:
+                raise OSError(f"{matrix.filename} is shorter than its header says")
+            yield start, buffer[:count]
 
 
 @dataclass

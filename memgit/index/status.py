@@ -13,6 +13,31 @@ from memgit.index.store import CorruptIndex, IndexUnavailable, Store
 from memgit.workspace import Workspace
 
 
+def configured_model(ws: Workspace) -> str | None:
+    """The model `memgit.toml` asks for, by name, without loading it (status before any index,
+    or of a BM25-only one): "none" when the provider is none."""
+    from memgit.embed.providers import chosen_provider
+
+    cfg = ws.config.embedding
+    provider = chosen_provider(cfg.provider)
+    if provider == "none":
+        return "none"
+    from memgit.embed.models import resolve_model_path
+
+    return resolve_model_path(cfg.model or None).name
+
+
+def _has_tree(ws: Workspace) -> bool:
+    try:
+        store = Store(index_path(ws), None, readonly=True, busy_timeout=0.5)
+    except (CorruptIndex, IndexUnavailable):
+        return False
+    try:
+        return "tree" in store.meta()
+    finally:
+        store.close()
+
+
 def index_status(ws: Workspace) -> dict[str, Any]:
     commit, tree = plumbing.head_ids(ws.root)
     head_tree = tree or plumbing.EMPTY_TREE
@@ -36,8 +61,18 @@ def index_status(ws: Workspace) -> dict[str, Any]:
         # commit without one), or the defaults
         "settings": ws.settings_source,
     }
-    if not index_path(ws).exists():
-        out["needs_full_rebuild"] = "no index yet; run `memgit index`"
+    from memgit.index.fill import running_fill
+    from memgit.index.lock import index_busy
+
+    out["fill"] = running_fill(ws)  # a fill embedding pending vectors now (pid, total, filled, times)
+    out["model_configured"] = configured_model(ws)
+    if not index_path(ws).exists() or (index_busy(ws) and not _has_tree(ws)):
+        building = index_busy(ws)
+        out["needs_full_rebuild"] = (
+            "the first index is being written by another memgit run (its text first: search works when it is in)"
+            if building
+            else "no index yet; run `memgit index`"
+        )
         out["pending"] = sorted(p for p in plumbing.entries(ws.root, head_tree) if ws.is_memory_path(p))
         return out
     try:

@@ -84,7 +84,24 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE chunks ADD COLUMN end_char INTEGER;
         """,
     ),
+    (
+        # The chunks whose vector is not published yet (not in the vector files nor the vec0
+        # table): the fill's work list. A chunk is published exactly when its id leaves this
+        # table, in the transaction that writes its vec0 row; a vector the cache gained meanwhile
+        # (another worktree, a fill that was stopped) is never half-published. Filled here from
+        # the cache for an index that has a model.
+        "005_pending",
+        """
+        CREATE TABLE pending (id INTEGER PRIMARY KEY);
+        """,
+    ),
 ]
+#: An index migrated to `005_pending` lists the chunks the cache has no vector for (a store
+#: opened without the cache lists none: it has no model's vectors to serve).
+_PENDING_FROM_CACHE = """
+INSERT INTO pending SELECT c.id FROM chunks c, meta m WHERE m.key = 'model_id' AND m.value != ''
+    AND NOT EXISTS (SELECT 1 FROM cache.embeddings e WHERE e.model = m.value AND e.text_hash = c.text_hash)
+"""
 SCHEMA_VERSION = 2
 #: The most of one database file `map_for_bulk_reads` maps (address space, not memory).
 MMAP_BYTES = 1 << 30
@@ -134,7 +151,6 @@ def describe_sqlite_error(path: Path, exc: BaseException) -> str:
 class SqliteBackend:
     module: ModuleType
     name: str
-    loads_extensions: bool = False
 
 
 _BACKEND: SqliteBackend | None = None
@@ -171,7 +187,7 @@ def backend() -> SqliteBackend:
             conn.close()
         except Exception:
             continue
-        found = SqliteBackend(module, name.split(".")[0], loads)
+        found = SqliteBackend(module, name.split(".")[0])
         if loads:
             _BACKEND = found
             return _BACKEND
@@ -291,7 +307,10 @@ class Store:
                 raise
             if readonly and "no such table" in str(exc):
                 # The file exists but its schema is not committed yet: the first build is running.
-                raise IndexUnavailable(f"there is no index yet at {path} (it is being built)") from None
+                raise IndexUnavailable(
+                    f"there is no index yet at {path} (a first build is running, or one stopped: "
+                    "`memgit index` builds it)"
+                ) from None
             if is_corruption(exc):
                 raise CorruptIndex(f"index database {path} is unreadable ({exc})") from None
             raise IndexUnavailable(describe_sqlite_error(path, exc)) from None
@@ -318,6 +337,8 @@ class Store:
             try:
                 for statement in _statements(sql):
                     self.conn.execute(statement)
+                if name == "005_pending" and self._has_cache():
+                    self.conn.execute(_PENDING_FROM_CACHE)
                 self.conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
                 self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('index_id', ?)", (os.urandom(16).hex(),))
                 self.conn.execute("COMMIT")
@@ -329,6 +350,9 @@ class Store:
         with contextlib.suppress(Exception):
             self.conn.close()
         self.cache.close()
+
+    def _has_cache(self) -> bool:
+        return any(row[1] == "cache" for row in self.conn.execute("PRAGMA database_list"))
 
     def map_for_bulk_reads(self) -> None:
         """Read the index and the cache through a memory map from now on. A process that reads
@@ -438,18 +462,72 @@ class Store:
         self.conn.execute("DELETE FROM files")
         self.conn.execute("DELETE FROM chunks")
         self.conn.execute("DELETE FROM chunks_fts")
+        self.conn.execute("DELETE FROM pending")
+
+    # -- vectors not published yet (`pending`) -------------------------------------------------
+    def mark_pending(self, ids: Iterable[int]) -> None:
+        self.conn.executemany("INSERT OR IGNORE INTO pending VALUES (?)", ((i,) for i in ids))
+
+    def unmark_pending(self, ids: Sequence[int]) -> list[int]:
+        """Take `ids` off the pending list; returns those that were on it (the rest are gone or
+        were published by another run), ascending."""
+        found: list[int] = []
+        for start in range(0, len(ids), 500):
+            batch = json.dumps(list(ids[start : start + 500]))
+            found.extend(
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT id FROM pending WHERE id IN (SELECT value FROM json_each(?))", (batch,)
+                )
+            )
+            self.conn.execute("DELETE FROM pending WHERE id IN (SELECT value FROM json_each(?))", (batch,))
+        return sorted(found)
+
+    def pend_uncached(self, model: str) -> None:
+        """Every chunk whose text has no vector under `model` in the cache goes on the list (an
+        index adopting a model)."""
+        self.conn.execute(
+            "INSERT OR IGNORE INTO pending SELECT c.id FROM chunks c WHERE NOT EXISTS "
+            "(SELECT 1 FROM cache.embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash)",
+            (model,),
+        )
+
+    def clear_pending(self) -> None:
+        self.conn.execute("DELETE FROM pending")
+
+    def pending_total(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM pending").fetchone()[0])
 
     def delete_path(self, path: str) -> list[int]:
         """Remove a file and its chunks; returns the chunk ids removed."""
         key = path_key(path)
         ids = [row[0] for row in self.conn.execute("SELECT id FROM chunks WHERE path = ?", (key,))]
+        self.delete_chunks(ids)
+        self.conn.execute("DELETE FROM files WHERE path = ?", (key,))
+        return ids
+
+    def path_chunks(self, path: str) -> list[tuple[int, str, int, int, int | None, int | None]]:
+        """(id, text hash, start line, end line, start char, end char) of one path's chunks."""
+        rows = self.conn.execute(
+            "SELECT id, text_hash, start_line, end_line, start_char, end_char FROM chunks WHERE path = ? ORDER BY id",
+            (path_key(path),),
+        )
+        return [(int(r[0]), r[1], int(r[2]), int(r[3]), r[4], r[5]) for r in rows]
+
+    def delete_chunks(self, ids: Sequence[int]) -> None:
         for start in range(0, len(ids), 500):
-            batch = ids[start : start + 500]
+            batch = list(ids[start : start + 500])
             marks = ",".join("?" * len(batch))
             self.conn.execute(f"DELETE FROM chunks WHERE id IN ({marks})", batch)
             self.conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", batch)
-        self.conn.execute("DELETE FROM files WHERE path = ?", (key,))
-        return ids
+            self.conn.execute(f"DELETE FROM pending WHERE id IN ({marks})", batch)
+
+    def move_chunks(self, rows: Iterable[tuple[int, int, int | None, int | None, int]]) -> None:
+        """Give kept chunks (same text) their new place: (start line, end line, start char, end
+        char, id). Their FTS rows and vectors stay: they are of the text, which did not change."""
+        self.conn.executemany(
+            "UPDATE chunks SET start_line = ?, end_line = ?, start_char = ?, end_char = ? WHERE id = ?", rows
+        )
 
     def put_file(self, path: str, blob: str, mode: int, source: str, skipped: str | None) -> None:
         self.conn.execute(

@@ -1,5 +1,5 @@
 """The index's vec0 face: `chunks_vec`, a sqlite-vec table holding one float32 row per chunk
-whose vector is cached (rowid = chunk id, cosine distance), written in the index update's own
+whose vector is published (cached, and not `pending`) (rowid = chunk id, cosine distance), written in the index update's own
 transaction so that a user's SQLite client sees chunks, FTS rows and vectors in one state
 (docs/SQL.md). Search never needs it (the memory-mapped vector files serve vectors in every
 process); it is the index's open SQL face and `index --verify`'s exact oracle.
@@ -135,7 +135,8 @@ class Vec0:
                 self.conn.execute(
                     f"INSERT INTO {VEC_TABLE} (rowid, embedding) SELECT c.id, e.vector FROM chunks c "
                     "JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash "
-                    "WHERE c.id IN (SELECT value FROM json_each(?)) AND length(e.vector) = ?",
+                    "WHERE c.id IN (SELECT value FROM json_each(?)) AND length(e.vector) = ? "
+                    "AND c.id NOT IN (SELECT id FROM pending)",
                     (model, json.dumps(ordered[start : start + 500]), table_dim * 4),
                 )
             self.conn.execute("DELETE FROM vec_todo")
@@ -158,7 +159,7 @@ class Vec0:
             self.conn.execute(
                 f"INSERT INTO {VEC_TABLE} (rowid, embedding) SELECT c.id, e.vector FROM chunks c "
                 "JOIN cache.embeddings e ON e.model = ? AND e.text_hash = c.text_hash "
-                "WHERE length(e.vector) = ? ORDER BY c.id",
+                "WHERE length(e.vector) = ? AND c.id NOT IN (SELECT id FROM pending) ORDER BY c.id",
                 (model, dim * 4),
             )
         self.conn.execute("DELETE FROM vec_todo")

@@ -22,9 +22,10 @@ from memgit.git import plumbing
 from memgit.index.cache import CachedVectors
 from memgit.index.layout import cache_path
 from memgit.index.lock import index_lock
-from memgit.index.open import UNSET, open_embedder, open_store
+from memgit.index.open import open_embedder, open_store
+from memgit.index.settings import LOAD, UpdateSettings
 from memgit.index.store import Store
-from memgit.index.update import UpdateSettings, run_update
+from memgit.index.update import run_update
 from memgit.workspace import Workspace
 
 #: Lowest cosine between a stored vector and a fresh embedding of the same text.
@@ -64,7 +65,7 @@ class VerifyReport:
 def verify_index(
     ws: Workspace,
     *,
-    embedder: Any = UNSET,
+    embedder: Any = LOAD,
     progress: Callable[[int, int], None] | None = None,
     reembed: bool = False,
 ) -> VerifyReport:
@@ -74,7 +75,7 @@ def verify_index(
     with `reembed`).
     """
     notices: list[str] = []
-    if embedder is UNSET:
+    if embedder is LOAD:
         embedder, notice = open_embedder(ws)
         if notice:
             notices.append(notice)
@@ -107,8 +108,15 @@ def verify_index(
             differences.extend(vector_differences)
             vec_differences, oracle = _check_vec0(ws, store, meta, model, cached, lines)
             differences.extend(vec_differences)
-            # Chunks without a cached vector: the ones `cached` left out (no second pass over the cache).
+            # Chunks whose vector is not published: the ones `cached` left out (no second pass over
+            # the cache); each must be on the pending list, and every listed one a chunk.
             pending = len(actual["chunks"]) - len(cached) if model else 0
+            listed = store.pending_total() if model else 0
+            if pending != listed:
+                differences.append(
+                    f"pending list: {listed} chunks listed, {pending} without a published vector "
+                    "(a chunk neither pending nor with a cached vector)"
+                )
         finally:
             if sample is not None:
                 sample.wait()

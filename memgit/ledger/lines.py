@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -90,6 +90,11 @@ def parse_line(line: str) -> Recall | None:
     )
 
 
+def is_session_path(path: str) -> bool:
+    """A captured session transcript (`sessions/*.jsonl`)."""
+    return path.startswith("sessions/") and path.endswith(".jsonl") and path.count("/") == 1
+
+
 def ledger_lines(text: str) -> list[str]:
     """The lines of a ledger text, split on newlines only: a line is one JSON object, and JSON
     written with `ensure_ascii=False` may hold U+2028 and other characters `str.splitlines` splits on."""
@@ -137,8 +142,43 @@ def focus_lines(query: str | frozenset[str], text: str, start: int) -> tuple[int
     return start + best[1], start + best[1], lines[best[1]]
 
 
-def render_lines(query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True) -> bytes:
-    """The ledger lines of one search (pure): one JSON object a hit, dream reports left out."""
+#: The longest query text the ledger keeps (a search's first line only): a pasted page is not a
+#: question, and every clone's ledger would carry it forever (merge=union). Its hash is of the whole.
+MAX_QUERY_CHARS = 300
+
+
+def kept_query(query: str) -> str:
+    """The query as the ledger keeps it (pure): spaces collapsed, cut at a word past
+    `MAX_QUERY_CHARS` with an ellipsis."""
+    text = " ".join(query.split())
+    if len(text) <= MAX_QUERY_CHARS:
+        return text
+    cut = text[:MAX_QUERY_CHARS]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[MAX_QUERY_CHARS // 2 :] else cut) + "…"
+
+
+def transcript_focus(line: str, start: int, end: int, turns: Mapping[int, str]) -> int | None:
+    """The JSONL line number of the turn `line` (as a transcript chunk's text holds it), between
+    `start` and `end`. A chunk's text has one line per turn, but tool calls and blank lines
+    between turns take JSONL lines of their own, so the line's place in the text is not its number."""
+    for number in range(start, end + 1):
+        if turns.get(number) == line:
+            return number
+    return None
+
+
+def render_lines(
+    query: str,
+    hits: Sequence[Any],
+    now: datetime,
+    *,
+    keep_query: bool = True,
+    turns: Callable[[str], Mapping[int, str]] | None = None,
+) -> bytes:
+    """The ledger lines of one search (pure but for `turns`): one JSON object a hit, dream reports
+    left out. The query text (`kept_query`) is on the first line only; the others carry its hash,
+    by which readers (`memgit.ledger.read`) find it. `turns`: a session transcript's turns by JSONL
+    line number, to name a transcript hit's focused turn by its own line."""
     stamp = now.isoformat(timespec="seconds")
     qhash = query_hash(query)
     terms = _query_words(query)
@@ -148,9 +188,13 @@ def render_lines(query: str, hits: Sequence[Any], now: datetime, *, keep_query: 
         if path.startswith(DREAM_REPORT_DIR + "/") or path.startswith(LEDGER_DIR + "/"):
             continue  # dreaming's own output is never evidence for dreaming
         focus_start, focus_end, line = focus_lines(terms, hit.text, hit.start_line)
+        if turns is not None and is_session_path(path) and line:
+            found = transcript_focus(line, hit.start_line, hit.end_line, turns(path))
+            if found is not None:
+                focus_start = focus_end = found
         record: dict[str, Any] = {"t": stamp, "q": qhash}
-        if keep_query:
-            record["query"] = query
+        if keep_query and not out:
+            record["query"] = kept_query(query)
         record.update(
             {
                 "path": path,

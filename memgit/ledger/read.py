@@ -1,10 +1,11 @@
 """Reading the tracked recall ledger, dreaming's evidence: tolerant, a malformed line (a torn write,
-a bad merge, a hand edit) is skipped and counted (and named), never fatal."""
+a bad merge, a hand edit) is skipped and counted (and named), never fatal. A search's query text is
+on its first line; every recall gets it back by the query's hash."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from memgit.ledger.lines import Recall, ledger_lines, ledger_path, parse_line
@@ -33,6 +34,20 @@ def parse_ledger(files: Iterable[tuple[str, str]]) -> LedgerRead:
                 result.malformed_where.append(f"{rel}:{number}")
                 continue
             result.recalls.append(record)
+    return _with_queries(result)
+
+
+def _with_queries(result: LedgerRead) -> LedgerRead:
+    """Each recall with its search's query text: a search keeps it on its first line only, the
+    others find it by the query's hash (pure)."""
+    texts: dict[str, str] = {}
+    for recall in result.recalls:
+        if recall.query and recall.query_hash not in texts:
+            texts[recall.query_hash] = recall.query
+    result.recalls = [
+        replace(r, query=texts[r.query_hash]) if r.query is None and r.query_hash in texts else r
+        for r in result.recalls
+    ]
     return result
 
 

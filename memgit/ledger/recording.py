@@ -9,12 +9,13 @@ single `write` under an exclusive `flock`, so two processes never interleave hal
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.core.clock import resolve_now
+from memgit.core.transcripts import transcript_lines
 from memgit.errors import MemgitError
 from memgit.ledger.lines import render_lines
 from memgit.ledger.spool import append_spool
@@ -28,6 +29,7 @@ class Recorder:
 
     def __init__(self, ws: Workspace, *, no_record: bool = False, now: str | None = None, read_only: bool = False):
         self.data_dir = ws.data_dir
+        self.turns = TranscriptTurns(ws.root)
         self.enabled = not read_only and recording_enabled(ws.config.dream.record, no_record)
         self.keep_query = ws.config.dream.keep_queries
         # A bad --now is refused before any search runs.
@@ -43,7 +45,9 @@ class Recorder:
         if self.enabled and result.hits:
             now = self._fixed or resolve_now()
             try:
-                record_search(self.data_dir, result.query, result.hits, now, keep_query=self.keep_query)
+                record_search(
+                    self.data_dir, result.query, result.hits, now, keep_query=self.keep_query, turns=self.turns
+                )
             except (MemgitError, OSError) as exc:
                 self.problem = f"the recall ledger was not written: {exc}"
                 self.enabled = False
@@ -57,9 +61,41 @@ def recording_enabled(config_record: bool, no_record: bool = False) -> bool:
     return os.environ.get("MEMGIT_NO_RECALL", "").strip().lower() in ("", "0", "false", "no")
 
 
-def record_search(data_dir: Path, query: str, hits: Sequence[Any], now: datetime, *, keep_query: bool = True) -> int:
+def record_search(
+    data_dir: Path,
+    query: str,
+    hits: Sequence[Any],
+    now: datetime,
+    *,
+    keep_query: bool = True,
+    turns: Callable[[str], Mapping[int, str]] | None = None,
+) -> int:
     """Record the hits of one search in this clone's spool (never the work tree: a search must not
     dirty it); returns how many lines were written. Publishing moves them into the tracked ledger."""
-    data = render_lines(query, hits, now, keep_query=keep_query)
+    data = render_lines(query, hits, now, keep_query=keep_query, turns=turns)
     append_spool(data_dir, now.date(), data)
     return data.count(b"\n")
+
+
+class TranscriptTurns:
+    """A session transcript's turns by JSONL line number, read from the work tree when a search hit
+    one (only then), and kept while the file is unchanged: a transcript chunk's text does not say
+    which JSONL line each of its turns is on (tool calls take lines of their own)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._read: dict[str, tuple[tuple[int, int], dict[int, str]]] = {}
+
+    def __call__(self, path: str) -> Mapping[int, str]:
+        file = self.root / path
+        try:
+            stat = file.stat()
+            stamp = (stat.st_mtime_ns, stat.st_size)
+            kept = self._read.get(path)
+            if kept is not None and kept[0] == stamp:
+                return kept[1]
+            turns = dict(transcript_lines(file.read_text(encoding="utf-8", errors="replace")))
+        except OSError:
+            return {}
+        self._read[path] = (stamp, turns)
+        return turns

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from memgit.core import locks
-from memgit.core.atomic import atomic_write
+from memgit.core.atomic import TornAppend, append_whole, atomic_write
 from memgit.core.paths import LEDGER_DIR
 from memgit.errors import MemgitError
 from memgit.ledger.lines import parse_line
@@ -173,7 +173,7 @@ def append_spool(data_dir: Path, day: date, data: bytes) -> None:
         return
     with _locked(spool_dir(data_dir) / f"{day.isoformat()}.jsonl", create=True) as fd:
         assert fd is not None
-        os.write(fd, data)
+        append_whole(fd, data, os.fstat(fd).st_size)
 
 
 def read_spool(data_dir: Path) -> dict[str, list[str]]:
@@ -302,11 +302,16 @@ def stage(root: Path, git_dir: Path, data_dir: Path) -> Staged:
                 target = root / rel
                 _make_dirs(root, target.parent, staged)
                 staged.before[rel] = before
-                with open(target, "ab") as handle:
-                    handle.write(append_payload(before or b"", fresh))
+                _append_whole(target, append_payload(before or b"", fresh), len(before or b""))
                 staged.lines += len(fresh)
             if fresh or before is not None:
                 staged.paths.append(rel)
+    except TornAppend as exc:
+        _undo_writes(root, staged)
+        raise PublishRefused(
+            f"cannot write the recall ledger: {exc}; a ledger file ends in part of a line: "
+            "`memgit lint` names it; delete that part by hand (the lines stay in the spool)"
+        ) from None
     except OSError as exc:
         _undo_writes(root, staged)
         raise PublishRefused(
@@ -328,15 +333,25 @@ def _make_dirs(root: Path, folder: Path, staged: Staged) -> None:
         staged.made_dirs.append(path)
 
 
+def _append_whole(target: Path, data: bytes, size: int) -> None:
+    """Append `data` to the ledger file `target` (`size` bytes long now), all of it or none."""
+    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        append_whole(fd, data, size)
+    finally:
+        os.close(fd)
+
+
 def _undo_writes(root: Path, staged: Staged) -> None:
-    """The tracked files as they were before `stage` (their bytes back, new ones and new folders gone)."""
+    """The tracked files as they were before `stage` (cut back to their size, which needs no free
+    space; new ones and new folders gone)."""
     for rel, before in staged.before.items():
         target = root / rel
-        if before is None:
-            with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
+            if before is None:
                 target.unlink()
-        else:
-            target.write_bytes(before)
+            else:
+                os.truncate(target, len(before))
     for folder in reversed(staged.made_dirs):
         with contextlib.suppress(OSError):
             folder.rmdir()

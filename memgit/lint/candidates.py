@@ -167,8 +167,3 @@ def _lines_at(text: AnyStr, newline: AnyStr, positions: list[int]) -> list[int]:
         previous = position
         out.append(line)
     return out
-
-
-def candidate_lines_of(lines: list[str]) -> list[int]:
-    """`text_candidates` of the text `lines` make (joined with \\n)."""
-    return text_candidates("\n".join(lines))

@@ -65,7 +65,7 @@ ACRONYMS = (
 _SCRIPT_NAMES = (
     "身份证|身分證|マイナンバー|個人番号|住民票コード|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
 )
-NAMES_PATTERN = _NAMES = re.compile(
+_NAMES = re.compile(
     r"(?i:(?<![^\W_])(?:" + NAMES.replace(" ", r"[ \t._-]?") + r")(?![^\W_]))"
     r"|(?<![^\W_])(?:" + ACRONYMS + r")(?![^\W_])"
     r"|" + _SCRIPT_NAMES

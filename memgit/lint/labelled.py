@@ -187,12 +187,6 @@ def _separations(after: re.Pattern[str], line: str, start: int) -> list[re.Match
     return out
 
 
-def labelled_secret(line: str) -> str | None:
-    """The value of the first labelled secret on `line` (the detector `rules` calls)."""
-    found = find_value(line)
-    return found[1] if found else None
-
-
 def _trim(value: str) -> str:
     if value[:1].isascii():
         # After a value in Latin letters, a script without spaces starts the sentence again

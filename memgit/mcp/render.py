@@ -31,6 +31,7 @@ def search_payload(result: dict[str, Any], notices: list[str], server_ms: float)
             "source": h.get("source", "tree"),
             "commit": h.get("commit"),
             "blob": h.get("blob"),
+            "also_in": h.get("also_in") or [],
         }
         for h in result["hits"]
     ]
@@ -50,6 +51,8 @@ def render_search(payload: dict[str, Any]) -> str:
     out = [head, DATA_NOTICE, ""]
     for number, hit in enumerate(hits, start=1):
         out.append(f"[{number}] {hit['citation']} (score {hit['score']:.3f})")
+        if hit.get("also_in"):
+            out.append(f"also in: {', '.join(hit['also_in'])}")
         out.append(f'<memory-snippet citation="{hit["citation"]}">')
         out.append(_neutralise(hit["snippet"], "memory-snippet").rstrip("\n"))
         out.append("</memory-snippet>")

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
 from memgit.errors import MemgitError
-from memgit.index.freshen import POLICIES, Policy, freshen, top_up
+from memgit.index.freshen import POLICIES, Policy, fill, freshen
 from memgit.mcp.options import PRIVATE_FILES, ServerOptions, path_filter
 from memgit.mcp.render import get_payload, percentile, search_payload
 from memgit.mcp.watcher import ChangeWatcher
@@ -100,6 +100,8 @@ class MemoryService:
 
     # -- keeping the index current -------------------------------------------------------
     def _run_update(self) -> dict[str, Any]:
+        # memgit.toml unreadable: the index is not updated with settings nobody chose (one notice).
+        self.ws.config.require_readable("updating the index")
         # Vectors left pending by hooks are `VectorFill`'s, on a model instance of its own.
         report = freshen(self.ws, Policy.SERVER, worktree=True, embedder=self.session.embedder)
         return report.to_dict()
@@ -329,6 +331,7 @@ class MemoryService:
             },
             "conflicts": index["conflicts"],
             "recall_pending": index["recall_pending"],
+            "config_problems": index["config_problems"],
             "server": {
                 "uptime_s": round(time.time() - self.started, 1),
                 "index_updates": self.updates,
@@ -355,7 +358,8 @@ class VectorFill:
     A hook running without the model (the pre-commit framework's own environment) indexes text
     and leaves the new chunks' vectors pending. The server, which has the model, fills them on
     its index thread (so steps never interleave with its index updates), `Policy.SERVER`'s fill
-    pass (256 chunks) a step, each step its own index transaction, at a lower CPU priority. It uses a model
+    pass (256 chunks) a step, embedded outside the index lock and published in a short transaction
+    (`memgit.index.fill`), at a lower CPU priority. It uses a model
     instance of its own: the searches' instance holds a lock while it embeds, and a query must
     not wait behind a batch of chunks. The BM25 word cache survives these steps (they change no
     text). Searches meanwhile say how many chunks still lack a vector.
@@ -399,8 +403,13 @@ class VectorFill:
                 self._embedder, _ = open_embedder(self._service.ws, threads=1)
             if self._embedder is None:
                 return {}
-            report = top_up(self._service.ws, Policy.SERVER, self._embedder, worktree=True)
-            return report.to_dict()
+            from memgit.index.fill import FillBusy
+
+            try:
+                done = fill(self._service.ws, Policy.SERVER, self._embedder)
+            except FillBusy:  # a fill after a hook runs: it publishes as it goes, the server need not
+                return {}
+            return {"vectors_filled": done.filled, "pending_vectors": done.pending, "model_id": done.model_id}
         finally:
             with contextlib.suppress(OSError, AttributeError):
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 0)

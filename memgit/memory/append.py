@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgit.config import McpConfig
 from memgit.core import clock, locks
+from memgit.core.atomic import TornAppend, append_whole
 from memgit.core.paths import daily_log_path
 from memgit.core.text import invalid_utf8_at
 from memgit.errors import MemgitError
@@ -294,6 +295,7 @@ def write_entry(
             abs_path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise AppendRefused(f"cannot create the folder {abs_path.parent}: {exc.strerror or exc}") from None
+        existed = os.path.lexists(abs_path)
         fd, empty = _open_for_append(abs_path)
         try:
             size = os.fstat(fd).st_size
@@ -301,14 +303,29 @@ def write_entry(
             chunk, text_offset = render_entry(tail, text, title=title, heading=heading)
             start_line = count_newlines(fd, size) + chunk[:text_offset].count("\n") + 1
             end_line = start_line + text.count("\n")
-            data = chunk.encode("utf-8")
-            written = 0
-            while written < len(data):
-                written += os.write(fd, data[written:])
-            os.fsync(fd)
+            _write_all_or_nothing(fd, chunk.encode("utf-8"), size, abs_path, created=not existed)
             return start_line, end_line, empty
         finally:
             _close_quietly(fd)
+
+
+def _write_all_or_nothing(fd: int, data: bytes, size: int, abs_path: Path, *, created: bool) -> None:
+    """The entry in one append, or the file as it was (a file this append created is removed):
+    a full disk never leaves half a note for the next append to follow."""
+    try:
+        append_whole(fd, data, size)
+    except TornAppend as exc:
+        raise AppendRefused(
+            f"cannot append to {abs_path.name}: {exc}; it ends in part of the text (after byte {size:,}): "
+            "delete that by hand"
+        ) from None
+    except OSError as exc:
+        if created:
+            with contextlib.suppress(OSError):
+                abs_path.unlink()
+        raise AppendRefused(
+            f"cannot append to {abs_path.name}: {exc.strerror or exc}; nothing was written (the file is as it was)"
+        ) from None
 
 
 def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
@@ -384,6 +401,7 @@ def append_memory(
     With `commit`, appends that commit hold one lock per clone from the write to the end of
     the commit, so each run commits its own text (none finds it already committed by another).
     """
+    ws.config.require_readable("appending to memory")  # its lint, paths and limits are settings
     now = now or clock.local_now()
     cleaned = clean_text(text, max_chars=max_chars)
     if long_term:

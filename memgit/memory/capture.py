@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.core import clock
+from memgit.core.atomic import TornAppend, append_whole
 from memgit.core.transcript_formats import TranscriptError, Turn, parse_transcript
 from memgit.errors import MemgitError
 from memgit.lint.redact import placeholder, redact_line, redact_text, secret_code
@@ -48,7 +49,9 @@ SESSIONS_DIR = "sessions"
 #: The environment of a capture's `git commit`: memgit's post-commit hook indexes the text only.
 #: Embedding a long session took most of a capture's time (37 of 39 s for 1,688 turns) while the
 #: host waited on it; the vectors are left pending and the next search, MCP call or hook fills them.
-TEXT_ONLY_ENV = {"MEMGIT_EMBEDDING": "none"}
+TEXT_ONLY_ENV = {"MEMGIT_EMBEDDING": "none", "MEMGIT_HOOK_LOCK_TIMEOUT": "0"}
+#: (The hook does not wait for the index lock either: an MCP server's background work may hold it
+#: for seconds, and a capture never waits on it; the server, or the next search, catches up.)
 #: Longest session name kept in a file name; longer ids are cut and given a digest suffix.
 MAX_SESSION_CHARS = 64
 #: Longest text of one turn kept (a pasted log, a whole file): the rest is said to be left out.
@@ -66,7 +69,9 @@ class CaptureResult:
     format: str
     #: The session file the new turns went to (the last one, when they spilled into a new part).
     path: str | None = None
+    #: Lines stored: turns of the user and the assistant, and `tool_calls` of them tool lines.
     added: int = 0
+    tool_calls: int = 0
     already: int = 0
     #: Turns another session's file holds already (a forked session starts with copies of its
     #: parent's records, ids and all): not stored twice.
@@ -201,6 +206,15 @@ def _valid_unicode(text: str) -> str:
     return text
 
 
+def capture_count(turns: list[Turn]) -> str:
+    """What a capture stored, as a commit message says it (pure): the user's and the assistant's
+    turns, and the tool calls apart (a tool line is not a turn)."""
+    said = sum(1 for t in turns if t.role != "tool")
+    tools = len(turns) - said
+    text = f"{said} turn{'s' if said != 1 else ''}"
+    return text + (f" and {tools} tool call{'s' if tools != 1 else ''}" if tools else "")
+
+
 def split_parts(sizes: list[int], current: int, limit: int) -> list[int]:
     """How many of the new lines (byte sizes, newline included) go to the current file, then to
     each next part, so no file grows past `limit` (a line larger than the limit gets a part of
@@ -259,6 +273,7 @@ def capture_transcript(
     transcript in `<session>/subagents/*.jsonl`: their turns follow the main thread's)."""
     from memgit.lint.files import settings_for
 
+    ws.config.require_readable("capturing a session")  # its redaction and file size are settings
     now = now or clock.local_now()
     try:
         parsed = parse_transcript(read_transcript(transcript), fmt)
@@ -355,10 +370,11 @@ def _commit_and_write(
             fired.update(codes)
         result.redacted = dict(sorted(fired.items()))
         written = _write_parts(folder, first, current, lines, settings.max_file_bytes, result)
-        message = f"sessions: capture {len(new)} turn{'s' if len(new) != 1 else ''} of session {result.session}"
+        message = f"sessions: capture {capture_count(new)} of session {result.session}"
         message += f" ({reason})" if reason else ""
         result.commit = _commit(ws, written, message)
         result.added = len(new)
+        result.tool_calls = sum(1 for t in new if t.role == "tool")
 
 
 def _names(folder: Path) -> list[str]:
@@ -449,10 +465,14 @@ def _append(path: Path, rel: str, chunk: bytes, written: list[_Written]) -> int:
             lead = b"" if tail == b"\n" else b"\n"
             newlines = count_newlines(fd, st.st_size)
         data = lead + chunk
-        done = 0
-        while done < len(data):
-            done += os.write(fd, data[done:])
-        os.fsync(fd)
+        try:
+            append_whole(fd, data, st.st_size)
+        except TornAppend as exc:
+            raise CaptureRefused(
+                f"cannot write {rel}: {exc}; it ends in part of a line (after byte {st.st_size:,}): delete that by hand"
+            ) from None
+        except OSError as exc:
+            raise CaptureRefused(f"cannot write {rel}: {exc.strerror or exc}; nothing was written") from None
         return newlines + data.count(b"\n")
     finally:
         with contextlib.suppress(OSError):
@@ -460,13 +480,18 @@ def _append(path: Path, rel: str, chunk: bytes, written: list[_Written]) -> int:
 
 
 def _undo(written: list[_Written]) -> None:
-    """Put every file this capture touched back as it was (cut back, or removed when new)."""
+    """Put every file this capture touched back as it was (cut back and synced, or removed when new)."""
     for item in reversed(written):
         with contextlib.suppress(OSError):
             if item.created:
                 item.path.unlink()
-            else:
-                os.truncate(item.path, item.size_before)
+                continue
+            fd = os.open(item.path, os.O_WRONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+            try:
+                os.ftruncate(fd, item.size_before)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
 
 def _commit(ws: Workspace, written: list[_Written], message: str) -> str:
@@ -515,12 +540,16 @@ def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> 
 
 def _index(ws: Workspace, result: CaptureResult, lock_timeout: float | None) -> None:
     """Bring the index's text to the new commit (a no-op when memgit's post-commit hook already
-    did), as `Policy.CAPTURE` does: no model, no rebuild, the policy's lock wait unless the caller
-    names one; the new chunks' vectors are left pending for the next search, MCP call or hook."""
+    did), as `Policy.CAPTURE` does: no model, no rebuild, no wait for a busy index lock unless the
+    caller names one (a capture never waits on an MCP server's background work; the server follows
+    HEAD); the new chunks' vectors are left pending for the next search, MCP call or hook."""
+    from memgit.errors import IndexLocked
     from memgit.index.freshen import Policy, freshen
 
     try:
-        report = freshen(ws, Policy.CAPTURE, wait=lock_timeout)
+        report = freshen(ws, Policy.CAPTURE, wait=0.0 if lock_timeout is None else lock_timeout)
+    except IndexLocked:
+        return  # another run (an MCP server's background work) has the index: it, or the next search, catches up
     except MemgitError as exc:
         result.notices.append(f"not indexed yet ({exc}); the next hook or `memgit index` catches up")
         return

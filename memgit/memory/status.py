@@ -21,4 +21,6 @@ def workspace_status(ws: Workspace) -> dict[str, Any]:
     from memgit.memory.adopt import coverage_notice
 
     data["notices"] = [n for n in [coverage_notice(ws, fresh=True)] if n]  # most Markdown outside the memory paths
+    # memgit.toml's problems, each naming its line (`memgit doctor` says how to fix them).
+    data["config_problems"] = ws.config.problems()
     return data

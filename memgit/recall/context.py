@@ -44,7 +44,6 @@ from memgit.recall.context_blocks import choose_blocks, gaps, split_blocks, use_
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
 
-Scope = Literal["private", "group"]
 SCOPES: tuple[str, ...] = ("private", "group")
 
 #: Most characters (and UTF-8 bytes) of context each host takes whole; None: no limit but the budget.

@@ -7,6 +7,7 @@ transaction); the arithmetic itself is `memgit.recall.ranking`'s.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
@@ -80,7 +81,7 @@ def rank(cfg: SearchConfig, query: str, found: list[Candidate], k: int, mode: st
             for c in rerank(query, found, RERANK_WEIGHTS)
         ]
     found = sorted(found, key=lambda c: (-c.score, c.path, c.start_line))
-    pool = found[: max(3 * k, 20)]
+    pool = fold_versioned_copies(found[: max(6 * k, 40)])[: max(3 * k, 20)]
     diverse = drop_repeated_lines(mmr(pool, [token_set(c.text) for c in pool], k * 2, cfg.mmr_lambda))
     if cfg.reports_last:
         # A dream report quotes the questions that recalled a fact word for word, so it would
@@ -90,6 +91,53 @@ def rank(cfg: SearchConfig, query: str, found: list[Candidate], k: int, mode: st
             c for c in diverse if c.path.startswith(report)
         ]
     return diverse[:k]
+
+
+#: A folder named like a version: `7.4`, `v2`, `1.0.3`, `v2.1-preview`, `2024.1` (a file's own
+#: name is never one: daily logs are `memory/2026-01-05.md`).
+_VERSION = re.compile(r"^v?\d+(?:\.\d+)+(?:[-_.]?[a-z]+\d*)?$|^v\d+$", re.IGNORECASE)
+#: Two chunks of versioned copies are the same section when this share of their words is shared.
+SAME_SECTION = 0.7
+
+
+def version_free(path: str) -> str | None:
+    """`path` with its version folders made one ("reference/*/Microsoft.Core/Get-Item.md"), or
+    None when no folder of it is a version."""
+    parts = path.split("/")
+    folders = ["*" if _VERSION.match(part) else part for part in parts[:-1]]
+    if "*" not in folders:
+        return None
+    return "/".join([*folders, parts[-1]])
+
+
+def fold_versioned_copies(ranked: list[Candidate]) -> list[Candidate]:
+    """Pure: hits that are the same section of one file in several versions (the same path but
+    for its version folders, and most words alike) become the best-ranked one, whose `also_in`
+    lists the others' paths. The candidates kept, in their order."""
+    kept: list[Candidate] = []
+    folded: dict[int, list[str]] = {}
+    seen: dict[str, list[tuple[Candidate, frozenset[str]]]] = {}
+    for cand in ranked:
+        key = version_free(cand.path)
+        if key is None:
+            kept.append(cand)
+            continue
+        words = token_set(cand.text)
+        same = next((first for first, first_words in seen.get(key, []) if _alike(words, first_words)), None)
+        if same is None or same.path == cand.path:
+            seen.setdefault(key, []).append((cand, words))
+            kept.append(cand)
+            continue
+        paths = folded.setdefault(same.id, [])
+        if cand.path not in paths:
+            paths.append(cand.path)
+    return [replace(c, also_in=tuple(folded[c.id])) if c.id in folded else c for c in kept]
+
+
+def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    if not a or not b:
+        return a == b
+    return len(a & b) / len(a | b) >= SAME_SECTION
 
 
 def hits(
@@ -118,6 +166,7 @@ def hits(
                 vector_score=round(cand.vector_score, 4) if scored else None,
                 start_char=pieces.get(cand.id, (None, None))[0],
                 end_char=pieces.get(cand.id, (None, None))[1],
+                also_in=list(cand.also_in),
             )
         )
     return out

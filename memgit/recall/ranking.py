@@ -19,6 +19,7 @@ class Candidate:
     text_score: float = 0.0
     vector_score: float = 0.0
     score: float = 0.0
+    also_in: tuple[str, ...] = ()  # versioned copies of this section folded into it (`hits.fold_versioned_copies`)
 
 
 def minmax(scores: dict[int, float]) -> dict[int, float]:

@@ -63,6 +63,9 @@ class Hit:
     #: A piece of one long line: its character range in line `start_line` (None: whole lines).
     start_char: int | None = None
     end_char: int | None = None
+    #: The same section in other versioned copies of this file (`docs/7.4/x.md` for a hit in
+    #: `docs/7.5/x.md`), folded into this hit rather than filling the list with repeats.
+    also_in: list[str] = field(default_factory=list)
 
 
 @dataclass

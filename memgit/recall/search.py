@@ -1,7 +1,7 @@
 """Hybrid search: BM25 and vector legs, merged, decayed, diversified, each hit with provenance.
 
 `Searcher` keeps the database connection and the embedding model warm for batch runs and the
-MCP server; `search()` is the one-shot form the CLI uses. What a search asks is a
+MCP server; `memgit search` and the server both hold one through memgit.recall.session. What a search asks is a
 `SearchRequest` (memgit.recall.request); the legs are in memgit.recall.legs and the step from
 their scores to hits in memgit.recall.hits.
 """
@@ -19,7 +19,8 @@ from memgit.embed import Embedder
 from memgit.errors import MemgitError
 from memgit.index.freshen import ReadPath, pending_notice
 from memgit.index.layout import cache_path, index_path
-from memgit.index.open import UNSET, EmbedderLoad, open_embedder
+from memgit.index.open import EmbedderLoad, open_embedder
+from memgit.index.settings import LOAD
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
 from memgit.index.word_cache import index_state, term_budget
 from memgit.recall import hits as merge
@@ -41,7 +42,7 @@ class Searcher:
         self,
         ws: Workspace,
         *,
-        embedder: Any = UNSET,
+        embedder: Any = LOAD,
         auto_index: bool | None = None,
         preload_vectors: bool = False,
         keep_term_scores: bool = False,
@@ -56,7 +57,7 @@ class Searcher:
             from memgit.index.bm25_terms import TermScores
 
             self._term_scores = TermScores(int(ws.config.search.bm25_cache_mb * 2**20))  # resized per search
-        # UNSET until the first search opens one (UNSET is an untyped sentinel: it narrows nothing).
+        # LOAD until the first search opens one (LOAD is an untyped sentinel: it narrows nothing).
         self._embedder: Embedder | EmbedderLoad | None = embedder
         self._embedder_notice: str | None = None
         self.auto_index = ws.config.search.auto_index if auto_index is None else auto_index
@@ -69,7 +70,7 @@ class Searcher:
     # -- resources -------------------------------------------------------------------------
     @property
     def embedder(self) -> Embedder | None:
-        if self._embedder is UNSET:
+        if self._embedder is LOAD:
             self._embedder, self._embedder_notice = open_embedder(self.ws, threads=1)
         elif isinstance(self._embedder, EmbedderLoad):
             self._embedder, self._embedder_notice = self._embedder.result()
@@ -230,7 +231,11 @@ class Searcher:
         if "tree" not in meta:  # created, but the first build has not committed yet
             raise MemgitError("there is no index yet; run `memgit index`")
         if not meta.get("commit"):
-            notices.append("the repository has no commits yet: commit memory files to make them searchable")
+            notices.append(
+                "the repository has no commits yet: only uncommitted memory files are searched"
+                if self.ws.config.search.worktree
+                else "the repository has no commits yet: commit memory files to make them searchable"
+            )
         cfg = self.ws.config.search
         k, mode = request.k or cfg.k, request.mode
         limit = candidate_count(k, cfg.candidates_factor)
@@ -332,11 +337,3 @@ class Searcher:
                 "run `memgit index` to re-embed"
             )
         return None
-
-
-def search(ws: Workspace, query: str, request: SearchRequest | None = None) -> SearchResult:
-    searcher = Searcher(ws)
-    try:
-        return searcher.search(query, request)
-    finally:
-        searcher.close()

@@ -18,7 +18,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from memgit.index.open import UNSET, EmbedderLoad
+from memgit.index.open import EmbedderLoad
+from memgit.index.settings import LOAD
 
 if TYPE_CHECKING:  # (the Protocol too: a one-shot search need not pay for building it)
     from typing import Protocol
@@ -84,14 +85,19 @@ class SearchSession:
         use: SessionUse = "once",
         recording: Recording = Recording(),
         auto_index: bool | None = None,
+        worktree: bool | None = None,
     ) -> None:
         from memgit.recall.request import SearchRequest
 
         self.request = request or SearchRequest()
+        # Uncommitted edits of memory files are searched too (`[search] worktree`): `remember` then
+        # `search` finds the note. A batch looks at the work tree at most once a second.
+        self.worktree = ws.config.search.worktree if worktree is None else worktree
+        self._worktree_seen = -1e9
         self.mode = self.request.mode
         warm = use != "once"
         started: list[Any] = []
-        embedder: Any = UNSET  # BM25 only: opened (synchronously) only if an index update needs it
+        embedder: Any = LOAD  # BM25 only: opened (synchronously) only if an index update needs it
         if self.mode != "bm25":
             embedder = EmbedderLoad(ws, threads=1)  # first: the model loads while the rest imports
             started.append(embedder)
@@ -139,8 +145,10 @@ class SearchSession:
         in `exclude_paths` are never returned (nor recorded): more are asked for and those
         dropped, so there are fewer only at worst."""
         request = request or self.request
+        self._refuse_without_index()
+        worktree = self._look_at_worktree()
         if not exclude_paths:
-            return self._recorder.record(self.searcher.search(query, request))
+            return self._recorder.record(self._said(self.searcher.search(query, request, worktree=worktree)))
         from dataclasses import replace
 
         from memgit.config import MAX_K
@@ -149,9 +157,68 @@ class SearchSession:
         wanted = self.searcher.ws.config.search.k if request.k is None else request.k
         if not 1 <= wanted <= MAX_K:
             raise MemgitError(f"k must be between 1 and {MAX_K}, got {wanted}")
-        result = self.searcher.search(query, replace(request, k=min(wanted * 3, MAX_K)))
+        result = self.searcher.search(query, replace(request, k=min(wanted * 3, MAX_K)), worktree=worktree)
         result.hits = [hit for hit in result.hits if hit.path not in exclude_paths][:wanted]
-        return self._recorder.record(result)
+        return self._recorder.record(self._said(result))
+
+    def _look_at_worktree(self) -> bool:
+        """Bring the work tree's uncommitted memory edits into the index before this search, when
+        they are not what it holds (a `git status`; nothing more when they are). Text only, as a
+        capture does (`Policy.CAPTURE`: no model, no rebuild, no wait for a busy lock): their vectors
+        are filled by the search's own bounded fill, so a search never embeds a whole backlog
+        because a note is uncommitted. A batch looks once a second at most. True when the search
+        itself must include the work tree (a rebuild is due, which only the search's policy makes)."""
+        import time
+
+        if not self.worktree or not self.searcher.auto_index:
+            return False
+        now = time.monotonic()
+        if now - self._worktree_seen < 1.0:
+            return False
+        self._worktree_seen = now
+        from memgit.errors import IndexLocked, MemgitError
+        from memgit.index.freshen import Policy, freshen
+        from memgit.index.layout import read_marker
+        from memgit.index.worktree import worktree_needs_indexing
+
+        ws = self.searcher.ws
+        try:
+            if read_marker(ws)[0] is None:
+                return True  # no index yet: the search's first build includes the work tree
+            if not worktree_needs_indexing(ws):
+                return False
+            report = freshen(ws, Policy.CAPTURE, worktree=True, wait=0.0)
+        except IndexLocked:
+            return False  # another run is updating: the search answers from its last state
+        except MemgitError:
+            return False  # git status failed: the search answers as without the work tree
+        if report.mode != "due":
+            self.searcher.refresh()
+        return report.mode == "due"
+
+    def _refuse_without_index(self) -> None:
+        """No index and a memgit.toml that cannot be read: nothing to answer from, and none is built
+        with settings nobody chose; the error says what to do first."""
+        broken = self.searcher.ws.config.broken
+        if broken:
+            from memgit.errors import MemgitError
+            from memgit.index.layout import read_marker
+
+            if read_marker(self.searcher.ws)[0] is None:
+                raise MemgitError(
+                    "there is no index yet, and none is built while memgit.toml cannot be read: fix it "
+                    "(`memgit doctor` says where), then run `memgit index`"
+                )
+
+    def _said(self, result: SearchResult) -> SearchResult:
+        """The result, saying when memgit.toml could not be read (the defaults answered, from the
+        index as it was: no update ran with settings nobody chose)."""
+        broken = self.searcher.ws.config.broken
+        if broken:
+            result.notices.insert(
+                0, f"{broken}: searched with the default settings, in the index as it is (not brought up to date)"
+            )
+        return result
 
     @property
     def embedder(self) -> Embedder | None:

@@ -14,22 +14,24 @@ from __future__ import annotations
 import dataclasses
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from memgit.errors import MemgitError
 from memgit.git import history, plumbing
 from memgit.site import manifest as manifest_mod
-from memgit.site import output
+from memgit.site import output, parallel, render
 from memgit.site.inputs import Inputs
 from memgit.site.page_plan import Plan
 from memgit.site.pages import Planner
-from memgit.site.report_rows import left_out_rows, redaction_rows
+from memgit.site.report_rows import left_out_rows, problem_rows, redaction_rows
 from memgit.workspace import Workspace
 
-ProgressFn = Callable[[int, int], None]
+#: What the build is doing, how far it got and of how much (0, 0 for a step it cannot count).
+ProgressFn = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,10 @@ class BuildOptions:
     scope: str = "private"
     base_url: str = ""
     at: str = "HEAD"
+    #: The person building vouches for the workspace's templates: they render outside the sandbox.
+    trust_templates: bool = False
+    #: memgit's own preview folder (`site serve`), the one output allowed inside `.git`.
+    preview: bool = False
 
 
 @dataclass
@@ -59,8 +65,20 @@ class BuildReport:
     bytes: int = 0
     snapshot_bytes: int = 0
     snapshot_pages: int = 0
+    #: Past versions the notes have (up to `[site] snapshots` each); `[site] history_versions` of
+    #: them, the newest, get a page.
+    versions_found: int = 0
     #: What a public site left out and why: {what: file | snapshot | subject, path, commit, why}.
     left_out: list[dict] = field(default_factory=list)
+    #: `[[wikilinks]]` no file of the tree matches: {path, target}, shown as plain text.
+    unresolved: list[dict] = field(default_factory=list)
+    #: How the templates rendered: "shipped" (memgit's own), "sandboxed" (the workspace's, in
+    #: Jinja's sandbox) or "trusted" (the workspace's, `--trust-templates`).
+    templates: str = "shipped"
+    #: Everything the build left out or changed because of what the repository holds, one row a
+    #: thing: {kind, path, why} (a theme file that is a link, a picture whose bytes are no
+    #: picture, a name changed to be a safe page name, a pattern that matches nothing…).
+    problems: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -79,52 +97,30 @@ def check_base_url(base_url: str) -> str:
 #: them worth a pool: a full build renders thousands, a rebuild a handful.
 _PARALLEL_PREFIXES = ("notes/", "source/", "snap/", "assets/search/")
 _PARALLEL_MIN = 200
-_jobs: list[Plan] = []
-_contents: dict[str, bytes] = {}
 
 
-def _produce(index: int) -> bytes:
-    return _jobs[index].produce(_contents)
+def _produced(plan: Plan, contents: dict[str, bytes]) -> tuple[bytes, list[tuple[str, str]]]:
+    """One page's bytes, with what the template sandbox refused while making it (a worker's
+    state dies with it: the report learns of a refusal only through this)."""
+    return plan.produce(contents), render.take_refusals()
 
 
-def _render_parallel(todo: list[Any], contents: dict[str, bytes], progress: ProgressFn | None) -> dict[str, bytes]:
-    """Render the notes, sources, snapshots and search shards of a big build on every core.
+def _rendered(todo: list[Plan], contents: dict[str, bytes]) -> Iterator[tuple[Plan, bytes]]:
+    """Every page of `todo` with its bytes, one at a time, as it is made: the caller writes each
+    before the next arrives, so a build holds one page (a few per worker), never the site.
 
-    Markdown parsing is most of a full build, and it is pure: forked workers inherit the plans and
-    the blobs and send back bytes, which are the same bytes a single process makes. Pages that
-    update what the manifest keeps (home, concepts) render in the main process afterwards.
-    `MEMGIT_SITE_JOBS` caps the workers (1: render everything in this process).
+    Markdown parsing is most of a full build, and it is pure: the notes, sources, snapshots and
+    search shards of a big build render in forked workers (`parallel`), which send back the
+    bytes a single process makes. Pages that update what the manifest keeps (home, concepts)
+    render in this process afterwards.
     """
-    import os
-
     jobs = [p for p in todo if p.url.startswith(_PARALLEL_PREFIXES)]
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    wanted = os.environ.get("MEMGIT_SITE_JOBS", "")
-    workers = min(cores, 4, int(wanted)) if wanted.isdigit() and int(wanted) > 0 else min(cores, 4)
-    import threading
-
-    # Forking a process that runs other threads (`site serve`'s HTTP server) could copy a lock
-    # one of them holds: such a build renders in this process.
-    if len(jobs) < _PARALLEL_MIN or workers < 2 or threading.active_count() > 1:
-        return {}
-    import multiprocessing
-
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:
-        return {}
-    global _jobs, _contents
-    _jobs, _contents = jobs, contents
-    made: list[bytes] = []
-    try:
-        with context.Pool(workers) as pool:
-            for data in pool.imap(_produce, range(len(jobs)), chunksize=max(8, len(jobs) // (workers * 16))):
-                made.append(data)
-                if progress is not None:
-                    progress(len(made), len(todo))
-    finally:
-        _jobs, _contents = [], {}
-    return {plan.url: data for plan, data in zip(jobs, made, strict=True)}
+    for index, (data, refused) in parallel.forked_map(partial(_produced, contents=contents), jobs, _PARALLEL_MIN):
+        render.keep_refusals(refused)
+        yield jobs[index], data
+    for plan in todo:
+        if not plan.url.startswith(_PARALLEL_PREFIXES):
+            yield plan, plan.produce(contents)
 
 
 def _sizes(out: Path, pages: dict, kept: dict[str, int], made: dict[str, int]) -> dict[str, int]:
@@ -142,22 +138,28 @@ def _sizes(out: Path, pages: dict, kept: dict[str, int], made: dict[str, int]) -
     return sizes
 
 
+def _quiet(step: str, done: int, total: int) -> None:
+    return
+
+
 def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None = None) -> BuildReport:
     started = time.perf_counter()
+    say = progress or _quiet
     if options.scope not in ("private", "public"):
         raise MemgitError(f"--scope must be private or public, not {options.scope!r}")
     base_url = check_base_url(options.base_url)
-    out = output.check_output(options.out, ws.root, ws.git_dir)
+    out = output.check_output(options.out, ws, preview=options.preview)
+    say("reading the tree", 0, 0)
     commit, tree = history.resolve_commit(ws.root, options.at)
-    inputs = Inputs(ws, options.scope, base_url, commit, tree)
+    inputs = Inputs(ws, options.scope, base_url, commit, tree, trust_templates=options.trust_templates)
     mf = manifest_mod.load(ws.data_dir, str(out), inputs.global_key)
-    inputs.gather(mf)
+    inputs.gather(mf, say)
     # The manifest and the gathered inputs live until the build ends (~0.5M objects at 2,000
     # notes): out of the cyclic collector's sight, they cost no full collection while pages are
     # made (a tenth of a one-file rebuild), and forked workers do not copy them by touching them.
     gc.freeze()
     try:
-        return _make_pages(ws, Planner(inputs), mf, out, options.scope, progress, started)
+        return _make_pages(ws, Planner(inputs), mf, out, options.scope, say, started)
     finally:
         gc.unfreeze()  # a long-running caller (`site serve`) collects them again afterwards
 
@@ -168,21 +170,25 @@ def _make_pages(
     mf: manifest_mod.Manifest,
     out: Path,
     scope: str,
-    progress: ProgressFn | None,
+    progress: ProgressFn,
     started: float,
 ) -> BuildReport:
     """Render the pages whose inputs changed into a staging folder, swap them in, keep the manifest."""
     inputs = planner.inputs
     commit = inputs.commit
     present = output.existing_files(out)
+    progress("planning pages", 0, 0)
     plans = planner.plan(present)
     report = BuildReport(out=str(out), commit=commit, scope=scope, pages=len(plans), incremental=bool(mf.pages))
+    report.templates = inputs.templates_mode
+    report.versions_found = planner.versions_found
     # Every path this build may write or remove, checked before anything is: a page's name, or one
     # the manifest remembers, that would land outside the output folder stops the build here.
     output.check_inside(out, [p.url for p in plans])
     output.check_inside(out, mf.pages)
     todo = [p for p in plans if mf.pages.get(p.url, ("", ""))[0] != p.key or p.url not in present]
     needed = {blob for plan in todo for blob in plan.needs}
+    progress("reading notes", 0, len(needed))
     contents = plumbing.read_blobs(ws.root, sorted(needed)) if needed else {}
     pages: dict[str, tuple[str, str]] = {p.url: mf.pages[p.url] for p in plans if p.url in mf.pages}
     # Pages go to a staging folder first: a page that fails to render leaves `out` as it was.
@@ -190,25 +196,20 @@ def _make_pages(
     sizes: dict[str, int] = {}
     # Decode and redact every needed text here, once: forked workers then inherit the texts, and
     # what they redact is known to this process's report and manifest (a worker's findings die with it).
-    for blob, data in contents.items():
-        inputs.shown(blob, data)
+    inputs.show_all(contents, progress)
+    # Texts are kept decoded and redacted (`shown`); only the pictures' bytes are copied as they are.
+    pictures = {inputs.tree_files[p].blob for p in inputs.images}
+    contents = {blob: data if blob in pictures else b"" for blob, data in contents.items()}
     try:
-        made = _render_parallel(todo, contents, progress)
-        done = len(made)
-        for plan in todo:
-            if plan.url in made:
-                data = made[plan.url]
-            else:
-                data = plan.produce(contents)
-                done += 1
+        for done, (plan, data) in enumerate(_rendered(todo, contents), start=1):
             sha = output.digest(data)
             sizes[plan.url] = len(data)
             if mf.pages.get(plan.url, ("", ""))[1] != sha or plan.url not in present:
                 staging.write(plan.url, data)
                 report.written.append(plan.url)
             pages[plan.url] = (plan.key, sha)
-            if progress is not None and plan.url not in made:
-                progress(done, len(todo))
+            del data
+            progress("rendering pages", done, len(todo))
         stale = sorted(set(mf.pages) - {p.url for p in plans})
         staging.commit(stale)
     except BaseException:
@@ -222,6 +223,12 @@ def _make_pages(
     report.snapshot_bytes, report.snapshot_pages = sum(snaps), len(snaps)
     report.redacted = redaction_rows(inputs)
     report.left_out = left_out_rows(inputs)
+    # The sandbox refuses a template when a page renders with it; pages kept from an earlier build
+    # (same templates: same global key) were refused then, so the manifest keeps what it said.
+    refused = sorted({(w, y) for w, y in [*(mf.refused if mf.pages else []), *render.take_refusals()]})
+    mf.refused = [[w, y] for w, y in refused]
+    report.problems = problem_rows(inputs, mf.refused)
+    report.unresolved = [{"path": p, "target": t} for p, targets in sorted(inputs.unresolved.items()) for t in targets]
     mf.pages = pages
     mf.commit = commit
     manifest_mod.save(ws.data_dir, str(out), mf, planner.manifest_state())

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from memgit import __version__
@@ -30,8 +32,9 @@ from memgit.lint.rules import SECRET_CODES, resolve_settings
 from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
 from memgit.site import manifest as manifest_mod
-from memgit.site import models, render, urls
+from memgit.site import models, parallel, pictures, render, untrusted, vault
 from memgit.site import renames as site_renames
+from memgit.site import theme as site_theme
 from memgit.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -40,13 +43,11 @@ if TYPE_CHECKING:
 ZERO = "0" * 40
 #: How summaries are made (titles, headings), versioned: part of the global key, so a manifest's
 #: summaries made under older rules are made again.
-SUMMARIES = 2
+SUMMARIES = 3
 #: What a build redacts, versioned: part of every page's key, so a page made under other rules is
 #: never kept by a later build (bump it when the redaction rules change what pages show).
 REDACTION = 3
 PRIVATE_SUBJECT = "a private change"
-#: The largest picture a build copies into the site (bytes).
-MAX_IMAGE = 5_000_000
 
 
 def input_key(*parts: Any) -> str:
@@ -72,6 +73,17 @@ def _image_suffix(path: str) -> str:
     return suffix if suffix in models.IMAGE_TYPES else ""
 
 
+def _decode_and_redact(
+    max_bytes: int, redact: Callable[[str], tuple[str, list[list]]], item: tuple[str, bytes]
+) -> tuple[str | None, str | None, list[list]]:
+    """A blob's text as the site shows it (redacted), why it cannot be shown, the lines redacted."""
+    text, problem = models.decode(item[1], max_bytes)
+    if text is None:
+        return None, problem, []
+    text, hits = redact(text)
+    return text, None, hits
+
+
 def _record(summary: models.Summary) -> dict:
     """A summary as the manifest keeps it, with a digest listing pages use as their key."""
     data = summary.to_json()
@@ -82,7 +94,9 @@ def _record(summary: models.Summary) -> dict:
 class Inputs:
     """The inputs of one build: options, settings, files of the tree and what is known about them."""
 
-    def __init__(self, ws: Workspace, scope: str, base_url: str, commit: str, tree: str) -> None:
+    def __init__(
+        self, ws: Workspace, scope: str, base_url: str, commit: str, tree: str, trust_templates: bool = False
+    ) -> None:
         self.ws = ws
         self.scope = scope
         self.base_url = base_url
@@ -94,9 +108,11 @@ class Inputs:
         self.params = models.ChunkParams(
             cfg.chunking.max_tokens, cfg.chunking.overlap_tokens, cfg.chunking.chars_per_token, cfg.site.search_chars
         )
-        override = ws.root / (cfg.site.templates or ".memgit/templates")
-        self.template_dirs = render.template_dirs(shipped_dir("templates"), [override])
-        self.env = render.make_environment(shipped_dir("templates"), [override], ws.data_dir / "site" / "jinja")
+        # The theme, read without following a link, and the Jinja environment it renders in.
+        self.shipped = shipped_dir("templates")
+        self.theme = site_theme.load_theme(ws.root, cfg.site.templates)
+        jinja_cache = ws.data_dir / "site" / "jinja"
+        self.env, self.templates_mode = render.environment(self.shipped, self.theme, jinja_cache, trust_templates)
         lint = resolve_settings(cfg.lint, default_max_bytes=cfg.memory.max_file_bytes)
         # A public site always redacts; `[site] show_secrets` may lift it for the private one only.
         self.redacting = scope == "public" or not cfg.site.show_secrets
@@ -105,7 +121,8 @@ class Inputs:
         redaction = (REDACTION, self.redacting, sorted(self.secret_rules.items()), self.entropy_threshold)
         self.global_key = input_key(
             __version__,
-            render.templates_hash(self.template_dirs),
+            render.templates_hash(self.shipped, self.theme),
+            self.templates_mode,
             scope,
             base_url,
             dataclasses.asdict(self.cfg),
@@ -115,31 +132,37 @@ class Inputs:
             SUMMARIES,
         )
         self._shown: dict[str, tuple[str | None, str | None]] = {}
+        #: What the repository made the build leave out or change: {kind, path, why} (problem_rows).
+        self.problems: list[dict] = [{"kind": "theme", "path": where, "why": why} for where, why in self.theme.problems]
         #: blob -> [[line, rule]] of the lines `shown` redacted in it (blobs with none are absent).
         self.redactions: dict[str, list[list]] = {}
         #: (path, commit) -> [[line, rule]] for the older versions provenance links show.
         self.ref_redactions: dict[tuple[str, str], list[list]] = {}
 
-    def gather(self, mf: manifest_mod.Manifest) -> None:
+    def gather(self, mf: manifest_mod.Manifest, say: Callable[[str, int, int], None] | None = None) -> None:
         """Every input of the build, read once: the tree's memory files, dreaming's concepts and
         provenance store, a summary per file, and the history since the last build."""
         ws = self.ws
+        say = say or (lambda step, done, total: None)
         self.blame_cache = dict(mf.blame or {})
         self.redactions = dict(mf.redactions or {})
         tree_files = self.tree_files = plumbing.entries(ws.root, self.tree)
-        shown = [
-            path
-            for path in sorted(tree_files)
-            if ws.is_memory_path(path)
-            and (self.scope == "private" or not models.is_private(path, self.cfg.private_paths))
-        ]
+        memory = [path for path in sorted(tree_files) if ws.is_memory_path(path)]
+        self.problems += untrusted.private_pattern_rows(self.cfg.private_paths, memory)
+        shown = [p for p in memory if self.scope == "private" or not models.is_private(p, self.cfg.private_paths)]
         #: Memory files left out for a secret in their name (path -> rule): a file's pages, links
         #: and listings all name it.
         self.secret_names = {p: code for p in shown if self.redacting and (code := secret_in_name(p)) is not None}
         self.files: dict[str, plumbing.Entry] = {p: tree_files[p] for p in shown if p not in self.secret_names}
+        self.renamed, named = untrusted.name_rows(self.files)
+        self.problems += named
+        if self.renamed:  # every page links by page name: another set of names is another site
+            self.global_key = input_key(self.global_key, "names", sorted(self.renamed))
         self._gather_dreaming(tree_files)
-        self._gather_summaries(mf)
+        self._gather_summaries(mf, say)
         self._site_titles()
+        regular = (p for p, e in tree_files.items() if e.is_regular)  # wikilinks as a vault resolves them
+        self.wiki, self.links, self.unresolved = vault.resolve_links(self.records, regular)
         self.daily = [p for p in self.files if paths.daily_log_day(p)]
         self._summaries: dict[str, models.Summary] = {}
         self.mf = mf
@@ -147,7 +170,9 @@ class Inputs:
         self.written_state: dict = {}
         self.superseded_state: dict = {}
         self.heat_state: dict = {}
+        say("reading history", 0, 0)
         self._gather_history(mf)
+        say("reading references and pictures", 0, 0)
         self._gather_references()
 
     def _gather_dreaming(self, tree_files: dict[str, plumbing.Entry]) -> None:
@@ -177,11 +202,13 @@ class Inputs:
         #: Every key dreaming recorded: a trailer commit whose key is not here is no promotion of memgit's.
         self.store_keys = {r.key for r in parse_store(store_text).records} if store_text else set()
 
-    def _gather_summaries(self, mf: manifest_mod.Manifest) -> None:
+    def _gather_summaries(self, mf: manifest_mod.Manifest, say: Callable[[str, int, int], None]) -> None:
         """A summary per file: kept in the manifest by blob, made (and redacted) for new blobs."""
         blobs = {e.blob for e in self.files.values() if e.is_regular}
         missing = sorted(blobs - set(mf.summaries))
+        say("reading notes", 0, len(missing))
         fresh = plumbing.read_blobs(self.ws.root, missing) if missing else {}
+        self.show_all(fresh, say)
         self.records: dict[str, dict] = {}
         for path, entry in self.files.items():
             if not entry.is_regular:
@@ -274,31 +301,25 @@ class Inputs:
         are made from full ids only: references may abbreviate them); recall heat; the images."""
         refs = self.memory_refs()
         refs += [a["source"] for a in self.actions if a["source"]]
+        refs, left = untrusted.shown_references(
+            refs, self.ws.is_memory_path, self.hidden_path if self.scope == "public" else None
+        )
+        self.problems += left
         self.ref_lines = self._ref_lines(*self.ref_inputs(refs)[::-1]) if refs else ({}, {})
         self.full_ids = history.full_commit_ids(self.ws.root, {r.commit for r in refs if r.commit}) if refs else {}
         self.heat = self._heat()
         self.images = self._image_copies()
 
     def _image_copies(self) -> dict[str, str]:
-        """The images notes show (path -> where the build copies it): regular files of the tree,
-        of a known picture type, at most MAX_IMAGE bytes, and on a public site only from paths a
-        public site may show."""
-        wanted = sorted(
-            {t for p in self.files for t in self.records[p].get("links", []) if _image_suffix(t)}
-            & self.tree_files.keys()
-        )
-        wanted = [
-            p for p in wanted if self.tree_files[p].is_regular and (self.scope == "private" or not self.hidden_path(p))
-        ]
-        if not wanted:
-            return {}
-        with plumbing.BlobReader(self.ws.root) as reader:
-            sizes = reader.sizes({self.tree_files[p].blob for p in wanted})
-        return {
-            p: urls.image_url(self.tree_files[p].blob, _image_suffix(p))
-            for p in wanted
-            if sizes.get(self.tree_files[p].blob, MAX_IMAGE + 1) <= MAX_IMAGE
-        }
+        """The images notes show (path -> where the build copies it): regular files of the tree
+        whose bytes are a picture (`pictures`), on a public site only from paths it may show."""
+        links = (t for p in self.files for t in self.links[p] if _image_suffix(t))
+        allowed = None if self.scope == "private" else self.hidden_path
+        wanted = pictures.wanted(links, self.tree_files, allowed)
+        found = pictures.copies(self.ws.root, wanted, self.mf.images or {})
+        self.images_state = found.kinds
+        self.problems += [untrusted.row("picture", path, why) for path, why in found.refused]
+        return found.urls
 
     def hidden_path(self, path: str) -> bool:
         """A path a public site never shows, nor says anything of (the subjects of its commits)."""
@@ -317,15 +338,21 @@ class Inputs:
     def shown(self, blob: str, data: bytes) -> tuple[str | None, str | None]:
         """A blob's text as the site shows it, decoded and redacted once per build: (text, None) or
         (None, why it cannot be shown)."""
-        found = self._shown.get(blob)
-        if found is None:
-            text, problem = models.decode(data, self.max_bytes)
-            if text is not None:
-                text, hits = self._redact(text)
-                if hits:
-                    self.redactions[blob] = hits
-            found = self._shown[blob] = (text, problem)
-        return found
+        if blob not in self._shown:
+            self.show_all({blob: data}, lambda step, done, total: None)
+        return self._shown[blob]
+
+    def show_all(self, blobs: dict[str, bytes], say: Callable[[str, int, int], None]) -> None:
+        """`shown` for many blobs at once, decoded and redacted on every core (`parallel`)."""
+        todo = [(blob, data) for blob, data in blobs.items() if blob not in self._shown]
+        work = partial(_decode_and_redact, self.max_bytes, self._redact)
+        for done, (index, (text, problem, hits)) in enumerate(parallel.forked_map(work, todo), start=1):
+            blob = todo[index][0]
+            self._shown[blob] = (text, problem)
+            if hits:
+                self.redactions[blob] = hits
+            if done % 50 == 0 or done == len(todo):
+                say("redacting secrets", done, len(todo))
 
     def _redact(self, text: str) -> tuple[str, list[list]]:
         if not self.redacting:

@@ -47,6 +47,8 @@ class Manifest:
     redactions: dict[str, list] = field(default_factory=dict)  # blob -> [[line, rule]] redacted in it
     sizes: dict[str, int] = field(default_factory=dict)  # url -> bytes written (the report's site size)
     dreams: dict[str, list[str]] = field(default_factory=dict)  # merged dream tip -> memgit's commits on it
+    images: dict[str, str] = field(default_factory=dict)  # picture blob -> its type by its bytes ("" none)
+    refused: list[list[str]] = field(default_factory=list)  # [template and line, why] the sandbox refused
 
 
 def manifest_path(data_dir: Path, out: str) -> Path:
@@ -92,6 +94,8 @@ def load(data_dir: Path, out: str, global_key: str) -> Manifest:
         redactions=raw.get("redactions", {}),
         sizes=raw.get("sizes", {}),
         dreams=raw.get("dreams", {}),
+        images=raw.get("images", {}),
+        refused=raw.get("refused", []),
     )
 
 
@@ -109,7 +113,7 @@ def _unsafe_url(raw: dict[str, Any]) -> str | None:
 def save(data_dir: Path, out: str, mf: Manifest, state: dict[str, Any]) -> None:
     """Keep the manifest; `state` is what the build's inputs and planner keep for the next build
     (summaries, logs, blame, trailers, by_path, concepts, memory_refs, written, superseded, heat,
-    redactions, dreams: see `pages.Planner.manifest_state`)."""
+    redactions, dreams, images: see `pages.Planner.manifest_state`)."""
     path = manifest_path(data_dir, out)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {
@@ -120,6 +124,7 @@ def save(data_dir: Path, out: str, mf: Manifest, state: dict[str, Any]) -> None:
         "pages": {url: list(v) for url, v in sorted(mf.pages.items())},
         **state,
         "sizes": mf.sizes,
+        "refused": mf.refused,
     }
     atomic_write(path, marshal.dumps((FORMAT, data)), durable=False)
     path.with_suffix(".json").unlink(missing_ok=True)  # what versions before 4 wrote

@@ -24,7 +24,7 @@ import functools
 import posixpath
 import re
 from collections.abc import Callable, Container, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
@@ -32,6 +32,8 @@ from markupsafe import Markup, escape
 
 from memgit.core.provenance import EntryMarker, has_inline_marker, is_marker_line, parse_marker, strip_marker
 from memgit.site import urls
+from memgit.site import vault as vault_links
+from memgit.site.md_bounds import PIECES_OVER, bounded_table, pieces
 
 if TYPE_CHECKING:  # imported where a page is rendered: a rebuild that renders no Markdown skips it
     from markdown_it import MarkdownIt
@@ -43,12 +45,18 @@ _EXTERNAL = ("http", "https", "mailto")
 # The forms a note's text may link without Markdown link syntax: a `#tag` (as models._TAG finds
 # them) and a provenance reference `path.md:start-end[@commit]`.
 _INLINE = re.compile(
-    r"(?P<wiki>\[\[(?P<wtarget>[^\[\]|#\n]+)(?:#(?P<wfrag>[^\[\]|\n]*))?(?:\|(?P<wlabel>[^\[\]\n]+))?\]\])"
-    r"|(?P<tag>(?<![\w&#/])#(?P<name>[A-Za-z][\w-]{1,40})\b)"
+    r"(?P<tag>(?<![\w&#/])#(?P<name>[A-Za-z][\w-]{1,40})\b)"
     r"|(?P<ref>(?<![\w/])(?P<path>[\w./%+~-]+\.(?:md|jsonl)):(?P<start>\d+)-(?P<end>\d+)(?:@(?P<commit>[0-9a-f]{7,64}))?\b)"
 )
-_LEAVES = frozenset({"paragraph_open", "heading_open", "fence", "code_block", "hr", "tr_open", "html_block"})
-_WRAPPED = frozenset({"fence", "code_block", "hr", "html_block"})
+_LEAVES = frozenset(
+    {"paragraph_open", "heading_open", "fence", "code_block", "hr", "tr_open", "html_block", "raw_html", "wiki_embed"}
+    | {"callout_title_open"}
+)
+_WRAPPED = frozenset({"fence", "code_block", "hr", "html_block", "raw_html", "wiki_embed"})
+#: How deep embedded notes nest: an embed inside an embedded note shows as a link.
+MAX_EMBED_DEPTH = 1
+#: The most of an embedded note shown in place; the rest is on its own page.
+MAX_EMBED_CHARS = 20_000
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,16 @@ class Entry:
     start: int
     end: int
     marker: EntryMarker | None
+
+
+@dataclass(frozen=True)
+class VaultView:
+    """What a note's wikilinks need from the rest of the vault: where each `(note, target)` the
+    build resolved leads (the planner resolves them: `vault.Resolver`), and the text of a note an
+    embed shows (None: not readable)."""
+
+    resolved: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    text: Callable[[str], str | None] = lambda path: None
 
 
 #: Ids the page templates use: a heading whose slug is one of them gets a suffix.
@@ -77,7 +95,13 @@ def heading_slug(text: str) -> str:
 def _highlight(code: str, lang: str, attrs: str) -> str:
     """A fenced block's tokens as `<span class="tok-…">`, coloured by site.css in both palettes:
     done at build time (no script on the page), only for a language Pygments knows by name."""
-    tools = _pygments(lang.lower()) if lang else None
+    return _highlighted(code, lang.lower()) if lang else ""
+
+
+@functools.lru_cache(maxsize=2048)
+def _highlighted(code: str, lang: str) -> str:
+    """Highlighting, once a block: documentation repeats its examples in every version's copy."""
+    tools = _pygments(lang)
     if tools is None:
         return ""
     from pygments import highlight
@@ -101,10 +125,22 @@ def _pygments(lang: str) -> tuple[Any, Any] | None:
 
 
 def _parser() -> MarkdownIt:
+    """CommonMark with GitHub's tables, strikethrough, autolinks and footnotes (mdit-py-plugins)
+    and an Obsidian vault's syntax (`obsidian_md`). Raw HTML is parsed, so that its blocks end
+    where GitHub ends them (reference definitions after an HTML comment stay definitions), and
+    then neutralised (`repo_markdown.neutralise_html`): it never becomes markup."""
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.gfm_autolink import gfm_autolink_plugin
 
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "highlight": _highlight})
+    from memgit.site import obsidian_md
+
+    md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False, "highlight": _highlight})
     md.enable(["table", "strikethrough"])
+    md.use(footnote_plugin, inline=False)
+    md.use(gfm_autolink_plugin)
+    md.use(obsidian_md.plugin)
+    md.block.ruler.at("table", bounded_table, {"alt": ["paragraph", "reference"]})
     return md
 
 
@@ -193,29 +229,40 @@ def _anchor_html(lines: range) -> str:
     return "".join(f'<span id="L{n}"></span>' for n in lines)
 
 
-def anchor_lines(tokens: list[Token], line_count: int, classes: Callable[[int, int], list[str]] | None = None) -> None:
-    """Give every source line an id (`L12`) inside the innermost block that shows it.
+def anchor_lines(
+    tokens: list[Token],
+    line_count: int,
+    classes: Callable[[int, int], list[str]] | None = None,
+    first_line: int = 1,
+) -> None:
+    """Give every source line from `first_line` to `line_count` an id (`L12`) inside the
+    innermost block that shows it.
 
     Each leaf block owns its own lines plus the blank or hidden lines after it (a marker line, a
     table's delimiter row), the first one also the lines before it, so every `#Ln` of the file
     lands somewhere. The block's element gets `class="blk"`, `data-l="first-last"` and the id of
-    its first line; the other lines become empty spans at its start. Works on the token stream
-    in place, from the end so that inserted tokens do not move the ones still to do.
+    its first line; the other lines become empty spans at its start. Works on the token stream in
+    place; the wrappers of code blocks are put in with one pass at the end (inserting each into a
+    list of a million tokens made a big note's page take minutes).
     """
     from markdown_it.token import Token
 
     leaves = [i for i, t in enumerate(tokens) if t.type in _LEAVES and t.map]
     if not leaves:
-        if line_count:
+        if line_count >= first_line:
             extra = Token("html_block", "", 0)
-            extra.content = f'<div class="blk" data-l="1-{line_count}">{_anchor_html(range(1, line_count + 1))}</div>\n'
+            lines = range(first_line, line_count + 1)
+            extra.content = f'<div class="blk" data-l="{first_line}-{line_count}">{_anchor_html(lines)}</div>\n'
             tokens.append(extra)
         return
     starts = [(tokens[i].map or (0, 0))[0] + 1 for i in leaves]
-    for k in range(len(leaves) - 1, -1, -1):
-        index = leaves[k]
-        first = 1 if k == 0 else starts[k]
-        last = starts[k + 1] - 1 if k + 1 < len(leaves) else max(line_count, starts[k])
+    # Ranges follow the lines, not the token order: footnotes are moved to the end of the stream.
+    order = sorted(set(starts))
+    following = {a: b for a, b in zip(order, order[1:], strict=False)}
+    wrapped: dict[int, tuple[Token, Token]] = {}
+    for k, index in enumerate(leaves):
+        first = first_line if starts[k] == order[0] else starts[k]
+        last = following[starts[k]] - 1 if starts[k] in following else max(line_count, starts[k])
         last = max(last, first)
         rest = _anchor_html(range(first + 1, last + 1))
         token = tokens[index]
@@ -226,26 +273,32 @@ def anchor_lines(tokens: list[Token], line_count: int, classes: Callable[[int, i
             opener.content = f'<div class="{css}" id="L{first}" data-l="{first}-{last}">{rest}'
             closer = Token("html_block", "", 0)
             closer.content = "</div>\n"
-            tokens.insert(index + 1, closer)
-            tokens.insert(index, opener)
+            wrapped[index] = (opener, closer)
             continue
         host = tokens[_host(tokens, index)]
         host.attrSet("id", f"L{first}")
         host.attrSet("data-l", f"{first}-{last}")
         host.attrJoin("class", css)
         if rest:
-            inline = next((t for t in tokens[index + 1 :] if t.type == "inline"), None)
+            inline = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
             if inline is not None:
                 anchor = Token("html_inline", "", 0)
                 anchor.content = rest
                 inline.children = [anchor, *(inline.children or [])]
+    if wrapped:
+        out: list[Token] = []
+        for index, token in enumerate(tokens):
+            pair = wrapped.get(index)
+            out += (pair[0], token, pair[1]) if pair else (token,)
+        tokens[:] = out
 
 
 class Renderer:
     """Renders one Markdown file as it appears on one page of the site.
 
     `tag_url` gives the page of a `#tag` (None: the site has none, the tag stays text);
-    `provenance` completes a short marker (a key only) from the store beside MEMORY.md.
+    `provenance` completes a short marker (a key only) from the store beside MEMORY.md;
+    `vault` where the note's `[[wikilinks]]` lead and the text of the notes it embeds.
     """
 
     def __init__(
@@ -257,8 +310,11 @@ class Renderer:
         provenance: Mapping[str, EntryMarker] | None = None,
         keep_h1: bool = True,
         images: Mapping[str, str] | None = None,
+        vault: VaultView | None = None,
     ) -> None:
         self.page_url = page_url
+        self.vault = vault or VaultView()
+        self.depth = 0  # how deep inside embedded notes this renderer works
         self.keep_h1 = keep_h1  # False: the leading H1 is not the page's title (titles.site_title)
         self.source_path = source_path
         self.known_paths = known_paths
@@ -279,21 +335,53 @@ class Renderer:
         if not parts.path:
             return "#" + _fragment(parts.fragment) if parts.fragment else None
         target = posixpath.normpath(posixpath.join(posixpath.dirname(self.source_path), unquote(parts.path)))
+        if target not in self.known_paths and target + ".md" in self.known_paths:
+            target += ".md"  # Obsidian's `[x](Some%20note)`: the extension is implied
         if target not in self.known_paths:
             return None
         anchor = "#" + _fragment(parts.fragment) if parts.fragment else ""
         return urls.relative(self.page_url, urls.note_url(target) + anchor)
 
-    def wiki_target(self, name: str) -> str | None:
-        """The memory file a `[[name]]` names, found as a relative link would be (beside this
-        note), then from the workspace's top; `.md` is implied."""
-        name = name.strip()
-        wanted = name if name.endswith((".md", ".jsonl")) else name + ".md"
-        for base in (posixpath.dirname(self.source_path), ""):
-            target = posixpath.normpath(posixpath.join(base, wanted))
-            if target in self.known_paths:
-                return target
-        return None
+    def wiki_href(self, link: vault_links.WikiLink) -> str | None:
+        """Where `[[link]]` leads on the site: the page of the note it resolves to (at its heading
+        or block), the copy of a picture; None when the vault has no such file on the site."""
+        anchor = ""
+        if link.fragment:
+            anchor = "#" + (
+                link.fragment if link.fragment.startswith("^") else _fragment(vault_links.heading_of(link.fragment))
+            )
+        if not link.target:
+            return anchor or None
+        target = self.vault.resolved.get((self.source_path, link.target))
+        if target is None:
+            return None
+        if target == self.source_path:
+            return anchor or urls.relative(self.page_url, urls.note_url(target))
+        if target in self.images:
+            return urls.relative(self.page_url, self.images[target])
+        if target not in self.known_paths:
+            return None
+        return urls.relative(self.page_url, urls.note_url(target) + anchor)
+
+    def embed(self, link: vault_links.WikiLink) -> tuple[str, str | None, Markup] | None:
+        """A `![[note]]` shown in place: (its path, its page, its rendered part), or None when the
+        vault has no such note or its part (`#heading`, `#^block`) is not found. Embeds nest one
+        level: deeper, they are links."""
+        from memgit.site.obsidian_md import section
+
+        target = self.vault.resolved.get((self.source_path, link.target)) if link.target else self.source_path
+        if target is None or self.depth >= MAX_EMBED_DEPTH or not target.endswith(".md"):
+            return None
+        text = self.vault.text(target)
+        part = section(text, link.fragment) if text is not None else None
+        if part is None:
+            return None
+        child = Renderer(self.page_url, target, self.known_paths, self.tag_url, None, False, self.images, self.vault)
+        child.depth = self.depth + 1
+        cut = part[:MAX_EMBED_CHARS]
+        html = child.render(cut, anchors=False)
+        href = urls.relative(self.page_url, urls.note_url(target)) if target in self.known_paths else None
+        return target, href, html
 
     def image_src(self, src: str) -> str | None:
         """Where an image the note shows was copied, relative to this page (None: not copied)."""
@@ -328,15 +416,11 @@ class Renderer:
                 elif child.type == "link_close":
                     depth -= 1
                 content = child.content
-                if child.type != "text" or depth or ("#" not in content and ":" not in content and "[[" not in content):
+                if child.type != "text" or depth or ("#" not in content and ":" not in content):
                     out.append(child)
                     continue
                 text, pos = child.content, 0
                 for match in _INLINE.finditer(text):
-                    if match["wiki"]:
-                        out += self._wiki_tokens(match, text[pos : match.start()])
-                        pos = match.end()
-                        continue
                     if match["tag"]:
                         href = self.tag_url(match["name"].lower()) if self.tag_url else None
                         label, cls = match["tag"], "tag"
@@ -361,24 +445,6 @@ class Renderer:
                     out.append(_text_token(text[pos:]))
             block.children = out
 
-    def _wiki_tokens(self, match: re.Match[str], before: str) -> list[Token]:
-        """`[[name]]`, `[[name#heading]]`, `[[name|label]]` as a link to the note it names, or its
-        label as dead text when no memory file has that name."""
-        from markdown_it.token import Token
-
-        label = (match["wlabel"] or match["wtarget"] + (f"#{match['wfrag']}" if match["wfrag"] else "")).strip()
-        target = self.wiki_target(match["wtarget"])
-        out = [_text_token(before)] if before else []
-        opener = Token("link_open", "a", 1)
-        opener.meta["site"] = True
-        if target is None:
-            opener.meta["dead"] = True
-        else:
-            anchor = "#" + _fragment(match["wfrag"]) if match["wfrag"] else ""
-            opener.attrSet("href", urls.relative(self.page_url, urls.note_url(target) + anchor))
-            opener.attrSet("class", "wikilink")
-        return out + [opener, _text_token(label), Token("link_close", "a", -1)]
-
     def render(
         self,
         text: str,
@@ -389,16 +455,53 @@ class Renderer:
     ) -> Markup:
         """The note as HTML. A leading `# Title` stays the page's one H1 (`has_h1` says so); any
         other level-1 heading becomes an H2. `heat` (line -> recalls) and `marked` (promoted lines)
-        add classes to the blocks holding those lines."""
-        from memgit.site.repo_markdown import blank_front_matter, fix_cells, front_matter_html
+        add classes to the blocks holding those lines.
+
+        A note longer than PIECES_OVER characters is parsed a piece at a time (`pieces`: each ends
+        at a blank line outside code), so the tokens alive at once follow a piece, not the note (a
+        4.8 MB note held 400 MB of them); a link reference defined in another piece stays text."""
+        from memgit.site.repo_markdown import blank_front_matter, front_matter_html, neutralise_html
 
         clean, markers = strip_markers(text)
         clean, front = blank_front_matter(clean)
-        tokens = _MD.parse(clean)
+        count = (clean.count("\n") + (0 if clean.endswith("\n") else 1)) if clean else 0
+        classes = _block_classes(heat or {}, marked) if heat or marked else None
+        spans = pieces(clean) if annotate is None and len(clean) > PIECES_OVER else [(0, len(clean), 0)]
+        self.has_h1 = False
+        slugs: dict[str, int] = {}
+        parts: list[str] = []
+        for start, end, line in spans:
+            tokens = _MD.parse(clean[start:end])
+            neutralise_html(tokens)
+            for token in tokens if line else ():
+                if token.map:
+                    token.map = [token.map[0] + line, token.map[1] + line]
+            self._shape(tokens, first=not parts)
+            if annotate is not None:
+                self._annotate(tokens, markers, annotate)
+            _task_items(tokens)
+            if anchors:
+                last = count if end >= len(clean) else line + clean.count("\n", start, end)
+                anchor_lines(tokens, last, classes, first_line=line + 1)
+            if not self.depth:  # an embedded note's headings are not this page's anchors
+                _heading_ids(tokens, slugs)
+            parts.append(_MD.renderer.render(tokens, _MD.options, {"renderer": self}))
+        html = "".join(parts)
+        self.title_html = Markup("")
+        if self.has_h1 and html.startswith("<h1"):
+            end = html.index("</h1>") + len("</h1>")
+            self.title_html, html = Markup(html[:end]), html[end:].lstrip("\n")
+        return front_matter_html(front) + Markup(html)
+
+    def _shape(self, tokens: list[Token], first: bool) -> None:
+        """Table cells, links in text, and headings: the first block's `# Title` is the page's H1
+        (only in the note's first piece), any other H1 an H2."""
+        from memgit.site.repo_markdown import fix_cells
+
         fix_cells(tokens)
         self._link_text(tokens)
-        self.has_h1 = keep = False
-        first_block = next((t for t in tokens if t.map and t.nesting >= 0), None)
+        keep = False
+        first_block = next((t for t in tokens if t.map and t.nesting >= 0), None) if first else None
         for token in tokens:
             if token.type in ("heading_open", "heading_close") and token.tag == "h1":
                 if token.type == "heading_open" and token is first_block and self.keep_h1:
@@ -409,28 +512,21 @@ class Renderer:
                     keep = False
                 if not keep:
                     token.tag = "h2"
-        if annotate is not None:
-            from markdown_it.token import Token
 
-            spans = _entry_tokens(tokens)
-            paired = _pair(tokens, spans, markers, self.provenance)
-            for (opened, closed), entry in reversed(list(zip(spans, paired, strict=True))):
-                tokens[opened].attrJoin("class", "entry")
-                note = Token("html_block", "", 0)
-                note.content = annotate(entry)
-                # inside a list item; after a paragraph (a <p> holds no block)
-                tokens.insert(closed + 1 if tokens[opened].type == "paragraph_open" else closed, note)
-        _task_items(tokens)
-        if anchors:
-            count = (clean.count("\n") + (0 if clean.endswith("\n") else 1)) if clean else 0
-            anchor_lines(tokens, count, _block_classes(heat or {}, marked) if heat or marked else None)
-        _heading_ids(tokens)
-        html = _MD.renderer.render(tokens, _MD.options, {"renderer": self})
-        self.title_html = Markup("")
-        if self.has_h1 and html.startswith("<h1"):
-            end = html.index("</h1>") + len("</h1>")
-            self.title_html, html = Markup(html[:end]), html[end:].lstrip("\n")
-        return front_matter_html(front) + Markup(html)
+    def _annotate(
+        self, tokens: list[Token], markers: dict[int, EntryMarker | None], annotate: Callable[[Entry], str]
+    ) -> None:
+        """MEMORY.md's entries: each gets its provenance line (`annotate`) after it."""
+        from markdown_it.token import Token
+
+        spans = _entry_tokens(tokens)
+        paired = _pair(tokens, spans, markers, self.provenance)
+        for (opened, closed), entry in reversed(list(zip(spans, paired, strict=True))):
+            tokens[opened].attrJoin("class", "entry")
+            note = Token("html_block", "", 0)
+            note.content = annotate(entry)
+            # inside a list item; after a paragraph (a <p> holds no block)
+            tokens.insert(closed + 1 if tokens[opened].type == "paragraph_open" else closed, note)
 
 
 def _fragment(fragment: str) -> str:
@@ -442,12 +538,12 @@ def _fragment(fragment: str) -> str:
     return slug + "-h" if slug in _RESERVED_IDS else slug
 
 
-def _heading_ids(tokens: list[Token]) -> None:
-    """Each heading's id is its slug (`note.md#heading` lands on it; repeats get `-1`, `-2`); the
-    line anchor it held moves into an empty span at its start, so `#L12` still lands there."""
+def _heading_ids(tokens: list[Token], seen: dict[str, int]) -> None:
+    """Each heading's id is its slug (`note.md#heading` lands on it; repeats get `-1`, `-2`, over
+    the whole note: `seen` counts the slugs of earlier pieces); the line anchor it held moves into
+    an empty span at its start, so `#L12` still lands there."""
     from markdown_it.token import Token
 
-    seen: dict[str, int] = {}
     for i, token in enumerate(tokens):
         if token.type != "heading_open" or i + 1 >= len(tokens):
             continue
@@ -534,6 +630,12 @@ def _render_link_open(self: RendererHTML, tokens: Sequence[Token], idx: int, opt
     return f'<a{attrs} rel="nofollow noopener noreferrer">'
 
 
+def _render_raw_html(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    from memgit.site.repo_markdown import render_raw_html
+
+    return render_raw_html(self, tokens, idx, options, env)
+
+
 def _render_link_close(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
@@ -580,3 +682,4 @@ _MD.add_render_rule("link_close", _render_link_close)
 _MD.add_render_rule("image", _render_image)
 _MD.add_render_rule("table_open", _render_table_open)
 _MD.add_render_rule("table_close", _render_table_close)
+_MD.add_render_rule("raw_html", _render_raw_html)

@@ -29,10 +29,10 @@ from memgit.core.text import NotText, decode_memory_text
 from memgit.core.transcripts import transcript_lines
 from memgit.lint.redact import is_placeholder
 from memgit.site import urls
+from memgit.site.note_refs import concept_lines, link_targets
 
 PRIVATE_ALWAYS = ("MEMORY.md", "USER.md", "sessions/**", "memory/dreams/**")
 DREAMS_DIR = "memory/dreams/"
-_TAG = re.compile(r"(?<![\w&#/])#([A-Za-z][\w-]{1,40})\b")
 _FIRST_CHARS = 160
 _MARKUP = re.compile(r"[*_`\[\]#>~|=]|^(?:[-+]|\d{1,9}[.)])(?:\s|$)|^-{3,}")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s")
@@ -51,6 +51,9 @@ class Summary:
     links: list[str] = field(default_factory=list)  # memory paths it links to (back-links)
     title_from: str = ""  # "front" (front matter), "h1", "file" (the site's choice: titles.site_title)
     heads: list[str] = field(default_factory=list)  # its headings, for titles.template_headings
+    wiki: list[str] = field(default_factory=list)  # its `[[wikilink]]` targets, resolved per build (vault.py)
+    embeds: list[str] = field(default_factory=list)  # the targets it embeds (`![[…]]`), pictures left out
+    aliases: list[str] = field(default_factory=list)  # its front matter `aliases`
 
     def to_json(self) -> dict:
         return {
@@ -62,6 +65,9 @@ class Summary:
             "links": self.links,
             "title_from": self.title_from,
             "heads": self.heads,
+            "wiki": self.wiki,
+            "embeds": self.embeds,
+            "aliases": self.aliases,
         }
 
     @classmethod
@@ -75,12 +81,28 @@ class Summary:
             list(data.get("links", [])),
             data.get("title_from", ""),
             list(data.get("heads", [])),
+            list(data.get("wiki", [])),
+            list(data.get("embeds", [])),
+            list(data.get("aliases", [])),
         )
 
 
-def is_private(path: str, private_paths: Iterable[str] = ()) -> bool:
-    """Memory a `--scope public` site leaves out: MEMORY.md, USER.md, sessions, dream reports, config."""
-    return any(paths.glob_match(pattern, path) for pattern in (*PRIVATE_ALWAYS, *private_paths))
+def is_private(path: str, private_paths: Iterable[str] = (), defaults: bool = True) -> bool:
+    """Memory a `--scope public` site leaves out: MEMORY.md, USER.md, sessions, dream reports, and
+    what `[site] private_paths` names. A pattern names files or a folder: `memory/people` (or
+    `memory/people/`) covers everything below that folder, as a person writing it means."""
+    patterns = (*PRIVATE_ALWAYS, *private_paths) if defaults else tuple(private_paths)
+    for pattern in patterns:
+        folder = pattern.rstrip("/")
+        if paths.glob_match(pattern, path) or (folder and paths.glob_match(folder + "/**", path)):
+            return True
+    return False
+
+
+def unmatched_patterns(patterns: Iterable[str], memory: Iterable[str]) -> list[str]:
+    """The patterns (as `is_private` reads them) that match none of the `memory` paths."""
+    files = list(memory)
+    return [p for p in patterns if not any(is_private(path, (p,), defaults=False) for path in files)]
 
 
 def decode(data: bytes, max_bytes: int) -> tuple[str | None, str | None]:
@@ -143,18 +165,12 @@ def shorten(text: str, limit: int = _FIRST_CHARS) -> str:
     return cut.rstrip(" ,;:.-–—") + "…"
 
 
-def summarise(path: str, data: bytes, max_bytes: int) -> Summary:
-    text, problem = decode(data, max_bytes)
-    if text is None:
-        return Summary(problem=problem)
-    return summarise_text(path, text)
-
-
 def summarise_text(path: str, text: str) -> Summary:
     """Title (front matter `title`, else the first H1: `titles.own_title`), first line and `#tags`
     of a text as the site shows it: front matter and a redacted line are never the first line a
     listing quotes (the placeholder says nothing about the note)."""
-    from memgit.site.titles import own_title
+    from memgit.site import vault
+    from memgit.site.titles import front_matter, own_title
 
     lines = split_lines(text)
     title, title_from, heads, skip = own_title(lines)
@@ -174,10 +190,12 @@ def summarise_text(path: str, text: str) -> Summary:
         links=link_targets(path, text),
         title_from=title_from,
         heads=heads,
+        wiki=vault.targets(text),
+        embeds=sorted({w.target for w in vault.wikilinks(text) if w.embed and w.target} - {""}),
+        aliases=vault.aliases_of(front[1]) if (front := front_matter(lines)) else [],
     )
 
 
-_MD_LINK = re.compile(r"\]\(\s*<?([^)\s>#]+\.(?:md|jsonl))(?:#[^)\s>]*)?>?")
 IMAGE_TYPES = {
     ".png": "image/png",
     ".jpg": "image/jpeg",
@@ -185,45 +203,6 @@ IMAGE_TYPES = {
     ".gif": "image/gif",
     ".webp": "image/webp",
 }
-_MD_IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>#?]+\.(?:png|jpe?g|gif|webp))(?:[?#][^)\s>]*)?>?", re.IGNORECASE)
-_WIKI = re.compile(r"\[\[([^\[\]|#\n]+)")
-_REF_PATH = re.compile(r"(?<![\w/])([\w./%+~-]+\.(?:md|jsonl)):\d+-\d+")
-
-
-def link_targets(path: str, text: str) -> list[str]:
-    """The paths a note points at: Markdown links (relative to the note), `[[wikilinks]]` (beside
-    the note, or from the workspace's top), provenance references (relative to the workspace), and
-    the images it shows: for the "linked from" list of their pages and the images a build copies."""
-    import posixpath
-    from urllib.parse import unquote
-
-    if "](" not in text and ".md:" not in text and ".jsonl:" not in text and "[[" not in text:
-        return []
-    here = posixpath.dirname(path)
-    found = {
-        posixpath.normpath(posixpath.join(here, unquote(m)))
-        for m in [*_MD_LINK.findall(text), *_MD_IMAGE.findall(text)]
-        if "://" not in m and not m.startswith("/")
-    }
-    for name in _WIKI.findall(text):
-        wanted = name.strip() if name.strip().endswith((".md", ".jsonl")) else name.strip() + ".md"
-        found |= {posixpath.normpath(posixpath.join(here, wanted)), posixpath.normpath(wanted)}
-    found |= {unquote(m) for m in _REF_PATH.findall(text)}
-    return sorted(p for p in found if p != path and not p.startswith("../"))
-
-
-def concept_lines(text: str) -> dict[str, list[int]]:
-    """`#tag` -> the 1-based lines it appears on (one scan of the whole text, not one per line)."""
-    concepts: dict[str, list[int]] = {}
-    line, offset = 1, 0
-    start = 1 if text.startswith("\ufeff") else 0
-    for match in _TAG.finditer(text, start):
-        line += text.count("\n", offset, match.start())
-        offset = match.start()
-        lines = concepts.setdefault(match.group(1).lower(), [])
-        if not lines or lines[-1] != line:
-            lines.append(line)
-    return concepts
 
 
 # ------------------------------------------------------------------------------------ notes

@@ -17,9 +17,13 @@ import secrets
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memgit.core.atomic import atomic_write
 from memgit.errors import MemgitError
+
+if TYPE_CHECKING:
+    from memgit.workspace import Workspace
 
 STAMP = ".memgit-site"
 
@@ -28,19 +32,32 @@ class OutputRefused(MemgitError):
     """An output folder memgit will not write a site into."""
 
 
-def check_output(out: Path, work_tree: Path, git_dir: Path) -> Path:
-    """The resolved output folder, or OutputRefused saying why and what to do instead."""
+def check_output(out: Path, ws: Workspace, preview: bool = False) -> Path:
+    """The resolved output folder, or OutputRefused saying why and what to do instead.
+
+    Refused: the work tree and anything inside it (the site would be committed as memory, or
+    land among the indexed files), a folder holding the workspace, anything inside the
+    repository's `.git` (a site written there overwrites refs and objects; only memgit's own
+    preview folder, `preview`, lives under `.git/memgit/`), a file, and a non-empty folder
+    memgit did not write."""
     target = out.expanduser().resolve()
-    tree = work_tree.resolve()
-    inside_git = target.is_relative_to(git_dir.resolve())
+    tree = ws.root.resolve()
+    git_dirs = {ws.git_dir.resolve(), ws.common_dir.resolve()}
+    if preview and target.is_relative_to(ws.data_dir.resolve()):
+        return target
+    if any(target.is_relative_to(g) for g in git_dirs):
+        raise OutputRefused(
+            f"refusing output folder {out}: it is inside the repository's .git folder, where a site would "
+            "overwrite git's own files; give a folder outside the workspace (e.g. -o ../site)"
+        )
     if target == tree:
         raise OutputRefused(f"refusing output folder {out}: it is the workspace's work tree; give a folder outside it")
-    if target.is_relative_to(tree) and not inside_git:
+    if target.is_relative_to(tree):
         raise OutputRefused(
             f"refusing output folder {out}: it is inside the workspace, where the site would be committed "
             "as memory; give a folder outside the workspace (e.g. -o ../site)"
         )
-    if tree.is_relative_to(target):
+    if tree.is_relative_to(target) or any(g.is_relative_to(target) for g in git_dirs):
         raise OutputRefused(f"refusing output folder {out}: it contains the workspace; give a folder outside it")
     if target.exists() and not target.is_dir():
         raise OutputRefused(f"refusing output folder {out}: it is a file, not a folder")

@@ -26,17 +26,44 @@ if TYPE_CHECKING:
 SHARDS = 32
 
 
-def snapshot_links(path: str, blob: str, rows: list[dict], keep: int) -> dict[str, str]:
+def past_versions(path: str, blob: str, rows: list[dict], keep: int) -> list[tuple[str, str, str]]:
+    """(date, commit, blob) of the `keep` newest past versions of a note, one a blob (a revert or
+    a rename lists a version again), each named after its newest commit."""
+    seen = {blob, ZERO}
+    found: list[tuple[str, str, str]] = []
+    for row in rows:
+        if len(found) >= keep:
+            break
+        if row["blob"] not in seen:
+            seen.add(row["blob"])
+            found.append((str(row.get("date", "")), row["id"], row["blob"]))
+    return found
+
+
+def version_budget(versions: dict[str, list[tuple[str, str, str]]], limit: int) -> dict[str, tuple[str, ...]]:
+    """The past versions the whole site gives a page (path -> their blobs): the `limit` newest
+    across every note (`[site] history_versions`), so a long history of many notes cannot make
+    most of the site (a docs repository's 12,000 commits made 15,000 pages, 70 % of its bytes)."""
+    ranked = sorted(
+        ((date, commit, path, blob) for path, found in versions.items() for date, commit, blob in found), reverse=True
+    )
+    allowed: dict[str, list[str]] = {}
+    for _, _, path, blob in ranked[:limit]:
+        allowed.setdefault(path, []).append(blob)
+    return {path: tuple(sorted(blobs)) for path, blobs in allowed.items()}
+
+
+def snapshot_links(path: str, blob: str, rows: list[dict], allowed: tuple[str, ...]) -> dict[str, str]:
     """Commit -> the page showing the note after that commit: the note's own page for its current
-    blob, else one snapshot page a blob (a revert or a rename lists a version again; its page is
-    written once, named after its newest commit), for the `keep` newest past versions only."""
+    blob, else one snapshot page a blob (written once, named after its newest commit), for the
+    past versions the site's budget `allowed` (`version_budget`) only."""
     out: dict[str, str] = {}
     by_blob: dict[str, str] = {blob: urls.note_url(path)}
     for row in rows:
         if row["blob"] == ZERO:
             continue
         url = by_blob.get(row["blob"])
-        if url is None and len(by_blob) <= keep:
+        if url is None and row["blob"] in allowed:
             url = by_blob[row["blob"]] = urls.snapshot_url(row["id"], path)
         if url is not None:
             out[row["id"]] = url
@@ -53,6 +80,8 @@ class Planner:
         #: path -> [blob, its pages, extras digest]: what lets the next build carry a note's pages.
         self.by_path: dict[str, list] = {}
         self.carried: set[str] = set()
+        #: Past versions the notes have (up to `[site] snapshots` each), before the site's budget.
+        self.versions_found = 0
 
     def plan(self, present: set[str]) -> list[Plan]:
         """Every page of the site, one plan a url, sorted by url; `present` is what the output
@@ -60,18 +89,18 @@ class Planner:
         inputs = self.inputs
         plans: list[Plan] = []
         extras = self._note_extras()
+        budget = self._version_budget()
         snapshots: dict[str, tuple[str, str, str]] = {}  # url -> (commit, path, blob)
         for path, entry in inputs.files.items():
-            digest = input_key(extras.get(path), inputs.global_key)
+            allowed = budget.get(path, ())
+            digest = input_key(extras.get(path), inputs.global_key, allowed)
             carried = self._carry(path, entry, present, digest)
             if carried is not None:
                 plans += carried
                 continue
             rows = inputs.logs.get(path, [])
             valid = [row for row in rows if models.valid_commit_row(row)]
-            # A public site publishes no older version: it may hold what the owner removed.
-            keep = inputs.cfg.snapshots if inputs.scope == "private" else 0
-            snap_urls = snapshot_links(path, entry.blob, valid, keep)
+            snap_urls = snapshot_links(path, entry.blob, valid, allowed)
             for row in valid:
                 url = snap_urls.get(row["id"])
                 if url is not None and url.startswith("snap/") and url not in snapshots:
@@ -98,6 +127,23 @@ class Planner:
             seen.setdefault(plan.url, plan)
         return sorted(seen.values(), key=lambda p: p.url)
 
+    def _version_budget(self) -> dict[str, tuple[str, ...]]:
+        """Which past versions get a page: at most `[site] snapshots` a note and `[site]
+        history_versions` in all, the newest first; none on a public site (an older version may
+        hold what the owner removed)."""
+        inputs = self.inputs
+        keep = inputs.cfg.snapshots if inputs.scope == "private" else 0
+        if not keep or not inputs.cfg.history_versions:
+            return {}
+        versions = {
+            path: past_versions(
+                path, entry.blob, [r for r in inputs.logs.get(path, []) if models.valid_commit_row(r)], keep
+            )
+            for path, entry in inputs.files.items()
+        }
+        self.versions_found = sum(len(found) for found in versions.values())
+        return version_budget(versions, inputs.cfg.history_versions)
+
     def manifest_state(self) -> dict[str, Any]:
         """What the manifest keeps of this build for the next one (after the pages are made)."""
         inputs = self.inputs
@@ -114,6 +160,7 @@ class Planner:
             "heat": inputs.heat_state,
             "redactions": kept_redactions(inputs),
             "dreams": inputs.dreams_state,
+            "images": inputs.images_state,
         }
 
     def _note_extras(self) -> dict[str, dict]:
@@ -129,15 +176,16 @@ class Planner:
                 daily[i + 1] if i + 1 < len(daily) else None,
             )
         for path in inputs.files:
-            for target in inputs.records[path].get("links", []):
+            for target in inputs.links[path]:
                 if target in inputs.files:
                     out.setdefault(target, {}).setdefault("linked", []).append(path)
-            links = [t for t in inputs.records[path].get("links", []) if t in inputs.files]
+            links = [t for t in inputs.links[path] if t in inputs.files]
             if links:
                 out.setdefault(path, {})["links"] = links
-            images = [[t, inputs.images[t]] for t in inputs.records[path].get("links", []) if t in inputs.images]
+            images = [[t, inputs.images[t]] for t in inputs.links[path] if t in inputs.images]
             if images:
                 out.setdefault(path, {})["images"] = images
+            self._wiki_extras(path, out)
         if inputs.scope == "private" and "MEMORY.md" in inputs.files:
             for e in inputs.memory_entries():
                 ref = parse_reference(e["ref"])
@@ -148,6 +196,26 @@ class Planner:
         for path, heat in inputs.heat.items():
             out.setdefault(path, {})["heat"] = sorted(heat.items())
         return out
+
+    def _wiki_extras(self, path: str, out: dict[str, dict]) -> None:
+        """Where the note's `[[wikilinks]]` lead, and the notes it embeds with where theirs lead and
+        their blobs: a page is made again when any of them changes, or when a link finds another
+        file (a note added elsewhere with the same name)."""
+        inputs = self.inputs
+        wiki = inputs.wiki.get(path, {})
+        embeds = []
+        for target in inputs.records[path].get("embeds", []):
+            hit = wiki.get(target)
+            if hit is None or hit == path or hit not in inputs.files or not hit.endswith(".md"):
+                continue
+            if inputs.records[hit].get("problem"):
+                continue
+            links = [t for t in inputs.links[hit] if t in inputs.files]
+            embeds.append([hit, inputs.files[hit].blob, sorted(inputs.wiki.get(hit, {}).items()), links])
+        if wiki:
+            out.setdefault(path, {})["wiki"] = sorted(wiki.items())
+        if embeds:
+            out.setdefault(path, {})["embeds"] = sorted(embeds)
 
     def _carry(self, path: str, entry: plumbing.Entry, present: set[str], digest: str) -> list[Plan] | None:
         """The pages of a note no commit touched since the last build, kept as they are; None when
@@ -180,7 +248,7 @@ class Planner:
                 urls.note_url(path),
                 input_key(global_key, "note", path, entry.blob, rows, snap_urls, extra),
                 partial(self.pages.note, path, entry.blob, rows, snap_urls, extra),
-                () if problem else (entry.blob,),
+                () if problem else (entry.blob, *(e[1] for e in extra.get("embeds", []))),
             )
         ]
         if path.endswith(".md") and not problem:
@@ -373,8 +441,6 @@ class Planner:
 
     def _static_plans(self) -> list[Plan]:
         plans = []
-        for name in render.static_names(self.inputs.template_dirs):
-            source = render.static_file(self.inputs.template_dirs, name)
-            data = source.read_bytes()
+        for name, data in render.static_assets(self.inputs.shipped, self.inputs.theme).items():
             plans.append(Plan(f"assets/{name}", input_key("static", name, output.digest(data)), constant(data)))
         return plans

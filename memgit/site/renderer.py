@@ -24,13 +24,15 @@ if TYPE_CHECKING:
     from memgit.site.markdown import Entry
 
 
-def _title_heading(summary: models.Summary) -> Any:
-    """The page's H1 when its title is not a heading of the text (front matter `title`)."""
-    if summary.title_from != "front":
-        return False
+def _title_heading(path: str, summary: models.Summary) -> Any:
+    """The page's H1 when its title is not a heading of the text: the front matter's `title`,
+    else the file's name without `.md`, as Obsidian shows a note (the path is in the line below)."""
     from markupsafe import Markup, escape
 
-    return Markup(f'<h1 class="page-title">{escape(summary.title)}</h1>')
+    from memgit.site.titles import file_title
+
+    title = summary.title if summary.title_from == "front" else file_title(path)
+    return Markup(f'<h1 class="page-title">{escape(title)}</h1>')
 
 
 def _concept_picture(picture: list, labels: dict) -> Any:
@@ -113,14 +115,15 @@ class PageRenderer:
             renderer = Renderer(
                 url,
                 path,
-                set(extra.get("links", [])),
+                set(extra.get("links", [])) | {t for e in extra.get("embeds", []) for t in e[3]},
                 lambda tag: urls.relative(url, urls.concept_url(tag)) if tag in tags else None,
                 keep_h1=summary.title_from == "h1",
                 images=dict(extra.get("images", [])),
+                vault=self._vault_view(path, extra, contents),
             )
             promoted_lines = {n for a, b, _, _ in extra.get("promoted", []) for n in range(a, b + 1)}
             body = renderer.render(text, heat=dict(extra.get("heat", [])), marked=promoted_lines)
-            has_h1 = renderer.title_html if renderer.has_h1 else _title_heading(summary)
+            has_h1 = renderer.title_html if renderer.has_h1 else _title_heading(path, summary)
         ctx.update(models.note_extras(url, path, extra, len(ctx["lines"])))
         return self.render(
             "note.html",
@@ -133,6 +136,23 @@ class PageRenderer:
             source_url=urls.relative(url, source) if source else None,
             crumbs=self.crumbs(url, path),
         )
+
+    def _vault_view(self, path: str, extra: dict, contents: dict[str, bytes]) -> Any:
+        """Where the note's wikilinks lead (the planner resolved them) and the text of each note
+        it embeds (read from this page's blobs, redacted as every shown text is)."""
+        from memgit.site.markdown import VaultView
+
+        resolved = {(path, target): hit for target, hit in extra.get("wiki", [])}
+        blobs = {}
+        for embedded, blob, wiki, _links in extra.get("embeds", []):
+            blobs[embedded] = blob
+            resolved.update({(embedded, target): hit for target, hit in wiki})
+
+        def text(embedded: str) -> str | None:
+            blob = blobs.get(embedded)
+            return self.inputs.text(contents, blob)[0] if blob in contents else None
+
+        return VaultView(resolved, text)
 
     def source(self, path: str, blob: str, contents: dict[str, bytes]) -> bytes:
         """A Markdown note's numbered source lines, on a page of their own."""

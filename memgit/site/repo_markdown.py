@@ -94,3 +94,38 @@ def _breaks(children: list[Token]) -> list[Token]:
                 text.content = part
                 out.append(text)
     return out
+
+
+_COMMENTS_ONLY = re.compile(r"\s*(?:<!--.*?-->\s*)+", re.DOTALL)
+
+
+def neutralise_html(tokens: list[Token]) -> None:
+    """Raw HTML, parsed so that its blocks end where GitHub ends them, never becomes markup: a
+    block is shown as its text (`raw_html`; only HTML comments, which GitHub hides, show nothing);
+    inline, `<br>` is a line break, a comment goes, any other tag is text."""
+    from markdown_it.token import Token
+
+    for token in tokens:
+        if token.type == "html_block":
+            token.type = "raw_html"
+            token.meta = {**(token.meta or {}), "comment": bool(_COMMENTS_ONLY.fullmatch(token.content))}
+        elif token.type == "inline" and token.children and any(c.type == "html_inline" for c in token.children):
+            out: list[Token] = []
+            for child in token.children:
+                if child.type != "html_inline":
+                    out.append(child)
+                elif _BR.fullmatch(child.content.strip()):
+                    out.append(Token("hardbreak", "br", 0))
+                elif not child.content.startswith("<!--"):
+                    text = Token("text", "", 0)
+                    text.content = child.content
+                    out.append(text)
+            token.children = out
+
+
+def render_raw_html(self: object, tokens: Sequence[Token], idx: int, options: object, env: object) -> str:
+    """A raw HTML block as the text it is (escaped; line breaks kept by the stylesheet)."""
+    token = tokens[idx]
+    if (token.meta or {}).get("comment"):
+        return ""
+    return f'<p class="raw-html">{escape(token.content.rstrip())}</p>\n'

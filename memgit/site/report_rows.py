@@ -79,3 +79,18 @@ def kept_redactions(inputs: Inputs) -> dict[str, list[list]]:
     blobs = {e.blob for e in inputs.files.values()}
     blobs |= {row["blob"] for rows in inputs.logs.values() for row in rows}
     return {blob: hits for blob, hits in sorted(inputs.redactions.items()) if blob in blobs}
+
+
+def problem_rows(inputs: Inputs, refused: list[list[str]]) -> list[dict]:
+    """What the repository made the build leave out or change, once each (`kind`, `path`, `why`):
+    what gathering found, then what the template sandbox refused while this build or an earlier
+    one with the same templates made pages (`refused`, [template and line, why])."""
+    rows = [*inputs.problems, *({"kind": "template", "path": w, "why": y} for w, y in refused)]
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for row in rows:
+        key = (row["kind"], row["path"], row["why"])
+        if key not in seen:
+            seen.add(key)
+            out.append(row)
+    return out

@@ -1,5 +1,10 @@
 """`memgit site serve`: a local preview on 127.0.0.1 that rebuilds when the memory changes.
 
+It answers only requests whose Host header names the address it serves: a web page elsewhere can
+make the browser send requests to 127.0.0.1 under a name of its own (DNS rebinding) and read the
+answers, and the private site is all of the memory. It refuses to serve the private site on an
+address other machines reach unless told to (`--expose-private`).
+
 It polls (HEAD, and the size and time of every memory file in the work tree) and rebuilds into a
 folder under `.git/memgit/`, incrementally, so a rebuild after one edit costs what that edit
 touches. Uncommitted edits of tracked files are shown through a `git stash create` commit.
@@ -14,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from memgit.errors import MemgitError
 from memgit.git import history, plumbing
@@ -48,18 +54,80 @@ def preview_dir(ws: Workspace, scope: str) -> Path:
 
 def rebuild(ws: Workspace, scope: str) -> str:
     at = history.worktree_commit(ws.root) or "HEAD"
-    report = build_site(ws, BuildOptions(out=preview_dir(ws, scope), scope=scope, at=at))
+    report = build_site(ws, BuildOptions(out=preview_dir(ws, scope), scope=scope, at=at, preview=True))
     redacted = f", {len(report.redacted)} lines redacted (memgit lint names them)" if report.redacted else ""
     return f"site rebuilt: {len(report.written)} files written in {report.seconds:.2f}s{redacted}"
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+def is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def allowed_hosts(host: str, port: int) -> frozenset[str]:
+    """The Host headers a request to this server may carry: the address it serves, and the
+    loopback names. A page elsewhere that points a name of its own at 127.0.0.1 (DNS rebinding)
+    sends its own name, and is refused. Empty (any) for an address other machines reach: the site
+    is then open to whoever reaches it, which the person chose (`--host`, and for the private
+    scope `--expose-private`)."""
+    if not is_loopback(host):
+        return frozenset()  # any: whoever reaches the address reads the site anyway (no rebinding needed)
+    names = {host} | set(LOOPBACK_NAMES)
+    found = set()
+    for name in names:
+        shown = f"[{name}]" if ":" in name and not name.startswith("[") else name
+        found.add(f"{shown}:{port}".lower())
+        if port == 80:
+            found.add(shown.lower())
+    return frozenset(found)
+
+
+class _Preview(http.server.SimpleHTTPRequestHandler):
+    """Serves the preview folder to requests that name this server in their Host header."""
+
+    hosts: frozenset[str] = frozenset()
+
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - http.server's name
         return
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
         super().end_headers()
+
+    def _host_ok(self) -> bool:
+        host = (self.headers.get("Host") or "").strip().lower()
+        if host in self.hosts or not self.hosts:
+            return True
+        body = b"memgit site serve: refused: this request names another host (DNS rebinding?)\n"
+        self.send_response(421, "Misdirected Request")
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        return False
+
+    def do_GET(self) -> None:
+        if self._host_ok():
+            super().do_GET()
+
+    def do_HEAD(self) -> None:
+        if self._host_ok():
+            super().do_HEAD()
+
+    def list_directory(self, path: str | os.PathLike[str]) -> Any:
+        self.send_error(404, "No such page")  # the preview is pages, not a folder listing
+        return None
 
 
 def serve(
@@ -70,21 +138,30 @@ def serve(
     interval: float,
     announce: Callable[[str], None],
     stop: threading.Event | None = None,
+    host: str = "127.0.0.1",
+    expose_private: bool = False,
 ) -> None:
+    if not is_loopback(host) and scope == "private" and not expose_private:
+        raise MemgitError(
+            f"refusing to serve the private site on {host}, which other machines can reach: use --scope public, "
+            "or --expose-private if everyone on that network may read all of this memory"
+        )
     if plumbing.head_ids(ws.root)[0] is None:
         raise MemgitError("the workspace has no commits yet; commit your memory first (git add -A && git commit)")
     out = preview_dir(ws, scope)
     last = signature(ws)
     announce(rebuild(ws, scope))
-    handler = functools.partial(_Quiet, directory=str(out))
+    preview: type[_Preview] = type("PreviewHandler", (_Preview,), {})
     try:
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        server = _server(host, port, functools.partial(preview, directory=str(out)))
     except OSError as exc:
-        raise MemgitError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}; try --port 0") from None
+        raise MemgitError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; try --port 0") from None
+    preview.hosts = allowed_hosts(host, server.server_address[1])
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    announce(f"serving http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+    shown = f"[{host}]" if ":" in host else host
+    announce(f"serving http://{shown}:{server.server_address[1]}/ (Ctrl-C stops)")
     stop = stop or threading.Event()
     try:
         while not stop.wait(interval):
@@ -100,3 +177,12 @@ def serve(
         server.shutdown()
         server.server_close()
         time.sleep(0)
+
+
+def _server(host: str, port: int, handler: Any) -> http.server.ThreadingHTTPServer:
+    import socket
+
+    class Server(http.server.ThreadingHTTPServer):
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+
+    return Server((host.strip("[]"), port), handler)

@@ -10,8 +10,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections.abc import Iterable
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+#: The longest part of a page's path kept as it is (a file system takes 255 bytes a name; the
+#: hash and `.html` need room) and the longest whole page path.
+_PART_MAX = 100
+_PATH_MAX = 400
+#: Names Windows keeps for devices, whatever their extension: a page so named cannot be copied there.
+_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))})
 
 HOME = "index.html"
 TIMELINE = "timeline.html"
@@ -20,25 +27,94 @@ DREAMS = "dreams.html"
 CONCEPTS = "concepts.html"
 NOTES = "notes.html"
 
+#: Page names of paths whose own name is safe but taken: they share a page name with another file
+#: but for case (`Notes.md`, `notes.md`), which macOS and Windows see as one file, or another
+#: file is named like their hashed page. Set for each build by `assign_names`.
+_NAMED: dict[str, str] = {}
 
-def _short_hash(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+
+def _short_hash(text: str, size: int = 8) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()[:size]
+
+
+def _safe_part(part: str, last: bool) -> str:
+    safe = _UNSAFE.sub("-", part).strip("-").rstrip(".") or "x"
+    if safe.startswith("."):
+        safe = "_" + safe[1:]
+    if safe.split(".", 1)[0].lower() in _DEVICES:
+        safe = "_" + safe
+    if not last and safe.lower().endswith(".html"):
+        safe = safe[:-5] + "_html"  # a folder must never share a name with a page beside it
+    return safe[:_PART_MAX]
+
+
+def _safe_stem(path: str) -> tuple[str, str]:
+    """(the path without `.md`, its safe form before any hash)."""
+    stem = path[:-3] if path.endswith(".md") else path
+    pieces = stem.split("/")
+    out = "/".join(_safe_part(part, i == len(pieces) - 1) for i, part in enumerate(pieces))
+    if len(out) > _PATH_MAX:
+        out = out[: _PATH_MAX - 10].rstrip("/.-") or "x"
+    return stem, out
 
 
 @functools.lru_cache(maxsize=65536)
 def slug(path: str) -> str:
-    """`memory/2026-01-05.md` -> `memory/2026-01-05`; odd names get a safe form plus a hash."""
-    stem = path[:-3] if path.endswith(".md") else path
-    parts = []
-    for part in stem.split("/"):
-        safe = _UNSAFE.sub("-", part).strip("-") or "x"
-        if safe.startswith("."):
-            safe = "_" + safe[1:]
-        parts.append(safe)
-    out = "/".join(parts)
-    if out != stem:
-        out += "-" + _short_hash(path)
-    return out
+    """`memory/2026-01-05.md` -> `memory/2026-01-05`; odd names get a safe form plus a hash: any
+    character outside `[A-Za-z0-9._-]`, a name not in UTF-8, one too long for a file system, a
+    device name of Windows; and a name another file's page would share (`assign_names`)."""
+    named = _NAMED.get(path)
+    if named is not None:
+        return named
+    stem, out = _safe_stem(path)
+    return out if out == stem else out + "-" + _short_hash(path)
+
+
+def assign_names(paths: Iterable[str]) -> dict[str, str]:
+    """Set the page names of one build's files; return the files whose page name is not their
+    own name, and why.
+
+    Page names that would be equal but for case (or equal: a file may be named like another's
+    hashed page) all get a hash of their path, a longer one if short hashes still meet, so no
+    file system folds two pages into one. The names are part of the build's key.
+    """
+    names = sorted(paths)
+    _NAMED.clear()
+    slug.cache_clear()
+    groups: dict[str, list[str]] = {}
+    for path in names:
+        groups.setdefault(slug(path).casefold(), []).append(path)
+    colliding = sorted(p for group in groups.values() if len(group) > 1 for p in group)
+    if colliding:
+        taken = {name for name, group in groups.items() if len(group) == 1}
+        attempt = 0
+        while True:  # ends: each attempt makes new names, and a tree holds finitely many files
+            salt = f"\0{attempt}" if attempt > 1 else ""
+            chosen = {p: _safe_stem(p)[1] + "-" + _short_hash(p + salt, 8 if attempt == 0 else 40) for p in colliding}
+            folded = [n.casefold() for n in chosen.values()]
+            if len(set(folded)) == len(folded) and not taken & set(folded):
+                break
+            attempt += 1
+        _NAMED.update(chosen)
+        slug.cache_clear()
+    changed = {}
+    for path in names:
+        stem, safe = _safe_stem(path)
+        if path in _NAMED:
+            changed[path] = "its page name would be another file's (they differ only by case)"
+        elif not _is_utf8(path):
+            changed[path] = "a name that is not UTF-8"
+        elif safe != stem and (len(stem) > _PATH_MAX or any(len(p) > _PART_MAX for p in stem.split("/"))):
+            changed[path] = "a name too long for a page"
+    return changed
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def note_url(path: str) -> str:

@@ -16,7 +16,7 @@
     for (var n = start; n <= end && n < start + 5000; n++) {
       var el = document.getElementById("L" + n);
       if (!el) continue;
-      var block = el.closest(".blk, .line") || el;
+      var block = el.closest(".blk, .source > div") || el;
       block.classList.add("hl");
       if (!first) first = block;
     }
@@ -272,8 +272,11 @@
     setupHeader();
     setupPage();
     document.addEventListener("click", function (e) {
-      var ln = e.target.closest && e.target.closest(".line .ln");
-      if (ln) location.hash = "#" + ln.parentNode.id;
+      // A source line's number is drawn by the stylesheet (::before): a click left of its text sets #Ln.
+      var row = e.target;
+      if (!row.parentNode || !row.parentNode.classList || !row.parentNode.classList.contains("source") || !row.id) return;
+      var gutter = parseFloat(getComputedStyle(row, "::before").width) || 0;
+      if (e.clientX - row.getBoundingClientRect().left <= gutter) location.hash = "#" + row.id;
     });
   });
 })();

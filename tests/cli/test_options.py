@@ -10,7 +10,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from memgit.cli.options import flag, option, options
+from memgit.cli.options import choice, flag, option, options, switch
 
 
 @dataclass(frozen=True)
@@ -102,3 +102,39 @@ def test_only_frozen_dataclasses_with_options_are_accepted() -> None:
         options(Empty)
     with pytest.raises(TypeError, match="mutable default"):
         option("--x", default=[], help="x")
+
+
+@dataclass(frozen=True)
+class Folded:
+    output: str = choice(
+        "text", switch("--json", "json", help="Print JSON."), switch("-q", "--quiet", "quiet", help="Print nothing.")
+    )
+    force: bool = flag("--force", help="Anyway.")
+
+
+folded: list[Folded] = []
+
+
+@click.command()
+@options(Folded)
+def folded_cmd(opts: Folded) -> None:
+    folded.append(opts)
+
+
+@pytest.mark.parametrize(
+    ("args", "output"),
+    [
+        ([], "text"),
+        (["--json"], "json"),
+        (["-q"], "quiet"),
+        (["--quiet", "--json"], "json"),
+        (["--json", "-q"], "json"),
+    ],
+)
+def test_a_choice_is_one_field_set_by_its_first_flag_given(args: list[str], output: str) -> None:
+    folded.clear()
+    result = CliRunner().invoke(folded_cmd, [*args, "--force"])
+    assert result.exit_code == 0, result.output
+    assert folded == [Folded(output=output, force=True)]
+    helped = CliRunner().invoke(folded_cmd, ["--help"]).output
+    assert helped.index("--json") < helped.index("--quiet") < helped.index("--force") and "Print nothing." in helped

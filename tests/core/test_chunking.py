@@ -3,21 +3,33 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from memgit.core.chunking import (
     Chunk,
     char_token_counter,
     chunk_lines,
+    cmark_heading_rows,
     heading_rows,
-    parsed_heading_rows,
     split_lines,
     text_hash,
 )
 from memgit.core.transcripts import transcript_lines
+
+_PARSER = MarkdownIt("commonmark").disable(["inline", "text_join"])
+
+
+def parsed_heading_rows(texts: list[str]) -> frozenset[int]:
+    """`heading_rows` by markdown-it-py's block parser (inline parsing is not needed): the
+    tests' second CommonMark oracle, which the index no longer runs."""
+    tokens = _PARSER.parse("\n".join(texts))
+    return frozenset(tok.map[0] for tok in tokens if tok.type == "heading_open" and tok.map)
+
 
 # -- strategies --------------------------------------------------------------------------------
 # Text without line breaks (a line never contains "\n"; a CR inside a line is just a character).
@@ -182,7 +194,7 @@ markdownish = st.one_of(
 def test_heading_detection_agrees_with_commonmark(texts: list[str]) -> None:
     """The fast path for files without fences, quotes, HTML or underlines answers exactly as
     markdown-it-py's parser does."""
-    assert heading_rows(texts) == parsed_heading_rows(texts)
+    assert heading_rows(texts) == cmark_heading_rows(texts)
 
 
 # Block-level Markdown as memory files hold it, and the constructs that trip a line-by-line reading:
@@ -231,7 +243,23 @@ def memory_documents(draw: st.DrawFn) -> list[str]:
 @given(memory_documents())
 def test_fast_heading_path_agrees_with_commonmark_on_generated_markdown(texts: list[str]) -> None:
     """The regex path (plain blocks and first-column fences) and the parser give the same headings."""
-    assert heading_rows(texts) == parsed_heading_rows(texts)
+    assert heading_rows(texts) == cmark_heading_rows(texts)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(memory_documents())
+def test_cmark_agrees_with_markdown_it_on_generated_markdown(texts: list[str]) -> None:
+    """The parser the index runs (cmark, C) and markdown-it-py's give the same headings, on every
+    document the fast path does not answer alone (the index never asks markdown-it-py)."""
+    # One known difference, where cmark follows the spec: a line indented four spaces or more
+    # that starts with `>` after a block quote is indented code, not the quote going on
+    # (markdown-it-py reads `>`, `    >#` as a quote holding an empty heading).
+    assume(not any(re.match(r"^(?: {4,}|\t)[ \t]*>", t) for t in texts))
+    assert cmark_heading_rows(texts) == parsed_heading_rows(texts)
+
+
+def test_cmark_reads_an_indented_quote_marker_as_code() -> None:
+    assert cmark_heading_rows([">", "    >#"]) == frozenset()
 
 
 @pytest.mark.parametrize(
@@ -256,7 +284,7 @@ def test_fast_heading_path_agrees_with_commonmark_on_generated_markdown(texts: l
     ],
 )
 def test_fast_heading_path_examples(texts: list[str]) -> None:
-    assert heading_rows(texts) == parsed_heading_rows(texts)
+    assert heading_rows(texts) == cmark_heading_rows(texts)
 
 
 def test_plain_files_with_code_fences_take_the_regex_path() -> None:
@@ -276,7 +304,7 @@ def test_plain_files_with_code_fences_take_the_regex_path() -> None:
         "```",
         "- done",
     ]
-    assert _plain_heading_rows(texts) == frozenset({0, 2}) == parsed_heading_rows(texts)
+    assert _plain_heading_rows(texts) == frozenset({0, 2}) == cmark_heading_rows(texts) == parsed_heading_rows(texts)
 
 
 def test_setext_headings_and_plain_hash_words() -> None:

@@ -129,7 +129,8 @@ def test_junk_rules() -> None:
         ("memory/dreams/2026-03-01.md", ok): "dream output",
         ("memory/.dreams/recall/2026-03-01.jsonl", ok): "dream output",
         ("MEMORY.md", ok): "already long-term",
-        ("sessions/2026-03-01.jsonl", ok): "not a Markdown note",
+        ("sessions/2026-03-01.jsonl", ok): "blank",  # no turn on that line of the transcript
+        ("notes/2026-03-01.jsonl", ok): "not a Markdown note",
         ("memory/x.md", '{"t":"2026","q":"abc","path":"memory/a.md","lines":[1,2]}'): "ledger line",
     }
     for (path, text), reason in cases.items():

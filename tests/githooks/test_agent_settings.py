@@ -133,6 +133,11 @@ def test_codex_hooks_json_within_its_three_second_clamp(memory: Path, hermetic_e
     hooks = json.loads(path.read_text())["hooks"]
     assert hooks["SessionEnd"][0]["hooks"][0]["timeout"] <= 3
     assert all("-m memgit hook codex --workspace" in c for c in _commands(path).values())
+    # A second level would run every hook twice: refused, naming the first (issue 48).
+    second = memgit(memory, "hooks", "install", "--agent", "codex", "--settings", "project")
+    assert_clean_error(second, "already in ~/.codex/hooks.json (--settings user)")
+    assert not (memory / ".codex").exists()
+    assert memgit(memory, "hooks", "uninstall", "--agent", "codex").returncode == 0
     project = _install(memory, "--agent", "codex", "--settings", "project")
     assert _commands(memory / ".codex" / "hooks.json")["PreCompact"] == "memgit hook codex"
     assert project["kind"] == "project"
@@ -164,3 +169,16 @@ def test_session_start_says_conflict_markers_where_the_user_looks(memory: Path) 
     assert shown["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert context.splitlines()[0].startswith("[memgit: WARNING:") and "- theirs" in context
     assert len(proc.stdout) <= 9000
+
+
+def test_a_second_claude_code_install_at_another_level_is_refused(memory: Path) -> None:
+    """Installing `--settings project` over the default local install ran both (the context twice,
+    ~17 KB): refused in one line naming the local file, which stays as it was."""
+    _install(memory, "--agent", "claude-code")
+    local = memory / ".claude" / "settings.local.json"
+    kept = local.read_bytes()
+    proc = memgit(memory, "hooks", "install", "--agent", "claude-code", "--settings", "project")
+    assert_clean_error(proc, "already in .claude/settings.local.json (--settings local)")
+    assert "memgit hooks uninstall --agent claude-code --settings local" in proc.stderr
+    assert not (memory / ".claude" / "settings.json").exists() and local.read_bytes() == kept
+    assert _install(memory, "--agent", "claude-code")["changed"] is False  # the same level again is fine

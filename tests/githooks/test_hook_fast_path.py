@@ -229,7 +229,7 @@ def _shell_functions() -> str:
     template = shipped_file("hooks", hook_install.TEMPLATE).read_text(encoding="utf-8")
     start = template.index("paths_may_be_memory() {")
     end = template.index('if [ "$MEMGIT_BLOCKING" = 1 ]')
-    return "nl='\n'\n" + template[start:end]
+    return "nl='\n'\ntab='\t'\n" + template[start:end]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -537,3 +537,92 @@ def test_python_index_hook_skips_code_commits_like_the_shell(workspace: Path, po
     proc = python_memgit(workspace, {**os.environ, "MEMGIT_EMBEDDING": "none"}, "hook", "post-commit")
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert marker.read_text().strip() == git(workspace, "rev-parse", "HEAD^{tree}").strip()
+
+
+# -- one decision: the shell's answer is the update's diff --------------------------------------------
+def test_a_memory_commit_through_the_shell_hook_diffs_once(workspace: Path, logged_tools: Path) -> None:
+    """The shell compares the indexed tree with HEAD's commit and hands its raw diff to Python,
+    whose update applies it: one `git diff-tree` in the whole commit, and the index equals a
+    rebuild of HEAD."""
+    os.environ.pop("MEMGIT_SKIP_HOOKS", None)
+    assert memgit(workspace, "index", env={"MEMGIT_EMBEDDING": "none"}).returncode == 0
+    hook_install.install_hooks(Workspace.discover(workspace), ["post-commit"])
+    write(workspace / "memory" / "2026-03-08.md", "- The axolotl regrows its limbs.\n")
+    write(workspace / "memory" / "café.md", "- A name git quotes.\n")
+    run_git(workspace, "add", "-A")
+    forks(logged_tools)
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "memory"],
+        cwd=workspace,
+        env={**os.environ, "MEMGIT_EMBEDDING": "none"},
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    ran = forks(logged_tools)
+    # a quoted name makes the update read the diff again (lossless, -z): the shell's said only "due"
+    assert ran.count("git diff-tree") == 2, ran
+    write(workspace / "memory" / "2026-03-09.md", "- The okapi has a long tongue.\n")
+    run_git(workspace, "add", "-A")
+    forks(logged_tools)
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "memory"],
+        cwd=workspace,
+        env={**os.environ, "MEMGIT_EMBEDDING": "none"},
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    ran = forks(logged_tools)
+    assert ran.count("git diff-tree") == 1 and "git rev-parse" in ran, ran  # rev-parse: the workspace, once
+    marker = workspace / ".git" / "memgit" / "indexed_tree"
+    assert marker.read_text().strip() == git(workspace, "rev-parse", "HEAD^{tree}").strip()
+    verify = memgit(workspace, "index", "--verify", "--json", env={"MEMGIT_EMBEDDING": "none"})
+    assert verify.returncode == 0 and json.loads(verify.stdout)["verify"]["ok"], verify.stdout
+    found = memgit(workspace, "search", "axolotl okapi", "--json", "--mode", "bm25", env={"MEMGIT_EMBEDDING": "none"})
+    assert {hit["path"] for hit in json.loads(found.stdout)["hits"]} >= {"memory/2026-03-08.md", "memory/2026-03-09.md"}
+
+
+def test_a_handed_diff_of_another_commit_is_not_applied(workspace: Path) -> None:
+    """The shell's diff names the commit it was taken to: when HEAD is elsewhere by the time the
+    update runs (another commit landed), the update reads the diff itself, and the index is HEAD's."""
+    env = {**os.environ, "MEMGIT_EMBEDDING": "none"}
+    assert memgit(workspace, "index", env=env).returncode == 0
+    indexed = (workspace / ".git" / "memgit" / "indexed_tree").read_text().strip()
+    write(workspace / "memory" / "2026-03-10.md", "- The pangolin is covered in scales.\n")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "--no-verify", "-m", "first")
+    first = git(workspace, "rev-parse", "HEAD").strip()
+    stale = git(workspace, "diff-tree", "-r", "--raw", "--no-abbrev", "--no-renames", indexed, first)
+    write(workspace / "memory" / "2026-03-11.md", "- The narwhal's tusk is a tooth.\n")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "--no-verify", "-m", "second")
+    handed = f"{indexed} {first}\n{stale}"
+    proc = python_memgit(workspace, {**env, "MEMGIT_HOOK_DIFF": handed}, "hook", "post-commit")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    verify = memgit(workspace, "index", "--verify", "--json", env=env)
+    data = json.loads(verify.stdout)
+    assert data["mode"] == "noop" and data["verify"]["ok"], data
+    found = memgit(workspace, "search", "narwhal tusk", "--json", "--mode", "bm25", env=env)
+    assert any(hit["path"] == "memory/2026-03-11.md" for hit in json.loads(found.stdout)["hits"])
+
+
+def test_a_marker_with_work_tree_rows_still_lets_code_commits_pass(
+    all_hooks_without_python: Path, logged_tools: Path, poisoned: dict[str, str]
+) -> None:
+    """`memgit index --worktree` writes `TREE worktree`: the shell and the Python hook read the
+    tree off that line alike, so a code commit beside an uncommitted note still stays in the
+    shell (and in the Python entry point, imports nothing heavy)."""
+    repo = all_hooks_without_python
+    write(repo / "memory" / "2026-03-12.md", "- An uncommitted note.\n")
+    assert memgit(repo, "index", "--worktree").returncode == 0
+    marker = repo / ".git" / "memgit" / "indexed_tree"
+    assert marker.read_text().strip().endswith(" worktree")
+    write(repo / "src" / "app.py", "x = 1\n")
+    run_git(repo, "add", "src/app.py")
+    forks(logged_tools)
+    real_commit(repo, "-m", "code beside an uncommitted note")
+    assert forks(logged_tools) == ["git diff", "git diff-tree"]
+    proc = python_memgit(repo, poisoned, "hook", "post-commit")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert marker.read_text().strip().endswith(" worktree")

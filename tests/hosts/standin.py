@@ -28,6 +28,8 @@ class Script:
     tool: str | None = None
     arguments: dict[str, Any] = field(default_factory=dict)
     called: bool = False
+    #: the answer when the host asks for a summary of the conversation (its compaction), if set
+    summary: str | None = None
 
 
 @dataclass
@@ -68,10 +70,15 @@ class StandIn:
     def next_id(self) -> int:
         return next(self._ids)
 
-    def decide(self, tools: list[str], tool_result: str | None) -> tuple[str, str | None, dict[str, Any]]:
-        """(text, tool name to call or None, its arguments) for one model request."""
+    def decide(
+        self, tools: list[str], tool_result: str | None, asked: str = ""
+    ) -> tuple[str, str | None, dict[str, Any]]:
+        """(text, tool name to call or None, its arguments) for one model request; `asked` is the
+        request's last user text (a host's compaction asks there for a summary)."""
         with self._lock:
             script = self.script
+            if script.summary is not None and "COMPACTION" in asked.upper() and "SUMMARY" in asked.upper():
+                return script.summary, None, {}
             if tool_result is not None:
                 return f"The memory said: {tool_result[:1500]}", None, {}
             wanted = [t for t in tools if script.tool and t.endswith(script.tool)]
@@ -189,7 +196,7 @@ class _Handler(BaseHTTPRequestHandler):
     # -- OpenAI Responses --------------------------------------------------------------------
     def _responses(self, body: dict[str, Any]) -> None:
         tools = [name for t in body.get("tools") or [] if isinstance(t, dict) for name in _tool_names(t)]
-        text, tool, arguments = self.standin.decide(tools, _responses_tool_result(body))
+        text, tool, arguments = self.standin.decide(tools, _responses_tool_result(body), _responses_last_user(body))
         n = self.standin.next_id()
         if tool:
             namespace, _, name = tool.rpartition("\x00")
@@ -283,3 +290,12 @@ def _responses_tool_result(body: dict[str, Any]) -> str | None:
         output = last.get("output")
         return output if isinstance(output, str) else json.dumps(output)
     return None
+
+
+def _responses_last_user(body: dict[str, Any]) -> str:
+    """The text of a Responses request's last input item when it is a user message, else ""."""
+    items = body.get("input") or []
+    last = items[-1] if items and isinstance(items[-1], dict) else {}
+    if last.get("role") != "user" or not isinstance(last.get("content"), list):
+        return ""
+    return " ".join(str(part.get("text", "")) for part in last["content"] if isinstance(part, dict))

@@ -222,3 +222,42 @@ def test_codex_context_mcp_search_and_session_end_capture(tmp_path: Path) -> Non
     assert [r["role"] for r in stored] == ["user", "tool", "assistant"]
     assert stored[0]["content"] == QUESTION and stored[1]["content"].startswith("memory_search")
     assert "environment_context" not in _session_text(root) and "Memory context" not in _session_text(root)
+
+
+def test_codex_auto_compaction_keeps_the_summary_out_of_the_capture(tmp_path: Path) -> None:
+    """Codex compacts mid-turn (its token limit set low): PreCompact captures what was said so far,
+    and the summary Codex asks its model for (then hands on behind a preamble of its own) is never
+    stored as the assistant's words; the answer after the compaction is."""
+    codex = _need("codex")
+    root = _memory(tmp_path / "mem")
+    summary = "Handoff: the user asks which host runs staging; memory_search was called."
+    script = Script(text="It is heron-db-7.", tool="memory_search", arguments={"query": "staging database host"})
+    script.summary = summary
+    with StandIn(script) as api:
+        home = _codex_home(tmp_path, api, root)
+        config = home / "config.toml"
+        config.write_text("model_auto_compact_token_limit = 100\n" + config.read_text())  # a reply counts 60
+        env = _env(api, CODEX_HOME=str(home))
+        assert memgit(root, "hooks", "install", "--agent", "codex", env={"CODEX_HOME": str(home)}).returncode == 0
+        out = _run(
+            [
+                str(codex),
+                "exec",
+                "--skip-git-repo-check",
+                "--dangerously-bypass-approvals-and-sandbox",
+                "--dangerously-bypass-hook-trust",
+                QUESTION,
+            ],
+            root,
+            env,
+        )
+    assert any(summary in "\n".join(_texts(r.body)) for r in api.requests)  # the host asked, and handed it on
+    (rollout,) = (home / "sessions").rglob("rollout-*.jsonl")
+    assert '"type":"compacted"' in rollout.read_text().replace(" ", "")  # a real compaction happened
+    assert "heron-db-7" in out.stdout
+    wait_until(lambda: len(_captures(root)) == 2, "PreCompact's and the detached SessionEnd's captures")
+    assert any(c.endswith("(PreCompact, auto)") for c in _captures(root)), _captures(root)
+    stored = [json.loads(line) for line in _session_text(root).splitlines()]
+    assert [r["role"] for r in stored] == ["user", "tool", "assistant"], stored
+    assert stored[2]["content"] == "It is heron-db-7."
+    assert "Handoff" not in _session_text(root) and "Another language model" not in _session_text(root)

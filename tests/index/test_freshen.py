@@ -16,7 +16,7 @@ from memgit.githooks import run as hooks
 from memgit.index.freshen import POLICIES, Policy, Rule, freshen, rule
 from memgit.index.layout import read_marker
 from memgit.index.plan import KnownDiff
-from memgit.index.update import run_update
+from memgit.index.update import run_update, update_index
 from memgit.workspace import Workspace
 from tests.helpers import REPO_ROOT, commit_all, git, write
 
@@ -55,17 +55,17 @@ def _figure(value: float | int | None, none: str) -> str:
 
 
 def _expected(row: Rule) -> list[str]:
-    first_build = row.first_build_wait if row.first_build_wait is not None else row.lock_wait
-    fills = "none" if row.fill_limit == 0 or not row.loads_model else _figure(row.fill_limit, "all")
-    embeds = "none" if not row.loads_model else _figure(row.embed_seconds, "all")
+    update = row.update
+    first_build = row.first_build_wait if row.first_build_wait is not None else update.lock_wait
+    embeds = "none" if not update.loads_model else _figure(update.embed_seconds, "all")
     return [
-        _figure(row.lock_wait, "none"),
+        _figure(update.lock_wait, "none"),
         _figure(first_build, "none"),
-        "yes" if row.rebuild else "no",
-        "loads" if row.loads_model else "none",
-        fills,
+        "yes" if update.rebuild else "no",
+        "loads" if update.loads_model else "none",
         embeds,
-        "none" if row.top_up is None else _figure(row.top_up.limit, "none"),
+        _figure(update.defer_paths, "none"),
+        "none" if row.fill is None else row.fill.where.split()[0],
         "keeps" if row.keeps_words else "nothing",
     ]
 
@@ -81,30 +81,50 @@ def test_the_documented_table_is_the_code_table() -> None:
         if documented[3] == "the":
             documented[3] = "loads"
         assert documented == expected, (policy, cells)
-    assert "MEMGIT_HOOK_LOCK_TIMEOUT" in rows["HOOK"][1] and "MEMGIT_HOOK_EMBED_SECONDS" in rows["HOOK"][6]
-    for policy, row in POLICIES.items():  # a bound on pending vectors is written out where it applies
-        if row.fill_max_pending is not None:
-            assert f"only up to {row.fill_max_pending:,} pending" in rows[policy.name][5], policy
-        if row.top_up is not None and row.top_up.max_pending is not None:
-            assert f"only up to {row.top_up.max_pending:,} pending" in rows[policy.name][7], policy
+    assert "MEMGIT_HOOK_LOCK_TIMEOUT" in rows["HOOK"][1] and "MEMGIT_HOOK_EMBED_SECONDS" in rows["HOOK"][5]
+    assert "MEMGIT_BACKGROUND_FILL" in rows["HOOK"][7]
+    for policy, row in POLICIES.items():  # the fill's figures are written out where they apply
+        fill = row.fill
+        if fill is not None and fill.limit is not None:
+            assert f"{fill.limit:,}" in rows[policy.name][7], policy
+        if fill is not None and fill.max_pending is not None:
+            assert f"only up to {fill.max_pending:,} pending" in rows[policy.name][7], policy
 
 
 def test_environment_overrides_the_hook_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert (rule(Policy.HOOK).lock_wait, rule(Policy.HOOK).embed_seconds) == (2.0, 0.5)
+    assert (rule(Policy.HOOK).update.lock_wait, rule(Policy.HOOK).update.embed_seconds) == (2.0, 0.5)
     monkeypatch.setenv("MEMGIT_HOOK_LOCK_TIMEOUT", "0.1")
     monkeypatch.setenv("MEMGIT_HOOK_EMBED_SECONDS", "0")
-    assert (rule(Policy.HOOK).lock_wait, rule(Policy.HOOK).embed_seconds) == (0.1, 0.0)
-    assert POLICIES[Policy.HOOK].lock_wait == 2.0  # the table itself is never changed
+    assert (rule(Policy.HOOK).update.lock_wait, rule(Policy.HOOK).update.embed_seconds) == (0.1, 0.0)
+    assert POLICIES[Policy.HOOK].update.lock_wait == 2.0  # the table itself is never changed
     monkeypatch.setenv("MEMGIT_HOOK_LOCK_TIMEOUT", "soon")
     monkeypatch.setenv("MEMGIT_HOOK_EMBED_SECONDS", "-3")
-    assert (rule(Policy.HOOK).lock_wait, rule(Policy.HOOK).embed_seconds) == (2.0, 0.0)
+    assert (rule(Policy.HOOK).update.lock_wait, rule(Policy.HOOK).update.embed_seconds) == (2.0, 0.0)
     monkeypatch.setenv("MEMGIT_HOOK_LOCK_TIMEOUT", "9")
-    assert rule(Policy.SEARCH).lock_wait == 0.5  # other policies have no override
+    assert rule(Policy.SEARCH).update.lock_wait == 0.5  # other policies have no override
 
 
 def test_run_update_takes_one_settings_value() -> None:
     params = inspect.signature(run_update).parameters
     assert list(params) == ["ws", "store", "get_embedder", "settings"]
+    assert list(inspect.signature(update_index).parameters) == ["ws", "settings", "embedder"]
+
+
+def test_a_damaged_index_is_repaired_under_its_own_policy(workspace: Path) -> None:
+    """A search that finds the database damaged rebuilds it as `Policy.REPAIR` says, through the
+    CLI on a real repository, and answers from the rebuilt index."""
+    from tests.helpers import memgit
+
+    assert memgit(workspace, "index").returncode == 0
+    database = workspace / ".git" / "memgit" / "index.sqlite"
+    database.write_bytes(b"this is no SQLite database" * 200)
+    proc = memgit(workspace, "search", "billing migration", "--json", "--mode", "bm25")
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    hits = json.loads(proc.stdout)["hits"]
+    assert any(hit["path"] == "memory/2026-01-05.md" for hit in hits)
+    assert POLICIES[Policy.REPAIR].update.rebuild and POLICIES[Policy.REPAIR].update.embed_seconds is None
 
 
 # -- "anything to do?" decided once on a commit ------------------------------------------------

@@ -23,6 +23,7 @@ from hypothesis.stateful import (
 )
 
 from memgit.core import paths
+from memgit.index.settings import UpdateSettings
 from memgit.index.store import Store
 from memgit.index.update import update_index
 from memgit.index.verify import verify_index
@@ -186,7 +187,7 @@ class IndexMachine(RuleBasedStateMachine):
     def index_work_tree(self, data: st.DataObject) -> None:
         """The uncommitted overlay: indexed, verified, and searchable with no commit."""
         assert self.ws is not None
-        update_index(self.ws, worktree=True, embedder=None)
+        update_index(self.ws, UpdateSettings(worktree=True), embedder=None)
         report = verify_index(self.ws, embedder=None)
         assert report.ok, report.differences
         searcher = Searcher(self.ws, embedder=None, auto_index=False)
@@ -204,12 +205,20 @@ class IndexMachine(RuleBasedStateMachine):
         report = update_index(self.ws, embedder=self.embedder)
         head_tree = self.git("rev-parse", "HEAD^{tree}").stdout.strip()
         assert report.tree == head_tree
+        if self.embedder is not None:
+            # The state between the text and its vectors: what is published is exactly what the
+            # vector files hold; then the fill publishes the rest, a batch at a time.
+            self.check_vector_files()
+            from memgit.index.fill import fill_vectors
+
+            filled = fill_vectors(self.ws, self.embedder, batch=3)
+            assert filled.pending == 0 and filled.filled <= report.pending_vectors, filled.to_dict()
         # With a model, verify also checks the vector files against the cache and the cache
         # against fresh embeddings; nothing may be left pending by a process that can embed.
         verify = verify_index(self.ws, embedder=self.embedder)
         assert verify.ok, verify.differences
         if self.embedder is not None:
-            assert report.pending_vectors == verify.pending_vectors == 0
+            assert verify.pending_vectors == 0
             self.check_vector_files()
         assert verify.tree == head_tree
         # Independent oracle: `git ls-tree` says which memory files HEAD holds, with which blobs.
@@ -249,8 +258,11 @@ class IndexMachine(RuleBasedStateMachine):
         )
         try:
             meta = store.meta()
-            chunk_ids = sorted(int(r[0]) for r in store.conn.execute("SELECT id FROM chunks"))
-            cached = dict(store.cache.vectors_for(None, meta["model_id"]))
+            pending = {int(r[0]) for r in store.conn.execute("SELECT id FROM pending")}
+            chunk_ids = sorted(int(r[0]) for r in store.conn.execute("SELECT id FROM chunks") if r[0] not in pending)
+            assert pending <= {int(r[0]) for r in store.conn.execute("SELECT id FROM chunks")}
+            assert int(meta.get("pending_vectors", "0")) == len(pending)
+            cached = {i: v for i, v in store.cache.vectors_for(None, meta["model_id"]) if i not in pending}
         finally:
             store.close()
         vset = VectorSet.open(self.root / ".git" / "memgit", meta["index_id"], int(meta["generation"]))

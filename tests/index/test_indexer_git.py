@@ -21,6 +21,7 @@ import pytest
 from memgit.errors import IndexLocked
 from memgit.index.filter_sql import Filter
 from memgit.index.lock import index_lock
+from memgit.index.settings import UpdateSettings
 from memgit.index.status import index_status
 from memgit.index.update import CHEAPER, update_index
 from memgit.index.verify import verify_index
@@ -146,7 +147,7 @@ def test_merge_clean_and_conflicted(repo: Path) -> None:
     merge = subprocess.run(["git", "merge", "--no-edit", "other"], cwd=repo, capture_output=True, text=True)
     assert merge.returncode != 0 and "CONFLICT" in merge.stdout
     # Mid-conflict: HEAD did not move, the index holds; the work-tree overlay indexes the markers.
-    assert index(repo)["mode"] == "noop"
+    assert index(repo, "--committed")["mode"] == "noop"
     overlay = index(repo, "--worktree")
     assert overlay["changed_paths"] >= 1
     assert found(repo, "Rooibosqua") == {"MEMORY.md"}
@@ -390,7 +391,7 @@ def test_one_file_commit_in_a_large_workspace_is_incremental(workspace: Path) ->
 
 
 # -- the work-tree overlay and status ------------------------------------------------------------
-def test_worktree_overlay_then_plain_index_drops_it(repo: Path) -> None:
+def test_worktree_overlay_kept_by_a_plain_index_dropped_by_committed(repo: Path) -> None:
     write(repo / "MEMORY.md", (repo / "MEMORY.md").read_text() + "- Uncommittedkoala preference.\n")
     write(repo / "memory" / "untracked.md", "Untrackedmoose idea.\n")
     (repo / "memory" / "2026-01-05.md").unlink()
@@ -408,8 +409,9 @@ def test_worktree_overlay_then_plain_index_drops_it(repo: Path) -> None:
     st = status(repo)
     assert st["worktree_overlay"] == ["MEMORY.md", "memory/2026-01-05.md", "memory/untracked.md"]
     assert st["up_to_date"] is False
-    # A plain update goes back to HEAD exactly.
-    data = index(repo)
+    # A plain update keeps them (searches include the work tree); `--committed` goes back to HEAD exactly.
+    assert index(repo)["mode"] == "noop" and status(repo)["worktree_overlay"] == st["worktree_overlay"]
+    data = index(repo, "--committed")
     assert data["mode"] == "incremental"
     assert found(repo, "Uncommittedkoala") == set()
     assert found(repo, "Untrackedmoose") == set()
@@ -455,10 +457,10 @@ def test_held_lock_fails_fast_in_process(repo: Path, monkeypatch: pytest.MonkeyP
     with index_lock(ws):
         started = time.monotonic()
         with pytest.raises(IndexLocked, match="another memgit run is updating the index"):
-            update_index(ws, lock_timeout=0)
+            update_index(ws, UpdateSettings(lock_wait=0))
         assert time.monotonic() - started < 2
     # Released: the next update runs.
-    assert update_index(ws, lock_timeout=0).mode == "noop"
+    assert update_index(ws, UpdateSettings(lock_wait=0)).mode == "noop"
     assert verify_index(ws).ok
 
 
@@ -648,7 +650,8 @@ def test_git_operations_with_vectors(workspace: Path, tiny_model: Path, monkeypa
     assert shown.returncode == 0 and "1 pending" in shown.stdout, shown.stdout
     # The next run that can embed fills what is pending, incrementally.
     data = index(workspace, env=env)
-    assert (data["mode"], data["vectors_filled"], data["embedded"], data["pending_vectors"]) == ("incremental", 1, 1, 0)
+    # The text is as it was (noop); the fill phase publishes the pending vector.
+    assert (data["mode"], data["vectors_filled"], data["embedded"], data["pending_vectors"]) == ("noop", 1, 1, 0)
     st = status(workspace)
     assert st["pending_vectors"] == 0 and st["counts"]["vectors"] == st["counts"]["chunks"]
     assert vector_hits_agree(workspace) == st["counts"]["chunks"]

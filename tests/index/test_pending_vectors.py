@@ -23,12 +23,13 @@ import pytest
 
 from memgit.index.freshen import POLICIES, Policy
 from tests.conftest import shared_cache_dir
-from tests.helpers import REPO_ROOT, commit_all, git, memgit, memgit_json, write
+from tests.helpers import REPO_ROOT, commit_all, git, memgit, memgit_json, run_async, wait_until, write
 
 ROOT = REPO_ROOT
 #: What a wheel of memgit needs (pyproject's build, the shipped hooks and templates).
 SOURCE_PARTS = ("memgit", "hooks", "templates", "pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "LICENSE")
-LACKING = re.compile(r"(\d+)(?: of (\d+))? chunks have no vector yet")
+LACKING = re.compile(r"vectors pending for (\d+) chunks")
+OVER = re.compile(r"hybrid over (\d+) of (\d+) chunks; vectors pending for (\d+) chunks")
 
 
 @pytest.fixture(scope="module")
@@ -135,8 +136,8 @@ def test_a_search_says_exactly_how_many_chunks_lack_vectors(
 ) -> None:
     monkeypatch.setenv("MEMGIT_MODEL", str(tiny_model))
     memgit_json(framework_ws, "index")
-    fill = POLICIES[Policy.SEARCH].top_up
-    assert fill is not None
+    fill = POLICIES[Policy.SEARCH].fill
+    assert fill is not None and fill.limit is not None
     count = fill.limit + 40
     for i in range(count):
         write(framework_ws / "memory" / "bulk" / f"b{i:03d}.md", f"# b{i}\n\n- bulk kestrel note {i}\n")
@@ -152,8 +153,9 @@ def test_a_search_says_exactly_how_many_chunks_lack_vectors(
     left = status["counts"]["pending_vectors"]
     assert 0 < left <= count - 1  # a bounded share was filled inline, not all
     assert lacking(result["notices"]) == left
-    match = next(LACKING.search(n) for n in result["notices"] if LACKING.search(n))
+    match = next(OVER.search(n) for n in result["notices"] if OVER.search(n))
     assert int(match.group(2)) == status["counts"]["chunks"]
+    assert int(match.group(1)) == status["counts"]["chunks"] - left
     assert "`memgit index` embeds them" in next(n for n in result["notices"] if LACKING.search(n))
     # A hit whose chunk has no vector says so (no score), not a similarity of 0.0.
     assert [h["path"] for h in result["hits"]] == [newest] and result["hits"][0]["vector_score"] is None
@@ -167,7 +169,8 @@ def test_a_search_says_exactly_how_many_chunks_lack_vectors(
 
 
 def test_a_plain_hook_with_the_model_fills_pending_vectors(workspace: Path, tiny_model: Path) -> None:
-    """A hook in the user's own environment (plain git hooks) fills what another left pending."""
+    """A hook in the user's own environment (plain git hooks) fills what another left pending:
+    the fill it starts in the background, detached, after git has returned."""
     model = {"MEMGIT_MODEL": str(tiny_model)}
     memgit_json(workspace, "index", env=model)
     for i in range(5):
@@ -180,24 +183,27 @@ def test_a_plain_hook_with_the_model_fills_pending_vectors(workspace: Path, tiny
     # The hook's embedding budget is wall time (half a second): give it room, so a loaded machine
     # (xdist's other worker, other jobs) cannot leave a tiny note pending. The budget itself is not
     # what this test is about.
-    hook_env = {**os.environ, **model, "MEMGIT_HOOK_EMBED_SECONDS": "60"}
+    hook_env = {**os.environ, **model, "MEMGIT_HOOK_EMBED_SECONDS": "60", "MEMGIT_BACKGROUND_FILL": "1"}
     proc = subprocess.run(["git", "commit", "-qm", "more"], cwd=workspace, capture_output=True, text=True, env=hook_env)
     assert proc.returncode == 0, proc.stderr
+    wait_until(
+        lambda: memgit_json(workspace, "status", env=model)["counts"]["pending_vectors"] == 0,
+        "the background fill published every pending vector",
+    )
+    wait_until(lambda: "memgit fill:" in (workspace / ".git" / "memgit" / "fill.log").read_text(), "the fill ended")
+    assert "5 vectors published" in (workspace / ".git" / "memgit" / "fill.log").read_text()
     status = memgit_json(workspace, "status", env=model)
-    assert status["up_to_date"] and status["counts"]["pending_vectors"] == 0, status
+    assert status["up_to_date"] and status["counts"]["vectors"] == status["counts"]["chunks"], status
     assert memgit_json(workspace, "index", "--verify", env=model)["verify"]["ok"]
 
 
-def test_a_hook_past_two_thousand_pending_embeds_its_own_chunks_and_fills_none(
-    workspace: Path, tiny_model: Path
-) -> None:
+def test_a_hook_embeds_its_own_chunks_and_fills_none_while_git_waits(workspace: Path, tiny_model: Path) -> None:
     """After a checkout far back or an adoption, thousands of vectors are pending: the hook's half
-    second would fill a handful of them while git waits, so it leaves them to `memgit index`."""
+    second would fill a handful of them while git waits, so it embeds its own chunk and leaves the
+    rest to a fill (here none runs: MEMGIT_BACKGROUND_FILL=0)."""
     model = {"MEMGIT_MODEL": str(tiny_model)}
     memgit_json(workspace, "index", env=model)
-    bound = POLICIES[Policy.HOOK].fill_max_pending
-    assert bound is not None
-    count = bound + 10
+    count = 2_010
     sections = "".join(f"## s{i}\n\n- bulk note {i} on basalt\n\n" for i in range(count))
     write(workspace / "memory" / "bulk.md", "# bulk\n\n" + sections)
     commit_all(workspace, "bulk")
@@ -253,6 +259,6 @@ def test_the_mcp_server_fills_pending_vectors_in_the_background(workspace: Path,
                 last = (await session.call_tool("memory_search", {"query": "basalt note"})).structured_content
                 assert last is not None and last["hits"] and lacking(last["notices"]) == 0
 
-    anyio.run(scenario)
+    run_async(scenario)
     assert memgit_json(workspace, "index", "--verify", env=model)["verify"]["ok"]
     assert json.loads(memgit(workspace, "status", "--json", env=model).stdout)["vec0"]["waiting"] is False

@@ -163,3 +163,33 @@ def test_closest_rows_are_the_smallest_distances(distance: np.ndarray, count: in
     left = np.setdiff1d(np.arange(len(distance)), chosen)
     if len(chosen) and len(left):
         assert distance[chosen].max() <= distance[left].min()
+
+
+def test_building_codes_from_the_base_file_keeps_it_out_of_memory(tmp_path: Path) -> None:
+    """The MCP server builds the 1-bit codes when it first opens a new base (after a full build or
+    a fill's compaction): read by pread a block at a time, the float matrix never becomes the
+    process's memory (it made the server's first start peak at +300 MB at 100k chunks)."""
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    from memgit.index import vectors
+
+    rows = 60_000  # 92 MB of floats
+    matrix = np.random.default_rng(3).standard_normal((rows, 384)).astype("<f4")
+    vectors.write_base(tmp_path, "1" * 32, 2, np.arange(1, rows + 1), matrix, 384)
+    del matrix
+    script = (
+        "from pathlib import Path\n"
+        "from memgit.index.quantized import write_codes\n"
+        "from memgit.index.vectors import VectorSet\n"
+        "peak = lambda: int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1]) // 1024\n"
+        f"base = VectorSet.open(Path({str(tmp_path)!r}), '1' * 32, 2).base\n"
+        "before = peak()\n"
+        "write_codes(Path(" + repr(str(tmp_path)) + "), base)\n"
+        "print(peak() - before)\n"
+    )
+    grew = int(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout)
+    assert grew < 40, f"building the codes grew the peak RSS by {grew} MB (the floats are 92 MB)"
+    assert (tmp_path / "vectors.bin").is_file()

@@ -105,3 +105,19 @@ def test_vectors_are_read_as_arrays_and_compared_bit_for_bit() -> None:
     assert _rows_differing(zero, minus) == 1  # equal as floats, not as the blobs a table stores
     assert _rows_differing(zero, zero.copy()) == 0
     assert _rows_differing(zero, zero[:1]) == 2
+
+
+def test_index_output_and_work_are_one_choice_each_as_the_flags_were(workspace: Path) -> None:
+    """`--json` with `--quiet` still prints the JSON report; `--quiet` alone prints nothing;
+    `--full` rebuilds; `--fill-in-background` with `--full` only fills (as before they were one
+    field each: issue 49)."""
+    _notes(workspace, 3)
+    both = memgit(workspace, "index", "--quiet", "--json", env=NO_MODEL)
+    assert both.returncode == 0, both.stderr
+    assert json.loads(both.stdout)["mode"] == "full"
+    quiet = memgit(workspace, "index", "-q", env=NO_MODEL)
+    assert quiet.returncode == 0 and quiet.stdout == "", quiet.stdout
+    assert memgit_json(workspace, "index", "--full", env=NO_MODEL)["mode"] == "full"
+    assert memgit_json(workspace, "index", env=NO_MODEL)["mode"] == "noop"
+    fill = memgit(workspace, "index", "--full", "--fill-in-background", "--json", env=NO_MODEL)
+    assert fill.returncode == 0 and fill.stdout == "", fill.stdout  # filled (nothing pending), no rebuild report

@@ -53,7 +53,7 @@ def test_batch_records_every_query_and_switches_work(workspace: Path, tmp_path: 
     queries.write_text("tea\nbilling service\n\nmigration\n")
     env = {**BM25, "MEMGIT_NOW": "2026-03-02T08:00:00"}
     assert memgit(workspace, "search", "--batch", str(queries), env=env).returncode == 0
-    recorded = {line["query"] for line in ledger_lines(workspace)}
+    recorded = {line["query"] for line in ledger_lines(workspace) if "query" in line}
     assert recorded == {"tea", "billing service", "migration"}
     count = len(ledger_lines(workspace))
     assert memgit(workspace, "search", "tea", env={**env, "MEMGIT_NO_RECALL": "1"}).returncode == 0
@@ -153,3 +153,27 @@ def test_mcp_search_records_and_read_only_does_not(workspace: Path, monkeypatch:
     assert len(files) == 1
     lines = [json.loads(line) for line in files[0].read_text().splitlines()]
     assert lines and lines[0]["query"] == "database migration" and lines[0]["path"] == "memory/2026-01-05.md"
+
+
+def test_a_query_is_kept_once_per_search_and_capped(workspace: Path) -> None:
+    """Issue 48: a 100 KB query was kept whole on every hit's line (a 601 KB spool, a 603 KB
+    commit, union-merged forever). Now its text is on the search's first line, cut to 300
+    characters, and dreaming's reader gives it back to every hit of the search by its hash."""
+    for n in range(4):
+        write(workspace / "memory" / f"2026-02-0{n + 1}.md", f"# day\n\n- The billing service note {n}.\n")
+    commit_all(workspace, "notes")
+    query = "billing service " + " ".join(f"word{i}" for i in range(12_000))  # ~100 KB
+    assert len(query) > 100_000
+    proc = memgit(workspace, "search", query, "-k", "5", "--now", "2026-03-02T10:00:00+00:00", env=BM25)
+    assert proc.returncode == 0, proc.stderr
+    lines = ledger_lines(workspace)
+    assert len(lines) >= 3
+    assert [("query" in line) for line in lines] == [True] + [False] * (len(lines) - 1)
+    kept = lines[0]["query"]
+    assert kept.startswith("billing service word0") and kept.endswith("…") and len(kept) <= 301
+    assert {line["q"] for line in lines} == {query_hash(query)}
+    assert (workspace / SPOOL).stat().st_size < 2_000
+    assert memgit(workspace, "recalls", "publish", env=BM25).returncode == 0
+    assert (workspace / LEDGER).stat().st_size < 2_000
+    read = parse_ledger([(LEDGER, (workspace / LEDGER).read_text())])
+    assert [r.query for r in read.recalls] == [kept] * len(lines)

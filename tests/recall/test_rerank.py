@@ -13,7 +13,7 @@ from memgit.config import SearchConfig
 from memgit.recall import rerank_weights
 from memgit.recall.ranking import Candidate, decay
 from memgit.recall.rerank import FEATURES, day_match, features, query_cues, query_dates, rerank
-from tests.helpers import assert_clean_error, commit_all, memgit, write
+from tests.helpers import commit_all, memgit, write
 
 
 def cand(i: int, text: str, day: str | None = "2026-03-03", t: float = 0.5, v: float = 0.5) -> Candidate:
@@ -95,7 +95,10 @@ def _search(ws: Path, query: str, env: dict[str, str]) -> dict:
 def test_rerank_opt_in_through_the_cli(workspace: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     from memgit.embed.tiny import write_tiny_bert_gguf
 
-    env = {"MEMGIT_MODEL": str(write_tiny_bert_gguf(tmp_path_factory.mktemp("tiny") / "tiny.gguf"))}
+    # The session's clock (MEMGIT_NOW), as memgit dates a search's decay: the machine's local date
+    # would differ from the search's around midnight.
+    now = "2026-05-01T12:00:00+00:00"
+    env = {"MEMGIT_MODEL": str(write_tiny_bert_gguf(tmp_path_factory.mktemp("tiny") / "tiny.gguf")), "MEMGIT_NOW": now}
     write(workspace / "memory" / "2026-03-03.md", "# 2026-03-03\n\n- The team shipped the invoice exporter.\n")
     write(
         workspace / "memory" / "2026-04-10.md",
@@ -116,7 +119,11 @@ def test_rerank_opt_in_through_the_cli(workspace: Path, tmp_path_factory: pytest
     top = after["hits"][0]
     assert top["path"] == "memory/2026-03-03.md"  # the dated log the query names
     cfg = SearchConfig()
-    assert top["score"] == pytest.approx(decay(top["day"], date.today(), cfg.half_life_days, cfg.decay_floor), abs=1e-4)
+    assert top["score"] == pytest.approx(
+        decay(top["day"], date.fromisoformat(now[:10]), cfg.half_life_days, cfg.decay_floor), abs=1e-4
+    )
     assert min(h["score"] for h in after["hits"]) == 0.0
     write(workspace / "memgit.toml", "[search]\nrerank = 'sometimes'\n")
-    assert_clean_error(memgit(workspace, "search", query, env=env), "rerank")
+    bad = memgit(workspace, "search", query, "--json", env=env)  # the default (off), with one warning
+    assert bad.returncode == 0 and "memgit.toml:2: search.rerank must be true or false" in bad.stderr
+    assert [h["score"] for h in json.loads(bad.stdout)["hits"]] == [h["score"] for h in before["hits"]]

@@ -32,6 +32,7 @@ HIT_KEYS = {
     "vector_score",
     "start_char",
     "end_char",
+    "also_in",
 }
 LONG_LINE = "Longlinemarker " + " ".join(f"word{i}" for i in range(400))
 

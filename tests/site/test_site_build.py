@@ -93,7 +93,7 @@ def test_build_example_workspace_pages(tmp_path: Path) -> None:
     assert 'id="L4"' in note and "dry-run of the Postgres 16 upgrade" in note and note.count("<h1") == 1
     assert 'rel="next" href="2026-11-24.html"' in note and 'rel="prev"' not in note
     source = (out / "source" / "memory" / "2026-11-23.html").read_text()
-    assert re.search(r'id="L4"><span class="ln" aria-hidden="true">4</span><span class="text">- Heron: dry-run', source)
+    assert re.search(r'<div id="L4">- Heron: dry-run', source)
     dreams = (out / "dreams.html").read_text()
     assert "There are no dreams yet" in dreams
     checked, problems = check_links(out)
@@ -131,9 +131,7 @@ def test_provenance_links_to_lines_then_to_a_snapshot_when_they_change(
     assert 'class="prov-current" href="notes/memory/2026-02-06.html"' in home
     snapshot = (out / snap).read_text()
     assert "it has changed since" in snapshot and "Sunday 06:00 UTC" in snapshot
-    assert re.search(
-        r'id="L10"><span class="ln" aria-hidden="true">10</span><span class="text">- The Heron cutover', snapshot
-    )
+    assert re.search(r'<div id="L10">- The Heron cutover', snapshot)
     assert "../../../notes/memory/2026-02-06.html" in snapshot
     assert promotion_commit[:7] in home  # the promotion found in the last build is kept, not lost
     full = tmp_path / "full"
@@ -533,3 +531,71 @@ def test_rebuild_after_a_new_day_and_a_new_link_equals_a_full_build(tmp_path: Pa
     build(ws, full)
     assert tree_bytes(full) == tree_bytes(out)
     assert check_links(out)[1] == []
+
+
+def _progress_workspace(root: Path) -> Path:
+    return make_workspace(
+        root, {f"memory/2026-01-{day:02d}.md": f"# Day {day}\n\n- fact {day}\n" for day in range(1, 29)}
+    )
+
+
+def test_progress_is_said_from_the_first_tick_off_a_terminal(tmp_path: Path) -> None:
+    """Off a terminal (CI, a pipe) the build says what it is doing every few seconds on stderr
+    (here every 0.02 s, `MEMGIT_PROGRESS_SECONDS`), and stdout stays the JSON report."""
+    import json
+    import subprocess
+    import sys
+
+    ws = _progress_workspace(tmp_path / "ws")
+    env = {**__import__("os").environ, **BM25, "MEMGIT_PROGRESS_SECONDS": "0.02"}
+    env.pop("MEMGIT_NO_PROGRESS", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "memgit", "site", "build", "-o", str(tmp_path / "out"), "--json"],
+        cwd=ws,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(proc.stdout)["pages"] > 28
+    lines = proc.stderr.splitlines()
+    assert lines and all(re.fullmatch(r"site: [a-z ]+( \d+/\d+)? \(\d+ s\)", line) for line in lines), lines
+    assert "\r" not in proc.stderr
+
+
+def test_progress_on_a_terminal_is_one_line_redrawn_with_counts(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    ws = _progress_workspace(tmp_path / "ws")
+    env = {**os.environ, **BM25, "MEMGIT_SITE_JOBS": "1", "MEMGIT_PROGRESS_SECONDS": "0.01"}
+    env.pop("MEMGIT_NO_PROGRESS", None)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memgit", "site", "build", "-o", str(tmp_path / "out"), "--json"],
+        cwd=ws,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+    )
+    os.close(slave)
+    said = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the build closed its end
+            break
+        if not chunk:
+            break
+        said += chunk
+    assert proc.wait(timeout=300) == 0
+    os.close(master)
+    text = said.decode()
+    if proc.stdout is not None:
+        proc.stdout.close()
+    drawn = [part.strip() for part in text.split("\r") if part.strip() and not part.startswith("\x1b[K")]
+    assert drawn and all(re.fullmatch(r"site: [a-z ]+( \d+/\d+)? \(\d+ s\)", part) for part in drawn), text
+    assert text.endswith("\r\x1b[K")  # the line is wiped when the build ends
+    assert "\n" not in text.replace("\r\n", "")  # redrawn in place, never a line a tick

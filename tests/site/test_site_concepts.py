@@ -65,9 +65,7 @@ def target_lines(page: Path, href: str) -> list[str]:
     html = source.read_text(encoding="utf-8") if source.is_file() else html
     out = []
     for number in range(int(match[1]), int(match[2] or match[1]) + 1):
-        found = re.search(
-            rf'id="L{number}"><span class="ln" aria-hidden="true">{number}</span><span class="text">(.*?)</span>', html
-        )
+        found = re.search(rf'<div id="L{number}"(?: class="h")?>(.*?)</div>', html)
         assert found, f"{href}: no line {number}"
         out.append(found[1])
     return out

@@ -127,12 +127,12 @@ def test_dream_actions_from_trailers() -> None:
 
 
 def test_summary_and_concepts() -> None:
-    summary = models.summarise("memory/x.md", b"# Title\n\n- first fact #Alpha\n- more #beta and #alpha\n", 1000)
+    summary = models.summarise_text("memory/x.md", "# Title\n\n- first fact #Alpha\n- more #beta and #alpha\n")
     assert (summary.title, summary.first, summary.lines) == ("Title", "first fact #Alpha", 4)
     assert summary.concepts == {"alpha": [3, 4], "beta": [4]}
-    assert models.summarise("x", b"\xff", 1000).problem.startswith("not valid UTF-8")
-    assert models.summarise("x", b"a\x00b", 1000).problem.startswith("binary")
-    assert models.summarise("x", b"abc", 2).problem.startswith("larger than 2 bytes")
+    assert str(models.decode(b"\xff", 1000)[1]).startswith("not valid UTF-8")
+    assert str(models.decode(b"a\x00b", 1000)[1]).startswith("binary")
+    assert str(models.decode(b"abc", 2)[1]).startswith("larger than 2 bytes")
 
 
 def test_plain_text_summaries_end_in_an_ellipsis() -> None:
@@ -140,7 +140,7 @@ def test_plain_text_summaries_end_in_an_ellipsis() -> None:
     assert models.plain_text("```python") == "" and models.plain_text("plain words") == "plain words"
     cut = models.shorten("word " * 60, 40)
     assert cut.endswith("…") and len(cut) <= 40 and not cut[:-1].endswith(" ")
-    summary = models.summarise("memory/x.md", b"# T\n\n- **John**: " + b"long " * 80 + b"\n", 10_000)
+    summary = models.summarise_text("memory/x.md", "# T\n\n- **John**: " + "long " * 80 + "\n")
     assert summary.first.startswith("John: long") and summary.first.endswith("…")
 
 

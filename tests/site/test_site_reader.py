@@ -159,9 +159,7 @@ def in_view(page: object, selector: str) -> bool:
 def test_line_anchor_lands_on_the_rendered_block(browser: object, site: Path) -> None:
     page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
     text = (site / "source" / "memory" / "heron.html").read_text()
-    number = int(
-        re.search(r'id="L(\d+)"><span class="ln" aria-hidden="true">\d+</span><span class="text">- Zeppelin', text)[1]
-    )
+    number = int(re.search(r'<div id="L(\d+)">- Zeppelin', text)[1])
     page.goto(site.as_uri() + f"/notes/memory/heron.html#L{number}")
     page.wait_for_selector(".blk.hl")
     assert "Zeppelinrunbook" in page.inner_text(".blk.hl") and in_view(page, ".blk.hl")
@@ -173,6 +171,30 @@ def test_line_anchor_lands_on_the_rendered_block(browser: object, site: Path) ->
     assert page.locator("a.tag").first.get_attribute("href").endswith("concepts/ops.html")
     assert page.locator("a.ref").first.get_attribute("href") == "2026-02-02.html#L5"
     assert page.locator(".table-wrap").evaluate("e => e.getBoundingClientRect().right <= window.innerWidth")
+    page.close()
+
+
+def test_source_lines_show_their_numbers_and_a_click_on_one_sets_the_address(browser: object, site: Path) -> None:
+    """The stylesheet draws the numbers (no element a line): they read 1, 2, 3… beside the text,
+    copying the text leaves them out, and a click in the number's gutter sets `#Ln`."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
+    page.goto(site.as_uri() + "/source/memory/heron.html")
+    text = (site / "source" / "memory" / "heron.html").read_text()
+    number = int(re.search(r'<div id="L(\d+)">- Zeppelin', text)[1])
+    drawn = page.evaluate(
+        """n => { const row = document.getElementById('L' + n);
+        row.scrollIntoView();
+        return getComputedStyle(row, '::before').content; }""",
+        number,
+    )
+    assert drawn.startswith("counter(ln)"), drawn
+    assert page.inner_text(f"#L{number}").startswith("- Zeppelin")  # the text holds no number
+    box = page.locator(f"#L{number}").bounding_box()
+    page.mouse.click(box["x"] + box["width"] - 8, box["y"] + box["height"] / 2)  # on the text: no address
+    assert page.evaluate("location.hash") == ""
+    page.mouse.click(box["x"] + 8, box["y"] + box["height"] / 2)
+    page.wait_for_function(f"location.hash === '#L{number}'")
+    assert page.evaluate(f"document.getElementById('L{number}').classList.contains('hl')")
     page.close()
 
 

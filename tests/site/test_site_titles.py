@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from memgit.site import titles
 from memgit.site.inputs import ZERO
-from memgit.site.pages import snapshot_links
+from memgit.site.pages import past_versions, snapshot_links, version_budget
 from memgit.site.renames import follow, past_names
 from memgit.site.repo_markdown import blank_front_matter, fix_cells
 
@@ -103,9 +103,24 @@ def test_follow_chains_renames_and_stops_at_each_rename() -> None:
 def test_snapshot_links_one_page_a_blob_and_bounded() -> None:
     c = {n: f"{n:x}" * 40 for n in range(5)}  # full commit ids: snapshot urls take nothing shorter
     rows = [_row(c[4], "now"), _row(c[3], "a"), _row(c[2], "b"), _row(c[1], "a"), _row(c[0], ZERO)]
-    links = snapshot_links("n.md", "now", rows, keep=10)
+    assert [v[1:] for v in past_versions("n.md", "now", rows, keep=10)] == [(c[3], "a"), (c[2], "b")]
+    links = snapshot_links("n.md", "now", rows, allowed=("a", "b"))
     assert links[c[4]] == "notes/n.html"
     assert links[c[3]] == links[c[1]] == f"snap/{c[3][:12]}/n.html" != links[c[2]]
     assert c[0] not in links
-    assert set(snapshot_links("n.md", "now", rows, keep=1).values()) == {"notes/n.html", f"snap/{c[3][:12]}/n.html"}
-    assert set(snapshot_links("n.md", "now", rows, keep=0).values()) == {"notes/n.html"}
+    assert [v[2] for v in past_versions("n.md", "now", rows, keep=1)] == ["a"]
+    assert set(snapshot_links("n.md", "now", rows, allowed=("a",)).values()) == {
+        "notes/n.html",
+        f"snap/{c[3][:12]}/n.html",
+    }
+    assert set(snapshot_links("n.md", "now", rows, allowed=()).values()) == {"notes/n.html"}
+
+
+def test_the_site_wide_budget_keeps_the_newest_versions_of_all_notes() -> None:
+    versions = {
+        "a.md": [("2026-03-05", "c5", "a4"), ("2026-03-01", "c1", "a3")],
+        "b.md": [("2026-03-04", "c4", "b2"), ("2026-03-03", "c3", "b1"), ("2026-02-01", "c0", "b0")],
+    }
+    assert version_budget(versions, 3) == {"a.md": ("a4",), "b.md": ("b1", "b2")}
+    assert version_budget(versions, 0) == {}
+    assert version_budget(versions, 99) == {"a.md": ("a3", "a4"), "b.md": ("b0", "b1", "b2")}

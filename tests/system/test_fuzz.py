@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 from memgit.core import provenance
 from memgit.core.chunking import char_token_counter, chunk_lines, split_lines
 from memgit.core.paths import glob_to_regex, is_memory_path, normalise_user_path
-from memgit.core.text import NotText, decode_memory_text, fts_query, fts_text
+from memgit.core.text import NotText, decode_memory_text, fts_text, match_expression, query_terms
 from memgit.core.transcripts import transcript_lines
 from memgit.errors import MemgitError
 from memgit.lint import rules
@@ -193,7 +193,7 @@ def fts_table() -> Iterator[sqlite3.Connection]:
 @FUZZ
 @given(TEXT)
 def test_fts_query_never_errors(fts_table: sqlite3.Connection, query: str) -> None:
-    expression = fts_query(query)
+    expression = match_expression(query_terms(query))
     if expression is None:
         return
     fts_table.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY rank", (expression,)).fetchall()

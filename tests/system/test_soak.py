@@ -29,7 +29,7 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.helpers import TODAY, git, memgit, write
+from tests.helpers import TODAY, git, memgit, run_async, write
 
 SECONDS = float(os.environ.get("MEMGIT_SOAK_SECONDS", "45"))
 WORDS = ["heron", "basalt", "lantern", "quartz", "meadow", "cobalt", "falcon", "juniper", "saffron", "tundra"]
@@ -194,7 +194,7 @@ def test_soak_search_and_append_while_git_runs_hooks(workspace: Path, monkeypatc
                         failures.append(f"lost from search: {token}")
                 samples.append((time.monotonic() - started, rss_kib(pid), open_fds(pid)))
 
-    anyio.run(scenario)
+    run_async(scenario)
 
     assert churn.errors == []
     assert churn.rounds >= 3, "git did too little to call this a soak"

@@ -1,0 +1,63 @@
+"""Where a note's lines belong (pure): inside a fenced block, or a lead-in whose content is below.
+
+A shell `# comment` inside a fenced code block is no heading, and a line of code is no fact on its
+own; a line ending in ":" whose content is the block or the list below it ("Run the backup like
+this:") says nothing alone. Dreaming promotes neither: a copy of one would be half of what was
+written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_FENCE = re.compile(r"^\s{0,3}(?P<mark>`{3,}|~{3,})")
+_LIST = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+_TABLE = re.compile(r"^\s*\|")
+
+
+def fenced_lines(lines: Sequence[str]) -> frozenset[int]:
+    """1-based numbers of the lines of fenced code blocks, their fences included (an unclosed
+    fence runs to the end, as CommonMark reads it)."""
+    out: set[int] = set()
+    opened: str | None = None
+    for number, line in enumerate(lines, 1):
+        match = _FENCE.match(line)
+        if opened is None:
+            if match:
+                opened = match["mark"]
+                out.add(number)
+            continue
+        out.add(number)
+        if (
+            match
+            and match["mark"][0] == opened[0]
+            and len(match["mark"]) >= len(opened)
+            and not line.strip()[len(match["mark"]) :].strip()
+        ):
+            opened = None
+    return frozenset(out)
+
+
+def continues_below(lines: Sequence[str], number: int) -> bool:
+    """Line `number` (1-based) is a lead-in: it ends in ":" and the next non-blank line opens a
+    fenced block, a list, a table or an indented block; or a fenced block opens right below it,
+    with no blank line between ("… → every PR opened since shows" / "```" / the message)."""
+    text = lines[number - 1].rstrip() if 0 < number <= len(lines) else ""
+    if number < len(lines) and _FENCE.match(lines[number]) and text.strip():
+        return True
+    if not text.endswith(":"):
+        return False
+    for below in lines[number:]:
+        if not below.strip():
+            continue
+        indent = len(below) - len(below.lstrip())
+        own = len(text) - len(text.lstrip())
+        return bool(_FENCE.match(below) or _LIST.match(below) or _TABLE.match(below) or indent > own)
+    return False
+
+
+def table_row(line: str) -> bool:
+    """A row of a Markdown table: without its header row it says half of what it holds."""
+    stripped = line.strip()
+    return stripped.startswith("|") and stripped.count("|") >= 2
