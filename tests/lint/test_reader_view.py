@@ -63,7 +63,8 @@ def escaped(draw: st.DrawFn, lines: list[str]) -> tuple[str, str]:
 
 def values(line: str) -> list[str]:
     """The generated parts of a secret line's secret: tokens of 4+ characters holding a digit,
-    inside the value the rules bound on the plain line (a URL's port or a label's number beside
+    inside the value the rules bound on the plain line, or that value itself when it is printed in
+    groups shorter than that (a URL's port or a label's number beside
     the secret stay: redaction replaces the value, not the line). A rule that bounds no value
     (a key block) takes the line whole, so every token counts."""
     from memgit.lint.secrets import find_secrets
@@ -73,6 +74,8 @@ def values(line: str) -> list[str]:
     if any(hit.value is None for hit in hits):
         return tokens
     parts = [t for t in tokens if any(hit.value and t in hit.value for hit in hits)]
+    if not parts:  # a code printed in short groups ("469 250"): the bounded value is the part
+        parts = [hit.value for hit in hits if hit.value and re.search(r"\d", hit.value)]
     assert parts, (line, hits)  # the rule's value holds the generated part, not some other token
     return parts
 
