@@ -8,30 +8,45 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import click
 
-from memgit.cli.options import flag, option, options
+from memgit.cli.options import choice, flag, option, options, switch
 from memgit.cli.output import cwd_of as _cwd
 from memgit.cli.output import emit as _emit
 from memgit.cli.output import workspace_from
 from memgit.githooks.types import HOOK_TYPES as _HOOK_TYPES
 
 
+class Judged(Enum):
+    """What `memgit lint` judges: the work tree, the next commit, or the work tree and every
+    commit made already (its authors, committers and messages)."""
+
+    TREE = "tree"
+    STAGED = "staged"
+    HISTORY = "history"
+
+
 @dataclass(frozen=True)
 class LintOptions:
     """The options of `memgit lint` (its PATHS stay an argument)."""
 
-    staged: bool = flag("--staged", help="Lint what is staged for the next commit (the pre-commit hook).")
+    judged: Judged = choice(
+        Judged.TREE,
+        switch("--staged", Judged.STAGED, help="Lint what is staged for the next commit (the pre-commit hook)."),
+        switch(
+            "--history",
+            Judged.HISTORY,
+            help="Also check the authors, committers and messages of every commit in HEAD's history for secrets "
+            "(with --staged: the staged files only).",
+        ),
+    )
     every_line: bool = flag(
         "--all",
         help="Judge every line of the files; --staged alone judges only the lines the commit adds or changes.",
-    )
-    history: bool = flag(
-        "--history",
-        help="Also check the authors, committers and messages of every commit in HEAD's history for secrets.",
     )
     strict: bool = flag("--strict", help="Exit 1 on warnings too.")
     as_json: bool = flag("--json", help="Print findings as JSON.")
@@ -56,10 +71,9 @@ def lint_command(ctx: click.Context, paths: tuple[str, ...], opts: LintOptions) 
 
     cwd = _cwd(ctx)
     ws = workspace_from(ctx)
-    if opts.history and opts.staged:
-        raise click.UsageError("--history reads the commits made already; --staged checks the next one: use one")
-    report = lint_workspace(ws, paths, staged=opts.staged, cwd=cwd, every_line=opts.every_line)
-    if opts.history:
+    staged = opts.judged is Judged.STAGED
+    report = lint_workspace(ws, paths, staged=staged, cwd=cwd, every_line=opts.every_line)
+    if opts.judged is Judged.HISTORY:
         report.findings.extend(lint_history(ws))
     failed = bool(report.errors) or (opts.strict and bool(report.findings))
     if opts.as_json:

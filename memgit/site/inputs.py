@@ -67,6 +67,16 @@ def public_subjects(rows: list[dict]) -> list[dict]:
     return [{**row, "subject": PRIVATE_SUBJECT} if row.get("private") else row for row in rows]
 
 
+def redacted_commit(commit: dict, redact: Callable[[str], tuple[str, str | None]]) -> dict:
+    """`commit` with its subject and author (shown beside it) as `redact` shows them, when flagged."""
+    changed = {}
+    for key in ("subject", "author"):
+        text, code = redact(commit.get(key) or "")
+        if code:
+            changed[key] = text
+    return {**commit, **changed} if changed else commit
+
+
 def _image_suffix(path: str) -> str:
     dot = path.rfind(".")
     suffix = path[dot:].lower() if dot > path.rfind("/") else ""
@@ -366,17 +376,8 @@ class Inputs:
         holds them (`memgit lint --history` names them)."""
         if not self.redacting:
             return commits
-        out = []
-        for commit in commits:
-            changed = {}
-            for key in ("subject", "author"):  # the author's name is shown beside it
-                text, code = redact_line(
-                    commit.get(key) or "", entropy_threshold=self.entropy_threshold, severities=self.secret_rules
-                )
-                if code:
-                    changed[key] = text
-            out.append({**commit, **changed} if changed else commit)
-        return out
+        redact = partial(redact_line, entropy_threshold=self.entropy_threshold, severities=self.secret_rules)
+        return [redacted_commit(commit, redact) for commit in commits]
 
     def text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
         if blob not in contents:
