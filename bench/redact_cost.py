@@ -17,7 +17,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from memgit.lint import redact  # noqa: E402
+from memgit.lint import candidates, redact  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         for text in texts:
             redact.redact_text(text)
         best = min(best, time.process_time() - start)
-    scanned = sum(len(redact._candidate_lines(text)) for text in texts)
+    scanned = sum(len(candidates.text_candidates(text)) for text in texts)
     print(
         f"{len(texts)} files, {lines} lines: redact_text {best:.2f} s CPU (least of {opts.repeat}), {scanned} lines scanned"
     )

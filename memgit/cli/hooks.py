@@ -8,23 +8,42 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import click
 
-from memgit.cli.options import flag, option, options
+from memgit.cli.options import choice, flag, option, options, switch
 from memgit.cli.output import cwd_of as _cwd
 from memgit.cli.output import emit as _emit
 from memgit.cli.output import workspace_from
 from memgit.githooks.types import HOOK_TYPES as _HOOK_TYPES
 
 
+class Judged(Enum):
+    """What `memgit lint` judges: the work tree, the next commit, or the work tree and every
+    commit made already (its authors, committers and messages)."""
+
+    TREE = "tree"
+    STAGED = "staged"
+    HISTORY = "history"
+
+
 @dataclass(frozen=True)
 class LintOptions:
     """The options of `memgit lint` (its PATHS stay an argument)."""
 
-    staged: bool = flag("--staged", help="Lint what is staged for the next commit (the pre-commit hook).")
+    judged: Judged = choice(
+        Judged.TREE,
+        switch("--staged", Judged.STAGED, help="Lint what is staged for the next commit (the pre-commit hook)."),
+        switch(
+            "--history",
+            Judged.HISTORY,
+            help="Also check the authors, committers and messages of every commit in HEAD's history for secrets "
+            "(with --staged: the staged files only).",
+        ),
+    )
     every_line: bool = flag(
         "--all",
         help="Judge every line of the files; --staged alone judges only the lines the commit adds or changes.",
@@ -43,15 +62,19 @@ def lint_command(ctx: click.Context, paths: tuple[str, ...], opts: LintOptions) 
     Findings print as `path:line: CODE message`; exit 1 when any is an error. A line containing
     `memgit: allow` (or `memgit: allow CODE`) is exempt. Rules are configured in memgit.toml [lint].
     With --staged (the pre-commit hook) a line rule judges only added and changed lines; without
-    it, or with --all, every line is checked. Documentation placeholders (`<token>`, `passwort`,
+    it, or with --all, every line is checked. --history also reads every commit's author,
+    committer and message (printed as `COMMIT where: CODE message`). Documentation placeholders (`<token>`, `passwort`,
     `user:pass@host`) are look-alikes, not secrets.
     """
-    from memgit.lint.files import lint_workspace
+    from memgit.lint.files import lint_history, lint_workspace
     from memgit.lint.rules import summarize
 
     cwd = _cwd(ctx)
     ws = workspace_from(ctx)
-    report = lint_workspace(ws, paths, staged=opts.staged, cwd=cwd, every_line=opts.every_line)
+    staged = opts.judged is Judged.STAGED
+    report = lint_workspace(ws, paths, staged=staged, cwd=cwd, every_line=opts.every_line)
+    if opts.judged is Judged.HISTORY:
+        report.findings.extend(lint_history(ws))
     failed = bool(report.errors) or (opts.strict and bool(report.findings))
     if opts.as_json:
         _emit(report.to_dict() | {"ok": not failed})

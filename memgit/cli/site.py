@@ -172,6 +172,7 @@ def redaction_lines(rows: list[dict[str, Any]]) -> list[str]:
     ]
     for row in rows:
         where = f" (an older version, commit {row['commit'][:10]})" if row["commit"] else ""
+        where = " (in the file's name: the file is left out)" if row["line"] == 0 else where
         lines.append(f"  {display_path(row['path'])}:{row['line']}: {row['code']} {row['rule']}{where}")
     return lines
 

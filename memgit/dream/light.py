@@ -30,6 +30,7 @@ from memgit.dream.safety import flagged, flagged_lines, shown
 from memgit.dream.standalone import standalone
 from memgit.dream.turns import DEFAULT_SPEAKER, is_transcript, note_day, role_of
 from memgit.ledger.lines import Recall, text_hash
+from memgit.lint.redact import placeholder, secret_in_name
 from memgit.lint.rules import LintSettings
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -71,6 +72,8 @@ def path_reason(path: str) -> str | None:
         return None  # a session's turns, read line by line (turns.py)
     if not path.endswith(".md"):
         return "not a Markdown note"
+    if secret_in_name(path):  # its name would be shown with whatever came of it
+        return "a secret in the file's name"
     return None
 
 
@@ -267,7 +270,10 @@ def judge(
             entry.rejected = f"junk: {reason}"
             return
     if code is not None:
-        entry.rejected, entry.shown = f"junk: {code}", shown(entry.text, lint)
+        # Flagged only with the lines around it (a code under its heading): alone, the snippet
+        # would show the value, so it is shown as the placeholder.
+        alone = flagged(entry.text, lint) is not None
+        entry.rejected, entry.shown = f"junk: {code}", shown(entry.text, lint) if alone else placeholder(code)
         return
     if not is_transcript(entry.path) and any(table_row(line) for line in entry.text.splitlines()):
         entry.rejected = TABLE_ROW  # "| wed 18 | LD | work |" means little without its header

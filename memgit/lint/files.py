@@ -90,10 +90,33 @@ def lint_workspace(
     else:
         inputs = _worktree_inputs(ws, wanted)
         _check_named(ws, paths, wanted, inputs)
+    if staged and not every_line:  # the line rules read only the lines the commit adds or changes
+        inputs = [_judging_changed_lines(item) for item in inputs]
     findings = lint_files(inputs, settings, today or clock.today())
     if staged and not every_line:
         findings = on_changed_lines(findings, inputs)
     return LintReport(findings=findings, files_checked=len(inputs))
+
+
+def lint_history(ws: Workspace, revision: str = "HEAD") -> list[Finding]:
+    """Secrets in the authors, committers and messages of the commits reachable from `revision`
+    (`memgit.lint.history`): what the site and a dream's pull request publish of the history."""
+    from memgit.lint.history import CommitText, lint_commit
+
+    if plumbing.head_ids(ws.root)[0] is None:
+        return []  # no commit yet: no history to read
+    proc = plumbing.run_git(ws.root, "log", "--format=%H%x1f%an%x1f%ae%x1f%cn%x1f%ce%x1f%B%x1e", revision, "--")
+    if proc.returncode != 0:
+        raise PathRefused(f"cannot read the history of {revision}: {proc.stderr.decode('utf-8', 'replace').strip()}")
+    settings = settings_for(ws)
+    findings: list[Finding] = []
+    for record in proc.stdout.decode("utf-8", "replace").split("\x1e"):
+        fields = record.lstrip("\n").split("\x1f")
+        if len(fields) == 6:
+            commit_id, author, author_email, committer, committer_email, message = fields
+            commit = CommitText(commit_id, author, author_email, committer, committer_email, message.strip("\n"))
+            findings.extend(lint_commit(commit, settings))
+    return findings
 
 
 #: Rules about a file as a whole, judged whichever lines changed (the rest are about one line).
@@ -111,8 +134,17 @@ def on_changed_lines(findings: Sequence[Finding], inputs: Sequence[LintInput]) -
     for finding in findings:
         lines = changed.get(finding.path)
         if finding.code in FILE_RULES or lines is None or finding.line in lines:
-            kept.append(finding)
+            kept.append(finding)  # line 0 (a secret in the file's name) only for a new name
     return kept
+
+
+def _judging_changed_lines(item: LintInput) -> LintInput:
+    """`item` with its line rules limited to the lines it changes (a new file: every line)."""
+    import dataclasses
+
+    if not item.is_memory or item.data is None:
+        return item
+    return dataclasses.replace(item, lines=changed_lines(item.previous, item.data))
 
 
 def changed_lines(previous: bytes | None, data: bytes | None) -> frozenset[int] | None:

@@ -14,20 +14,27 @@ Findings print as `path:line: CODE message`. A line containing `memgit: allow` (
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Protocol
 
 from memgit.core.paths import daily_log_day, display_path, glob_match, path_key
-from memgit.lint.placeholders import is_placeholder
+from memgit.lint.line_rules import scan_secret_values, scan_secrets, shannon_entropy
+from memgit.lint.severity import ERROR, OFF, SEVERITIES, WARNING, is_allowed
 
-ERROR = "error"
-WARNING = "warning"
-OFF = "off"
-SEVERITIES = (ERROR, WARNING, OFF)
+# Re-exported: callers ask `rules` for the per-line secret rules and the severities.
+__all__ = [
+    "ERROR",
+    "OFF",
+    "SEVERITIES",
+    "WARNING",
+    "is_allowed",
+    "scan_secret_values",
+    "scan_secrets",
+    "shannon_entropy",
+]
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,10 @@ RULES: tuple[Rule, ...] = (
     Rule("S111", "keyword-token", ERROR, "a random-looking token right after key, secret, token or password"),
     Rule("S112", "bare-key", ERROR, "a random-looking key alone on a line"),
     Rule("S113", "connection-string", ERROR, "a connection string with a password"),
+    Rule("S114", "provider-token", ERROR, "a provider's token or credential found by betterleaks' rules"),
+    Rule("S115", "seed-phrase", ERROR, "a wallet seed phrase: 12 or more words of one BIP-39 word list"),
+    Rule("S116", "personal-id", ERROR, "a personal identifier or bank number named as such that passes its check"),
+    Rule("S117", "labelled-secret", ERROR, "a password, code or key after its label, in any of 40 languages"),
     Rule(
         "P201",
         "injection-phrase",
@@ -73,7 +84,7 @@ _CODE_BY_NAME: dict[str, str] = {rule.name: rule.code for rule in RULES}
 
 # Group switches in memgit.toml set several rules at once; `severity` and `disable` refine them.
 _INJECTION_CODES = ("P201", "P202", "P203")
-SECRET_CODES = ("S101", "S102", "S103", "S104", "S105", "S106", "S107", "S108", "S109", "S110", "S111", "S112", "S113")
+SECRET_CODES = tuple(rule.code for rule in RULES if rule.code.startswith("S"))
 _DAILY_CODES = ("D301", "D302")
 _PAST_DAILY_POLICY = {"error": ERROR, "warn": WARNING, "warning": WARNING, "allow": OFF, "off": OFF}
 
@@ -160,18 +171,27 @@ def resolve_code(name: str) -> str | None:
 
 @dataclass(frozen=True)
 class Finding:
+    """One problem at `path:line`; line 0 is the file's name. A finding in a commit's author,
+    committer or message (`memgit lint --history`) names the commit and `where` instead of a path
+    (`line`: the message's line)."""
+
     path: str
     line: int
     code: str
     message: str
     severity: str
+    commit: str | None = None
+    where: str | None = None
 
     def format(self) -> str:
         suffix = " (warning)" if self.severity == WARNING else ""
+        if self.commit is not None:
+            at = f"{self.commit[:12]} {self.where}" + (f":{self.line}" if self.where == "message" else "")
+            return f"{at}: {self.code} {self.message}{suffix}"
         return f"{display_path(self.path)}:{self.line}: {self.code} {self.message}{suffix}"
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "path": path_key(self.path),  # git's quoting for a name that is not UTF-8, as search shows it
             "line": self.line,
             "code": self.code,
@@ -179,6 +199,9 @@ class Finding:
             "message": self.message,
             "severity": self.severity,
         }
+        if self.commit is not None:
+            out |= {"commit": self.commit, "where": self.where}
+        return out
 
 
 @dataclass(frozen=True)
@@ -194,6 +217,8 @@ class LintInput:
     data: bytes | None
     previous: bytes | None = None
     is_memory: bool = True
+    #: The 1-based lines the line rules judge (the lines a commit changes); None: every line.
+    lines: frozenset[int] | None = None
 
 
 def lint_files(inputs: Iterable[LintInput], settings: LintSettings, today: date) -> list[Finding]:
@@ -220,6 +245,7 @@ def lint_file(item: LintInput, settings: LintSettings, today: date) -> list[Find
             raw.append((1, "D302", "past daily log deleted; daily logs are append-only history", ""))
         return _finish(item.path, raw, settings)
 
+    raw.extend(_name_findings(item.path))
     data = item.data
     is_transcript = item.path.endswith(".jsonl")
     limit = settings.max_file_bytes
@@ -239,13 +265,13 @@ def lint_file(item: LintInput, settings: LintSettings, today: date) -> list[Find
 
     lines = text.split("\n")
     raw.extend(_conflict_markers(lines))
-    for number, line in enumerate(lines, start=1):
-        for code, message in scan_secrets(line, settings.entropy_threshold):
-            raw.append((number, code, message, line))
-        if not is_transcript:
+    raw.extend(_secret_findings(lines, settings, item.lines))
+    if not is_transcript:
+        for number, line in enumerate(lines, start=1):
+            if item.lines is not None and number not in item.lines:
+                continue
             for code, message in scan_injection(line):
                 raw.append((number, code, message, line))
-    raw.extend(_code_lists(lines, {line for line, code, _m, _t in raw if code.startswith("S")}))
 
     if item.previous is not None and _is_past_daily(item.path, today, settings.daily_grace_days):
         changed_at = first_non_append_line(item.previous, data)
@@ -272,206 +298,37 @@ def _finish(path: str, raw: list[tuple[int, str, str, str]], settings: LintSetti
     return out
 
 
-_ALLOW = re.compile(r"memgit:\s*allow\b((?:[\s,]+[A-Za-z]\d{3}\b)*)")
-
-
-def is_allowed(line: str, code: str) -> bool:
-    """Inline exemption: `memgit: allow` exempts the line from every rule, `memgit: allow S102` from one."""
-    for match in _ALLOW.finditer(line):
-        codes = {c.upper() for c in re.findall(r"[A-Za-z]\d{3}", match.group(1))}
-        if not codes or code in codes:
-            return True
-    return False
-
-
 def _line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
-# --- secrets -------------------------------------------------------------------------------------
-
-_PRIVATE_KEY = re.compile(r"-----BEGIN ((?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----")
-# Shapes published by the issuers; each is specific enough that a match is very likely real.
-_TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AROA)[0-9A-Z]{16}\b")),
-    ("GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b")),
-    ("GitHub fine-grained token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b")),
-    ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])")),
-    ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
-    (
-        "Slack webhook",
-        re.compile(r"https://hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]+"),
-    ),
-    ("Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
-    ("OpenAI API key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}")),
-    ("Stripe key", re.compile(r"\b[rsp]k_(?:live|test)_[0-9A-Za-z]{16,}\b")),
-    ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
-    ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}")),
-    ("JSON Web Token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
-    ("bearer token", re.compile(r"(?i)\bauthorization:\s*bearer\s+[A-Za-z0-9._~+/-]{20,}=*")),
-    ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:([^\s:/@'\"]{3,})@[^\s/'\"]+")),
-)
-# What every token shape above starts with (for a URL: a Slack webhook's host or credentials): a line
-# with none of these, such as a plain URL, skips the sixteen patterns (a test draws strings from
-# each shape and checks this lets them through).
-_SHAPE_HINT = re.compile(
-    r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ"
-    r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)"
-)
-_SECRET_NAME = (
-    r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"
-    r"|access[_-]?key|private[_-]?key|client[_-]?secret|signing[_-]?key)"
-)
-# An assignment is tried only where a secret word is, from the start of the name around it, and the
-# name's parts are bounded: searched from every position of a long unbroken run of name characters
-# (one 5 MB token), the unbounded pattern took time quadratic in the run's length.
-_NAME_PART = r"[A-Za-z0-9_.-]{0,100}"
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-_SECRET_WORD = re.compile(r"(?i)" + _SECRET_NAME)
-_ASSIGNMENT = re.compile(
-    r"(?i)(" + _NAME_PART + _SECRET_NAME + _NAME_PART + r")[\"']?\s*(?::|=|:=|=>)\s*[\"'`]?"
-    r"([A-Za-z0-9+/_\-.~=]{16,})(?![A-Za-z0-9+/_\-.~=])(?!\s*(?::|=))"
-)
-# A password spelled out: "the wifi password is X", "password: X", "DB_PASSWORD=X", "-p'X'".
-_PASSWORD_TEXT = re.compile(
-    r"(?i)(?<![A-Za-z])(?:password|passwd|passphrase|pwd)s?(?![A-Za-z])"
-    r"(?:[^\n:=]{0,40}?\b(?:is|was|are)\b(?:\s+(?:now|still|currently|just|simply))?\s*:?"
-    r"|(?:\s+(?:for|of|to)\s+(?:the\s+|our\s+|my\s+)?[\w.-]+){0,2}\s*[\"']?\s*(?::|=|:=))\s*[\"'`]?([^\s\"'`]{6,})"
-)
-_PASSWORD_OPTION = re.compile(r"(?:^|\s)(?:-p|--password=|--password\s+)[\"']?([^\s\"'`]{6,})")
-_REFERENCE = re.compile(r"^[$%]|\$\{|[\[\](){}]|^(?:os|env|process|settings|config)\.")
-# A path: segments of name characters, none as long as a key (an AWS secret may start with "/").
-_PATH_LIKE = re.compile(r"^(?:/|\./|~/)(?:[\w.-]{1,19}(?:/|$))*$|://")
+# --- secrets: the engine (memgit.lint.secrets) over the per-line rules (memgit.lint.line_rules) ---
 
 
-def scan_secrets(line: str, entropy_threshold: float = 3.5) -> list[tuple[str, str]]:
-    """Secret findings on one line, as (code, message); messages never echo the secret itself.
+def _secret_findings(
+    lines: list[str], settings: LintSettings, only: frozenset[int] | None
+) -> list[tuple[int, str, str, str]]:
+    """Each secret rule's findings (`memgit.lint.secrets`, the rules every output redacts by), one a
+    line (the first rule's: one finding a person fixes), on the lines in `only` (1-based) or all."""
+    from memgit.lint.secrets import find_secrets
 
-    A line of JSON (a transcript turn) is read with its strings' quotes unescaped too: in
-    `{"content": "client_secret: \\"…\\""}` the backslash hid the value from the rules.
-    """
-    found = _scan_secrets(line, entropy_threshold)
-    if not found and '\\"' in line:
-        found = _scan_secrets(line.replace('\\"', '"'), entropy_threshold)
-    if not found:
-        from memgit.lint.normalize import reader_view
-
-        view = reader_view(line)
-        if view != line:
-            found = _scan_secrets(view, entropy_threshold)
-    return found
-
-
-def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
-    key = _PRIVATE_KEY.search(line)
-    if key:
-        found.append(("S101", f"{key.group(1).lower()} block; keep keys out of memory"))
-    for label, pattern in _TOKEN_SHAPES if _SHAPE_HINT.search(line) else ():
-        match = pattern.search(line)
-        if not match:
-            continue
-        secret = match.group(1) if pattern.groups else match.group(0)
-        if is_placeholder(secret):
-            continue  # documentation examples such as AWS's AKIAIOSFODNN7EXAMPLE
-        found.append(("S102", f"{label} ({_redact(match.group(0))}); remove it and rotate the credential"))
-        break  # one token finding a line is enough to act on
-    if not found:
-        for match in _assignments(line):
-            name, value = match.group(1), match.group(2).rstrip(".")
-            if is_placeholder(value) or _PATH_LIKE.search(value) or not _looks_random(value, entropy_threshold):
-                continue
-            found.append(("S103", f"{name} is assigned a high-entropy value ({_redact(value)}); is it a secret?"))
-            break
-    if not found and "=" in line:
-        from memgit.lint import shapes
-
-        found = shapes.scan(line, only="S113")  # a connection string's password, before S104 takes it
-    if not found:
-        password = _spelled_out_password(line)
-        if password:
-            found.append(("S104", f"a password written out ({_redact(password)}); keep it in a password manager"))
-    if not found:
-        from memgit.lint.detectors import library_findings
-
-        for label, value in library_findings(line)[:1]:
-            found.append(("S105", f"{label} ({_redact(value)}); remove it and rotate the credential"))
-    if not found:
-        from memgit.lint import shapes
-
-        found = shapes.scan(line)
-    return found
+    wanted = None if only is None else {number - 1 for number in only}
+    out: list[tuple[int, str, str, str]] = []
+    seen: set[int] = set()
+    for hit in find_secrets(lines, entropy_threshold=settings.entropy_threshold, only=wanted):
+        if hit.reported and hit.index not in seen and settings.severity(hit.code) != OFF:
+            seen.add(hit.index)
+            out.append((hit.index + 1, hit.code, hit.message, lines[hit.index]))
+    return out
 
 
-def _code_lists(lines: list[str], flagged: set[int]) -> list[tuple[int, str, str, str]]:
-    """S108 for codes listed one a line under their heading ("Recovery codes:"), which no
-    line-by-line rule sees."""
-    from memgit.lint import shapes
+def _name_findings(path: str) -> list[tuple[int, str, str, str]]:
+    """A secret in the file's path (its name or a folder's), at line 0: every output that names
+    the file publishes it (`memgit.lint.secrets.name_secret`)."""
+    from memgit.lint.secrets import name_secret
 
-    if not shapes.may_list_codes("\n".join(lines)):
-        return []
-    message = "a code listed under a recovery, backup or one-time code heading; remove it from memory"
-    return [
-        (index + 1, "S108", message, lines[index])
-        for index in shapes.code_list_lines(lines)
-        if index + 1 not in flagged
-    ]
-
-
-def _assignments(line: str) -> Iterator[re.Match[str]]:
-    """`_ASSIGNMENT`'s matches, left to right, each tried at the start of the name around a secret word
-    (at most `_NAME_PART` before it): the same matches a search from every position finds."""
-    done = 0
-    for word in _SECRET_WORD.finditer(line):
-        start = word.start()
-        if start < done:
-            continue
-        floor = max(done, start - 100)
-        while start > floor and line[start - 1] in _NAME_CHARS:
-            start -= 1
-        match = _ASSIGNMENT.match(line, start)
-        if match is not None:
-            done = match.end()
-            yield match
-
-
-def _spelled_out_password(line: str) -> str | None:
-    """A password value after the word or a `-p` option: not a placeholder, reference or plain word."""
-    for pattern in (_PASSWORD_TEXT, _PASSWORD_OPTION):
-        for match in pattern.finditer(line):
-            value = match.group(1).rstrip(".,;")
-            if len(value) < 6 or is_placeholder(value) or _REFERENCE.search(value) or _PATH_LIKE.search(value):
-                continue
-            if value.isalpha():
-                continue  # "the password is stored in Vault", "password policy"
-            return value
-    return None
-
-
-def shannon_entropy(value: str) -> float:
-    """Bits per character; random base64 is near 6, hex near 4, English words near 3."""
-    if not value:
-        return 0.0
-    counts: dict[str, int] = {}
-    for char in value:
-        counts[char] = counts.get(char, 0) + 1
-    total = len(value)
-    return -sum(n / total * math.log2(n / total) for n in counts.values())
-
-
-def _looks_random(value: str, threshold: float) -> bool:
-    has_digit = any(c.isdigit() for c in value)
-    has_alpha = any(c.isalpha() for c in value)
-    if len(value) >= 32 and all(c in "0123456789abcdefABCDEF" for c in value):
-        # Hex carries at most 4 bits a character: a random 32-digit key often measures under 3.5.
-        threshold = min(threshold, 3.0)
-    return has_digit and has_alpha and shannon_entropy(value) >= threshold
-
-
-def _redact(secret: str) -> str:
-    return secret[:4] + "…" if len(secret) > 8 else "…"
+    hit = name_secret(path)
+    return [] if hit is None else [(0, hit.code, hit.message, "")]
 
 
 # --- prompt injection ----------------------------------------------------------------------------

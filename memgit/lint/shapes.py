@@ -159,12 +159,12 @@ _IBAN = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{2}\d{2}(?:[ \t]?[A-Za-z0-9]){11,3
 def iban(line: str) -> str | None:
     """An IBAN (with or without spaces) that passes its country's format and mod 97."""
     for match in _IBAN.finditer(line):
-        groups = match.group(1).split()
+        groups = list(re.finditer(r"\S+", match.group(1)))
         # Words after the number may have joined the match ("DE89 3704 … 00 EUR"): try shorter.
         for end in range(len(groups), 0, -1):
-            value = "".join(groups[:end]).upper()
+            value = "".join(g.group(0) for g in groups[:end]).upper()
             if len(value) >= 15 and _valid_iban(value):
-                return value
+                return match.group(1)[: groups[end - 1].end()]  # as written
     return None
 
 
@@ -210,7 +210,7 @@ def payment_card(line: str) -> str | None:
         if len(set(digits)) < 4:
             continue  # 4444 4444 4444 4448-like fillers
         if context or _GROUPED.match(raw) and _CODE_LIST.search(line) is None:
-            return digits
+            return raw
     return None
 
 
@@ -262,6 +262,32 @@ _YEAR_PREP = re.compile(
 )
 
 
+def not_a_secret_code(text: str) -> bool:
+    """Whether `text` names a code that is no secret (a zip, promo, status or error code)."""
+    return _NOT_SECRET_CODE.search(text) is not None
+
+
+# A scheme is short and starts a word: bounded, so a long run of letters costs linear time.
+_URL = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://\S+|\]\([^)\s]+\)")
+_COLUMNS = re.compile(r"\S {2,}\S+ {2,}\S+ {2,}\S")
+# "code" as part of a longer name: LICENSE-CODE, promo-code/…, code pages, code points, code review.
+_CODE_COMPOUND = re.compile(
+    r"(?i)[ \t-]*(?:pages?|points?|blocks?|snippets?|samples?|examples?|coverage|reviews?|base|style|quality|smells?"
+    r"|editor|owners|signing|spaces?|units?|generation|completion|fences?|golf)\b"
+)
+
+
+def _inside(spans: list[tuple[int, int]], position: int) -> bool:
+    return any(start <= position < end for start, end in spans)
+
+
+def _joined_word(line: str, start: int, end: int) -> bool:
+    """Whether the code word at `start:end` is part of a longer name (`LICENSE-CODE`, `code pages`)."""
+    if start > 0 and line[start - 1] in "-_/.":
+        return True
+    return _CODE_COMPOUND.match(line, end) is not None
+
+
 def access_code(line: str) -> str | None:
     """A code next to the words that make it one: login and 2FA codes, recovery codes, PINs,
     door, gate, alarm, keypad and safe codes; not a postcode, status code, year or quantity."""
@@ -270,16 +296,23 @@ def access_code(line: str) -> str | None:
     recovery_key = _RECOVERY_KEY.search(line)
     if recovery_key is not None:
         return recovery_key.group(0)
+    urls = [m.span() for m in _URL.finditer(line)]
     for match in _CODE_AFTER.finditer(line):
         value = match.group(3)
         if _NOT_SECRET_CODE.search(line[max(0, match.start() - 16) : match.start("gap")]):
             continue
+        if _inside(urls, match.start()) or _joined_word(line, match.start("word"), match.end("word")):
+            continue
         if _code_value_ok(value, line[: match.start(3)]):
             return value
+    if _COLUMNS.search(line):
+        return None  # a command's columned output ("35  552.19  6552  8 Code"), not a sentence
     for match in _CODE_BEFORE.finditer(line):
         value = match.group(1)
         tail = line[match.end(1) : match.end() + 12]
         if _NOT_SECRET_CODE.search(line[match.end(1) : match.end()]) or _NOT_SECRET_CODE.search(tail):
+            continue
+        if _inside(urls, match.start(1)):
             continue
         if _code_value_ok(value, line[: match.start(1)]):
             return value
@@ -370,12 +403,14 @@ _IN_QUOTE = re.compile(
 
 # "login is ops / Kx93!vb2": a user name, a slash, the password.
 _USER_SLASH_PASSWORD = re.compile(
-    r"(?i)\b(?:login|log-in|credentials?|account)\b[^\n/]{0,30}?[^\s/]+[ \t]*/[ \t]*"
+    r"(?i)\b(?:login|log-in|credentials?|account|wi-?fi|wlan|ssid|hotspot)\b[^\n/]{0,30}?[^\s/]+[ \t]*/[ \t]*"
     r"(?P<value>[^\s\"'`“”«»,;/]{6,64})"
 )
 
 
 _WIFI = re.compile(r"(?i)\b(?:wi-?fi|wlan|ssid|hotspot)\b")
+# A script written without spaces (kana, CJK, Hangul, Thai): a run of it is words, not a password.
+UNSPACED_SCRIPT = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
 
 
 def quoted_credential(line: str) -> str | None:
@@ -389,7 +424,15 @@ def quoted_credential(line: str) -> str | None:
     for span, quoted in spans:
         for match in [*_IN_QUOTE.finditer(span), *_USER_SLASH_PASSWORD.finditer(span)]:
             word = match.groupdict().get("word")
-            if not quoted and (word is None or word.lower() not in _KEY_NAMES):
+            if word is not None and (
+                match.start("word") > 0
+                and span[match.start("word") - 1] in "-_/.:"
+                or span[match.end("word") : match.end("word") + 1] in ("@", "/")
+                or re.match(r"[-_][^\W_]", span[match.end("word") : match.end("word") + 2]) is not None
+            ):
+                continue  # part of a path, a slug, a name (`pw-cat`) or `user:pass@host`
+            slash = match.re is _USER_SLASH_PASSWORD  # "WLAN Gäste: network / password"
+            if not quoted and not slash and (word is None or word.lower() not in _KEY_NAMES):
                 continue
             value = match.group("value").rstrip(".!?)")
             if _password_like(value):
@@ -401,9 +444,20 @@ _KEY_NAMES = frozenset(("pw", "pwd", "pass", "passwort", "password", "passcode",
 
 
 def _password_like(value: str) -> bool:
-    """Letters with digits, or mixed-case letters with a symbol: not a word, a name, a number or a date."""
-    if len(value) < 6 or _PLACEHOLDER.search(value) or "://" in value or value.startswith(("/", "~", "$", "%")):
+    """Letters with digits, or mixed-case letters with a symbol: not a word, a name, a number, a date,
+    a file or a link."""
+    from memgit.lint.placeholders import is_placeholder
+
+    if len(value) < 6 or _PLACEHOLDER.search(value) or "://" in value or value.startswith(("/", "~", "$", "%", "@")):
         return False
+    if is_placeholder(value) or re.search(
+        r"(?i)\.(?:png|jpe?g|gif|svg|html?|md|js|css|json|pdf)\b|[/?#&]\w+[.=]\w", value
+    ):
+        return False
+    if not any(c.isdigit() for c in value) and not re.search(r"[^\w\s-]", value):
+        return False  # "Mozilla-Entwicklernetzwerk": hyphenated words
+    if sum(c.isascii() for c in value) * 2 < len(value) or UNSPACED_SCRIPT.search(value):
+        return False  # words of a script without spaces
     letters = any(c.isalpha() for c in value)
     if letters and any(c.isdigit() for c in value):
         return not re.fullmatch(r"(?i)v?\d+(?:\.\d+)+\w*|\d+(?:st|nd|rd|th|am|pm|h|min|gb|mb)", value)
@@ -426,8 +480,11 @@ _NOT_TOKEN = re.compile(r"^(?:/|\./|~/)|://|@|\.(?:md|py|js|ts|json|ya?ml|toml|t
 
 def keyword_token(line: str) -> str | None:
     """A random-looking token right after key, secret, token, password, passphrase or credential,
-    whether or not a `:` or `=` stands between them."""
+    whether or not a `:` or `=` stands between them (not a word inside a link)."""
+    urls = [m.span() for m in _URL.finditer(line)]
     for match in _KEY_TOKEN.finditer(line):
+        if _inside(urls, match.start()):
+            continue
         value = match.group(1).rstrip(".")
         if _random_token(value, line):
             return value
@@ -504,10 +561,12 @@ _CODE_LIST_HEAD = re.compile(
     r"(?i)\b(?:recovery|backup|scratch|emergency|2fa|mfa|two[- ]factor|one[- ]time|otp|verification)[ \t-]*"
     r"(?:codes?|keys?)\b"
 )
-_CODE_TOKEN = r"`?[A-Za-z0-9]{4,10}(?:[- ][A-Za-z0-9]{3,10}){0,3}`?"
-_CODE_ITEM = re.compile(
-    r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?" + _CODE_TOKEN + r"(?:[ \t,]+" + _CODE_TOKEN + r")*[ \t]*$"
-)
+# One code of a list: letters and digits, in up to four dash-joined groups; codes on one line
+# stand apart by spaces, commas, semicolons, middle dots or bars (checked piece by piece: one
+# pattern over the whole line backtracks exponentially on a long line that fails at its end).
+_CODE_PIECE = re.compile(r"`?[A-Za-z0-9]{4,10}(?:-[A-Za-z0-9]{3,10}){0,3}`?")
+_CODE_SEPARATORS = re.compile(r"[ \t,;·•|/]+")
+_LIST_LEAD = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?")
 
 
 def code_list_lines(lines: list[str]) -> list[int]:
@@ -530,7 +589,11 @@ def code_list_lines(lines: list[str]) -> list[int]:
 
 
 def _is_code_item(line: str) -> bool:
-    return _CODE_ITEM.match(line) is not None and any(c.isdigit() for c in line) and not _PLACEHOLDER.search(line)
+    if len(line) > 400 or not any(c.isdigit() for c in line) or _PLACEHOLDER.search(line):
+        return False
+    pieces = [p for p in _CODE_SEPARATORS.split(line[_LIST_LEAD.match(line).end() :]) if p]  # type: ignore[union-attr]
+    with_digits = sum(any(c.isdigit() for c in p) for p in pieces)
+    return bool(pieces) and all(_CODE_PIECE.fullmatch(p) for p in pieces) and 2 * with_digits >= len(pieces)
 
 
 def may_list_codes(text: str) -> bool:
@@ -599,11 +662,16 @@ def _skipped(line: str) -> frozenset[str]:
 
 def scan(line: str, only: str | None = None) -> list[tuple[str, str]]:
     """The first shape detector (or the `only` one) that flags `line`, as [(code, message)]."""
+    return [(code, message) for code, message, _value in scan_values(line, only)]
+
+
+def scan_values(line: str, only: str | None = None) -> list[tuple[str, str, str | None]]:
+    """`scan` with the value each detector found, as written on `line`."""
     skip = _skipped(line)
     for code, label, detect in DETECTORS:
         if only is not None and code != only or code in skip:
             continue
         value = detect(line)
         if value is not None:
-            return [(code, f"{label} ({_hint(value)}); remove it from memory")]
+            return [(code, f"{label} ({_hint(value)}); remove it from memory", value)]
     return []

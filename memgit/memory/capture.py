@@ -39,7 +39,7 @@ from memgit.core import clock
 from memgit.core.atomic import TornAppend, append_whole
 from memgit.core.transcript_formats import TranscriptError, Turn, parse_transcript
 from memgit.errors import MemgitError
-from memgit.lint.redact import placeholder, redact_text, secret_code
+from memgit.lint.redact import placeholder, redact_line, redact_text, secret_code
 
 if TYPE_CHECKING:
     from memgit.lint.rules import LintSettings
@@ -150,9 +150,10 @@ def stored_keys(text: str) -> set[str]:
 def render_turn(turn: Turn, settings: LintSettings) -> tuple[str, list[str]]:
     """One stored line for `turn`, secrets redacted by the lint's rules, and the rules that fired.
 
-    Redaction runs on the text (a flagged line of it becomes `[redacted: RULE]`); the encoded
+    Redaction runs on the text (a flagged value of it becomes `[redacted: RULE]`); the encoded
     JSON line is then checked again, since JSON puts a multi-line text on one line and a rule may
-    see across what were lines. Should it fire, the whole text goes.
+    see across what were lines. Should it fire, the value it names is replaced in the encoded line
+    when that leaves a valid record no rule flags; otherwise the whole text goes.
     """
     text = turn.text
     if len(text) > MAX_TURN_CHARS:
@@ -163,8 +164,26 @@ def render_turn(turn: Turn, settings: LintSettings) -> tuple[str, list[str]]:
     code = secret_code(line, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
     if code is not None:
         codes.append(code)
-        line = _encode(turn, placeholder(code))
+        line = _redacted_record(line, settings) or _encode(turn, placeholder(code))
     return line, codes
+
+
+def _redacted_record(line: str, settings: LintSettings) -> str | None:
+    """`line` (an encoded record) with the values the rules name replaced, if it still parses as
+    the same record and nothing flags any more; None otherwise."""
+    out, _code = redact_line(line, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+    try:
+        record = json.loads(out)
+    except json.JSONDecodeError:
+        return None
+    before = json.loads(line)
+    if not isinstance(record, dict) or {k: v for k, v in record.items() if k != "content"} != {
+        k: v for k, v in before.items() if k != "content"
+    }:
+        return None  # the value stood in a field other than the text: not this record any more
+    if secret_code(out, entropy_threshold=settings.entropy_threshold, severities=settings.severities) is not None:
+        return None
+    return out
 
 
 def _encode(turn: Turn, text: str) -> str:

@@ -27,7 +27,7 @@ from memgit.core.provenance import SourceRef, parse_reference
 from memgit.dream.entries import parse_store
 from memgit.dream.entries import provenance as entry_provenance
 from memgit.git import history, plumbing
-from memgit.lint.redact import redact_line, redact_text
+from memgit.lint.redact import redact_line, redact_text, secret_in_name
 from memgit.lint.rules import SECRET_CODES, resolve_settings
 from memgit.resources import shipped_dir
 from memgit.site import concepts as site_concepts
@@ -46,7 +46,7 @@ ZERO = "0" * 40
 SUMMARIES = 3
 #: What a build redacts, versioned: part of every page's key, so a page made under other rules is
 #: never kept by a later build (bump it when the redaction rules change what pages show).
-REDACTION = 2
+REDACTION = 3
 PRIVATE_SUBJECT = "a private change"
 
 
@@ -65,6 +65,16 @@ def public_subjects(rows: list[dict]) -> list[dict]:
     """History rows of a public site: a commit that also changed a private file keeps its id, author
     and date, but its subject (which may speak of that file) reads "a private change"."""
     return [{**row, "subject": PRIVATE_SUBJECT} if row.get("private") else row for row in rows]
+
+
+def redacted_commit(commit: dict, redact: Callable[[str], tuple[str, str | None]]) -> dict:
+    """`commit` with its subject and author (shown beside it) as `redact` shows them, when flagged."""
+    changed = {}
+    for key in ("subject", "author"):
+        text, code = redact(commit.get(key) or "")
+        if code:
+            changed[key] = text
+    return {**commit, **changed} if changed else commit
 
 
 def _image_suffix(path: str) -> str:
@@ -149,11 +159,11 @@ class Inputs:
         tree_files = self.tree_files = plumbing.entries(ws.root, self.tree)
         memory = [path for path in sorted(tree_files) if ws.is_memory_path(path)]
         self.problems += untrusted.private_pattern_rows(self.cfg.private_paths, memory)
-        self.files: dict[str, plumbing.Entry] = {
-            path: tree_files[path]
-            for path in memory
-            if self.scope == "private" or not models.is_private(path, self.cfg.private_paths)
-        }
+        shown = [p for p in memory if self.scope == "private" or not models.is_private(p, self.cfg.private_paths)]
+        #: Memory files left out for a secret in their name (path -> rule): a file's pages, links
+        #: and listings all name it.
+        self.secret_names = {p: code for p in shown if self.redacting and (code := secret_in_name(p)) is not None}
+        self.files: dict[str, plumbing.Entry] = {p: tree_files[p] for p in shown if p not in self.secret_names}
         self.renamed, named = untrusted.name_rows(self.files)
         self.problems += named
         if self.renamed:  # every page links by page name: another set of names is another site
@@ -361,17 +371,13 @@ class Inputs:
         return text, [[r.line, r.code] for r in found]
 
     def subjects(self, commits: list[dict]) -> list[dict]:
-        """Commit rows with a subject the lint flags shown as its placeholder (`memgit dream` writes
-        the promoted text into its commits' subjects). Not in the report: git history holds them."""
+        """Commit rows with a subject or author the lint flags shown with its placeholder (`memgit
+        dream` writes the promoted text into its commits' subjects). Not in the report: git history
+        holds them (`memgit lint --history` names them)."""
         if not self.redacting:
             return commits
-        out = []
-        for commit in commits:
-            subject, code = redact_line(
-                commit["subject"], entropy_threshold=self.entropy_threshold, severities=self.secret_rules
-            )
-            out.append({**commit, "subject": subject} if code else commit)
-        return out
+        redact = partial(redact_line, entropy_threshold=self.entropy_threshold, severities=self.secret_rules)
+        return [redacted_commit(commit, redact) for commit in commits]
 
     def text(self, contents: dict[str, bytes], blob: str) -> tuple[str | None, str | None]:
         if blob not in contents:

@@ -7,6 +7,7 @@ shown, so these rows are complete only once every page that shows a text was ren
 
 from __future__ import annotations
 
+from memgit.lint.redact import shown_path
 from memgit.lint.rules import RULES_BY_CODE
 from memgit.site.inputs import ZERO, Inputs
 
@@ -26,6 +27,8 @@ def redaction_rows(inputs: Inputs) -> list[dict]:
                     {"path": path, "line": line, "code": code, "rule": RULES_BY_CODE[code].name, "commit": commit}
                 )
 
+    for path, code in inputs.secret_names.items():  # left out whole; its name shown redacted
+        add(shown_path(path), [[0, code]], None)
     for path, entry in inputs.files.items():
         add(path, inputs.redactions.get(entry.blob, []), None)
     for path, entry in inputs.files.items():

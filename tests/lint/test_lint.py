@@ -88,7 +88,7 @@ def test_high_entropy_assignment() -> None:
     [
         "The user prefers tea over coffee.",
         "We talked about token budgets: 4000 tokens per chunk.",
-        "password = correcthorsebatterystaple",  # no digits: a phrase, not a generated secret
+        "The password is kept in the team vault, ask Ana.",  # talk about a password, no value
         "api_key = YOUR_API_KEY_HERE_1234567",
         "token_path = /home/user/.config/tokens/abc123def456.json",
         "postgres://user:password@localhost/db",
@@ -99,6 +99,17 @@ def test_high_entropy_assignment() -> None:
 )
 def test_secret_rules_leave_ordinary_text_alone(line: str) -> None:
     assert scan_secrets(line) == []
+
+
+def test_a_passphrase_of_plain_words_after_its_label_is_a_password() -> None:
+    # A passphrase made of words is how people are told to choose one: alone after its label's
+    # ":" or "=", it is flagged (S117) and its value redacted, though it has no digit.
+    from memgit.lint.redact import redact_line
+
+    for line in ("password = correcthorsebatterystaple", "Passwort: sonnenblumenfeld", "wifi password: Kiefernwald"):
+        assert [code for code, _ in scan_secrets(line)] == ["S117"], line
+        out, code = redact_line(line)
+        assert code == "S117" and out.endswith("[redacted: S117]") and line.split()[-1] not in out
 
 
 def test_secret_messages_never_echo_the_secret() -> None:

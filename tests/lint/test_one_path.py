@@ -25,7 +25,22 @@ WRITERS = {
 }
 REDACTORS = {"redact_text", "redact_line", "redact_lines", "secret_code"}
 # The rule set's parts: nothing outside memgit/lint may match secrets on its own.
-RULE_PARTS = {"scan_secrets", "_scan_secrets", "shapes", "normalize", "detectors", "reader_view"}
+RULE_PARTS = {
+    "scan_secrets",
+    "_scan_secrets",
+    "scan_secret_values",
+    "find_secrets",
+    "shapes",
+    "normalize",
+    "detectors",
+    "reader_view",
+    "providers",
+    "seeds",
+    "identifiers",
+    "labelled",
+    "multiline",
+    "candidates",
+}
 
 
 def imported_names(path: Path) -> dict[str, set[str]]:
@@ -63,11 +78,22 @@ def test_no_second_rule_set_outside_the_lint() -> None:
         if rel.startswith("lint/"):
             continue
         for module, names in imported_names(path).items():
-            if module in ("memgit.lint.shapes", "memgit.lint.normalize", "memgit.lint.detectors"):
+            if module in (
+                "memgit.lint.shapes",
+                "memgit.lint.normalize",
+                "memgit.lint.detectors",
+                "memgit.lint.providers",
+                "memgit.lint.seeds",
+                "memgit.lint.identifiers",
+                "memgit.lint.labelled",
+                "memgit.lint.multiline",
+                "memgit.lint.secrets",
+                "memgit.lint.candidates",
+            ):
                 raise AssertionError(f"{rel} imports {module}: match secrets through memgit.lint.redact")
             if module.startswith("memgit.lint"):
                 assert not names & RULE_PARTS, f"{rel} imports {names & RULE_PARTS} from {module}"
-            assert "detect_secrets" not in module, rel
+            assert "detect_secrets" not in module and "betterleaks" not in module and "mnemonic" not in module, rel
 
 
 def test_every_redactor_goes_through_the_one_rule_set_and_the_reader_view() -> None:
@@ -77,7 +103,8 @@ def test_every_redactor_goes_through_the_one_rule_set_and_the_reader_view() -> N
     assert redact_text("a\n" + line + "\nb\n")[0] == "a\n- [redacted: S106]\nb\n"
     assert redact.redact_lines(["a", line])[0] == ["a", "- [redacted: S106]"]
     assert redact.secret_code(line) == "S106"
-    assert "scan_secrets" in used_names(Path(redact.__file__))
+    assert "find_secrets" in used_names(Path(redact.__file__))
+    assert "scan_secret_values" in used_names(Path(redact.__file__).with_name("secrets.py"))
 
 
 def test_transcript_capture_redacts_every_shape_kind_even_escaped() -> None:

@@ -62,8 +62,22 @@ def escaped(draw: st.DrawFn, lines: list[str]) -> tuple[str, str]:
 
 
 def values(line: str) -> list[str]:
-    """The generated parts of a secret line: tokens of 4+ characters holding a digit."""
-    return [t for t in re.split(r"[\s'\"`:/@=;,()]+", line) if len(t) >= 4 and re.search(r"\d", t)]
+    """The generated parts of a secret line's secret: tokens of 4+ characters holding a digit,
+    inside the value the rules bound on the plain line, or that value itself when it is printed in
+    groups shorter than that (a URL's port or a label's number beside
+    the secret stay: redaction replaces the value, not the line). A rule that bounds no value
+    (a key block) takes the line whole, so every token counts."""
+    from memgit.lint.secrets import find_secrets
+
+    tokens = [t for t in re.split(r"[\s'\"`:/@=;,()]+", line) if len(t) >= 4 and re.search(r"\d", t)]
+    hits = find_secrets([line])
+    if any(hit.value is None for hit in hits):
+        return tokens
+    parts = [t for t in tokens if any(hit.value and t in hit.value for hit in hits)]
+    if not parts:  # a code printed in short groups ("469 250"): the bounded value is the part
+        parts = [hit.value for hit in hits if hit.value and re.search(r"\d", hit.value)]
+    assert parts, (line, hits)  # the rule's value holds the generated part, not some other token
+    return parts
 
 
 @settings(max_examples=300, deadline=None)

@@ -73,7 +73,9 @@ def test_codes_listed_under_their_heading_are_flagged_and_redacted() -> None:
         redact_text(text)[0]
         == "## Google backup codes\n\n- [redacted: S108]\n- [redacted: S108]\n\n- Lunch with Ana at 12:30\n"
     )
-    assert redact_text(text, severities={"S108": "off"})[1] == []
+    # Off, S108 leaves the codes to S117 (a code under a heading naming codes); both off, nothing.
+    assert {r.code for r in redact_text(text, severities={"S108": "off"})[1]} == {"S117"}
+    assert redact_text(text, severities={"S108": "off", "S117": "off"})[1] == []
     calm = "## Backup codes are in the safe\n\n- 3 copies printed\n- Tuesday\n- stored in 1Password\n"
     assert (
         redact_text(calm)[1] == []

@@ -96,7 +96,7 @@ def test_python_sdk_prompts_and_resources_private_scope(memory: Path) -> None:
 
             long_term = (await session.read_resource("memgit://file/MEMORY.md")).contents[0].text
             expected = strip_markers(memory_file).replace(
-                f"- Deploy key {KEY} (pasted by mistake)", "- [redacted: S102]"
+                f"- Deploy key {KEY} (pasted by mistake)", "- Deploy key [redacted: S102] (pasted by mistake)"
             )
             assert long_term == expected
             today = (await session.read_resource("memgit://daily/today")).contents[0].text

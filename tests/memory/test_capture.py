@@ -221,10 +221,12 @@ def test_redaction_before_writing_line_by_line_then_the_whole_record() -> None:
     settings = LintSettings()
     line, codes = render_turn(Turn("user", f"first line\nthe key is {KEY}\nlast line", "k1"), settings)
     record = json.loads(line)
-    assert record["content"] == "first line\n[redacted: S102]\nlast line" and codes == ["S102"]
-    # Each line alone is innocent; the encoded record (one line) is not, so the whole text goes.
+    assert record["content"] == "first line\nthe key is [redacted: S102]\nlast line" and codes == ["S102"]
+    # Each line alone is innocent; the encoded record (one line) is not: its value goes, the words stay.
     line, codes = render_turn(Turn("user", "the wifi password\n is Tr0ub4dor-x9", "k2"), settings)
-    assert json.loads(line)["content"] == "[redacted: S104]" and codes == ["S104"]
+    assert json.loads(line)["content"] == "the wifi password\n is [redacted: S104]" and codes == ["S104"]
+    line, codes = render_turn(Turn("user", 'the wifi password\n is "Tr0ub4dor-x9"', "k5"), settings)
+    assert json.loads(line)["content"] == 'the wifi password\n is "[redacted: S104]"' and codes == ["S104"]
     line, codes = render_turn(Turn("user", "half an emoji \ud83d here", "k4"), settings)
     assert json.loads(line)["content"] == "half an emoji \ufffd here" and line.encode("utf-8")
     line, codes = render_turn(Turn("assistant", "Nothing secret\u2028here", "k3", "2026-12-01T09:00:00Z"), settings)

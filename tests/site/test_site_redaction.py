@@ -40,11 +40,25 @@ SESSION = "sessions/2026-03-02.jsonl"
 
 
 def secret_values(sample: Sample) -> list[str]:
-    """The generated parts of a secret sample: its tokens of 16+ characters, or 8+ with a digit, and
-    each flagged line's text (a grouped IBAN or a PIN has no long token)."""
+    """The generated parts of a secret sample: its tokens of 8+ characters with a digit, or 16+, that
+    are not a host name, an address or a name (`registry.npmjs.org` beside an npm token stays:
+    redaction replaces the value, not the line); and the value the lint bounds on each flagged line (a grouped IBAN or a
+    PIN has no long token), or the line's text where it bounds none (a key block)."""
+    from memgit.lint.secrets import find_secrets
+
     tokens = [t.strip(".") for t in re.split(r"[\s'\"`:/@=;,()\\]+", sample.text)]
-    flagged = [line.lstrip("-*> ").strip() for line in sample.text.split("\n") if scan_secrets(line)]
-    return [t for t in tokens if len(t) >= 16 or (len(t) >= 8 and re.search(r"\d", t))] + flagged
+    # Host names, addresses, names from code, and a BIC (it names a bank, and is public).
+    named = re.compile(
+        r"[a-z0-9-]+(?:\.[a-z0-9-]+)+|[a-z]+(?:_[a-z]+)*|(?:[A-Z][a-z]+)+|[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?"
+    )
+    generated = [
+        t for t in tokens if ((len(t) >= 8 and re.search(r"\d", t)) or len(t) >= 16) and not named.fullmatch(t)
+    ]
+    bounded = []
+    for line in sample.text.split("\n"):
+        for hit in find_secrets([line]):
+            bounded.append(hit.value if hit.value else line.lstrip("-*> ").strip())
+    return generated + [v for v in bounded if len(v) >= 4]
 
 
 def corpus_workspace(root: Path) -> tuple[Path, dict[tuple[str, int], Sample], list[tuple[str, str]], list[str]]:
@@ -216,9 +230,10 @@ def test_the_issue_scenario_history_provenance_concepts_and_rebuilds(tmp_path: P
         # The concept keeps its clean place; the redacted line is no place of it any more.
         concept = (out / urls.concept_url("vpn")).read_text(encoding="utf-8")
         assert "Tom set up the staging VPN" in concept and "passphrase" not in concept
-        # Search shards hold the note's other lines, nothing of the redacted one.
+        # Search shards hold the note's lines, the redacted one without its value.
         shards = "".join(text for name, text in output_texts(out).items() if name.startswith("assets/search/"))
-        assert "Tom set up the staging VPN" in shards and "passphrase" not in shards and "redacted" not in shards
+        assert "Tom set up the staging VPN" in shards and "passphrase is [redacted: S104]" in shards
+        assert PASSPHRASE not in shards and "orchid" not in shards
         # A rebuild with nothing new renders nothing and reports the same lines (kept in the manifest).
         again = build(ws, out, "--scope", scope)
         assert again["rendered"] == 0 and again["redacted"] == report["redacted"]
@@ -330,7 +345,8 @@ def test_context_shows_the_placeholder_and_says_where(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert PASSPHRASE not in proc.stdout and TOKEN not in proc.stdout
-    assert "- [redacted: S104]" in data["text"] and "- [redacted: S102]" in data["text"]
+    assert "- The staging VPN passphrase is [redacted: S104] until Friday" in data["text"]
+    assert "- Bob gave me a token for the CI bot: [redacted: S102]" in data["text"]
     assert "The user prefers tea." in data["text"]
     assert data["redacted"] == [
         {"path": "memory/2026-03-04.md", "line": 4, "code": "S104"},
@@ -355,7 +371,7 @@ def browser_ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return ws
 
 
-def test_browser_shows_the_placeholder_and_search_finds_nothing_of_the_line(
+def test_browser_shows_the_placeholder_and_search_finds_nothing_of_the_value(
     browser: object, browser_ws: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "site"
@@ -365,8 +381,8 @@ def test_browser_shows_the_placeholder_and_search_finds_nothing_of_the_line(
     page.goto(base + urls.note_url("memory/2026-03-04.md"))
     text = page.inner_text("main")
     assert "[redacted: S104]" in text and "Tom set up the staging VPN" in text and PASSPHRASE not in text
-    # The same search finds the note by a word of a line kept, and nothing by a word of the redacted line.
-    for query, found in (("gateway", True), ("passphrase", False), ("orchid", False)):
+    # The same search finds the note by a word kept (also on the redacted line), nothing by the value.
+    for query, found in (("gateway", True), ("passphrase", True), ("orchid", False)):
         page.goto(base + f"search.html?q={query}")
         page.wait_for_selector("body[data-search-ready]")  # set once the query's results are drawn
         main = page.inner_text("main")

@@ -1,0 +1,188 @@
+"""Personal identifiers and bank numbers of every country python-stdnum covers, behind the words
+that name them (lint S116; pure).
+
+A social security, national identity, tax, driving licence or passport number, a bank routing or
+account number: each country writes its own, and python-stdnum (a dependency already, for IBANs)
+knows the format and the check digits of ~90 of them. A number alone is no secret (an order or a
+phone number has the same shape), so a number counts only where a word names it as one of these
+on its line ("SSN", "Sozialversicherungsnummer", "codice fiscale", "sort code", "BSN", "CPF",
+"주민등록번호", …), or in a table column whose header does (`multiline.py`), and only when it passes a
+validator of one of the selected modules, or, for the kinds with no check digits (a sort code, a
+bank account or routing number named as such), has their shape.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+
+CODE = "S116"
+
+#: python-stdnum modules of personal identifiers, personal tax numbers and bank numbers (company,
+#: VAT, product and postal numbers left out: they are public).
+MODULES = (
+    "ad.nrt al.nipt ar.cbu ar.cuit ar.dni at.tin at.vnr au.tfn az.voen be.eid be.nn be.ssn bg.egn bg.pnf br.cpf"
+    " ca.bc_phn ca.sin ch.ssn cl.rut cn.ric cr.cpf cr.cr cu.ni cz.bankaccount cz.rc de.idnr de.stnr dk.cpr"
+    " do.cedula dz.nif ec.ci ee.ik eg.tn es.ccc es.dni es.nie fi.hetu fi.veronumero fo.vn fr.nif fr.nir gb.nhs"
+    " gb.upn gb.utr gh.tin gn.nifp gr.amka hr.oib id.nik ie.pps il.idnr in_.aadhaar in_.epic in_.pan in_.vid"
+    " is_.kennitala it.codicefiscale jp.in_ ke.pin kr.rrn li.peid lt.asmens mu.nid mx.curp mx.rfc my.nric mz.nuit"
+    " nl.bsn nl.identiteitskaartnummer nl.onderwijsnummer no.fodselsnummer no.kontonr nz.bankaccount nz.ird pe.cui"
+    " pk.cnic pl.pesel pt.cc ro.cnp ru.inn se.personnummer si.emso sk.rc th.pin th.tin tr.tckimlik ua.rntrc"
+    " us.atin us.itin us.rtn us.ssn us.tin uy.rut vn.mst za.idnr za.tin gr.vat"
+).split()
+
+#: Words that name a personal identifier or a bank number, in the languages of the countries above
+#: (matched case-blind), and the acronyms that do (matched as written: "pan", "sin" and "run" are
+#: words too).
+NAMES = (
+    "ssn|social security|soc sec|national insurance|ni number|ni no|nino|national id|national identity"
+    "|identity number|identity card number|id number|id no|personal number|personal id|personal code"
+    "|personal identification|personnummer|personnr|henkilötunnus|hetu|burgerservicenummer|sofinummer"
+    "|sécurité sociale|securite sociale|numéro de sécu|insee|codice fiscale|tessera sanitaria"
+    "|steuer-id|steuerid|steuer-identifikationsnummer|steueridentifikationsnummer|idnr|steuernummer"
+    "|sozialversicherungsnummer|sozialversicherung|versicherungsnummer|rentenversicherungsnummer"
+    "|tax id|taxpayer id|tax number|tax file number|ird number|pps number"
+    "|driver's licen[cs]e|drivers licen[cs]e|driving licen[cs]e|driver licen[cs]e|dl number|licen[cs]e number|licen[cs]e no"
+    "|führerschein|fuehrerschein|führerscheinnummer|permis de conduire|carnet de conducir|licencia de conducir"
+    "|carta de condução|patente di guida|rijbewijs|prawo jazdy|körkort|ajokortti"
+    "|passport|passport number|passport no|reisepass|passnummer|passeport|pasaporte|passaporto|paspoort|paszport"
+    "|routing|routing number|aba number|sort code|sortcode|bankleitzahl|account number"
+    "|account no|acct|acct no|bank account|kontonummer|kontonr|numéro de compte|numero de compte|número de cuenta"
+    "|numero de cuenta|número da conta|numero di conto|conto corrente|rekeningnummer|numer konta|clabe"
+    "|aadhaar|aadhar|pan card|voter id|cpr-nummer|isikukood|asmens kodas|егн|jmbg|emšo|emso"
+    "|cod numeric personal|tc kimlik|t.c. kimlik|kimlik no|kimlik numarası|ic number|mykad"
+    "|cédula|cedula|rodné číslo|rodne cislo|birth number|fødselsnummer|fodselsnummer|kennitala"
+    "|social insurance|health card|health insurance|krankenversicherungsnummer|versichertennummer|carte vitale"
+    "|medicare|nhs number|mispar zehut|teudat zehut|инн|снилс|паспорт|номер паспорта|рнокпп|ідентифікаційний код"
+    "|căn cước|mã số thuế|nomor induk|emirates id|civil id|qid|aadhaar number|ΑΦΜ|Α\\.Φ\\.Μ\\.|αριθμός ταυτότητας"
+    '|ת"ז|ת\\.ז|תעודת זהות|מספר זהות|आधार|पैन|رقم الهوية|الهوية الإماراتية|بطاقة الهوية|کد ملی|شماره ملی'
+)
+ACRONYMS = (
+    "SSN|BSN|NIR|DNI|NIE|NIF|CPF|CURP|RUT|PESEL|AHV|TIN|ITIN|ATIN|TFN|BSB|BLZ"
+    "|CBU|CPR|EGN|OIB|CNP|NRIC|NIK|KTP|CNIC|AMKA|RČ|SIN|NHS|UPN|UTR|CCCD|CMND|NPWP|TCKN|VNR|SVNR"
+)
+_SCRIPT_NAMES = (
+    "身份证|身分證|マイナンバー|個人番号|住民票コード|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
+)
+_NAMES = re.compile(
+    r"(?i:(?<![^\W_])(?:" + NAMES.replace(" ", r"[ \t._-]?") + r")(?![^\W_]))"
+    r"|(?<![^\W_])(?:" + ACRONYMS + r")(?![^\W_])"
+    r"|" + _SCRIPT_NAMES
+)
+# A number: digits and letters with the separators countries print them with, 5+ digits in all.
+_NUMBER = re.compile(r"(?<![\w@/.#-])([A-Za-z]{0,8}[0-9][0-9A-Za-z]*(?:[ .\-/][0-9A-Za-z]+){0,6})(?![\w@/-])")
+_SORT_CODE = re.compile(r"(?<![\d-])\d{2}-\d{2}-\d{2}(?![\d-])|(?<![\d-])\d{3}-\d{3}(?![\d-])")
+_BANK_NAMES = re.compile(
+    r"(?i)sort[ -]?code|bsb|routing|aba|rtn|blz|bankleitzahl|account|acct|konto|compte|cuenta|conta|conto|rekening"
+)
+_NOT_ID = re.compile(
+    r"(?i)€|\$|£|\bper\b|price|cost|fee|phone|tel\b|fax|hotline|call|ext\b|version|\bv\d|isbn|order|invoice|ticket"
+    r"|valid|until|expir|since|issued"
+)
+
+
+def name_words() -> list[str]:
+    """Every name and acronym as plain words, case-folded (for the cheap search of candidate lines)."""
+    words = []
+    for part in (NAMES + "|" + ACRONYMS + "|" + _SCRIPT_NAMES).split("|"):
+        word = re.split(r"[\\\[(]", part, maxsplit=1)[0]
+        if word:
+            words.append(word.casefold())
+    return words
+
+
+@cache
+def _validators() -> tuple[Callable[[str], bool], ...]:
+    import importlib
+
+    out = []
+    for name in MODULES:
+        try:
+            module = importlib.import_module("stdnum." + name)
+        except ImportError:  # an older python-stdnum: use what it has
+            continue
+        out.append(module.is_valid)
+    return tuple(out)
+
+
+def personal_id(line: str) -> str | None:
+    """The first number on `line` that a word there names as a personal identifier or bank number
+    and that passes a validator (or has a bank or document number's shape); None otherwise."""
+    name = _NAMES.search(line)
+    if name is None:
+        return None
+    word = name.group(0)
+    return id_value(
+        line[name.end() :], bank=_BANK_NAMES.search(word) is not None, document=_DOCUMENTS.search(word) is not None
+    )
+
+
+# Documents whose numbers have letters and few digits and no check digits anyone publishes
+# (passports, driving licences): taken by shape after "number", "no." or ":".
+_DOCUMENTS = re.compile(
+    r"(?i)passport|pass|licen[cs]e|führerschein|permis|licencia|rijbewijs|id card|identity card|ausweis"
+)
+_DOCUMENT_NUMBER = re.compile(r"(?=[A-Z0-9]*\d)(?=(?:[0-9]*[A-Z]){2})[A-Z0-9]{6,18}")
+_NUMBER_WORD = re.compile(r"(?i)(?:number|no\.?|nr\.?|num|#|nummer|numéro|número|numero|:)\s*$")
+
+
+def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | None:
+    """The first number in `text` (what follows a name, or a table cell) that validates."""
+    previous = 0
+    for match in _NUMBER.finditer(text):
+        before, previous = text[previous : match.start()], match.end()
+        if _NOT_ID.search(before[-30:]):
+            continue
+        for raw in _prefixes(match.group(1)):
+            digits = sum(c.isdigit() for c in raw)
+            if document and _DOCUMENT_NUMBER.fullmatch(raw) and _NUMBER_WORD.search(before):
+                return raw
+            if digits < 5 and not (bank and _SORT_CODE.fullmatch(raw)):
+                continue
+            if re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,2}/\d{2,4}", raw):
+                continue  # a date
+            if bank and (_SORT_CODE.fullmatch(raw) or re.fullmatch(r"\d{6,17}", raw.replace(" ", ""))):
+                return raw
+            if _valid(raw) and not _sample(raw):
+                return raw
+    return None
+
+
+def _sample(raw: str) -> bool:
+    """A number manuals print as an example: it starts with 123 or runs four digits in order
+    (123-45-6789, 123-23-3456)."""
+    digits = re.sub(r"\D", "", raw)
+    return digits.startswith("123") or any(digits[i : i + 4] in "0123456789" for i in range(len(digits) - 3))
+
+
+def _prefixes(number: str) -> list[str]:
+    """`number` and each shorter run of its parts from the start, longest first ("536-22-8714 ok"
+    -> "536-22-8714 ok", "536-22-8714", "536-22", "536"): words after a number join its match."""
+    cuts = [m.start() for m in re.finditer(r"[ .\-/]", number)]
+    return [number, *(number[:cut] for cut in reversed(cuts))]
+
+
+def _emirates_id(value: str) -> bool:
+    """A UAE identity number: 784, the birth year, seven digits and a Luhn check digit."""
+    digits = re.sub(r"[ -]", "", value)
+    if not re.fullmatch(r"784(?:19|20)\d{10}", digits):
+        return False
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        n = int(char) * (2 if index % 2 else 1)
+        total += n - 9 if n > 9 else n
+    return total % 10 == 0
+
+
+def _valid(raw: str) -> bool:
+    if _emirates_id(raw):
+        return True
+    for variant in dict.fromkeys((raw, raw.upper(), re.sub(r"[ .\-/]", "", raw).upper())):
+        for is_valid in _validators():
+            try:
+                if is_valid(variant):
+                    return True
+            except Exception:  # noqa: BLE001 - a validator of a third-party library: its failure is no match
+                continue
+    return False

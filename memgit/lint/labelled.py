@@ -1,0 +1,356 @@
+"""A secret after its label, in any of the languages of `labels.py` (lint S117; pure).
+
+"Passwort: Sonne!2024", "le code de la porte est 4821", "密码是 hunter2x", "비밀번호는 qwer1234",
+"WLAN-Schlüssel lautet 8f3kd92mfa": a label, then ":" or "=" or the language's "is", then a value
+that looks like what the label names. The label decides the value's shape:
+
+* a password word: a value of six or more characters that is not a plain word (it holds a digit,
+  a symbol or mixed case), or any value when it alone ends the line after a ":" or "=";
+* a code word (PIN, door, alarm, safe, access, recovery codes): a code of four to twelve digits
+  (`4821`, `4-8-2-1`, `*4821#`) or a short letters-and-digits code, not a sequence (`1234`), a
+  year after "since", an amount, a time or a quantity;
+* a key word (Wi-Fi, licence, API key): eight or more characters mixing letters and digits.
+
+`label_at_end` and `value_kind_ok` serve the rules that read across lines (`multiline.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from memgit.lint.labels import LANGUAGES, Labels
+from memgit.lint.placeholders import is_placeholder
+from memgit.lint.shapes import UNSPACED_SCRIPT, not_a_secret_code
+
+CODE = "S117"
+KINDS = ("password", "code", "key", "place")
+
+
+def _alternation(words: set[str]) -> str:
+    return "|".join(re.escape(word).replace(r"\ ", r"[ \t-]?") for word in sorted(words, key=len, reverse=True))
+
+
+@cache
+def _patterns() -> dict[str, re.Pattern[str]]:
+    """kind -> a pattern of every language's labels of that kind (group `label`)."""
+    out = {}
+    for kind in KINDS:
+        spaced = {w.casefold() for lang in LANGUAGES.values() if lang.spaced for w in _words(lang, kind)}
+        unspaced = {w.casefold() for lang in LANGUAGES.values() if not lang.spaced for w in _words(lang, kind)}
+        if not spaced and not unspaced:
+            continue
+        parts = []
+        if spaced:
+            # Whole words; also the second part of a hyphenated compound ("WLAN-Passwort").
+            parts.append(r"(?:(?<=[^\W\d_]-)|(?<![\w.$@:/-]))(?:" + _alternation(spaced) + r")(?![\w@/-])")
+        if unspaced:
+            parts.append("(?:" + _alternation(unspaced) + ")")
+        out[kind] = re.compile("(?P<label>" + "|".join(parts) + ")", re.IGNORECASE)
+    return out
+
+
+# A PIN is a code: its value is digits, whichever list the word stands in ("version pin", "pin it").
+_PIN = re.compile(r"(?i)(?<![a-z])pin(?![a-z])|пин|пін|ピン|핀|पिन|পিন|ਪਿੰਨ|ፒን|பின்|పిన్|પિન|พิน|پن")
+
+
+def _words(lang: Labels, kind: str) -> tuple[str, ...]:
+    """`lang`'s words of `kind`, the PIN words moved from passwords to codes."""
+    if kind == "password":
+        return tuple(w for w in lang.password if not _PIN.search(w))
+    if kind == "code":
+        return lang.code + tuple(w for w in lang.password if _PIN.search(w))
+    return tuple(getattr(lang, kind))
+
+
+@cache
+def any_label() -> re.Pattern[str]:
+    """Any label of any kind, in one pattern (group `label`)."""
+    joined = "|".join(f"(?:{pattern.pattern})" for pattern in _patterns().values())
+    return re.compile("(?P<label>" + joined.replace("(?P<label>", "(?:") + ")", re.IGNORECASE)
+
+
+@cache
+def _kinds_of() -> dict[str, tuple[str, ...]]:
+    """Each label word (case-folded) -> its kinds."""
+    out: dict[str, list[str]] = {}
+    for lang in LANGUAGES.values():
+        for kind in KINDS:
+            for word in _words(lang, kind):
+                if kind not in out.setdefault(word.casefold(), []):
+                    out[word.casefold()].append(kind)
+    return {word: tuple(kinds) for word, kinds in out.items()}
+
+
+def label_words() -> list[str]:
+    """Every label word, case-folded (for the cheap search of the lines that may hold one)."""
+    return list(_kinds_of())
+
+
+@cache
+def _languages_of() -> dict[str, tuple[str, ...]]:
+    """Each label word (case-folded) -> the languages whose labels hold it."""
+    out: dict[str, list[str]] = {}
+    for code, lang in LANGUAGES.items():
+        for kind in KINDS:
+            for word in _words(lang, kind):
+                out.setdefault(word.casefold(), []).append(code)
+    return {word: tuple(codes) for word, codes in out.items()}
+
+
+# Between a label and its value: a separator, or a few words and the language's "is" or a
+# separator ("hasło do konta admin w Grafanie (tymczasowe): …", "la password del NAS, adesso è …"):
+# words, an aside between commas and a remark in brackets, within a bounded stretch of the line.
+# A language's "is" counts only after that language's label: across forty languages, short
+# words such as "to", "de" or "on" would make any English sentence a label and a value.
+_STRONG_SEPARATOR = r"[ \t]*(?:\*\*|__)?[ \t]*(?:[:：=＝]|->|→|=>)[ \t]*(?:\*\*|__)?[ \t]*"
+_FILLER = r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"]|\([^()\n]{0,60}\)|（[^（）\n]{0,40}）|\"[^\"\n]{0,40}\"){0,70}?"
+_ATTACHED = {"zh": "是|为|為", "ja": "は|が", "ko": "는|은|이|가"}
+# After a value in those languages, a particle that lists it beside others ("or", "and", "like").
+_LISTED = re.compile(
+    r"(?:이나|나|와|과|이랑|랑|하고|또는|같은|처럼|や|と|または|など|のような|みたいな|或|和|与|與|、|等)"
+)
+_VALUE = r"[\"'`“„«‚‹]?(?P<value>[^\s\"'`“”„«»‚‹›,;()\[\]]{4,64})"
+
+
+@cache
+def _after_label(language: str) -> re.Pattern[str]:
+    """What may follow a label of `language`: a separator, or words and the language's "is"."""
+    lang = LANGUAGES[language]
+    copulas = [w for w in lang.copulas if w not in (":", "=", "-", "—", "：")]
+    parts = [_STRONG_SEPARATOR]
+    if language in _ATTACHED:
+        parts.append(r"[ \t]*(?:" + _ATTACHED[language] + r")[ \t]*[:：]?[ \t]*")
+    tail = r"(?<!\d)" + _STRONG_SEPARATOR
+    if copulas:
+        tail += r"|(?<![\w-])(?:" + _alternation(set(copulas)) + r")(?![\w-])[ \t]*[:：]?[ \t]*"
+    parts.append(_FILLER + "(?:" + tail + ")")
+    parts.append(r"[ \t]+")
+    return re.compile(r"(?i)(?P<sep>" + "|".join(parts) + ")" + _VALUE)
+
+
+_UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+# A labelled value holds a digit, or follows ":" or "=": a line with neither skips the patterns.
+_VALUE_GATE = re.compile(r"[\d:=：→]")
+
+
+def find_value(line: str) -> tuple[str, str] | None:
+    """(kind, value) of the first labelled secret on `line`, or None."""
+    if _VALUE_GATE.search(line) is None:
+        return None
+    languages = _languages_of()
+    kinds_of = _kinds_of()
+    for label in any_label().finditer(line):
+        word = re.sub(r"[ \t-]", " ", label.group("label").casefold())
+        kinds = kinds_of.get(word) or kinds_of.get(label.group("label").casefold()) or _guess_kinds(word)
+        if not_a_secret_code(line[max(0, label.start() - 16) : label.end() + 8]):
+            continue  # a zip, promo, status or error code
+        for kind in kinds:
+            for language in languages.get(word, ()) or languages.get(label.group("label").casefold(), ()) or ("en",):
+                for match in _separations(_after_label(language), line, label.end()):
+                    value = _trim(match.group("value"))
+                    sep = match.group("sep")
+                    colon = re.search(r"[:：=＝→>]", sep) is not None
+                    ends = not line[match.end() :].strip(" \t.!?)*_`'\"”»")
+                    weak = not sep.strip()
+                    if weak and line[label.start() - 1 : label.start()] == "-":
+                        continue  # the end of a compound ("LICENSE-CODE   1106") needs a ":" or an "is"
+                    before = line[: label.start()]
+                    after = line[match.start("value") + len(value) :]
+                    if language in _ATTACHED and _LISTED.match(after):
+                        continue  # "新 패스워드는 Argon2나 Bcrypt 같은…": one of several names, not a value
+                    if value_kind_ok(kind, value, strong=not weak, alone=ends and colon, before=before):
+                        return kind, value
+    return None
+
+
+def _guess_kinds(word: str) -> tuple[str, ...]:
+    """The kinds of a label matched with other spacing than its listed form ("pin-code")."""
+    squeezed = re.sub(r"[ \t-]", "", word)
+    return tuple(
+        dict.fromkeys(k for w, ks in _kinds_of().items() if re.sub(r"[ \t-]", "", w) == squeezed for k in ks)
+    ) or ("password",)
+
+
+def _separations(after: re.Pattern[str], line: str, start: int) -> list[re.Match[str]]:
+    """The ways a value may follow a label at `start`: the nearest separator first, then a later
+    one (a colon after an aside, when the words before it were no value)."""
+    first = after.match(line, start)
+    if first is None:
+        return []
+    out = [first]
+    colon = re.search(r"[:：=→]", line[first.end() : start + 80])
+    if colon is not None and not line[first.end() + colon.start() - 1 : first.end() + colon.start()].isdigit():
+        later = after.match(line, first.end() + colon.start())
+        if later is not None and later.end() > first.end():
+            out.append(later)
+    return out
+
+
+def _trim(value: str) -> str:
+    if value[:1].isascii():
+        # After a value in Latin letters, a script without spaces starts the sentence again
+        # ("…パスワードはQm7vR2x!k9です").
+        cut = UNSPACED_SCRIPT.search(value)
+        value = value[: cut.start()] if cut else value
+    return value.rstrip(".,;:!?)]}»”'\"*_")
+
+
+_SEQUENCE = "01234567890123456789"
+_YEARISH = re.compile(r"^(?:19|20)\d\d$")
+_TIME_OR_AMOUNT = re.compile(r"^\d{1,2}[:h.]\d{2}$|^\d+[.,]\d+$|[€$£¥%]")
+_CODE_SHAPE = re.compile(r"^[*#]?\d{4,12}[#*]?$|^\d{1,4}(?:[- .]\d{1,4}){1,5}$|^(?=.*\d.*\d)[A-Za-z0-9]{4,12}$")
+_DATE = re.compile(r"^(?:19|20)\d\d-\d\d-\d\d|^\d{1,2}[./-]\d{1,2}[./-](?:19|20)?\d\d$")
+_FILE_OR_LINK = re.compile(
+    r"(?i)\.(?:html?|md|py|js|ts|json|ya?ml|toml|txt|png|jpe?g|gif|svg|pdf|exe|dll|zip|sh|ps1|cs|go|rs)(?:$|[#?])"
+    r"|(?-i:[a-z]#[a-z])|^\w+\.\w+\.\w+/|^(?:www\.|localhost)"
+)
+_UNITS = re.compile(r"(?i)^\d+(?:px|em|ms|s|kb|mb|gb|tb|mm|cm|km|m|kg|g|x|h|min|st|nd|rd|th)$")
+
+
+def value_kind_ok(kind: str, value: str, *, strong: bool, alone: bool, before: str = "") -> bool:
+    """Whether `value` has the shape a `kind` label's value has (see the module's text). `strong`:
+    a separator or "is" stood between label and value (not a bare space); `alone`: the value ends
+    the line after a ":" or "="."""
+    value = _trim(value)
+    if (
+        len(value) < 4
+        or is_placeholder(value)
+        or "://" in value
+        or value.startswith(("/", "~", "$", "%", "[", "@", "-"))
+    ):
+        return False
+    grouped = re.fullmatch(r"\d{1,3}(?:[-–]\d{1,3}){2,5}", value) is not None  # a lock's 24-08-61
+    if _UNITS.match(value) or _TIME_OR_AMOUNT.search(value) or _DATE.match(value) and not (grouped and kind == "place"):
+        return False
+    if _FILE_OR_LINK.search(value) or sum(c.isascii() for c in value) * 2 < len(value) or _UUID.match(value):
+        return False
+    digits = sum(c.isdigit() for c in value)
+    if kind in ("code", "place"):
+        return _code_ok(value, before) and (strong or kind == "code" or grouped)
+    if kind == "key":
+        return len(value) >= 8 and digits >= 1 and any(c.isalpha() for c in value) and password_shaped(value)
+    # a password
+    if sum(c.isascii() and c.isalnum() for c in value) < 4:
+        return False  # "|---|---|", "*****", a sentence in a script without spaces
+    if digits == len(value):
+        return strong and _code_ok(value, before)  # a PIN written as a password ("getent passwd 1000": none)
+    if len(value) < 6 or _is_version(value):
+        return False
+    plain = value.isalpha() and (value.islower() or value[:1].isupper() and value[1:].islower())
+    if plain:
+        return alone and len(value) >= 6
+    if not strong:  # "pass Plesk4ever!!": after a bare space, only what can be nothing but a password
+        if re.fullmatch(r"[^\W\d_]+(?:['’-][^\W\d_]+)+", re.sub(r"[*_`]", "", value)):
+            return False  # words joined by hyphens ("**Salaussalasana**-kenttään", "Obsidian-fiókoddal")
+        return password_shaped(value) and _classes(value) >= 3
+    return not code_like(value)
+
+
+def _classes(value: str) -> int:
+    return sum(
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+            any(not c.isalnum() for c in value),
+        )
+    )
+
+
+def _code_ok(value: str, before: str) -> bool:
+    bare = re.sub(r"[^0-9A-Za-z]", "", value)
+    if not _CODE_SHAPE.match(value) or (bare.isdigit() and bare in _SEQUENCE) or len(set(bare)) < 2:
+        return False
+    if _is_version(value) or re.search(r"\d\.\d+\.\d", value):
+        return False
+    letters = sum(c.isalpha() for c in bare)
+    if letters > sum(c.isdigit() for c in bare) and not bare.isupper():
+        return False  # "node16", "utf8mb4": a name with a number, not a code
+    if _YEARISH.match(value) and re.search(r"(?i)\b(?:in|since|from|until|seit|depuis|desde|dal|sinds)\s*$", before):
+        return False
+    digits = sum(c.isdigit() for c in value)
+    return digits >= 4 or (digits >= 2 and len(bare) >= 6)
+
+
+def password_shaped(value: str) -> bool:
+    """Letters and digits, or three kinds of character, and not a name from code."""
+    if code_like(value):
+        return False
+    classes = sum(
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+            any(not c.isalnum() for c in value),
+        )
+    )
+    has_letter = any(c.isalpha() for c in value)
+    return has_letter and (any(c.isdigit() for c in value) or classes >= 3)
+
+
+def code_like(value: str) -> bool:
+    """An identifier from code (`self.config`, `os.environ`, `get_value()`, `snake_case_name`)."""
+    if re.search(r"[()\[\]{}<>]", value):
+        return True
+    if re.fullmatch(r"[a-z_$][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+", value):
+        return True  # attribute access, module paths
+    if re.fullmatch(r"[A-Z][A-Za-z]+-[A-Z][A-Za-z]+", value):
+        return True  # a PowerShell command: Verb-Noun
+    if re.fullmatch(r"[A-Z][A-Za-z]+(?:\.[A-Z][A-Za-z0-9]+){2,}", value):
+        return True  # a .NET type: System.Security.SecureString
+    if re.fullmatch(r"[A-Za-z_]\w*=\w+", value):
+        return True  # an argument: capture_all=True
+    return re.fullmatch(r"[a-z]+(?:_[a-z]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", value) is not None
+
+
+def _is_version(value: str) -> bool:
+    return re.fullmatch(r"(?i)v?\d+(?:\.\d+)+[a-z0-9.-]*", value) is not None
+
+
+def label_at_end(line: str) -> str | None:
+    """The kind of label that ends `line`, whose value is then on the next line: the label itself
+    ("**Door code**", "## Alarmcode") or the label and a few words before a closing colon
+    ("Neues Kennwort für die Oberfläche:", "hasło do konta admin (tymczasowe):"); None otherwise."""
+    folded = line.casefold().rstrip()
+    colon = folded.endswith((":", "：")) or re.search(r"[:：][*_`]*$", folded) is not None
+    stripped = re.sub(r"[\s:：=＝*_`#>|\-–—]+$", "", folded)
+    stripped = re.sub(r"^[\s#>*_`|\-+\d.)]+", "", stripped)
+    if not stripped:
+        return None
+    tail = stripped[-90:] if colon else stripped
+    if not colon and len(stripped) > 60:
+        return None
+    for kind, pattern in _patterns().items():
+        for label in pattern.finditer(tail):
+            rest = tail[label.end() :]
+            if label.end() == len(tail) or colon and re.fullmatch(_FILLER, rest) and not re.search(r"[.!?]\s", rest):
+                return kind
+    return None
+
+
+def label_kind(cell: str) -> str | None:
+    """The kind of label a table header cell is ("Password", "PIN", "Türcode"), or None."""
+    folded = cell.casefold().strip(" \t*_`:")
+    if not folded or len(folded) > 40:
+        return None
+    for kind, pattern in _patterns().items():
+        if pattern.search(folded) is not None:
+            return kind
+    return None
+
+
+# The word "code" alone, in the languages that list it: a heading "## Code" or "# Some more code"
+# in technical writing is about source code, so a section needs a more specific name.
+_GENERIC_CODES = frozenset(
+    ("code", "codes", "kode", "kod", "koodi", "código", "codice", "codi", "код", "코드", "コード")
+)
+
+
+def names_a_specific_code(title: str) -> bool:
+    """Whether a heading names a code a person keeps (door, alarm, PIN…), not just "code"."""
+    folded = title.casefold().strip(" \t*_`:")
+    if not folded or len(folded) > 40:
+        return False
+    pattern = _patterns().get("code")
+    return pattern is not None and any(m.group(0) not in _GENERIC_CODES for m in pattern.finditer(folded))

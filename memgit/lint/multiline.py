@@ -1,0 +1,229 @@
+"""Secrets whose meaning comes from the lines around them (pure).
+
+A value alone on its line says nothing; the line above, the table's header or the section's
+heading says what it is:
+
+* a label ending its line ("WLAN-Passwort:", "**Door code**", "## PIN") and the value alone on the
+  next line (S117, or S116 for an identifier's name);
+* a table whose header names a column as a password, code, key or identifier: that column's
+  cells (S117 / S116);
+* a heading naming a code (door, alarm, safe, PIN…) and, in its section, a line holding little
+  but a code (S117);
+* codes listed one a line under a recovery, backup or one-time code heading (S108,
+  `shapes.code_list_lines`);
+* a token split over two lines: the end of one line and the start of the next, joined, are what
+  a per-line rule flags (that rule's code).
+
+Each finds its anchors (labels, headers, headings) with whole-text searches first, so a text
+without one costs a few searches.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from memgit.lint import identifiers, labelled, shapes
+from memgit.lint.hits import Hit
+
+#: How many lines below its heading a code may be.
+SECTION_LINES = 15
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)$|^\s*\*\*([^*]{1,60})\*\*:?\s*$")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+# A line holding little but a value: list marks, quotes, code marks around one token.
+_ALONE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?[`\"'“„«]*(?P<value>[^\s`\"'“”„«»]{4,64})[`\"'”»]*\s*$")
+_CODE_NEAR = re.compile(r"(?<![\w#$€£+./:,-])(\*?\d{1,4}(?:[- ]?\d{1,4}){0,3}#?)(?![\w.,/:%€$£-]?\d|\w)")
+_TAIL = re.compile(r"(?P<tail>[A-Za-z0-9+/=_-]{8,})\s*$")
+_HEAD = re.compile(r"^\s*(?P<head>[A-Za-z0-9+/=_-]{4,})(?=\s|$)")
+
+
+def find(lines: list[str], wanted: Collection[int] | None, named: Collection[int] | None = None) -> list[Hit]:
+    """Every hit of the rules above on `lines` (only on lines in `wanted`, when given). `named`: the
+    lines that may hold a label or an identifier's name (`candidates.named_lines`), when known."""
+    hits = [*_code_lists(lines), *_next_line(lines, named), *_tables(lines), *_sections(lines), *_split(lines)]
+    return [hit for hit in hits if wanted is None or hit.index in wanted]
+
+
+def _hit(index: int, code: str, what: str, value: str | None) -> Hit:
+    return Hit(index, code, f"{what} ({_hint(value or '')}); remove it from memory", value)
+
+
+def _hint(value: str) -> str:
+    return value[:4] + "…" if len(value) > 8 else "…"
+
+
+def _next_value(lines: list[str], index: int) -> int | None:
+    """The index of the next non-blank line after `index` (within two lines), or None."""
+    for following in range(index + 1, min(len(lines), index + 3)):
+        if lines[following].strip():
+            return following
+    return None
+
+
+def _next_line(lines: list[str], named: Collection[int] | None) -> list[Hit]:
+    hits = []
+    for index in sorted(named) if named is not None else range(len(lines)):
+        line = lines[index]
+        if not line.strip() or len(line) > (200 if line.rstrip().endswith((":", "：")) else 80):
+            continue
+        kind = labelled.label_at_end(line)
+        bank = False
+        if kind is None:
+            name = identifiers._NAMES.search(line)
+            ends = line.rstrip().endswith((":", "："))
+            if name is None or not ends and (line[name.end() :].strip(" \t:：*_`#-=") or len(line) > 60):
+                continue
+            kind, bank = "id", identifiers._BANK_NAMES.search(name.group(0)) is not None
+        following = _next_value(lines, index)
+        if following is None:
+            continue
+        alone = _ALONE.match(lines[following])
+        if (
+            alone is None
+            or lines[following].lstrip().startswith(("```", "~~~", "#"))
+            or lines[following].rstrip().endswith(":")
+        ):
+            continue
+        value = alone.group("value")
+        if len(_squeezed(value)) >= 4 and _squeezed(value) in _squeezed(line):
+            continue  # a name the line mentions ("… starts KeePass 2 …:" then `keepass2`), no secret
+        if kind == "id":
+            found = identifiers.id_value(value, bank=bank)
+            if found is not None:
+                hits.append(_hit(following, identifiers.CODE, "an identifier under its name", found))
+        elif labelled.value_kind_ok(kind, value, strong=True, alone=True) and (
+            kind not in ("password", "key") or labelled.password_shaped(labelled._trim(value))
+        ):
+            hits.append(_hit(following, labelled.CODE, f"a {kind} under its label", labelled._trim(value)))
+    return hits
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
+def _tables(lines: list[str]) -> list[Hit]:
+    hits = []
+    index = 0
+    while index < len(lines) - 2:
+        if not (_TABLE_ROW.match(lines[index]) and _TABLE_RULE.match(lines[index + 1])):
+            index += 1
+            continue
+        header = _cells(lines[index])
+        kinds: dict[int, tuple[str, bool]] = {}
+        for column, cell in enumerate(header):
+            kind = labelled.label_kind(cell)
+            if kind is not None:
+                kinds[column] = (kind, False)
+            elif identifiers._NAMES.search(cell) is not None and len(cell) <= 40:
+                kinds[column] = ("id", identifiers._BANK_NAMES.search(cell) is not None)
+        index += 2
+        while index < len(lines) and _TABLE_ROW.match(lines[index]):
+            cells = _cells(lines[index])
+            named = _named_pair(cells)
+            if named is not None:
+                hits.append(_hit(index, labelled.CODE, "a key beside its name in a table row", named))
+            for column, (kind, bank) in kinds.items():
+                if column >= len(cells) or not cells[column]:
+                    continue
+                cell = cells[column].strip("`*_ ")
+                if kind == "id":
+                    found = identifiers.id_value(cell, bank=bank)
+                    if found is not None:
+                        hits.append(_hit(index, identifiers.CODE, "an identifier in its column", found))
+                elif " " not in cell and labelled.value_kind_ok(kind, cell, strong=True, alone=True):
+                    hits.append(_hit(index, labelled.CODE, f"a {kind} in its column", labelled._trim(cell)))
+            index += 1
+    return hits
+
+
+_KEY_NAME = re.compile(r"(?i)api[_ -]?key|secret|token|passw|private[_ -]?key|access[_ -]?key|credential|auth")
+
+
+def _named_pair(cells: list[str]) -> str | None:
+    """A random-looking token in a row that names a key in another cell (| Datadog | DD_API_KEY |
+    d2b4… |): the row reads as "name: value"."""
+    if not any(_KEY_NAME.search(cell) for cell in cells):
+        return None
+    for cell in cells:
+        value = cell.strip("`*_ ")
+        if " " not in value and len(value) >= 16 and not _KEY_NAME.search(value) and shapes._random_token(value, ""):
+            return value
+    return None
+
+
+def _sections(lines: list[str]) -> list[Hit]:
+    """A code on a short line of a section whose heading names a code (door, alarm, PIN…)."""
+    hits = []
+    fenced = False
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced  # a "#" line inside a fence is a comment of the code, not a heading
+            continue
+        if fenced or ("#" not in line and "**" not in line):
+            continue
+        heading = _HEADING.match(line)
+        if heading is None:
+            continue
+        title = heading.group(1) or heading.group(2) or ""
+        if not labelled.names_a_specific_code(title) and not _names_code(title):
+            continue
+        for following in range(index + 1, min(len(lines), index + 1 + SECTION_LINES)):
+            text = lines[following]
+            if _HEADING.match(text):
+                break
+            if len(text) > 60 or shapes.not_a_secret_code(text):
+                continue
+            for match in _CODE_NEAR.finditer(text):
+                value = match.group(1)
+                if labelled.value_kind_ok("code", value, strong=True, alone=True, before=text[: match.start()]):
+                    hits.append(_hit(following, labelled.CODE, "a code under its heading", value))
+                    break
+    return hits
+
+
+_CODE_TITLE = re.compile(
+    r"(?i)(?<![^\W_])(?:door|gate|alarm|safe|keypad|lockbox|key ?safe|garage|intercom|entry|tür|tor|alarmanlage"
+    r"|tresor|porte|portail|alarme|coffre|puerta|alarma|caja fuerte|portão|alarme|cofre|porta|allarme|cassaforte"
+    r"|deur|kluis|drzwi|sejf|дверь|домофон|сигнализация|сейф|kapı|kasa|门禁|門禁|保险箱|玄関|金庫|현관|도어락|금고)"
+    r"(?![^\W_])"
+)
+
+
+def _names_code(title: str) -> bool:
+    return _CODE_TITLE.search(title) is not None
+
+
+def _code_lists(lines: list[str]) -> list[Hit]:
+    if not shapes.may_list_codes("\n".join(lines)):
+        return []
+    what = "a code listed under a recovery, backup or one-time code heading"
+    return [_hit(index, "S108", what, lines[index].strip(" \t-*+`") or None) for index in shapes.code_list_lines(lines)]
+
+
+def _split(lines: list[str]) -> list[Hit]:
+    """A token broken over two lines: flagged joined, by a per-line rule, and by neither half."""
+    from memgit.lint.line_rules import scan_secret_values
+
+    hits = []
+    for index in range(len(lines) - 1):
+        end = lines[index].rstrip()
+        tail = _TAIL.search(end, max(0, len(end) - 300))  # bounded: a long run costs linear time
+        if tail is None or not any(c.isdigit() for c in tail.group("tail")):
+            continue
+        head = _HEAD.match(lines[index + 1])
+        if head is None:
+            continue
+        joined = end[: tail.end("tail")] + head.group("head") + lines[index + 1][head.end("head") :]
+        found = scan_secret_values(joined)
+        if not found or scan_secret_values(lines[index]) or scan_secret_values(lines[index + 1]):
+            continue
+        code, message, _value = found[0]
+        hits.append(_hit(index, code, "a secret split over two lines", tail.group("tail")))
+        hits.append(_hit(index + 1, code, "a secret split over two lines", head.group("head")))
+    return hits

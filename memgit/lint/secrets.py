@@ -1,0 +1,196 @@
+"""Every secret rule over a whole text, each hit with the value it found (pure).
+
+The lint (`rules.lint_file`) and every output (`redact.py`) ask this module, so a secret the lint
+names is exactly what redaction hides. Three kinds of rule run here:
+
+* the per-line rules (`rules.scan_secret_values`: token shapes, assignments, spelled-out
+  passwords, detect-secrets' detectors, the shape and checksum rules, labels in many languages),
+  on the lines a few whole-text searches say they could flag (`candidates.py`);
+* the rules that read more than a line (`multiline.py`): a label on one line and its value on the
+  next, a table column under a secret-sounding header, a code under its heading, codes listed
+  under a recovery heading; and wallet seed phrases (`seeds.py`), numbered one a line or not;
+* the field's token scanner, betterleaks (`providers.py`), once over the whole text.
+
+Each hit names the value as written on its line when it can (so an output replaces the value and
+keeps the sentence), or None when the rule cannot bound it (a private key block).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from functools import lru_cache
+
+from memgit.lint.hits import Hit
+from memgit.lint.line_rules import scan_secret_values
+from memgit.lint.placeholders import is_documented_example
+from memgit.lint.severity import OFF, is_allowed
+
+_KEY_END = "-----END "
+
+
+def find_secrets(
+    lines: list[str],
+    *,
+    entropy_threshold: float = 3.5,
+    severities: Mapping[str, str] | None = None,
+    only: Collection[int] | None = None,
+    candidates: list[int] | None = None,
+) -> list[Hit]:
+    """Every secret on `lines` (split on \\n, without line ends), ordered by line.
+
+    `only` (0-based indexes) limits the lines a hit may be on (the pre-commit hook judges the lines
+    a commit changes; the rules that read around a line still read the lines beside it);
+    `candidates`, when the caller found them already, the lines the per-line rules scan.
+    """
+    from memgit.lint import candidates as candidate_search
+    from memgit.lint import multiline, providers, seeds
+
+    text = "\n".join(lines)
+    if candidates is None:
+        candidates = candidate_search.text_candidates(text)
+    named = candidate_search.named_lines(text)
+    wanted = None if only is None else set(only)
+    hits: list[Hit] = []
+    for index in candidates:
+        if wanted is not None and index not in wanted:
+            continue
+        for code, message, value in scan_secret_values(lines[index], entropy_threshold):
+            hits.append(Hit(index, code, message, value))
+    hits = [hit for hit in hits if not (hit.code == "S112" and _in_blob(lines, hit.index))]
+    bodies = _key_bodies(lines, hits)
+    if bodies:  # a key's body lines are the key's (S101), not bare keys of their own
+        inside = {hit.index for hit in bodies}
+        hits = [hit for hit in hits if hit.index not in inside or hit.code == "S101"] + bodies
+    hits.extend(multiline.find(lines, wanted, named))
+    hits.extend(seeds.find(lines, wanted))
+    hits.extend(providers.find(lines, wanted))
+    kept = [
+        hit
+        for hit in hits
+        if (severities is None or severities.get(hit.code) != OFF)
+        and not is_allowed(lines[hit.index], hit.code)
+        and not (hit.value and is_documented_example(hit.value))
+        and not (hit.value and _in_template(lines[hit.index], hit.value))
+    ]
+    kept = [_with_siblings(lines[hit.index], hit) for hit in kept]
+    kept.sort(key=lambda hit: (hit.index, not hit.reported))
+    return kept
+
+
+def _in_template(line: str, value: str) -> bool:
+    """Whether `value` stands inside a template's `{{ … }}` on `line` (a command's documented
+    argument: `--db "{{mysql://user:password@host/db}}"`), where it is a placeholder."""
+    at = line.find(value)
+    if at < 0:
+        return False
+    opened, closed = line.rfind("{{", 0, at), line.rfind("}}", 0, at)
+    return opened > closed and line.find("}}", at + len(value)) >= 0
+
+
+# Between the codes of a list on one line: spaces, a comma, a semicolon, a slash or a bar.
+_LIST_GAP = re.compile(r"[ \t]*[,;/|·][ \t]*|[ \t]+")
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+def _with_siblings(line: str, hit: Hit) -> Hit:
+    """`hit` with its value widened over the tokens of the same shape that follow it on the line:
+    "backup codes pk2y-u28j gs2h-it8p 6v0v-ex5a" names one code, but the list is the secret.
+
+    Same shape: the same length, the same separators at the same places, and a digit where the
+    value has one. A value without a digit (a passphrase) is never widened: words follow words."""
+    value = hit.value
+    if not value or not any(c.isdigit() for c in value) or len(value) < 4:
+        return hit
+    start = line.find(value)
+    if start < 0:
+        return hit
+    skeleton = _ALNUM.sub("x", value)
+    end = start + len(value)
+    while True:
+        gap = _LIST_GAP.match(line, end)
+        if gap is None:
+            break
+        token = line[gap.end() : gap.end() + len(value)]
+        after = line[gap.end() + len(value) : gap.end() + len(value) + 1]
+        if (
+            len(token) != len(value)
+            or _ALNUM.sub("x", token) != skeleton
+            or not any(c.isdigit() for c in token)
+            or (after and (after.isalnum() or after in "-_"))
+        ):
+            break
+        end = gap.end() + len(value)
+    if end == start + len(value):
+        return hit
+    return Hit(hit.index, hit.code, hit.message, line[start:end], hit.reported)
+
+
+_WIFI_NAME = re.compile(r"(?i)(?<![a-z])(?:wi-?fi|wlan|ssid|hotspot|psk|wpa2?)(?![a-z])")
+_NAME_TOKEN = re.compile(r"[^\s]{8,}")
+
+
+@lru_cache(maxsize=4096)  # dreaming and the site ask of the same paths again and again
+def name_secret(path: str) -> Hit | None:
+    """A secret in a part of `path` (a folder's name, or the file's without its extension), or None;
+    the hit's value is as written in the path.
+
+    A file name is published wherever the file is (the site's pages, listings and links, a
+    context's section headers), so a secret in it is one in every output: the secret rules read
+    each name as a line (also with `_` read as a space), and a Wi-Fi word beside a
+    password-shaped word counts too ("wlan Gartenhaus Kirschbaum-4471.md").
+    """
+    from memgit.lint.labelled import password_shaped
+
+    parts = path.split("/")
+    names = [*parts[:-1], parts[-1].rsplit(".", 1)[0] if "." in parts[-1].lstrip(".") else parts[-1]]
+    for name in names:
+        if len(name) < 6:
+            continue
+        for form in dict.fromkeys((name, name.replace("_", " "))):
+            for hit in find_secrets([form]):
+                if hit.value and hit.value in name:
+                    return Hit(0, hit.code, f"{hit.message.split(';')[0]} in a file name; rename the file", hit.value)
+                return Hit(0, hit.code, f"{hit.message.split(';')[0]} in a file name; rename the file", name)
+        if _WIFI_NAME.search(name):
+            for token in _NAME_TOKEN.findall(name.replace("_", " ")):
+                if password_shaped(token) and not _WIFI_NAME.search(token) and not is_documented_example(token):
+                    return Hit(0, "S117", "a Wi-Fi key beside its word in a file name; rename the file", token)
+    return None
+
+
+_BASE64_LINE = re.compile(r"^[ \t]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*$")
+_ARMOR = re.compile(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
+
+
+def _in_blob(lines: list[str], index: int) -> bool:
+    """Whether a bare key line (S112) is one line of a wrapped base64 blob: a certificate, a signed
+    message or an image between armor lines that do not name a private key (that is S101's), or
+    one of several equal-length base64 lines."""
+    for above in range(index - 1, max(-1, index - 200), -1):
+        armor = _ARMOR.search(lines[above])
+        if armor is not None:
+            return armor.group(1) == "BEGIN" and "PRIVATE" not in armor.group(2)
+        if not _BASE64_LINE.match(lines[above]):
+            break
+    width = len(lines[index].strip())
+    near = [lines[i] for i in (index - 1, index + 1) if 0 <= i < len(lines)]
+    if index > 0 and _BASE64_LINE.match(lines[index - 1]) and len(lines[index - 1].strip()) >= max(60, width):
+        return True  # the blob's last, shorter line
+    return any(_BASE64_LINE.match(line) and len(line.strip()) == width for line in near)
+
+
+def _key_bodies(lines: list[str], hits: list[Hit]) -> list[Hit]:
+    """A private key's body lines go with their BEGIN line up to END (alone, a base64 line flags
+    nothing)."""
+    out: list[Hit] = []
+    for hit in hits:
+        if hit.code != "S101" or _KEY_END in lines[hit.index]:
+            continue
+        index = hit.index + 1
+        while index < len(lines):
+            out.append(Hit(index, "S101", hit.message, None, reported=False))
+            if _KEY_END in lines[index]:
+                break
+            index += 1
+    return out
