@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from verdicts import VERDICTS, compare, paired, verdict, verdicts
+
 Value = Callable[[Any, str], float | None]
 
 
@@ -38,9 +40,7 @@ def _chunking(meta: dict[str, Any]) -> tuple[str, str]:
 
 def _vs(results: list[Any], mine: Any | None, peer: Any | None, label: str) -> str:
     """ "+0.135 [+0.100, +0.170], a win" for memgit row `mine` against `peer` on verdict `label`."""
-    from analysis import paired, verdict
-
-    spec = next((v for v in __import__("analysis").VERDICTS if v[1] == label), None)
+    spec = next((v for v in VERDICTS if v[1] == label), None)
     if mine is None or peer is None or spec is None:
         return "n/a"
     d = paired(mine, peer, spec[0], spec[2])
@@ -350,8 +350,6 @@ REMEDY = {
 def _what_it_takes(results: list[Any], value: Value, meta: dict[str, Any]) -> list[str]:
     """Every cost loss (beyond the 10% band) and every quality loss (the bootstrap interval below zero),
     each with what it would take."""
-    from analysis import compare, verdict, verdicts
-
     lost: dict[str, list[str]] = {}
     for corpus in sorted({r.corpus for r in results}):
         for mine, peer, cells in verdicts(results, corpus):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from analysis import analysis_section, commands_section, method_section
+
 from bench.scoring_retrieval import CATEGORY_NAMES
 
 GROUPS = [*CATEGORY_NAMES.values(), "overall"]
@@ -153,8 +155,6 @@ def header(meta: dict[str, Any]) -> str:
 
 
 def render_markdown(results: list[Any], corpora: list[Any], meta: dict[str, Any]) -> str:
-    from analysis import analysis_section, commands_section, method_section
-
     L: list[str] = ["# memgit vs. peer memory tools", ""]
     L.append(header(meta))
     runs: dict[str, list[str]] = {}
