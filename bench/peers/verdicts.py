@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 
-def _q(r: Any | None, metric: str, group: str = "overall") -> float | None:
+def quality(r: Any | None, metric: str, group: str = "overall") -> float | None:
+    """Row `r`'s quality figure `metric` for a category `group` (or overall); None where it has none."""
     if r is None or not r.quality:
         return None
     return r.quality.get(group, {}).get(metric)
@@ -65,7 +66,7 @@ def value(r: Any, key: str) -> float | None:
     if key == "oneshot":
         one = getattr(r, "oneshot", None) or {}
         return None if one.get("median_s") is None else one["median_s"] * 1000
-    return _q(r, key)
+    return quality(r, key)
 
 
 def kind(r: Any) -> str:
