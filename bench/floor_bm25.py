@@ -116,7 +116,6 @@ class FloorIndex:
             chunks = chunk_lines(rel, lines, chunk_chars, overlap_chars)
             rows.extend((c.text, c.path, c.start_line, c.end_line) for c in chunks)
         self.db.executemany("INSERT INTO chunks(text, path, start_line, end_line) VALUES (?, ?, ?, ?)", rows)
-        self.chunk_count = len(rows)
 
     def search(self, question: str, k: int = TOP_K) -> list[Hit]:
         match = self.query(question)

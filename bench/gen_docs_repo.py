@@ -148,6 +148,8 @@ def main() -> None:
     parser.add_argument("--versions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
+    if args.pages < 4:  # each page links three others
+        parser.error("--pages must be at least 4")
     repo = make_docs_repo(args.dest, args.seed, args.pages, args.versions)
     print(f"{len(repo.references)} pages in {len(repo.versions)} versions in {repo.root}")
 

@@ -9,7 +9,7 @@ search. README's pictures come from `./dev demo`'s `.demo-site`.
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 PAGES = [
@@ -25,11 +25,16 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site", type=Path, help="a built memory site (e.g. ./dev demo's .demo-site)")
+    parser.add_argument("out", type=Path, help="folder for the PNG files")
+    parser.add_argument("pages", nargs="*", help="pages to shoot, page[#anchor] (default: a tour of the site)")
+    opts = parser.parse_args()
+    site, out = opts.site.resolve(), opts.out
+    pages = opts.pages or PAGES
+    out.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
 
-    site, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2])
-    pages = sys.argv[3:] or PAGES
-    out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for scheme in ("light", "dark"):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from verdicts import VERDICTS, compare, paired, quality, verdict, verdicts
+
 Value = Callable[[Any, str], float | None]
 
 
@@ -38,9 +40,7 @@ def _chunking(meta: dict[str, Any]) -> tuple[str, str]:
 
 def _vs(results: list[Any], mine: Any | None, peer: Any | None, label: str) -> str:
     """ "+0.135 [+0.100, +0.170], a win" for memgit row `mine` against `peer` on verdict `label`."""
-    from analysis import paired, verdict
-
-    spec = next((v for v in __import__("analysis").VERDICTS if v[1] == label), None)
+    spec = next((v for v in VERDICTS if v[1] == label), None)
     if mine is None or peer is None or spec is None:
         return "n/a"
     d = paired(mine, peer, spec[0], spec[2])
@@ -51,12 +51,6 @@ def _vs(results: list[Any], mine: Any | None, peer: Any | None, label: str) -> s
 
 def _f(x: float | None, fmt: str = "{:.3f}") -> str:
     return "n/a" if x is None else fmt.format(x)
-
-
-def _q(r: Any | None, metric: str, group: str = "overall") -> float | None:
-    if r is None or not r.quality:
-        return None
-    return r.quality.get(group, {}).get(metric)
 
 
 def narrative(results: list[Any], corpora: list[Any], meta: dict[str, Any], value: Value) -> list[str]:
@@ -87,9 +81,9 @@ def _prefixes(results: list[Any], corpus: str, label: str) -> list[str]:
         "embeddinggemma (`task: search result | query: …` for questions, `title: … | text: …` for chunks) "
         "whatever model it is given; only Qwen3-Embedding gets its own format. MiniLM was not trained with "
         "these prefixes. Re-embedded and searched without them (a one-line switch in the throwaway install, "
-        f"see *Method*): budget recall 4k {_f(_q(qn, BUDGET))} vs {_f(_q(qh, BUDGET))} with them "
-        f"({_vs(results, qn, qh, 'budget recall 4k')}), hit@5 {_f(_q(qn, 'hit@5'))} vs {_f(_q(qh, 'hit@5'))} "
-        f"({_vs(results, qn, qh, 'hit@5')}), recall@10 {_f(_q(qn, 'recall@10'))} vs {_f(_q(qh, 'recall@10'))}. "
+        f"see *Method*): budget recall 4k {_f(quality(qn, BUDGET))} vs {_f(quality(qh, BUDGET))} with them "
+        f"({_vs(results, qn, qh, 'budget recall 4k')}), hit@5 {_f(quality(qn, 'hit@5'))} vs {_f(quality(qh, 'hit@5'))} "
+        f"({_vs(results, qn, qh, 'hit@5')}), recall@10 {_f(quality(qn, 'recall@10'))} vs {_f(quality(qh, 'recall@10'))}. "
         "Both rows are in the tables; the verdicts above use QMD as shipped and the patched row alike.",
         "",
     ]
@@ -107,9 +101,9 @@ def _quality(results: list[Any], value: Value) -> list[str]:
     out = []
     if mh is None or not mh.quality:
         return ["- memgit has no LoCoMo quality figures in this run.", ""]
-    br = {k: _q(r, BUDGET) for k, r in (("mh", mh), ("mb", mb), ("ms", ms), ("qh", qh), ("qb", qb))}
+    br = {k: quality(r, BUDGET) for k, r in (("mh", mh), ("mb", mb), ("ms", ms), ("qh", qh), ("qb", qb))}
     if br["mh"] is not None:
-        small, large = _q(mh, "budget_micro@2000"), _q(mh, "budget_micro@8000")
+        small, large = quality(mh, "budget_micro@2000"), quality(mh, "budget_micro@8000")
         out.append(
             f"- **What an agent can read in 4,000 characters (≈1,000 tokens, LoCoMo).** memgit hybrid's budget "
             f"recall is {_f(br['mh'])} (BM25-only install {_f(br['mb'])}; {_f(small)} in 2,000 characters, "
@@ -121,10 +115,10 @@ def _quality(results: list[Any], value: Value) -> list[str]:
             f"≈{_f(_fits(mh), '{:.0f}')} distinct hits; memsearch returns heading sections of up to 1,500 characters "
             f"(≈{_f(_per_hit(ms), '{:,.0f}')} a hit), so the budget holds ≈{_f(_fits(ms), '{:.0f}')}."
         )
-    r10 = {k: _q(r, "recall@10") for k, r in (("mh", mh), ("ms", ms), ("qhw", qhw))}
+    r10 = {k: quality(r, "recall@10") for k, r in (("mh", mh), ("ms", ms), ("qhw", qhw))}
     if r10["ms"] is not None and r10["mh"] is not None:
         gap = _vs(results, mh, ms, "recall@10")
-        ratio = (_q(ms, "returned_chars@10") or 0) / max(1.0, _q(mh, "returned_chars@10") or 1)
+        ratio = (quality(ms, "returned_chars@10") or 0) / max(1.0, quality(mh, "returned_chars@10") or 1)
         if gap.endswith("a loss"):
             head = f"memsearch's recall@10 ({_f(r10['ms'])}) beats memgit hybrid's ({_f(r10['mh'])}; {gap})"
         elif gap.endswith("a win"):
@@ -144,18 +138,18 @@ def _quality(results: list[Any], value: Value) -> list[str]:
     if qb is not None and qb.quality:
         out.append(
             f"- **QMD as shipped, without its LLM stages.** `qmd search` ANDs every term of the question, so "
-            f"{_f(100 * (_q(qb, 'empty') or 0), '{:.0f}')}% of LoCoMo questions return nothing; its snippets pick "
+            f"{_f(100 * (quality(qb, 'empty') or 0), '{:.0f}')}% of LoCoMo questions return nothing; its snippets pick "
             "the line with the most literal query-term matches (question words included) and are cut at 300 "
             f"characters, so a right document often shows a snippet without the evidence line (hit@5 "
-            f"{_f(_q(qb, 'hit@5'))} on snippet ranges vs {_f(_q(qbw, 'hit@5'))} counting whole files). The lex+vec "
-            f"query reaches whole-file hit@10 {_f(_q(qhw, 'hit@10'))} (`qmd search`: {_f(_q(qbw, 'hit@10'))}) but "
-            f"still shows a 4-line snippet (hit@5 on snippets {_f(_q(qh, 'hit@5'))}). QMD is designed around its "
+            f"{_f(quality(qb, 'hit@5'))} on snippet ranges vs {_f(quality(qbw, 'hit@5'))} counting whole files). The lex+vec "
+            f"query reaches whole-file hit@10 {_f(quality(qhw, 'hit@10'))} (`qmd search`: {_f(quality(qbw, 'hit@10'))}) but "
+            f"still shows a 4-line snippet (hit@5 on snippets {_f(quality(qh, 'hit@5'))}). QMD is designed around its "
             "query-expansion model and reranker, which need Hugging Face downloads and are not measured here."
         )
     cats = ("multi-hop", "temporal", "open-domain", "single-hop")
     per_cat = []
     for cat in cats:
-        m, s = _q(mh, BUDGET, cat), _q(ms, BUDGET, cat)
+        m, s = quality(mh, BUDGET, cat), quality(ms, BUDGET, cat)
         if m is not None and s is not None:
             per_cat.append(f"{cat} {_f(m)} vs {_f(s)}")
     if per_cat:
@@ -175,7 +169,7 @@ def _synth_quality(results: list[Any]) -> list[str]:
         "`qmd search`": _row(results, c, "qmd", "`qmd search`"),
         "QMD lex+vec": _row(results, c, "qmd", "`qmd query`"),
     }
-    vals = {k: _q(r, BUDGET) for k, r in rows.items()}
+    vals = {k: quality(r, BUDGET) for k, r in rows.items()}
     if all(v is None for v in vals.values()):
         return []
     text = "; ".join(f"{k} {_f(v)}" for k, v in vals.items())
@@ -197,7 +191,7 @@ def _mean(xs: list[float | None] | None) -> float | None:
 
 
 def _per_hit(r: Any | None) -> float | None:
-    chars = _q(r, "returned_chars@10")
+    chars = quality(r, "returned_chars@10")
     return None if chars is None else chars / 10
 
 
@@ -350,8 +344,6 @@ REMEDY = {
 def _what_it_takes(results: list[Any], value: Value, meta: dict[str, Any]) -> list[str]:
     """Every cost loss (beyond the 10% band) and every quality loss (the bootstrap interval below zero),
     each with what it would take."""
-    from analysis import compare, verdict, verdicts
-
     lost: dict[str, list[str]] = {}
     for corpus in sorted({r.corpus for r in results}):
         for mine, peer, cells in verdicts(results, corpus):

@@ -115,16 +115,15 @@ def measure(
     timed_out = False
     deadline = None if timeout is None else start + timeout
     status = 0
-    rusage = None
     while True:
-        pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
+        pid, status, _ = os.wait4(proc.pid, os.WNOHANG)
         if pid == proc.pid:
             break
         if deadline is not None and time.perf_counter() > deadline:
             timed_out = True
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)  # the whole group: GNU time and the command under it
-            _, status, rusage = os.wait4(proc.pid, 0)
+            _, status, _ = os.wait4(proc.pid, 0)
             break
         time.sleep(0.01)
     wall = time.perf_counter() - start

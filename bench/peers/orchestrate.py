@@ -54,7 +54,6 @@ from measure import measure  # noqa: E402
 from bench.corpus import DEFAULT_CORPUS, load_conversations  # noqa: E402
 from bench.scoring_retrieval import (  # noqa: E402
     BUDGETS,
-    CATEGORY_NAMES,
     DEFAULT_BUDGET_CHARS,
     Hit,
     aggregate,
@@ -1044,16 +1043,6 @@ def machine() -> str:
 
 
 # --------------------------------------------------------------------------------------------- report
-
-GROUPS = [*CATEGORY_NAMES.values(), "overall"]
-
-
-def f1(x: float | None, fmt: str = "{:.1f}") -> str:
-    return "–" if x is None else fmt.format(x)
-
-
-def f3(x: float | None) -> str:
-    return "–" if x is None else f"{x:.3f}"
 
 
 def render(results: list[SystemResult], corpora: list[Corpus], meta: dict[str, Any]) -> str:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from analysis import analysis_section, commands_section, method_section
+from verdicts import quality
+
 from bench.scoring_retrieval import CATEGORY_NAMES
 
 GROUPS = [*CATEGORY_NAMES.values(), "overall"]
@@ -13,10 +16,6 @@ BUDGETS = (2000, 4000, 8000)
 
 def _n(x: Any, fmt: str = "{:.1f}") -> str:
     return "–" if x is None else fmt.format(x)
-
-
-def _q(r: Any, metric: str, group: str = "overall") -> float | None:
-    return (r.quality or {}).get(group, {}).get(metric)
 
 
 def _idx(r: Any, which: str, key: str) -> float | None:
@@ -92,15 +91,15 @@ def quality_table(results: list[Any], corpus: Any) -> list[str]:
         if not r.quality:
             out.append(f"| {r.label} | {r.status} |" + " |" * (len(head) - 2))
             continue
-        empty = _q(r, "empty")
+        empty = quality(r, "empty")
         cells = [
             r.label,
-            *(_n(_q(r, m), "{:.3f}") for m in QUALITY),
-            *(_n(_q(r, f"budget_micro@{c}"), "{:.3f}") for c in BUDGETS),
-            _n(_q(r, "budget_hit@4000"), "{:.3f}"),
-            _n(_q(r, "budget_recall"), "{:.3f}"),
+            *(_n(quality(r, m), "{:.3f}") for m in QUALITY),
+            *(_n(quality(r, f"budget_micro@{c}"), "{:.3f}") for c in BUDGETS),
+            _n(quality(r, "budget_hit@4000"), "{:.3f}"),
+            _n(quality(r, "budget_recall"), "{:.3f}"),
             _n(None if empty is None else 100 * empty, "{:.0f}%"),
-            _n(_q(r, "returned_chars@10"), "{:,.0f}"),
+            _n(quality(r, "returned_chars@10"), "{:,.0f}"),
         ]
         out.append("| " + " | ".join(cells) + " |")
     return out
@@ -110,7 +109,7 @@ def category_table(results: list[Any], corpus: Any, metric: str) -> list[str]:
     rows = [r for r in _ordered(results) if r.corpus == corpus.name and r.quality]
     out = ["| system | " + " | ".join(GROUPS) + " |", "|---|" + "---:|" * len(GROUPS)]
     for r in rows:
-        out.append(f"| {r.label} | " + " | ".join(_n(_q(r, metric, g), "{:.3f}") for g in GROUPS) + " |")
+        out.append(f"| {r.label} | " + " | ".join(_n(quality(r, metric, g), "{:.3f}") for g in GROUPS) + " |")
     return out
 
 
@@ -153,8 +152,6 @@ def header(meta: dict[str, Any]) -> str:
 
 
 def render_markdown(results: list[Any], corpora: list[Any], meta: dict[str, Any]) -> str:
-    from analysis import analysis_section, commands_section, method_section
-
     L: list[str] = ["# memgit vs. peer memory tools", ""]
     L.append(header(meta))
     runs: dict[str, list[str]] = {}

@@ -5,7 +5,7 @@ per dimension (the sign of the vector minus the corpus mean: MiniLM's vectors sh
 direction, which would otherwise put most bits the same for every chunk) is 48 bytes a chunk. A
 query ranks every chunk by Hamming distance over those bits, then re-scores the best 1,600
 with the exact float vectors, read row by row from the base file (`pread`, not a memory map, so
-the page cache holds them and the process's RSS does not). `bench/vector_candidates.py` measured
+the page cache holds them and the process's RSS does not). `bench/vector_candidates.py` (at commit b793ec0) measured
 this against the float scan, int8 and sqlite-vec's own quantised columns (docs/PERFORMANCE.md).
 
 The codes are derived from `vectors.f32` (memgit.index.vectors) and written next to it as
@@ -40,7 +40,7 @@ BLOCK_ROWS = 65_536  # rows encoded at once: bounds the temporary memory of a bu
 READ_ROWS = 8_192  # rows of a memory-mapped base read at once to encode it (12 MB at 384 floats)
 #: Candidates re-scored with floats: this many times the rows asked for, and at least MIN_RESCORE.
 #: 1,600 kept 0.986 of the exact top 24 on 30k real MiniLM vectors (400: 0.935) and costs ~8 ms
-#: more than 400 at 100k rows (bench/vector_candidates.py, docs/PERFORMANCE.md).
+#: more than 400 at 100k rows (docs/PERFORMANCE.md, "The vector leg: candidates side by side").
 RESCORE_FACTOR = 16
 MIN_RESCORE = 1_600
 

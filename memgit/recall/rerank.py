@@ -5,7 +5,7 @@ page gains little (measured: 0.69 -> 0.72), of the first 30 much more (0.83). So
 candidate list is re-scored with features the legs do not see: how many query words a chunk and
 its best line hold, whether the query's names recur in it, date cues for "when" questions, length,
 and where the two legs agree. The weights are a logistic regression fitted on the tune split by
-``bench/rerank_train.py`` and shipped as a versioned table (``rerank_weights.py``). Pure: data in,
+``bench/rerank_train.py`` (at commit b793ec0, docs/RETRIEVAL.md) and shipped as a versioned table (``rerank_weights.py``). Pure: data in,
 data out.
 """
 

@@ -27,6 +27,7 @@ sys.path.insert(0, str(PEERS))
 import analysis  # noqa: E402
 import orchestrate  # noqa: E402
 import report_md  # noqa: E402
+import verdicts  # noqa: E402
 
 from bench.scoring_retrieval import Hit  # noqa: E402
 from tests.recall.test_search import real_model  # noqa: E402, F401  (fixture)
@@ -70,15 +71,15 @@ def test_a_difference_inside_the_interval_is_no_difference() -> None:
     slightly = [2.0, 2.0] + base[2:]
     peer = row("peer", "memsearch", base, [2.0] * 60, [1.0] * 30 + [0.0] * 30)
     tie = row("memgit hybrid (BM25 + MiniLM vectors)", "memgit", slightly, [2.0] * 60, [1.0] * 30 + [0.0] * 30)
-    diff = analysis.paired(tie, peer, "budget_lines@4000", micro=True)
+    diff = verdicts.paired(tie, peer, "budget_lines@4000", micro=True)
     assert diff is not None and diff[0] > 0 and diff[1] <= 0 <= diff[2]
-    assert analysis.verdict(diff) == "no difference"
+    assert verdicts.verdict(diff) == "no difference"
     # clearly better: every question gains a line
     better = row("memgit hybrid (BM25 + MiniLM vectors)", "memgit", [x + 1 for x in base], [2.0] * 60, [1.0] * 60)
-    diff = analysis.paired(better, peer, "budget_lines@4000", micro=True)
-    assert diff is not None and diff[1] > 0 and analysis.verdict(diff) == "a win"
-    worse = analysis.paired(peer, better, "hit@5", micro=False)
-    assert worse is not None and analysis.verdict(worse) == "a loss"
+    diff = verdicts.paired(better, peer, "budget_lines@4000", micro=True)
+    assert diff is not None and diff[1] > 0 and verdicts.verdict(diff) == "a win"
+    worse = verdicts.paired(peer, better, "hit@5", micro=False)
+    assert worse is not None and verdicts.verdict(worse) == "a loss"
     # micro: the difference is lines covered over evidence lines, not a per-question mean
     assert diff[0] == pytest.approx((sum(better.per_query["budget_lines@4000"]) - sum(base)) / 120)
 
@@ -93,7 +94,7 @@ def test_pairs_by_question_id() -> None:
     peer = row("peer", "qmd", [1.0, 0.0, 0.0], [1.0, 1.0, 1.0], [1.0, 0.0, 0.0])
     mine = row("memgit bm25 (BM25-only install)", "memgit", [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], [0.0, 0.0, 1.0])
     mine.per_query["ids"] = ["q2", "q1", "q0"]  # same questions, another order: q2 answered, q0 not
-    diff = analysis.paired(mine, peer, "budget_lines@4000", micro=True)
+    diff = verdicts.paired(mine, peer, "budget_lines@4000", micro=True)
     assert diff is not None and diff[0] == pytest.approx(0.0)
 
 
