@@ -202,8 +202,8 @@ class Inputs:
     #: path -> its summary as the manifest keeps it; blob -> the same, for the manifest.
     records: dict[str, dict]
     blob_records: dict[str, dict]
-    templates: set[str]
-    template_tags: set[str]
+    templates: frozenset[str]
+    template_tags: frozenset[str]
     wiki: dict[str, dict[str, str]]
     links: dict[str, list[str]]
     unresolved: dict[str, list[str]]
@@ -329,8 +329,57 @@ class Gatherer:
         self._gather_history(mf)
         say("reading references and pictures", 0, 0)
         self._gather_references()
+        return self._inputs()
+
+    def _inputs(self) -> Inputs:
+        """What was gathered, frozen for the planner and the renderer."""
         return Inputs(
-            **{f.name: getattr(self, f.name) for f in dataclasses.fields(Inputs) if f.init and f.name[0] != "_"}
+            ws=self.ws,
+            scope=self.scope,
+            base_url=self.base_url,
+            commit=self.commit,
+            tree=self.tree,
+            cfg=self.cfg,
+            max_bytes=self.max_bytes,
+            params=self.params,
+            shipped=self.shipped,
+            theme=self.theme,
+            templates_mode=self.templates_mode,
+            global_key=self.global_key,
+            texts=self.texts,
+            reads=self.reads,
+            problems=self.problems,
+            tree_files=self.tree_files,
+            files=self.files,
+            renamed=self.renamed,
+            dream_concept_files=self.dream_concept_files,
+            dream_concept_days=self.dream_concept_days,
+            store_blob=self.store_blob,
+            provenance=self.provenance,
+            store_keys=self.store_keys,
+            records=self.records,
+            blob_records=self.blob_records,
+            templates=self.templates,
+            template_tags=self.template_tags,
+            wiki=self.wiki,
+            links=self.links,
+            unresolved=self.unresolved,
+            daily=self.daily,
+            touched=self.touched,
+            logs=self.logs,
+            trailers=self.trailers,
+            actions=self.actions,
+            dreams_state=self.dreams_state,
+            memory_refs_state=self.memory_refs_state,
+            ref_lines=self.ref_lines,
+            ref_redactions=self.ref_redactions,
+            full_ids=self.full_ids,
+            heat=self.heat,
+            heat_state=self.heat_state,
+            images=self.images,
+            images_state=self.images_state,
+            written=self.written,
+            superseded=self.superseded,
         )
 
     def hidden_path(self, path: str) -> bool:
