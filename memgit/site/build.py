@@ -154,12 +154,13 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
     gatherer = Gatherer(ws, options.scope, base_url, options.at, trust_templates=options.trust_templates)
     mf = manifest_mod.load(ws.data_dir, str(out), gatherer.global_key)
     inputs = gatherer.gather(mf, say)
+    renderer = PageRenderer(inputs)  # its Jinja environment lives as long as the inputs do
     # The manifest and the gathered inputs live until the build ends (~0.5M objects at 2,000
     # notes): out of the cyclic collector's sight, they cost no full collection while pages are
     # made (a tenth of a one-file rebuild), and forked workers do not copy them by touching them.
     gc.freeze()
     try:
-        planner = Planner(inputs, mf, PageRenderer(inputs))
+        planner = Planner(inputs, mf, renderer)
         return _make_pages(ws, planner, mf, out, options.scope, say, started)
     finally:
         gc.unfreeze()  # a long-running caller (`site serve`) collects them again afterwards
