@@ -1,5 +1,6 @@
 """`memgit site build`: gather inputs (`inputs`), plan the pages (`pages`), render those that
-changed (`renderer`), write.
+changed (`renderer`), write. Each part owns its state: the gathered inputs are frozen, the planner
+keeps what it decides, the renderer its Jinja environment; only the gatherer reads git.
 
 As mkdocs does, the build first gathers everything it needs (memory files of the tree at `--at`,
 their per-file history, memgit's promotion commits), then turns them into page models (pure, in
@@ -21,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from memgit.errors import MemgitError
-from memgit.git import history, plumbing
 from memgit.site import manifest as manifest_mod
 from memgit.site import output, parallel, render
-from memgit.site.inputs import Inputs
+from memgit.site.inputs import Gatherer
 from memgit.site.page_plan import Plan
 from memgit.site.pages import Planner
+from memgit.site.renderer import PageRenderer
 from memgit.site.report_rows import left_out_rows, problem_rows, redaction_rows
 from memgit.workspace import Workspace
 
@@ -150,16 +151,17 @@ def build_site(ws: Workspace, options: BuildOptions, progress: ProgressFn | None
     base_url = check_base_url(options.base_url)
     out = output.check_output(options.out, ws, preview=options.preview)
     say("reading the tree", 0, 0)
-    commit, tree = history.resolve_commit(ws.root, options.at)
-    inputs = Inputs(ws, options.scope, base_url, commit, tree, trust_templates=options.trust_templates)
-    mf = manifest_mod.load(ws.data_dir, str(out), inputs.global_key)
-    inputs.gather(mf, say)
+    gatherer = Gatherer(ws, options.scope, base_url, options.at, trust_templates=options.trust_templates)
+    mf = manifest_mod.load(ws.data_dir, str(out), gatherer.global_key)
+    inputs = gatherer.gather(mf, say)
+    renderer = PageRenderer(inputs)  # its Jinja environment lives as long as the inputs do
     # The manifest and the gathered inputs live until the build ends (~0.5M objects at 2,000
     # notes): out of the cyclic collector's sight, they cost no full collection while pages are
     # made (a tenth of a one-file rebuild), and forked workers do not copy them by touching them.
     gc.freeze()
     try:
-        return _make_pages(ws, Planner(inputs), mf, out, options.scope, say, started)
+        planner = Planner(inputs, mf, renderer)
+        return _make_pages(ws, planner, mf, out, options.scope, say, started)
     finally:
         gc.unfreeze()  # a long-running caller (`site serve`) collects them again afterwards
 
@@ -189,14 +191,14 @@ def _make_pages(
     todo = [p for p in plans if mf.pages.get(p.url, ("", ""))[0] != p.key or p.url not in present]
     needed = {blob for plan in todo for blob in plan.needs}
     progress("reading notes", 0, len(needed))
-    contents = plumbing.read_blobs(ws.root, sorted(needed)) if needed else {}
+    contents = inputs.reads.blobs(sorted(needed)) if needed else {}
     pages: dict[str, tuple[str, str]] = {p.url: mf.pages[p.url] for p in plans if p.url in mf.pages}
     # Pages go to a staging folder first: a page that fails to render leaves `out` as it was.
     staging = output.Staging(out)
     sizes: dict[str, int] = {}
     # Decode and redact every needed text here, once: forked workers then inherit the texts, and
     # what they redact is known to this process's report and manifest (a worker's findings die with it).
-    inputs.show_all(contents, progress)
+    inputs.texts.show_all(contents, progress)
     # Texts are kept decoded and redacted (`shown`); only the pictures' bytes are copied as they are.
     pictures = {inputs.tree_files[p].blob for p in inputs.images}
     contents = {blob: data if blob in pictures else b"" for blob, data in contents.items()}

@@ -1,13 +1,13 @@
 """What the Concepts pages read beyond the gathered inputs, read only when their key changed: the
 dreams' concepts files, each dream report's Themes line and MEMORY.md's promoted concepts.
 
-Part of the gathering (every git read of a build is in `inputs` or here), but lazy: a commit that
-touches none of these files reads none of them. What is learnt is kept per blob in the manifest.
+Lazy: a commit that touches none of these files reads none of them. The blobs are read through
+the gatherer's page reader (`Inputs.reads`: nothing here opens git) and shown as every text is
+(`Inputs.texts`). What is learnt is kept per blob in the manifest.
 """
 
 from __future__ import annotations
 
-from memgit.git import plumbing
 from memgit.site import concepts as site_concepts
 from memgit.site import models
 from memgit.site.inputs import Inputs
@@ -26,7 +26,7 @@ def read_concept_inputs(
     if memory_blob is not None:
         wanted |= {memory_blob} - old_memory.keys()
     wanted |= {e.blob for _, e in inputs.dream_concept_files} - fresh_docs.keys()
-    texts = plumbing.read_blobs(inputs.ws.root, sorted(wanted)) if wanted else {}
+    texts = inputs.reads.blobs(sorted(wanted)) if wanted else {}
     docs = []
     for _, entry in inputs.dream_concept_files:
         doc = fresh_docs[entry.blob] if entry.blob in fresh_docs else site_concepts.parse_document(texts[entry.blob])
@@ -34,7 +34,7 @@ def read_concept_inputs(
             docs.append(doc)
 
     def lines_of(path: str) -> list[str]:
-        text = inputs.text(texts, inputs.files[path].blob)[0]
+        text = inputs.texts.text(texts, inputs.files[path].blob)[0]
         return models.source_lines(text) if text is not None else []
 
     report_links: dict[str, tuple[str, int | None]] = {}
@@ -65,7 +65,7 @@ def dream_paths(
     paths are kept: the files themselves are read again when the concept pages are planned."""
     cached = {blob: paths for blob, paths in cached.items() if paths is None or isinstance(paths, list)}
     missing = sorted({e.blob for _, e in inputs.dream_concept_files} - cached.keys())
-    fresh = plumbing.read_blobs(inputs.ws.root, missing) if missing else {}
+    fresh = inputs.reads.blobs(missing) if missing else {}
     docs = {blob: site_concepts.parse_document(data) for blob, data in fresh.items()}
     named = {}
     for _, entry in inputs.dream_concept_files:

@@ -10,7 +10,7 @@ as they were.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgit.core import paths
 from memgit.site import concepts as site_concepts
@@ -20,12 +20,16 @@ from memgit.site.inputs import Inputs, input_key
 from memgit.site.page_plan import Plan, unchanged
 from memgit.site.renderer import PageRenderer
 
+if TYPE_CHECKING:
+    from memgit.site.manifest import Manifest
+
 
 class ConceptPlanner:
     """The Concepts pages of one build, planned from its gathered inputs."""
 
-    def __init__(self, inputs: Inputs, pages: PageRenderer) -> None:
+    def __init__(self, inputs: Inputs, mf: Manifest, pages: PageRenderer) -> None:
         self.inputs = inputs
+        self.mf = mf
         self.pages = pages
         #: What the manifest keeps for the next build's concept pages (set by `plans`).
         self.state: dict[str, Any] = {}
@@ -37,7 +41,7 @@ class ConceptPlanner:
         files, the notes their places are in, the reports and MEMORY.md (private sites): a commit
         that touches none of them renders none of these pages."""
         tagged = [p for p in self.inputs.files if self.inputs.records[p]["concepts"]]
-        old = self.inputs.mf.concepts
+        old = self.mf.concepts
         named, fresh_docs = dream_paths(self.inputs, old.get("dreams") or {})
         private = self.inputs.scope == "private"
         readable = {p for p, e in self.inputs.files.items() if e.is_regular and not self.inputs.records[p]["problem"]}
@@ -56,9 +60,9 @@ class ConceptPlanner:
             sorted((day, self.inputs.files[p].blob) for day, p in reports.items()),
             self.inputs.files[memory].blob if memory else None,
         )
-        if old.get("key") == key and all(u in present and u in self.inputs.mf.pages for u in old.get("urls", [])):
+        if old.get("key") == key and all(u in present and u in self.mf.pages for u in old.get("urls", [])):
             self.state = {**old, "dreams": named}
-            return [Plan(u, self.inputs.mf.pages[u][0], unchanged) for u in old["urls"]]
+            return [Plan(u, self.mf.pages[u][0], unchanged) for u in old["urls"]]
         docs, report_links, report_state, memory_state = read_concept_inputs(
             self.inputs, reports, memory, old, fresh_docs
         )

@@ -21,7 +21,8 @@ from memgit.site.renderer import PageRenderer
 from memgit.site.report_rows import kept_redactions
 
 if TYPE_CHECKING:
-    from memgit.git import plumbing
+    from memgit.site.manifest import Manifest
+    from memgit.site.reader import Entry
 
 SHARDS = 32
 
@@ -73,10 +74,12 @@ def snapshot_links(path: str, blob: str, rows: list[dict], allowed: tuple[str, .
 class Planner:
     """The pages one build makes from its gathered inputs, each with its key."""
 
-    def __init__(self, inputs: Inputs) -> None:
+    def __init__(self, inputs: Inputs, mf: Manifest, pages: PageRenderer) -> None:
         self.inputs = inputs
-        self.pages = PageRenderer(inputs)
-        self.concepts = ConceptPlanner(inputs, self.pages)
+        #: What the last build made and kept (read only: the build saves the next one).
+        self.mf = mf
+        self.pages = pages
+        self.concepts = ConceptPlanner(inputs, mf, pages)
         #: path -> [blob, its pages, extras digest]: what lets the next build carry a note's pages.
         self.by_path: dict[str, list] = {}
         self.carried: set[str] = set()
@@ -150,13 +153,13 @@ class Planner:
         return {
             "summaries": inputs.blob_records,
             "logs": inputs.logs,
-            "blame": inputs.blame_cache,
+            "blame": inputs.reads.blame_state,
             "trailers": inputs.trailers,
             "by_path": self.by_path,
             "concepts": self.concepts.state,
             "memory_refs": inputs.memory_refs_state,
-            "written": inputs.written_state,
-            "superseded": inputs.superseded_state,
+            "written": inputs.written,
+            "superseded": inputs.superseded,
             "heat": inputs.heat_state,
             "redactions": kept_redactions(inputs),
             "dreams": inputs.dreams_state,
@@ -217,27 +220,27 @@ class Planner:
         if embeds:
             out.setdefault(path, {})["embeds"] = sorted(embeds)
 
-    def _carry(self, path: str, entry: plumbing.Entry, present: set[str], digest: str) -> list[Plan] | None:
+    def _carry(self, path: str, entry: Entry, present: set[str], digest: str) -> list[Plan] | None:
         """The pages of a note no commit touched since the last build, kept as they are; None when
         they must be planned again (touched, new, other extras, or a page missing from the output)."""
         inputs = self.inputs
         if inputs.touched is None or path in inputs.touched:
             return None
-        old = inputs.mf.by_path.get(path)
+        old = self.mf.by_path.get(path)
         if (
             not old
             or len(old) < 3
             or old[0] != entry.blob
             or old[2] != digest
-            or not all(u in present and u in inputs.mf.pages for u in old[1])
+            or not all(u in present and u in self.mf.pages for u in old[1])
         ):
             return None
         self.by_path[path] = old
         self.carried.update(old[1])
-        return [Plan(u, inputs.mf.pages[u][0], unchanged) for u in old[1]]
+        return [Plan(u, self.mf.pages[u][0], unchanged) for u in old[1]]
 
     def _note_plans(
-        self, path: str, entry: plumbing.Entry, rows: list[dict], snap_urls: dict[str, str], extra: dict
+        self, path: str, entry: Entry, rows: list[dict], snap_urls: dict[str, str], extra: dict
     ) -> list[Plan]:
         """A note's page (Markdown rendered, every source line an anchor) and, for Markdown, its
         numbered source lines on a page of their own."""
@@ -292,8 +295,7 @@ class Planner:
         memory_log = inputs.logs.get("MEMORY.md", [])
         refs = inputs.memory_refs()
         current_blobs, at_pairs = inputs.ref_inputs(refs)
-        written = inputs.written(refs)
-        superseded = inputs.superseded()
+        written, superseded = inputs.written, inputs.superseded
         key = input_key(
             inputs.global_key,
             "home",
@@ -374,7 +376,7 @@ class Planner:
     def _search_plans(self) -> list[Plan]:
         """32 shards of the search index (see search_index) and the small file naming them."""
         inputs = self.inputs
-        shards: dict[int, list[tuple[str, plumbing.Entry, str]]] = {i: [] for i in range(SHARDS)}
+        shards: dict[int, list[tuple[str, Entry, str]]] = {i: [] for i in range(SHARDS)}
         for path, entry in inputs.files.items():
             if entry.is_regular and not inputs.records[path]["problem"]:
                 logs = inputs.logs.get(path) or [{}]
@@ -413,7 +415,7 @@ class Planner:
             if p.startswith(models.DREAMS_DIR)
         ]
         lines_at, current = inputs.ref_lines
-        superseded = inputs.superseded() if inputs.scope == "private" else {}
+        superseded = inputs.superseded  # none on a public site
         actions = []
         for action in inputs.actions:
             source: SourceRef | None = action["source"]

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memgit.core import paths
-from memgit.git import plumbing
 from memgit.site import urls
+
+if TYPE_CHECKING:
+    from memgit.site.reader import BlobReader, Entry
 
 #: The largest picture a build copies into the site (bytes).
 MAX_IMAGE = 5_000_000
@@ -43,28 +45,23 @@ class Copies:
     refused: list[tuple[str, str]] = field(default_factory=list)
 
 
-def wanted(
-    links: Iterable[str], tree: Mapping[str, plumbing.Entry], hidden: Callable[[str], bool] | None
-) -> dict[str, str]:
+def wanted(links: Iterable[str], tree: Mapping[str, Entry], hidden: Callable[[str], bool] | None) -> dict[str, str]:
     """The pictures notes link to that are regular files of the tree (path -> blob), none a
     public site may not show (`hidden`)."""
     return {t: tree[t].blob for t in links if t in tree and tree[t].is_regular and (hidden is None or not hidden(t))}
 
 
-def copies(root: Path, wanted: dict[str, str], kept: dict[str, str]) -> Copies:
-    """The pictures of `wanted` (path -> blob) worth copying; `kept` is what earlier builds
-    found each blob to be."""
+def copies(reader: BlobReader, wanted: dict[str, str], kept: dict[str, str]) -> Copies:
+    """The pictures of `wanted` (path -> blob) worth copying, their sizes and bytes asked of the
+    gatherer's `reader`; `kept` is what earlier builds found each blob to be."""
     found = Copies()
-    if not wanted:
-        return found
     blobs = set(wanted.values())
-    with plumbing.BlobReader(root) as reader:
-        sizes = reader.sizes(blobs)
-        for blob in sorted(blobs):
-            if blob in kept:
-                found.kinds[blob] = kept[blob]
-            elif sizes.get(blob, MAX_IMAGE + 1) <= MAX_IMAGE:
-                found.kinds[blob] = picture_type(reader.read(blob))
+    sizes = reader.sizes(blobs)
+    for blob in sorted(blobs):
+        if blob in kept:
+            found.kinds[blob] = kept[blob]
+        elif sizes.get(blob, MAX_IMAGE + 1) <= MAX_IMAGE:
+            found.kinds[blob] = picture_type(reader.read(blob))
     for path, blob in sorted(wanted.items()):
         shown = paths.display_path(path)
         if sizes.get(blob, MAX_IMAGE + 1) > MAX_IMAGE:

@@ -90,17 +90,23 @@ def make_environment(
     return env
 
 
-def environment(shipped: Path, theme: Theme, cache_dir: Path, trusted: bool) -> tuple[jinja2.Environment, str]:
-    """The environment a build renders in, and how its templates run: "shipped" (memgit's own),
-    "sandboxed" (the workspace's, in the sandbox, a refused page falling back to the shipped
-    template) or "trusted" (the workspace's, `--trust-templates`)."""
+def templates_mode(theme: Theme, trusted: bool) -> str:
+    """How a build's templates run: "shipped" (memgit's own), "sandboxed" (the workspace's, in
+    the sandbox, a refused page falling back to the shipped template) or "trusted" (the
+    workspace's, `--trust-templates`)."""
     if not theme.templates:
-        return make_environment(shipped, theme, cache_dir), "shipped"
-    if trusted:
-        return make_environment(shipped, theme, cache_dir), "trusted"
+        return "shipped"
+    return "trusted" if trusted else "sandboxed"
+
+
+def environment(shipped: Path, theme: Theme, cache_dir: Path, mode: str) -> jinja2.Environment:
+    """The environment a build renders in, for its `templates_mode`: the workspace's templates
+    run in the sandbox unless the person building trusts them ("trusted")."""
+    if not theme.templates or mode == "trusted":
+        return make_environment(shipped, theme, cache_dir)
     env = make_environment(shipped, theme, cache_dir, sandboxed=True)
     env.fallback = make_environment(shipped, Theme(), cache_dir)  # type: ignore[attr-defined]
-    return env, "sandboxed"
+    return env
 
 
 def templates_hash(shipped: Path, theme: Theme) -> str:

@@ -20,8 +20,8 @@ from memgit.site import models, render, urls
 from memgit.site.inputs import Inputs, entry_source
 
 if TYPE_CHECKING:
-    from memgit.git import plumbing
     from memgit.site.markdown import Entry
+    from memgit.site.reader import Entry as TreeEntry
 
 
 def _title_heading(path: str, summary: models.Summary) -> Any:
@@ -49,6 +49,10 @@ class PageRenderer:
 
     def __init__(self, inputs: Inputs) -> None:
         self.inputs = inputs
+        #: The renderer's own Jinja environment: the workspace's templates run in Jinja's sandbox
+        #: unless the person building trusts them (`render.environment`).
+        jinja_cache = inputs.ws.data_dir / "site" / "jinja"
+        self.env = render.environment(inputs.shipped, inputs.theme, jinja_cache, inputs.templates_mode)
 
     def context(self, page: str, **extra: Any) -> dict[str, Any]:
         nav = {
@@ -77,7 +81,7 @@ class PageRenderer:
         }
 
     def render(self, template: str, page: str, **extra: Any) -> bytes:
-        return render.render(self.inputs.env, template, self.context(page, **extra)).encode("utf-8")
+        return render.render(self.env, template, self.context(page, **extra)).encode("utf-8")
 
     def crumbs(self, page: str, path: str) -> list[dict]:
         """Home > Timeline > November 2026 for a daily log, Home > Notes > folder for other notes."""
@@ -104,7 +108,7 @@ class PageRenderer:
         markdown = path.endswith(".md") and not problem
         source = urls.source_url(path) if markdown else None
         summary = self.inputs.summary(path)
-        text, why = (None, problem) if problem else self.inputs.text(contents, blob)
+        text, why = (None, problem) if problem else self.inputs.texts.text(contents, blob)
         ctx = models.note_context(path, text, why, models.history_rows(url, path, rows, snap_urls), url)
         body = None
         has_h1: Any = False
@@ -150,14 +154,14 @@ class PageRenderer:
 
         def text(embedded: str) -> str | None:
             blob = blobs.get(embedded)
-            return self.inputs.text(contents, blob)[0] if blob in contents else None
+            return self.inputs.texts.text(contents, blob)[0] if blob in contents else None
 
         return VaultView(resolved, text)
 
     def source(self, path: str, blob: str, contents: dict[str, bytes]) -> bytes:
         """A Markdown note's numbered source lines, on a page of their own."""
         url, source = urls.note_url(path), urls.source_url(path)
-        text, why = self.inputs.text(contents, blob)
+        text, why = self.inputs.texts.text(contents, blob)
         ctx = models.note_context(path, text, why, [], source, url)
         return self.render(
             "note.html",
@@ -175,7 +179,7 @@ class PageRenderer:
     def snapshot(
         self, url: str, commit: str, path: str, blob: str, current: str | None, contents: dict[str, bytes]
     ) -> bytes:
-        text, why = self.inputs.text(contents, blob)
+        text, why = self.inputs.texts.text(contents, blob)
         ctx = models.note_context(path, text, why, [], url, current)
         return self._snapshot_page(url, path, commit, ctx)
 
@@ -211,13 +215,13 @@ class PageRenderer:
         from memgit.site.markdown import Renderer
 
         inputs = self.inputs
-        text, problem = inputs.text(contents, home["blob"])
+        text, problem = inputs.texts.text(contents, home["blob"])
         credits = self._memory_credits(text, home) if text is not None else {}
         renderer = Renderer(urls.HOME, "MEMORY.md", inputs.files, provenance=inputs.provenance, images=inputs.images)
 
         def annotate(entry: Entry) -> str:
             data = credits.get(entry.start)
-            return render.render(inputs.env, "_provenance.html", {"prov": data}) if data else ""
+            return render.render(self.env, "_provenance.html", {"prov": data}) if data else ""
 
         body = renderer.render(text, annotate) if text is not None else None
         rows = [{**r, "url": urls.relative(urls.HOME, urls.note_url(r["path"]))} for r in recent_rows]
@@ -242,7 +246,7 @@ class PageRenderer:
 
         inputs = self.inputs
         lines = models.source_lines(text)
-        blame, infos = inputs.memory_blame(home["blob"], home["log"])
+        blame, infos = inputs.reads.memory_blame(home["blob"], home["log"])
         return models.fold_credits(
             [(e, self._annotation(e, blame, lines, infos, home)) for e in entries(text, inputs.provenance)],
             [n for n, line in enumerate(lines, start=1) if line.lstrip(" ").startswith("#")],
@@ -354,7 +358,7 @@ class PageRenderer:
         the blobs the build reads anyway (the key names those blobs)."""
         current = {}
         for path, blob in blobs.items():
-            text = self.inputs.text(contents, blob)[0]
+            text = self.inputs.texts.text(contents, blob)[0]
             current[path] = models.source_lines(text) if text is not None else []
         found, gone = site_concepts.locate(concept.raw, current)
         shown = {
@@ -374,7 +378,7 @@ class PageRenderer:
             "concepts.html", url, concepts=[], tag=tag, places=items, title=title, dream={**dream, **shown}
         )
 
-    def shard(self, number: int, members: list[tuple[str, plumbing.Entry, str]], contents: dict[str, bytes]) -> bytes:
+    def shard(self, number: int, members: list[tuple[str, TreeEntry, str]], contents: dict[str, bytes]) -> bytes:
         """One shard of the search index (see search_index): the chunks of its files, re-chunking
         only the files whose blob or date changed since the shard's cache was written."""
         from memgit.site.search_index import shard_index
@@ -390,7 +394,7 @@ class PageRenderer:
             if cached is not None and cached[0] == stamp:
                 file_docs = cached[1]
             else:
-                text = inputs.text(contents, entry.blob)[0]
+                text = inputs.texts.text(contents, entry.blob)[0]
                 file_docs = models.search_docs(path, text, inputs.params, date) if text is not None else []
             kept[path] = [stamp, file_docs]
             title = inputs.records[path]["title"]  # a result is named by its document (titles)

@@ -30,11 +30,11 @@ def redaction_rows(inputs: Inputs) -> list[dict]:
     for path, code in inputs.secret_names.items():  # left out whole; its name shown redacted
         add(shown_path(path), [[0, code]], None)
     for path, entry in inputs.files.items():
-        add(path, inputs.redactions.get(entry.blob, []), None)
+        add(path, inputs.texts.redactions.get(entry.blob, []), None)
     for path, entry in inputs.files.items():
         for row in inputs.logs.get(path, []):  # newest first, as the note's history lists them
             if row["blob"] not in (ZERO, entry.blob):
-                add(path, inputs.redactions.get(row["blob"], []), row["id"])
+                add(path, inputs.texts.redactions.get(row["blob"], []), row["id"])
     for (path, commit), hits in sorted(inputs.ref_redactions.items()):
         add(path, hits, commit)
     return sorted(rows, key=lambda r: (r["commit"] is not None, r["path"], r["line"]))
@@ -78,7 +78,7 @@ def kept_redactions(inputs: Inputs) -> dict[str, list[list]]:
     """The per-blob redactions the manifest keeps: those of every blob a page of this build shows."""
     blobs = {e.blob for e in inputs.files.values()}
     blobs |= {row["blob"] for rows in inputs.logs.values() for row in rows}
-    return {blob: hits for blob, hits in sorted(inputs.redactions.items()) if blob in blobs}
+    return {blob: hits for blob, hits in sorted(inputs.texts.redactions.items()) if blob in blobs}
 
 
 def problem_rows(inputs: Inputs, refused: list[list[str]]) -> list[dict]:
