@@ -79,11 +79,10 @@ def staged_deletions(cwd: Path) -> list[str] | None:
     """Paths the index (git's GIT_INDEX_FILE, as a hook sees it) deletes from HEAD, the old side of
     renames included, quoted as the shell hook sees them; None when git cannot say."""
     from memgit.errors import MemgitError
-    from memgit.git import plumbing
+    from memgit.git.repo import Repo
 
     try:
-        proc = plumbing.run_git(
-            cwd,
+        proc = Repo(cwd).run(
             "-c",
             "core.quotePath=true",
             "diff",

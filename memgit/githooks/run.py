@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from memgit.git import plumbing
+from memgit.git import plumbing, repo
 from memgit.githooks.fastpath import SHELL_DECISION_ENV, is_work_tree_top, paths_may_be_memory, shell_decision
 from memgit.githooks.types import HOOK_TYPES, LINT_HOOK
 from memgit.index.layout import read_marker_in
@@ -96,7 +96,7 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
         if not due:
             return None
 
-    plumbing.leave_hook_location()
+    repo.leave_hook_location()
     from memgit.index.freshen import Policy, freshen
     from memgit.index.plan import KnownDiff  # the update's modules: pygit2, SQLite, numpy
     from memgit.workspace import Workspace
@@ -130,7 +130,7 @@ def _decide(name: str, args: Sequence[str], cwd: Path) -> tuple[bool, tuple[str,
         name = framework_stage(os.environ)
     if not _needs_update(name, args):
         return False, None
-    probe = plumbing.probe_head(cwd)
+    probe = repo.probe_head(cwd)
     if probe is None:
         return False, None  # not a git work tree (e.g. a bare repository): nothing memgit can index
     git_dir, head_tree = probe
@@ -203,7 +203,7 @@ def _memory_diff(cwd: Path, indexed: str, head_tree: str) -> Diff | None:
     if not is_work_tree_top(cwd):
         return None
     try:
-        changed = plumbing.diff_entries(cwd, indexed, head_tree)
+        changed = plumbing.diff_entries(repo.Repo(cwd), indexed, head_tree)
     except Exception:
         return None
     return changed if paths_may_be_memory(changed, cwd) else {}

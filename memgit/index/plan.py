@@ -41,7 +41,7 @@ class FileState:
 
 def tree_states(ws: Workspace, tree: str) -> dict[str, plumbing.Entry]:
     """Every memory file of `tree` (a full rebuild's change set)."""
-    return {p: e for p, e in plumbing.entries(ws.root, tree).items() if ws.is_memory_path(p)}
+    return {p: e for p, e in plumbing.entries(ws.git, tree).items() if ws.is_memory_path(p)}
 
 
 class KnownDiff:
@@ -70,10 +70,10 @@ def changed_entries(
     """Paths that may differ from the index, with what `tree` holds there: the diff from the
     indexed tree (`diff` when the caller already read it), plus rows indexed from the work tree
     (they fall back to the tree's version)."""
-    changed = dict(diff) if diff is not None else plumbing.diff_entries(ws.root, old_tree, tree)
+    changed = dict(diff) if diff is not None else plumbing.diff_entries(ws.git, old_tree, tree)
     rest = [p for p in worktree_rows if p not in changed]
     if rest:
-        found = plumbing.entries(ws.root, tree, rest)
+        found = plumbing.entries(ws.git, tree, rest)
         for path in rest:
             changed[path] = found.get(path)
     return changed
@@ -82,7 +82,7 @@ def changed_entries(
 def worktree_overlay(ws: Workspace) -> dict[str, bytes | None]:
     """Uncommitted memory files: their bytes, b"" for a symlink, None when deleted."""
     overlay: dict[str, bytes | None] = {}
-    for path in plumbing.worktree_changed_paths(ws.root):
+    for path in plumbing.worktree_changed_paths(ws.git):
         if ws.is_memory_path(path):
             full_path = ws.root / path
             if full_path.is_symlink():
@@ -143,7 +143,7 @@ def chunk_states(
     chunking = ws.config.chunking
     counter = char_token_counter(chunking.chars_per_token)
     to_read = [st for st in states if st.from_tree and not st.skipped]
-    with plumbing.BlobReader(ws.root) as reader:
+    with ws.git.blob_reader() as reader:
         sizes = reader.sizes(st.blob for st in to_read) if to_read else {}
         for state in to_read:
             if sizes.get(state.blob, 0) > limit:

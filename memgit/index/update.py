@@ -162,7 +162,7 @@ def run_update(
     ws: Workspace, store: Store, get_embedder: Callable[[], Embedder | None], settings: UpdateSettings
 ) -> IndexReport:
     """One update of `store` to `settings.target` (default: HEAD); the caller holds the lock."""
-    commit, tree = settings.target or plumbing.head_ids(ws.root)
+    commit, tree = settings.target or plumbing.head_ids(ws.git)
     tree = tree or plumbing.EMPTY_TREE
     report = IndexReport(tree=tree, commit=commit)
     if commit is None and settings.target is None:

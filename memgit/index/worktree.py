@@ -91,7 +91,7 @@ def worktree_needs_indexing(ws: Workspace) -> bool:
     behind HEAD while files are uncommitted (the update to HEAD must keep them)."""
     from memgit.index.layout import read_marker
 
-    changed = {path for path in plumbing.worktree_changed_paths(ws.root) if ws.is_memory_path(path)}
+    changed = {path for path in plumbing.worktree_changed_paths(ws.git) if ws.is_memory_path(path)}
     try:
         store = Store(index_path(ws), cache_path(ws), readonly=True, busy_timeout=ws.config.index.busy_timeout)
     except (CorruptIndex, IndexUnavailable):
@@ -104,7 +104,7 @@ def worktree_needs_indexing(ws: Workspace) -> bool:
         return True
     if not changed:
         return False
-    probed = plumbing.probe_head(ws.root)
+    probed = ws.git.probe_head()
     if probed is None or read_marker(ws)[0] != probed[1]:
         return True
     return any(_current_blob(ws, path) != blob for path, blob in rows.items())

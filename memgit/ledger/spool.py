@@ -29,13 +29,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgit.core import locks
 from memgit.core.atomic import TornAppend, append_whole, atomic_write
 from memgit.core.paths import LEDGER_DIR
 from memgit.errors import MemgitError
 from memgit.ledger.lines import parse_line
+
+if TYPE_CHECKING:
+    from memgit.git.repo import Repo
 
 SPOOL_FOLDER = "recall"
 _DAY_FILE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}\.jsonl$")
@@ -357,13 +360,13 @@ def _undo_writes(root: Path, staged: Staged) -> None:
             folder.rmdir()
 
 
-def rollback(root: Path, staged: Staged) -> None:
+def rollback(repo: Repo, staged: Staged) -> None:
     """Undo `stage` after a failed commit: the tracked files and git's index as they were."""
     from memgit.git import plumbing
 
-    _undo_writes(root, staged)
+    _undo_writes(repo.root, staged)
     if staged.paths:
-        plumbing.unstage(root, staged.paths)
+        plumbing.unstage(repo, staged.paths)
 
 
 def finish(staged: Staged) -> None:
@@ -372,28 +375,28 @@ def finish(staged: Staged) -> None:
         _drop(spool, lines)
 
 
-def publish(root: Path, git_dir: Path, data_dir: Path, message: str | None = None) -> PublishResult:
+def publish(repo: Repo, git_dir: Path, data_dir: Path, message: str | None = None) -> PublishResult:
     """Publish the spool: append, commit only the ledger paths, then drop the published lines."""
     with publishing(data_dir):
-        return _publish(root, git_dir, data_dir, message)
+        return _publish(repo, git_dir, data_dir, message)
 
 
-def _publish(root: Path, git_dir: Path, data_dir: Path, message: str | None) -> PublishResult:
+def _publish(repo: Repo, git_dir: Path, data_dir: Path, message: str | None) -> PublishResult:
     from memgit.git import commits, plumbing
 
-    staged = stage(root, git_dir, data_dir)
+    staged = stage(repo.root, git_dir, data_dir)
     result = PublishResult(lines=staged.lines, paths=staged.paths, dropped=staged.dropped)
     if not staged.paths:
         if staged.taken:  # only lines the ledger parser rejects: nothing to commit, drop them
             finish(staged)
             result.pending = pending_count(data_dir)
         return result
-    if set(plumbing.changed_paths_under(root, LEDGER_DIR)) & set(staged.paths):
+    if set(plumbing.changed_paths_under(repo, LEDGER_DIR)) & set(staged.paths):
         message = message or f"memory: publish {staged.lines} recall ledger line(s)"
         try:
-            result.commit = commits.commit_paths(root, staged.paths, message)
+            result.commit = commits.commit_paths(repo, staged.paths, message)
         except commits.CommitFailed as exc:
-            rollback(root, staged)
+            rollback(repo, staged)
             raise PublishRefused(
                 f"git commit of the recall ledger failed ({exc.complaint}); "
                 + exc.advice("the lines stay in the spool; fix the problem and publish again")

@@ -35,10 +35,10 @@ class AdoptPlan:
 
 def tree_paths(ws: Workspace, tree: str | None = None) -> list[str]:
     """The files of `tree` (HEAD's by default), or of the work tree before a first commit."""
-    tree = tree or plumbing.head_ids(ws.root)[1]
+    tree = tree or plumbing.head_ids(ws.git)[1]
     if tree:
-        return list(plumbing.entries(ws.root, tree))
-    return plumbing.worktree_files(ws.root)
+        return list(plumbing.entries(ws.git, tree))
+    return plumbing.worktree_files(ws.git)
 
 
 def markdown_coverage(ws: Workspace, tree: str | None = None) -> Coverage:
@@ -66,7 +66,7 @@ def coverage_notice(ws: Workspace, tree: str | None = None, *, fresh: bool = Fal
     memory = ws.config.memory
     if memory.extra_paths:
         return None
-    tree = tree or plumbing.head_ids(ws.root)[1]
+    tree = tree or plumbing.head_ids(ws.git)[1]
     key = [list(memory.extra_paths), memory.sessions]
     cache = ws.data_dir / _CACHE_NAME
     if not fresh:

@@ -301,7 +301,7 @@ def _refuse_now(ws: Workspace) -> None:
         raise CaptureRefused(
             f"{SESSIONS_DIR} is not a folder, so transcripts cannot be kept there; nothing was written"
         )
-    conflicted = [p for p in plumbing.unmerged_paths(ws.root) if p.startswith(SESSIONS_DIR + "/")]
+    conflicted = [p for p in plumbing.unmerged_paths(ws.git) if p.startswith(SESSIONS_DIR + "/")]
     if conflicted:
         raise CaptureRefused(
             f"{conflicted[0]} is in conflict: resolve it and commit, then capture again; nothing was written"
@@ -480,11 +480,11 @@ def _commit(ws: Workspace, written: list[_Written], message: str) -> str:
 
     paths = list(dict.fromkeys(item.rel for item in written))
     try:
-        return commits.commit_paths(ws.root, paths, message, extra_env=TEXT_ONLY_ENV)
+        return commits.commit_paths(ws.git, paths, message, extra_env=TEXT_ONLY_ENV)
     except commits.CommitFailed as exc:
         _undo(written)
         with contextlib.suppress(Exception):
-            plumbing.unstage(ws.root, paths)
+            plumbing.unstage(ws.git, paths)
         raise CaptureRefused(
             f"git commit failed ({exc.complaint}); the capture was taken back, nothing was written "
             "(the turns are still in the host's transcript: capture again once that is fixed)"
@@ -498,8 +498,8 @@ def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> 
 
     if not rels:
         return None
-    _head, tree = plumbing.head_ids(ws.root)
-    committed = plumbing.entries(ws.root, tree, rels) if tree else {}
+    _head, tree = plumbing.head_ids(ws.git)
+    committed = plumbing.entries(ws.git, tree, rels) if tree else {}
     dirty = []
     for rel in rels:
         data = (ws.root / rel).read_bytes()
@@ -510,11 +510,11 @@ def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> 
         return None
     try:
         return commits.commit_paths(
-            ws.root, dirty, f"sessions: commit captured turns of session {result.session}", extra_env=TEXT_ONLY_ENV
+            ws.git, dirty, f"sessions: commit captured turns of session {result.session}", extra_env=TEXT_ONLY_ENV
         )
     except commits.CommitFailed as exc:
         with contextlib.suppress(Exception):
-            plumbing.unstage(ws.root, dirty)
+            plumbing.unstage(ws.git, dirty)
         result.notices.append(f"{', '.join(dirty)} not committed: git commit failed ({exc.complaint})")
         return None
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def memory_conflicts(ws: Workspace) -> list[str]:
     """The memory files git holds unmerged, sorted."""
-    return [path for path in plumbing.unmerged_paths(ws.root) if ws.is_memory_path(path)]
+    return [path for path in plumbing.unmerged_paths(ws.git) if ws.is_memory_path(path)]
 
 
 def conflict_advice(path: str) -> str:

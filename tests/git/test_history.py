@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memgit.git import history
+from memgit.git.repo import Repo
 from tests.helpers import git, write
 
 C = "1" * 40
@@ -49,6 +50,6 @@ def test_file_logs_rows_come_from_real_commits_only(tmp_path: Path) -> None:
     assert [row["private"] for row in logs["a.md"]] == ["", "1"]  # the first commit also added secret.md
     assert all(row["author"] == "Test Author" and not row["date"].startswith("2000") for row in logs["a.md"])
     assert logs["a.md"][0]["subject"].startswith("second\x1e" + fake)
-    info = history.read_commits(repo, [real[0], fake, "not-an-id"], with_message=True)
+    info = history.read_commits(Repo(repo), [real[0], fake, "not-an-id"], with_message=True)
     assert list(info) == [real[0]] and ":100644" in info[real[0]].message
     assert history.full_commit_ids(repo, [real[0][:9], "abc", fake[:12]]) == {real[0][:9]: real[0]}

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from memgit.git import plumbing
+from memgit.git.repo import Repo
 from memgit.githooks import run as hooks
 from memgit.index.freshen import POLICIES, Policy, Rule, freshen, rule
 from memgit.index.layout import read_marker
@@ -131,14 +132,14 @@ def test_a_damaged_index_is_repaired_under_its_own_policy(workspace: Path) -> No
 def _count_diffs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
     """Every `git diff-tree` a hook starts (the real git runs; the calls are listed)."""
     calls: list[tuple[str, ...]] = []
-    real = plumbing.run_git
+    real = Repo.run
 
-    def counted(root: Path, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+    def counted(repo: Repo, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
         if "diff-tree" in args:
             calls.append(args)
-        return real(root, *args, **kwargs)
+        return real(repo, *args, **kwargs)
 
-    monkeypatch.setattr(plumbing, "run_git", counted)
+    monkeypatch.setattr(Repo, "run", counted)
     return calls
 
 
