@@ -109,10 +109,9 @@ def working_config(repo: Repo, common_dir: Path) -> Config:
         return config
     if not kept.is_file() and not seen.exists():
         return Config()  # never had one: no git process for the defaults
-    from memgit.git import plumbing
 
-    _commit, tree = plumbing.head_ids(repo)
-    if tree is None or plumbing.entries(repo, tree, [CONFIG_NAME]):
+    _commit, tree = repo.head_ids()
+    if tree is None or repo.entries(tree, [CONFIG_NAME]):
         return Config()
     if not kept.is_file():
         # Not kept yet (nothing ran since memgit.toml was committed): the one where HEAD was
@@ -140,11 +139,11 @@ def _keep_committed(repo: Repo, kept: Path, seen: Path) -> None:
         if not seen.exists() and root.joinpath(".git").exists():
             seen.parent.mkdir(parents=True, exist_ok=True)
             seen.touch()
-        from memgit.git import plumbing
+        from memgit.git import trees
 
-        _commit, tree = plumbing.head_ids(repo)
-        entry = plumbing.entries(repo, tree, [CONFIG_NAME]).get(CONFIG_NAME) if tree else None
-        if entry is not None and entry.blob == plumbing.blob_id_of(data):
+        _commit, tree = repo.head_ids()
+        entry = repo.entries(tree, [CONFIG_NAME]).get(CONFIG_NAME) if tree else None
+        if entry is not None and entry.blob == trees.blob_id_of(data):
             from memgit.core.atomic import atomic_write
 
             kept.parent.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,7 @@ from memgit.dream.decisions import Decision, decisions_path
 from memgit.dream.entries import append_lines, parse_store
 from memgit.dream.run import DreamOutcome, gather, read_dream_branch, write_branch
 from memgit.errors import MemgitError
-from memgit.git import commits, history
+from memgit.git import commits
 from memgit.git.repo import Repo
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def _dreamed_branch(ws: Workspace, repo: Repo, branch: str | None) -> tuple[str,
             "instead (merging that records the rejection too)"
         )
     try:
-        history.resolve_commit(repo, found.base)
+        repo.resolve_commit(found.base)
     except MemgitError:
         raise MemgitError(f"the base commit {found.base[:12]} of {name} is not here; fetch it first") from None
     return name, tip, found
@@ -270,15 +270,15 @@ def reject_entries(
     ws: Workspace, keys: list[str], *, reason: str | None = None, now: datetime | None = None
 ) -> RejectOutcome:
     """Take merged entries out of MEMORY.md by key, record each as rejected (dated `now`), commit both."""
-    from memgit.git import commits, plumbing
+    from memgit.git import commits, trees
 
     root = ws.root
-    operation = plumbing.operation_in_progress(ws.git_dir)
+    operation = trees.operation_in_progress(ws.git_dir)
     if operation:
         raise MemgitError(f"cannot reject during {operation}; finish it (or abort it) first")
     if reason is not None and ("\n" in reason or len(reason) > 300):
         raise MemgitError("--reason must be one line of at most 300 characters")
-    dirty = plumbing.worktree_changed_paths(ws.git)
+    dirty = ws.git.worktree_changed_paths()
     if "MEMORY.md" in dirty:
         raise MemgitError("MEMORY.md has uncommitted changes; commit or stash them first, then reject")
     memory = _read(root / "MEMORY.md") or ""
@@ -332,7 +332,7 @@ def reject_entries(
         outcome.commit = commits.commit_paths(ws.git, paths, message)
     except commits.CommitFailed as exc:
         _restore(root, memory if outcome.removed else None, decisions_file, before_decisions)
-        plumbing.unstage(ws.git, paths)
+        ws.git.unstage(paths)
         raise MemgitError(
             f"git commit of the rejection failed ({exc.complaint}); "
             + exc.advice("MEMORY.md and the decision were put back; fix the problem and run it again")

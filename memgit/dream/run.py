@@ -41,8 +41,9 @@ from memgit.dream.entries import EntryRecord, append_lines
 from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
 from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
-from memgit.git import commits, history, plumbing
+from memgit.git import commits
 from memgit.git.commits import ChainCommit
+from memgit.git.log import NoCommitsYet
 from memgit.git.repo import Repo
 from memgit.index.cache import EmbeddingCache, open_text_cache
 from memgit.index.store import backend
@@ -268,7 +269,7 @@ def _ledger_texts(ws: Workspace, repo: Repo, base: str, now: datetime) -> list[t
     days = max(cfg.max_age_days, cfg.forget_unrecalled_days)
     first = (now.date() - timedelta(days=days - 1)).isoformat()
     names = [p for p in commits.list_files(repo, base, LEDGER_DIR) if p.endswith(".jsonl")]
-    spool = read_spool(ws.data_dir) if plumbing.head_ids(repo)[0] == base else {}
+    spool = read_spool(ws.data_dir) if repo.head_ids()[0] == base else {}
     names = sorted(set(names) | set(spool))
     names = [p for p in names if (daily_date(p) or "9999") >= first and (daily_date(p) or "") <= now.date().isoformat()]
     committed = commits.read_files(repo, base, names)
@@ -403,7 +404,7 @@ def branch_steps(repo: Repo, plan: DreamPlan, inputs: DreamInputs) -> list[tuple
 
 def _merged(repo: Repo, branch: DreamBranch, base_commit: str) -> bool:
     """The branch's work is in the base already: merged, squashed or rebased in."""
-    if history.is_ancestor(repo, branch.tip, base_commit):
+    if repo.is_ancestor(branch.tip, base_commit):
         return True
     if branch.base is None:
         return False
@@ -451,8 +452,8 @@ def run_dream(
     repo = ws.git  # the command's one handle: every git read and write below goes through it
     repo.what = "dreaming"
     try:
-        base_commit, _ = history.resolve_commit(repo, base)
-    except history.NoCommitsYet:
+        base_commit, _ = repo.resolve_commit(base)
+    except NoCommitsYet:
         return DreamOutcome(plan=None, reason="the repository has no commits yet: nothing to dream about")
     except MemgitError:
         raise MemgitError(f"--base {base!r} is not a commit here; give a branch, tag or commit id") from None

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memgit.errors import MemgitError
-from memgit.git import plumbing
 from memgit.git.repo import Repo
 
 if TYPE_CHECKING:
@@ -289,7 +288,7 @@ def commit_paths(
 
     last_error = ""
     for attempt in range(attempts):
-        commit, last_error = plumbing.commit_only(repo, paths, message, extra_env)
+        commit, last_error = repo.commit_only(paths, message, extra_env)
         if commit:
             return commit
         if "index.lock" not in last_error or _lock_is_old(last_error):

@@ -3,7 +3,7 @@
 Everything that talks to a remote (push, fetch, ls-remote) lives here and goes through GitPython's
 `Remote`, which the command's handle opens (`Repo.remote`; ls-remote, which has no typed call
 there, through its `git` command object); reading and writing the local repository is
-`plumbing`'s and `commits`' work.
+the handle's (`trees`, `log`) and `commits`' work.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A `Repo` owns everything that talks to git for a command: the `git` process runner (`run`, and the
 long-lived `cat-file` reader), pygit2's repository (opened on first use, kept for the command's
 life; nothing is cached across handles) and GitPython's `Repo` (the user's remotes, opened on first
-use). `plumbing`, `history` and `commits` read and write through a handle they are given;
+use), and the reads of `trees` and `log` as its methods; `commits` and `remote` are given it;
 `discover`, `probe_head` and `init_repository` run before a handle can exist. Every `git` process
 memgit starts has the environment of `clean_env`: inside a hook git sets variables that pin it to
 the hook's own operation, and a git memgit starts must find the repository by itself.
@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memgit.errors import MemgitError, NotAWorkspace
+from memgit.git.log import HistoryReads
+from memgit.git.trees import EMPTY_TREE, is_object_id
 
 if TYPE_CHECKING:
     import git
     import pygit2
 
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # Variables git sets for a hook's own operation; a git we start must find the repo by itself.
 # They describe the operation in progress and, inherited by a git process memgit starts, make it
 # look at the wrong index or directory.
@@ -55,10 +56,6 @@ def leave_hook_location() -> None:
         os.environ.pop(key, None)
 
 
-def is_object_id(text: str) -> bool:
-    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
-
-
 class UnsupportedObjectFormat(MemgitError):
     """The repository names its objects with another hash than SHA-1 (`git init
     --object-format=sha256`): pygit2 (libgit2) cannot open it yet, the `git` binary can."""
@@ -70,12 +67,13 @@ class UnsupportedObjectFormat(MemgitError):
         self.object_format = object_format
 
 
-class Repo:
+class Repo(HistoryReads):
     """A command's one handle on its repository (`Workspace.git`): the runner of `git` processes,
     pygit2's repository opened on first use and kept (refs and new objects are read from disk on
     every lookup, so a `git fetch` or `git update-ref` meanwhile is seen), GitPython's for the
-    remotes. `what` names the feature in the error a repository pygit2 cannot open (a SHA-256 one)
-    gives: a command that needs pygit2 (dreaming) says so."""
+    remotes, and the reads of trees, the index, the work tree (`TreeReads`) and history
+    (`HistoryReads`) through them. `what` names the feature in the error a repository pygit2
+    cannot open (a SHA-256 one) gives: a command that needs pygit2 (dreaming) says so."""
 
     def __init__(self, root: Path, what: str = "this command") -> None:
         self.root = root

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from memgit.git.plumbing import GITLINK_MODE, Entry, is_object_id
+from memgit.git.trees import GITLINK_MODE, Entry, is_object_id
 
 CONFIG_NAME = "memgit.toml"
 _MAY_BE_MEMORY = re.compile(r"memor[yi]|user\.md$|\.jsonl$|[0-9]{4}-[0-9]{2}-[0-9]{2}\.|^memgit\.toml$", re.IGNORECASE)

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memgit.core.atomic import atomic_write
-from memgit.git import plumbing
 from memgit.git.repo import Repo
 from memgit.githooks.types import HOOK_TYPES, LINT_HOOK
 
@@ -107,7 +106,7 @@ def hooks_dir(repo: Repo, common_dir: Path, *, use_hooks_path: bool = False) -> 
     an explicit `--use-hooks-path`.
     """
 
-    configured = plumbing.config_value(repo, "core.hooksPath")
+    configured = repo.config_value("core.hooksPath")
     if not configured:
         return common_dir / "hooks", None
     if not use_hooks_path:
@@ -306,7 +305,7 @@ def uninstall_hooks(
 def hooks_status(ws: Workspace, hook_types: Iterable[str] = HOOK_TYPES) -> HooksReport:
     """What is installed for each hook type; never raises for core.hooksPath, it reports it."""
 
-    configured = plumbing.config_value(ws.git, "core.hooksPath")
+    configured = ws.git.config_value("core.hooksPath")
     if configured:
         path = Path(os.path.expanduser(configured))
         directory = path if path.is_absolute() else ws.root / path

@@ -279,9 +279,9 @@ def stage(root: Path, git_dir: Path, data_dir: Path) -> Staged:
     spools = spool_files(data_dir)
     if not spools:
         return staged
-    from memgit.git import plumbing
+    from memgit.git import trees
 
-    operation = plumbing.operation_in_progress(git_dir)
+    operation = trees.operation_in_progress(git_dir)
     if operation:
         raise PublishRefused(f"cannot publish the recall spool during {operation}; finish it (or abort it) first")
     plans: list[tuple[Path, str, bytes | None, list[str], list[str]]] = []
@@ -362,11 +362,10 @@ def _undo_writes(root: Path, staged: Staged) -> None:
 
 def rollback(repo: Repo, staged: Staged) -> None:
     """Undo `stage` after a failed commit: the tracked files and git's index as they were."""
-    from memgit.git import plumbing
 
     _undo_writes(repo.root, staged)
     if staged.paths:
-        plumbing.unstage(repo, staged.paths)
+        repo.unstage(staged.paths)
 
 
 def finish(staged: Staged) -> None:
@@ -382,7 +381,7 @@ def publish(repo: Repo, git_dir: Path, data_dir: Path, message: str | None = Non
 
 
 def _publish(repo: Repo, git_dir: Path, data_dir: Path, message: str | None) -> PublishResult:
-    from memgit.git import commits, plumbing
+    from memgit.git import commits
 
     staged = stage(repo.root, git_dir, data_dir)
     result = PublishResult(lines=staged.lines, paths=staged.paths, dropped=staged.dropped)
@@ -391,7 +390,7 @@ def _publish(repo: Repo, git_dir: Path, data_dir: Path, message: str | None) -> 
             finish(staged)
             result.pending = pending_count(data_dir)
         return result
-    if set(plumbing.changed_paths_under(repo, LEDGER_DIR)) & set(staged.paths):
+    if set(repo.changed_paths_under(LEDGER_DIR)) & set(staged.paths):
         message = message or f"memory: publish {staged.lines} recall ledger line(s)"
         try:
             result.commit = commits.commit_paths(repo, staged.paths, message)

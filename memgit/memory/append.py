@@ -356,14 +356,13 @@ COMMIT_LOCK_TIMEOUT_SECONDS = 120.0
 def _committed_already(repo: Repo, rel: str, start: int, end: int, text: str) -> str | None:
     """HEAD's id when HEAD already holds `text` at lines `start`-`end` of `rel` (another process
     committed the file after this append), else None."""
-    from memgit.git import plumbing
 
     try:
-        head, tree = plumbing.head_ids(repo)
-        entry = plumbing.entries(repo, tree, [rel]).get(rel)
+        head, tree = repo.head_ids()
+        entry = repo.entries(tree, [rel]).get(rel)
         if head is None or entry is None:
             return None
-        lines = plumbing.read_blob(repo, entry.blob).decode("utf-8", errors="replace").split("\n")
+        lines = repo.read_blob(entry.blob).decode("utf-8", errors="replace").split("\n")
     except (MemgitError, OSError, KeyError, ValueError):
         return None
     return head if lines[start - 1 : end] == text.split("\n") else None
@@ -372,16 +371,16 @@ def _committed_already(repo: Repo, rel: str, start: int, end: int, text: str) ->
 def _refuse_commit_now(ws: Workspace, rel: str) -> None:
     """Refuse `--commit` up front, before anything is written, when git could not take the
     commit: a merge (rebase, cherry-pick...) waiting to be finished, or `rel` itself in conflict."""
-    from memgit.git import plumbing
+    from memgit.git import trees
     from memgit.memory.conflicts import conflict_advice
 
-    operation = plumbing.operation_in_progress(ws.git_dir)
+    operation = trees.operation_in_progress(ws.git_dir)
     if operation:
         raise AppendRefused(
             f"cannot commit during {operation}: finish it (or abort it) first, or append without --commit; "
             "nothing was written"
         )
-    if rel in plumbing.unmerged_paths(ws.git):
+    if rel in ws.git.unmerged_paths():
         raise AppendRefused(f"cannot append and commit now: {conflict_advice(rel)}; nothing was written")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memgit.git import commits, plumbing
+from memgit.git import commits
 from memgit.git.repo import Repo
 from tests.helpers import write
 
@@ -19,14 +19,14 @@ from tests.helpers import write
 def counted_commits(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The errors of every `git commit` attempt (the real one runs)."""
     seen: list[str] = []
-    real = plumbing.commit_only
+    real = Repo.commit_only
 
     def attempt(*args: object, **kwargs: object) -> tuple[str | None, str]:
         commit, error = real(*args, **kwargs)  # type: ignore[arg-type]
         seen.append(error)
         return commit, error
 
-    monkeypatch.setattr(plumbing, "commit_only", attempt)
+    monkeypatch.setattr(Repo, "commit_only", attempt)
     return seen
 
 

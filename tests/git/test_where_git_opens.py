@@ -26,7 +26,7 @@ OPENERS = {
     ("git", "Git"),
 }
 #: memgit's git modules: a call into them names the repository by the handle, never by a path.
-GIT_MODULES = {"plumbing", "history", "commits", "remote"}
+GIT_MODULES = {"plumbing", "history", "trees", "commits", "remote"}
 CACHES = {"lru_cache", "cache", "cached_property"}
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from memgit.git import plumbing
+from memgit.git import trees
 from memgit.git.repo import Repo
 from memgit.githooks import run as hooks
 from memgit.index.freshen import POLICIES, Policy, Rule, freshen, rule
@@ -179,7 +179,7 @@ def test_a_diff_of_another_state_is_not_applied(workspace: Path) -> None:
     write(workspace / "memory" / "2026-01-06.md", "# 2026-01-06\n\n- Kestrels nest on the water tower.\n")
     commit_all(workspace, "a note")
     tree = git(workspace, "rev-parse", "HEAD^{tree}").strip()
-    stale = KnownDiff(plumbing.EMPTY_TREE, tree, {})  # says nothing changed, from another tree
+    stale = KnownDiff(trees.EMPTY_TREE, tree, {})  # says nothing changed, from another tree
     report = freshen(ws, Policy.HOOK, known=stale)
     assert report.mode == "incremental" and report.files_indexed == 1
     from memgit.index.verify import verify_index
