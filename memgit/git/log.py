@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 
 from memgit.errors import MemgitError
 from memgit.git.trees import TreeReads, is_object_id
@@ -62,6 +61,8 @@ def _trailer(message: str, name: str) -> str:
 
 def parse_commit_object(commit: str, body: bytes, with_message: bool = False) -> CommitInfo | None:
     """A raw commit object as a CommitInfo; None when its author line is not one git writes."""
+    from datetime import datetime, timedelta, timezone  # not on a hook's path: read commits only
+
     head, _, message = body.partition(b"\n\n")
     author = None
     for line in head.split(b"\n"):
