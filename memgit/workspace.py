@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memgit.config import CONFIG_NAME, Config, load_config, load_config_file
 from memgit.core import paths
 from memgit.errors import MemgitError, NotAWorkspace, PathRefused
+from memgit.git import repo as git_repo
+from memgit.git.repo import Repo
 
 
 @dataclass
@@ -17,6 +19,8 @@ class Workspace:
     git_dir: Path
     common_dir: Path
     config: Config
+    #: The command's one handle on the repository: every git read and write goes through it.
+    git: Repo = field(compare=False, repr=False)
 
     @property
     def data_dir(self) -> Path:
@@ -25,19 +29,18 @@ class Workspace:
 
     @classmethod
     def discover(cls, start: Path | str | None = None) -> Workspace:
-        from memgit.git import plumbing
-
         start_path = Path(start or os.getcwd())
         if not start_path.exists():
             raise NotAWorkspace(f"{start_path} does not exist")
-        found = plumbing.discover(start_path)
+        found = git_repo.discover(start_path)
         if found is None:
             raise NotAWorkspace(f"{start_path} is not inside a git repository; run `memgit init` there first")
         root, git_dir, common_dir = found
-        config = working_config(root, common_dir)
+        repo = Repo(root)
+        config = working_config(repo, common_dir)
         if config.broken:
             config = read_only_defaults(config)
-        return cls(root=root, git_dir=git_dir, common_dir=common_dir, config=config)
+        return cls(root=root, git_dir=git_dir, common_dir=common_dir, config=config, git=repo)
 
     @property
     def settings_source(self) -> str:
@@ -91,29 +94,29 @@ def kept_config_path(common_dir: Path) -> Path:
     return common_dir / "memgit" / "kept-memgit.toml"
 
 
-def working_config(root: Path, common_dir: Path) -> Config:
+def working_config(repo: Repo, common_dir: Path) -> Config:
     """The settings to work with: the work tree's memgit.toml; where there is none and HEAD has
     none either (a checkout of a commit from before memgit.toml existed), the last committed one
     the index kept (`kept_config_path`), so going back in history neither empties the index nor
     forces a rebuild on the way back. A memgit.toml removed only from the work tree is the
     person's edit: the defaults then, as before."""
+    root = repo.root
     kept = kept_config_path(common_dir)
     seen = kept.with_name("memgit-toml-seen")  # a memgit.toml was here once: worth asking git
     if (root / CONFIG_NAME).is_file():
         config = load_config(root)
-        _keep_committed(root, kept, seen)
+        _keep_committed(repo, kept, seen)
         return config
     if not kept.is_file() and not seen.exists():
         return Config()  # never had one: no git process for the defaults
-    from memgit.git import plumbing
 
-    _commit, tree = plumbing.head_ids(root)
-    if tree is None or plumbing.entries(root, tree, [CONFIG_NAME]):
+    _commit, tree = repo.head_ids()
+    if tree is None or repo.entries(tree, [CONFIG_NAME]):
         return Config()
     if not kept.is_file():
         # Not kept yet (nothing ran since memgit.toml was committed): the one where HEAD was
         # before this checkout is the setting the person was working with.
-        proc = plumbing.run_git(root, "cat-file", "blob", f"HEAD@{{1}}:{CONFIG_NAME}")
+        proc = repo.run("cat-file", "blob", f"HEAD@{{1}}:{CONFIG_NAME}")
         if proc.returncode != 0 or not proc.stdout:
             return Config()
         try:
@@ -124,10 +127,11 @@ def working_config(root: Path, common_dir: Path) -> Config:
     return load_config_file(kept)
 
 
-def _keep_committed(root: Path, kept: Path, seen: Path) -> None:
+def _keep_committed(repo: Repo, kept: Path, seen: Path) -> None:
     """Remember the work tree's memgit.toml once HEAD holds it as it is (an uncommitted edit is not
     yet the repository's setting). Unchanged, this is two small reads; a convenience for later
     checkouts, so never a reason to fail."""
+    root = repo.root
     try:
         data = (root / CONFIG_NAME).read_bytes()
         if kept.is_file() and kept.read_bytes() == data:
@@ -135,11 +139,11 @@ def _keep_committed(root: Path, kept: Path, seen: Path) -> None:
         if not seen.exists() and root.joinpath(".git").exists():
             seen.parent.mkdir(parents=True, exist_ok=True)
             seen.touch()
-        from memgit.git import plumbing
+        from memgit.git import trees
 
-        _commit, tree = plumbing.head_ids(root)
-        entry = plumbing.entries(root, tree, [CONFIG_NAME]).get(CONFIG_NAME) if tree else None
-        if entry is not None and entry.blob == plumbing.blob_id_of(data):
+        _commit, tree = repo.head_ids()
+        entry = repo.entries(tree, [CONFIG_NAME]).get(CONFIG_NAME) if tree else None
+        if entry is not None and entry.blob == trees.blob_id_of(data):
             from memgit.core.atomic import atomic_write
 
             kept.parent.mkdir(parents=True, exist_ok=True)

@@ -47,7 +47,7 @@ def _run(kind: str, ctx: click.Context, as_json: bool, force: bool, **values: An
         install=values["install"],
         python=values["python_version"],
         dream_branch=values["dream_branch"] or ci.DEFAULT_BRANCH,
-        default_branch=values["default_branch"] or head_branch(ws.root) or "main",
+        default_branch=values["default_branch"] or head_branch(ws.git) or "main",
     )
     writer = ci.write_github if kind == "github" else ci.write_gitlab
     result = writer(ws.root, options, force=force)

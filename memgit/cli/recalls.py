@@ -29,7 +29,7 @@ def publish_recalls_command(ctx: click.Context, as_json: bool, directory: Path |
     from memgit.ledger.spool import publish
 
     ws = workspace_from(ctx, directory, writes="`memgit recalls publish`")
-    result = publish(ws.root, ws.git_dir, ws.data_dir)
+    result = publish(ws.git, ws.git_dir, ws.data_dir)
     if result.dropped:
         warn(
             f"dropped {result.dropped} malformed recall line(s) from the spool "

@@ -26,8 +26,8 @@ from memgit.dream.decisions import Decision, decisions_path
 from memgit.dream.entries import append_lines, parse_store
 from memgit.dream.run import DreamOutcome, gather, read_dream_branch, write_branch
 from memgit.errors import MemgitError
-from memgit.git import commits, history
-from memgit.git.commits import Repo
+from memgit.git import commits
+from memgit.git.repo import Repo
 
 if TYPE_CHECKING:
     from memgit.dream.model import DreamPlan
@@ -102,7 +102,7 @@ def _dreamed_branch(ws: Workspace, repo: Repo, branch: str | None) -> tuple[str,
             "instead (merging that records the rejection too)"
         )
     try:
-        history.resolve_commit(repo.root, found.base)
+        repo.resolve_commit(found.base)
     except MemgitError:
         raise MemgitError(f"the base commit {found.base[:12]} of {name} is not here; fetch it first") from None
     return name, tip, found
@@ -122,11 +122,10 @@ def _regenerate(
     """Write the dream branch again from the inputs of the run that wrote it, with decisions `new`
     and only the proposals `keep`; (the outcome, the kept proposals that did not come back).
     `check` may refuse the new plan (raise) before anything is written."""
-    root = repo.root
     if push:
         from memgit.git.remote import check_remote
 
-        check_remote(root, push)
+        check_remote(repo, push)
     notices: list[str] = []
     assert found.base is not None and found.now is not None
     inputs = gather(ws, repo, found.base, found.now, notices, tips=(tip,), new_decisions=new, only=keep)
@@ -141,7 +140,7 @@ def _regenerate(
     if push:
         from memgit.git.remote import fetch_branch
 
-        remote_tip = fetch_branch(root, push, name)
+        remote_tip = fetch_branch(repo, push, name)
         if remote_tip is not None and remote_tip != tip:
             remote = read_dream_branch(repo, remote_tip)
             if remote.foreign:
@@ -159,7 +158,8 @@ def drop_proposals(
     now: datetime | None = None,
 ) -> DropOutcome:
     """`now`: the decision's date (the CLI's --now); default MEMGIT_NOW, else the clock."""
-    repo = Repo(ws.root)  # the command's one handle on the repository
+    repo = ws.git  # the command's one handle on the repository
+    repo.what = "dreaming"
     name, tip, found = _dreamed_branch(ws, repo, branch)
     chosen = match_keys(keys, [p.key for p in found.proposals], f"proposals on {name}")
     dropped = [p for p in found.proposals if p.key in chosen]
@@ -213,7 +213,8 @@ def supersede_proposal(
     """Make proposal `key` on the dream branch the update of entry `old` (a "may conflict with"
     the reviewer confirms): the branch is written again with it replacing that entry, and the
     decision rides on the branch, so later runs keep it an update."""
-    repo = Repo(ws.root)  # the command's one handle on the repository
+    repo = ws.git  # the command's one handle on the repository
+    repo.what = "dreaming"
     name, tip, found = _dreamed_branch(ws, repo, branch)
     [chosen] = match_keys([key], [p.key for p in found.proposals if p.action == "promote"], f"new proposals on {name}")
     assert found.base is not None
@@ -269,15 +270,15 @@ def reject_entries(
     ws: Workspace, keys: list[str], *, reason: str | None = None, now: datetime | None = None
 ) -> RejectOutcome:
     """Take merged entries out of MEMORY.md by key, record each as rejected (dated `now`), commit both."""
-    from memgit.git import commits, plumbing
+    from memgit.git import commits, trees
 
     root = ws.root
-    operation = plumbing.operation_in_progress(ws.git_dir)
+    operation = trees.operation_in_progress(ws.git_dir)
     if operation:
         raise MemgitError(f"cannot reject during {operation}; finish it (or abort it) first")
     if reason is not None and ("\n" in reason or len(reason) > 300):
         raise MemgitError("--reason must be one line of at most 300 characters")
-    dirty = plumbing.worktree_changed_paths(root)
+    dirty = ws.git.worktree_changed_paths()
     if "MEMORY.md" in dirty:
         raise MemgitError("MEMORY.md has uncommitted changes; commit or stash them first, then reject")
     memory = _read(root / "MEMORY.md") or ""
@@ -328,10 +329,10 @@ def reject_entries(
         + ": never proposed again unless its source text changes.\n"
     )
     try:
-        outcome.commit = commits.commit_paths(root, paths, message)
+        outcome.commit = commits.commit_paths(ws.git, paths, message)
     except commits.CommitFailed as exc:
         _restore(root, memory if outcome.removed else None, decisions_file, before_decisions)
-        plumbing.unstage(root, paths)
+        ws.git.unstage(paths)
         raise MemgitError(
             f"git commit of the rejection failed ({exc.complaint}); "
             + exc.advice("MEMORY.md and the decision were put back; fix the problem and run it again")

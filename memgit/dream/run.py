@@ -11,7 +11,6 @@ import contextlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgit.core.chunking import text_hash
@@ -42,8 +41,10 @@ from memgit.dream.entries import EntryRecord, append_lines
 from memgit.dream.model import Action, DreamInputs, DreamPlan, Similarity
 from memgit.dream.plan import plan_dream
 from memgit.errors import MemgitError
-from memgit.git import commits, history, plumbing
-from memgit.git.commits import ChainCommit, Repo
+from memgit.git import commits
+from memgit.git.commits import ChainCommit
+from memgit.git.log import NoCommitsYet
+from memgit.git.repo import Repo
 from memgit.index.cache import EmbeddingCache, open_text_cache
 from memgit.index.store import backend
 from memgit.ledger.lines import ledger_lines
@@ -268,7 +269,7 @@ def _ledger_texts(ws: Workspace, repo: Repo, base: str, now: datetime) -> list[t
     days = max(cfg.max_age_days, cfg.forget_unrecalled_days)
     first = (now.date() - timedelta(days=days - 1)).isoformat()
     names = [p for p in commits.list_files(repo, base, LEDGER_DIR) if p.endswith(".jsonl")]
-    spool = read_spool(ws.data_dir) if plumbing.head_ids(repo.root)[0] == base else {}
+    spool = read_spool(ws.data_dir) if repo.head_ids()[0] == base else {}
     names = sorted(set(names) | set(spool))
     names = [p for p in names if (daily_date(p) or "9999") >= first and (daily_date(p) or "") <= now.date().isoformat()]
     committed = commits.read_files(repo, base, names)
@@ -403,7 +404,7 @@ def branch_steps(repo: Repo, plan: DreamPlan, inputs: DreamInputs) -> list[tuple
 
 def _merged(repo: Repo, branch: DreamBranch, base_commit: str) -> bool:
     """The branch's work is in the base already: merged, squashed or rebased in."""
-    if history.is_ancestor(repo.root, branch.tip, base_commit):
+    if repo.is_ancestor(branch.tip, base_commit):
         return True
     if branch.base is None:
         return False
@@ -448,11 +449,11 @@ def run_dream(
 ) -> DreamOutcome:
     """One run. `reject_previous`: the pull request of the branch this run replaces was closed
     without merging, so its proposals are recorded as rejected (the CI says so)."""
-    repo = Repo(ws.root)  # the command's one handle: every git read and write below goes through it
-    root: Path = ws.root
+    repo = ws.git  # the command's one handle: every git read and write below goes through it
+    repo.what = "dreaming"
     try:
-        base_commit, _ = history.resolve_commit(root, base)
-    except history.NoCommitsYet:
+        base_commit, _ = repo.resolve_commit(base)
+    except NoCommitsYet:
         return DreamOutcome(plan=None, reason="the repository has no commits yet: nothing to dream about")
     except MemgitError:
         raise MemgitError(f"--base {base!r} is not a commit here; give a branch, tag or commit id") from None
@@ -463,8 +464,8 @@ def run_dream(
 
     remote_tip = None
     if push:
-        check_remote(root, push)  # before anything is written: a typo must not leave a branch behind
-        remote_tip = fetch_branch(root, push, name)
+        check_remote(repo, push)  # before anything is written: a typo must not leave a branch behind
+        remote_tip = fetch_branch(repo, push, name)
     outcome = DreamOutcome(plan=None, base=base_commit)
     previous = read_dream_branch(repo, remote_tip) if remote_tip else None
     if previous is not None and previous.foreign and not reject_previous and not _merged(repo, previous, base_commit):
@@ -472,7 +473,7 @@ def run_dream(
         outcome.not_pushed = True
         return outcome
     local_tip = commits.branch_commit(repo, name)
-    side_tip = fetch_branch(root, push, decisions_name(name)) if push else None
+    side_tip = fetch_branch(repo, push, decisions_name(name)) if push else None
     tips = [t for t in (remote_tip, local_tip, side_tip) if t]
     tips += [
         t
@@ -548,7 +549,7 @@ def write_branch(
         from memgit.git.remote import push_branch
 
         try:
-            outcome.pushed = push_branch(repo.root, push, name, force=force)
+            outcome.pushed = push_branch(repo, push, name, force=force)
         except MemgitError as exc:
             # The run is all or nothing: put the branch back as it was, so the same command can be run again.
             if commits.restore_branch(repo, name, outcome.commits[-1], existing):

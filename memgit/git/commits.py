@@ -1,8 +1,8 @@
 """Commits written straight from trees with pygit2: the work tree, git's index and the checked-out
 branch are never touched (this is how dreaming builds its branch while a person keeps working).
 
-A command opens one `Repo` and passes it down: pygit2 opens the repository once per command, not
-once per call. Every function returns plain values (hex ids, paths, bytes).
+A command's one handle (`memgit.git.repo.Repo`) is passed down: pygit2 opens the repository once
+per command, not once per call. Every function returns plain values (hex ids, paths, bytes).
 """
 
 from __future__ import annotations
@@ -15,29 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memgit.errors import MemgitError
-from memgit.git import plumbing
+from memgit.git.repo import Repo
 
 if TYPE_CHECKING:
     import pygit2
-
-
-class Repo:
-    """A command's one handle on its repository: `root` for `git` processes, and pygit2's repository
-    opened on first use and kept (refs and new objects are read from disk on every lookup, so a
-    `git fetch` or `git update-ref` meanwhile is seen). One pygit2 cannot open (a SHA-256
-    repository) is a clear MemgitError: writing commits without pygit2 would be a second
-    implementation."""
-
-    def __init__(self, root: Path, what: str = "dreaming") -> None:
-        self.root = root
-        self._what = what
-        self._lib: pygit2.Repository | None = None
-
-    @property
-    def lib(self) -> pygit2.Repository:
-        if self._lib is None:
-            self._lib = plumbing.repository(self.root, self._what)
-        return self._lib
 
 
 @dataclass(frozen=True)
@@ -46,10 +27,10 @@ class Identity:
     email: str
 
 
-def head_branch(root: Path) -> str | None:
+def head_branch(repo: Repo) -> str | None:
     """The checked-out branch (None on a detached HEAD or in an empty repository), from one `git`
     process: `ci` asks it alone, and it must not cost pygit2's import."""
-    proc = plumbing.run_git(root, "rev-parse", "-q", "--symbolic-full-name", "HEAD")
+    proc = repo.run("rev-parse", "-q", "--symbolic-full-name", "HEAD")
     name = proc.stdout.decode("utf-8", "surrogateescape").strip()
     return name.removeprefix("refs/heads/") if proc.returncode == 0 and name.startswith("refs/heads/") else None
 
@@ -128,9 +109,9 @@ def checked_out_at(repo: Repo, name: str) -> str | None:
 
     Reads `git worktree list --porcelain -z`, as `git branch -f` does, so a branch checked out in
     any worktree of the repository is seen, not only the one `root` is in."""
-    proc = plumbing.run_git(repo.root, "worktree", "list", "--porcelain", "-z")
+    proc = repo.run("worktree", "list", "--porcelain", "-z")
     if proc.returncode != 0:
-        if head_branch(repo.root) == name:
+        if head_branch(repo) == name:
             return str(repo.root)
         raise MemgitError(
             f"cannot list the worktrees of {repo.root}: {proc.stderr.decode(errors='replace').strip() or 'git worktree list failed'}"
@@ -161,7 +142,7 @@ def check_branch_name(repo: Repo, name: str) -> None:
     starts with `refs/` would become `refs/heads/refs/...`."""
     if name in ("@", "HEAD") or name.startswith(("refs/", "-")):
         raise MemgitError(f"--branch {name!r} is not a plain branch name; give one like memgit/dream/review")
-    if plumbing.run_git(repo.root, "check-ref-format", f"refs/heads/{name}").returncode != 0:
+    if repo.run("check-ref-format", f"refs/heads/{name}").returncode != 0:
         raise MemgitError(f"--branch {name!r} is not a valid branch name (see `git check-ref-format`)")
 
 
@@ -182,9 +163,9 @@ def restore_branch(repo: Repo, name: str, written: str, previous: str | None) ->
     points at `written` (one atomic `git update-ref`). False when the branch moved meanwhile."""
     ref = f"refs/heads/{name}"
     if previous is None:
-        proc = plumbing.run_git(repo.root, "update-ref", "-d", ref, written)
+        proc = repo.run("update-ref", "-d", ref, written)
     else:
-        proc = plumbing.run_git(repo.root, "update-ref", ref, previous, written)
+        proc = repo.run("update-ref", ref, previous, written)
     return proc.returncode == 0
 
 
@@ -230,7 +211,7 @@ def first_parent_chain(repo: Repo, tip: str, limit: int = 200) -> list[ChainComm
 
 def changed_between(repo: Repo, old: str, new: str) -> list[str]:
     """Paths whose content differs between two commits."""
-    proc = plumbing.run_git(repo.root, "diff", "--name-only", "-z", "--no-renames", old, new)
+    proc = repo.run("diff", "--name-only", "-z", "--no-renames", old, new)
     if proc.returncode != 0:
         return []
     return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
@@ -298,7 +279,7 @@ def _lock_is_old(complaint: str) -> bool:
 
 
 def commit_paths(
-    root: Path, paths: list[str], message: str, *, attempts: int = 20, extra_env: dict[str, str] | None = None
+    repo: Repo, paths: list[str], message: str, *, attempts: int = 20, extra_env: dict[str, str] | None = None
 ) -> str:
     """Commit exactly `paths` with the user's own git (so their hooks, memgit's indexer and the
     lint run as for any commit), retrying while another git process holds the index lock (two
@@ -307,7 +288,7 @@ def commit_paths(
 
     last_error = ""
     for attempt in range(attempts):
-        commit, last_error = plumbing.commit_only(root, paths, message, extra_env)
+        commit, last_error = repo.commit_only(paths, message, extra_env)
         if commit:
             return commit
         if "index.lock" not in last_error or _lock_is_old(last_error):

@@ -1,382 +1,75 @@
-"""History reads for the memory site: commits, per-file logs, blame, blobs at a commit.
-
-Every call is one batched `git` process (or one pygit2 call for blame), so a site build costs a
-handful of processes however many notes the workspace holds. Values returned are plain (hex ids,
-strings, ints): callers never hold git objects.
+"""What the site still reaches through a path, until its gatherer takes the command's handle (issue 49,
+item 2): the history reads it calls, forwarded to `memgit.git.repo.Repo` (`memgit.git.log` holds
+them). Everything else reads through `Workspace.git`; this module goes when the site does too.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
+from collections.abc import Callable, Iterable, Mapping
 
-from memgit.errors import MemgitError
-from memgit.git import plumbing
-
-_ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}")
-#: What a trailer commit's message must hold to be read at all (memgit's own trailer names).
-_TRAILER_GREP = "^{prefix}[A-Za-z]+:"
+from memgit.git.log import CommitInfo
+from memgit.git.repo import RepoOrPath, as_repo
 
 
-@dataclass(frozen=True)
-class CommitInfo:
-    """What a page shows about a commit: id, author, ISO date, subject, full message."""
-
-    id: str
-    author: str
-    date: str
-    subject: str
-    message: str = ""
-
-    def to_json(self) -> list[str]:
-        return [self.id, self.author, self.date, self.subject, self.message]
-
-    @classmethod
-    def from_json(cls, data: list[str]) -> CommitInfo:
-        return cls(*data)
+def resolve_commit(git: RepoOrPath, ref: str) -> tuple[str, str]:
+    """`Repo.resolve_commit`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).resolve_commit(ref)
 
 
-def is_iso_date(text: str) -> bool:
-    return bool(_ISO.fullmatch(text))
-
-
-class NoCommitsYet(MemgitError):
-    """HEAD names no commit: the repository has none yet (dreaming has nothing to do, a site nothing to show)."""
-
-
-def resolve_commit(root: Path, ref: str) -> tuple[str, str]:
-    """(commit id, tree id) of `ref` from one `git rev-parse`: the one way memgit resolves a commit
-    a user or a branch names. A clear error otherwise (worded for `site build --at`; a caller with
-    another option catches it and says its own), `NoCommitsYet` for HEAD without commits."""
-    if not ref or ref.startswith("-"):
-        raise MemgitError(f"--at {ref!r} is not a branch, tag or commit id")
-    proc = plumbing.run_git(root, "rev-parse", "-q", f"{ref}^{{commit}}", f"{ref}^{{tree}}")
-    ids = proc.stdout.decode().split()
-    if proc.returncode == 0 and len(ids) == 2 and all(plumbing.is_object_id(x) for x in ids):
-        return ids[0], ids[1]
-    if ref == "HEAD" and plumbing.head_ids(root)[0] is None:
-        raise NoCommitsYet("the workspace has no commits yet; commit your memory first (git add -A && git commit)")
-    raise MemgitError(f"--at {ref!r} names no commit in this repository; give a branch, tag or commit id")
-
-
-def is_ancestor(root: Path, older: str, newer: str) -> bool:
-    """`older` is `newer` or one of its ancestors (as far as the local history reaches)."""
-    return plumbing.run_git(root, "merge-base", "--is-ancestor", older, newer).returncode == 0
-
-
-def _raw_records(root: Path, rev: str, *options: str) -> Iterator[tuple[str, list[str], list[str]]]:
-    """(commit id, `:mode mode blob blob status` fields, paths) for every file entry of a
-    `git log -z --format=%H --raw` walk, newest first.
-
-    The walk prints nothing a commit's author controls except paths, and those only NUL-terminated
-    after the `:meta` token that announces them: `id NUL [NL]:meta NUL path NUL ... id NUL ...`
-    (a rename or copy names two paths). A message cannot reach this output, so it cannot forge a
-    row (messages are read afterwards, per commit, by `read_commits`)."""
-    proc = plumbing.run_git(root, "log", "--no-merges", *options, "--raw", "--no-abbrev", "-z", "--format=%H", rev)
-    if proc.returncode != 0:
-        raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
-    tokens = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
-    commit = ""
-    i = 0
-    while i < len(tokens):
-        token = tokens[i].lstrip("\n")
-        i += 1
-        if token.startswith(":"):
-            fields = token.split(" ")
-            count = 2 if len(fields) == 5 and fields[4][:1] in "RC" else 1
-            paths = tokens[i : i + count]
-            i += count
-            if commit and len(fields) == 5 and len(paths) == count:
-                yield commit, fields, paths
-        elif plumbing.is_object_id(token):
-            commit = token
-
-
-def _raw_walk(root: Path, rev: str) -> Iterator[tuple[str, str, str]]:
-    """(commit id, path, blob id after the commit) for every file every commit changed, newest first."""
-    for commit, fields, paths in _raw_records(root, rev, "--no-renames"):
-        if plumbing.is_object_id(fields[3]):
-            yield commit, paths[0], fields[3]
+def is_ancestor(git: RepoOrPath, older: str, newer: str) -> bool:
+    """`Repo.is_ancestor`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).is_ancestor(older, newer)
 
 
 def file_logs(
-    root: Path,
+    git: RepoOrPath,
     head: str,
     paths: set[str] | None,
     limit: int,
     since: str | None = None,
     hidden: Callable[[str], bool] | None = None,
 ) -> dict[str, list[dict[str, str]]]:
-    """The `limit` newest commits that touched each path, newest first.
-
-    Each row holds the commit's id, author, date and subject and the file's blob id after it (all
-    zeros when the commit deleted the file), so a page can link to the note as it was. `since`
-    restricts the walk to `since..head` (an incremental build merges the rows into those it kept).
-    Merge commits are left out, as `git log -- path` does by default. `hidden` names paths a
-    reader may not learn about: a row of a commit that also touched one says so (`private` "1").
-    """
-    rev = f"{since}..{head}" if since else head
-    wanted: dict[str, list[tuple[str, str]]] = {}
-    touched_hidden: set[str] = set()
-    for commit, name, blob in _raw_walk(root, rev):
-        if hidden is not None and commit not in touched_hidden and hidden(name):
-            touched_hidden.add(commit)
-        if paths is not None and name not in paths:
-            continue
-        seen = wanted.setdefault(name, [])
-        if len(seen) < limit:
-            seen.append((commit, blob))
-    infos = read_commits(root, {commit for rows in wanted.values() for commit, _ in rows})
-    out: dict[str, list[dict[str, str]]] = {}
-    for name, rows in wanted.items():
-        kept = []
-        for commit, blob in rows:
-            info = infos.get(commit)
-            if info is None:
-                continue
-            row = {"id": info.id, "author": info.author, "date": info.date, "subject": info.subject, "blob": blob}
-            if hidden is not None:
-                row["private"] = "1" if commit in touched_hidden else ""
-            kept.append(row)
-        out[name] = kept
-    return out
+    """`Repo.file_logs`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).file_logs(head, paths, limit, since, hidden)
 
 
-def _ids(proc_stdout: bytes) -> list[str]:
-    return [line for line in proc_stdout.decode("ascii", "replace").split("\n") if plumbing.is_object_id(line)]
-
-
-def trailer_commits(root: Path, head: str, since: str | None = None, prefix: str = "Memgit-") -> list[CommitInfo]:
-    """Commits reachable from `head` (and not from `since`) whose message holds a `<prefix>…:`
-    trailer, newest first. The walk prints ids only; each message is then read whole from its
-    commit object (`read_commits`), so no message can pass itself off as another commit's fields.
-    """
-    rev = f"{since}..{head}" if since else head
-    proc = plumbing.run_git(root, "log", "--format=%H", "-E", f"--grep={_TRAILER_GREP.format(prefix=prefix)}", rev)
-    if proc.returncode != 0:
-        raise MemgitError(f"git log failed: {proc.stderr.decode(errors='replace').strip()}")
-    ids = _ids(proc.stdout)
-    infos = read_commits(root, ids, with_message=True)
-    return [infos[c] for c in ids if c in infos]
+def trailer_commits(git: RepoOrPath, head: str, since: str | None = None, prefix: str = "Memgit-") -> list[CommitInfo]:
+    """`Repo.trailer_commits`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).trailer_commits(head, since, prefix)
 
 
 def dream_commits(
-    root: Path, head: str, branch_prefix: str, known: Mapping[str, list[str]] | None = None
+    git: RepoOrPath, head: str, branch_prefix: str, known: Mapping[str, list[str]] | None = None
 ) -> dict[str, list[str]]:
-    """The commits memgit wrote on each dream branch `head` has merged: merged tip -> the trailer
-    commits between the run's base and the tip. The report commit memgit writes last on a dream
-    branch names the base (`Memgit-Base`); a hand-written commit below that base, or on the
-    working branch, is none of them, whatever its trailers say. A branch with no such report
-    counts for nothing. Local and remote-tracking branches under `branch_prefix` are read; what
-    `known` holds for a tip (tips do not change once merged) is not read again."""
-    clean = branch_prefix.strip("/")
-    if not clean or clean.startswith("-") or not plumbing.is_object_id(head):
-        return {}
-    proc = plumbing.run_git(
-        root,
-        "for-each-ref",
-        f"--merged={head}",
-        "--format=%(objectname)",
-        f"refs/heads/{clean}/",
-        f"refs/remotes/*/{clean}/",
-    )
-    grep = _TRAILER_GREP.format(prefix="Memgit-")
-    out: dict[str, list[str]] = {}
-    for tip in sorted(set(_ids(proc.stdout))):
-        if known is not None and tip in known:
-            out[tip] = list(known[tip])
-            continue
-        report = _ids(
-            plumbing.run_git(
-                root, "log", "--first-parent", "-1", "--format=%H", "-E", "--grep=^Memgit-Action: report$", tip
-            ).stdout
-        )
-        info = read_commits(root, report, with_message=True).get(report[0]) if report else None
-        base = _trailer(info.message, "Memgit-Base") if info is not None else ""
-        if not plumbing.is_object_id(base):
-            out[tip] = []
-            continue
-        found = plumbing.run_git(root, "log", "--format=%H", "-E", f"--grep={grep}", tip, f"^{base}")
-        out[tip] = _ids(found.stdout) if found.returncode == 0 else []
-    return out
+    """`Repo.dream_commits`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).dream_commits(head, branch_prefix, known)
 
 
-def _trailer(message: str, name: str) -> str:
-    """The value of the last `name: value` line of a message's last paragraph (git's trailer block)."""
-    block = message.strip().rsplit("\n\n", 1)[-1]
-    values = [line.split(":", 1)[1].strip() for line in block.split("\n") if line.startswith(name + ":")]
-    return values[-1] if values else ""
+def commits_info(git: RepoOrPath, ids: Iterable[str]) -> dict[str, CommitInfo]:
+    """`Repo.commits_info`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).commits_info(ids)
 
 
-def read_commits(root: Path, ids: Iterable[str], with_message: bool = False) -> dict[str, CommitInfo]:
-    """Author, ISO date and subject (and the whole message) of each commit, read from the commit
-    objects through one `cat-file --batch`: each object comes length-prefixed, its author line is
-    parsed from the right (`name <email> seconds zone`), so no byte of a message or a name can
-    shift another field. Ids that are not full object ids, or name no commit, are left out."""
-    wanted = sorted({c for c in ids if plumbing.is_object_id(c)})
-    if not wanted:
-        return {}
-    proc = plumbing.run_git(root, "cat-file", "--batch", data="".join(f"{c}\n" for c in wanted).encode())
-    data, pos = proc.stdout, 0
-    out: dict[str, CommitInfo] = {}
-    for commit in wanted:
-        end = data.find(b"\n", pos)
-        if end < 0:
-            break
-        header = data[pos:end].split(b" ")
-        pos = end + 1
-        if len(header) != 3 or header[1] != b"commit" or not header[2].isdigit():
-            continue
-        size = int(header[2])
-        body = data[pos : pos + size]
-        pos += size + 1
-        if header[0].decode("ascii", "replace") != commit:
-            continue
-        info = parse_commit_object(commit, body, with_message)
-        if info is not None:
-            out[commit] = info
-    return out
+def full_commit_ids(git: RepoOrPath, names: Iterable[str]) -> dict[str, str]:
+    """`Repo.full_commit_ids`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).full_commit_ids(names)
 
 
-def parse_commit_object(commit: str, body: bytes, with_message: bool = False) -> CommitInfo | None:
-    """A raw commit object as a CommitInfo; None when its author line is not one git writes."""
-    head, _, message = body.partition(b"\n\n")
-    author = None
-    for line in head.split(b"\n"):
-        if line.startswith(b"author "):
-            author = line[len(b"author ") :].decode("utf-8", "replace")
-            break
-    if author is None:
-        return None
-    match = re.fullmatch(r"(.*?) ?<[^<>]*> (\d{1,12}) ([+-])(\d{2})(\d{2})", author)
-    if match is None:
-        return None
-    sign = 1 if match[3] == "+" else -1
-    zone = timezone(sign * timedelta(hours=int(match[4]), minutes=int(match[5])))
-    try:
-        date = datetime.fromtimestamp(int(match[2]), zone).isoformat()
-    except (OverflowError, OSError, ValueError):
-        return None
-    if not is_iso_date(date):
-        return None
-    text = message.decode("utf-8", "replace")
-    paragraph = text.lstrip("\n").split("\n\n", 1)[0]
-    subject = " ".join(line.strip() for line in paragraph.split("\n") if line.strip())
-    return CommitInfo(commit, match[1], date, subject, text.strip() if with_message else "")
+def blobs_at(git: RepoOrPath, items: Iterable[tuple[str, str]]) -> dict[tuple[str, str], bytes | None]:
+    """`Repo.blobs_at`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).blobs_at(items)
 
 
-def commits_info(root: Path, ids: Iterable[str]) -> dict[str, CommitInfo]:
-    """Author, date and subject of the given commits (unknown ids are left out)."""
-    return read_commits(root, ids)
+def worktree_commit(git: RepoOrPath) -> str | None:
+    """`Repo.worktree_commit`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).worktree_commit()
 
 
-def full_commit_ids(root: Path, names: Iterable[str]) -> dict[str, str]:
-    """The full id of each abbreviated commit id that names exactly one commit here (one
-    `cat-file --batch-check`); ids that are not hex, missing or ambiguous are left out."""
-    wanted = sorted({n for n in names if 4 <= len(n) <= 64 and all(c in "0123456789abcdef" for c in n)})
-    if not wanted:
-        return {}
-    proc = plumbing.run_git(
-        root, "cat-file", "--batch-check", data="".join(f"{n}^{{commit}}\n" for n in wanted).encode()
-    )
-    out: dict[str, str] = {}
-    for name, line in zip(wanted, proc.stdout.decode("ascii", "replace").split("\n"), strict=False):
-        fields = line.split(" ")
-        if (
-            len(fields) == 3
-            and fields[1] == "commit"
-            and plumbing.is_object_id(fields[0])
-            and fields[0].startswith(name)
-        ):
-            out[name] = fields[0]
-    return out
+def renames(git: RepoOrPath, head: str, since: str | None = None) -> list[tuple[str, str, str]]:
+    """`Repo.renames`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).renames(head, since)
 
 
-def blobs_at(root: Path, items: Iterable[tuple[str, str]]) -> dict[tuple[str, str], bytes | None]:
-    """Contents of `path` at `commit` for each (commit, path), from one `cat-file --batch`.
-
-    A pair whose path did not exist at that commit maps to None.
-    """
-    pairs = sorted(set(items))
-    if not pairs:
-        return {}
-    request = "".join(f"{commit}:{path}\n" for commit, path in pairs).encode("utf-8", "surrogateescape")
-    proc = plumbing.run_git(root, "cat-file", "--batch", data=request)
-    data = proc.stdout
-    out: dict[tuple[str, str], bytes | None] = {}
-    pos = 0
-    for pair in pairs:
-        end = data.index(b"\n", pos)
-        header = data[pos:end].split(b" ")
-        pos = end + 1
-        if len(header) != 3 or header[1] != b"blob":
-            out[pair] = None
-            continue
-        size = int(header[2])
-        out[pair] = data[pos : pos + size]
-        pos += size + 1
-    return out
-
-
-def blame_lines(root: Path, commit: str, path: str, ignore_whitespace: bool = False) -> list[str]:
-    """For each line of `path` at `commit`, the id of the commit that last changed it (pygit2 blame;
-    `git blame` in a repository pygit2 cannot open, such as a SHA-256 one). `ignore_whitespace`
-    credits a line to who wrote its words, not to a commit that only added the newline after it."""
-    if not plumbing.pygit2_can_read(root):
-        return _blame_lines_git(root, commit, path, ignore_whitespace)
-    import pygit2  # ~70 ms: only paths that read objects pay for it
-
-    repo = plumbing.open_repo(root)
-    flags = pygit2.enums.BlameFlag.IGNORE_WHITESPACE if ignore_whitespace else pygit2.enums.BlameFlag.NORMAL
-    try:
-        blame = repo.blame(path, newest_commit=repo[commit].id, flags=flags)
-    except (KeyError, ValueError, pygit2.GitError):
-        return []
-    out: list[str] = []
-    for hunk in blame:
-        out.extend([str(hunk.final_commit_id)] * hunk.lines_in_hunk)
-    return out
-
-
-def _blame_lines_git(root: Path, commit: str, path: str, ignore_whitespace: bool = False) -> list[str]:
-    """`blame_lines` from `git blame --porcelain`: each final line is a header naming its commit,
-    some metadata lines, then the line's text after a tab."""
-    proc = plumbing.run_git(root, "blame", "--porcelain", *(["-w"] if ignore_whitespace else []), commit, "--", path)
-    if proc.returncode != 0:
-        return []
-    out: list[str] = []
-    current = ""
-    for line in proc.stdout.split(b"\n"):
-        if line.startswith(b"\t"):
-            out.append(current)
-            continue
-        fields = line.split(b" ")
-        if len(fields) in (3, 4) and plumbing.is_object_id(fields[0].decode("ascii", "replace")):
-            current = fields[0].decode()
-    return out
-
-
-def worktree_commit(root: Path) -> str | None:
-    """A commit of the work tree's uncommitted edits to tracked files (`git stash create`), or None.
-
-    No branch, ref or file changes: the commit is a dangling object git collects in time. The site
-    preview builds from it so edits show before they are committed.
-    """
-    proc = plumbing.run_git(root, "stash", "create", "memgit site preview: uncommitted changes")
-    text = proc.stdout.decode().strip()
-    return text if proc.returncode == 0 and text else None
-
-
-def renames(root: Path, head: str, since: str | None = None) -> list[tuple[str, str, str]]:
-    """Every rename in the history of `head` (not of `since`), newest first: (commit, old path,
-    new path). Kept apart from `file_logs` so that a file's log can follow its past names
-    (`memgit.site.renames`); read by the same message-proof walk."""
-    rev = f"{since}..{head}" if since else head
-    return [
-        (commit, paths[0], paths[1])
-        for commit, fields, paths in _raw_records(root, rev, "-M", "--diff-filter=R")
-        if fields[4].startswith("R")
-    ]
+def blame_lines(git: RepoOrPath, commit: str, path: str, ignore_whitespace: bool = False) -> list[str]:
+    """`Repo.blame_lines`, for the site's calls with a path (see `RepoOrPath`)."""
+    return as_repo(git).blame_lines(commit, path, ignore_whitespace)

@@ -1,47 +1,30 @@
 """The user's remotes, through GitPython: their remote names, credential helpers and SSH agent.
 
 Everything that talks to a remote (push, fetch, ls-remote) lives here and goes through GitPython's
-`Remote` (ls-remote, which has no typed call there, through its `git` command object); reading and
-writing the local repository is `plumbing`'s and `commits`' work.
+`Remote`, which the command's handle opens (`Repo.remote`; ls-remote, which has no typed call
+there, through its `git` command object); reading and writing the local repository is
+the handle's (`trees`, `log`) and `commits`' work.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
 from memgit.errors import MemgitError
-
-if TYPE_CHECKING:
-    import git
+from memgit.git.repo import Repo
 
 
-def _remote(root: Path, name: str, doing: str) -> git.Remote:
-    """The remote `name` of the repository at `root`, or a MemgitError (`doing`: what it is for)."""
-    import git
-
-    try:
-        found = {remote.name: remote for remote in git.Repo(root).remotes}
-    except (git.exc.GitError, OSError, ValueError) as exc:
-        raise MemgitError(f"cannot open the repository {doing}: {exc}") from None
-    if name not in found:
-        raise MemgitError(f"no remote named {name!r}; see `git remote -v`")
-    return found[name]
-
-
-def check_remote(root: Path, remote: str) -> None:
+def check_remote(repo: Repo, remote: str) -> None:
     """A MemgitError unless `remote` is a remote of this repository (read from its config, no
     network): asked before anything is written, so a typo costs nothing."""
     if not remote or remote.startswith("-"):
         raise MemgitError(f"--push {remote!r} is not a remote name; see `git remote -v`")
-    _remote(root, remote, "to list its remotes")
+    repo.remote(remote, "to list its remotes")
 
 
-def push_branch(root: Path, remote: str, branch: str, *, force: bool = False) -> str:
+def push_branch(repo: Repo, remote: str, branch: str, *, force: bool = False) -> str:
     """Push `branch` to the same name on `remote`; returns git's summary line."""
     import git
 
-    target = _remote(root, remote, "for pushing")
+    target = repo.remote(remote, "for pushing")
     spec = f"{'+' if force else ''}refs/heads/{branch}:refs/heads/{branch}"
     try:
         infos = target.push(spec)
@@ -56,13 +39,13 @@ def push_branch(root: Path, remote: str, branch: str, *, force: bool = False) ->
     return "; ".join(info.summary.strip() for info in infos)
 
 
-def fetch_branch(root: Path, remote: str, branch: str) -> str | None:
+def fetch_branch(repo: Repo, remote: str, branch: str) -> str | None:
     """Fetch `branch` from `remote` into `refs/remotes/REMOTE/BRANCH` (with the user's git, so their
     credentials apply); its commit id, or None when the remote has no such branch."""
     import git
 
     ref = f"refs/heads/{branch}"
-    target = _remote(root, remote, "to fetch")
+    target = repo.remote(remote, "to fetch")
     try:
         listed = str(target.repo.git.ls_remote("--heads", remote, ref))
     except git.exc.GitCommandError as exc:

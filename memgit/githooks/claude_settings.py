@@ -276,16 +276,17 @@ def _command_for(ws: Workspace, agent: str, kind: str, project: Path, python: st
 def _ignore_locally(project: Path, path: Path) -> str | None:
     """Keep a personal settings file out of commits: add it to `.git/info/exclude` when nothing
     ignores it yet. Returns the action, or None (ignored already, or not in a git repository)."""
-    from memgit.git.plumbing import run_git
+    from memgit.git.repo import Repo
 
+    git = Repo(project)
     rel = path.relative_to(project).as_posix()
-    if run_git(project, "rev-parse", "--git-dir").returncode != 0:
+    if git.run("rev-parse", "--git-dir").returncode != 0:
         return None
     # (check-ignore refuses the --literal-pathspecs every memgit git call carries, exit 128: the
     # exclude file's own lines are read too, so a second install never adds the line again.)
-    if run_git(project, "check-ignore", "-q", "--no-index", "--", rel).returncode == 0:
+    if git.run("check-ignore", "-q", "--no-index", "--", rel).returncode == 0:
         return None
-    exclude = run_git(project, "rev-parse", "--git-path", "info/exclude").stdout.decode().strip()
+    exclude = git.run("rev-parse", "--git-path", "info/exclude").stdout.decode().strip()
     target = project / exclude
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from memgit.git.plumbing import GITLINK_MODE, Entry, is_object_id
+from memgit.git.trees import GITLINK_MODE, Entry, is_object_id
 
 CONFIG_NAME = "memgit.toml"
 _MAY_BE_MEMORY = re.compile(r"memor[yi]|user\.md$|\.jsonl$|[0-9]{4}-[0-9]{2}-[0-9]{2}\.|^memgit\.toml$", re.IGNORECASE)
@@ -79,11 +79,10 @@ def staged_deletions(cwd: Path) -> list[str] | None:
     """Paths the index (git's GIT_INDEX_FILE, as a hook sees it) deletes from HEAD, the old side of
     renames included, quoted as the shell hook sees them; None when git cannot say."""
     from memgit.errors import MemgitError
-    from memgit.git import plumbing
+    from memgit.git.repo import Repo
 
     try:
-        proc = plumbing.run_git(
-            cwd,
+        proc = Repo(cwd).run(
             "-c",
             "core.quotePath=true",
             "diff",

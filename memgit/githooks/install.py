@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memgit.core.atomic import atomic_write
-from memgit.git import plumbing
+from memgit.git.repo import Repo
 from memgit.githooks.types import HOOK_TYPES, LINT_HOOK
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def _error(message: str) -> Exception:
     return MemgitError(message)
 
 
-def hooks_dir(root: Path, common_dir: Path, *, use_hooks_path: bool = False) -> tuple[Path, str | None]:
+def hooks_dir(repo: Repo, common_dir: Path, *, use_hooks_path: bool = False) -> tuple[Path, str | None]:
     """Where git looks for this repository's hooks, and the core.hooksPath setting if any.
 
     Hooks live in the common git dir, so every worktree of the repository shares them. With
@@ -106,7 +106,7 @@ def hooks_dir(root: Path, common_dir: Path, *, use_hooks_path: bool = False) -> 
     an explicit `--use-hooks-path`.
     """
 
-    configured = plumbing.config_value(root, "core.hooksPath")
+    configured = repo.config_value("core.hooksPath")
     if not configured:
         return common_dir / "hooks", None
     if not use_hooks_path:
@@ -117,7 +117,7 @@ def hooks_dir(root: Path, common_dir: Path, *, use_hooks_path: bool = False) -> 
             "`git config --unset core.hooksPath` and run `memgit hooks install` again"
         )
     path = Path(os.path.expanduser(configured))
-    return (path if path.is_absolute() else root / path), configured
+    return (path if path.is_absolute() else repo.root / path), configured
 
 
 def render_hook(name: str, python: str, pythonpath: str = "") -> str:
@@ -199,7 +199,7 @@ def install_hooks(
     use_hooks_path: bool = False,
 ) -> HooksReport:
     """Write memgit's script for each hook type; a foreign hook in the way becomes NAME.legacy."""
-    directory, configured = hooks_dir(ws.root, ws.common_dir, use_hooks_path=use_hooks_path)
+    directory, configured = hooks_dir(ws.git, ws.common_dir, use_hooks_path=use_hooks_path)
     python = python or sys.executable
     pythonpath = interpreter_pythonpath(python)
     types = _check_types(hook_types)
@@ -280,7 +280,7 @@ def uninstall_hooks(
     ws: Workspace, hook_types: Iterable[str] = HOOK_TYPES, *, use_hooks_path: bool = False
 ) -> HooksReport:
     """Remove memgit's scripts and restore any hook they had set aside; foreign hooks stay."""
-    directory, configured = hooks_dir(ws.root, ws.common_dir, use_hooks_path=use_hooks_path)
+    directory, configured = hooks_dir(ws.git, ws.common_dir, use_hooks_path=use_hooks_path)
     types = _check_types(hook_types)
     report = HooksReport(hooks_dir=directory, hooks_path=configured)
     for name in types:
@@ -305,7 +305,7 @@ def uninstall_hooks(
 def hooks_status(ws: Workspace, hook_types: Iterable[str] = HOOK_TYPES) -> HooksReport:
     """What is installed for each hook type; never raises for core.hooksPath, it reports it."""
 
-    configured = plumbing.config_value(ws.root, "core.hooksPath")
+    configured = ws.git.config_value("core.hooksPath")
     if configured:
         path = Path(os.path.expanduser(configured))
         directory = path if path.is_absolute() else ws.root / path

@@ -30,13 +30,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from memgit.git import plumbing
+from memgit.git import repo, trees
 from memgit.githooks.fastpath import SHELL_DECISION_ENV, is_work_tree_top, paths_may_be_memory, shell_decision
 from memgit.githooks.types import HOOK_TYPES, LINT_HOOK
 from memgit.index.layout import read_marker_in
 
 #: A diff as the update applies it: path -> what the new tree holds there (None: nothing).
-Diff = dict[str, plumbing.Entry | None]
+Diff = dict[str, trees.Entry | None]
 
 # `index` and `lint` are the names the pre-commit framework's entries use (it does not tell a
 # hook which stage it runs in, so the index entry works out the rest from PRE_COMMIT_* variables).
@@ -44,7 +44,7 @@ HOOK_NAMES = (*HOOK_TYPES, "index", "lint")
 SKIP_ENV = "MEMGIT_SKIP_HOOKS"
 # How long a hook waits for the index lock and embeds: `Policy.HOOK` (memgit/index/freshen.py), with
 # MEMGIT_HOOK_LOCK_TIMEOUT and MEMGIT_HOOK_EMBED_SECONDS overriding.
-EMPTY_TREE = plumbing.EMPTY_TREE
+EMPTY_TREE = trees.EMPTY_TREE
 
 
 # -- running a hook ------------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
         if not due:
             return None
 
-    plumbing.leave_hook_location()
+    repo.leave_hook_location()
     from memgit.index.freshen import Policy, freshen
     from memgit.index.plan import KnownDiff  # the update's modules: pygit2, SQLite, numpy
     from memgit.workspace import Workspace
@@ -130,7 +130,7 @@ def _decide(name: str, args: Sequence[str], cwd: Path) -> tuple[bool, tuple[str,
         name = framework_stage(os.environ)
     if not _needs_update(name, args):
         return False, None
-    probe = plumbing.probe_head(cwd)
+    probe = repo.probe_head(cwd)
     if probe is None:
         return False, None  # not a git work tree (e.g. a bare repository): nothing memgit can index
     git_dir, head_tree = probe
@@ -203,7 +203,7 @@ def _memory_diff(cwd: Path, indexed: str, head_tree: str) -> Diff | None:
     if not is_work_tree_top(cwd):
         return None
     try:
-        changed = plumbing.diff_entries(cwd, indexed, head_tree)
+        changed = repo.Repo(cwd).diff_entries(indexed, head_tree)
     except Exception:
         return None
     return changed if paths_may_be_memory(changed, cwd) else {}

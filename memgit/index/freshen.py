@@ -244,12 +244,11 @@ class ReadPath:
         if not worktree and now - self._checked_at < self.HEAD_RECHECK_SECONDS:
             return
         self._checked_at = now
-        from memgit.git import plumbing
         from memgit.index.layout import read_marker
         from memgit.index.store import IndexUnavailable
         from memgit.index.worktree import overlay_matches_worktree
 
-        probed = plumbing.probe_head(self.ws.root)
+        probed = self.ws.git.probe_head()
         tree = probed[1] if probed else None
         current, overlay = read_marker(self.ws)
         if not worktree and tree and current == tree:

@@ -19,7 +19,7 @@ from typing import Any
 from memgit.core.chunking import Chunk, char_token_counter, chunk_lines, split_lines
 from memgit.core.text import NotText, decode_memory_text
 from memgit.core.transcripts import transcript_lines
-from memgit.git import plumbing
+from memgit.git import trees
 from memgit.workspace import Workspace
 
 #: The first line of a Git LFS pointer file (its blob holds this, not the file's content).
@@ -39,20 +39,20 @@ class FileState:
     from_tree: bool = False  # content still to be read from the blob
 
 
-def tree_states(ws: Workspace, tree: str) -> dict[str, plumbing.Entry]:
+def tree_states(ws: Workspace, tree: str) -> dict[str, trees.Entry]:
     """Every memory file of `tree` (a full rebuild's change set)."""
-    return {p: e for p, e in plumbing.entries(ws.root, tree).items() if ws.is_memory_path(p)}
+    return {p: e for p, e in ws.git.entries(tree).items() if ws.is_memory_path(p)}
 
 
 class KnownDiff:
     """The paths that differ from `old_tree` to `new` (a commit or its tree: their ids never
     coincide), with what `new` holds there, as the caller that decided an update is due already
-    read them: a hook, in Python (`plumbing.diff_entries`) or in the shell (`git diff-tree --raw`).
+    read them: a hook, in Python (`Repo.diff_entries`) or in the shell (`git diff-tree --raw`).
     An update applies it only while the index is at `old_tree` and HEAD is `new`."""
 
     __slots__ = ("old_tree", "new", "entries")
 
-    def __init__(self, old_tree: str, new: str, entries: dict[str, plumbing.Entry | None]) -> None:
+    def __init__(self, old_tree: str, new: str, entries: dict[str, trees.Entry | None]) -> None:
         self.old_tree, self.new, self.entries = old_tree, new, entries
 
     def applies(self, old_tree: str | None, commit: str | None, tree: str) -> bool:
@@ -65,15 +65,15 @@ def changed_entries(
     old_tree: str | None,
     tree: str,
     worktree_rows: list[str],
-    diff: dict[str, plumbing.Entry | None] | None = None,
-) -> dict[str, plumbing.Entry | None]:
+    diff: dict[str, trees.Entry | None] | None = None,
+) -> dict[str, trees.Entry | None]:
     """Paths that may differ from the index, with what `tree` holds there: the diff from the
     indexed tree (`diff` when the caller already read it), plus rows indexed from the work tree
     (they fall back to the tree's version)."""
-    changed = dict(diff) if diff is not None else plumbing.diff_entries(ws.root, old_tree, tree)
+    changed = dict(diff) if diff is not None else ws.git.diff_entries(old_tree, tree)
     rest = [p for p in worktree_rows if p not in changed]
     if rest:
-        found = plumbing.entries(ws.root, tree, rest)
+        found = ws.git.entries(tree, rest)
         for path in rest:
             changed[path] = found.get(path)
     return changed
@@ -82,7 +82,7 @@ def changed_entries(
 def worktree_overlay(ws: Workspace) -> dict[str, bytes | None]:
     """Uncommitted memory files: their bytes, b"" for a symlink, None when deleted."""
     overlay: dict[str, bytes | None] = {}
-    for path in plumbing.worktree_changed_paths(ws.root):
+    for path in ws.git.worktree_changed_paths():
         if ws.is_memory_path(path):
             full_path = ws.root / path
             if full_path.is_symlink():
@@ -94,7 +94,7 @@ def worktree_overlay(ws: Workspace) -> dict[str, bytes | None]:
 
 def plan_states(
     ws: Workspace,
-    entries: dict[str, plumbing.Entry | None],
+    entries: dict[str, trees.Entry | None],
     overlay: dict[str, bytes | None],
     stored: dict[str, tuple[str, int, str, str | None]],
     *,
@@ -116,7 +116,7 @@ def plan_states(
 
 
 def desired_state(
-    ws: Workspace, entry: plumbing.Entry | None, path: str, overlay: dict[str, bytes | None]
+    ws: Workspace, entry: trees.Entry | None, path: str, overlay: dict[str, bytes | None]
 ) -> FileState | None:
     """What `path` should hold; tree contents are read later, one blob at a time."""
     if path in overlay:
@@ -126,7 +126,7 @@ def desired_state(
             return FileState(path, "", 0, "worktree", None, "deleted in the work tree")
         if (ws.root / path).is_symlink():
             return FileState(path, "", 0o120000, "worktree", b"", "not a regular file (symlink)")
-        return FileState(path, plumbing.blob_id_of(data), 0o100644, "worktree", data)
+        return FileState(path, trees.blob_id_of(data), 0o100644, "worktree", data)
     if entry is None:
         return None
     if not entry.is_regular:
@@ -143,7 +143,7 @@ def chunk_states(
     chunking = ws.config.chunking
     counter = char_token_counter(chunking.chars_per_token)
     to_read = [st for st in states if st.from_tree and not st.skipped]
-    with plumbing.BlobReader(ws.root) as reader:
+    with ws.git.blob_reader() as reader:
         sizes = reader.sizes(st.blob for st in to_read) if to_read else {}
         for state in to_read:
             if sizes.get(state.blob, 0) > limit:

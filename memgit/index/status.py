@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from memgit.core.paths import path_key
-from memgit.git import plumbing
+from memgit.git import trees
 from memgit.index.layout import cache_path, index_path
 from memgit.index.params import describe_param_change, index_params
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
@@ -39,8 +39,8 @@ def _has_tree(ws: Workspace) -> bool:
 
 
 def index_status(ws: Workspace) -> dict[str, Any]:
-    commit, tree = plumbing.head_ids(ws.root)
-    head_tree = tree or plumbing.EMPTY_TREE
+    commit, tree = ws.git.head_ids()
+    head_tree = tree or trees.EMPTY_TREE
     out: dict[str, Any] = {
         "workspace": str(ws.root),
         "index": str(index_path(ws)),
@@ -73,7 +73,7 @@ def index_status(ws: Workspace) -> dict[str, Any]:
             if building
             else "no index yet; run `memgit index`"
         )
-        out["pending"] = sorted(p for p in plumbing.entries(ws.root, head_tree) if ws.is_memory_path(p))
+        out["pending"] = sorted(p for p in ws.git.entries(head_tree) if ws.is_memory_path(p))
         return out
     try:
         store = Store(index_path(ws), cache_path(ws), readonly=True, busy_timeout=ws.config.index.busy_timeout)
@@ -103,10 +103,10 @@ def index_status(ws: Workspace) -> dict[str, Any]:
     indexed = out["indexed_tree"]
     if old_params != params:
         out["needs_full_rebuild"] = f"{describe_param_change(old_params, params)}; run `memgit index`"
-    if indexed and not plumbing.tree_exists(ws.root, indexed):
+    if indexed and not ws.git.tree_exists(indexed):
         out["needs_full_rebuild"] = "the indexed tree is no longer in the repository"
     elif indexed != head_tree:
-        changed = plumbing.diff_paths(ws.root, indexed, head_tree)
+        changed = ws.git.diff_paths(indexed, head_tree)
         out["pending"] = sorted(path_key(p) for p in changed if ws.is_memory_path(p))
     out["up_to_date"] = indexed == head_tree and not out["worktree_overlay"] and not out["needs_full_rebuild"]
     return out

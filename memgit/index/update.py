@@ -25,7 +25,7 @@ from typing import Any
 from memgit.core import paths
 from memgit.core.chunking import Chunk
 from memgit.embed import Embedder
-from memgit.git import plumbing
+from memgit.git import trees
 from memgit.index.embedding import ProgressFn, VectorPlan, embed_missing, plan_vectors
 from memgit.index.layout import clear_marker, write_marker
 from memgit.index.lock import index_lock
@@ -104,7 +104,7 @@ def update_index(ws: Workspace, settings: UpdateSettings | None = None, *, embed
 
 def _write_marker(ws: Workspace, report: IndexReport) -> None:
     try:
-        write_marker(ws, report.tree or plumbing.EMPTY_TREE, overlay=report.overlay)
+        write_marker(ws, report.tree or trees.EMPTY_TREE, overlay=report.overlay)
     except OSError as exc:
         raise IndexUnavailable(
             f"the index was updated but its marker could not be written ({exc.strerror or exc}); "
@@ -162,8 +162,8 @@ def run_update(
     ws: Workspace, store: Store, get_embedder: Callable[[], Embedder | None], settings: UpdateSettings
 ) -> IndexReport:
     """One update of `store` to `settings.target` (default: HEAD); the caller holds the lock."""
-    commit, tree = settings.target or plumbing.head_ids(ws.root)
-    tree = tree or plumbing.EMPTY_TREE
+    commit, tree = settings.target or ws.git.head_ids()
+    tree = tree or trees.EMPTY_TREE
     report = IndexReport(tree=tree, commit=commit)
     if commit is None and settings.target is None:
         report.notices.append("the repository has no commits yet: nothing to index until the first commit")
@@ -264,7 +264,7 @@ def _changes(
     params: dict[str, Any],
     head: tuple[str | None, str],
     settings: UpdateSettings,
-) -> tuple[str | None, dict[str, plumbing.Entry | None]]:
+) -> tuple[str | None, dict[str, trees.Entry | None]]:
     """Why a full rebuild is needed (None: it is not), else the entries the diff changed (the
     caller's, when it took that very diff to decide this update was due)."""
     commit, tree = head
@@ -277,7 +277,7 @@ def _changes(
     diff = known.entries if known and known.applies(old_tree, commit, tree) else None
     try:
         entries = changed_entries(ws, old_tree, tree, store.worktree_paths(), diff)
-    except plumbing.MissingTree:
+    except trees.MissingTree:
         return f"indexed tree {(old_tree or '')[:12]} is no longer in the repository", {}
     if len(entries) >= REBUILD_MIN_PATHS and len(entries) > REBUILD_SHARE * (indexed := store.file_count()):
         return f"{len(entries)} paths changed of {indexed} indexed{CHEAPER}", {}
@@ -312,7 +312,7 @@ def _plan(
     params: dict[str, Any],
     report: IndexReport,
     reason: str | None,
-    entries: dict[str, plumbing.Entry | None],
+    entries: dict[str, trees.Entry | None],
     *,
     worktree: bool,
 ) -> _Plan:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memgit.embed import Embedder
-from memgit.git import plumbing
+from memgit.git import trees
 from memgit.index.cache import CachedVectors
 from memgit.index.layout import cache_path
 from memgit.index.lock import index_lock
@@ -86,7 +86,7 @@ def verify_index(
         sample: _Sample | None = None
         try:
             meta = store.meta()
-            target = (meta.get("commit"), meta.get("tree") or plumbing.EMPTY_TREE)
+            target = (meta.get("commit"), meta.get("tree") or trees.EMPTY_TREE)
             worktree = bool(store.worktree_paths())
             model = meta.get("model_id") or None
             # Every cached vector, read once for the files' check and the vec0 table's.

@@ -10,7 +10,7 @@ tree (`[search] worktree`, the default) asks git once which memory files are unc
 
 from __future__ import annotations
 
-from memgit.git import plumbing
+from memgit.git import trees
 from memgit.index.layout import cache_path, index_path
 from memgit.index.store import CorruptIndex, IndexUnavailable, Store
 from memgit.workspace import Workspace
@@ -36,7 +36,7 @@ def _current_blob(ws: Workspace, path: str) -> str:
     if full.is_symlink() or not full.is_file():
         return ""
     try:
-        return plumbing.blob_id_of(full.read_bytes())
+        return trees.blob_id_of(full.read_bytes())
     except OSError:
         return ""
 
@@ -91,7 +91,7 @@ def worktree_needs_indexing(ws: Workspace) -> bool:
     behind HEAD while files are uncommitted (the update to HEAD must keep them)."""
     from memgit.index.layout import read_marker
 
-    changed = {path for path in plumbing.worktree_changed_paths(ws.root) if ws.is_memory_path(path)}
+    changed = {path for path in ws.git.worktree_changed_paths() if ws.is_memory_path(path)}
     try:
         store = Store(index_path(ws), cache_path(ws), readonly=True, busy_timeout=ws.config.index.busy_timeout)
     except (CorruptIndex, IndexUnavailable):
@@ -104,7 +104,7 @@ def worktree_needs_indexing(ws: Workspace) -> bool:
         return True
     if not changed:
         return False
-    probed = plumbing.probe_head(ws.root)
+    probed = ws.git.probe_head()
     if probed is None or read_marker(ws)[0] != probed[1]:
         return True
     return any(_current_blob(ws, path) != blob for path, blob in rows.items())

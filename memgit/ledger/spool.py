@@ -29,13 +29,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgit.core import locks
 from memgit.core.atomic import TornAppend, append_whole, atomic_write
 from memgit.core.paths import LEDGER_DIR
 from memgit.errors import MemgitError
 from memgit.ledger.lines import parse_line
+
+if TYPE_CHECKING:
+    from memgit.git.repo import Repo
 
 SPOOL_FOLDER = "recall"
 _DAY_FILE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}\.jsonl$")
@@ -276,9 +279,9 @@ def stage(root: Path, git_dir: Path, data_dir: Path) -> Staged:
     spools = spool_files(data_dir)
     if not spools:
         return staged
-    from memgit.git import plumbing
+    from memgit.git import trees
 
-    operation = plumbing.operation_in_progress(git_dir)
+    operation = trees.operation_in_progress(git_dir)
     if operation:
         raise PublishRefused(f"cannot publish the recall spool during {operation}; finish it (or abort it) first")
     plans: list[tuple[Path, str, bytes | None, list[str], list[str]]] = []
@@ -357,13 +360,12 @@ def _undo_writes(root: Path, staged: Staged) -> None:
             folder.rmdir()
 
 
-def rollback(root: Path, staged: Staged) -> None:
+def rollback(repo: Repo, staged: Staged) -> None:
     """Undo `stage` after a failed commit: the tracked files and git's index as they were."""
-    from memgit.git import plumbing
 
-    _undo_writes(root, staged)
+    _undo_writes(repo.root, staged)
     if staged.paths:
-        plumbing.unstage(root, staged.paths)
+        repo.unstage(staged.paths)
 
 
 def finish(staged: Staged) -> None:
@@ -372,28 +374,28 @@ def finish(staged: Staged) -> None:
         _drop(spool, lines)
 
 
-def publish(root: Path, git_dir: Path, data_dir: Path, message: str | None = None) -> PublishResult:
+def publish(repo: Repo, git_dir: Path, data_dir: Path, message: str | None = None) -> PublishResult:
     """Publish the spool: append, commit only the ledger paths, then drop the published lines."""
     with publishing(data_dir):
-        return _publish(root, git_dir, data_dir, message)
+        return _publish(repo, git_dir, data_dir, message)
 
 
-def _publish(root: Path, git_dir: Path, data_dir: Path, message: str | None) -> PublishResult:
-    from memgit.git import commits, plumbing
+def _publish(repo: Repo, git_dir: Path, data_dir: Path, message: str | None) -> PublishResult:
+    from memgit.git import commits
 
-    staged = stage(root, git_dir, data_dir)
+    staged = stage(repo.root, git_dir, data_dir)
     result = PublishResult(lines=staged.lines, paths=staged.paths, dropped=staged.dropped)
     if not staged.paths:
         if staged.taken:  # only lines the ledger parser rejects: nothing to commit, drop them
             finish(staged)
             result.pending = pending_count(data_dir)
         return result
-    if set(plumbing.changed_paths_under(root, LEDGER_DIR)) & set(staged.paths):
+    if set(repo.changed_paths_under(LEDGER_DIR)) & set(staged.paths):
         message = message or f"memory: publish {staged.lines} recall ledger line(s)"
         try:
-            result.commit = commits.commit_paths(root, staged.paths, message)
+            result.commit = commits.commit_paths(repo, staged.paths, message)
         except commits.CommitFailed as exc:
-            rollback(root, staged)
+            rollback(repo, staged)
             raise PublishRefused(
                 f"git commit of the recall ledger failed ({exc.complaint}); "
                 + exc.advice("the lines stay in the spool; fix the problem and publish again")

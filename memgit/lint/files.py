@@ -24,7 +24,7 @@ from pathlib import Path
 from memgit.config import LintConfig
 from memgit.core import clock
 from memgit.errors import PathRefused
-from memgit.git import plumbing
+from memgit.git import trees
 from memgit.lint.rules import (
     Finding,
     LintInput,
@@ -182,7 +182,7 @@ def _check_named(ws: Workspace, paths: Sequence[str], wanted: Sequence[str], inp
     for shown, rel in zip(paths, wanted, strict=True):
         if not rel or (ws.root / rel).exists() or any(_selected(i.path, [rel]) for i in inputs):
             continue
-        head = plumbing.head_files(ws.root) if head is None else head
+        head = ws.git.head_files() if head is None else head
         if not any(_selected(path, [rel]) for path in head):
             raise PathRefused(f"no file or folder {shown!r} in the work tree or in HEAD; nothing to lint there")
 
@@ -212,9 +212,9 @@ def _selected(path: str, wanted: Sequence[str]) -> bool:
 
 
 def _staged_inputs(ws: Workspace, wanted: Sequence[str], index_file: Path | None) -> list[LintInput]:
-    staged = plumbing.index_entries(ws.root, index_file)
-    head = plumbing.head_files(ws.root)
-    chosen: list[tuple[str, plumbing.Entry | None, plumbing.Entry | None, bool]] = []
+    staged = ws.git.index_entries(index_file)
+    head = ws.git.head_files()
+    chosen: list[tuple[str, trees.Entry | None, trees.Entry | None, bool]] = []
     for path in sorted(set(staged) | set(head)):
         new, old = staged.get(path), head.get(path)
         if new == old:
@@ -230,7 +230,7 @@ def _staged_inputs(ws: Workspace, wanted: Sequence[str], index_file: Path | None
         chosen.append((path, new, old, is_memory))
     # Every blob the checks read, from one `git cat-file --batch` (no pygit2 on a commit's path).
     wanted_blobs = [e.blob for _, new, old, memory in chosen if memory for e in (new, old) if e and e.is_regular]
-    blobs = plumbing.read_blobs(ws.root, wanted_blobs)
+    blobs = ws.git.read_blobs(wanted_blobs)
     inputs = []
     for path, new, old, is_memory in chosen:
         data = (blobs[new.blob] if is_memory else b"") if new is not None else None
@@ -240,11 +240,11 @@ def _staged_inputs(ws: Workspace, wanted: Sequence[str], index_file: Path | None
 
 
 def _worktree_inputs(ws: Workspace, wanted: Sequence[str]) -> list[LintInput]:
-    candidates = set(plumbing.worktree_files(ws.root))
+    candidates = set(ws.git.worktree_files())
     for rel in wanted:  # a file named on the command line is checked even when git ignores it
         if rel and (ws.root / rel).is_file():
             candidates.add(rel)
-    head = plumbing.head_files(ws.root)
+    head = ws.git.head_files()
     inputs = []
     for path in sorted(candidates):
         if not _selected(path, wanted):
@@ -259,6 +259,6 @@ def _worktree_inputs(ws: Workspace, wanted: Sequence[str]) -> list[LintInput]:
         elif path not in head:
             continue
         old = head.get(path)
-        previous = plumbing.read_blob(ws.root, old.blob) if is_memory and old and old.is_regular else None
+        previous = ws.git.read_blob(old.blob) if is_memory and old and old.is_regular else None
         inputs.append(LintInput(path, data, previous, is_memory))
     return inputs

@@ -16,7 +16,6 @@ from memgit.config import CONFIG_NAME
 from memgit.core.adoption import Coverage, adopt_globs, coverage, is_markdown, is_vendored
 from memgit.core.atomic import temp_path
 from memgit.errors import MemgitError
-from memgit.git import plumbing
 from memgit.workspace import Workspace
 
 #: Chunks MiniLM (q8, 2 threads) embeds a second here, for the estimate (docs/PERFORMANCE.md).
@@ -35,10 +34,10 @@ class AdoptPlan:
 
 def tree_paths(ws: Workspace, tree: str | None = None) -> list[str]:
     """The files of `tree` (HEAD's by default), or of the work tree before a first commit."""
-    tree = tree or plumbing.head_ids(ws.root)[1]
+    tree = tree or ws.git.head_ids()[1]
     if tree:
-        return list(plumbing.entries(ws.root, tree))
-    return plumbing.worktree_files(ws.root)
+        return list(ws.git.entries(tree))
+    return ws.git.worktree_files()
 
 
 def markdown_coverage(ws: Workspace, tree: str | None = None) -> Coverage:
@@ -66,7 +65,7 @@ def coverage_notice(ws: Workspace, tree: str | None = None, *, fresh: bool = Fal
     memory = ws.config.memory
     if memory.extra_paths:
         return None
-    tree = tree or plumbing.head_ids(ws.root)[1]
+    tree = tree or ws.git.head_ids()[1]
     key = [list(memory.extra_paths), memory.sessions]
     cache = ws.data_dir / _CACHE_NAME
     if not fresh:

@@ -37,6 +37,7 @@ from memgit.core.text import invalid_utf8_at
 from memgit.errors import MemgitError
 
 if TYPE_CHECKING:
+    from memgit.git.repo import Repo
     from memgit.workspace import Workspace
 
 #: Largest append accepted, in characters. Memory is notes, not documents: anything bigger is
@@ -352,17 +353,16 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
 COMMIT_LOCK_TIMEOUT_SECONDS = 120.0
 
 
-def _committed_already(root: Path, rel: str, start: int, end: int, text: str) -> str | None:
+def _committed_already(repo: Repo, rel: str, start: int, end: int, text: str) -> str | None:
     """HEAD's id when HEAD already holds `text` at lines `start`-`end` of `rel` (another process
     committed the file after this append), else None."""
-    from memgit.git import plumbing
 
     try:
-        head, tree = plumbing.head_ids(root)
-        entry = plumbing.entries(root, tree, [rel]).get(rel)
+        head, tree = repo.head_ids()
+        entry = repo.entries(tree, [rel]).get(rel)
         if head is None or entry is None:
             return None
-        lines = plumbing.read_blob(root, entry.blob).decode("utf-8", errors="replace").split("\n")
+        lines = repo.read_blob(entry.blob).decode("utf-8", errors="replace").split("\n")
     except (MemgitError, OSError, KeyError, ValueError):
         return None
     return head if lines[start - 1 : end] == text.split("\n") else None
@@ -371,16 +371,16 @@ def _committed_already(root: Path, rel: str, start: int, end: int, text: str) ->
 def _refuse_commit_now(ws: Workspace, rel: str) -> None:
     """Refuse `--commit` up front, before anything is written, when git could not take the
     commit: a merge (rebase, cherry-pick...) waiting to be finished, or `rel` itself in conflict."""
-    from memgit.git import plumbing
+    from memgit.git import trees
     from memgit.memory.conflicts import conflict_advice
 
-    operation = plumbing.operation_in_progress(ws.git_dir)
+    operation = trees.operation_in_progress(ws.git_dir)
     if operation:
         raise AppendRefused(
             f"cannot commit during {operation}: finish it (or abort it) first, or append without --commit; "
             "nothing was written"
         )
-    if rel in plumbing.unmerged_paths(ws.root):
+    if rel in ws.git.unmerged_paths():
         raise AppendRefused(f"cannot append and commit now: {conflict_advice(rel)}; nothing was written")
 
 
@@ -447,12 +447,12 @@ def _commit_append(ws: Workspace, result: AppendResult, text: str, *, long_term:
             staged = spool.Staged()
             result.notices.append(f"recall lines not published: {exc}")
         try:
-            commit = commits.commit_paths(ws.root, [rel, *staged.paths], message)
+            commit = commits.commit_paths(ws.git, [rel, *staged.paths], message)
         except commits.CommitFailed as exc:
-            spool.rollback(ws.root, staged)
+            spool.rollback(ws.git, staged)
             # Someone else's commit (a plain `git commit -a`) may already hold the text: then
             # there was nothing left to commit, which is success (the spool keeps its lines).
-            done = _committed_already(ws.root, rel, result.start_line, result.end_line, text)
+            done = _committed_already(ws.git, rel, result.start_line, result.end_line, text)
             if done is not None:
                 result.notices.append(f"the text was already committed (in {done[:12]}) by another process")
                 return done

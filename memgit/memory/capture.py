@@ -308,9 +308,9 @@ def subagent_turns(transcript: Path, fmt: str) -> list[Turn]:
 
 def _refuse_now(ws: Workspace) -> None:
     """Everything that would stop the commit, checked before anything is written."""
-    from memgit.git import plumbing
+    from memgit.git import trees
 
-    operation = plumbing.operation_in_progress(ws.git_dir)
+    operation = trees.operation_in_progress(ws.git_dir)
     if operation:
         raise CaptureRefused(
             f"cannot capture during {operation}: finish it (or abort it), then capture again; nothing was written"
@@ -320,7 +320,7 @@ def _refuse_now(ws: Workspace) -> None:
         raise CaptureRefused(
             f"{SESSIONS_DIR} is not a folder, so transcripts cannot be kept there; nothing was written"
         )
-    conflicted = [p for p in plumbing.unmerged_paths(ws.root) if p.startswith(SESSIONS_DIR + "/")]
+    conflicted = [p for p in ws.git.unmerged_paths() if p.startswith(SESSIONS_DIR + "/")]
     if conflicted:
         raise CaptureRefused(
             f"{conflicted[0]} is in conflict: resolve it and commit, then capture again; nothing was written"
@@ -495,15 +495,15 @@ def _undo(written: list[_Written]) -> None:
 
 
 def _commit(ws: Workspace, written: list[_Written], message: str) -> str:
-    from memgit.git import commits, plumbing
+    from memgit.git import commits
 
     paths = list(dict.fromkeys(item.rel for item in written))
     try:
-        return commits.commit_paths(ws.root, paths, message, extra_env=TEXT_ONLY_ENV)
+        return commits.commit_paths(ws.git, paths, message, extra_env=TEXT_ONLY_ENV)
     except commits.CommitFailed as exc:
         _undo(written)
         with contextlib.suppress(Exception):
-            plumbing.unstage(ws.root, paths)
+            ws.git.unstage(paths)
         raise CaptureRefused(
             f"git commit failed ({exc.complaint}); the capture was taken back, nothing was written "
             "(the turns are still in the host's transcript: capture again once that is fixed)"
@@ -513,27 +513,27 @@ def _commit(ws: Workspace, written: list[_Written], message: str) -> str:
 def _commit_leftovers(ws: Workspace, rels: list[str], result: CaptureResult) -> str | None:
     """Commit session files that differ from HEAD (an earlier capture whose commit was
     interrupted); None when everything is committed already."""
-    from memgit.git import commits, plumbing
+    from memgit.git import commits, trees
 
     if not rels:
         return None
-    _head, tree = plumbing.head_ids(ws.root)
-    committed = plumbing.entries(ws.root, tree, rels) if tree else {}
+    _head, tree = ws.git.head_ids()
+    committed = ws.git.entries(tree, rels) if tree else {}
     dirty = []
     for rel in rels:
         data = (ws.root / rel).read_bytes()
         entry = committed.get(rel)
-        if entry is None or entry.blob != plumbing.blob_id_of(data):
+        if entry is None or entry.blob != trees.blob_id_of(data):
             dirty.append(rel)
     if not dirty:
         return None
     try:
         return commits.commit_paths(
-            ws.root, dirty, f"sessions: commit captured turns of session {result.session}", extra_env=TEXT_ONLY_ENV
+            ws.git, dirty, f"sessions: commit captured turns of session {result.session}", extra_env=TEXT_ONLY_ENV
         )
     except commits.CommitFailed as exc:
         with contextlib.suppress(Exception):
-            plumbing.unstage(ws.root, dirty)
+            ws.git.unstage(dirty)
         result.notices.append(f"{', '.join(dirty)} not committed: git commit failed ({exc.complaint})")
         return None
 

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memgit.git import plumbing
-
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
 
 
 def memory_conflicts(ws: Workspace) -> list[str]:
     """The memory files git holds unmerged, sorted."""
-    return [path for path in plumbing.unmerged_paths(ws.root) if ws.is_memory_path(path)]
+    return [path for path in ws.git.unmerged_paths() if ws.is_memory_path(path)]
 
 
 def conflict_advice(path: str) -> str:

@@ -35,7 +35,7 @@ def init_workspace(target: Path, *, explicit: bool = True) -> dict[str, Any]:
     again, so a refused init leaves the directory as it was.
     """
     from memgit.errors import MemgitError, NotAWorkspace
-    from memgit.git import plumbing
+    from memgit.git import repo
 
     if target.exists() and not target.is_dir():
         raise MemgitError(f"{target} exists and is not a directory")
@@ -43,7 +43,7 @@ def init_workspace(target: Path, *, explicit: bool = True) -> dict[str, Any]:
     try:
         _make_folder(target, undo)
         try:
-            found = plumbing.discover(target)
+            found = repo.discover(target)
         except NotAWorkspace:
             if not explicit:
                 raise  # the enclosing repository is bare: nothing to adopt
@@ -60,10 +60,10 @@ def init_workspace(target: Path, *, explicit: bool = True) -> dict[str, Any]:
         if not adopted:
             git_dir = target / ".git"
             had_git = os.path.lexists(git_dir)
-            plumbing.init_repository(target)
+            repo.init_repository(target)
             if not had_git:
                 undo.trees.append(git_dir)
-            found = plumbing.discover(target)
+            found = repo.discover(target)
             if found is None:
                 raise MemgitError(f"{target} could not be made a git repository")
             root = found[0]

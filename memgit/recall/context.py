@@ -512,7 +512,7 @@ _CONFLICT = re.compile(r"^(?:<<<<<<<|=======|>>>>>>>)(?: |$)", re.MULTILINE)
 def state_line(ws: Workspace, sources: list[Source]) -> str:
     """The context's first line when the memory is mid-operation (a rebase, a merge) or a loaded
     file holds conflict markers: the agent must know that what follows may be two versions."""
-    from memgit.git.plumbing import operation_in_progress
+    from memgit.git.trees import operation_in_progress
 
     operation = operation_in_progress(ws.git_dir)
     marked = [s.path for s in sources if s.text is not None and _CONFLICT.search(s.text)]

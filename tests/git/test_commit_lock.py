@@ -11,21 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from memgit.git import commits, plumbing
+from memgit.git import commits
+from memgit.git.repo import Repo
 from tests.helpers import write
 
 
 def counted_commits(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The errors of every `git commit` attempt (the real one runs)."""
     seen: list[str] = []
-    real = plumbing.commit_only
+    real = Repo.commit_only
 
     def attempt(*args: object, **kwargs: object) -> tuple[str | None, str]:
         commit, error = real(*args, **kwargs)  # type: ignore[arg-type]
         seen.append(error)
         return commit, error
 
-    monkeypatch.setattr(plumbing, "commit_only", attempt)
+    monkeypatch.setattr(Repo, "commit_only", attempt)
     return seen
 
 
@@ -45,7 +46,7 @@ def test_a_lock_released_while_retrying_lets_the_commit_through(
     released = threading.Timer(0.3, lock.unlink)
     released.start()
     try:
-        commit = commits.commit_paths(workspace, ["memory/2026-01-05.md"], "waited for the lock")
+        commit = commits.commit_paths(Repo(workspace), ["memory/2026-01-05.md"], "waited for the lock")
     finally:
         released.join()
     assert len(commit) == 40
@@ -60,7 +61,7 @@ def test_a_lock_untouched_for_minutes_fails_at_the_first_attempt(
     old = time.time() - 2 * commits.OLD_LOCK_SECONDS
     os.utime(lock, (old, old))
     with pytest.raises(commits.CommitFailed) as failed:
-        commits.commit_paths(workspace, ["memory/2026-01-05.md"], "a stale lock")
+        commits.commit_paths(Repo(workspace), ["memory/2026-01-05.md"], "a stale lock")
     assert len(attempts) == 1
     assert "delete that file" in failed.value.advice("then commit again")
     lock.unlink()

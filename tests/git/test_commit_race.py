@@ -6,7 +6,7 @@ import threading
 import time
 from pathlib import Path
 
-from memgit.git import plumbing
+from memgit.git.repo import Repo
 from tests.helpers import commit_all, git, memgit, write
 
 
@@ -38,7 +38,7 @@ def test_commit_only_leaves_the_index_equal_to_head_while_another_process_append
             deadline = time.monotonic() + 10
             while written[0] == seen and time.monotonic() < deadline:
                 time.sleep(0.001)
-            commit, problem = plumbing.commit_only(workspace, ["memory/race.md"], f"round {n}")
+            commit, problem = Repo(workspace).commit_only(["memory/race.md"], f"round {n}")
             assert commit, problem
             staged = git(workspace, "diff", "--cached", "--name-only", "--", "memory/race.md").strip()
             behind += bool(staged)

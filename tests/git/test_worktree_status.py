@@ -1,4 +1,4 @@
-"""`plumbing.worktree_changed_paths`: what differs from HEAD in the work tree or the staging area,
+"""`Repo.worktree_changed_paths`: what differs from HEAD in the work tree or the staging area,
 read from one `git status` (not pygit2, whose import alone costs the MCP server ~20 MB)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from memgit.git import plumbing
+from memgit.git.repo import Repo
 from tests.helpers import commit_all, git, write
 
 
@@ -16,7 +16,7 @@ def test_changed_paths_cover_every_kind_of_change(workspace: Path) -> None:
     write(workspace / "memory" / "stays.md", "# Stays\n")
     write(workspace / ".gitignore", "scratch/\n")
     commit_all(workspace)
-    assert plumbing.worktree_changed_paths(workspace) == set()
+    assert Repo(workspace).worktree_changed_paths() == set()
 
     write(workspace / "MEMORY.md", "# Long-term Memory\n\n- edited, not staged\n")
     write(workspace / "memory" / "2026-01-05.md", "# staged edit\n")
@@ -26,7 +26,7 @@ def test_changed_paths_cover_every_kind_of_change(workspace: Path) -> None:
     write(workspace / "memory" / "deep" / "er" / "untracked ü.md", "# new\n")
     write(workspace / "scratch" / "ignored.md", "# ignored\n")
 
-    changed = plumbing.worktree_changed_paths(workspace)
+    changed = Repo(workspace).worktree_changed_paths()
     assert changed == {
         "MEMORY.md",
         "memory/2026-01-05.md",

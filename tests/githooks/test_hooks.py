@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from memgit.git import plumbing
+from memgit.git.repo import clean_env
 from memgit.githooks import install as hook_install
 from memgit.githooks import run as hooks
 from tests.helpers import assert_clean_error, commit_all, git, memgit, write
@@ -449,7 +449,7 @@ def test_model_notice_is_said_once() -> None:
 
 
 def test_clean_git_env_drops_location_variables() -> None:
-    env = plumbing.clean_env({"GIT_DIR": ".git", "GIT_INDEX_FILE": "x", "GIT_CONFIG_GLOBAL": "g", "HOME": "/h"})
+    env = clean_env({"GIT_DIR": ".git", "GIT_INDEX_FILE": "x", "GIT_CONFIG_GLOBAL": "g", "HOME": "/h"})
     assert env == {"GIT_CONFIG_GLOBAL": "g", "HOME": "/h"}
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from memgit.git import plumbing
+from memgit.git import trees
+from memgit.git.repo import Repo
 from memgit.githooks import run as hooks
 from memgit.index.freshen import POLICIES, Policy, Rule, freshen, rule
 from memgit.index.layout import read_marker
@@ -131,14 +132,14 @@ def test_a_damaged_index_is_repaired_under_its_own_policy(workspace: Path) -> No
 def _count_diffs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
     """Every `git diff-tree` a hook starts (the real git runs; the calls are listed)."""
     calls: list[tuple[str, ...]] = []
-    real = plumbing.run_git
+    real = Repo.run
 
-    def counted(root: Path, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+    def counted(repo: Repo, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
         if "diff-tree" in args:
             calls.append(args)
-        return real(root, *args, **kwargs)
+        return real(repo, *args, **kwargs)
 
-    monkeypatch.setattr(plumbing, "run_git", counted)
+    monkeypatch.setattr(Repo, "run", counted)
     return calls
 
 
@@ -178,7 +179,7 @@ def test_a_diff_of_another_state_is_not_applied(workspace: Path) -> None:
     write(workspace / "memory" / "2026-01-06.md", "# 2026-01-06\n\n- Kestrels nest on the water tower.\n")
     commit_all(workspace, "a note")
     tree = git(workspace, "rev-parse", "HEAD^{tree}").strip()
-    stale = KnownDiff(plumbing.EMPTY_TREE, tree, {})  # says nothing changed, from another tree
+    stale = KnownDiff(trees.EMPTY_TREE, tree, {})  # says nothing changed, from another tree
     report = freshen(ws, Policy.HOOK, known=stale)
     assert report.mode == "incremental" and report.files_indexed == 1
     from memgit.index.verify import verify_index
