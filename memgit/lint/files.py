@@ -103,9 +103,9 @@ def lint_history(ws: Workspace, revision: str = "HEAD") -> list[Finding]:
     (`memgit.lint.history`): what the site and a dream's pull request publish of the history."""
     from memgit.lint.history import CommitText, lint_commit
 
-    if plumbing.head_ids(ws.root)[0] is None:
+    if ws.git.head_ids()[0] is None:
         return []  # no commit yet: no history to read
-    proc = plumbing.run_git(ws.root, "log", "--format=%H%x1f%an%x1f%ae%x1f%cn%x1f%ce%x1f%B%x1e", revision, "--")
+    proc = ws.git.run("log", "--format=%H%x1f%an%x1f%ae%x1f%cn%x1f%ce%x1f%B%x1e", revision, "--")
     if proc.returncode != 0:
         raise PathRefused(f"cannot read the history of {revision}: {proc.stderr.decode('utf-8', 'replace').strip()}")
     settings = settings_for(ws)
