@@ -182,16 +182,6 @@ class Repo(HistoryReads):
         return out
 
 
-#: What the functions the site still calls with a path accept: the site's gatherer takes the
-#: handle once the site's branch (issue 49, item 2) has merged, and `Path` goes.
-RepoOrPath = Repo | Path
-
-
-def as_repo(repo: RepoOrPath) -> Repo:
-    """The handle given, or a new one for a path (the site's calls; see `RepoOrPath`)."""
-    return repo if isinstance(repo, Repo) else Repo(repo)
-
-
 def probe_head(cwd: Path) -> tuple[Path, str] | None:
     """(absolute per-worktree git dir, HEAD's tree id or the empty tree) from one `git` process.
 

@@ -271,8 +271,8 @@ class Gatherer:
         self.ws = ws
         self.scope = scope
         self.base_url = base_url
-        self.git = GitReads(ws.root)
-        self.commit, self.tree = resolve_commit(ws.root, at)
+        self.git = GitReads(ws.git)
+        self.commit, self.tree = resolve_commit(ws.git, at)
         cfg = ws.config
         self.cfg = cfg.site
         self.max_bytes = cfg.memory.max_file_bytes

@@ -12,74 +12,75 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
-from memgit.git import history, plumbing
+from memgit.git.repo import BlobReader, Repo
+from memgit.git.trees import Entry
 
-#: A tree entry (path's mode, type and blob), the type the site's parts name files by.
-Entry = plumbing.Entry
-#: One `cat-file` process answering sizes, then contents one blob at a time.
-BlobReader = plumbing.BlobReader
-#: The commit a build of `--at` shows, and its tree.
-resolve_commit = history.resolve_commit
+__all__ = ["BlobReader", "Entry", "GitReads", "PageReads", "head_commit", "resolve_commit", "worktree_commit"]
 
 
-def head_commit(root: Path) -> str | None:
+def resolve_commit(git: Repo, at: str) -> tuple[str, str]:
+    """The commit a build of `--at` shows, and its tree."""
+    return git.resolve_commit(at)
+
+
+def head_commit(git: Repo) -> str | None:
     """The commit HEAD names, None before the first commit (the preview's rebuild signal)."""
-    return plumbing.head_ids(root)[0]
+    return git.head_ids()[0]
 
 
-def worktree_commit(root: Path) -> str | None:
+def worktree_commit(git: Repo) -> str | None:
     """A commit of the work tree's memory files as they are (the preview shows unsaved edits)."""
-    return history.worktree_commit(root)
+    return git.worktree_commit()
 
 
 class GitReads:
-    """What the gatherer reads of one repository, in batched git processes."""
+    """What the gatherer reads of one repository, in batched git processes, through the command's
+    handle (`Workspace.git`): the site opens no repository of its own."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, git: Repo) -> None:
+        self._git = git
 
     def entries(self, tree: str) -> dict[str, Entry]:
-        return plumbing.entries(self.root, tree)
+        return self._git.entries(tree)
 
     def blobs(self, ids: Iterable[str]) -> dict[str, bytes]:
-        return plumbing.read_blobs(self.root, ids)
+        return self._git.read_blobs(ids)
 
     def blob_reader(self) -> BlobReader:
         """Sizes first, then contents one blob at a time (the pictures: a big file is never read)."""
-        return BlobReader(self.root)
+        return self._git.blob_reader()
 
     def blobs_at(self, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], bytes | None]:
-        return history.blobs_at(self.root, pairs)
+        return self._git.blobs_at(pairs)
 
     def is_ancestor(self, older: str, newer: str) -> bool:
-        return history.is_ancestor(self.root, older, newer)
+        return self._git.is_ancestor(older, newer)
 
     def renames(self, head: str, since: str | None = None) -> list[tuple[str, str, str]]:
-        return history.renames(self.root, head, since=since)
+        return self._git.renames(head, since=since)
 
     def file_logs(
         self, head: str, names: set[str], limit: int, since: str | None, hidden: Callable[[str], bool] | None
     ) -> dict[str, list[dict[str, str]]]:
-        return history.file_logs(self.root, head, names, limit, since=since, hidden=hidden)
+        return self._git.file_logs(head, names, limit, since=since, hidden=hidden)
 
     def trailer_commits(self, head: str, since: str | None) -> list[dict[str, Any]]:
-        return [dataclasses.asdict(c) for c in history.trailer_commits(self.root, head, since=since)]
+        return [dataclasses.asdict(c) for c in self._git.trailer_commits(head, since=since)]
 
     def dream_commits(self, head: str, prefix: str, known: Mapping[str, list[str]] | None) -> dict[str, list[str]]:
-        return history.dream_commits(self.root, head, prefix, known)
+        return self._git.dream_commits(head, prefix, known)
 
     def full_commit_ids(self, names: Iterable[str]) -> dict[str, str]:
-        return history.full_commit_ids(self.root, names)
+        return self._git.full_commit_ids(names)
 
     def commits_info(self, ids: Iterable[str]) -> list[dict[str, Any]]:
-        return [dataclasses.asdict(c) for c in history.commits_info(self.root, ids).values()]
+        return [dataclasses.asdict(c) for c in self._git.commits_info(ids).values()]
 
     def blame_lines(self, commit: str, path: str) -> list[str]:
         """The commit of each line of `path` at `commit`, whitespace changes ignored."""
-        return history.blame_lines(self.root, commit, path, ignore_whitespace=True)
+        return self._git.blame_lines(commit, path, ignore_whitespace=True)
 
 
 class PageReads:

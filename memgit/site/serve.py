@@ -29,7 +29,7 @@ from memgit.workspace import Workspace
 
 def signature(ws: Workspace) -> tuple:
     """What a rebuild depends on: HEAD and the stat of each memory file in the work tree."""
-    head = head_commit(ws.root)
+    head = head_commit(ws.git)
     stats = []
     for top in ("MEMORY.md", "USER.md", "memory", "sessions"):
         path = ws.root / top
@@ -53,7 +53,7 @@ def preview_dir(ws: Workspace, scope: str) -> Path:
 
 
 def rebuild(ws: Workspace, scope: str) -> str:
-    at = worktree_commit(ws.root) or "HEAD"
+    at = worktree_commit(ws.git) or "HEAD"
     report = build_site(ws, BuildOptions(out=preview_dir(ws, scope), scope=scope, at=at, preview=True))
     redacted = f", {len(report.redacted)} lines redacted (memgit lint names them)" if report.redacted else ""
     return f"site rebuilt: {len(report.written)} files written in {report.seconds:.2f}s{redacted}"
@@ -146,7 +146,7 @@ def serve(
             f"refusing to serve the private site on {host}, which other machines can reach: use --scope public, "
             "or --expose-private if everyone on that network may read all of this memory"
         )
-    if head_commit(ws.root) is None:
+    if head_commit(ws.git) is None:
         raise MemgitError("the workspace has no commits yet; commit your memory first (git add -A && git commit)")
     out = preview_dir(ws, scope)
     last = signature(ws)

@@ -11,10 +11,6 @@ from pathlib import Path
 import memgit
 
 HANDLE = "git/repo.py"
-#: Temporary: the site is being restructured on its own branch (issue 49, item 2), after which
-#: its gatherer is the only site module reading git; it moves to the handle once that branch has
-#: merged (its calls pass a path, which `memgit.git.repo.as_repo` turns into a handle).
-EXCEPTED = ("site/",)
 SUBPROCESS = {"run", "Popen", "call", "check_call", "check_output", "getoutput", "getstatusoutput"}
 #: pygit2's and GitPython's ways to open or make a repository, and the handle's own process.
 OPENERS = {
@@ -120,11 +116,7 @@ def test_the_finder_sees_every_way_into_git(tmp_path: Path) -> None:
 def test_git_is_opened_in_the_handle_only() -> None:
     root = Path(memgit.__file__).parent
     modules = {p.relative_to(root).as_posix(): p for p in sorted(root.rglob("*.py"))}
-    outside = {
-        name: found
-        for name, path in modules.items()
-        if name != HANDLE and not name.startswith(EXCEPTED) and (found := git_openings(path))
-    }
+    outside = {name: found for name, path in modules.items() if name != HANDLE and (found := git_openings(path))}
     assert not outside, f"git opened outside {HANDLE} (ask the command's handle, `Workspace.git`): {outside}"
     assert git_openings(modules[HANDLE])  # the finder still sees the handle's own openings
 
@@ -133,9 +125,3 @@ def test_no_repository_is_kept_between_handles() -> None:
     root = Path(memgit.__file__).parent / "git"
     kept = {p.name: lines for p in sorted(root.glob("*.py")) if (lines := caches(p))}
     assert not kept, f"a cache in memgit/git keeps a repository beyond its command's handle: {kept}"
-
-
-def test_the_site_exception_is_still_needed() -> None:
-    """The exception goes once the site's gatherer takes the handle: then this fails, and says so."""
-    site = Path(memgit.__file__).parent / "site"
-    assert any(git_openings(p) for p in sorted(site.rglob("*.py"))), "the site takes the handle now: drop EXCEPTED"

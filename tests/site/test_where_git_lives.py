@@ -75,7 +75,7 @@ def test_the_finder_sees_every_way_into_git(tmp_path: Path) -> None:
         "importlib.import_module('pygit2')\n"
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n"
-        "    from memgit.git.plumbing import Entry\n"
+        "    from memgit.git.trees import Entry\n"
         "import gitignore_parser, memgit.gitx\n"
     )
     assert git_reads(module) == [2, 3, 4, 5, 6, 7, 10]
