@@ -26,7 +26,7 @@ from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags, plain, speakers, words
 from memgit.dream.model import ShortTerm
 from memgit.dream.rehydrate import relocate
-from memgit.dream.safety import flagged, flagged_lines, shown
+from memgit.dream.safety import flagged, flagged_lines, redacted_lines, shown
 from memgit.dream.standalone import standalone
 from memgit.dream.turns import DEFAULT_SPEAKER, is_transcript, note_day, role_of
 from memgit.ledger.lines import Recall, text_hash
@@ -175,6 +175,7 @@ def light_phase(
     split_cache: dict[str, list[str]] = {}
     marked: dict[str, dict[int, str]] = {}  # path -> the lines the lint flags (a key's body included)
     fences: dict[str, frozenset[int]] = {}  # path -> the lines of its fenced code blocks
+    hidden: dict[str, list[str]] = {}  # path -> its lines redacted, for what --explain shows of a flagged one
     for (path, _hash), items in sorted(groups.items()):
         latest = max(items, key=lambda r: (r.time, r.focus_start))
         reason = path_reason(path)
@@ -208,6 +209,12 @@ def light_phase(
         if path not in fences:
             fences[path] = frozenset() if is_transcript(path) else fenced_lines(lines)
         judge(entry, lines, today, lint, voices, covered[0] if covered else None, user_name, fences[path])
+        if covered and entry.rejected:
+            # What --explain shows of a flagged snippet is its file's redaction (a table row's
+            # number is a secret by its column, which the row alone does not say).
+            if path not in hidden:
+                hidden[path] = redacted_lines(lines, lint)
+            entry.shown = shown("\n".join(hidden[path][located.start - 1 : located.end]), lint)
         (rejected if entry.rejected else entries).append(entry)
     entries, folded = fold(entries, fold_similarity)
     return LightResult(

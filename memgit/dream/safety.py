@@ -48,6 +48,12 @@ def flagged_lines(lines: list[str], settings: LintSettings) -> dict[int, str]:
     return out
 
 
+def redacted_lines(lines: list[str], settings: LintSettings) -> list[str]:
+    """A file's lines with their secrets redacted as the whole file reads (a number in a table
+    column the row alone does not name), for what a report shows of a flagged line."""
+    return redact_lines(lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities)[0]
+
+
 def shown(text: str, settings: LintSettings) -> str:
     """`text` as it may be shown: each flagged line replaced by the lint's placeholder."""
     redacted, _found = redact_text(text, entropy_threshold=settings.entropy_threshold, severities=settings.severities)

@@ -122,13 +122,22 @@ def personal_id(line: str) -> str | None:
 # (passports, driving licences): taken by shape after "number", "no." or ":".
 _DOCUMENTS = re.compile(
     r"(?i)passport|pass|licen[cs]e|führerschein|permis|licencia|rijbewijs|id card|identity card|ausweis"
+    r"|condução|conducao|conducir|motorista|prawo jazdy|patente|körkort|ajokortti|ehliyet|運転免許|운전면허"
+    r"|驾驶证|駕駛執照|водительск|посвідчення водія"
 )
 _DOCUMENT_NUMBER = re.compile(r"(?=[A-Z0-9]*\d)(?=(?:[0-9]*[A-Z]){2})[A-Z0-9]{6,18}")
 _NUMBER_WORD = re.compile(r"(?i)(?:number|no\.?|nr\.?|num|#|nummer|numéro|número|numero|:)\s*$")
 
 
+# A document number written with a letter prefix and a dash ("P-1482337 7", "B-0722194"), right
+# after the document's name and a colon.
+_PREFIXED_DOCUMENT = re.compile(r"^[ \t]*[:：]?[ \t]*([A-Z]{1,3}-\d{5,12}(?: \d{1,2})?)(?![\w-])")
+
+
 def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | None:
     """The first number in `text` (what follows a name, or a table cell) that validates."""
+    if document and (prefixed := _PREFIXED_DOCUMENT.match(text)) is not None:
+        return prefixed.group(1)
     previous = 0
     for match in _NUMBER.finditer(text):
         before, previous = text[previous : match.start()], match.end()
@@ -146,6 +155,42 @@ def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | 
                 return raw
             if _valid(raw) and not _sample(raw):
                 return raw
+    return None
+
+
+@cache
+def _country_validators(country: str) -> tuple[Callable[[str], bool], ...]:
+    import importlib
+
+    out = []
+    for name in MODULES:
+        if name.split(".")[0].rstrip("_") == country:
+            try:
+                out.append(importlib.import_module("stdnum." + name).is_valid)
+            except ImportError:
+                continue
+    return tuple(out)
+
+
+def country_id(cell: str, country: str) -> str | None:
+    """`cell` when it is a personal identifier or bank number of `country` (a two-letter code, as
+    in a table's country column) that passes that country's validator; None otherwise. The
+    country says which numbers a cell may be, where a word would elsewhere."""
+    validators = _country_validators(country.casefold())
+    cell = cell.strip("`*_ ")
+    if not validators:
+        return None
+    # The whole cell ("573 111 689"), or one word of it ("PAN QXSPR1301Q").
+    for value in dict.fromkeys((cell, *(word for word in cell.split() if len(word) >= 6))):
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9 .\-/]{5,24}", value) or _sample(value):
+            continue
+        for variant in dict.fromkeys((value, value.upper(), re.sub(r"[ .\-/]", "", value).upper())):
+            for is_valid in validators:
+                try:
+                    if is_valid(variant):
+                        return value
+                except Exception:  # noqa: BLE001 - a validator of a third-party library: its failure is no match
+                    continue
     return None
 
 

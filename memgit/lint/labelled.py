@@ -17,6 +17,7 @@ that looks like what the label names. The label decides the value's shape:
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 
 from memgit.lint.labels import LANGUAGES, Labels
@@ -55,12 +56,23 @@ _PIN = re.compile(r"(?i)(?<![a-z])pin(?![a-z])|пин|пін|ピン|핀|पि�
 
 
 def _words(lang: Labels, kind: str) -> tuple[str, ...]:
-    """`lang`'s words of `kind`, the PIN words moved from passwords to codes."""
+    """`lang`'s words of `kind`, the PIN words moved from passwords to codes, each also without its
+    accents (a note typed on a keyboard without them: "codigo", "cadenas", "Kombinacao")."""
     if kind == "password":
-        return tuple(w for w in lang.password if not _PIN.search(w))
-    if kind == "code":
-        return lang.code + tuple(w for w in lang.password if _PIN.search(w))
-    return tuple(getattr(lang, kind))
+        words = tuple(w for w in lang.password if not _PIN.search(w))
+    elif kind == "code":
+        words = lang.code + tuple(w for w in lang.password if _PIN.search(w))
+    else:
+        words = tuple(getattr(lang, kind))
+    return tuple(dict.fromkeys(w for word in words for w in (word, _without_accents(word))))
+
+
+def _without_accents(word: str) -> str:
+    """`word` with the accents of Latin letters dropped (other scripts kept as they are)."""
+    decomposed = unicodedata.normalize("NFD", word)
+    return unicodedata.normalize(
+        "NFC", "".join(c for c in decomposed if not unicodedata.combining(c) or ord(c) > 0x36F)
+    )
 
 
 @cache
@@ -103,14 +115,20 @@ def _languages_of() -> dict[str, tuple[str, ...]]:
 # words, an aside between commas and a remark in brackets, within a bounded stretch of the line.
 # A language's "is" counts only after that language's label: across forty languages, short
 # words such as "to", "de" or "on" would make any English sentence a label and a value.
-_STRONG_SEPARATOR = r"[ \t]*(?:\*\*|__)?[ \t]*(?:[:：=＝]|->|→|=>)[ \t]*(?:\*\*|__)?[ \t]*"
-_FILLER = r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"]|\([^()\n]{0,60}\)|（[^（）\n]{0,40}）|\"[^\"\n]{0,40}\"){0,70}?"
+_STRONG_SEPARATOR = r"[ \t]*(?:\*\*|__)?(?:[ \t]*(?:[:：=＝]|->|→|=>)|[ \t]+[—–])[ \t]*(?:\*\*|__)?[ \t]*"
+_FILLER = (
+    r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"]|\.(?=\w)|\([^()\n]{0,60}\)|（[^（）\n]{0,40}）|\"[^\"\n]{0,40}\"){0,70}?"
+)
 _ATTACHED = {"zh": "是|为|為", "ja": "は|が", "ko": "는|은|이|가"}
 # After a value in those languages, a particle that lists it beside others ("or", "and", "like").
 _LISTED = re.compile(
     r"(?:이나|나|와|과|이랑|랑|하고|또는|같은|처럼|や|と|または|など|のような|みたいな|或|和|与|與|、|等)"
 )
-_VALUE = r"[\"'`“„«‚‹]?(?P<value>[^\s\"'`“”„«»‚‹›,;()\[\]]{4,64})"
+# A value: one run without spaces, or digits in groups ("8 0 2 6", "481 930", "2 7 0 3 9").
+_VALUE = (
+    r"[\"'`“„«‚‹]?(?P<value>\d{1,4}(?:[ \u00a0]\d{1,4}){1,5}(?=$|[\s.,;:!?)*\[\]|]|$)"
+    r"|[^\s\"'`“”„«»‚‹›,;()\[\]（）]{4,64})"
+)
 
 
 @cache
@@ -121,7 +139,7 @@ def _after_label(language: str) -> re.Pattern[str]:
     parts = [_STRONG_SEPARATOR]
     if language in _ATTACHED:
         parts.append(r"[ \t]*(?:" + _ATTACHED[language] + r")[ \t]*[:：]?[ \t]*")
-    tail = r"(?<!\d)" + _STRONG_SEPARATOR
+    tail = r"(?:(?<!\d)|(?![ \t]*[:：][ \t]*\d))" + _STRONG_SEPARATOR
     if copulas:
         tail += r"|(?<![\w-])(?:" + _alternation(set(copulas)) + r")(?![\w-])[ \t]*[:：]?[ \t]*"
     parts.append(_FILLER + "(?:" + tail + ")")
@@ -155,12 +173,70 @@ def find_value(line: str) -> tuple[str, str] | None:
                     weak = not sep.strip()
                     if weak and line[label.start() - 1 : label.start()] == "-":
                         continue  # the end of a compound ("LICENSE-CODE   1106") needs a ":" or an "is"
+                    if weak and word in _NETWORK_WORDS:
+                        continue  # "wifi HomeNet5G", "WLAN 802.11ac": a network's name or standard
                     before = line[: label.start()]
                     after = line[match.start("value") + len(value) :]
                     if language in _ATTACHED and _LISTED.match(after):
                         continue  # "新 패스워드는 Argon2나 Bcrypt 같은…": one of several names, not a value
                     if value_kind_ok(kind, value, strong=not weak, alone=ends and colon, before=before):
                         return kind, value
+            found = _unseparated(line, label.end(), kind)
+            if found is not None:
+                return kind, found
+    return None
+
+
+#: Words for a wireless network: a label only before a separator or "is" (else what follows is
+#: the network's name or its standard).
+_NETWORK_WORDS = frozenset({"wifi", "wi fi", "wlan", "wireless password", "guest wifi", "guest wi fi", "gäste wlan"})
+# A value in brackets right after its label ("パスワード（Kamogawa_Lab_0503）", "password (Xk9!mq2)"), or
+# in quotes a few words after it ("das alte „Ostsee2024“", "the old one was "Mia2017""): no
+# separator says it is the value, so only a value shaped like nothing but a password counts.
+_BRACKETED = re.compile(r"[ \t]*[（(][ \t]*(?P<value>[^\s()（）]{6,64})[ \t]*[）)]")
+_QUOTED = re.compile(
+    r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"“„«‚‹”»]){0,40}?(?:^|(?<=[\s(]))[\"“„«‚‹](?P<value>[^\s\"“”„«»‚‹›]{6,64})[\"”“»‹›]"
+)
+
+
+def _unseparated(line: str, start: int, kind: str) -> str | None:
+    """A password in brackets or quotes near its label at `start` (see `_BRACKETED`)."""
+    if kind != "password":
+        return None
+    for pattern in (_BRACKETED, _QUOTED):
+        match = pattern.match(line, start)
+        if match is None:
+            continue
+        value = _trim(match.group("value"))
+        if (
+            len(value) >= 6
+            and password_shaped(value)
+            and strong_password_shape(value)
+            and value_kind_ok(kind, value, strong=True, alone=False)
+        ):
+            return value
+    return None
+
+
+def value_in_name(name: str) -> tuple[str, str] | None:
+    """(kind, value) of a secret written into a file or folder name after its label
+    ("tresor-code-8642", "airbnb-wifi-Lagune93kx", "nas_admin_pw_Xk29mq2"): a name has no colon,
+    so any word of the name after a label that has the label's value shape counts; the value as
+    written in the name."""
+    spaced = re.sub(r"[-_.+]+", " ", name)
+    kinds_of = _kinds_of()
+    for label in any_label().finditer(spaced):
+        word = re.sub(r"[ \t-]", " ", label.group("label").casefold())
+        kinds = kinds_of.get(word) or _guess_kinds(word)
+        for token in spaced[label.end() :].split()[:3]:
+            if token not in name or label_kind(token) is not None or _YEARISH.match(token):
+                continue
+            for kind in kinds:
+                shaped = kind not in ("password", "key") or password_shaped(token)
+                if shaped and value_kind_ok(kind, token, strong=True, alone=True):
+                    if kind in ("password", "key") and not strong_password_shape(token):
+                        continue
+                    return kind, token
     return None
 
 
@@ -198,9 +274,10 @@ def _trim(value: str) -> str:
 
 _SEQUENCE = "01234567890123456789"
 _YEARISH = re.compile(r"^(?:19|20)\d\d$")
-_TIME_OR_AMOUNT = re.compile(r"^\d{1,2}[:h.]\d{2}$|^\d+[.,]\d+$|[€$£¥%]")
+_TIME_OR_AMOUNT = re.compile(r"^\d{1,2}[:h.]\d{2}$|^\d+[.,]\d+$|^[€$£¥]|[€$£¥%]$|\d[€$£¥%]")
 _CODE_SHAPE = re.compile(r"^[*#]?\d{4,12}[#*]?$|^\d{1,4}(?:[- .]\d{1,4}){1,5}$|^(?=.*\d.*\d)[A-Za-z0-9]{4,12}$")
-_DATE = re.compile(r"^(?:19|20)\d\d-\d\d-\d\d|^\d{1,2}[./-]\d{1,2}[./-](?:19|20)?\d\d$")
+_DAY, _MONTH = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
+_DATE = re.compile(rf"^(?:19|20)\d\d-\d\d-\d\d|^(?:{_DAY}[./-]{_MONTH}|{_MONTH}[./-]{_DAY})[./-](?:19|20)?\d\d$")
 _FILE_OR_LINK = re.compile(
     r"(?i)\.(?:html?|md|py|js|ts|json|ya?ml|toml|txt|png|jpe?g|gif|svg|pdf|exe|dll|zip|sh|ps1|cs|go|rs)(?:$|[#?])"
     r"|(?-i:[a-z]#[a-z])|^\w+\.\w+\.\w+/|^(?:www\.|localhost)"
@@ -220,18 +297,24 @@ def value_kind_ok(kind: str, value: str, *, strong: bool, alone: bool, before: s
         or value.startswith(("/", "~", "$", "%", "[", "@", "-"))
     ):
         return False
-    grouped = re.fullmatch(r"\d{1,3}(?:[-–]\d{1,3}){2,5}", value) is not None  # a lock's 24-08-61
+    grouped = re.fullmatch(r"\d{1,3}(?:[-–]\d{1,3}){2,5}|\d(?: \d){3,7}", value) is not None  # 24-08-61, 7 2 4 8
     if _UNITS.match(value) or _TIME_OR_AMOUNT.search(value) or _DATE.match(value) and not (grouped and kind == "place"):
         return False
-    if _FILE_OR_LINK.search(value) or sum(c.isascii() for c in value) * 2 < len(value) or _UUID.match(value):
+    if _FILE_OR_LINK.search(value) or len(UNSPACED_SCRIPT.findall(value)) * 2 > len(value) or _UUID.match(value):
         return False
     digits = sum(c.isdigit() for c in value)
     if kind in ("code", "place"):
         return _code_ok(value, before) and (strong or kind == "code" or grouped)
     if kind == "key":
-        return len(value) >= 8 and digits >= 1 and any(c.isalpha() for c in value) and password_shaped(value)
+        return (
+            len(value) >= 8
+            and digits >= 1
+            and any(c.isalpha() for c in value)
+            and password_shaped(value)
+            and not _is_version(value)
+        )
     # a password
-    if sum(c.isascii() and c.isalnum() for c in value) < 4:
+    if sum(c.isalnum() for c in value) < 4:
         return False  # "|---|---|", "*****", a sentence in a script without spaces
     if digits == len(value):
         return strong and _code_ok(value, before)  # a PIN written as a password ("getent passwd 1000": none)
@@ -243,8 +326,22 @@ def value_kind_ok(kind: str, value: str, *, strong: bool, alone: bool, before: s
     if not strong:  # "pass Plesk4ever!!": after a bare space, only what can be nothing but a password
         if re.fullmatch(r"[^\W\d_]+(?:['’-][^\W\d_]+)+", re.sub(r"[*_`]", "", value)):
             return False  # words joined by hyphens ("**Salaussalasana**-kenttään", "Obsidian-fiókoddal")
-        return password_shaped(value) and _classes(value) >= 3
+        return password_shaped(value) and digits > 0 and (_classes(value) >= 3 or _long_mixed(value))
     return not code_like(value)
+
+
+def strong_password_shape(value: str) -> bool:
+    """Three kinds of character, or a long run of letters and digits: what stands for a password
+    with no label or separator to say so."""
+    return _classes(value) >= 3 or _long_mixed(value)
+
+
+def _long_mixed(value: str) -> bool:
+    """Ten characters or more, three letters and three digits at least, in one run ("mapo2848house"):
+    no word of prose or code has that shape, where "node16" or "sha256" do."""
+    letters = sum(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    return len(value) >= 10 and letters >= 3 and digits >= 3 and value.isalnum() and not _is_version(value)
 
 
 def _classes(value: str) -> int:

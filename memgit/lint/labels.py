@@ -51,6 +51,8 @@ LANGUAGES: dict[str, Labels] = {
         _w(
             "wifi key|wi-fi key|wlan key|network key|wpa key|wpa2 key|license key|licence key|product key|api key"
             "|secret key|api token|access token|auth token|bearer token|token"
+            "|totp secret|totp seed|totp key|otp secret|2fa secret|2fa key|2fa seed|mfa secret|authenticator key"
+            "|authenticator secret|setup key|wifi|wi-fi|wlan|wireless password|guest wifi|guest wi-fi"
         ),
         _w("is|was|are|=|:"),
         place=_w(
@@ -65,7 +67,10 @@ LANGUAGES: dict[str, Labels] = {
             "|safecode|zahlenkombination|kombination|schlüsselkasten-code|wiederherstellungscodes|wiederherstellungscode"
             "|sicherheitscode|bestätigungscode|einmalcode|backup-codes|code"
         ),
-        _w("wlan-schlüssel|wlan schlüssel|netzwerkschlüssel|wpa-schlüssel|lizenzschlüssel|produktschlüssel|schlüssel"),
+        _w(
+            "wlan-schlüssel|wlan schlüssel|netzwerkschlüssel|wpa-schlüssel|lizenzschlüssel|produktschlüssel|schlüssel"
+            "|gäste-wlan|gästewlan|wlan"
+        ),
         _w("ist|lautet|war|sind|lauten"),
         place=_w(
             "tür|haustür|wohnungstür|hintertür|kellertür|tor|hoftor|gartentor|garagentor|einfahrtstor|haustor"
@@ -82,7 +87,7 @@ LANGUAGES: dict[str, Labels] = {
         ),
         _w("clé wifi|clé wi-fi|clé wpa|clé de sécurité|clé réseau|clé de licence|clé api|clé"),
         _w("est|était|sont|c'est"),
-        place=_w("porte|portail|alarme|coffre|coffre-fort|casier|boîte à clés|garage|interphone"),
+        place=_w("porte|portail|alarme|coffre|coffre-fort|casier|boîte à clés|garage|interphone|cadenas|antivol"),
     ),
     "es": Labels(
         _w("contraseña|contrasena|clave|clave de acceso|pin|código pin|codigo pin"),
@@ -93,7 +98,7 @@ LANGUAGES: dict[str, Labels] = {
         ),
         _w("clave wifi|clave de red|clave wpa|clave de licencia|clave api"),
         _w("es|era|son"),
-        place=_w("puerta|portal|portón|alarma|caja fuerte|taquilla|garaje"),
+        place=_w("puerta|portal|portón|alarma|caja fuerte|taquilla|garaje|candado|cerradura"),
     ),
     "pt": Labels(
         _w("senha|palavra-passe|palavra passe|pin|código pin"),
@@ -103,7 +108,7 @@ LANGUAGES: dict[str, Labels] = {
         ),
         _w("chave wifi|chave de rede|chave de licença|chave da api|chave"),
         _w("é|e|era|são"),
-        place=_w("porta|portão|alarme|cofre|cacifo|armário|garagem"),
+        place=_w("porta|portão|alarme|cofre|cacifo|armário|garagem|cadeado|fechadura"),
     ),
     "it": Labels(
         _w("password|parola d'ordine|parola chiave|codice pin|pin"),
@@ -114,7 +119,7 @@ LANGUAGES: dict[str, Labels] = {
         ),
         _w("chiave wifi|chiave di rete|chiave di licenza|chiave api|chiave"),
         _w("è|e|era|sono"),
-        place=_w("porta|portone|cancello|allarme|cassaforte|armadietto|garage|citofono"),
+        place=_w("porta|portone|cancello|allarme|cassaforte|armadietto|garage|citofono|lucchetto"),
     ),
     "nl": Labels(
         _w("wachtwoord|wachtwoorden|pincode|pin"),
@@ -124,7 +129,7 @@ LANGUAGES: dict[str, Labels] = {
         ),
         _w("wifi-sleutel|netwerksleutel|licentiesleutel|sleutel"),
         _w("is|was|zijn"),
-        place=_w("deur|voordeur|poort|alarm|kluis|kluisje|garage"),
+        place=_w("deur|voordeur|poort|alarm|kluis|kluisje|garage|hangslot|fietsslot|cijferslot"),
     ),
     "pl": Labels(
         _w("hasło|haslo|hasła|kod pin|pin"),
@@ -134,7 +139,7 @@ LANGUAGES: dict[str, Labels] = {
         ),
         _w("klucz wifi|klucz sieci|klucz licencyjny|klucz"),
         _w("to|jest|był|brzmi"),
-        place=_w("drzwi|brama|furtka|alarm|sejf|szafka|garaż|domofon"),
+        place=_w("drzwi|brama|furtka|alarm|sejf|szafka|garaż|domofon|kłódka|klodka"),
     ),
     "ru": Labels(
         _w("пароль|пароли|пин-код|пин код|пин|pin-код"),
@@ -144,7 +149,7 @@ LANGUAGES: dict[str, Labels] = {
         ),
         _w("ключ wifi|ключ wi-fi|ключ сети|лицензионный ключ|ключ"),
         _w("это|—|-|был|была"),
-        place=_w("дверь|ворота|калитка|домофон|сигнализация|сейф|ячейка|гараж"),
+        place=_w("дверь|ворота|калитка|домофон|сигнализация|сейф|ячейка|гараж|замок|навесной замок"),
     ),
     "uk": Labels(
         _w("пароль|паролі|пін-код|пін"),

@@ -51,6 +51,15 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"/((?=[^\s?#]*?(?:\d[^\s?#/]*[A-Za-z]|[A-Za-z][^\s?#/]*\d))[^\s?#<>()'\"`]{6,})"
         ),
     ),
+    # A hook whose host says it is one (Make's `hook.eu2.make.com/<key>`): the path is the key.
+    (
+        "webhook URL",
+        re.compile(r"https?://(?:web)?hooks?\.[^\s/]+/((?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[A-Za-z0-9_-]{20,})"),
+    ),
+    # A key as a URL's user, with no password after it (an error tracker's DSN:
+    # `https://<32 hex>@o123.ingest.sentry.io/456`).
+    ("key in a URL", re.compile(r"\b[a-z][a-z0-9+.-]*://((?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{24,})@[^\s/'\"]+")),
+    ("Mapbox secret token", re.compile(r"\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}")),
     (
         "Azure shared access signature",
         re.compile(
@@ -64,6 +73,7 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _SHAPE_HINT = re.compile(
     r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ"
     r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)|/api/webhooks/|(?i:hook|trigger/|/catch/)|sig="
+    r"|://[A-Za-z0-9]{24,}@"
 )
 _SECRET_NAME = (
     r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"
@@ -86,6 +96,16 @@ _PASSWORD_TEXT = re.compile(
     r"|(?:\s+(?:for|of|to)\s+(?:the\s+|our\s+|my\s+)?[\w.-]+){0,2}\s*[\"']?\s*(?::|=|:=))\s*[\"'`]?([^\s\"'`]{6,})"
 )
 _PASSWORD_OPTION = re.compile(r"(?:^|\s)(?:-p|--password=|--password\s+)[\"']?([^\s\"'`]{6,})")
+# A login and its password side by side: "anna@example.de / Bahn!Ostsee2026", "bob@x.io | Xk9!…".
+_LOGIN_PAIR = re.compile(
+    r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*(?:/|\||,|[ \t][—–])[ \t]*[\"'`]?([^\s\"'`|]{6,64})"
+)
+# `-p VALUE` after a command whose `-p` is the password (a registry login, sshpass); elsewhere
+# `-p` is a port, a parent folder or a prompt.
+_LOGIN_PASSWORD = re.compile(
+    r"(?i)\b(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:[ \t]+registry)?)[ \t]+login|sshpass)\b"
+    r"[^\n|;&]*?[ \t](?:-p|--password)[ =]+[\"']?([^\s\"'`]{4,})"
+)
 _REFERENCE = re.compile(r"^[$%]|\$\{|[\[\](){}]|^(?:os|env|process|settings|config)\.")
 # A path: segments of name characters, none as long as a key (an AWS secret may start with "/").
 _PATH_LIKE = re.compile(r"^(?:/|\./|~/)(?:[\w.-]{1,19}(?:/|$))*$|://")
@@ -240,21 +260,45 @@ def _spelled_out_password(line: str) -> str | None:
     command = _command_credential(line)
     if command is not None:
         return command
-    for pattern in (_PASSWORD_TEXT, _PASSWORD_OPTION):
+    for match in _LOGIN_PAIR.finditer(line):
+        if _paired_password(match.group(1).rstrip(".,;:!?)")):
+            return match.group(1).rstrip(".,;:!?)")
+    for pattern in (_PASSWORD_TEXT, _PASSWORD_OPTION, _LOGIN_PASSWORD):
         for match in pattern.finditer(line):
             value = match.group(1).split(",")[0].rstrip(".,;:!?")
             if len(value) < 6 or is_placeholder(value) or _REFERENCE.search(value) or _PATH_LIKE.search(value):
                 continue
             if value.startswith("-"):
                 continue  # `--password --all-databases`: the option asks for it; the next option follows
-            if value.isalpha():
-                continue  # "the password is stored in Vault", "password policy"
+            if value.isalpha() and _words_only(value):
+                continue  # "password policy", `--password MotDePasse`: words (not "SkiFkvTKjMOIWKpB")
             if _expression(value, line[match.end(1) :]) or sum(c.isascii() for c in value) * 2 < len(value):
                 continue  # `$Password = Read-Host -AsSecureString`, `hashed_password=hashed_password`
             if pattern is _PASSWORD_OPTION and value.startswith(":"):
                 continue  # `-p:$true`: an option's value, not a password
             return value
     return None
+
+
+def _words_only(value: str) -> bool:
+    """Letters that read as words: one case, or capitalised parts each with a vowel ("MotDePasse"),
+    where random letters ("RtqWmzXbLpKdNe") have parts without one."""
+    if value.isupper() or value.islower():
+        return True
+    parts = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", value)
+    return "".join(parts) == value and all(re.search(r"(?i)[aeiouyäöüéèàâêîôû]", part) for part in parts)
+
+
+def _paired_password(value: str) -> bool:
+    """Whether the word after a login is a password: three kinds of character or a long mixed run,
+    not a second address, a link, a name from code or a placeholder."""
+    from memgit.lint.labelled import code_like, password_shaped, strong_password_shape
+
+    if "@" in value or "://" in value or "." in value.strip(".") and value.replace(".", "").isalpha():
+        return False
+    if is_placeholder(value) or _REFERENCE.search(value) or code_like(value):
+        return False
+    return password_shaped(value) and strong_password_shape(value)
 
 
 def _expression(value: str, after: str) -> bool:

@@ -10,7 +10,7 @@ heading says what it is:
 * a heading naming a code (door, alarm, safe, PIN…) and, in its section, a line holding little
   but a code (S117);
 * codes listed one a line under a recovery, backup or one-time code heading (S108,
-  `shapes.code_list_lines`);
+  `code_lists.py`);
 * a token split over two lines: the end of one line and the start of the next, joined, are what
   a per-line rule flags (that rule's code).
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from memgit.lint import identifiers, labelled, shapes
+from memgit.lint import code_lists, identifiers, labelled, shapes
 from memgit.lint.hits import Hit
 
 #: How many lines below its heading a code may be.
@@ -123,11 +123,18 @@ def _tables(lines: list[str]) -> list[Hit]:
             elif identifiers._NAMES.search(cell) is not None and len(cell) <= 40:
                 kinds[column] = ("id", identifiers._BANK_NAMES.search(cell) is not None)
         index += 2
+        body = index
+        while body < len(lines) and _TABLE_ROW.match(lines[body]):
+            body += 1
+        rows = [_cells(lines[i]) for i in range(index, body)]
+        country = _country_column(rows)
+        logins = any(_LOGIN_HEADER.search(cell) for cell in header) and len(header) >= 3
         while index < len(lines) and _TABLE_ROW.match(lines[index]):
             cells = _cells(lines[index])
             named = _named_pair(cells)
             if named is not None:
                 hits.append(_hit(index, labelled.CODE, "a key beside its name in a table row", named))
+            hits.extend(_row_hits(index, cells, country, logins, set(kinds)))
             for column, (kind, bank) in kinds.items():
                 if column >= len(cells) or not cells[column]:
                     continue
@@ -139,6 +146,65 @@ def _tables(lines: list[str]) -> list[Hit]:
                 elif " " not in cell and labelled.value_kind_ok(kind, cell, strong=True, alone=True):
                     hits.append(_hit(index, labelled.CODE, f"a {kind} in its column", labelled._trim(cell)))
             index += 1
+    return hits
+
+
+#: A header cell naming a login (a user name, an account, an e-mail address), in the languages of
+#: the labels: in a row beside one, a password-shaped cell is that login's password.
+_LOGIN_HEADER = re.compile(
+    r"(?i)^[ *_`]*(?:user(?:name)?|login|account|e-?mail|id|benutzer(?:name)?|konto|nutzer|utilisateur|identifiant"
+    r"|compte|usuario|cuenta|utente|utilizador|gebruiker(?:snaam)?|użytkownik|uzytkownik|логин|пользователь"
+    r"|користувач|kullanıcı|아이디|사용자|ユーザー(?:名|ID)?|ログイン|用户名|账号|賬號|帳號)[ *_`]*$"
+)
+
+
+def _country_column(rows: list[list[str]]) -> int | None:
+    """The column whose cells are two-letter country codes ("IL", "CA", "US"), if one is."""
+    if not rows:
+        return None
+    width = min(len(row) for row in rows)
+    for column in range(width):
+        codes = [row[column].strip("`*_ ") for row in rows]
+        if sum(re.fullmatch(r"[A-Z]{2}", code) is not None for code in codes) * 2 > len(codes):
+            return column
+    return None
+
+
+def _row_hits(index: int, cells: list[str], country: int | None, logins: bool, labelled_columns: set[int]) -> list[Hit]:
+    """What one table row says of itself: an identifier valid for the row's country, a value after a
+    cell that labels it ("| Bank — código multicanal | 48213390 | 771204 |"), or a password beside
+    a login column."""
+    hits: list[Hit] = []
+    if country is not None and country < len(cells):
+        for column, cell in enumerate(cells):
+            if column != country and column not in labelled_columns:
+                found = identifiers.country_id(cell, cells[country].strip("`*_ "))
+                if found is not None:
+                    hits.append(_hit(index, identifiers.CODE, "an identifier of the row's country", found))
+    label_at = next((c for c, cell in enumerate(cells[:-1]) if labelled.label_kind(cell.split("—")[-1])), None)
+    if label_at is not None:
+        kind = labelled.label_kind(cells[label_at].split("—")[-1]) or "password"
+        for cell in cells[label_at + 1 :]:
+            value = cell.strip("`*_ ")
+            if re.search(r"\s", value) and not re.fullmatch(r"\d{1,4}(?: \d{1,4}){1,5}", value):
+                continue  # words: a description, not a value
+            if labelled.value_kind_ok(kind, value, strong=True, alone=True) and (
+                kind not in ("password", "key") or labelled.password_shaped(labelled._trim(value))
+            ):
+                hits.append(
+                    _hit(index, labelled.CODE, f"a {kind} after its label in a table row", labelled._trim(value))
+                )
+    if logins:
+        for column, cell in enumerate(cells):
+            value = cell.strip("`*_ ")
+            if column in labelled_columns or " " in value or len(value) < 8 or not labelled.password_shaped(value):
+                continue
+            if "@" in value or re.search(r"[/\\]|\.\w{2,4}$", value):
+                continue  # an address, a path or a file name
+            if labelled.strong_password_shape(value) and labelled.value_kind_ok(
+                "password", value, strong=True, alone=True
+            ):
+                hits.append(_hit(index, labelled.CODE, "a password beside a login in a table row", value))
     return hits
 
 
@@ -200,10 +266,12 @@ def _names_code(title: str) -> bool:
 
 
 def _code_lists(lines: list[str]) -> list[Hit]:
-    if not shapes.may_list_codes("\n".join(lines)):
+    if not code_lists.may_list_codes("\n".join(lines)):
         return []
     what = "a code listed under a recovery, backup or one-time code heading"
-    return [_hit(index, "S108", what, lines[index].strip(" \t-*+`") or None) for index in shapes.code_list_lines(lines)]
+    return [
+        _hit(index, "S108", what, lines[index].strip(" \t-*+`") or None) for index in code_lists.code_list_lines(lines)
+    ]
 
 
 def _split(lines: list[str]) -> list[Hit]:

@@ -74,8 +74,28 @@ def find_secrets(
         and not (hit.value and _in_template(lines[hit.index], hit.value))
     ]
     kept = [_with_siblings(lines[hit.index], hit) for hit in kept]
+    kept.extend(_repeated(lines, kept, wanted))
     kept.sort(key=lambda hit: (hit.index, not hit.reported))
     return kept
+
+
+def _repeated(lines: list[str], hits: list[Hit], wanted: Collection[int] | None) -> list[Hit]:
+    """A value found once, wherever else it stands in the same text, as a whole token: an assistant's
+    turn that repeats the code the person gave ("Saved: locker 3317"), a password quoted again lower
+    down. What a rule found is a secret on every line, whatever words surround it there."""
+    values = {hit.value: hit for hit in hits if hit.value and len(hit.value) >= 4 and "\n" not in hit.value}
+    if not values:
+        return []
+    taken = {(hit.index, hit.value) for hit in hits}
+    out: list[Hit] = []
+    for value, hit in values.items():
+        pattern = re.compile(r"(?<![\w-])" + re.escape(value) + r"(?![\w-])")
+        for index, line in enumerate(lines):
+            if (index, value) in taken or (wanted is not None and index not in wanted) or value not in line:
+                continue
+            if pattern.search(line):
+                out.append(Hit(index, hit.code, f"{hit.message.split(';')[0]}, again; remove it from memory", value))
+    return out
 
 
 def _in_template(line: str, value: str) -> bool:
@@ -140,13 +160,16 @@ def name_secret(path: str) -> Hit | None:
     each name as a line (also with `_` read as a space), and a Wi-Fi word beside a
     password-shaped word counts too ("wlan Gartenhaus Kirschbaum-4471.md").
     """
-    from memgit.lint.labelled import password_shaped
+    from memgit.lint.labelled import password_shaped, value_in_name
 
     parts = path.split("/")
     names = [*parts[:-1], parts[-1].rsplit(".", 1)[0] if "." in parts[-1].lstrip(".") else parts[-1]]
     for name in names:
         if len(name) < 6:
             continue
+        named = value_in_name(name)
+        if named is not None:
+            return Hit(0, "S117", f"a {named[0]} after its label in a file name; rename the file", named[1])
         for form in dict.fromkeys((name, name.replace("_", " "))):
             for hit in find_secrets([form]):
                 if hit.value and hit.value in name:

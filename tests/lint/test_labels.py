@@ -87,3 +87,10 @@ def test_a_password_after_its_label_is_flagged_and_its_value_redacted(language: 
 def test_talk_about_a_password_without_one_is_no_secret(language: str) -> None:
     _, look_alike = LINES[language]
     assert scan_secrets(look_alike) == [], look_alike
+
+
+def test_the_rule_names_as_many_languages_as_the_table_holds() -> None:
+    """`memgit lint --list-rules` and the docs quote this message: it must not drift from the data."""
+    from memgit.lint.rules import RULES_BY_CODE
+
+    assert f"{len(LANGUAGES)} languages" in RULES_BY_CODE["S117"].summary
