@@ -184,13 +184,8 @@ def country_id(cell: str, country: str) -> str | None:
     for value in dict.fromkeys((cell, *(word for word in cell.split() if len(word) >= 6))):
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9 .\-/]{5,24}", value) or _sample(value):
             continue
-        for variant in dict.fromkeys((value, value.upper(), re.sub(r"[ .\-/]", "", value).upper())):
-            for is_valid in validators:
-                try:
-                    if is_valid(variant):
-                        return value
-                except Exception:  # noqa: BLE001 - a validator of a third-party library: its failure is no match
-                    continue
+        if _passes(value, validators):
+            return value
     return None
 
 
@@ -221,10 +216,13 @@ def _emirates_id(value: str) -> bool:
 
 
 def _valid(raw: str) -> bool:
-    if _emirates_id(raw):
-        return True
+    return _emirates_id(raw) or _passes(raw, _validators())
+
+
+def _passes(raw: str, validators: tuple[Callable[[str], bool], ...]) -> bool:
+    """Whether one of `validators` takes `raw` as written, in capitals, or without its separators."""
     for variant in dict.fromkeys((raw, raw.upper(), re.sub(r"[ .\-/]", "", raw).upper())):
-        for is_valid in _validators():
+        for is_valid in validators:
             try:
                 if is_valid(variant):
                     return True
