@@ -184,6 +184,14 @@ def test_soak_search_and_append_while_git_runs_hooks(workspace: Path, monkeypatc
                         samples.append((time.monotonic() - started, rss_kib(pid), open_fds(pid)))
                 stop.set()
                 await anyio.to_thread.run_sync(churn.join, 60)
+                # The server answers from the last index while an update runs (it never blocks a
+                # search longer than its update wait): the end waits until it says it is fresh.
+                settle = time.monotonic()
+                while time.monotonic() - settle < 120:
+                    status = (await s.call_tool("memory_status", {})).structured_content or {}
+                    if status.get("index", {}).get("fresh") and not status.get("server", {}).get("updating"):
+                        break
+                    await anyio.sleep(0.5)
                 # Every note is findable at the end (the last index update has caught up).
                 for token in appended:
                     result = await s.call_tool("memory_search", {"query": token, "k": 3})
