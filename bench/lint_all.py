@@ -1,6 +1,6 @@
 """How long `memgit lint --all` takes on a workspace of real third-party Markdown.
 
-    .venv/bin/python bench/lint_all.py WORK [--lines 100000] [--repo /work/.mirror/OWNER+NAME/repo ...]
+    .venv/bin/python bench/lint_all.py WORK [--lines 100000] [--repo PATH/TO/A/CLONE ...]
         [--npm] [--runs 3]
 
 Builds WORK/ws, a memory workspace whose `memory/notes/` holds Markdown files nobody here wrote

@@ -1,7 +1,7 @@
 """False alarms of the secret rules on real third-party Markdown nobody here wrote.
 
     .venv/bin/python bench/secrets_real_text.py [--half tune|report|all] [--show N] [--json out.json]
-        [--pip] [--npm] [--repo /work/.mirror/OWNER+NAME/repo ...] [--max-lines N]
+        [--pip] [--npm] [--repo PATH/TO/A/CLONE ...] [--max-lines N]
 
 Sources (nothing is copied into the repository; each file is read where it is installed):
 
