@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("MEMGIT_TEST_NOW", NOW)
     if not hasattr(config, "workerinput"):  # the controller, before any worker starts
         seed_model_cache()
+        remember_pip_cache()
     config.pluginmanager.register(HeavyFirst(), "memgit-heavy-first")
 
 
@@ -100,6 +102,19 @@ def seed_model_cache() -> None:
     shutil.copyfile(user_model, staging)
     os.replace(staging, cached)
     shutil.copyfile(sidecar, sha256_sidecar(cached))
+
+
+def remember_pip_cache() -> None:
+    """The user's pip cache, named while HOME is still the user's (hermetic_env gives every test
+    a new one): a test that installs memgit as a user would (tests/docs) shares its built wheels,
+    so llama-cpp-python, which ships only an sdist, is not compiled again (~5 minutes)."""
+    if os.environ.get("MEMGIT_TEST_PIP_CACHE"):
+        return
+    found = subprocess.run(
+        [sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    if found:
+        os.environ["MEMGIT_TEST_PIP_CACHE"] = found
 
 
 @pytest.fixture

@@ -204,9 +204,9 @@ def _fresh_machine(tmp_path: Path) -> dict[str, str]:
     config = re.search(r"```yaml\n(default_install_hook_types.*?)```", readme, re.DOTALL)
     assert config is not None, "README's .pre-commit-config.yaml block"
     (home / "pre-commit-config.yaml").write_text(config.group(1))
-    pip_cache = subprocess.run(
-        [sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    # The user's pip cache (tests/conftest.py names it before HOME changes): the wheel of
+    # llama-cpp-python that ./dev built is used, not compiled again in this HOME.
+    pip_cache = os.environ.get("MEMGIT_TEST_PIP_CACHE") or str(tmp_path / "pip-cache")
     drop = ("HOME", "PATH", "VIRTUAL_ENV", "PYTHONPATH", "MEMGIT_CACHE_DIR", "MEMGIT_MODEL", "XDG_")
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
     env |= identity | {"HOME": str(home), "CLONE": str(clone), "PIP_CACHE_DIR": pip_cache}
