@@ -144,15 +144,25 @@ def quick(corpus: Path, secrets: list[Secret], looks: list[LookAlike], outside: 
     from memgit.lint import rules
     from memgit.lint.redact import redact_line, redact_text, secret_in_name
 
+    from memgit.lint.secrets import find_secrets, workspace_value
+
     notes = corpus / "notes"
     flagged: dict[str, set[int]] = {}
     shown: dict[str, str] = {}
-    for file in sorted(p for p in notes.rglob("*") if p.is_file()):
+    files = sorted(p for p in notes.rglob("*") if p.is_file())
+    # What a rule finds anywhere is a secret everywhere (memgit.lint.known does this per blob).
+    known: dict[str, str] = {}
+    for file in files:
+        for hit in find_secrets(file.read_text(encoding="utf-8", errors="replace").split("\n")):
+            if hit.value and workspace_value(hit.value):
+                known.setdefault(hit.value, hit.code)
+    settings = rules.LintSettings(known=known)
+    for file in files:
         rel = file.relative_to(notes).as_posix()
         data = file.read_bytes()
-        findings = rules.lint_file(rules.LintInput(rel, data), rules.LintSettings(), TODAY)
+        findings = rules.lint_file(rules.LintInput(rel, data), settings, TODAY)
         flagged[rel] = {f.line for f in findings if f.code.startswith("S")}
-        shown[rel] = redact_text(data.decode("utf-8", "replace"))[0]
+        shown[rel] = redact_text(data.decode("utf-8", "replace"), known=known)[0]
         if secret_in_name(rel):
             flagged.setdefault(rel, set()).add(0)
     for secret in secrets:

@@ -62,8 +62,9 @@ class LightResult:
     speakers: frozenset[str] = frozenset()
 
 
-def path_reason(path: str) -> str | None:
-    """Why nothing from `path` may be promoted, or None."""
+def path_reason(path: str, known: Mapping[str, str] | None = None) -> str | None:
+    """Why nothing from `path` may be promoted, or None (`known`: the workspace's found secret
+    values, which count in a file's name too)."""
     if path.startswith(DREAM_REPORT_DIR + "/") or path.startswith(LEDGER_DIR + "/") or "/.dreams/" in path:
         return "dream output"
     if path == "MEMORY.md":
@@ -72,7 +73,7 @@ def path_reason(path: str) -> str | None:
         return None  # a session's turns, read line by line (turns.py)
     if not path.endswith(".md"):
         return "not a Markdown note"
-    if secret_in_name(path):  # its name would be shown with whatever came of it
+    if secret_in_name(path, known):  # its name would be shown with whatever came of it
         return "a secret in the file's name"
     return None
 
@@ -178,7 +179,7 @@ def light_phase(
     hidden: dict[str, list[str]] = {}  # path -> its lines redacted, for what --explain shows of a flagged one
     for (path, _hash), items in sorted(groups.items()):
         latest = max(items, key=lambda r: (r.time, r.focus_start))
-        reason = path_reason(path)
+        reason = path_reason(path, lint.known)
         if reason:
             junk[reason] += 1
             continue

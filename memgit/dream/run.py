@@ -50,7 +50,7 @@ from memgit.index.store import backend
 from memgit.ledger.lines import ledger_lines
 from memgit.ledger.read import parse_ledger
 from memgit.ledger.spool import new_lines, read_spool
-from memgit.lint.files import settings_for
+from memgit.lint.files import output_settings
 
 if TYPE_CHECKING:
     from memgit.workspace import Workspace
@@ -251,7 +251,7 @@ def gather(
         memory_text=memory,
         config=cfg,
         similarity=similarity,
-        lint=settings_for(ws),
+        lint=output_settings(ws),
         malformed=ledger.malformed,
         malformed_where=tuple(ledger.malformed_where or ()),
         notices=tuple(notices),

@@ -21,7 +21,9 @@ from memgit.lint.rules import OFF, LintSettings, is_allowed, scan_injection
 def flagged(text: str, settings: LintSettings) -> str | None:
     """The first rule (secret, then prompt injection) that flags a line of `text`, or None."""
     for line in text.splitlines() or [text]:
-        code = secret_code(line, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+        code = secret_code(
+            line, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
+        )
         if code is not None:
             return code
         for code, _message in scan_injection(line):
@@ -33,7 +35,9 @@ def flagged(text: str, settings: LintSettings) -> str | None:
 def flagged_lines(lines: list[str], settings: LintSettings) -> dict[int, str]:
     """1-based line number -> rule, for every line of a file the lint's rules cover: a private
     key's body lines go with their BEGIN line (alone, a base64 line flags nothing)."""
-    redacted, _found = redact_lines(lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+    redacted, _found = redact_lines(
+        lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
+    )
     out: dict[int, str] = {}
     code = ""
     for number, (old, new) in enumerate(zip(lines, redacted, strict=True), 1):
@@ -51,12 +55,16 @@ def flagged_lines(lines: list[str], settings: LintSettings) -> dict[int, str]:
 def redacted_lines(lines: list[str], settings: LintSettings) -> list[str]:
     """A file's lines with their secrets redacted as the whole file reads (a number in a table
     column the row alone does not name), for what a report shows of a flagged line."""
-    return redact_lines(lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities)[0]
+    return redact_lines(
+        lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
+    )[0]
 
 
 def shown(text: str, settings: LintSettings) -> str:
     """`text` as it may be shown: each flagged line replaced by the lint's placeholder."""
-    redacted, _found = redact_text(text, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+    redacted, _found = redact_text(
+        text, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
+    )
     lines = redacted.split("\n")
     for index, line in enumerate(lines):
         for code, _message in scan_injection(line):

@@ -20,6 +20,10 @@ _CODE_LIST_HEAD = re.compile(
     r"(?:backup|recupera[çc][ãa]o|recuperaci[óo]n|respaldo|secours|r[ée]cup[ée]ration|recupero|riserva"
     r"|zapasowe|odzyskiwania|восстановления|відновлення|резервні|резервные)"
     r"|wiederherstellungscodes?|notfallcodes?|backup-codes?|sicherungscodes?"
+    # "códigos de cópia de segurança", "kurtarma kodları", "yedek kodlar", "herstelcodes",
+    # "リカバリーコード", "バックアップコード", "恢复码", "备用码"
+    r"|\bc[óo]pias?[ \t]+de[ \t]+seguran[çc]a|\b(?:kurtarma|yedek)[ \t]+kod|\bherstelcodes?|\bback-?upcodes?"
+    r"|リカバリー\s*コード|バックアップ\s*コード|恢复码|备用码|恢復碼|備用碼"
 )
 # One code of a list: letters and digits, in up to four dash-joined groups; codes on one line
 # stand apart by spaces, commas, semicolons, middle dots or bars (checked piece by piece: one
@@ -42,6 +46,8 @@ def code_list_lines(lines: list[str]) -> list[int]:
         index += 1
         while index < len(lines) and not lines[index].strip():
             index += 1
+        if index < len(lines) and lines[index].lstrip().startswith(("```", "~~~")):
+            index += 1  # the codes as a code block under the line that names them
         shape = None
         while index < len(lines) and _is_code_item(lines[index], shape):
             shape = _skeleton(lines[index])
@@ -76,7 +82,9 @@ def _is_code_item(line: str, shape: str | None = None) -> bool:
 def may_list_codes(text: str) -> bool:
     """Whether `text` may hold a code list at all (the cheap test before `code_list_lines`)."""
     folded = text.casefold()
-    if not any(word in folded for word in ("code", "key", "códig", "codig", "codic", "kod", "код")):
+    if not any(
+        word in folded for word in ("code", "key", "códig", "codig", "codic", "kod", "код", "コード", "码", "碼")
+    ):
         return False
     if not any(word in folded for word in _CODE_LIST_WORDS):
         return False
@@ -109,4 +117,15 @@ _CODE_LIST_WORDS = (
     "wiederherstellung",
     "notfall",
     "sicherung",
+    "segurança",
+    "seguranca",
+    "kurtarma",
+    "yedek",
+    "herstel",
+    "リカバリー",
+    "バックアップ",
+    "恢复",
+    "备用",
+    "恢復",
+    "備用",
 )

@@ -64,6 +64,18 @@ def settings_for(ws: Workspace) -> LintSettings:
     return settings
 
 
+def output_settings(ws: Workspace) -> LintSettings:
+    """`settings_for(ws)` with the secrets found anywhere in the workspace (`memgit.lint.known`):
+    what every command that publishes or copies memory text redacts by, and `memgit lint` reports
+    by, so a value found once is hidden wherever it stands."""
+    import dataclasses
+
+    from memgit.lint.known import known_secrets
+
+    settings = settings_for(ws)
+    return dataclasses.replace(settings, known=known_secrets(ws, settings))
+
+
 def lint_workspace(
     ws: Workspace,
     paths: Sequence[str] = (),
@@ -81,7 +93,9 @@ def lint_workspace(
     files are checked whatever `paths` say (the framework passes added and modified files only),
     and line rules judge only the staged lines that differ from HEAD unless `every_line`.
     """
-    settings = settings_for(ws)
+    # The hook judges what a commit adds by its own words; a person's `memgit lint` also by the
+    # values found anywhere in the workspace (a scan of every memory file the first time).
+    settings = settings_for(ws) if staged else output_settings(ws)
     if any(not p for p in paths):
         raise PathRefused("an empty path names nothing; give a file or folder, or none to lint everything")
     wanted = [_repo_relative(ws, p, cwd or Path.cwd()) for p in paths]

@@ -57,13 +57,22 @@ NAMES = (
     "|medicare|nhs number|mispar zehut|teudat zehut|инн|снилс|паспорт|номер паспорта|рнокпп|ідентифікаційний код"
     "|căn cước|mã số thuế|nomor induk|emirates id|civil id|qid|aadhaar number|ΑΦΜ|Α\\.Φ\\.Μ\\.|αριθμός ταυτότητας"
     '|ת"ז|ת\\.ז|תעודת זהות|מספר זהות|आधार|पैन|رقم الهوية|الهوية الإماراتية|بطاقة الهوية|کد ملی|شماره ملی'
+    # identity cards, registers and insurance numbers as their countries name them
+    "|identifikationsnummer|krankenversichertennummer|ausweisnummer|personalausweis|personalausweisnummer"
+    "|registre national|numéro national|numero national|rijksregisternummer|rijksregister"
+    "|número de identificação|numero de identificacao|cartão de cidadão|cartao de cidadao|cartão do cidadão"
+    "|bilhete de identidade|número de utente|numero de utente|documento de identidad|documento nacional de identidad"
+    "|dowód osobisty|dowodu osobistego|numer dowodu|nr dowodu|carta d'identità|carta di identità|carta d'identita"
+    "|identiteitskaart|identiteitsbewijs|carte d'identité|carte d'identite|pièce d'identité|piece d'identite"
+    "|kimlik kartı|nüfus cüzdanı|pasaport|passaporte|número do passaporte|номер паспорта"
 )
 ACRONYMS = (
     "SSN|BSN|NIR|DNI|NIE|NIF|CPF|CURP|RUT|PESEL|AHV|TIN|ITIN|ATIN|TFN|BSB|BLZ"
-    "|CBU|CPR|EGN|OIB|CNP|NRIC|NIK|KTP|CNIC|AMKA|RČ|SIN|NHS|UPN|UTR|CCCD|CMND|NPWP|TCKN|VNR|SVNR"
+    "|CBU|CPR|EGN|OIB|CNP|NRIC|NIK|KTP|CNIC|AMKA|RČ|SIN|NHS|UPN|UTR|CCCD|CMND|NPWP|TCKN|VNR|SVNR|NISS"
 )
 _SCRIPT_NAMES = (
     "身份证|身分證|マイナンバー|個人番号|住民票コード|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
+    "|护照|護照|パスポート|旅券|여권|पासपोर्ट|ड्राइविंग लाइसेंस|जवाज़|بطاقة التعريف|جواز السفر|رقم جواز"
 )
 _NAMES = re.compile(
     r"(?i:(?<![^\W_])(?:" + NAMES.replace(" ", r"[ \t._-]?") + r")(?![^\W_]))"
@@ -109,13 +118,14 @@ def _validators() -> tuple[Callable[[str], bool], ...]:
 def personal_id(line: str) -> str | None:
     """The first number on `line` that a word there names as a personal identifier or bank number
     and that passes a validator (or has a bank or document number's shape); None otherwise."""
-    name = _NAMES.search(line)
-    if name is None:
-        return None
-    word = name.group(0)
-    return id_value(
-        line[name.end() :], bank=_BANK_NAMES.search(word) is not None, document=_DOCUMENTS.search(word) is not None
-    )
+    for name in _NAMES.finditer(line):  # each name in turn: "NIF … · Kimlik No … · pasaport …"
+        word = name.group(0)
+        found = id_value(
+            line[name.end() :], bank=_BANK_NAMES.search(word) is not None, document=_DOCUMENTS.search(word) is not None
+        )
+        if found is not None:
+            return found
+    return None
 
 
 # Documents whose numbers have letters and few digits and no check digits anyone publishes
@@ -124,9 +134,20 @@ _DOCUMENTS = re.compile(
     r"(?i)passport|pass|licen[cs]e|führerschein|permis|licencia|rijbewijs|id card|identity card|ausweis"
     r"|condução|conducao|conducir|motorista|prawo jazdy|patente|körkort|ajokortti|ehliyet|運転免許|운전면허"
     r"|驾驶证|駕駛執照|водительск|посвідчення водія"
+    r"|pasaport|paspoort|paszport|passaporte|passaporto|pasaporte|dowód|dowodu|kimlik|identiteitskaart|identit[ée]"
+    r"|identit[àa]|identidad|identidade|cidad[ãa]o|паспорт|पासपोर्ट|جواز|护照|護照|パスポート|旅券|여권|التعريف"
 )
 _DOCUMENT_NUMBER = re.compile(r"(?=[A-Z0-9]*\d)(?=(?:[0-9]*[A-Z]){2})[A-Z0-9]{6,18}")
-_NUMBER_WORD = re.compile(r"(?i)(?:number|no\.?|nr\.?|num|#|nummer|numéro|número|numero|:)\s*$")
+_NUMBER_WORD = re.compile(
+    r"(?i)(?:number|no\.?|nr\.?|num|#|nummer|numéro|número|numero|numer|numara(?:sı)?|n[°º]\.?|:"
+    r"|नंबर|संख्या|رقم|номер|番号|号码|號碼|번호)\s*$"
+)
+# Right after a document's name ("pasaport U67798763", "passeport n° 19AH01436"), a number of
+# a passport's shape: one to three capitals and six to nine digits, or capitals and digits mixed.
+_NAMED_DOCUMENT = re.compile(
+    r"^[ \t]*(?:[:：]|n[°º]\.?|no\.?|nr\.?|number|nummer|numéro|número|numero|numer|numara(?:sı)?"
+    r"|नंबर|رقم|номер|番号|号码|번호)?[ \t]*[:：]?[ \t]*(?P<number>[A-Z]{1,3}\d{6,9}|(?=[A-Z0-9]*\d{4})[A-Z0-9]{7,12})(?![\w-])"
+)
 
 
 # A document number written with a letter prefix and a dash ("P-1482337 7", "B-0722194"), right
@@ -138,6 +159,8 @@ def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | 
     """The first number in `text` (what follows a name, or a table cell) that validates."""
     if document and (prefixed := _PREFIXED_DOCUMENT.match(text)) is not None:
         return prefixed.group(1)
+    if document and (named := _NAMED_DOCUMENT.match(text)) is not None and not _sample(named.group("number")):
+        return named.group("number")
     previous = 0
     for match in _NUMBER.finditer(text):
         before, previous = text[previous : match.start()], match.end()

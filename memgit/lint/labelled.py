@@ -76,6 +76,11 @@ def _without_accents(word: str) -> str:
 
 
 @cache
+def label_patterns() -> dict[str, re.Pattern[str]]:
+    """Each kind of label (password, code, key …) -> the pattern of its words in every language."""
+    return _patterns()
+
+
 def any_label() -> re.Pattern[str]:
     """Any label of any kind, in one pattern (group `label`)."""
     joined = "|".join(f"(?:{pattern.pattern})" for pattern in _patterns().values())
@@ -184,6 +189,47 @@ def find_value(line: str) -> tuple[str, str] | None:
             found = _unseparated(line, label.end(), kind)
             if found is not None:
                 return kind, found
+    return None
+
+
+# A mark that identifiers, versions and file names never carry and passwords often do.
+_PASSWORD_MARK = re.compile(r"[!#$%&+?^~€£§]")
+# What a path, an assignment, an anchor, a template or a hash string has: no password of prose.
+_NOT_NEAR = re.compile(r"[/=*{}\\]|^#|\$.*\$")
+_NEAR_TOKEN = re.compile(r"[^\s,;()\[\]{}<>\"'`“”«»]{8,64}")
+#: How far after a password's label a word that can be nothing but a password still belongs to it.
+NEAR_CHARS = 60
+
+
+def password_near_label(line: str) -> str | None:
+    """A word that can be nothing but a password (three kinds of character, or a long run of
+    letters and digits), within `NEAR_CHARS` after a password label on the same line, whatever
+    words stand between in whatever language ("كلمة السر لحساب البريد … هي Jisr#Lisboa_24",
+    "das Zertifikatspasswort lautet Spree-Ufer_1983", "a password … mudou: agora é Ria-Formosa#2026")."""
+    pattern = _patterns().get("password")
+    if pattern is None:
+        return None
+    folded = line.casefold()
+    for label in pattern.finditer(folded):
+        for token in _NEAR_TOKEN.finditer(line, label.end()):
+            if token.start() > label.end() + NEAR_CHARS:
+                break
+            value = _trim(token.group(0).rstrip(".!?:"))
+            if (
+                len(value) >= 8
+                and _classes(value) >= 3
+                and any(c.isdigit() for c in value)
+                and _PASSWORD_MARK.search(value) is not None
+                and _NOT_NEAR.search(value) is None
+                and not code_like(value)
+                and not is_placeholder(value)
+                and "@" not in value
+                and "://" not in value
+                and not any(span in value for span in ("a-z", "A-Z", "0-9"))  # a character class
+                and not value.startswith(("/", "~", "$", "%", "-", "."))
+                and not re.search(r"\.(?:[a-z]{2,4})$", value)  # a file or a host name
+            ):
+                return value
     return None
 
 

@@ -198,6 +198,9 @@ def _scan_named(line: str) -> list[tuple[str, str, str | None]]:
     if found is not None:
         kind, value = found
         return [("S117", f"a {kind} after its label ({_redact(value)}); remove it from memory", value)]
+    near = labelled.password_near_label(line)
+    if near is not None:
+        return [("S117", f"a password a few words after its label ({_redact(near)}); remove it from memory", near)]
     return []
 
 

@@ -42,6 +42,7 @@ def find(lines: list[str], wanted: Collection[int] | None, named: Collection[int
     """Every hit of the rules above on `lines` (only on lines in `wanted`, when given). `named`: the
     lines that may hold a label or an identifier's name (`candidates.named_lines`), when known."""
     hits = [*_code_lists(lines), *_next_line(lines, named), *_tables(lines), *_sections(lines), *_split(lines)]
+    hits += _split_iban(lines)
     return [hit for hit in hits if wanted is None or hit.index in wanted]
 
 
@@ -294,4 +295,29 @@ def _split(lines: list[str]) -> list[Hit]:
         code, message, _value = found[0]
         hits.append(_hit(index, code, "a secret split over two lines", tail.group("tail")))
         hits.append(_hit(index + 1, code, "a secret split over two lines", head.group("head")))
+    return hits
+
+
+_IBAN_START = re.compile(r"(?<![A-Za-z0-9])(?P<part>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){1,7}) *$")
+_IBAN_REST = re.compile(r"^[ \t>*-]*(?P<rest>[A-Z0-9]{1,4}(?: [A-Z0-9]{1,4}){0,7})(?![A-Za-z0-9])")
+
+
+def _split_iban(lines: list[str]) -> list[Hit]:
+    """An IBAN printed in groups and broken over two lines ("GB34 NWBK 6016" / "1373 5878 41"):
+    its two parts, when joined they pass the IBAN check and the first alone does not."""
+    from stdnum import iban
+
+    hits = []
+    for index in range(len(lines) - 1):
+        start = _IBAN_START.search(lines[index].rstrip())
+        if start is None:
+            continue
+        rest = _IBAN_REST.match(lines[index + 1])
+        if rest is None:
+            continue
+        part, tail = start.group("part"), rest.group("rest")
+        if iban.is_valid(part) or not iban.is_valid(part + tail):
+            continue
+        hits.append(_hit(index, "S116", "an IBAN split over two lines", part))
+        hits.append(_hit(index + 1, "S116", "an IBAN split over two lines", tail))
     return hits

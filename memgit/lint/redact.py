@@ -18,7 +18,7 @@ the person's word that it is no secret.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from memgit.lint.candidates import text_candidates
@@ -47,11 +47,12 @@ def secret_code(
     *,
     entropy_threshold: float = 3.5,
     severities: Mapping[str, str] | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> str | None:
     """The first secret rule that flags `line` (honouring `memgit: allow` and rules turned off)."""
     if len(line) < 6:
         return None
-    hits = find_secrets([line], entropy_threshold=entropy_threshold, severities=severities)
+    hits = find_secrets([line], entropy_threshold=entropy_threshold, severities=severities, known=known)
     return hits[0].code if hits else None
 
 
@@ -60,11 +61,12 @@ def redact_line(
     *,
     entropy_threshold: float = 3.5,
     severities: Mapping[str, str] | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> tuple[str, str | None]:
     """(`line` with its secrets replaced, the first rule that fired or None)."""
     if len(line) < 6:
         return line, None
-    out, found = redact_lines([line], entropy_threshold=entropy_threshold, severities=severities)
+    out, found = redact_lines([line], entropy_threshold=entropy_threshold, severities=severities, known=known)
     return out[0], (found[0].code if found else None)
 
 
@@ -74,26 +76,52 @@ def redact_lines(
     entropy_threshold: float = 3.5,
     severities: Mapping[str, str] | None = None,
     candidates: list[int] | None = None,
+    known: Mapping[str, str] | None = None,
+    before: Sequence[str] = (),
 ) -> tuple[list[str], list[Redaction]]:
     """Each secret on `lines` replaced; a private key block replaced from BEGIN through END.
 
     Returns a new list of the same length and the redactions, one per flagged line (a key block
-    reports its BEGIN line once: one finding a person fixes, as the lint reports it).
+    reports its BEGIN line once: one finding a person fixes, as the lint reports it). `known`: the
+    values found elsewhere in the workspace (`memgit.lint.known`), hidden here too. `before`: the
+    lines that came just before these (a conversation's earlier turns), which the rules read for
+    context ("what's the wifi?" ... "it's Fj0rd-Blue-77") but which are neither changed nor returned.
     """
-    hits = find_secrets(lines, entropy_threshold=entropy_threshold, severities=severities, candidates=candidates)
+    if before:
+        hits = [
+            Hit(hit.index - len(before), hit.code, hit.message, hit.value, hit.reported)
+            for hit in find_secrets(
+                [*before, *lines],
+                entropy_threshold=entropy_threshold,
+                severities=severities,
+                only=range(len(before), len(before) + len(lines)),
+                known=known,
+            )
+            if hit.index >= len(before)
+        ]
+    else:
+        hits = find_secrets(
+            lines, entropy_threshold=entropy_threshold, severities=severities, candidates=candidates, known=known
+        )
     out = list(lines)
     found: list[Redaction] = []
     by_line: dict[int, list[Hit]] = {}
     for hit in hits:
         by_line.setdefault(hit.index, []).append(hit)
     for index, line_hits in by_line.items():
-        out[index] = _redact_values(lines[index], line_hits, entropy_threshold, severities)
+        out[index] = _redact_values(lines[index], line_hits, entropy_threshold, severities, known)
         if any(hit.reported for hit in line_hits):
             found.append(Redaction(index + 1, next(hit.code for hit in line_hits if hit.reported)))
     return out, found
 
 
-def _redact_values(line: str, hits: list[Hit], entropy_threshold: float, severities: Mapping[str, str] | None) -> str:
+def _redact_values(
+    line: str,
+    hits: list[Hit],
+    entropy_threshold: float,
+    severities: Mapping[str, str] | None,
+    known: Mapping[str, str] | None = None,
+) -> str:
     """`line` with each hit's value replaced, checked again until nothing flags; whole when a value
     cannot be bounded or the line still flags after `_ROUNDS`."""
     out = line
@@ -104,7 +132,7 @@ def _redact_values(line: str, hits: list[Hit], entropy_threshold: float, severit
         for hit in sorted(values, key=lambda hit: -len(hit.value or "")):
             if hit.value and hit.value in out:
                 out = out.replace(hit.value, placeholder(hit.code))
-        hits = find_secrets([out], entropy_threshold=entropy_threshold, severities=severities)
+        hits = find_secrets([out], entropy_threshold=entropy_threshold, severities=severities, known=known)
         if not hits:
             return out
     return _keep_indent(line, placeholder(hits[0].code if hits else "S100"))
@@ -115,6 +143,8 @@ def redact_text(
     *,
     entropy_threshold: float = 3.5,
     severities: Mapping[str, str] | None = None,
+    known: Mapping[str, str] | None = None,
+    before: Sequence[str] = (),
 ) -> tuple[str, list[Redaction]]:
     """`redact_lines` over a whole text, keeping its line endings (CRLF stays CRLF).
 
@@ -124,7 +154,12 @@ def redact_text(
     parts = text.split("\n")
     bare = [p[:-1] if p.endswith("\r") else p for p in parts]
     redacted, found = redact_lines(
-        bare, entropy_threshold=entropy_threshold, severities=severities, candidates=text_candidates(text)
+        bare,
+        entropy_threshold=entropy_threshold,
+        severities=severities,
+        candidates=text_candidates(text),
+        known=known,
+        before=before,
     )
     if not found and redacted == bare:
         return text, []
@@ -132,19 +167,34 @@ def redact_text(
     return "\n".join(out), found
 
 
-def secret_in_name(path: str) -> str | None:
-    """The rule that flags a part of `path` (a folder's or the file's name), or None."""
+def turn_secrets(turns: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Values (-> rule) that the conversation's rules find in the last of `turns` ((role, text),
+    oldest first): a value given as the answer to the question before it, a value alone under a
+    label that ended the turn before. Passed as `known` when that turn's text is redacted."""
+    from memgit.lint.conversation import last_turn_values
+
+    return last_turn_values(list(turns)) if len(turns) > 1 else {}
+
+
+def secret_in_name(path: str, known: Mapping[str, str] | None = None) -> str | None:
+    """The rule that flags a part of `path` (a folder's or the file's name), or None; a value
+    `known` from the workspace's files counts wherever it stands in the path."""
     hit = name_secret(path)
-    return hit.code if hit else None
+    if hit is not None:
+        return hit.code
+    return next((code for value, code in (known or {}).items() if value in path), None)
 
 
-def shown_path(path: str) -> str:
+def shown_path(path: str, known: Mapping[str, str] | None = None) -> str:
     """`path` with a secret in its name replaced by the placeholder (for an output that must name a
-    file without publishing what its name holds)."""
+    file without publishing what its name holds); a value `known` from the workspace too."""
     hit = name_secret(path)
-    if hit is None or not hit.value:
-        return path
-    return path.replace(hit.value, placeholder(hit.code))
+    if hit is not None and hit.value:
+        path = path.replace(hit.value, placeholder(hit.code))
+    for value, code in (known or {}).items():
+        if value in path:
+            path = path.replace(value, placeholder(code))
+    return path
 
 
 _PLACEHOLDER_LINE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?\[redacted: S1\d\d\]\s*$")

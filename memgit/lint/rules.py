@@ -98,6 +98,9 @@ class LintSettings:
     entropy_threshold: float = 3.5
     daily_grace_days: int = 1
     allow_outside: tuple[str, ...] = ()
+    #: Values a secret rule found somewhere in the workspace (`memgit.lint.known`), each with its
+    #: rule: a secret wherever it stands. Empty until a command that reads the workspace adds them.
+    known: Mapping[str, str] = field(default_factory=dict)
 
     def severity(self, code: str) -> str:
         return self.severities.get(code, RULES_BY_CODE[code].severity)
@@ -315,7 +318,7 @@ def _secret_findings(
     wanted = None if only is None else {number - 1 for number in only}
     out: list[tuple[int, str, str, str]] = []
     seen: set[int] = set()
-    for hit in find_secrets(lines, entropy_threshold=settings.entropy_threshold, only=wanted):
+    for hit in find_secrets(lines, entropy_threshold=settings.entropy_threshold, only=wanted, known=settings.known):
         if hit.reported and hit.index not in seen and settings.severity(hit.code) != OFF:
             seen.add(hit.index)
             out.append((hit.index + 1, hit.code, hit.message, lines[hit.index]))

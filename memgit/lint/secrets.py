@@ -36,15 +36,18 @@ def find_secrets(
     severities: Mapping[str, str] | None = None,
     only: Collection[int] | None = None,
     candidates: list[int] | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> list[Hit]:
     """Every secret on `lines` (split on \\n, without line ends), ordered by line.
 
     `only` (0-based indexes) limits the lines a hit may be on (the pre-commit hook judges the lines
     a commit changes; the rules that read around a line still read the lines beside it);
-    `candidates`, when the caller found them already, the lines the per-line rules scan.
+    `candidates`, when the caller found them already, the lines the per-line rules scan; `known`,
+    the values (with their rule) a rule found elsewhere in the workspace (`memgit.lint.known`):
+    each is a secret wherever it stands here too, whatever the words around it.
     """
     from memgit.lint import candidates as candidate_search
-    from memgit.lint import multiline, providers, seeds
+    from memgit.lint import conversation, multiline, providers, seeds
 
     text = "\n".join(lines)
     if candidates is None:
@@ -64,6 +67,7 @@ def find_secrets(
         hits = [hit for hit in hits if hit.index not in inside or hit.code == "S101"] + bodies
     hits.extend(multiline.find(lines, wanted, named))
     hits.extend(seeds.find(lines, wanted))
+    hits.extend(conversation.find(lines, wanted))
     hits.extend(providers.find(lines, wanted))
     kept = [
         hit
@@ -74,16 +78,33 @@ def find_secrets(
         and not (hit.value and _in_template(lines[hit.index], hit.value))
     ]
     kept = [_with_siblings(lines[hit.index], hit) for hit in kept]
-    kept.extend(_repeated(lines, kept, wanted))
+    kept.extend(_card_details(lines, kept))
+    kept.extend(_same_shape(lines, kept))
+    kept.extend(_repeated(lines, kept, wanted, _present(text, known)))
     kept.sort(key=lambda hit: (hit.index, not hit.reported))
     return kept
 
 
-def _repeated(lines: list[str], hits: list[Hit], wanted: Collection[int] | None) -> list[Hit]:
+#: How a value found in another file is named where it stands again.
+_ELSEWHERE = "a secret found in another file of this workspace, again here; remove it from memory"
+
+
+def _present(text: str, known: Mapping[str, str] | None) -> dict[str, Hit]:
+    """The workspace's known values that `text` holds, each as the hit that names it."""
+    if not known:
+        return {}
+    return {value: Hit(-1, code, _ELSEWHERE, value) for value, code in known.items() if value in text}
+
+
+def _repeated(
+    lines: list[str], hits: list[Hit], wanted: Collection[int] | None, known: Mapping[str, Hit] | None = None
+) -> list[Hit]:
     """A value found once, wherever else it stands in the same text, as a whole token: an assistant's
     turn that repeats the code the person gave ("Saved: locker 3317"), a password quoted again lower
-    down. What a rule found is a secret on every line, whatever words surround it there."""
-    values = {hit.value: hit for hit in hits if hit.value and len(hit.value) >= 4 and "\n" not in hit.value}
+    down. What a rule found is a secret on every line, whatever words surround it there; so is a
+    value `known` from another file of the workspace."""
+    values = dict(known or {})
+    values |= {hit.value: hit for hit in hits if hit.value and len(hit.value) >= 4 and "\n" not in hit.value}
     if not values:
         return []
     taken = {(hit.index, hit.value) for hit in hits}
@@ -93,9 +114,88 @@ def _repeated(lines: list[str], hits: list[Hit], wanted: Collection[int] | None)
         for index, line in enumerate(lines):
             if (index, value) in taken or (wanted is not None and index not in wanted) or value not in line:
                 continue
-            if pattern.search(line):
-                out.append(Hit(index, hit.code, f"{hit.message.split(';')[0]}, again; remove it from memory", value))
+            if pattern.search(line) and not is_allowed(line, hit.code):
+                message = hit.message if hit.index < 0 else f"{hit.message.split(';')[0]}, again; remove it from memory"
+                out.append(Hit(index, hit.code, message, value))
     return out
+
+
+_SYMBOL = re.compile(r"[^\w\s]")
+# A card's expiry (MM/YY, MM/YYYY) and its security code after the word that names it.
+_EXPIRY = re.compile(r"(?<![\d/.-])(?:0[1-9]|1[0-2])[ \t]?/[ \t]?(?:\d{2}|20\d{2})(?![\d/.-])")
+_SECURITY_CODE = re.compile(
+    r"(?i)(?:\bcvv2?|\bcvc2?|\bcsc|\bcid\b|security code|card code|c[óo]digo de seguran[çc]a|c[óo]digo de seguridad"
+    r"|cryptogramme|pr[üu]fnummer|pr[üu]fziffer|sicherheitscode|codice di sicurezza|beveiligingscode|kod cvv"
+    r"|安全码|安全碼|セキュリティコード|보안코드|код безопасности)[^\d\n]{0,6}?(?P<code>\d{3,4})(?!\d)"
+)
+
+
+_TOKEN = re.compile(r"(?<![\w-])[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*(?![\w-])")
+
+
+def _same_shape(lines: list[str], hits: list[Hit]) -> list[Hit]:
+    """On a line where a code or an identifier was found after its label, the other words of the
+    very same shape: the old code beside the new one ("novo código 482913 (o antigo 739158 …)"),
+    the second lock's combination ("7-3-3-1, van de rode 0-4-9-8")."""
+    out: list[Hit] = []
+    for hit in hits:
+        value = hit.value
+        if (
+            not hit.reported
+            or hit.code not in ("S108", "S116", "S117")
+            or not value
+            or len(value) < 5
+            or not any(c.isdigit() for c in value)
+            or " " in value
+        ):
+            continue
+        skeleton = _ALNUM.sub("x", value)
+        for token in _TOKEN.finditer(lines[hit.index]):
+            other = token.group(0)
+            if other != value and _ALNUM.sub("x", other) == skeleton and any(c.isdigit() for c in other):
+                out.append(
+                    Hit(hit.index, hit.code, f"{hit.message.split(';')[0]}, and one of its shape beside it", other)
+                )
+    return out
+
+
+def _card_details(lines: list[str], hits: list[Hit]) -> list[Hit]:
+    """On a line where a card number was found (S107), its expiry and its security code: the three
+    travel together, and with the number hidden the other two still pay with it."""
+    out: list[Hit] = []
+    for index in sorted({hit.index for hit in hits if hit.code == "S107" and hit.value}):
+        line = lines[index]
+        values = [m.group(0) for m in _EXPIRY.finditer(line)]
+        values += [m.group("code") for m in _SECURITY_CODE.finditer(line)]
+        for value in dict.fromkeys(values):
+            out.append(Hit(index, "S107", "a payment card's expiry or security code beside its number", value))
+    return out
+
+
+_DIGITS_DASHED = re.compile(r"\d(?:-\d){3,}")
+
+
+def workspace_value(value: str) -> bool:
+    """Whether a found value is distinctive enough to be hidden wherever it stands in the whole
+    workspace, not only in its own file: eight characters or more with two kinds of character
+    (letters and digits, or a symbol), eight digits or more (an account or a national number),
+    three words or more (a passphrase, a seed phrase), or single digits joined by dashes
+    ("2-9-0-4": a dictated code, nothing else is written so). A short PIN or a plain word stays a
+    secret in its own file only: "2024" or "sunflower" elsewhere is a year or a flower."""
+    value = value.strip()
+    if "\n" in value:
+        return False
+    if _DIGITS_DASHED.fullmatch(value):
+        return True
+    if len(value) < 8:
+        return False
+    letters = any(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    if len(value.split()) >= 3 and len(value) >= 16:
+        return True
+    if " " in value:
+        return letters and digits >= 4 or digits >= 8
+    return (letters and (digits > 0 or _SYMBOL.search(value) is not None)) or (not letters and digits >= 8)
 
 
 def _in_template(line: str, value: str) -> bool:

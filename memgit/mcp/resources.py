@@ -208,8 +208,10 @@ def session_context(ws: Workspace, options: ServerOptions, today: date, budget: 
 
 
 def _redacted(ws: Workspace, text: str) -> str:
-    from memgit.lint.files import settings_for
+    from memgit.lint.files import output_settings
     from memgit.lint.redact import redact_text
 
-    settings = settings_for(ws)
-    return redact_text(text, entropy_threshold=settings.entropy_threshold, severities=settings.severities)[0]
+    settings = output_settings(ws)
+    return redact_text(
+        text, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
+    )[0]

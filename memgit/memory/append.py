@@ -338,9 +338,9 @@ def lint_text(ws: Workspace, path: str, text: str, today: date) -> list[str]:
     the past-log rule, since it never rewrites anything.
     """
     from memgit.lint import rules
-    from memgit.lint.files import lint_settings
+    from memgit.lint.files import output_settings
 
-    settings = lint_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
+    settings = output_settings(ws)
     findings = rules.lint_file(rules.LintInput(path, text.encode("utf-8")), settings, today)
     errors = [f for f in findings if f.severity == rules.ERROR]
     if errors:

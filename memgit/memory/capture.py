@@ -30,6 +30,7 @@ import os
 import re
 import stat
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -39,7 +40,7 @@ from memgit.core import clock
 from memgit.core.atomic import TornAppend, append_whole
 from memgit.core.transcript_formats import TranscriptError, Turn, parse_transcript
 from memgit.errors import MemgitError
-from memgit.lint.redact import placeholder, redact_line, redact_text, secret_code
+from memgit.lint.redact import placeholder, redact_line, redact_text, secret_code, turn_secrets
 
 if TYPE_CHECKING:
     from memgit.lint.rules import LintSettings
@@ -147,8 +148,14 @@ def stored_keys(text: str) -> set[str]:
     return keys
 
 
-def render_turn(turn: Turn, settings: LintSettings) -> tuple[str, list[str]]:
+def render_turn(
+    turn: Turn, settings: LintSettings, before: Sequence[str] = (), earlier: Sequence[Turn] = ()
+) -> tuple[str, list[str]]:
     """One stored line for `turn`, secrets redacted by the lint's rules, and the rules that fired.
+    `before`: the last lines of the conversation's earlier turns, which the rules read for context
+    (a label ending the turn before makes the value alone in this one a secret), never stored from
+    here; `earlier`: those turns whole, for the rules that read a conversation as turns (a question
+    for a code, answered here).
 
     Redaction runs on the text (a flagged value of it becomes `[redacted: RULE]`); the encoded
     JSON line is then checked again, since JSON puts a multi-line text on one line and a rule may
@@ -158,20 +165,45 @@ def render_turn(turn: Turn, settings: LintSettings) -> tuple[str, list[str]]:
     text = turn.text
     if len(text) > MAX_TURN_CHARS:
         text = text[:MAX_TURN_CHARS] + f"\n[memgit: {len(turn.text) - MAX_TURN_CHARS:,} more characters left out]"
-    text, found = redact_text(text, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+    asked = turn_secrets([(t.role, t.text) for t in earlier] + [(turn.role, text)]) if earlier else {}
+    text, found = redact_text(
+        text,
+        entropy_threshold=settings.entropy_threshold,
+        severities=settings.severities,
+        known={**settings.known, **asked},
+        before=before,
+    )
     codes = [r.code for r in found]
     line = _encode(turn, text)
-    code = secret_code(line, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+    code = secret_code(
+        line, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
+    )
     if code is not None:
         codes.append(code)
         line = _redacted_record(line, settings) or _encode(turn, placeholder(code))
     return line, codes
 
 
+#: How much of the conversation before a turn its redaction reads: enough for a question and its
+#: answer, a label in one turn and the value in the next, not a whole session's every time.
+CONTEXT_TURNS = 3
+CONTEXT_LINES = 12
+
+
+def earlier_lines(turns: Sequence[Turn], at: int) -> list[str]:
+    """The last lines of the (up to) `CONTEXT_TURNS` turns before `turns[at]`, oldest first."""
+    out: list[str] = []
+    for turn in turns[max(0, at - CONTEXT_TURNS) : at]:
+        out += turn.text.split("\n")
+    return out[-CONTEXT_LINES:]
+
+
 def _redacted_record(line: str, settings: LintSettings) -> str | None:
     """`line` (an encoded record) with the values the rules name replaced, if it still parses as
     the same record and nothing flags any more; None otherwise."""
-    out, _code = redact_line(line, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+    out, _code = redact_line(
+        line, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
+    )
     try:
         record = json.loads(out)
     except json.JSONDecodeError:
@@ -181,7 +213,12 @@ def _redacted_record(line: str, settings: LintSettings) -> str | None:
         k: v for k, v in before.items() if k != "content"
     }:
         return None  # the value stood in a field other than the text: not this record any more
-    if secret_code(out, entropy_threshold=settings.entropy_threshold, severities=settings.severities) is not None:
+    if (
+        secret_code(
+            out, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
+        )
+        is not None
+    ):
         return None
     return out
 
@@ -271,7 +308,7 @@ def capture_transcript(
     `reason` (the host's hook event, say) ends the commit message, so history says what captured.
     Sub-agent threads stay out unless `subagents` asks for them (Claude Code's, kept beside the
     transcript in `<session>/subagents/*.jsonl`: their turns follow the main thread's)."""
-    from memgit.lint.files import settings_for
+    from memgit.lint.files import output_settings
 
     ws.config.require_readable("capturing a session")  # its redaction and file size are settings
     now = now or clock.local_now()
@@ -285,7 +322,7 @@ def capture_transcript(
     result = CaptureResult(session=name, format=parsed.format)
     if parsed.unreadable:
         result.notices.append(f"{parsed.unreadable} line(s) of the transcript are not JSON and were skipped")
-    settings = settings_for(ws)
+    settings = output_settings(ws)
     _refuse_now(ws)
     if not ws.config.memory.sessions:
         result.notices.append("[memory] sessions = false in memgit.toml: the session file is committed, not indexed")
@@ -364,8 +401,11 @@ def _commit_and_write(
             return
         lines: list[str] = []
         fired: Counter[str] = Counter()
+        position = {id(turn): at for at, turn in enumerate(turns)}
         for turn in new:
-            line, codes = render_turn(turn, settings)
+            at = position[id(turn)]
+            earlier = turns[max(0, at - CONTEXT_TURNS) : at]
+            line, codes = render_turn(turn, settings, earlier_lines(turns, at), earlier)
             lines.append(line)
             fired.update(codes)
         result.redacted = dict(sorted(fired.items()))

@@ -37,8 +37,8 @@ from memgit.core import clock
 from memgit.core.paths import daily_log_path, yesterday
 from memgit.core.provenance import strip_markers
 from memgit.errors import MemgitError
+from memgit.lint.files import output_settings
 from memgit.lint.redact import redact_text
-from memgit.lint.rules import resolve_settings
 from memgit.recall.context_blocks import choose_blocks, gaps, split_blocks, use_counts
 
 if TYPE_CHECKING:
@@ -475,12 +475,14 @@ def _read_sources(
     redacted (noted in `redacted`; unreadable files in `warnings`)."""
     from memgit.recall.context_uses import memory_uses
 
-    lint = resolve_settings(ws.config.lint, default_max_bytes=ws.config.memory.max_file_bytes)
+    lint = output_settings(ws)
     sources = []
     for path, label, keep in plan_sources(scope, day):
         text = _unmarked(path, _read_work_tree_file(ws, path, warnings))
         if text is not None:
-            text, found = redact_text(text, entropy_threshold=lint.entropy_threshold, severities=lint.severities)
+            text, found = redact_text(
+                text, entropy_threshold=lint.entropy_threshold, severities=lint.severities, known=lint.known
+            )
             redacted += [{"path": path, "line": r.line, "code": r.code} for r in found]
         uses = memory_uses(ws, day, path) if keep == "entries" and text is not None else ()
         sources.append(Source(path, label, keep, text, uses))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -32,6 +33,7 @@ from memgit.core import paths
 from memgit.core.provenance import EntryMarker, SourceRef, parse_reference
 from memgit.dream.entries import parse_store
 from memgit.dream.entries import provenance as entry_provenance
+from memgit.lint.known import known_secrets
 from memgit.lint.redact import redact_line, redact_text, secret_in_name
 from memgit.lint.rules import SECRET_CODES, resolve_settings
 from memgit.resources import shipped_dir
@@ -119,11 +121,14 @@ class ShownTexts:
         severities: dict[str, str],
         entropy_threshold: float,
         redactions: dict[str, list[list]],
+        known: Mapping[str, str] | None = None,
     ) -> None:
         self.max_bytes = max_bytes
         self.redacting = redacting
         self.severities = severities
         self.entropy_threshold = entropy_threshold
+        #: The values a rule found anywhere in the workspace (`memgit.lint.known`): hidden on every page.
+        self.known = dict(known or {})
         self._shown: dict[str, tuple[str | None, str | None]] = {}
         #: blob -> [[line, rule]] of the lines `shown` redacted in it (blobs with none are absent).
         self.redactions = redactions
@@ -157,7 +162,9 @@ class ShownTexts:
         """A text with the lines the lint flags as secrets replaced, and those lines."""
         if not self.redacting:
             return text, []
-        text, found = redact_text(text, entropy_threshold=self.entropy_threshold, severities=self.severities)
+        text, found = redact_text(
+            text, entropy_threshold=self.entropy_threshold, severities=self.severities, known=self.known
+        )
         return text, [[r.line, r.code] for r in found]
 
     def subjects(self, commits: list[dict]) -> list[dict]:
@@ -166,7 +173,9 @@ class ShownTexts:
         holds them (`memgit lint --history` names them)."""
         if not self.redacting:
             return commits
-        redact = partial(redact_line, entropy_threshold=self.entropy_threshold, severities=self.severities)
+        redact = partial(
+            redact_line, entropy_threshold=self.entropy_threshold, severities=self.severities, known=self.known
+        )
         return [redacted_commit(commit, redact) for commit in commits]
 
 
@@ -288,7 +297,11 @@ class Gatherer:
         self.redacting = scope == "public" or not cfg.site.show_secrets
         self.secret_rules = {code: lint.severity(code) for code in SECRET_CODES}
         self.entropy_threshold = lint.entropy_threshold
-        redaction = (REDACTION, self.redacting, sorted(self.secret_rules.items()), self.entropy_threshold)
+        # What a rule found in any memory file (HEAD's, the work tree's, the built tree's) is hidden
+        # on every page; a new such value changes every page that may hold it, so it is in the key.
+        self.known = known_secrets(ws, lint, tree=self.tree) if self.redacting else {}
+        known_key = hashlib.sha256(json.dumps(sorted(self.known.items())).encode()).hexdigest()[:16]
+        redaction = (REDACTION, self.redacting, sorted(self.secret_rules.items()), self.entropy_threshold, known_key)
         self.global_key = input_key(
             __version__,
             render.templates_hash(self.shipped, self.theme),
@@ -312,7 +325,12 @@ class Gatherer:
         say = say or (lambda step, done, total: None)
         self.mf = mf
         self.texts = ShownTexts(
-            self.max_bytes, self.redacting, self.secret_rules, self.entropy_threshold, dict(mf.redactions or {})
+            self.max_bytes,
+            self.redacting,
+            self.secret_rules,
+            self.entropy_threshold,
+            dict(mf.redactions or {}),
+            self.known,
         )
         self.reads = PageReads(self.git, self.commit, dict(mf.blame or {}), self.texts.subjects)
         tree_files = self.tree_files = self.git.entries(self.tree)
@@ -321,7 +339,9 @@ class Gatherer:
         shown = [p for p in memory if self.scope == "private" or not models.is_private(p, self.cfg.private_paths)]
         #: Memory files left out for a secret in their name (path -> rule): a file's pages, links
         #: and listings all name it.
-        self.secret_names = {p: code for p in shown if self.redacting and (code := secret_in_name(p)) is not None}
+        self.secret_names = {
+            p: code for p in shown if self.redacting and (code := secret_in_name(p, self.known)) is not None
+        }
         self.files: dict[str, Entry] = {p: tree_files[p] for p in shown if p not in self.secret_names}
         self.renamed, named = untrusted.name_rows(self.files)
         self.problems += named

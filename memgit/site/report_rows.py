@@ -28,7 +28,7 @@ def redaction_rows(inputs: Inputs) -> list[dict]:
                 )
 
     for path, code in inputs.secret_names.items():  # left out whole; its name shown redacted
-        add(shown_path(path), [[0, code]], None)
+        add(shown_path(path, inputs.texts.known), [[0, code]], None)
     for path, entry in inputs.files.items():
         add(path, inputs.texts.redactions.get(entry.blob, []), None)
     for path, entry in inputs.files.items():

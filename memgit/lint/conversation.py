@@ -1,0 +1,125 @@
+"""Secrets whose meaning comes from the conversation around them (pure).
+
+A transcript (`sessions/*.jsonl`) keeps one turn a line, as JSON: read line by line, the rules that
+read across lines see a JSON record beside another, never a question beside its answer. So the
+turns are read here as the conversation they were: each turn's text, its lines in order, every
+line knowing the record it came from. The rules that read more than a line (`multiline.py`,
+`seeds.py`) run over that view, and one more that only a conversation has:
+
+* a turn that asks for a secret ("Qual vai ser o próximo código?", "what's the wifi password?")
+  and the next turn, short, that answers it: the answer's code- or password-shaped words are the
+  secret ("5-1-8-2", "08/27 e 605").
+
+Each hit is put back on its record's line, with the value as the line spells it (JSON may escape
+it); a value the line does not spell is not bounded (the line goes whole).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection
+
+from memgit.lint import labelled, multiline, seeds
+from memgit.lint.hits import Hit
+
+#: An answer longer than this is a turn of its own, not an answer to the question before it.
+ANSWER_CHARS = 80
+_RECORD = re.compile(r'^\s*\{.*"(?:content|text)"\s*:')
+_WORD = re.compile(r"[^\s,;()]+")
+
+
+def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
+    """Every hit of the cross-line rules on the conversation `lines` hold (none unless two lines
+    or more are turns of a transcript), on its record's line (only lines in `wanted`, when given)."""
+    if sum(1 for line in lines[:50] if _RECORD.match(line)) < 2:
+        return []
+    turns = _turns(lines)
+    if len(turns) < 2:
+        return []
+    view: list[str] = []
+    origin: list[int] = []
+    for index, text in turns:
+        for part in text.split("\n"):
+            view.append(part)
+            origin.append(index)
+    found = [*multiline.find(view, None), *seeds.find(view, None)]
+    out: list[Hit] = []
+    for hit in found:
+        out.append(_placed(lines, origin[hit.index], hit))
+    out.extend(_answers(lines, turns))
+    return [hit for hit in out if wanted is None or hit.index in wanted]
+
+
+def _turns(lines: list[str]) -> list[tuple[int, str]]:
+    out = []
+    for index, line in enumerate(lines):
+        if not _RECORD.match(line):
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(record, dict):
+            continue
+        text = record.get("content", record.get("text"))
+        if isinstance(text, str) and text.strip():
+            out.append((index, text))
+    return out
+
+
+def _placed(lines: list[str], index: int, hit: Hit) -> Hit:
+    """`hit` (found in the view) on the record's line `index`, its value as that line spells it."""
+    value = hit.value
+    if value is not None and value not in lines[index]:
+        escaped = json.dumps(value, ensure_ascii=False)[1:-1]
+        value = escaped if escaped in lines[index] else None
+    return Hit(index, hit.code, hit.message, value, hit.reported)
+
+
+def _answers(lines: list[str], turns: list[tuple[int, str]]) -> list[Hit]:
+    """A short turn right after a turn whose last sentence asks for a secret: its words that have
+    the shape the asked label's value has (as a value on the line under that label would)."""
+    out: list[Hit] = []
+    for (_, asked), (index, answer) in zip(turns, turns[1:], strict=False):
+        last = asked.strip().split("\n")[-1]
+        if "?" not in last:
+            continue
+        short = len(answer.strip()) <= ANSWER_CHARS  # a long answer: only a word that can be nothing else
+        question = re.split(r"(?<=[.!])\s", last[: last.rfind("?") + 1])[-1]  # the sentence that asks
+        kinds = [kind for kind, pattern in labelled.label_patterns().items() if pattern.search(question)]
+        if not kinds:
+            continue
+        for word in _WORD.findall(answer):
+            value = labelled._trim(word.strip("\"'`“”«»"))
+            if value not in lines[index] or not any(_shaped(kind, value, question, short) for kind in kinds):
+                continue
+            message = f"a {kinds[0]} given as the answer to a question for it ({value[:4]}…); remove it from memory"
+            out.append(Hit(index, labelled.CODE, message, value))
+    return out
+
+
+def _shaped(kind: str, value: str, question: str, short: bool) -> bool:
+    if not labelled.value_kind_ok(kind, value, strong=True, alone=True, before=question):
+        return False
+    if not short:
+        return kind in ("password", "key") and labelled.password_near_label(f"password {value}") == value
+    return kind not in ("password", "key") or labelled.password_shaped(value)
+
+
+def last_turn_values(turns: list[tuple[str, str]]) -> dict[str, str]:
+    """The values the rules above find in the last of `turns` ((role, text), oldest first), each
+    with its rule, as the turn's text spells them: what a writer that stores turns one by one
+    (capture) hides in the new turn, the earlier ones being its context."""
+    lines = [json.dumps({"role": role, "content": text}, ensure_ascii=False) for role, text in turns]
+    out: dict[str, str] = {}
+    for hit in find(lines, {len(lines) - 1}):
+        if hit.value is None:
+            continue
+        try:
+            value = json.loads(f'"{hit.value}"')
+        except ValueError:
+            value = hit.value
+        if isinstance(value, str) and value in turns[-1][1]:
+            out.setdefault(value, hit.code)
+    return out

@@ -1,0 +1,116 @@
+"""The secrets found anywhere in the workspace, so that every output hides each one wherever it
+stands (the I/O half; the rule is `memgit.lint.secrets.workspace_value`).
+
+A rule finds a secret by its context: a label, a table header, a heading a few lines up. The same
+value written again in another file ("used Fj0rd-Blue-77 for the cabin router too", an assistant's
+turn that repeats it, a note that lists it without its label) has no such context there, and no
+wording rule can be trusted to see it. So the invariant is not a rule about words: a value that a
+rule found once in any memory file, HEAD's or the work tree's, is a secret in every text memgit
+publishes or copies, and the lint reports it where it stands again.
+
+The values are kept per blob in the clone's data folder (`.git/memgit/secret-values.json`, beside
+the index, which holds these files' text anyway; readable by the owner only), so a command scans
+only the files that changed since it last looked. A change of memgit's version or of the `[lint]`
+settings starts the cache afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from memgit import __version__
+from memgit.core.atomic import atomic_write
+from memgit.git.trees import blob_id_of
+from memgit.lint.rules import LintSettings
+from memgit.lint.secrets import find_secrets, workspace_value
+from memgit.workspace import Workspace
+
+CACHE_NAME = "secret-values.json"
+
+
+def known_secrets(ws: Workspace, settings: LintSettings, *, tree: str | None = None) -> dict[str, str]:
+    """Every distinctive value a secret rule finds in the workspace's memory files (HEAD's, the
+    work tree's and, when given, `tree`'s: a site built from another commit), each with the rule
+    that found it."""
+    blobs = _memory_blobs(ws, settings.max_file_bytes, tree)
+    key = _settings_key(settings)
+    cache_path = ws.data_dir / CACHE_NAME
+    cached = _load(cache_path, key)
+    missing = [blob for blob in blobs if blob not in cached]
+    if missing:
+        stored = [blob for blob in missing if blobs[blob] is None]
+        data = ws.git.read_blobs(stored) if stored else {}
+        for blob in missing:
+            text = (blobs[blob] if blobs[blob] is not None else data.get(blob, b"")) or b""
+            cached[blob] = _values_in(text, settings)
+    kept = {blob: cached[blob] for blob in blobs}
+    if missing or len(kept) != len(cached):
+        _save(cache_path, key, kept)
+    out: dict[str, str] = {}
+    for pairs in kept.values():
+        for value, code in pairs:
+            out.setdefault(value, code)
+    return out
+
+
+def _values_in(data: bytes, settings: LintSettings) -> list[list[str]]:
+    lines = data.decode("utf-8", errors="replace").split("\n")
+    hits = find_secrets(lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
+    found = {hit.value: hit.code for hit in hits if hit.value and workspace_value(hit.value)}
+    return [[value, code] for value, code in sorted(found.items())]
+
+
+def _memory_blobs(ws: Workspace, max_bytes: int, tree: str | None) -> dict[str, bytes | None]:
+    """The blob ids of HEAD's (and `tree`'s) memory files and of the work tree's changed ones
+    (their bytes, read here; None: read from git when not cached)."""
+    out: dict[str, bytes | None] = {}
+    trees = [ws.git.head_files(), ws.git.entries(tree) if tree is not None else {}]
+    for files in trees:
+        for path, entry in files.items():
+            if entry is not None and entry.is_regular and ws.is_memory_path(path):
+                out.setdefault(entry.blob, None)
+    for path in sorted(ws.git.worktree_changed_paths()):
+        full = ws.root / path
+        if not ws.is_memory_path(path) or full.is_symlink() or not full.is_file():
+            continue
+        try:
+            if full.stat().st_size > max_bytes:
+                continue  # the lint refuses the file whole (F404); its content rules never run
+            data = full.read_bytes()
+        except OSError:
+            continue
+        out[blob_id_of(data)] = data
+    return out
+
+
+def _settings_key(settings: LintSettings) -> str:
+    severities = sorted((code, level) for code, level in settings.severities.items() if code.startswith("S"))
+    raw = json.dumps([__version__, settings.entropy_threshold, severities])
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def _load(path: Path, key: str) -> dict[str, list[list[str]]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # none yet, or unreadable: scanned again
+    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("blobs"), dict):
+        return {}
+    blobs: Mapping[str, object] = data["blobs"]
+    return {
+        blob: [list(pair) for pair in pairs if isinstance(pair, list) and len(pair) == 2]
+        for blob, pairs in blobs.items()
+        if isinstance(pairs, list)
+    }
+
+
+def _save(path: Path, key: str, blobs: dict[str, list[list[str]]]) -> None:
+    text = json.dumps({"key": key, "blobs": blobs}, ensure_ascii=False, sort_keys=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, text.encode("utf-8"), durable=False, mode=0o600)
+    except OSError:
+        pass  # a read-only clone: the next command scans again

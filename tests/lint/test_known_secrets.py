@@ -1,0 +1,118 @@
+"""Issue 45, third round: what a rule found once is a secret wherever it stands in the workspace.
+
+A value found by its context (a label, a table header, a heading) is written again elsewhere
+without that context: in another daily log, in an assistant's turn, in a list of things done. The
+invariant holds whatever the words there: every output redacts it and `memgit lint` names it. A
+conversation's earlier turns are context for the next one's redaction too. The values are made up.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from memgit.lint.redact import redact_text
+from memgit.lint.secrets import find_secrets, workspace_value
+from tests.helpers import commit_all, memgit, write
+from tests.site.helpers import BM25
+
+VALUE = "Fj0rd-Blue-77"
+
+
+@pytest.mark.parametrize(
+    ("value", "distinctive"),
+    [
+        ("Fj0rd-Blue-77", True),  # letters and digits
+        ("hunter!hunter", True),  # letters and a symbol
+        ("402118734", True),  # nine digits: an account or a national number
+        ("DE89 3704 0044 0532 0130 00", True),  # a grouped number
+        ("abandon ability able about above absent", True),  # a phrase of many words
+        ("2-9-0-4", True),  # a dictated code: single digits joined by dashes
+        ("4711", False),  # a PIN: elsewhere it is a year, a room, a price
+        ("sunflower", False),  # a plain word: elsewhere it is a flower
+        ("12-34-56", False),  # six digits: elsewhere a date or a score
+    ],
+)
+def test_which_found_values_are_hidden_across_the_workspace(value: str, distinctive: bool) -> None:
+    assert workspace_value(value) is distinctive
+
+
+def test_a_known_value_is_a_secret_wherever_it_stands() -> None:
+    line = f"- Reset the cabin router; {VALUE} still works."
+    assert find_secrets([line]) == []  # no label, no shape rule: nothing here says it is a secret
+    (hit,) = find_secrets([line], known={VALUE: "S104"})
+    assert (hit.index, hit.code, hit.value) == (0, "S104", VALUE)
+    assert "another file" in hit.message
+    text, found = redact_text(f"# Log\n{line}\n", known={VALUE: "S104"})
+    assert VALUE not in text and "[redacted: S104] still works." in text
+    assert [(r.line, r.code) for r in found] == [(2, "S104")]
+    # a whole token only: a longer word that contains it is something else
+    assert find_secrets([f"see {VALUE}X and x{VALUE}"], known={VALUE: "S104"}) == []
+    # the person's word that a line is no secret still holds
+    assert find_secrets([f"{line} <!-- memgit: allow -->"], known={VALUE: "S104"}) == []
+
+
+def test_a_conversations_earlier_lines_are_context_for_the_next() -> None:
+    label = "wifi password:"
+    alone, _ = redact_text(VALUE)
+    assert alone == VALUE  # a value alone says nothing
+    after, found = redact_text(VALUE, before=[label])
+    assert VALUE not in after and found and found[0].line == 1
+    untouched, _ = redact_text(VALUE, before=["what a lovely evening"])
+    assert untouched == VALUE
+
+
+def test_every_output_hides_a_value_found_in_another_file(workspace: Path, tmp_path: Path) -> None:
+    write(workspace / "MEMORY.md", f"# Memory\n\n## Cabin\n\n- Cabin Wi-Fi password: {VALUE}\n")
+    day = (workspace / "memory").iterdir().__next__().name
+    write(workspace / "memory" / day, f"# Log\n\n- Reset the cabin router; {VALUE} still works.\n")
+    commit_all(workspace, "memory")  # no hook: the secrets are in, as after --no-verify
+
+    proc = memgit(workspace, "lint", "--all", "--json", env=BM25)
+    assert proc.returncode == 1, proc.stderr
+    findings = json.loads(proc.stdout)["findings"]
+    where = {(f["path"], f["line"]) for f in findings if f["code"].startswith("S")}
+    assert ("MEMORY.md", 5) in where
+    assert (f"memory/{day}", 3) in where, findings
+    cache = workspace / ".git" / "memgit" / "secret-values.json"
+    assert cache.is_file() and stat.S_IMODE(cache.stat().st_mode) == 0o600
+
+    context = memgit(workspace, "context", "--date", day.removesuffix(".md"), "--json", env=BM25)
+    assert context.returncode == 0, context.stderr
+    assert "cabin router" in context.stdout and VALUE not in context.stdout
+
+    out = tmp_path / "site"
+    built = memgit(workspace, "site", "build", "--scope", "public", "-o", str(out), env=BM25)
+    assert built.returncode == 0, built.stderr
+    holding = [p for p in out.rglob("*") if p.is_file() and VALUE.encode() in p.read_bytes()]
+    assert holding == []
+    assert any(b"cabin router" in p.read_bytes() for p in out.rglob("*.html"))
+
+    # the set follows the workspace: once the labelled line is gone, the other line is words again
+    write(workspace / "MEMORY.md", "# Memory\n\n## Cabin\n\n- The cabin has Wi-Fi.\n")
+    commit_all(workspace, "forget")
+    proc = memgit(workspace, "lint", "--all", "--json", env=BM25)
+    assert proc.returncode == 0, proc.stdout
+
+
+def test_capture_reads_the_turns_before_a_new_one(workspace: Path, tmp_path: Path) -> None:
+    """A question for a code in one turn, the code alone in the next, and a label ending a turn
+    with the value alone in the next: `memgit capture` stores neither value, though each turn
+    alone says nothing."""
+    records = [
+        {"speaker": "AI", "text": "Anotado. E qual vai ser o novo código do portão?"},
+        {"speaker": "Human", "text": "8-3-1-6"},
+        {"speaker": "Human", "text": "e o wifi da casa da praia:"},
+        {"speaker": "Human", "text": "Gaivota-Salgada-29"},
+        {"speaker": "AI", "text": "Guardado."},
+    ]
+    transcript = write(tmp_path / "chat.jsonl", "\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n")
+    proc = memgit(workspace, "capture", "--transcript", str(transcript), "--format", "generic", "--json", env=BM25)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    stored = (workspace / result["path"]).read_text(encoding="utf-8")
+    assert "8-3-1-6" not in stored and "Gaivota-Salgada-29" not in stored
+    assert "novo código do portão" in stored and "[redacted: S117]" in stored
