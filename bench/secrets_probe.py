@@ -143,7 +143,6 @@ def quick(corpus: Path, secrets: list[Secret], looks: list[LookAlike], outside: 
     """The lint's rules and redaction, in process, over the notes and the outside texts."""
     from memgit.lint import rules
     from memgit.lint.redact import redact_line, redact_text, secret_in_name
-
     from memgit.lint.secrets import find_secrets, workspace_value
 
     notes = corpus / "notes"
