@@ -14,6 +14,7 @@ logic. `memgit lint` on the work tree, and `--all` anywhere, judge every line.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 from collections.abc import Sequence
@@ -68,8 +69,6 @@ def output_settings(ws: Workspace) -> LintSettings:
     """`settings_for(ws)` with the secrets found anywhere in the workspace (`memgit.lint.known`):
     what every command that publishes or copies memory text redacts by, and `memgit lint` reports
     by, so a value found once is hidden wherever it stands."""
-    import dataclasses
-
     from memgit.lint.known import known_secrets
 
     settings = settings_for(ws)
@@ -93,9 +92,7 @@ def lint_workspace(
     files are checked whatever `paths` say (the framework passes added and modified files only),
     and line rules judge only the staged lines that differ from HEAD unless `every_line`.
     """
-    # The hook judges what a commit adds by its own words; a person's `memgit lint` also by the
-    # values found anywhere in the workspace (a scan of every memory file the first time).
-    settings = settings_for(ws) if staged else output_settings(ws)
+    settings = settings_for(ws)
     if any(not p for p in paths):
         raise PathRefused("an empty path names nothing; give a file or folder, or none to lint everything")
     wanted = [_repo_relative(ws, p, cwd or Path.cwd()) for p in paths]
@@ -106,10 +103,40 @@ def lint_workspace(
         _check_named(ws, paths, wanted, inputs)
     if staged and not every_line:  # the line rules read only the lines the commit adds or changes
         inputs = [_judging_changed_lines(item) for item in inputs]
-    findings = lint_files(inputs, settings, today or clock.today())
-    if staged and not every_line:
-        findings = on_changed_lines(findings, inputs)
+    if staged:  # the hook judges what a commit adds by its own words
+        findings = lint_files(inputs, settings, today or clock.today())
+        if not every_line:
+            findings = on_changed_lines(findings, inputs)
+    else:
+        findings = _with_known_values(ws, inputs, settings, today or clock.today())
     return LintReport(findings=findings, files_checked=len(inputs))
+
+
+def _with_known_values(
+    ws: Workspace, inputs: Sequence[LintInput], settings: LintSettings, today: date
+) -> list[Finding]:
+    """A person's `memgit lint`: every rule on each file, then the lines that hold a value found
+    in another memory file of the workspace (`memgit.lint.known`). The values these files hold
+    come from this very scan; only the files not linted here and not cached are read again."""
+    from memgit.git.trees import blob_id_of
+    from memgit.lint.known import known_secrets
+    from memgit.lint.rules import known_findings
+
+    found: dict[str, dict[str, str]] = {}
+    findings = lint_files(inputs, settings, today, found)
+    scanned = {blob_id_of(i.data): found[i.path] for i in inputs if i.data is not None and i.path in found}
+    known = known_secrets(ws, settings, scanned=scanned)
+    if not known:
+        return findings
+    with_known = dataclasses.replace(settings, known=known)
+    flagged: dict[str, set[int]] = {}
+    for finding in findings:
+        if finding.code.startswith("S"):
+            flagged.setdefault(finding.path, set()).add(finding.line)
+    for item in inputs:
+        findings.extend(known_findings(item, with_known, flagged.setdefault(item.path, set())))
+    findings.sort(key=lambda f: (f.path, f.line, f.code))
+    return findings
 
 
 def lint_history(ws: Workspace, revision: str = "HEAD") -> list[Finding]:

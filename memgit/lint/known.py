@@ -31,14 +31,24 @@ from memgit.workspace import Workspace
 CACHE_NAME = "secret-values.json"
 
 
-def known_secrets(ws: Workspace, settings: LintSettings, *, tree: str | None = None) -> dict[str, str]:
+def known_secrets(
+    ws: Workspace,
+    settings: LintSettings,
+    *,
+    tree: str | None = None,
+    scanned: Mapping[str, Mapping[str, str]] | None = None,
+) -> dict[str, str]:
     """Every distinctive value a secret rule finds in the workspace's memory files (HEAD's, the
     work tree's and, when given, `tree`'s: a site built from another commit), each with the rule
-    that found it."""
+    that found it. `scanned`: blob id -> the values a caller's own scan found in it (`memgit lint`
+    has run every rule on those files already), kept as they are."""
     blobs = _memory_blobs(ws, settings.max_file_bytes, tree)
     key = _settings_key(settings)
     cache_path = ws.data_dir / CACHE_NAME
     cached = _load(cache_path, key)
+    fresh = {blob: sorted([value, code] for value, code in values.items()) for blob, values in (scanned or {}).items()}
+    changed = any(cached.get(blob) != pairs for blob, pairs in fresh.items() if blob in blobs)
+    cached.update(fresh)
     missing = [blob for blob in blobs if blob not in cached]
     if missing:
         stored = [blob for blob in missing if blobs[blob] is None]
@@ -47,7 +57,7 @@ def known_secrets(ws: Workspace, settings: LintSettings, *, tree: str | None = N
             text = (blobs[blob] if blobs[blob] is not None else data.get(blob, b"")) or b""
             cached[blob] = _values_in(text, settings)
     kept = {blob: cached[blob] for blob in blobs}
-    if missing or len(kept) != len(cached):
+    if missing or changed or len(kept) != len(cached):
         _save(cache_path, key, kept)
     out: dict[str, str] = {}
     for pairs in kept.values():

@@ -224,15 +224,39 @@ class LintInput:
     lines: frozenset[int] | None = None
 
 
-def lint_files(inputs: Iterable[LintInput], settings: LintSettings, today: date) -> list[Finding]:
+def lint_files(
+    inputs: Iterable[LintInput], settings: LintSettings, today: date, found: dict[str, dict[str, str]] | None = None
+) -> list[Finding]:
+    """Every file's findings, sorted. `found`, when given, receives per path the distinctive
+    secret values the rules found there (value -> rule): what `memgit.lint.known` keeps, so a
+    command that lints every file need not scan them twice."""
     findings: list[Finding] = []
     for item in inputs:
-        findings.extend(lint_file(item, settings, today))
+        findings.extend(lint_file(item, settings, today, found))
     findings.sort(key=lambda f: (f.path, f.line, f.code))
     return findings
 
 
-def lint_file(item: LintInput, settings: LintSettings, today: date) -> list[Finding]:
+def known_findings(item: LintInput, settings: LintSettings, flagged: set[int]) -> list[Finding]:
+    """The lines of `item` that hold a value `settings.known` names (found in another file), each
+    line not in `flagged` (1-based lines that have a secret finding already) once."""
+    from memgit.lint.secrets import known_hits
+
+    if not settings.known or not item.is_memory or item.data is None or len(item.data) > settings.max_file_bytes:
+        return []
+    lines = item.data.decode("utf-8", errors="replace").split("\n")
+    raw: list[tuple[int, str, str, str]] = []
+    for hit in known_hits(lines, settings.known):
+        number = hit.index + 1
+        if number not in flagged and (item.lines is None or number in item.lines):
+            flagged.add(number)
+            raw.append((number, hit.code, hit.message, lines[hit.index]))
+    return _finish(item.path, raw, settings)
+
+
+def lint_file(
+    item: LintInput, settings: LintSettings, today: date, found: dict[str, dict[str, str]] | None = None
+) -> list[Finding]:
     raw: list[tuple[int, str, str, str]] = []  # (line, code, message, line text for allow)
     if not item.is_memory:
         if (
@@ -268,7 +292,9 @@ def lint_file(item: LintInput, settings: LintSettings, today: date) -> list[Find
 
     lines = text.split("\n")
     raw.extend(_conflict_markers(lines))
-    raw.extend(_secret_findings(lines, settings, item.lines))
+    raw.extend(
+        _secret_findings(lines, settings, item.lines, None if found is None else found.setdefault(item.path, {}))
+    )
     if not is_transcript:
         for number, line in enumerate(lines, start=1):
             if item.lines is not None and number not in item.lines:
@@ -309,16 +335,18 @@ def _line_of(data: bytes, offset: int) -> int:
 
 
 def _secret_findings(
-    lines: list[str], settings: LintSettings, only: frozenset[int] | None
+    lines: list[str], settings: LintSettings, only: frozenset[int] | None, found: dict[str, str] | None = None
 ) -> list[tuple[int, str, str, str]]:
     """Each secret rule's findings (`memgit.lint.secrets`, the rules every output redacts by), one a
     line (the first rule's: one finding a person fixes), on the lines in `only` (1-based) or all."""
-    from memgit.lint.secrets import find_secrets
+    from memgit.lint.secrets import find_secrets, workspace_value
 
     wanted = None if only is None else {number - 1 for number in only}
     out: list[tuple[int, str, str, str]] = []
     seen: set[int] = set()
     for hit in find_secrets(lines, entropy_threshold=settings.entropy_threshold, only=wanted, known=settings.known):
+        if found is not None and hit.value and settings.severity(hit.code) != OFF and workspace_value(hit.value):
+            found.setdefault(hit.value, hit.code)
         if hit.reported and hit.index not in seen and settings.severity(hit.code) != OFF:
             seen.add(hit.index)
             out.append((hit.index + 1, hit.code, hit.message, lines[hit.index]))

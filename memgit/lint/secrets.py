@@ -96,6 +96,13 @@ def _present(text: str, known: Mapping[str, str] | None) -> dict[str, Hit]:
     return {value: Hit(-1, code, _ELSEWHERE, value) for value, code in known.items() if value in text}
 
 
+def known_hits(lines: list[str], known: Mapping[str, str]) -> list[Hit]:
+    """Only the lines of `lines` holding a value `known` names, as whole tokens (the one check a
+    file needs once every rule has run on it without the workspace's values)."""
+    present = _present("\n".join(lines), known)
+    return _repeated(lines, [], None, present) if present else []
+
+
 def _repeated(
     lines: list[str], hits: list[Hit], wanted: Collection[int] | None, known: Mapping[str, Hit] | None = None
 ) -> list[Hit]:
