@@ -195,7 +195,7 @@ def find_value(line: str) -> tuple[str, str] | None:
 # A mark that identifiers, versions and file names never carry and passwords often do.
 _PASSWORD_MARK = re.compile(r"[!#$%&+?^~€£§]")
 # What a path, an assignment, an anchor, a template or a hash string has: no password of prose.
-_NOT_NEAR = re.compile(r"[/=*{}\\]|^#|\$.*\$")
+_NOT_NEAR = re.compile(r"[/=*{}\\]|^[#!]|--|\$.*\$")  # also an HTML comment's `<!--…-->` (memgit's markers)
 _NEAR_TOKEN = re.compile(r"[^\s,;()\[\]{}<>\"'`“”«»]{8,64}")
 #: How far after a password's label a word that can be nothing but a password still belongs to it.
 NEAR_CHARS = 60

@@ -112,3 +112,8 @@ def test_a_question_for_a_secret_answered_in_the_next_turn() -> None:
 def test_a_label_in_one_turn_and_the_value_alone_in_the_next() -> None:
     lines = turns(("user", "Wi-Fi da casa da praia:"), ("user", "Gaivota-Salgada-29"))
     assert [(hit.index, hit.value) for hit in find_secrets(lines)] == [(1, "Gaivota-Salgada-29")]
+
+
+def test_a_marker_after_a_password_sentence_is_no_password() -> None:
+    """memgit's own entry markers (`<!--mg:k…-->`) follow promoted lines, password sentences too."""
+    assert find_secrets(["- The staging database password rotates every Monday. <!--mg:k2626add4dc-->"]) == []

@@ -73,6 +73,10 @@ def values(line: str) -> list[str]:
     hits = find_secrets([line])
     if any(hit.value is None for hit in hits):
         return tokens
+    if any(hit.code == "S102" for hit in hits):
+        # a URL's password bounded by its own rule: the scanner's whole connection string beside
+        # it names the address too (a host is no secret, and escaped it is no longer its match)
+        hits = [hit for hit in hits if hit.code != "S114"]
     parts = [t for t in tokens if any(hit.value and t in hit.value for hit in hits)]
     if not parts:  # a code printed in short groups ("469 250"): the bounded value is the part
         parts = [hit.value for hit in hits if hit.value and re.search(r"\d", hit.value)]
