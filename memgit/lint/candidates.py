@@ -18,11 +18,11 @@ from memgit.lint.shapes import candidate_lines, may_match
 
 # What every secret rule needs on its line (`scan_secrets`): a run of 15+ token characters (every
 # token shape, an assigned value of 16+, detect-secrets' candidates of 24+), a PEM header, credentials
-# in a URL, a password word or a `-p` option. No alternative matches across a line break, and each
+# in a URL, a password word, `redis-cli` or a `-p` option. No alternative matches across a line break, and each
 # ends on the line it is about; a hypothesis test holds this to the rules.
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~")
 _MAYBE = re.compile(
-    r"[A-Za-z0-9+/=_\-.~]{15,}|-----BEGIN|://[^\s@]*@|(?i:p(?:ass(?:w|phrase)|wd))|(?:^|[^\S\n])-p",
+    r"[A-Za-z0-9+/=_\-.~]{15,}|-----BEGIN|://[^\s@]*@|(?i:p(?:ass(?:w|phrase)|wd)|redis-cli)|(?:^|[^\S\n])-p",
     re.MULTILINE,
 )
 
@@ -85,7 +85,7 @@ def _stem_bytes() -> tuple[bytes, ...]:
 # The fast path reads the text as UTF-8 bytes: a run of token characters shows as a run of b"a".
 _RUN = b"a" * 15
 _RUN_TABLE = bytes(ord("a") if chr(i) in _TOKEN_CHARS else ord(" ") for i in range(128)) + b" " * 128
-_WORDS = (b"passw", b"passphrase", b"pwd")
+_WORDS = (b"passw", b"passphrase", b"pwd", b"redis-cli")
 # Before a `-p` option: whitespace (str.isspace's ASCII ones), or any byte of a character outside
 # ASCII (some are spaces: taking them all only adds candidates).
 _BEFORE_OPTION = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f") | frozenset(range(128, 256))

@@ -106,6 +106,8 @@ _LOGIN_PASSWORD = re.compile(
     r"(?i)\b(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:[ \t]+registry)?)[ \t]+login|sshpass)\b"
     r"[^\n|;&]*?[ \t](?:-p|--password)[ =]+[\"']?([^\s\"'`]{4,})"
 )
+# redis-cli's `-a` / `--pass` is the password (elsewhere `-a` means "all").
+_REDIS_PASSWORD = re.compile(r"(?i)\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)[ =]+[\"']?([^\s\"'`]{4,})")
 _REFERENCE = re.compile(r"^[$%]|\$\{|[\[\](){}]|^(?:os|env|process|settings|config)\.")
 # A path: segments of name characters, none as long as a key (an AWS secret may start with "/").
 _PATH_LIKE = re.compile(r"^(?:/|\./|~/)(?:[\w.-]{1,19}(?:/|$))*$|://")
@@ -201,7 +203,18 @@ def _scan_named(line: str) -> list[tuple[str, str, str | None]]:
     near = labelled.password_near_label(line)
     if near is not None:
         return [("S117", f"a password a few words after its label ({_redact(near)}); remove it from memory", near)]
+    seed = _TOTP_SEED.search(line)
+    if seed is not None and sum(c.isdigit() for c in seed.group(1)) >= 2:
+        value = seed.group(1)
+        return [("S117", f"a 2FA secret near its word ({_redact(value)}); remove it from memory", value)]
     return []
+
+
+# A TOTP seed: 16 to 64 characters of base32 (capitals and 2-7) a few words after a 2FA word, in
+# whatever language the words between are ("2FA anahtarı …", "clé TOTP …").
+_TOTP_SEED = re.compile(
+    r"(?i:\b(?:2fa|totp|mfa|otp|authenticator|two[- ]factor))\b[^\n]{0,40}?(?<![A-Za-z0-9])([A-Z2-7]{16,64})(?![A-Za-z0-9])"
+)
 
 
 def _assignments(line: str) -> Iterator[re.Match[str]]:
@@ -225,6 +238,10 @@ def _assignments(line: str) -> Iterator[re.Match[str]]:
 # `PGPASSWORD='…' pg_restore`, `export API_TOKEN=…` (an environment variable named for a secret).
 _USER_OPTION = re.compile(r"(?:^|\s)(?:-u|--user)[ =][\"']?[^\s:'\"]*:([^\s'\"@]{4,})")
 _BASIC = re.compile(r"(?i)\bauthorization:?\s*[\"']?\s*basic\s+([A-Za-z0-9+/]{8,}={0,2})")
+# A framework's key as base64 key material in an environment file (`APP_KEY=base64:…`).
+_BASE64_KEY_VARIABLE = re.compile(
+    r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9_]*(?:KEY|SECRET)[ \t]*=[ \t]*[\"']?(base64:[A-Za-z0-9+/]{20,}={0,2})"
+)
 _SECRET_VARIABLE = re.compile(
     r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY)[ \t]*=[ \t]*"
     r"([\"']?)([^\s'\"]{6,})\1"
@@ -237,6 +254,8 @@ def _command_credential(line: str) -> str | None:
         value = match.group(1).rstrip(".,;")
         if not is_placeholder(value) and not _REFERENCE.search(value):
             return value
+    for match in _BASE64_KEY_VARIABLE.finditer(line):
+        return match.group(1)
     for match in _SECRET_VARIABLE.finditer(line):
         value = match.group(2).rstrip(".,;")
         spaced = re.search(r"[ \t]=|=[ \t]", match.group(0)) is not None
@@ -266,7 +285,7 @@ def _spelled_out_password(line: str) -> str | None:
     for match in _LOGIN_PAIR.finditer(line):
         if _paired_password(match.group(1).rstrip(".,;:!?)")):
             return match.group(1).rstrip(".,;:!?)")
-    for pattern in (_PASSWORD_TEXT, _PASSWORD_OPTION, _LOGIN_PASSWORD):
+    for pattern in (_PASSWORD_TEXT, _PASSWORD_OPTION, _LOGIN_PASSWORD, _REDIS_PASSWORD):
         for match in pattern.finditer(line):
             value = match.group(1).split(",")[0].rstrip(".,;:!?")
             if len(value) < 6 or is_placeholder(value) or _REFERENCE.search(value) or _PATH_LIKE.search(value):

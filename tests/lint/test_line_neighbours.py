@@ -117,3 +117,27 @@ def test_a_label_in_one_turn_and_the_value_alone_in_the_next() -> None:
 def test_a_marker_after_a_password_sentence_is_no_password() -> None:
     """memgit's own entry markers (`<!--mg:k…-->`) follow promoted lines, password sentences too."""
     assert find_secrets(["- The staging database password rotates every Monday. <!--mg:k2626add4dc-->"]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Redis full again: `redis-cli -h 10.0.3.12 -a Keks$Dose#31 info memory`", "Keks$Dose#31"),
+        ("APP_KEY=base64:Q2x1ZWxlc3NLZXlNYXRlcmlhbDEyMzQ1Njc4OTA=", "base64:Q2x1ZWxlc3NLZXlNYXRlcmlhbDEyMzQ1Njc4OTA="),
+        ("- Hetzner: 2FA anahtarı JBSWY3DPK5XXE3DE, yedek kodlar kasada", "JBSWY3DPK5XXE3DE"),
+    ],
+)
+def test_a_commands_password_a_base64_key_and_a_2fa_seed(text: str, value: str) -> None:
+    assert value not in hidden(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "redis-cli -a is deprecated on the command line; use REDISCLI_AUTH",
+        "APP_KEY=base64:YOUR_KEY_HERE",
+        "Enable 2FA for the account ABCDEFGHIJKLMNOP",  # capitals alone, no base32 digit
+    ],
+)
+def test_what_only_looks_like_a_commands_password_a_key_or_a_seed(text: str) -> None:
+    assert find_secrets([text]) == []
