@@ -79,7 +79,7 @@ def values(line: str) -> list[str]:
         hits = [hit for hit in hits if hit.code != "S114"]
     parts = [t for t in tokens if any(hit.value and t in hit.value for hit in hits)]
     if not parts:  # a code printed in short groups ("469 250"): the bounded value is the part
-        parts = [hit.value for hit in hits if hit.value and re.search(r"\d", hit.value)]
+        parts = [hit.value for hit in hits if hit.value and (re.search(r"\d", hit.value) or hit.code == "S102")]
     assert parts, (line, hits)  # the rule's value holds the generated part, not some other token
     return parts
 
