@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from memgit.errors import MemgitError
 from memgit.git.trees import TreeReads, is_object_id
@@ -312,9 +313,25 @@ class HistoryReads(TreeReads):
         """A commit of the work tree's uncommitted edits to tracked files (`git stash create`), or None.
 
         No branch, ref or file changes: the commit is a dangling object git collects in time. The site
-        preview builds from it so edits show before they are committed.
+        preview builds from it so edits show before they are committed. `git stash create` refreshes
+        the index it reads and takes `index.lock` to do so, which makes a person's `git commit` beside
+        the preview fail; so it works on a copy of the index, and the real one is never locked.
         """
-        proc = self.run("stash", "create", "memgit site preview: uncommitted changes")
+        import shutil
+        import tempfile
+
+        located = self.run("rev-parse", "--git-path", "index")
+        index = Path(self.root, located.stdout.decode().strip()) if located.returncode == 0 else None
+        with tempfile.TemporaryDirectory(prefix="memgit-preview-") as scratch:
+            extra = None
+            if index is not None and index.is_file():
+                copy = Path(scratch) / "index"
+                try:
+                    shutil.copyfile(index, copy)
+                    extra = {"GIT_INDEX_FILE": str(copy)}
+                except OSError:
+                    return None  # the index is being replaced: the next rebuild tries again
+            proc = self.run("stash", "create", "memgit site preview: uncommitted changes", extra_env=extra)
         text = proc.stdout.decode().strip()
         return text if proc.returncode == 0 and text else None
 
