@@ -77,32 +77,17 @@ def redact_lines(
     severities: Mapping[str, str] | None = None,
     candidates: list[int] | None = None,
     known: Mapping[str, str] | None = None,
-    before: Sequence[str] = (),
 ) -> tuple[list[str], list[Redaction]]:
     """Each secret on `lines` replaced; a private key block replaced from BEGIN through END.
 
     Returns a new list of the same length and the redactions, one per flagged line (a key block
     reports its BEGIN line once: one finding a person fixes, as the lint reports it). `known`: the
-    values found elsewhere in the workspace (`memgit.lint.known`), hidden here too. `before`: the
-    lines that came just before these (a conversation's earlier turns), which the rules read for
-    context ("what's the wifi?" ... "it's Fj0rd-Blue-77") but which are neither changed nor returned.
+    values found elsewhere in the workspace (`memgit.lint.known`) or in a conversation's earlier
+    turns (`turn_secrets`), hidden here too.
     """
-    if before:
-        hits = [
-            Hit(hit.index - len(before), hit.code, hit.message, hit.value, hit.reported)
-            for hit in find_secrets(
-                [*before, *lines],
-                entropy_threshold=entropy_threshold,
-                severities=severities,
-                only=range(len(before), len(before) + len(lines)),
-                known=known,
-            )
-            if hit.index >= len(before)
-        ]
-    else:
-        hits = find_secrets(
-            lines, entropy_threshold=entropy_threshold, severities=severities, candidates=candidates, known=known
-        )
+    hits = find_secrets(
+        lines, entropy_threshold=entropy_threshold, severities=severities, candidates=candidates, known=known
+    )
     out = list(lines)
     found: list[Redaction] = []
     by_line: dict[int, list[Hit]] = {}
@@ -144,7 +129,6 @@ def redact_text(
     entropy_threshold: float = 3.5,
     severities: Mapping[str, str] | None = None,
     known: Mapping[str, str] | None = None,
-    before: Sequence[str] = (),
 ) -> tuple[str, list[Redaction]]:
     """`redact_lines` over a whole text, keeping its line endings (CRLF stays CRLF).
 
@@ -159,7 +143,6 @@ def redact_text(
         severities=severities,
         candidates=text_candidates(text),
         known=known,
-        before=before,
     )
     if not found and redacted == bare:
         return text, []

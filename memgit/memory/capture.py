@@ -148,14 +148,11 @@ def stored_keys(text: str) -> set[str]:
     return keys
 
 
-def render_turn(
-    turn: Turn, settings: LintSettings, before: Sequence[str] = (), earlier: Sequence[Turn] = ()
-) -> tuple[str, list[str]]:
+def render_turn(turn: Turn, settings: LintSettings, earlier: Sequence[Turn] = ()) -> tuple[str, list[str]]:
     """One stored line for `turn`, secrets redacted by the lint's rules, and the rules that fired.
-    `before`: the last lines of the conversation's earlier turns, which the rules read for context
-    (a label ending the turn before makes the value alone in this one a secret), never stored from
-    here; `earlier`: those turns whole, for the rules that read a conversation as turns (a question
-    for a code, answered here).
+    `earlier`: the conversation's turns just before it, which the rules that read a conversation
+    use as context (a question for a code answered here, a label ending the turn before), never
+    stored from here.
 
     Redaction runs on the text (a flagged value of it becomes `[redacted: RULE]`); the encoded
     JSON line is then checked again, since JSON puts a multi-line text on one line and a rule may
@@ -171,7 +168,6 @@ def render_turn(
         entropy_threshold=settings.entropy_threshold,
         severities=settings.severities,
         known={**settings.known, **asked},
-        before=before,
     )
     codes = [r.code for r in found]
     line = _encode(turn, text)
@@ -184,18 +180,9 @@ def render_turn(
     return line, codes
 
 
-#: How much of the conversation before a turn its redaction reads: enough for a question and its
-#: answer, a label in one turn and the value in the next, not a whole session's every time.
+#: How many turns before a new one its redaction reads: a question and its answer, a label in one
+#: turn and the value in the next, not a whole session's every time.
 CONTEXT_TURNS = 3
-CONTEXT_LINES = 12
-
-
-def earlier_lines(turns: Sequence[Turn], at: int) -> list[str]:
-    """The last lines of the (up to) `CONTEXT_TURNS` turns before `turns[at]`, oldest first."""
-    out: list[str] = []
-    for turn in turns[max(0, at - CONTEXT_TURNS) : at]:
-        out += turn.text.split("\n")
-    return out[-CONTEXT_LINES:]
 
 
 def _redacted_record(line: str, settings: LintSettings) -> str | None:
@@ -405,7 +392,7 @@ def _commit_and_write(
         for turn in new:
             at = position[id(turn)]
             earlier = turns[max(0, at - CONTEXT_TURNS) : at]
-            line, codes = render_turn(turn, settings, earlier_lines(turns, at), earlier)
+            line, codes = render_turn(turn, settings, earlier)
             lines.append(line)
             fired.update(codes)
         result.redacted = dict(sorted(fired.items()))

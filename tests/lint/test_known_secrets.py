@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memgit.lint.redact import redact_text
+from memgit.lint.redact import redact_text, turn_secrets
 from memgit.lint.secrets import find_secrets, workspace_value
 from tests.helpers import commit_all, memgit, write
 from tests.site.helpers import BM25
@@ -55,14 +55,14 @@ def test_a_known_value_is_a_secret_wherever_it_stands() -> None:
     assert find_secrets([f"{line} <!-- memgit: allow -->"], known={VALUE: "S104"}) == []
 
 
-def test_a_conversations_earlier_lines_are_context_for_the_next() -> None:
-    label = "wifi password:"
-    alone, _ = redact_text(VALUE)
-    assert alone == VALUE  # a value alone says nothing
-    after, found = redact_text(VALUE, before=[label])
-    assert VALUE not in after and found and found[0].line == 1
-    untouched, _ = redact_text(VALUE, before=["what a lovely evening"])
-    assert untouched == VALUE
+def test_a_conversations_earlier_turns_are_context_for_the_next() -> None:
+    assert redact_text(VALUE)[0] == VALUE  # a value alone says nothing
+    found = turn_secrets([("user", "wifi password:"), ("user", VALUE)])
+    assert found == {VALUE: "S117"}
+    after, redacted = redact_text(VALUE, known=found)
+    assert VALUE not in after and redacted and redacted[0].line == 1
+    assert turn_secrets([("user", "what a lovely evening"), ("user", VALUE)]) == {}
+    assert turn_secrets([("user", VALUE)]) == {}  # no turn before: nothing to read
 
 
 def test_every_output_hides_a_value_found_in_another_file(workspace: Path, tmp_path: Path) -> None:
@@ -116,3 +116,21 @@ def test_capture_reads_the_turns_before_a_new_one(workspace: Path, tmp_path: Pat
     stored = (workspace / result["path"]).read_text(encoding="utf-8")
     assert "8-3-1-6" not in stored and "Gaivota-Salgada-29" not in stored
     assert "novo código do portão" in stored and "[redacted: S117]" in stored
+
+
+def test_lint_reads_a_committed_transcript_as_a_conversation(workspace: Path) -> None:
+    """`memgit lint` on a session file: a code given as the answer to the question before it is
+    named on its line, and the assistant's turn that repeats it too."""
+    records = [
+        {"role": "assistant", "content": "Anotado. E qual vai ser o novo código do portão?"},
+        {"role": "user", "content": "8-3-1-6"},
+        {"role": "assistant", "content": "Guardado: portão com 8-3-1-6 a partir de amanhã."},
+        {"role": "user", "content": "How many guests on Friday?"},
+    ]
+    write(workspace / "sessions" / "chat.jsonl", "\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n")
+    commit_all(workspace, "session")
+    proc = memgit(workspace, "lint", "--all", "--json", env=BM25)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = sorted(f["line"] for f in json.loads(proc.stdout)["findings"] if f["path"] == "sessions/chat.jsonl")
+    assert lines == [2, 3]
+    assert "8-3-1" not in proc.stdout  # a finding never echoes the value
