@@ -38,8 +38,10 @@ class IndexOptions:
         switch(
             "--fill-in-background",
             Work.FILL,
-            help="Only embed the vectors left pending, at a low priority, giving way to a foreground `memgit index`; "
-            "what a hook starts (detached) after a checkout far back. Logs to .git/memgit/fill.log.",
+            help="Only do what indexing leaves to the background, at a low priority: embed the vectors left pending "
+            "(giving way to a foreground `memgit index`) and, in a clone never scanned, find the secrets in its "
+            "memory files once (what every output redacts). What a hook or `memgit index` starts, detached. "
+            "Logs to .git/memgit/fill.log.",
         ),
         switch("--full", Work.FULL, help="Rebuild from scratch (the embedding cache is kept)."),
     )
@@ -78,7 +80,7 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
         raise click.UsageError("--reembed goes with --verify (it says how much of the check embeds again)")
     ws = workspace_from(ctx, writes="`memgit index`")
     if opts.work is Work.FILL:
-        _background_fill(ws)
+        _background_work(ws)
         return
     # Once the index is written and closed, freeing every module at exit is ~10 ms of nothing:
     # a sixth of a one-file update's own cost (docs/PERFORMANCE.md).
@@ -86,7 +88,10 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     say = None if opts.output is not Output.TEXT else _searchable_now
     worktree = ws.config.search.worktree if opts.worktree is None else opts.worktree
     report, filled = build_index(ws, full=opts.work is Work.FULL, worktree=worktree, wait=opts.wait, on_text=say)
+    from memgit.githooks.run import start_background_work
     from memgit.memory.adopt import coverage_notice
+
+    start_background_work(ws, fill=False)  # a clone's first scan for secrets, when none was made
 
     if (outside := coverage_notice(ws, report.tree, fresh=report.mode == "full")) is not None:
         report.notices.append(outside)
@@ -222,20 +227,53 @@ def _fill_vectors(ws: Any, lazy: Any, report: Any, wait: float) -> Any:
         clear_yield(ws)
 
 
-def _background_fill(ws: Any) -> None:
-    """A hook's detached fill: low priority, one log line when it ends, never an error exit
-    (nobody reads it but the log)."""
+def _background_work(ws: Any) -> None:
+    """A detached run after indexing: low priority, one log line a part, never an error exit
+    (nobody reads it but the log). First the secrets scan a clone never made (quick, and what the
+    next `memgit context` or capture would wait for), then the vectors left pending."""
     import contextlib
     import os
     import time
 
-    from memgit.index.fill import FillBusy, asked_to_yield
-    from memgit.index.freshen import fill
-    from memgit.index.open import open_embedder
-
     started = time.time()
     with contextlib.suppress(OSError):
         os.nice(10)
+    _warm_known_secrets(ws)
+    _fill_in_background(ws, started)
+
+
+def _warm_known_secrets(ws: Any) -> None:
+    import time
+
+    from memgit.lint.files import output_settings
+    from memgit.lint.known import warmed
+
+    if warmed(ws):
+        return
+    began = time.monotonic()
+    try:
+        values = len(output_settings(ws).known)
+    except Exception as exc:  # a detached process: one line in its log; the next command scans
+        click.echo(f"memgit scan: stopped ({type(exc).__name__}: {exc})", err=True)
+        return
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    click.echo(
+        f"{stamp} memgit scan: the memory files scanned for secrets in {time.monotonic() - began:.1f}s "
+        f"({values} distinct values every output hides)",
+        err=True,
+    )
+
+
+def _fill_in_background(ws: Any, started: float) -> None:
+    import time
+
+    from memgit.index.fill import FillBusy, asked_to_yield, pending_total
+    from memgit.index.freshen import fill
+    from memgit.index.open import open_embedder
+
+    pending, model = pending_total(ws)
+    if not pending or not model:
+        return  # started for the scan only
     embedder, why = open_embedder(ws)
     if embedder is None:
         click.echo(f"memgit fill: no model ({why}); nothing filled", err=True)

@@ -113,7 +113,9 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     started = time.monotonic()
     report = freshen(ws, Policy.HOOK, known=known)
     took = time.monotonic() - started
-    filler = start_background_fill(ws) if report.pending_vectors and report.model_id else None
+    fill = bool(report.pending_vectors and report.model_id)
+    started_pid = start_background_work(ws, fill=fill)
+    filler = started_pid if fill else None
     # A few vectors of a small commit left to the background fill are not worth a line in git's
     # output; many paths (a checkout far back, a large merge) are, when slow or deferred.
     if report.changed_paths >= SAY_PATHS and (report.deferred or took > SAY_AFTER_SECONDS):
@@ -166,18 +168,25 @@ def _deferred_line(report: Any, took: float, filler: int | None) -> str:
     return f"{text}; {report.pending_vectors} chunk vectors are pending (embedding them would hold up git): {later}"
 
 
-def start_background_fill(ws: Any) -> int | None:
+def start_background_work(ws: Any, *, fill: bool) -> int | None:
     """Start `memgit index --fill-in-background` detached (its own session, no terminal), at a
-    lower priority, when this environment can load the model (the pre-commit framework's own
-    virtualenv cannot: no llama extra); returns its pid, or None when none was started
-    (`MEMGIT_BACKGROUND_FILL=0`, `MEMGIT_EMBEDDING=none`, no model package). It takes the fill lock and exits at once
-    when another fill runs."""
+    lower priority, when there is work for it; returns its pid, or None when none was started.
+    Its work: the vectors left pending (`fill`), when this environment can load the model (the
+    pre-commit framework's own virtualenv cannot: no llama extra), and a first scan of the memory
+    files for secrets when this clone has none under this version (`memgit.lint.known.warmed`),
+    which the first command that prints memory would otherwise make its user wait for.
+    `MEMGIT_BACKGROUND_FILL=0` turns it off. It takes the fill lock and exits at once when another
+    fill runs."""
     import importlib.util
     import subprocess
 
-    if os.environ.get(BACKGROUND_ENV, "1") == "0" or os.environ.get("MEMGIT_EMBEDDING", "").strip().lower() == "none":
+    from memgit.lint.known import warmed
+
+    if os.environ.get(BACKGROUND_ENV, "1") == "0":
         return None
-    if importlib.util.find_spec("llama_cpp") is None:
+    embedding_off = os.environ.get("MEMGIT_EMBEDDING", "").strip().lower() == "none"
+    can_fill = fill and not embedding_off and importlib.util.find_spec("llama_cpp") is not None
+    if not can_fill and warmed(ws):
         return None
     log = ws.data_dir / "fill.log"
     try:

@@ -20,15 +20,36 @@ import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memgit import __version__
 from memgit.core.atomic import atomic_write
 from memgit.git.trees import blob_id_of
-from memgit.lint.rules import LintSettings
-from memgit.lint.secrets import find_secrets, workspace_value
-from memgit.workspace import Workspace
+
+if TYPE_CHECKING:  # the rules are imported when a scan runs: `warmed` is asked by every commit's hook
+    from memgit.lint.rules import LintSettings
+    from memgit.workspace import Workspace
 
 CACHE_NAME = "secret-values.json"
+
+
+def warmed(ws: Workspace) -> bool:
+    """Whether this clone's memory files were scanned by this version of memgit already, so that
+    a command scans only the files changed since. Asked by the hooks and `memgit index` to decide
+    whether to warm the cache behind the user's back (a first scan is ~12 s per 100k lines, which
+    the first `memgit context` of a fresh clone or a new version would otherwise make a person or
+    an agent host wait for). It reads the cache's first bytes only, where `_save` puts the version;
+    a change of the `[lint]` settings is not seen here and costs the next command one scan."""
+    try:
+        with open(ws.data_dir / CACHE_NAME, "rb") as cache:
+            head = cache.read(len(_head()))
+    except OSError:
+        return False
+    return head == _head()
+
+
+def _head() -> bytes:
+    return ('{"version": ' + json.dumps(__version__) + ",").encode()
 
 
 def known_secrets(
@@ -67,6 +88,8 @@ def known_secrets(
 
 
 def _values_in(data: bytes, settings: LintSettings) -> list[list[str]]:
+    from memgit.lint.secrets import find_secrets, workspace_value
+
     lines = data.decode("utf-8", errors="replace").split("\n")
     hits = find_secrets(lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
     found = {hit.value: hit.code for hit in hits if hit.value and workspace_value(hit.value)}
@@ -118,7 +141,9 @@ def _load(path: Path, key: str) -> dict[str, list[list[str]]]:
 
 
 def _save(path: Path, key: str, blobs: dict[str, list[list[str]]]) -> None:
-    text = json.dumps({"key": key, "blobs": blobs}, ensure_ascii=False, sort_keys=True)
+    # The version first, as `warmed` reads it; the blobs in order, so that a rerun writes the same bytes.
+    ordered = {"version": __version__, "key": key, "blobs": {blob: blobs[blob] for blob in sorted(blobs)}}
+    text = json.dumps(ordered, ensure_ascii=False)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, text.encode("utf-8"), durable=False, mode=0o600)

@@ -9,14 +9,20 @@ conversation's earlier turns are context for the next one's redaction too. The v
 from __future__ import annotations
 
 import json
+import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from memgit import __version__
+from memgit.githooks.run import start_background_work
+from memgit.lint.known import warmed
 from memgit.lint.redact import redact_text, turn_secrets
 from memgit.lint.secrets import find_secrets, workspace_value
-from tests.helpers import commit_all, memgit, write
+from memgit.workspace import Workspace
+from tests.helpers import commit_all, git, memgit, wait_until, write
 from tests.site.helpers import BM25
 
 VALUE = "Fj0rd-Blue-77"
@@ -134,3 +140,39 @@ def test_lint_reads_a_committed_transcript_as_a_conversation(workspace: Path) ->
     lines = sorted(f["line"] for f in json.loads(proc.stdout)["findings"] if f["path"] == "sessions/chat.jsonl")
     assert lines == [2, 3]
     assert "8-3-1" not in proc.stdout  # a finding never echoes the value
+
+
+def test_a_clone_is_scanned_for_secrets_behind_the_users_back(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first command that prints memory would scan every memory file (~12 s per 100k lines)
+    while a person or an agent host waits: a memory commit's hook, and `memgit index`, start the
+    scan detached when this clone has none under this version, and start nothing once it has."""
+    cache = workspace / ".git" / "memgit" / "secret-values.json"
+    log = workspace / ".git" / "memgit" / "fill.log"
+    env = {**BM25, "MEMGIT_BACKGROUND_FILL": "1"}
+    assert memgit(workspace, "hooks", "install", env=env).returncode == 0
+    write(workspace / "MEMORY.md", f"# Memory\n\n## Cabin\n\n- Cabin Wi-Fi password: {VALUE}\n")
+    git(workspace, "add", "-A")
+    proc = subprocess.run(
+        ["git", "commit", "-qm", "cabin", "--no-verify"],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
+    assert proc.returncode == 0, proc.stderr
+    wait_until(lambda: log.is_file() and "memgit scan:" in log.read_text(), "the background scan ended")
+    assert json.loads(cache.read_text())["version"] == __version__
+    assert any(value == VALUE for pairs in json.loads(cache.read_text())["blobs"].values() for value, _ in pairs)
+    assert "1 distinct values" in log.read_text()
+
+    # warm: a hook with no vectors to fill starts nothing
+    monkeypatch.setenv("MEMGIT_BACKGROUND_FILL", "1")
+    assert warmed(Workspace.discover(workspace))
+    assert start_background_work(Workspace.discover(workspace), fill=False) is None
+
+    # a new version of memgit (the cache names the one that wrote it): `memgit index` starts a scan
+    data = json.loads(cache.read_text())
+    cache.write_text(json.dumps({**data, "version": "0.0.0", "key": "written by 0.0.0"}))
+    assert memgit(workspace, "index", env=env).returncode == 0
+    wait_until(lambda: log.read_text().count("memgit scan:") == 2, "the scan that `memgit index` started ended")
+    assert json.loads(cache.read_text())["version"] == __version__
