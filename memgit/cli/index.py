@@ -254,18 +254,16 @@ def _warm_known_secrets(ws: Any) -> None:
     try:
         values = len(output_settings(ws).known)
     except Exception as exc:  # a detached process: one line in its log; the next command scans
-        click.echo(f"memgit scan: stopped ({type(exc).__name__}: {exc})", err=True)
+        _log("scan", f"stopped ({type(exc).__name__}: {exc})")
         return
-    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-    click.echo(
-        f"{stamp} memgit scan: the memory files scanned for secrets in {time.monotonic() - began:.1f}s "
+    _log(
+        "scan",
+        f"the memory files scanned for secrets in {time.monotonic() - began:.1f}s "
         f"({values} distinct values every output hides)",
-        err=True,
     )
 
 
 def _fill_in_background(ws: Any, started: float) -> None:
-    import time
 
     from memgit.index.fill import FillBusy, asked_to_yield, pending_total
     from memgit.index.freshen import fill
@@ -276,21 +274,27 @@ def _fill_in_background(ws: Any, started: float) -> None:
         return  # started for the scan only
     embedder, why = open_embedder(ws)
     if embedder is None:
-        click.echo(f"memgit fill: no model ({why}); nothing filled", err=True)
+        _log("fill", f"no model ({why}); nothing filled")
         return
     try:
         done = fill(ws, Policy.HOOK, embedder, stop=lambda: asked_to_yield(ws, started))
     except FillBusy:
         return
     except Exception as exc:  # a detached process: one line in its log, the index as it was
-        click.echo(f"memgit fill: stopped ({type(exc).__name__}: {exc})", err=True)
+        _log("fill", f"stopped ({type(exc).__name__}: {exc})")
         return
-    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-    click.echo(
-        f"{stamp} memgit fill: {done.filled} vectors published ({done.embedded} embedded) in {done.seconds:.1f}s, "
+    _log(
+        "fill",
+        f"{done.filled} vectors published ({done.embedded} embedded) in {done.seconds:.1f}s, "
         f"{done.pending} pending, stopped: {done.stopped}",
-        err=True,
     )
+
+
+def _log(part: str, text: str) -> None:
+    """One line of the background run's log (`fill.log`), stamped: nobody watches it as it runs."""
+    import time
+
+    click.echo(f"{time.strftime('%Y-%m-%d %H:%M:%S')} memgit {part}: {text}", err=True)
 
 
 def _print_verification(verification: Any, quiet: bool) -> None:
