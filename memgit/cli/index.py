@@ -264,7 +264,6 @@ def _warm_known_secrets(ws: Any) -> None:
 
 
 def _fill_in_background(ws: Any, started: float) -> None:
-
     from memgit.index.fill import FillBusy, asked_to_yield, pending_total
     from memgit.index.freshen import fill
     from memgit.index.open import open_embedder

@@ -78,7 +78,10 @@ def known_secrets(
             text = (blobs[blob] if blobs[blob] is not None else data.get(blob, b"")) or b""
             cached[blob] = _values_in(text, settings)
     kept = {blob: cached[blob] for blob in blobs}
-    if missing or changed or len(kept) != len(cached):
+    # Saved also when nothing changed but the file does not start as `warmed` reads it (none yet
+    # in a workspace with no memory file, or one an earlier memgit wrote): else every memory
+    # commit's hook would start a background scan that finds nothing to do and writes nothing.
+    if missing or changed or len(kept) != len(cached) or not warmed(ws):
         _save(cache_path, key, kept)
     out: dict[str, str] = {}
     for pairs in kept.values():

@@ -165,6 +165,12 @@ def test_a_clone_is_scanned_for_secrets_behind_the_users_back(workspace: Path, m
     assert any(value == VALUE for pairs in json.loads(cache.read_text())["blobs"].values() for value, _ in pairs)
     assert "1 distinct values" in log.read_text()
 
+    # a cache of the same key in the layout an earlier memgit wrote (the key first) is rewritten by
+    # the next command that asks, so that hooks stop starting scans
+    data = json.loads(cache.read_text())
+    cache.write_text(json.dumps({"blobs": data["blobs"], "key": data["key"]}, sort_keys=True))
+    assert not warmed(Workspace.discover(workspace))
+    assert memgit(workspace, "context", env=BM25).returncode == 0
     # warm: a hook with no vectors to fill starts nothing
     monkeypatch.setenv("MEMGIT_BACKGROUND_FILL", "1")
     assert warmed(Workspace.discover(workspace))
