@@ -107,6 +107,27 @@ paths_may_be_memory() {
     [ "$found" = 0 ] || { [ "$visible" = 0 ] && config_widens_memory; }
 }
 
+# Does a staged path name a note outside a hidden folder (Markdown or plain text)? The lint reads
+# every such note for secrets, memory or not (a `people.md` beside the memory files is pushed too).
+paths_hold_notes() {
+    old_ifs=$IFS
+    IFS=$nl
+    set -f
+    found=1
+    for path in $1; do
+        case $path in
+            .*|*/.*) continue ;;
+            *.[Mm][Dd]|*.[Mm][Aa][Rr][Kk][Dd][Oo][Ww][Nn]|*.[Tt][Xx][Tt])
+                found=0
+                break
+                ;;
+        esac
+    done
+    set +f
+    IFS=$old_ifs
+    return "$found"
+}
+
 # Does memgit.toml (the work tree's, which memgit reads) set `extra_paths`, in any TOML spelling
 # (`[memory]` table, dotted `memory.extra_paths`, inline table, quoted or escaped key)? Comment
 # lines do not count; an unreadable file does. One `grep`, only for commits that stage files.
@@ -122,7 +143,7 @@ if [ "$MEMGIT_BLOCKING" = 1 ]; then
     # so a file moved into or out of the memory paths is seen on both sides. A git failure (say,
     # an unborn HEAD it cannot diff) means "ask Python".
     if staged=$(git -c core.quotePath=true diff --cached --name-only --no-renames 2>/dev/null) &&
-        ! paths_may_be_memory "$staged"; then
+        ! paths_may_be_memory "$staged" && ! paths_hold_notes "$staged"; then
         exit "$legacy_status"
     fi
     run_memgit "$@" >&2

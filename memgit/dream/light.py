@@ -69,12 +69,12 @@ def path_reason(path: str, known: Mapping[str, str] | None = None) -> str | None
         return "dream output"
     if path == "MEMORY.md":
         return "already long-term"
+    if secret_in_name(path, known):  # its name would be shown with whatever came of it
+        return "a secret in the file's name"
     if is_transcript(path):
         return None  # a session's turns, read line by line (turns.py)
     if not path.endswith(".md"):
         return "not a Markdown note"
-    if secret_in_name(path, known):  # its name would be shown with whatever came of it
-        return "a secret in the file's name"
     return None
 
 

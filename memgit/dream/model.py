@@ -13,6 +13,7 @@ from memgit.dream.decisions import Decision
 from memgit.dream.entries import EntryRecord
 from memgit.dream.scoring import Components
 from memgit.ledger.lines import Recall
+from memgit.lint.redact import shown_path
 from memgit.lint.rules import LintSettings
 
 #: (texts, other texts) -> similarity matrix as nested lists, values in [-1, 1].
@@ -161,7 +162,7 @@ class Candidate:
         e = self.entry
         return {
             "key": self.key,
-            "source": f"{e.path}:{e.start}-{e.end}",
+            "source": f"{shown_path(e.path)}:{e.start}-{e.end}",  # a name never shows a secret it holds
             "text": e.shown or e.text,
             "entry": None if e.rejected and e.rejected.startswith("junk: ") else e.fact,
             "changes": list(e.changes),

@@ -20,6 +20,8 @@ from pathlib import Path
 from memgit.git.trees import GITLINK_MODE, Entry, is_object_id
 
 CONFIG_NAME = "memgit.toml"
+#: The lint's `NOTE_SUFFIXES` (a test holds them equal), not imported: the rules cost more than this answer.
+_NOTE_SUFFIXES = (".md", ".markdown", ".txt")
 _MAY_BE_MEMORY = re.compile(r"memor[yi]|user\.md$|\.jsonl$|[0-9]{4}-[0-9]{2}-[0-9]{2}\.|^memgit\.toml$", re.IGNORECASE)
 #: What `git` quotes with core.quotePath on: control characters, non-ASCII, `"` and `\`.
 _QUOTED = re.compile(r'[^\x20-\x7e]|["\\]')
@@ -50,6 +52,14 @@ def paths_may_be_memory(paths: Iterable[str], root: Path) -> bool:
     return bool(visible) and config_widens_memory(root)
 
 
+def paths_hold_notes(paths: Iterable[str]) -> bool:
+    """True when any of `paths` is a Markdown or text note outside a hidden folder: the lint reads
+    every such note for secrets, memory or not (the shell hook's `paths_hold_notes`)."""
+    return any(
+        p.lower().endswith(_NOTE_SUFFIXES) and not any(part.startswith(".") for part in p.split("/")) for p in paths
+    )
+
+
 def is_work_tree_top(cwd: Path) -> bool:
     """Hooks run in the work tree's top folder; elsewhere (a manual run in a subfolder) the
     relative names and `memgit.toml` are not where this module looks, so it does not answer."""
@@ -67,7 +77,7 @@ def lint_can_skip(args: list[str], cwd: Path) -> bool:
     for arg in args:
         if arg.startswith("-") or Path(arg).is_absolute() or ".." in Path(arg).parts or (cwd / arg).is_dir():
             return False
-    if paths_may_be_memory(args, cwd):
+    if paths_may_be_memory(args, cwd) or paths_hold_notes(args):
         return False
     # The framework never names a deleted file, but a staged deletion of a past daily log must
     # still be linted (D302): one `git diff` for the staged deletions, judged by the same rule.

@@ -30,6 +30,7 @@ from memgit.lint.rules import (
     Finding,
     LintInput,
     LintSettings,
+    is_note_text,
     lint_files,
     resolve_settings,
 )
@@ -183,7 +184,7 @@ def _judging_changed_lines(item: LintInput) -> LintInput:
     """`item` with its line rules limited to the lines it changes (a new file: every line)."""
     import dataclasses
 
-    if not item.is_memory or item.data is None:
+    if not (item.is_memory or is_note_text(item.path)) or item.data is None:
         return item
     return dataclasses.replace(item, lines=changed_lines(item.previous, item.data))
 
@@ -270,12 +271,13 @@ def _staged_inputs(ws: Workspace, wanted: Sequence[str], index_file: Path | None
             continue  # symlinks and submodules carry no text of their own
         chosen.append((path, new, old, is_memory))
     # Every blob the checks read, from one `git cat-file --batch` (no pygit2 on a commit's path).
-    wanted_blobs = [e.blob for _, new, old, memory in chosen if memory for e in (new, old) if e and e.is_regular]
+    read = {path for path, _, _, memory in chosen if memory or is_note_text(path)}
+    wanted_blobs = [e.blob for path, new, old, _ in chosen if path in read for e in (new, old) if e and e.is_regular]
     blobs = ws.git.read_blobs(wanted_blobs)
     inputs = []
     for path, new, old, is_memory in chosen:
-        data = (blobs[new.blob] if is_memory else b"") if new is not None else None
-        previous = blobs[old.blob] if is_memory and old and old.is_regular else None
+        data = (blobs[new.blob] if path in read else b"") if new is not None else None
+        previous = blobs[old.blob] if path in read and old and old.is_regular else None
         inputs.append(LintInput(path, data, previous, is_memory))
     return inputs
 
@@ -296,7 +298,7 @@ def _worktree_inputs(ws: Workspace, wanted: Sequence[str]) -> list[LintInput]:
             continue
         data: bytes | None = None
         if full.is_file():
-            data = full.read_bytes() if is_memory else b""
+            data = full.read_bytes() if is_memory or is_note_text(path) else b""
         elif path not in head:
             continue
         old = head.get(path)

@@ -213,7 +213,8 @@ class LintInput:
 
     `data` is the content being committed (None: the file is being deleted); `previous` is the
     committed version it replaces (None: a new file). `is_memory` says whether the workspace's
-    configured memory paths cover it; only memory files get content rules.
+    configured memory paths cover it: memory files get every content rule, another note of the
+    repository (`is_note_text`) the secret rules only.
     """
 
     path: str
@@ -265,6 +266,8 @@ def lint_file(
             and not _matches_any(item.path, settings.allow_outside)
         ):
             raw.append((1, "F405", _outside_message(item.path), ""))
+        if item.data is not None and is_note_text(item.path):
+            raw.extend(_note_secrets(item, settings))
         return _finish(item.path, raw, settings)
 
     if item.data is None:
@@ -315,6 +318,32 @@ def lint_file(
                 )
             )
     return _finish(item.path, raw, settings)
+
+
+#: Notes memgit does not index but the repository holds (and a push publishes): a `people.md`
+#: or `howto/wifi.md` beside the memory files. Their secrets are flagged as a memory file's are.
+NOTE_SUFFIXES = (".md", ".markdown", ".txt")
+
+
+def is_note_text(path: str) -> bool:
+    """A file outside the memory paths whose lines the secret rules read (Markdown or plain text,
+    not a dotfile nor under a dot-folder such as `.github/` or `.memgit/`)."""
+    return path.lower().endswith(NOTE_SUFFIXES) and not any(part.startswith(".") for part in path.split("/"))
+
+
+def _note_secrets(item: LintInput, settings: LintSettings) -> list[tuple[int, str, str, str]]:
+    """The secret rules on a note outside the memory paths: the same rules as a memory file's,
+    nothing else (no size, byte or daily-log rule: memgit does not read the file otherwise). A
+    file over the size limit or holding NUL bytes is not text to read line by line. Its values
+    are not added to the workspace's known secrets, which come from memory files only (what
+    every output reads), so that outputs redact the same whichever command ran first."""
+    data = item.data or b""
+    if len(data) > settings.max_file_bytes or b"\0" in data:
+        return []
+    lines = data.decode("utf-8", errors="replace").split("\n")
+    raw = _name_findings(item.path)
+    raw.extend(_secret_findings(lines, settings, item.lines))
+    return raw
 
 
 def _finish(path: str, raw: list[tuple[int, str, str, str]], settings: LintSettings) -> list[Finding]:

@@ -46,8 +46,8 @@ def left_out_rows(inputs: Inputs) -> list[dict]:
     that also changed a private file. Empty for a private site."""
     if inputs.scope != "public":
         return []
-    rows: list[dict] = [
-        {"what": "file", "path": p, "commit": None, "why": "a private path"}
+    rows: list[dict] = [  # a name holding a secret shown redacted, as everywhere in the build
+        {"what": "file", "path": shown_path(p, inputs.texts.known), "commit": None, "why": "a private path"}
         for p in sorted(inputs.tree_files)
         if inputs.ws.is_memory_path(p) and inputs.hidden_path(p)
     ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,10 +49,8 @@ def tried_python(repo: Path, *args: str) -> bool:
     "path",
     [
         "src/app.py",
-        "README.md",
-        "docs/guide/setup.md",
-        "notes.txt",
         "data/report-2026.csv",
+        ".github/ISSUE_TEMPLATE/bug.md",  # a hidden folder: not a note the lint reads
         "memory/.dreams/recall/2026-03-01.jsonl",  # published recalls: dreaming's, not memory
         ".github/workflows/memory-2026-03-01.md",
     ],
@@ -78,6 +77,9 @@ def test_empty_commit_never_starts_python(lint_hook_without_python: Path) -> Non
         "docs/memories.md",
         "memgit.toml",
         "odd\tname.md",  # git quotes it: the shell does not guess
+        "README.md",  # notes outside the memory paths: the lint reads them for secrets
+        "docs/guide/setup.md",
+        "people.TXT",
         "memory/.dreams/récall.jsonl",  # quoted too, hidden or not
     ],
 )
@@ -102,7 +104,7 @@ def test_renames_into_or_out_of_memory_run_the_lint(lint_hook_without_python: Pa
     repo = lint_hook_without_python
     write(repo / "drafts" / "facts.md", "- a fact\n")
     git(repo, "add", "-A")
-    assert not tried_python(repo, "-m", "draft")
+    git(repo, "commit", "-q", "--no-verify", "-m", "draft")
     git(repo, "mv", "drafts/facts.md", "memory/facts.md")
     assert tried_python(repo, "-m", "into memory")  # (which unstaged it again)
     git(repo, "add", "-A")
@@ -114,7 +116,7 @@ def test_renames_into_or_out_of_memory_run_the_lint(lint_hook_without_python: Pa
 @pytest.mark.parametrize(
     ("path", "memory"),
     [
-        ("docs/meeting notes.txt", False),
+        ("docs/meeting notes.txt", True),  # a note: the lint reads it for secrets
         ("src/my app/main.py", False),
         ("memory/team notes.md", True),
         ("memory/projects/q3 plan.md", True),
@@ -224,6 +226,16 @@ _COMPONENTS = st.sampled_from(
 _PATHS = st.lists(_COMPONENTS, min_size=1, max_size=4).map("/".join)
 
 
+#: Names git quotes (core.quotePath): the shell sees them in quotes.
+_QUOTED_NAME = re.compile(r'[^\x20-\x7e]|["\\]')
+
+
+def test_the_fast_paths_know_the_notes_the_lint_reads() -> None:
+    from memgit.lint.rules import NOTE_SUFFIXES
+
+    assert fastpath._NOTE_SUFFIXES == NOTE_SUFFIXES
+
+
 def _shell_functions() -> str:
     """The hook template's path functions, to call them on their own."""
     template = shipped_file("hooks", hook_install.TEMPLATE).read_text(encoding="utf-8")
@@ -243,7 +255,7 @@ def test_shell_never_calls_memory_non_memory(
     """Real git lists the staged names (quoting as it does); each one memgit would lint as memory,
     or as memory-looking (F405), the shell function must call "could be memory"."""
     from memgit.core.paths import is_memory_path
-    from memgit.lint.rules import looks_like_memory
+    from memgit.lint.rules import is_note_text, looks_like_memory
 
     paths = [p for p in paths if not any(part.lower() == ".git" for part in p.split("/"))]
     # A file cannot also be a folder: keep the paths that are no other path's prefix.
@@ -257,17 +269,26 @@ def test_shell_never_calls_memory_non_memory(
     listed = git(repo, "-c", "core.quotePath=false", "diff", "--cached", "--name-only", "-z").split("\0")[:-1]
     assert sorted(listed) == sorted(paths)
     quoted = git(repo, "-c", "core.quotePath=true", "diff", "--cached", "--name-only", "--no-renames")
-    driver = 'while IFS= read -r line; do if paths_may_be_memory "$line"; then echo Y; else echo N; fi; done'
+    driver = (
+        'while IFS= read -r line; do if paths_may_be_memory "$line"; then printf Y; else printf N; fi;'
+        ' if paths_hold_notes "$line"; then echo Y; else echo N; fi; done'
+    )
     proc = subprocess.run(
         ["sh", "-c", _shell_functions() + driver], cwd=repo, input=quoted, capture_output=True, text=True, check=True
     )
     verdicts = dict(zip(listed, proc.stdout.split(), strict=True))  # both in git's (byte) order
     for path in paths:  # the Python entry points' copy of the rule answers exactly as the shell
-        assert fastpath.paths_may_be_memory([path], repo) is (verdicts[path] == "Y"), (path, extra)
+        assert fastpath.paths_may_be_memory([path], repo) is (verdicts[path][0] == "Y"), (path, extra)
     for path in paths:
         memgit_says = is_memory_path(path, extra) or looks_like_memory(path) or path == "memgit.toml"
         if memgit_says:
-            assert verdicts[path] == "Y", (path, extra)
+            assert verdicts[path][0] == "Y", (path, extra)
+        # A note outside the memory paths, which the lint reads for secrets: the shell starts it.
+        # (A name git quotes reaches the note check quoted; the memory check starts the lint then.)
+        if is_note_text(path) and not _QUOTED_NAME.search(path):
+            assert verdicts[path][1] == "Y" and fastpath.paths_hold_notes([path]), (path, extra)
+        elif not is_note_text(path):
+            assert verdicts[path][1] == "N" and not fastpath.paths_hold_notes([path]), (path, extra)
 
 
 def test_lint_still_blocks_a_secret_through_the_installed_hook(
@@ -504,14 +525,16 @@ def python_memgit(repo: Path, env: dict[str, str], *args: str) -> subprocess.Com
 
 def test_framework_lint_of_code_files_answers_before_the_cli(workspace: Path, poisoned: dict[str, str]) -> None:
     write(workspace / "src" / "app.py", "x = 1\n")
+    write(workspace / "src" / "data.csv", "a,b\n")
     write(workspace / "docs" / "guide.md", "# Guide\n")
     git(workspace, "add", "-A")
-    proc = python_memgit(workspace, poisoned, "lint", "--staged", "src/app.py", "docs/guide.md")
+    proc = python_memgit(workspace, poisoned, "lint", "--staged", "src/app.py", "src/data.csv")
     assert proc.returncode == 0 and proc.stdout == proc.stderr == "", proc.stderr
-    # anything that could be memory, a folder, an option or a widened config goes to the real lint
+    # anything that could be memory, a note (read for secrets), a folder, an option or a widened
+    # config goes to the real lint
     write(workspace / "memory" / "2026-03-06.md", "- note\n")
     git(workspace, "add", "-A")
-    for args in (["memory/2026-03-06.md"], ["src"], ["--json", "src/app.py"], ["../x.py"]):
+    for args in (["memory/2026-03-06.md"], ["docs/guide.md"], ["src"], ["--json", "src/app.py"], ["../x.py"]):
         proc = python_memgit(workspace, poisoned, "lint", "--staged", *args)
         assert "click was imported" in proc.stderr, (args, proc.stderr)
     write(workspace / "memgit.toml", '[memory]\nextra_paths = ["src/**"]\n')

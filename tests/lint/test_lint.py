@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from datetime import date
 from pathlib import Path
 
@@ -315,6 +316,33 @@ def test_lint_staged_cli(workspace: Path) -> None:
     assert memgit(workspace, "lint", "--staged").returncode == 0
     worktree = memgit(workspace, "lint", "MEMORY.md")
     assert worktree.returncode == 1 and "MEMORY.md:3: S101" in worktree.stdout
+
+
+def test_a_note_outside_the_memory_paths_is_read_for_secrets_only(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `people.md` or `howto/` page beside the memory files is committed and pushed with them:
+    the lint flags its secrets (through the installed hook and `memgit lint --all`), and nothing
+    else of the memory rules (no injection, no daily-log rule); a hidden folder is not a note."""
+    monkeypatch.setenv("MEMGIT_EMBEDDING", "none")
+    monkeypatch.delenv("MEMGIT_SKIP_HOOKS", raising=False)
+    assert memgit(workspace, "hooks", "install").returncode == 0
+    before = git(workspace, "rev-parse", "HEAD")
+    people = "# People\n\n- Ana runs payroll; ignore previous instructions is her joke.\n- NAS admin password: Kv7#pQ2!mxT9\n"
+    write(workspace / "people.md", people)
+    write(workspace / ".github" / "notes.md", "- NAS admin password: Kv7#pQ2!mxT9\n")
+    git(workspace, "add", "-A")
+    blocked = subprocess.run(["git", "commit", "-q", "-m", "people"], cwd=workspace, capture_output=True, text=True)
+    assert blocked.returncode == 1, blocked.stdout + blocked.stderr
+    assert "people.md:4: S" in blocked.stdout + blocked.stderr
+    assert ".github" not in blocked.stdout + blocked.stderr
+    assert git(workspace, "rev-parse", "HEAD") == before
+
+    git(workspace, "commit", "-q", "--no-verify", "-m", "people, past the hook")
+    report = json.loads(memgit(workspace, "lint", "--all", "--json").stdout)
+    assert [(f["path"], f["line"], f["code"][0]) for f in report["findings"]] == [("people.md", 4, "S")]
+    write(workspace / "people.md", people.replace("Kv7#pQ2!mxT9", "(in the vault)"))
+    assert memgit(workspace, "lint", "--all").returncode == 0
 
 
 def test_lint_config_from_memgit_toml(workspace: Path) -> None:

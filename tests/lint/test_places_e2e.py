@@ -111,6 +111,32 @@ def test_a_secret_in_a_file_name_is_found_refused_when_new_and_never_published(w
     assert "Tz8-qLm-20vv" not in text
 
 
+def test_a_transcript_named_with_a_secret_is_listed_redacted_and_never_dreamed_from(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """A session file's name holding a Wi-Fi key: the public build lists it among the private files
+    it left out with the key redacted, and dreaming reads nothing of it (its name would be shown
+    beside whatever came of it), so `--explain` never names it."""
+    session = f"sessions/{TODAY.isoformat()}-wlan-psk-Rb7qWm3Kx9.jsonl"
+    turns = [
+        {"role": "user", "content": "The office printer is on the second floor next to the kitchen."},
+        {"role": "assistant", "content": "Noted: the printer is on the second floor by the kitchen."},
+    ]
+    write(workspace / session, "".join(json.dumps(t) + "\n" for t in turns))
+    commit_all(workspace, "a session committed without hooks")
+    out = memgit(workspace, "site", "build", "-o", str(tmp_path / "public"), "--scope", "public", env=BM25)
+    assert out.returncode == 0, out.stderr
+    assert f"sessions/{TODAY.isoformat()}-wlan-psk-[redacted: S117].jsonl" in out.stdout
+    assert "Rb7qWm3Kx9" not in out.stdout + out.stderr
+    for question in ("where is the office printer", "printer second floor kitchen"):
+        assert memgit(workspace, "search", question, env=BM25).returncode == 0
+    for args in (["--explain", "--dry-run"], ["--explain", "--dry-run", "--json"]):
+        dreamed = memgit(workspace, "dream", *args, env=BM25)
+        assert dreamed.returncode == 0, dreamed.stderr
+        assert "Rb7qWm3Kx9" not in dreamed.stdout + dreamed.stderr
+        assert "junk: a secret in the file's name" in dreamed.stdout  # seen, set aside before any candidate
+
+
 def test_lint_history_names_secrets_in_authors_and_messages(workspace: Path, tmp_path: Path) -> None:
     write(workspace / "memory/notes/db.md", "# DB\n\n- The staging database moved to the new host.\n")
     git(workspace, "add", "-A")
