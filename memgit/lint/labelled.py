@@ -192,6 +192,57 @@ def find_value(line: str) -> tuple[str, str] | None:
     return None
 
 
+# A key of front matter, YAML, TOML or an environment file, written as one identifier whose parts
+# are words ("wlan_graz_psk:", "nasAdminPw =", "haustor-code:"), then its value.
+_KEY_LINE = re.compile(
+    r"^(?P<indent>[ \t]*(?:[-*][ \t]+)?)[\"']?(?P<key>[A-Za-z][A-Za-z0-9]*(?:(?:[_-]|(?<=[a-z0-9])(?=[A-Z]))[A-Za-z0-9]+)+)"
+    r"[\"']?(?P<rest>[ \t]*[:=][^\n]*)$"
+)
+
+
+def value_in_key(line: str) -> tuple[str, str] | None:
+    """(kind, value) after a key whose parts name a secret ("nas_admin_pw: …"): the key read as
+    its words, then as any label and value are (`find_value`). The parts join with `_`, `-` or a
+    capital, so the label is no whole word of the line as written. A code's label counts only
+    beside a thing a code opens ("haustor_code", not "zip_code" or "exit_code"), a password's or
+    a key's always."""
+    match = _KEY_LINE.match(line)
+    if match is None:
+        return None
+    key = match.group("key")
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key).replace("_", " ").replace("-", " ")
+    found = find_value(match.group("indent") + words + match.group("rest"))
+    if found is None:
+        return None
+    kind, value = found
+    if kind in ("code", "place") and label_patterns().get("place", re.compile("$^")).search(words) is None:
+        return None
+    return kind, value
+
+
+@cache
+def _compound() -> re.Pattern[str]:
+    """A one-word label of a compounding language: a head (`labels.COMPOUND_HEADS` and every
+    `place` word), a linking letter or hyphen, and a tail (`labels.COMPOUND_TAILS`). The word
+    starts with its head: a free prefix would take "Transportcode" and "Reportcode"."""
+    from memgit.lint.labels import COMPOUND_HEADS, COMPOUND_TAILS
+
+    heads = {w.casefold() for w in COMPOUND_HEADS}
+    heads |= {w.casefold() for lang in LANGUAGES.values() if lang.spaced for w in lang.place if " " not in w}
+    heads |= {_without_accents(w) for w in heads}
+    head = "|".join(re.escape(w) for w in sorted(heads, key=len, reverse=True))
+    tail = "|".join(re.escape(w) for w in sorted(set(COMPOUND_TAILS), key=len, reverse=True))
+    return re.compile(rf"(?i)(?<![^\W\d_])(?P<head>{head})(?:s|n|en|e|es)?-?(?P<tail>{tail})(?![^\W\d_])")
+
+
+def value_in_compound(line: str) -> tuple[str, str] | None:
+    """(kind, value) after a compound label ("Abholcode aus der DHL-Mail: 8830 4127",
+    "Der Spindcode ist 4471"): the line read with the compound as its two words."""
+    if not _compound().search(line):
+        return None
+    return find_value(_compound().sub(lambda m: m.group("head") + " " + m.group("tail"), line))
+
+
 # A mark that identifiers, versions and file names never carry and passwords often do.
 _PASSWORD_MARK = re.compile(r"[!#$%&+?^~€£§]")
 # What a path, an assignment, an anchor, a template or a hash string has: no password of prose.

@@ -352,3 +352,21 @@ LANGUAGES: dict[str, Labels] = {
     "am": Labels(_w("የይለፍ ቃል|ፒን"), _w("ኮድ"), (), _w("ነው")),
     "ha": Labels(_w("kalmar sirri|kalmar wucewa|pin"), _w("lambar sirri|lamba"), (), _w("shine|ce")),
 }
+
+
+#: Compounding languages (German, Dutch, the Nordic languages, Finnish, Hungarian) write a code's
+#: label as one word: the thing it opens or unlocks, then the word for code or password
+#: ("Spindcode", "Garagentorcode", "Abholcode", "kluiscode", "porttikoodi"). These heads join
+#: every language's `place` words: a compound of one of them and one of `COMPOUND_TAILS` is read
+#: as the two words ("Spind code"). Heads name something a code opens or unlocks, never a kind of
+#: code that is no secret (zip, error, status, promo, bar, source: not listed).
+COMPOUND_HEADS: tuple[str, ...] = tuple(
+    "abhol|freischalt|entsperr|sperr|zugangs|paket|paketbox|packstation|briefkasten|postfach|haus|wohnung"
+    "|wohnungs|keller|büro|buero|schrank|handy|sim|tablet|laptop|bildschirm|geräte|kinder|eltern|notfall"
+    "|ophaal|toegangs|deur|brievenbus|pakket|kluis|telefoon|ontgrendel|dörr|larm|skåp|telefon"
+    "|dør|alarm|postkasse|pakke|skab|ovi|portti|hälytys|lukko|puhelin|ajtó|kapu|riasztó|széf|telefon".split("|")
+)
+#: The words for code or password that end such a compound.
+COMPOUND_TAILS: tuple[str, ...] = tuple(
+    "code|kode|koden|koodi|kód|kódja|pin|pincode|passwort|kennwort|wachtwoord|lösenord|passord|kodeord".split("|")
+)

@@ -196,7 +196,7 @@ def _scan_named(line: str) -> list[tuple[str, str, str | None]]:
     value = identifiers.personal_id(line)
     if value is not None:
         return [("S116", f"a personal identifier or bank number ({_redact(value)}); remove it from memory", value)]
-    found = labelled.find_value(line)
+    found = labelled.find_value(line) or labelled.value_in_key(line) or labelled.value_in_compound(line)
     if found is not None:
         kind, value = found
         return [("S117", f"a {kind} after its label ({_redact(value)}); remove it from memory", value)]

@@ -47,7 +47,7 @@ def find_secrets(
     each is a secret wherever it stands here too, whatever the words around it.
     """
     from memgit.lint import candidates as candidate_search
-    from memgit.lint import conversation, multiline, providers, seeds
+    from memgit.lint import conversation, formats, multiline, providers, seeds
 
     text = "\n".join(lines)
     if candidates is None:
@@ -69,6 +69,8 @@ def find_secrets(
     hits.extend(seeds.find(lines, wanted))
     hits.extend(conversation.find(lines, wanted))
     hits.extend(providers.find(lines, wanted))
+    found = {(hit.index, hit.value) for hit in hits}  # a format's value beside another rule's on its line
+    hits.extend(hit for hit in formats.find(lines, wanted) if (hit.index, hit.value) not in found)
     kept = [
         hit
         for hit in hits
@@ -133,7 +135,7 @@ _EXPIRY = re.compile(r"(?<![\d/.-])(?:0[1-9]|1[0-2])[ \t]?/[ \t]?(?:\d{2}|20\d{2
 _SECURITY_CODE = re.compile(
     r"(?i)(?:\bcvv2?|\bcvc2?|\bcsc|\bcid\b|security code|card code|c[óo]digo de seguran[çc]a|c[óo]digo de seguridad"
     r"|cryptogramme|pr[üu]fnummer|pr[üu]fziffer|sicherheitscode|codice di sicurezza|beveiligingscode|kod cvv"
-    r"|安全码|安全碼|セキュリティコード|보안코드|код безопасности)[^\d\n]{0,6}?(?P<code>\d{3,4})(?!\d)"
+    r"|安全码|安全碼|セキュリティコード|보안코드|код безопасности)(?:[^\d\n]{0,6}?|[ \t]*[:=|][ \t]*)(?P<code>\d{3,4})(?!\d)"
 )
 
 
@@ -166,17 +168,34 @@ def _same_shape(lines: list[str], hits: list[Hit]) -> list[Hit]:
     return out
 
 
+#: How far below a card number its expiry and security code may stand (a card's block: "Card
+#: number", "Expiry", "CVC" on lines of their own, in a code block, a list or a table).
+_CARD_BLOCK_LINES = 3
+
+
 def _card_details(lines: list[str], hits: list[Hit]) -> list[Hit]:
-    """On a line where a card number was found (S107), its expiry and its security code: the three
-    travel together, and with the number hidden the other two still pay with it."""
+    """On a line where a card number was found (S107), and on the next few lines of its block (up
+    to a blank line), its expiry and its security code: the three travel together, and with the
+    number hidden the other two still pay with it. Below the number's line only a line that
+    holds nothing but them counts (a label and the value), not a sentence that mentions a date."""
     out: list[Hit] = []
     for index in sorted({hit.index for hit in hits if hit.code == "S107" and hit.value}):
-        line = lines[index]
-        values = [m.group(0) for m in _EXPIRY.finditer(line)]
-        values += [m.group("code") for m in _SECURITY_CODE.finditer(line)]
-        for value in dict.fromkeys(values):
-            out.append(Hit(index, "S107", "a payment card's expiry or security code beside its number", value))
+        for below in range(index, min(len(lines), index + _CARD_BLOCK_LINES + 1)):
+            line = lines[below]
+            if below > index and (not line.strip() or not _CARD_DETAIL_LINE.match(line)):
+                break
+            values = [m.group(0) for m in _EXPIRY.finditer(line)]
+            values += [m.group("code") for m in _SECURITY_CODE.finditer(line)]
+            for value in dict.fromkeys(values):
+                out.append(Hit(below, "S107", "a payment card's expiry or security code beside its number", value))
     return out
+
+
+# A line of a card's block below its number: a short label (a list mark, a table's pipes and
+# bold allowed), a separator and a short value, nothing else ("Expiry : 03/29", "| CVC | 882 |").
+_CARD_DETAIL_LINE = re.compile(
+    r"^[\s>*+|-]*[^\W\d][^:=|\n]{0,30}(?:[:=|]|\s[-–—]\s|\s{2,})\s*[\w/ .*-]{1,12}\s*\|?\s*$"
+)
 
 
 _DIGITS_DASHED = re.compile(r"\d(?:-\d){3,}")

@@ -1,0 +1,97 @@
+"""Credentials found by a format someone else defined, by a key's words, by a compound label and
+by a card's block: one secret and its look-alikes each, through the rules every output redacts by
+(`find_secrets`), then through `memgit lint` on a real repository."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memgit.lint.secrets import find_secrets
+from tests.helpers import commit_all, memgit, write
+
+
+def values(text: str) -> list[str]:
+    return [hit.value or "" for hit in find_secrets(text.split("\n"))]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # A Wi-Fi QR payload: the key, not the network's name.
+        ("Scan this at the door: WIFI:T:WPA;S:Atelier_5G;P:m3lon-Kz9x;H:false;;", "m3lon-Kz9x"),
+        # An authenticator app's setup key as it shows it, in either case.
+        (
+            "Setup key if the phone dies: h7dq w2mx pa4k zr6t yu3c bn5e lq2j vw7s",
+            "h7dq w2mx pa4k zr6t yu3c bn5e lq2j vw7s",
+        ),
+        ("GH 2FA: H7DQ W2MX PA4K ZR6T YU3C BN5E LQ2J VW7S", "H7DQ W2MX PA4K ZR6T YU3C BN5E LQ2J VW7S"),
+        # A product licence key.
+        ("- Affinity Photo licence → 7KQ2M-X9P4L-R3TZ8-WD6NB-H2CJ5", "7KQ2M-X9P4L-R3TZ8-WD6NB-H2CJ5"),
+        # Passwords in a command's own syntax.
+        ("    smbclient //nas.local/share -U marta%Tulpe-88x", "Tulpe-88x"),
+        ("vercel deploy --prod --token Qm3xT9vLpR2sW8kZ4yHn6b", "Qm3xT9vLpR2sW8kZ4yHn6b"),
+        # A key whose parts are words (front matter, YAML, an environment file).
+        ("office_wlan_psk: Hafen-Licht-204", "Hafen-Licht-204"),
+        ('nasAdminPw = "Ruf7!kqe2"', "Ruf7!kqe2"),
+        ("gartentor_code: 6630", "6630"),
+        # A compound label of a compounding language.
+        ("Abholcode laut SMS: 5184 2290", "5184 2290"),
+        ("Der Spindcode im Studio ist 7391.", "7391"),
+        ("de kluiscode is 2854", "2854"),
+    ],
+)
+def test_each_format_finds_its_secret(text: str, secret: str) -> None:
+    assert secret in values(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WIFI:T:WPA;S:Atelier;P:<password>;;",  # a documented placeholder
+        "Fingerprint: 7D2A 91C4 0E55 3B8F 2A61 C9E0 4F17 8B3D 6A92 E015",  # hex: base32 has no 0, 1, 8, 9
+        "the quick brown fox jumps over the lazy dog and then some more words",
+        "Request id 7c1e3a52-0d4b-4b7e-9a61-22f0c8d4e915",  # a UUID: groups of different lengths
+        "Ticket ORDER-2026-0001-ABCD-EFGH",  # groups of letters only or digits only
+        "GPG 1A2B-3C4D-5E6F-7A8B",  # all hex: a fingerprint's shape
+        "Licence: XXXXX-XXXXX-XXXXX-XXXXX-XXXXX",  # a placeholder
+        "smbclient //nas.local/share -U marta%PASSWORD",
+        "npm publish --token $NPM_TOKEN",
+        "zip_code: 80331",
+        "exit_code: 1301",
+        "password_min_length: 12",
+        "pin_count: 4",
+        "Postleitzahl 80331, Fehlercode 4041, Statuscode 5030",
+        "Transportcode: 7712",  # no head of a thing a code opens
+        "Gutscheincode: SOMMER2026",
+    ],
+)
+def test_look_alikes_of_each_format_are_left_alone(text: str) -> None:
+    assert values(text) == []
+
+
+def test_a_cards_expiry_and_security_code_on_the_lines_below_it() -> None:
+    block = ["```text", "Card number : 4539 1488 0343 6467", "Expiry      : 11/28", "CVC         : 417", "```"]
+    assert {"11/28", "417"} <= set(values("\n".join(block)))
+    prose = ["- Paid with the card 4539 1488 0343 6467 for the hotel.", "- Next review on 11/28 with the team."]
+    assert "11/28" not in values("\n".join(prose))  # a sentence below a card is no card detail
+
+
+def test_lint_names_them_in_a_committed_note(workspace: Path) -> None:
+    log = "memory/2026-01-06.md"
+    lines = [
+        "# 2026-01-06",
+        "",
+        "- Guest Wi-Fi card: WIFI:T:WPA;S:Atelier_5G;P:m3lon-Kz9x;;",
+        "- Affinity Photo licence → 7KQ2M-X9P4L-R3TZ8-WD6NB-H2CJ5",
+        "- Der Spindcode im Studio ist 7391.",
+        "- Fingerprint: 7D2A 91C4 0E55 3B8F 2A61 C9E0 4F17 8B3D 6A92 E015",
+    ]
+    write(workspace / log, "\n".join(lines) + "\n")
+    commit_all(workspace, "a log committed without hooks")
+    proc = memgit(workspace, "lint", "--json", log, env={"MEMGIT_EMBEDDING": "none"})
+    assert proc.returncode == 1, proc.stderr
+    assert sorted(f["line"] for f in json.loads(proc.stdout)["findings"]) == [3, 4, 5]
+    assert "m3lon-Kz9x" not in proc.stdout and "7391" not in proc.stdout
