@@ -141,7 +141,7 @@ def _tables(lines: list[str]) -> list[Hit]:
                     continue
                 cell = cells[column].strip("`*_ ")
                 if kind == "id":
-                    found = identifiers.id_value(cell, bank=bank)
+                    found = identifiers.id_value(cell, bank=bank) or _as_prose(header[column], cell)
                     if found is not None:
                         hits.append(_hit(index, identifiers.CODE, "an identifier in its column", found))
                 elif " " not in cell and labelled.value_kind_ok(kind, cell, strong=True, alone=True):
@@ -182,6 +182,12 @@ def _row_hits(index: int, cells: list[str], country: int | None, logins: bool, l
                 found = identifiers.country_id(cell, cells[country].strip("`*_ "))
                 if found is not None:
                     hits.append(_hit(index, identifiers.CODE, "an identifier of the row's country", found))
+    if cells and len(cells[0]) <= 40 and identifiers._NAMES.search(cells[0]) is not None:
+        for cell in cells[1:]:  # "| Passeport FR | 19CX… | 2029-06 |": the row's first cell names it
+            found = _as_prose(cells[0], cell)
+            if found is not None:
+                hits.append(_hit(index, identifiers.CODE, "an identifier after its name in a table row", found))
+                break
     label_at = next((c for c, cell in enumerate(cells[:-1]) if labelled.label_kind(cell.split("—")[-1])), None)
     if label_at is not None:
         kind = labelled.label_kind(cells[label_at].split("—")[-1]) or "password"
@@ -207,6 +213,16 @@ def _row_hits(index: int, cells: list[str], country: int | None, logins: bool, l
             ):
                 hits.append(_hit(index, labelled.CODE, "a password beside a login in a table row", value))
     return hits
+
+
+def _as_prose(name: str, cell: str) -> str | None:
+    """An identifier in `cell` read as the prose rule reads "name: value" (a document's number
+    has no checksum: its name before it is what says what it is)."""
+    value = cell.strip("`*_ ")
+    if not value or len(value) > 40:
+        return None
+    found = identifiers.personal_id(f"{name.strip('`*_ ')}: {value}")
+    return found if found is not None and found in cell else None
 
 
 _KEY_NAME = re.compile(r"(?i)api[_ -]?key|secret|token|passw|private[_ -]?key|access[_ -]?key|credential|auth")

@@ -331,15 +331,24 @@ def _in_blob(lines: list[str], index: int) -> bool:
 
 def _key_bodies(lines: list[str], hits: list[Hit]) -> list[Hit]:
     """A private key's body lines go with their BEGIN line up to END (alone, a base64 line flags
-    nothing)."""
+    nothing). A key cut short ("the start of the old key, for comparison") has no END: its body
+    ends at the first line no key body holds (a code fence, "… (cut)", prose), so the rest of the
+    note is judged on its own lines rather than hidden as the key's."""
     out: list[Hit] = []
     for hit in hits:
         if hit.code != "S101" or _KEY_END in lines[hit.index]:
             continue
         index = hit.index + 1
         while index < len(lines):
+            if _KEY_END not in lines[index] and not _KEY_BODY_LINE.match(lines[index]):
+                break
             out.append(Hit(index, "S101", hit.message, None, reported=False))
             if _KEY_END in lines[index]:
                 break
             index += 1
     return out
+
+
+# A line of a PEM or OpenSSH key's body: base64, a header ("Proc-Type: 4,ENCRYPTED"), or blank,
+# as it stands in a note (indented, quoted, in a list item or a table cell).
+_KEY_BODY_LINE = re.compile(r"^[\s>|*-]*(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z-]*:[^\n]*)?[\s|]*$")

@@ -245,6 +245,12 @@ _NOT_SECRET_CODE = re.compile(
     r"|swift|bic|routing|branch|reference|ref|invoice|order|booking|confirmation|tracking|flight|class|course"
     r"|in|of|the new|review|freeze|style|golf|dress|morse|machine|generated|op|en|de|uni|short|geo|key|hash|byte"
     r"|lines? of|native|legacy|test|sample|pin ?code)[ \t-]*codes?\b"
+    # The Romance languages name the kind after the word: "code erreur", "código postal".
+    r"|\b(?:codes?|c[óo]digos?|codice|codici)[ \t]+(?:d'|d’|de[ \t]+|di[ \t]+|del[ \t]+|da[ \t]+|do[ \t]+)?"
+    r"(?:erreur|error|errore|erro|postal|postale|promo|promocional|promozionale|barres|barras|retour|retorno"
+    r"|statut|estado|stato|pays|pa[íi]s|paese|source|fuente|sorgente|r[ée]duction|descuento|sconto|desconto"
+    r"|r[ée]servation|reserva|prenotazione|suivi|seguimiento|rastreamento|rastreio|produit|producto|prodotto"
+    r"|produto|article|art[íi]culo|articolo|cadeau|regalo)\b"
 )
 _NUMERIC_CODE = r"\*?\d{2,4}(?:[ \t-]?\d{2,4}){0,2}#?|\d{1,2}(?:[-–]\d{1,2}){3,5}"
 _ALNUM_CODE = r"(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{3,6}){1,3}"
@@ -309,7 +315,9 @@ def access_code(line: str) -> str | None:
     urls = [m.span() for m in _URL.finditer(line)]
     for match in _CODE_AFTER.finditer(line):
         value = match.group(3)
-        if _NOT_SECRET_CODE.search(line[max(0, match.start() - 16) : match.start("gap")]):
+        if _NOT_SECRET_CODE.search(line[max(0, match.start() - 16) : match.start("gap")]) or _NOT_SECRET_CODE.search(
+            line[match.start("word") : match.start(3)]  # "code erreur 4403": the kind after the word
+        ):
             continue
         if _inside(urls, match.start()) or _joined_word(line, match.start("word"), match.end("word")):
             continue

@@ -1,6 +1,7 @@
-"""Credentials found by a format someone else defined, by a key's words, by a compound label and
-by a card's block: one secret and its look-alikes each, through the rules every output redacts by
-(`find_secrets`), then through `memgit lint` on a real repository."""
+"""Credentials found by a format someone else defined, by a key's words, by a compound label, by a
+card's block and by a table row's first cell, and the notes a cut-off key no longer hides: one
+secret and its look-alikes each, through the rules every output redacts by (`find_secrets`), then
+through `memgit lint` on a real repository."""
 
 from __future__ import annotations
 
@@ -77,6 +78,32 @@ def test_a_cards_expiry_and_security_code_on_the_lines_below_it() -> None:
     assert {"11/28", "417"} <= set(values("\n".join(block)))
     prose = ["- Paid with the card 4539 1488 0343 6467 for the hotel.", "- Next review on 11/28 with the team."]
     assert "11/28" not in values("\n".join(prose))  # a sentence below a card is no card detail
+
+
+def test_a_table_rows_first_cell_names_its_identifier() -> None:
+    table = ["| Document | Numéro | Expire |", "|---|---|---|", "| Passeport FR | 21AZ74016 | 2030-04 |"]
+    assert "21AZ74016" in values("\n".join(table))
+    plain = ["| Document | Numéro | Expire |", "|---|---|---|", "| Facture EDF | 2026-118 | 2030-04 |"]
+    assert values("\n".join(plain)) == []
+
+
+def test_a_key_cut_short_hides_only_its_own_lines() -> None:
+    """A private key pasted in part ("the start, to compare") has no END line: its body is its
+    base64 lines, and a password further down the note is found on its own line."""
+    note = [
+        "```",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "MIIEowIBAAKCAQEAq3Zb7yJ0vLkPz4QmX9sT2wVn8RfHc1dGk6uJa5Ye0iOp",
+        "... (cut)",
+        "```",
+        "",
+        "## Backup account password: Winter-Quay!58",
+        "",
+        "- Known errors: code erreur 4403 means the quota is full",
+    ]
+    hits = find_secrets(note)
+    assert {h.index for h in hits if h.code == "S101"} == {1, 2}
+    assert [(h.index, h.value) for h in hits if h.code != "S101"] == [(6, "Winter-Quay!58")]
 
 
 def test_lint_names_them_in_a_committed_note(workspace: Path) -> None:
