@@ -28,7 +28,7 @@ _CODE_LIST_HEAD = re.compile(
 # One code of a list: letters and digits, in up to four dash-joined groups; codes on one line
 # stand apart by spaces, commas, semicolons, middle dots or bars (checked piece by piece: one
 # pattern over the whole line backtracks exponentially on a long line that fails at its end).
-_CODE_PIECE = re.compile(r"`?[A-Za-z0-9]{4,10}(?:-[A-Za-z0-9]{3,10}){0,3}`?")
+_CODE_PIECE = re.compile(r"`?(?:[A-Za-z0-9]{4,10}|[A-Za-z0-9]{3}(?=-))(?:-[A-Za-z0-9]{3,10}){0,3}`?")  # "SYN-48QK-7TRM"
 _CODE_SEPARATORS = re.compile(r"[ \t,;·•|/]+")
 _LIST_LEAD = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?")
 

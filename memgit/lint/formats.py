@@ -9,8 +9,13 @@ No label is needed where the format itself says what a value is:
   so a hex fingerprint or a grouped account number in the same layout never matches;
 * a product licence key: four to eight groups of one length (four to six characters) joined by
   hyphens, capitals and digits both present in most groups (`Q0UWI-4GB02-904F8-HHYQN-9NOPX`)
-  (S102). A group of letters only or digits only ("ORDER-2026-…") is the shape of a reference;
-  all-hex groups are a hash or a fingerprint;
+  (S102); three groups when a licence, serial or activation word is on the line. A group of
+  letters only or digits only ("ORDER-2026-…") is the shape of a reference; all-hex groups are a
+  hash or a fingerprint;
+* a passphrase after its label and a colon: the rest of the line, when it is four words or more
+  with a capital inside or a digit ("passphrase : lanterne Verte sous la Pluie 1987") (S117);
+* a Django `SECRET_KEY` as Django makes one: fifty characters of its alphabet (lower-case letters,
+  digits and `!@#$%^&*(-_=+)`), symbols and digits among them (S103);
 * a password in a command's own syntax: `smbclient -U user%password` and `rpcclient`'s, the
   password after `%` (S104); a token after `--auth`, `--token`, `--api-key`, `--access-token` or
   `--secret` when it looks random (S104).
@@ -32,7 +37,14 @@ _SETUP_KEY = re.compile(
     r"(?<![A-Za-z0-9])(?P<value>(?:[a-z2-7]{4}[ \u00a0]){7,15}[a-z2-7]{4}|(?:[A-Z2-7]{4}[ \u00a0]){7,15}[A-Z2-7]{4})"
     r"(?![A-Za-z0-9])"
 )
-_LICENCE = re.compile(r"(?<![A-Za-z0-9-])(?P<value>[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,7})(?![A-Za-z0-9-])")
+_LICENCE = re.compile(r"(?<![A-Za-z0-9-])(?P<value>[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7})(?![A-Za-z0-9-])")
+_LICENCE_WORD = re.compile(
+    r"(?i)licen[cs]|lizenz|licencia|licença|licenza|serial|seriennummer|num[ée]ro de s[ée]rie|product key"
+    r"|produktschl[üu]ssel|cl[ée] de produit|activation|aktivierung|activaci[óo]n|ativa[çc][ãa]o|attivazione"
+)
+_DJANGO_KEY = re.compile(
+    r"(?<![A-Za-z0-9!@#$%^&*(\-_=+)])(?P<value>[a-z0-9!@#$%^&*(\-_=+)]{50})(?![A-Za-z0-9!@#$%^&*(\-_=+)])"
+)
 _SMB_USER = re.compile(
     r"(?i)\b(?:smbclient|rpcclient|smbmap|smbget|mount\.cifs)\b[^\n|;&]*?[ \t](?:-U|--user)[ =]?[\"']?[^\s%\"']+%(?P<value>[^\s\"']{4,})"
 )
@@ -41,15 +53,28 @@ _TOKEN_OPTION = re.compile(
     r"(?P<value>[A-Za-z0-9_\-.+/=~]{16,})"
 )
 _HEX = re.compile(r"[0-9A-F-]+")
+_PASSPHRASE = re.compile(
+    r"(?i)(?<![\w-])(?:pass[ -]?phrase|phrase secr[èe]te|phrase de passe|frase de contrase[ñn]a|frase secreta"
+    r"|frase-senha|wachtzin|passsatz|kennsatz|парольная фраза)[ \t]*(?:\*\*|__)?[ \t]*[:=：][ \t]*(?:\*\*|__)?[ \t]*"
+    r"[\"'`“«]?(?P<value>[^\"'`”»\n]{15,120}?)[\"'`”»]?[ \t]*$"
+)
 
 
 def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
-    """The hits of every format above on `lines` (only those in `wanted`, when given)."""
+    """The hits of every format above on `lines` (only those in `wanted`, when given), and a
+    password beside its login after a sign-in verb (`labelled.login_pair`, S117)."""
+    from memgit.lint import labelled
+
+    signing_in = labelled.sign_in_lines("\n".join(lines))
     hits: list[Hit] = []
     for index, line in enumerate(lines):
         if wanted is not None and index not in wanted:
             continue
         hit = _on_line(index, line)
+        if hit is None and index in signing_in and (value := labelled.login_pair(line)) is not None:
+            hit = Hit(
+                index, labelled.CODE, "a password beside its login after a sign-in word; remove it from memory", value
+            )
         if hit is not None:
             hits.append(hit)
     return hits
@@ -66,11 +91,36 @@ def _on_line(index: int, line: str) -> Hit | None:
             value = match.group("value")
             if sum(c.isdigit() for c in value) >= 2 and sum(c.isalpha() for c in value) >= 8:
                 return Hit(index, "S108", "an authenticator setup key (2FA secret); remove it from memory", value)
-    if line.count("-") >= 3:
+    if line.count("-") >= 2:
         for match in _LICENCE.finditer(line):
             value = match.group("value")
-            if _licence_shaped(value):
+            if _licence_shaped(value) and (value.count("-") >= 3 or _LICENCE_WORD.search(line)):
                 return Hit(index, "S102", "a product licence key; keep it in a password manager", value)
+    if ":" in line or "=" in line or "：" in line:
+        for match in _PASSPHRASE.finditer(line):
+            value = match.group("value").strip(" *_")
+            words = value.split()
+            inner = any(c.isupper() for word in words[1:] for c in word) or any(c.isdigit() for c in value)
+            if (
+                len(words) >= 4
+                and inner
+                and not is_placeholder(value)
+                and "://" not in value
+                and value[0] not in "<[{$"
+            ):
+                return Hit(index, "S117", "a passphrase after its label; remove it from memory", value)
+    if len(line) >= 50:
+        for match in _DJANGO_KEY.finditer(line):
+            value = match.group("value")
+            symbols = sum(not c.isalnum() for c in value)
+            marks = set(value) & set("!@#$%^&*(=+)")  # a slug's "-" and "_" alone are no key
+            if (
+                symbols >= 4
+                and len(marks) >= 2
+                and sum(c.isdigit() for c in value) >= 4
+                and sum(c.isalpha() for c in value) >= 20
+            ):
+                return Hit(index, "S103", "a Django secret key; remove it and make a new one", value)
     if "%" in line:
         for match in _SMB_USER.finditer(line):
             value = match.group("value")

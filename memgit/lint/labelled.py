@@ -243,6 +243,50 @@ def value_in_compound(line: str) -> tuple[str, str] | None:
     return find_value(_compound().sub(lambda m: m.group("head") + " " + m.group("tail"), line))
 
 
+# Signing in, in the languages people write notes in, then a login and its password side by side
+# ("logs in with admin and Xk9!…", "se connecte avec maelle / Tirage-…", "meldet sich mit jan, Kw8…
+# an"): the verb says what the pair is.
+_LOGIN_VERB = re.compile(
+    r"(?i)\b(?:log(?:s|ged|ging)?[ \t-]?in|sign(?:s|ed|ing)?[ \t-]?in|login|connect(?:s|ed)?)[ \t]+(?:to[ \t]+\S+[ \t]+)?(?:with|using|as)"
+    r"|\b(?:se|me|te|nous|vous)[ \t]+connect(?:e|es|ent|ons|ez|ait|er)[ \t]+(?:avec|en tant que)"
+    r"|\b(?:meldet|melde|melden)[ \t]+(?:sich|mich|uns)[ \t]+mit|\banmelden[ \t]+mit|\beinloggen[ \t]+mit"
+    r"|\b(?:inicia|iniciar|inicio)[ \t]+sesi[óo]n[ \t]+con|\b(?:entra|entrar|accede|acceder|acessa|acessar|loga|logar)[ \t]+(?:con|com)"
+    r"|\b(?:faz|fazer)[ \t]+login[ \t]+com|\blogt?[ \t]+in[ \t]+met|\binloggen[ \t]+met|\baccedi[ \t]+con"
+    r"|\bzaloguj(?:e)?[ \t]+si[ęe][ \t]+(?:jako|przez)|\bgiriş[ \t]+yap"
+)
+_PAIR = re.compile(
+    r"[ \t]+[\"'`]?(?P<login>[\w.@+-]{2,40})[\"'`]?[ \t]*(?:/|\||,|:|[ \t](?:and|et|und|y|e|en|i|ve|и)[ \t])[ \t]*"
+    r"[\"'`]?(?P<value>[^\s\"'`,;]{6,64})"
+)
+
+
+def sign_in_lines(text: str) -> set[int]:
+    """0-based numbers of the lines of `text` with a sign-in verb (one search of the whole text)."""
+    return {text.count("\n", 0, match.start()) for match in _LOGIN_VERB.finditer(text)}
+
+
+def login_pair(line: str) -> str | None:
+    """The password of a login and password pair after a sign-in verb, when it has a password's
+    shape (three kinds of character, or a long run of letters and digits)."""
+    for verb in _LOGIN_VERB.finditer(line):
+        pair = _PAIR.match(line, verb.end())
+        if pair is None:
+            continue
+        value = _trim(pair.group("value").rstrip(".!?:)"))
+        if (
+            strong_password_shape(value)
+            and len(value) >= 8
+            and any(c.isdigit() for c in value)
+            and any(c.islower() for c in value)
+            and not is_placeholder(value)
+            and "://" not in value
+            and "@" not in value
+            and not value.startswith(("/", "~", "$", "%", "-", "."))
+        ):
+            return value
+    return None
+
+
 # A mark that identifiers, versions and file names never carry and passwords often do.
 _PASSWORD_MARK = re.compile(r"[!#$%&+?^~€£§]")
 # What a path, an assignment, an anchor, a template or a hash string has: no password of prose.
@@ -517,7 +561,7 @@ def label_at_end(line: str) -> str | None:
         return None
     for kind, pattern in _patterns().items():
         for label in pattern.finditer(tail):
-            rest = tail[label.end() :]
+            rest = tail[label.end() :].replace(" / ", " ")  # "du portail cantine / périscolaire :"
             if label.end() == len(tail) or colon and re.fullmatch(_FILLER, rest) and not re.search(r"[.!?]\s", rest):
                 return kind
     return None

@@ -54,7 +54,7 @@ LANGUAGES: dict[str, Labels] = {
             "|totp secret|totp seed|totp key|otp secret|2fa secret|2fa key|2fa seed|mfa secret|authenticator key"
             "|authenticator secret|setup key|wifi|wi-fi|wlan|wireless password|guest wifi|guest wi-fi"
         ),
-        _w("is|was|are|=|:"),
+        _w("is set to|is|was|are|=|:"),
         place=_w(
             "door|front door|back door|gate|alarm|alarm panel|safe|locker|lockbox|key safe|keypad|garage|intercom"
             "|combination lock|padlock|bike lock|lock"
@@ -71,7 +71,7 @@ LANGUAGES: dict[str, Labels] = {
             "wlan-schlüssel|wlan schlüssel|netzwerkschlüssel|wpa-schlüssel|lizenzschlüssel|produktschlüssel|schlüssel"
             "|gäste-wlan|gästewlan|wlan"
         ),
-        _w("ist|lautet|war|sind|lauten"),
+        _w("ist eingestellt auf|steht auf|ist auf|ist|lautet|war|sind|lauten"),
         place=_w(
             "tür|haustür|wohnungstür|hintertür|kellertür|tor|hoftor|gartentor|garagentor|einfahrtstor|haustor"
             "|alarmanlage|alarm|tresor|safe|schließfach|schlüsseltresor|schlüsselkasten|garage|spind"
@@ -86,7 +86,7 @@ LANGUAGES: dict[str, Labels] = {
             "|codes de récupération|code de récupération|codes de secours|code de secours|code de vérification|code"
         ),
         _w("clé wifi|clé wi-fi|clé wpa|clé de sécurité|clé réseau|clé de licence|clé api|clé"),
-        _w("est|était|sont|c'est"),
+        _w("est réglé sur|est mis sur|est sur|est|était|sont|c'est"),
         place=_w("porte|portail|alarme|coffre|coffre-fort|casier|boîte à clés|garage|interphone|cadenas|antivol"),
     ),
     "es": Labels(
@@ -97,7 +97,7 @@ LANGUAGES: dict[str, Labels] = {
             "|codigos de recuperacion|código de recuperación|código de verificación|código|codigo"
         ),
         _w("clave wifi|clave de red|clave wpa|clave de licencia|clave api"),
-        _w("es|era|son"),
+        _w("está puesto en|está en|es|era|son"),
         place=_w("puerta|portal|portón|alarma|caja fuerte|taquilla|garaje|candado|cerradura"),
     ),
     "pt": Labels(
@@ -107,7 +107,7 @@ LANGUAGES: dict[str, Labels] = {
             "|combinação|códigos de recuperação|código de recuperação|código de verificação|código|codigo"
         ),
         _w("chave wifi|chave de rede|chave de licença|chave da api|chave"),
-        _w("é|e|era|são"),
+        _w("está em|está no|é|e|era|são"),
         place=_w("porta|portão|alarme|cofre|cacifo|armário|garagem|cadeado|fechadura"),
     ),
     "it": Labels(
@@ -128,7 +128,7 @@ LANGUAGES: dict[str, Labels] = {
             "|verificatiecode|beveiligingscode|code"
         ),
         _w("wifi-sleutel|netwerksleutel|licentiesleutel|sleutel"),
-        _w("is|was|zijn"),
+        _w("staat op|is|was|zijn"),
         place=_w("deur|voordeur|poort|alarm|kluis|kluisje|garage|hangslot|fietsslot|cijferslot"),
     ),
     "pl": Labels(

@@ -455,9 +455,14 @@ def quoted_credential(line: str) -> str | None:
             value = match.group("value").rstrip(".!?)")
             if _password_like(value):
                 return value
+            if word is not None:  # "key Sanjo-1187-koto, check-out 10:00": the word right before it
+                direct = _DIRECT_VALUE.match(span, match.end("word"))
+                if direct is not None and _password_like(direct.group("value").rstrip(".!?)")):
+                    return direct.group("value").rstrip(".!?)")
     return None
 
 
+_DIRECT_VALUE = re.compile(r"[^\w\n]{0,3}[ \t]*[\"'`]?(?P<value>[^\s\"'`“”«»,;]{6,64})")
 _KEY_NAMES = frozenset(("pw", "pwd", "pass", "passwort", "password", "passcode", "key", "code", "pin", "kennwort"))
 
 

@@ -38,6 +38,24 @@ def values(text: str) -> list[str]:
         ("office_wlan_psk: Hafen-Licht-204", "Hafen-Licht-204"),
         ('nasAdminPw = "Ruf7!kqe2"', "Ruf7!kqe2"),
         ("gartentor_code: 6630", "6630"),
+        # A Django secret key as Django makes one.
+        (
+            "<!-- old admin SECRET, until the vault → k2!v9s@7m(p=q4w+z8e#x1r^t6y)u3i$o5a&s0d%f9g*h2j-l8 -->",
+            "k2!v9s@7m(p=q4w+z8e#x1r^t6y)u3i$o5a&s0d%f9g*h2j-l8",
+        ),
+        # Three groups of a licence key beside a licence word.
+        ("- Topaz (licence perpétuelle) : numéro de licence TPZ048-KQ7M2X-R91WLS", "TPZ048-KQ7M2X-R91WLS"),
+        # A passphrase of words after its label.
+        ("passphrase : hibou Bleu sur la Tour 2031", "hibou Bleu sur la Tour 2031"),
+        # A login and its password after a sign-in verb, in two languages.
+        ("She signs in with office and Harbour!Gate#58 every morning", "Harbour!Gate#58"),
+        ("il se connecte avec jules / Quai-Branly-77, c'est bien ça ?", "Quai-Branly-77"),
+        # A lock "set to" its code, a key word right before its value in alt text.
+        ("Le cadenas du garage est sur 6274, comme avant.", "6274"),
+        (
+            '![card by the door, Wi-Fi "gite-nord" key Velo-4417-rando, check-out 11:00](img/card.jpg)',
+            "Velo-4417-rando",
+        ),
         # A compound label of a compounding language.
         ("Abholcode laut SMS: 5184 2290", "5184 2290"),
         ("Der Spindcode im Studio ist 7391.", "7391"),
@@ -67,6 +85,11 @@ def test_each_format_finds_its_secret(text: str, secret: str) -> None:
         "Postleitzahl 80331, Fehlercode 4041, Statuscode 5030",
         "Transportcode: 7712",  # no head of a thing a code opens
         "Gutscheincode: SOMMER2026",
+        "some-kebab-case-slug-with-1-2-3-4-numbers-in-it-ok",  # a slug: no Django key
+        "Order ref ABC123-DEF456-GHI789 shipped",  # three groups, no licence word
+        "Passphrase: use four random words, like the comic says",  # no capital inside, no digit
+        "Log in with GitHub and Google accounts",
+        "sign in with SSO and 2FA-2024",
     ],
 )
 def test_look_alikes_of_each_format_are_left_alone(text: str) -> None:
@@ -78,6 +101,20 @@ def test_a_cards_expiry_and_security_code_on_the_lines_below_it() -> None:
     assert {"11/28", "417"} <= set(values("\n".join(block)))
     prose = ["- Paid with the card 4539 1488 0343 6467 for the hotel.", "- Next review on 11/28 with the team."]
     assert "11/28" not in values("\n".join(prose))  # a sentence below a card is no card detail
+
+
+def test_a_label_over_a_slash_and_recovery_codes_with_a_short_prefix() -> None:
+    label = ["- Mot de passe du portail cantine / périscolaire :", "  Marronnier.Cour.2031"]
+    assert values("\n".join(label)) == ["Marronnier.Cour.2031"]
+    codes = [
+        "Codes de secours Synology (chacun une seule fois) :",
+        "",
+        "```text",
+        "NAS-48QK-7TRM",
+        "NAS-2W9P-XC4D",
+        "```",
+    ]
+    assert values("\n".join(codes)) == ["NAS-48QK-7TRM", "NAS-2W9P-XC4D"]
 
 
 def test_a_table_rows_first_cell_names_its_identifier() -> None:
