@@ -195,9 +195,10 @@ def find_value(line: str) -> tuple[str, str] | None:
 # A key of front matter, YAML, TOML or an environment file, written as one identifier whose parts
 # are words ("wlan_graz_psk:", "nasAdminPw =", "haustor-code:"), then its value.
 _KEY_LINE = re.compile(
-    r"^(?P<indent>[ \t]*(?:[-*][ \t]+)?)[\"']?(?P<key>[A-Za-z][A-Za-z0-9]*(?:(?:[_-]|(?<=[a-z0-9])(?=[A-Z]))[A-Za-z0-9]+)+)"
-    r"[\"']?(?P<rest>[ \t]*[:=][^\n]*)$"
+    r"^(?P<indent>[ \t]*(?:[-*][ \t]+)?)[\"']?(?P<key>[A-Za-z][A-Za-z0-9_-]{2,80})[\"']?(?P<rest>[ \t]*[:=][^\n]*)$"
 )
+# Where an identifier's parts meet: "_", "-" or a capital after a small letter or digit.
+_KEY_PARTS = re.compile(r"[_-]|(?<=[a-z0-9])(?=[A-Z])")
 
 
 def value_in_key(line: str) -> tuple[str, str] | None:
@@ -207,7 +208,7 @@ def value_in_key(line: str) -> tuple[str, str] | None:
     beside a thing a code opens ("haustor_code", not "zip_code" or "exit_code"), a password's or
     a key's always."""
     match = _KEY_LINE.match(line)
-    if match is None:
+    if match is None or _KEY_PARTS.search(match.group("key")) is None:
         return None
     key = match.group("key")
     words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key).replace("_", " ").replace("-", " ")
@@ -235,10 +236,16 @@ def _compound() -> re.Pattern[str]:
     return re.compile(rf"(?i)(?<![^\W\d_])(?P<head>{head})(?:s|n|en|e|es)?-?(?P<tail>{tail})(?![^\W\d_])")
 
 
+# A compound's tail glued to a letter before it: the cheap test before the heads' long alternation.
+_GLUED_TAIL = re.compile(
+    r"(?i)[^\W\d_]-?(?:code|kode|koodi|kód|pin|passwort|kennwort|wachtwoord|lösenord|passord|kodeord)"
+)
+
+
 def value_in_compound(line: str) -> tuple[str, str] | None:
     """(kind, value) after a compound label ("Abholcode aus der DHL-Mail: 8830 4127",
     "Der Spindcode ist 4471"): the line read with the compound as its two words."""
-    if not _compound().search(line):
+    if _GLUED_TAIL.search(line) is None or not _compound().search(line):
         return None
     return find_value(_compound().sub(lambda m: m.group("head") + " " + m.group("tail"), line))
 
@@ -262,7 +269,13 @@ _PAIR = re.compile(
 
 def sign_in_lines(text: str) -> set[int]:
     """0-based numbers of the lines of `text` with a sign-in verb (one search of the whole text)."""
-    return {text.count("\n", 0, match.start()) for match in _LOGIN_VERB.finditer(text)}
+    out: set[int] = set()
+    line, at = 0, 0
+    for match in _LOGIN_VERB.finditer(text):
+        line += text.count("\n", at, match.start())
+        at = match.start()
+        out.add(line)
+    return out
 
 
 def login_pair(line: str) -> str | None:

@@ -159,3 +159,10 @@ def test_lint_names_them_in_a_committed_note(workspace: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     assert sorted(f["line"] for f in json.loads(proc.stdout)["findings"]) == [3, 4, 5]
     assert "m3lon-Kz9x" not in proc.stdout and "7391" not in proc.stdout
+
+
+def test_the_cheap_test_of_a_compound_sees_every_tail() -> None:
+    from memgit.lint.labelled import _GLUED_TAIL
+    from memgit.lint.labels import COMPOUND_TAILS
+
+    assert all(_GLUED_TAIL.search("Spind" + tail) for tail in COMPOUND_TAILS)
