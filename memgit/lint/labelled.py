@@ -218,6 +218,8 @@ def value_in_key(line: str) -> tuple[str, str] | None:
     kind, value = found
     if kind in ("code", "place") and label_patterns().get("place", re.compile("$^")).search(words) is None:
         return None
+    if kind in ("password", "key") and not strong_password_shape(value):
+        return None  # `"hashed_password": "fakehashedsecret"`: a key names the field, not its value's kind
     return kind, value
 
 

@@ -455,10 +455,11 @@ def quoted_credential(line: str) -> str | None:
             value = match.group("value").rstrip(".!?)")
             if _password_like(value):
                 return value
-            if word is not None:  # "key Sanjo-1187-koto, check-out 10:00": the word right before it
+            if word is not None and word.lower() in _KEY_NAMES:  # "key Sanjo-1187-koto, check-out 10:00"
                 direct = _DIRECT_VALUE.match(span, match.end("word"))
-                if direct is not None and _password_like(direct.group("value").rstrip(".!?)")):
-                    return direct.group("value").rstrip(".!?)")
+                shown = direct.group("value").rstrip(".!?):") if direct is not None else ""
+                if any(c.isdigit() for c in shown) and _password_like(shown):
+                    return shown
     return None
 
 

@@ -90,6 +90,8 @@ def test_each_format_finds_its_secret(text: str, secret: str) -> None:
         "Passphrase: use four random words, like the comic says",  # no capital inside, no digit
         "Log in with GitHub and Google accounts",
         "sign in with SSO and 2FA-2024",
+        '  "hashed_password": "fakehashedsecret"',  # a key names the field; the value is no password's shape
+        '<abbr title="Mozilla Developer Network - Mozilla-Entwicklernetzwerk: Dokumentation">MDN</abbr>',
     ],
 )
 def test_look_alikes_of_each_format_are_left_alone(text: str) -> None:
