@@ -106,11 +106,11 @@ def _memory_blobs(ws: Workspace, max_bytes: int, tree: str | None) -> dict[str, 
     trees = [ws.git.head_files(), ws.git.entries(tree) if tree is not None else {}]
     for files in trees:
         for path, entry in files.items():
-            if entry is not None and entry.is_regular and ws.is_memory_path(path):
+            if entry is not None and entry.is_regular and _read_for_values(ws, path):
                 out.setdefault(entry.blob, None)
     for path in sorted(ws.git.worktree_changed_paths()):
         full = ws.root / path
-        if not ws.is_memory_path(path) or full.is_symlink() or not full.is_file():
+        if not _read_for_values(ws, path) or full.is_symlink() or not full.is_file():
             continue
         try:
             if full.stat().st_size > max_bytes:
@@ -120,6 +120,14 @@ def _memory_blobs(ws: Workspace, max_bytes: int, tree: str | None) -> dict[str, 
             continue
         out[blob_id_of(data)] = data
     return out
+
+
+def _read_for_values(ws: Workspace, path: str) -> bool:
+    """A memory file, or another note of the repository (a `people.md` beside them): a value
+    found in either is a secret wherever a memory file repeats it."""
+    from memgit.lint.rules import is_note_text
+
+    return ws.is_memory_path(path) or is_note_text(path)
 
 
 def _settings_key(settings: LintSettings) -> str:

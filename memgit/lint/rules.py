@@ -267,7 +267,7 @@ def lint_file(
         ):
             raw.append((1, "F405", _outside_message(item.path), ""))
         if item.data is not None and is_note_text(item.path):
-            raw.extend(_note_secrets(item, settings))
+            raw.extend(_note_secrets(item, settings, None if found is None else found.setdefault(item.path, {})))
         return _finish(item.path, raw, settings)
 
     if item.data is None:
@@ -331,18 +331,20 @@ def is_note_text(path: str) -> bool:
     return path.lower().endswith(NOTE_SUFFIXES) and not any(part.startswith(".") for part in path.split("/"))
 
 
-def _note_secrets(item: LintInput, settings: LintSettings) -> list[tuple[int, str, str, str]]:
+def _note_secrets(
+    item: LintInput, settings: LintSettings, found: dict[str, str] | None = None
+) -> list[tuple[int, str, str, str]]:
     """The secret rules on a note outside the memory paths: the same rules as a memory file's,
     nothing else (no size, byte or daily-log rule: memgit does not read the file otherwise). A
     file over the size limit or holding NUL bytes is not text to read line by line. Its values
-    are not added to the workspace's known secrets, which come from memory files only (what
-    every output reads), so that outputs redact the same whichever command ran first."""
+    join the workspace's known secrets (`found`), as a memory file's do: a password in
+    `people.md` is hidden where a daily log repeats it."""
     data = item.data or b""
     if len(data) > settings.max_file_bytes or b"\0" in data:
         return []
     lines = data.decode("utf-8", errors="replace").split("\n")
     raw = _name_findings(item.path)
-    raw.extend(_secret_findings(lines, settings, item.lines))
+    raw.extend(_secret_findings(lines, settings, item.lines, found))
     return raw
 
 

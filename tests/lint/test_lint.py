@@ -341,6 +341,15 @@ def test_a_note_outside_the_memory_paths_is_read_for_secrets_only(
     git(workspace, "commit", "-q", "--no-verify", "-m", "people, past the hook")
     report = json.loads(memgit(workspace, "lint", "--all", "--json").stdout)
     assert [(f["path"], f["line"], f["code"][0]) for f in report["findings"]] == [("people.md", 4, "S")]
+    # Its value is a known secret: a memory file repeating it without a label is redacted too.
+    write(workspace / "memory" / "2026-01-06.md", "# 2026-01-06\n\n- Ana typed Kv7#pQ2!mxT9 twice today.\n")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "--no-verify", "-m", "a log repeating it")
+    context = memgit(workspace, "context", "--date", "2026-01-06")
+    assert context.returncode == 0 and "Ana typed" in context.stdout, context.stderr
+    assert "Kv7#pQ2!mxT9" not in context.stdout
+    git(workspace, "rm", "-q", "memory/2026-01-06.md")
+    git(workspace, "commit", "-q", "--no-verify", "-m", "gone again")
     write(workspace / "people.md", people.replace("Kv7#pQ2!mxT9", "(in the vault)"))
     assert memgit(workspace, "lint", "--all").returncode == 0
 
