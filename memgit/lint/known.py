@@ -5,8 +5,9 @@ A rule finds a secret by its context: a label, a table header, a heading a few l
 value written again in another file ("used Fj0rd-Blue-77 for the cabin router too", an assistant's
 turn that repeats it, a note that lists it without its label) has no such context there, and no
 wording rule can be trusted to see it. So the invariant is not a rule about words: a value that a
-rule found once in any memory file, HEAD's or the work tree's, is a secret in every text memgit
-publishes or copies, and the lint reports it where it stands again.
+rule found once in any memory file or other note of the repository (a `people.md` beside them),
+HEAD's or the work tree's, is a secret in every text memgit publishes or copies, and the lint
+reports it where it stands again in a memory file.
 
 The values are kept per blob in the clone's data folder (`.git/memgit/secret-values.json`, beside
 the index, which holds these files' text anyway; readable by the owner only), so a command scans
@@ -59,7 +60,7 @@ def known_secrets(
     tree: str | None = None,
     scanned: Mapping[str, Mapping[str, str]] | None = None,
 ) -> dict[str, str]:
-    """Every distinctive value a secret rule finds in the workspace's memory files (HEAD's, the
+    """Every distinctive value a secret rule finds in the workspace's memory files and other notes (HEAD's, the
     work tree's and, when given, `tree`'s: a site built from another commit), each with the rule
     that found it. `scanned`: blob id -> the values a caller's own scan found in it (`memgit lint`
     has run every rule on those files already), kept as they are."""
