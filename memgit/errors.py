@@ -31,3 +31,7 @@ class ModelError(MemgitError):
 
 class BadPattern(MemgitError):
     """A glob (`--path`, `[memory] extra_paths`, a path filter) that git's wildmatch rules reject."""
+
+
+class ScannerFailed(MemgitError):
+    """A secret scanner that could not give an answer: nothing is shown or published unscanned."""

@@ -82,22 +82,46 @@ def _library() -> Any:
     return betterleaks
 
 
-def _scan_with_program(text: str) -> list[tuple[str, str, int, str]]:
-    """The same scan through the package's own command-line program (after a fork)."""
+def _program() -> Path:
     import betterleaks
 
-    program = Path(betterleaks.__file__).parent / "bin" / "betterleaks"
-    done = subprocess.run(
-        [str(program), "stdin", "--no-banner", "--log-level=error", "-o", "-", "--exit-code=0"],
-        input=text.encode("utf-8", "surrogatepass"),
-        capture_output=True,
-        check=False,
-        env={key: value for key, value in os.environ.items() if not key.startswith("BETTERLEAKS_")},
-    )
-    try:
-        report = json.loads(done.stdout or b"{}")
-    except json.JSONDecodeError:
-        return []
+    return Path(betterleaks.__file__).parent / "bin" / "betterleaks"
+
+
+def _scan_with_program(text: str) -> list[tuple[str, str, int, str]]:
+    """The same scan through the package's own command-line program (after a fork).
+
+    A run that fails (the program cannot start, exits non-zero, prints no report) is tried once
+    more, then raises: a scan that did not happen must not read as "no secret here", or every
+    output that redacts through it would show what it missed."""
+    report = None
+    problem = ""
+    for _attempt in range(2):
+        try:
+            done = subprocess.run(
+                [str(_program()), "stdin", "--no-banner", "--log-level=error", "-o", "-", "--exit-code=0"],
+                input=text.encode("utf-8", "surrogatepass"),
+                capture_output=True,
+                check=False,
+                env={key: value for key, value in os.environ.items() if not key.startswith("BETTERLEAKS_")},
+            )
+        except OSError as exc:
+            problem = str(exc)
+            continue
+        if done.returncode != 0:
+            problem = f"exit status {done.returncode}"
+            continue
+        try:
+            report = json.loads(done.stdout or b"{}")
+            break
+        except json.JSONDecodeError:
+            problem = "a report that is not JSON"
+    if not isinstance(report, dict):
+        from memgit.errors import ScannerFailed
+
+        raise ScannerFailed(
+            f"the provider-token scanner (betterleaks' program) failed twice ({problem}); nothing was shown"
+        )
     out = []
     for finding in report.get("findings") or []:
         location = finding.get("location") or {}

@@ -14,6 +14,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from mnemonic import Mnemonic
 
 from tests.helpers import TODAY, commit_all, git, memgit, write
@@ -221,3 +222,34 @@ def test_betterleaks_opens_no_network_socket(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     calls = trace.read_text()
     assert "AF_INET" not in calls and "AF_INET6" not in calls, calls
+
+
+def test_after_a_fork_the_scanners_program_answers_and_a_failure_is_never_no_secret(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Go runtime does not survive fork(): a forked process (the site's workers) scans through
+    betterleaks' own program. It finds what the binding finds; and a program that fails is tried
+    once more and then raises, since an empty answer would let every output show the token."""
+    from memgit.errors import ScannerFailed
+    from memgit.lint import providers
+    from memgit.lint.secrets import find_secrets
+
+    line = f"- Shopify admin access for the shop: {SHOPIFY}"
+    assert [h.code for h in find_secrets([line])] == ["S114"]  # the binding is loaded here
+    read, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's result goes through the pipe
+        try:
+            codes = ",".join(h.code for h in find_secrets([line]))
+            os.write(write_end, codes.encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    answer = os.read(read, 100).decode()
+    os.waitpid(child, 0)
+    assert answer == "S114"
+
+    monkeypatch.setattr(providers, "_LOADED_IN", [os.getpid() + 1])  # as if this were a forked worker
+    monkeypatch.setattr(providers, "_program", lambda: Path("/bin/false"))
+    with pytest.raises(ScannerFailed, match="failed twice"):
+        providers.find([line], None)
