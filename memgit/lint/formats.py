@@ -16,6 +16,11 @@ No label is needed where the format itself says what a value is:
   with a capital inside or a digit ("passphrase : lanterne Verte sous la Pluie 1987") (S117);
 * a Django `SECRET_KEY` as Django makes one: fifty characters of its alphabet (lower-case letters,
   digits and `!@#$%^&*(-_=+)`), symbols and digits among them (S103);
+* a signed URL's signature: AWS's `X-Amz-Signature` (64 hex) and Google's `X-Goog-Signature`
+  (S102): whoever holds the URL reads or writes the object until it expires;
+* a travel document's machine-readable zone (ICAO 9303: a passport's second line, an ID card's
+  lines), whose check digits (weights 7, 3, 1) hold for the document number, the birth date and
+  the expiry (S116);
 * a password in a command's own syntax: `smbclient -U user%password` and `rpcclient`'s, the
   password after `%` (S104); a token after `--auth`, `--token`, `--api-key`, `--access-token` or
   `--secret` when it looks random (S104).
@@ -30,7 +35,7 @@ import re
 from collections.abc import Collection
 
 from memgit.lint.hits import Hit
-from memgit.lint.placeholders import is_placeholder
+from memgit.lint.placeholders import is_documented_example, is_placeholder
 
 _WIFI_QR = re.compile(r"(?<![A-Za-z])WIFI:(?:[^\n]*?)(?<=[:;])P:(?P<value>(?:\\.|[^;\\\n])+)")
 _SETUP_KEY = re.compile(
@@ -53,6 +58,8 @@ _TOKEN_OPTION = re.compile(
     r"(?P<value>[A-Za-z0-9_\-.+/=~]{16,})"
 )
 _HEX = re.compile(r"[0-9A-F-]+")
+_SIGNED_URL = re.compile(r"[?&]X-(?:Amz|Goog)-Signature=(?P<value>[0-9a-f]{64,512})(?![0-9a-f])")
+_MRZ = re.compile(r"(?<![A-Z0-9<])(?P<value>[A-Z0-9<]{30}|[A-Z0-9<]{36}|[A-Z0-9<]{44})(?![A-Z0-9<])")
 _PASSPHRASE = re.compile(
     r"(?i)(?<![\w-])(?:pass[ -]?phrase|phrase secr[èe]te|phrase de passe|frase de contrase[ñn]a|frase secreta"
     r"|frase-senha|wachtzin|passsatz|kennsatz|парольная фраза)[ \t]*(?:\*\*|__)?[ \t]*[:=：][ \t]*(?:\*\*|__)?[ \t]*"
@@ -121,6 +128,16 @@ def _on_line(index: int, line: str) -> Hit | None:
                 and sum(c.isalpha() for c in value) >= 20
             ):
                 return Hit(index, "S103", "a Django secret key; remove it and make a new one", value)
+    if "Signature=" in line:
+        for match in _SIGNED_URL.finditer(line):
+            return Hit(
+                index, "S102", "a signed URL's signature; anyone with the link has the object", match.group("value")
+            )
+    if "<<" in line:
+        for match in _MRZ.finditer(line):
+            if _mrz_checks(match.group("value")) and not is_documented_example(match.group("value")):
+                value = match.group("value")
+                return Hit(index, "S116", "a travel document's machine-readable zone; remove it from memory", value)
     if "%" in line:
         for match in _SMB_USER.finditer(line):
             value = match.group("value")
@@ -134,6 +151,33 @@ def _on_line(index: int, line: str) -> Hit | None:
                     index, "S104", "a token after a command's option; remove it and rotate the credential", value
                 )
     return None
+
+
+def _mrz_digit(field: str) -> str:
+    """ICAO 9303's check digit of `field`: weights 7, 3, 1 over digits, letters (A=10…) and `<` (0)."""
+    total = 0
+    for position, char in enumerate(field):
+        number = int(char) if char.isdigit() else (ord(char) - 55 if char.isalpha() else 0)
+        total += number * (7, 3, 1)[position % 3]
+    return str(total % 10)
+
+
+def _mrz_checks(line: str) -> bool:
+    """Whether `line` is a machine-readable zone's line whose check digits hold: a passport's
+    second line (44), a TD2 document's (36), or an ID card's first or second line (30). A
+    document number of filler alone is no document."""
+    fields: list[tuple[str, str]]
+    if len(line) in (44, 36):
+        fields = [(line[0:9], line[9]), (line[13:19], line[19]), (line[21:27], line[27])]
+    elif len(line) == 30 and line[:6].replace("<", "").isdigit() and line[7] in "MF<":
+        fields = [(line[0:6], line[6]), (line[8:14], line[14])]
+    elif len(line) == 30 and line[0].isalpha():
+        fields = [(line[5:14], line[14])]
+    else:
+        return False
+    if any(not number.strip("<") or not digit.isdigit() for number, digit in fields):
+        return False
+    return all(_mrz_digit(number) == digit for number, digit in fields)
 
 
 def _licence_shaped(value: str) -> bool:

@@ -315,10 +315,25 @@ LANGUAGES: dict[str, Labels] = {
         _w("este|e|era"),
     ),
     "el": Labels(
-        _w("κωδικός πρόσβασης|συνθηματικό|κωδικός|κωδικό|pin"),
+        _w("κωδικός πρόσβασης|συνθηματικό|κωδικός|κωδικό|κωδ|pin"),
         _w("κωδικός πόρτας|κωδικός συναγερμού|κωδικός χρηματοκιβωτίου|κωδικοί ανάκτησης|κωδικός επαλήθευσης|κωδικό"),
         _w("κλειδί"),
         _w("είναι|ήταν"),
+        place=_w("κλειδοθήκη|κλειδοθήκης|πόρτα|πόρτας|συναγερμός|συναγερμού|χρηματοκιβώτιο|ντουλάπι|λουκέτο|γκαράζ"),
+    ),
+    "sq": Labels(
+        _w("fjalëkalimi|fjalëkalim|fjalekalimi|fjalekalim|pin"),
+        _w("kodi i hyrjes|kodi i derës|kodi i deres|kodi i alarmit|kodi i kasafortës|kodet e rikuperimit|kodi|kod"),
+        _w("çelësi i wifi|çelësi|çelës|celesi"),
+        _w("është|eshte|ishte"),
+        place=_w("dera|derës|porta|dollapi|dollap|kasaforta|alarmi|garazhi|dryni"),
+    ),
+    "ka": Labels(
+        _w("პაროლი|პაროლია|პინ|pin"),
+        _w("წვდომის კოდი|კარის კოდი|აღდგენის კოდები|კოდი|კოდია"),
+        _w("გასაღები"),
+        _w("არის|იყო"),
+        place=_w("კარი|კარის|სეიფი|კარადა|ჭიშკარი|სიგნალიზაცია"),
     ),
     "bg": Labels(
         _w("паролата|парола|пин"),

@@ -243,7 +243,8 @@ _BASE64_KEY_VARIABLE = re.compile(
     r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9_]*(?:KEY|SECRET)[ \t]*=[ \t]*[\"']?(base64:[A-Za-z0-9+/]{20,}={0,2})"
 )
 _SECRET_VARIABLE = re.compile(
-    r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY)[ \t]*=[ \t]*"
+    r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY"
+    r"|(?:ACCOUNT|ACCESS|SECRET|APP|APPLICATION|MASTER|AUTH|SIGNING|ENCRYPTION)_KEY)[ \t]*=[ \t]*"
     r"([\"']?)([^\s'\"]{6,})\1"
 )
 

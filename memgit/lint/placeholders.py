@@ -60,6 +60,8 @@ DOCUMENTED_EXAMPLES = frozenset(
         "xoxb-263594206564-2343594206574-FGqddMF8t08v8N7Oq4i57vs1",
         "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
         "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        # ICAO 9303's specimen passport (Anna Maria Eriksson of Utopia), printed in every MRZ guide.
+        "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
     )
 )
 

@@ -56,6 +56,14 @@ def values(text: str) -> list[str]:
             '![card by the door, Wi-Fi "gite-nord" key Velo-4417-rando, check-out 11:00](img/card.jpg)',
             "Velo-4417-rando",
         ),
+        # A signed URL's signature, a passport's machine-readable zone, a storage account's key.
+        (
+            "https://media.example.com/a.zip?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=604800"
+            "&X-Amz-Signature=3b7e1f9a2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f2a4b6c8d0e2f4a6b8c0d2e4f&X-Amz-SignedHeaders=host",
+            "3b7e1f9a2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f2a4b6c8d0e2f4a6b8c0d2e4f",
+        ),
+        ("KX48291735GRC9104222M3308154<<<<<<<<<<<<<<00", "KX48291735GRC9104222M3308154<<<<<<<<<<<<<<00"),
+        ("export B2_ACCOUNT_KEY=K005Rz8vQm2Lp7Tx9Wd4Hs6Jb1Nc3Ka", "K005Rz8vQm2Lp7Tx9Wd4Hs6Jb1Nc3Ka"),
         # A compound label of a compounding language.
         ("Abholcode laut SMS: 5184 2290", "5184 2290"),
         ("Der Spindcode im Studio ist 7391.", "7391"),
@@ -90,6 +98,9 @@ def test_each_format_finds_its_secret(text: str, secret: str) -> None:
         "Passphrase: use four random words, like the comic says",  # no capital inside, no digit
         "Log in with GitHub and Google accounts",
         "sign in with SSO and 2FA-2024",
+        "L898902C36UTO7408122F1204159ZE184226B<<<<<10",  # ICAO's specimen passport
+        "KX48291736GRC9104222M3308154<<<<<<<<<<<<<<00",  # a check digit that does not hold
+        "export SSH_PUBLIC_KEY_FILE=~/.ssh/id_ed25519.pub",
         '  "hashed_password": "fakehashedsecret"',  # a key names the field; the value is no password's shape
         '<abbr title="Mozilla Developer Network - Mozilla-Entwicklernetzwerk: Dokumentation">MDN</abbr>',
     ],

@@ -54,6 +54,8 @@ LINES: dict[str, tuple[str, str]] = {
     "ro": (f"Parola routerului este {VALUE}", "Parola este în seiful echipei."),
     "el": (f"Ο κωδικός του ρούτερ είναι {VALUE}", "Ο κωδικός είναι στο χρηματοκιβώτιο της ομάδας."),
     "bg": (f"Паролата за рутера е {VALUE}", "Паролата е в сейфа на екипа."),
+    "sq": (f"Fjalëkalimi i ruterit është {VALUE}", "Fjalëkalimi është në kasafortën e ekipit."),
+    "ka": (f"როუტერის პაროლი: {VALUE}", "პაროლი გუნდის სეიფშია."),
     "sr": (f"Lozinka za ruter je {VALUE}", "Lozinka je u sefu tima."),
     "ca": (f"La contrasenya del router és {VALUE}", "La contrasenya és a la caixa forta de l'equip."),
     "ms": (f"Kata laluan penghala ialah {VALUE}", "Kata laluan ada dalam peti besi pasukan."),
