@@ -39,8 +39,14 @@ def _named(line: str) -> bool:
     """Whether a stem of an S117 label or an S116 identifier's name is on `line`."""
     if _NAMED_VALUE.search(line) is None:
         return False
-    folded = line.replace("\u0130", "i").lower()
+    folded = _as_words(line.replace("\u0130", "i").lower())
     return any(stem in folded for stem in name_stems())
+
+
+def _as_words(lowered: str) -> str:
+    """`_` and `-` read as spaces (same length: positions stay), so that a key whose parts are words
+    (`api_key:`, `nas-admin-pw:`) holds the stems of the labels it spells (`labelled.value_in_key`)."""
+    return lowered.replace("_", " ").replace("-", " ")
 
 
 @cache
@@ -62,7 +68,7 @@ _NAMED_VALUE = re.compile(r"[\d:=：→]")
 def named_lines(text: str) -> frozenset[int]:
     """The lines `_named` takes that hold a digit, ":" or "=", by `bytes.find` of each stem over the
     lower-cased text as UTF-8 (about ten times faster than over `str`, and no pattern)."""
-    lowered = text.replace("\u0130", "i").lower()  # İ is the one letter whose lower case is longer
+    lowered = _as_words(text.replace("\u0130", "i").lower())  # İ is the one letter whose lower case is longer
     if len(lowered) != len(text):
         return frozenset(n for n, line in enumerate(text.split("\n")) if _named(line))
     data = lowered.encode("utf-8", "surrogatepass")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import assume, given, settings
@@ -259,6 +260,11 @@ def test_cmark_agrees_with_markdown_it_on_generated_markdown(texts: list[str]) -
             len(t[: len(t) - len(t.lstrip(" \t"))].expandtabs(4)) >= 4 and t.lstrip(" \t")[:1] == ">" for t in texts
         )
     )
+    # A second: a list item whose content starts four spaces after its marker ("-    0") sets its
+    # content column past four, so a line indented four ("    #") is a lazy paragraph line, and a
+    # heading indented to the content column below it is the item's (cmark); markdown-it-py reads
+    # no heading there. Hypothesis found it: ['-    0', '    #', '     #'].
+    assume(not any(re.match(r"^ {0,3}(?:[-*+]|\d{1,9}[.)]) {4}\S", t) for t in texts))
     assert cmark_heading_rows(texts) == parsed_heading_rows(texts)
 
 
