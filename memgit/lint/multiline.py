@@ -159,14 +159,24 @@ _LOGIN_HEADER = re.compile(
 )
 
 
+#: A country cell: a two-letter code alone ("BG") or after a place ("Varna, BG", "Cluj (RO)").
+_COUNTRY_CELL = re.compile(r"(?:[^,()|]{1,40}(?:,[ \t]*|[ \t]+\())?(?P<code>[A-Z]{2})\)?")
+
+
+def country_of(cell: str) -> str | None:
+    """The two-letter country code a table cell names, alone or after a place, else None."""
+    match = _COUNTRY_CELL.fullmatch(cell.strip("`*_ "))
+    return match.group("code") if match is not None else None
+
+
 def _country_column(rows: list[list[str]]) -> int | None:
-    """The column whose cells are two-letter country codes ("IL", "CA", "US"), if one is."""
+    """The column whose cells are two-letter country codes ("IL", "CA", "US"), or places with
+    one ("Varna, BG"), if one is."""
     if not rows:
         return None
     width = min(len(row) for row in rows)
     for column in range(width):
-        codes = [row[column].strip("`*_ ") for row in rows]
-        if sum(re.fullmatch(r"[A-Z]{2}", code) is not None for code in codes) * 2 > len(codes):
+        if sum(country_of(row[column]) is not None for row in rows) * 2 > len(rows):
             return column
     return None
 
@@ -179,7 +189,7 @@ def _row_hits(index: int, cells: list[str], country: int | None, logins: bool, l
     if country is not None and country < len(cells):
         for column, cell in enumerate(cells):
             if column != country and column not in labelled_columns:
-                found = identifiers.country_id(cell, cells[country].strip("`*_ "))
+                found = identifiers.country_id(cell, country_of(cells[country]) or "")
                 if found is not None:
                     hits.append(_hit(index, identifiers.CODE, "an identifier of the row's country", found))
     if cells and len(cells[0]) <= 40 and identifiers._NAMES.search(cells[0]) is not None:

@@ -137,6 +137,19 @@ def test_a_table_rows_first_cell_names_its_identifier() -> None:
     assert values("\n".join(plain)) == []
 
 
+def test_a_country_column_of_places_names_each_rows_country() -> None:
+    """A staff table whose column says where each person is from ("Varna, BG"): each row's number
+    is checked by that country's validator, as under a column of bare codes."""
+    table = [
+        "| name | from | role | papers |",
+        "|---|---|---|---|",
+        "| Desi P. | Varna, BG | housekeeping | 9203142086 |",
+        "| Ioana P. | Cluj (RO) | reception | 2950314072186 |",
+        "| Marco B. | Bari, IT | bar | 9203142087 |",  # no Italian number, and a bad EGN digit
+    ]
+    assert values("\n".join(table)) == ["9203142086", "2950314072186"]
+
+
 def test_a_key_cut_short_hides_only_its_own_lines() -> None:
     """A private key pasted in part ("the start, to compare") has no END line: its body is its
     base64 lines, and a password further down the note is found on its own line."""
