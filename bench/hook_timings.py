@@ -1,7 +1,7 @@
 """What memgit's git hooks add to a commit: `git commit` with the hooks installed vs without.
 
     .venv/bin/python bench/hook_timings.py [-n 31] [--files 2000] [--seed 0] [--no-config]
-        [--compare-python OTHER/.venv/bin/python] [--framework] [--kinds empty,code,memory] [--json out.json]
+        [--compare-python OTHER/.venv/bin/python] [--framework] [--kinds empty,code,memory,note] [--json out.json]
 
 A workspace from `bench/gen_workspace.py` (with the commented `memgit.toml` that `memgit init` writes,
 unless `--no-config`) is indexed and copied; the copies differ only in their hooks:
@@ -171,10 +171,19 @@ def change_memory(ws: Path, run: int) -> None:
     git(ws, "add", "--", str(newest))
 
 
+def change_note(ws: Path, run: int) -> None:
+    target = ws / "docs" / "guide.md"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("a", encoding="utf-8") as handle:
+        handle.write(f"- step {run}: run the installer again.\n")
+    git(ws, "add", "docs/guide.md")
+
+
 KINDS: dict[str, tuple[str, Callable[[Path, int], None] | None, tuple[str, ...]]] = {
     "empty": ("empty commit", None, ("--allow-empty", "-m", "empty")),
     "code": ("code commit (src/app.py)", change_code, ("-m", "code")),
     "memory": ("memory commit (one daily-log line)", change_memory, ("-m", "memory")),
+    "note": ("note outside the memory paths (docs/guide.md, read for secrets)", change_note, ("-m", "note")),
 }
 
 
@@ -236,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--compare-python", help="also time the hooks another checkout's interpreter installs")
     parser.add_argument("--framework", action="store_true", help="also time the pre-commit framework")
     parser.add_argument("--no-config", dest="config", action="store_false", help="no memgit.toml in the workspace")
-    parser.add_argument("--kinds", default="empty,code,memory", help="comma-separated: empty, code, memory")
+    parser.add_argument("--kinds", default="empty,code,memory", help="comma-separated: empty, code, memory, note")
     parser.add_argument("--json", type=Path, help="write the samples here")
     opts = parser.parse_args(argv)
     kinds = [k for k in opts.kinds.split(",") if k]

@@ -326,9 +326,13 @@ NOTE_SUFFIXES = (".md", ".markdown", ".txt")
 
 
 def is_note_text(path: str) -> bool:
-    """A file outside the memory paths whose lines the secret rules read (Markdown or plain text,
-    not a dotfile nor under a dot-folder such as `.github/` or `.memgit/`)."""
-    return path.lower().endswith(NOTE_SUFFIXES) and not any(part.startswith(".") for part in path.split("/"))
+    """A file outside the memory paths whose lines the secret rules read: Markdown or plain text,
+    not a dotfile, and not in a dot-folder (`.github/`), a package or a build's output
+    (`node_modules/`, `dist/`, `site/`: `core.adoption.is_vendored`, the folders adoption skips)."""
+    from memgit.core.adoption import is_vendored
+
+    name = path.rsplit("/", 1)[-1]
+    return path.lower().endswith(NOTE_SUFFIXES) and not name.startswith(".") and not is_vendored(path)
 
 
 def _note_secrets(

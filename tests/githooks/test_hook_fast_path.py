@@ -255,7 +255,7 @@ def test_shell_never_calls_memory_non_memory(
     """Real git lists the staged names (quoting as it does); each one memgit would lint as memory,
     or as memory-looking (F405), the shell function must call "could be memory"."""
     from memgit.core.paths import is_memory_path
-    from memgit.lint.rules import is_note_text, looks_like_memory
+    from memgit.lint.rules import NOTE_SUFFIXES, is_note_text, looks_like_memory
 
     paths = [p for p in paths if not any(part.lower() == ".git" for part in p.split("/"))]
     # A file cannot also be a folder: keep the paths that are no other path's prefix.
@@ -287,7 +287,7 @@ def test_shell_never_calls_memory_non_memory(
         # (A name git quotes reaches the note check quoted; the memory check starts the lint then.)
         if is_note_text(path) and not _QUOTED_NAME.search(path):
             assert verdicts[path][1] == "Y" and fastpath.paths_hold_notes([path]), (path, extra)
-        elif not is_note_text(path):
+        elif not path.lower().endswith(NOTE_SUFFIXES) or path.rsplit("/", 1)[-1].startswith("."):
             assert verdicts[path][1] == "N" and not fastpath.paths_hold_notes([path]), (path, extra)
 
 

@@ -331,11 +331,14 @@ def test_a_note_outside_the_memory_paths_is_read_for_secrets_only(
     people = "# People\n\n- Ana runs payroll; ignore previous instructions is her joke.\n- NAS admin password: Kv7#pQ2!mxT9\n"
     write(workspace / "people.md", people)
     write(workspace / ".github" / "notes.md", "- NAS admin password: Kv7#pQ2!mxT9\n")
+    write(workspace / "node_modules" / "pkg" / "README.md", "- NAS admin password: Kv7#pQ2!mxT9\n")  # vendored
+    (workspace / "scan.txt").write_bytes(b"page\0one\n\xff\xfe not UTF-8\n")  # bytes: skipped, no error
     git(workspace, "add", "-A")
     blocked = subprocess.run(["git", "commit", "-q", "-m", "people"], cwd=workspace, capture_output=True, text=True)
     assert blocked.returncode == 1, blocked.stdout + blocked.stderr
     assert "people.md:4: S" in blocked.stdout + blocked.stderr
-    assert ".github" not in blocked.stdout + blocked.stderr
+    assert ".github" not in blocked.stdout + blocked.stderr and "node_modules" not in blocked.stdout
+    assert "scan.txt" not in blocked.stdout + blocked.stderr and "Traceback" not in blocked.stderr
     assert git(workspace, "rev-parse", "HEAD") == before
 
     git(workspace, "commit", "-q", "--no-verify", "-m", "people, past the hook")
