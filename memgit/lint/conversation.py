@@ -4,7 +4,7 @@ A transcript (`sessions/*.jsonl`) keeps one turn a line, as JSON: read line by l
 read across lines see a JSON record beside another, never a question beside its answer. So the
 turns are read here as the conversation they were: each turn's text, its lines in order, every
 line knowing the record it came from. The rules that read more than a line (`multiline.py`,
-`seeds.py`) run over that view, and one more that only a conversation has:
+`seeds.py`, `formats.py`) run over that view, and one more that only a conversation has:
 
 * a turn that asks for a secret ("Qual vai ser o próximo código?", "what's the wifi password?")
   and the next turn, short, that answers it: the answer's code- or password-shaped words are the
@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Collection
 
-from memgit.lint import labelled, multiline, seeds
+from memgit.lint import formats, identifiers, labelled, multiline, seeds
 from memgit.lint.hits import Hit
 
 #: An answer longer than this is a turn of its own, not an answer to the question before it.
@@ -43,9 +43,11 @@ def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
         for part in text.split("\n"):
             view.append(part)
             origin.append(index)
-    found = [*multiline.find(view, None), *seeds.find(view, None)]
+    found = [*multiline.find(view, None), *seeds.find(view, None), *formats.find(view, None)]
     out: list[Hit] = []
     for hit in found:
+        if hit.message.startswith(multiline.WRAPPED) and hit.index and origin[hit.index - 1] != origin[hit.index]:
+            continue  # two turns, not a sentence wrapped (the answer to a question is `_answers`'s)
         out.append(_placed(lines, origin[hit.index], hit))
     out.extend(_answers(lines, turns))
     return [hit for hit in out if wanted is None or hit.index in wanted]
@@ -82,21 +84,46 @@ def _answers(lines: list[str], turns: list[tuple[int, str]]) -> list[Hit]:
     the shape the asked label's value has (as a value on the line under that label would)."""
     out: list[Hit] = []
     for (_, asked), (index, answer) in zip(turns, turns[1:], strict=False):
-        last = asked.strip().split("\n")[-1]
-        if "?" not in last:
+        question = _question(asked.strip().split("\n")[-1])
+        if question is None:
             continue
         short = len(answer.strip()) <= ANSWER_CHARS  # a long answer: only a word that can be nothing else
-        question = re.split(r"(?<=[.!])\s", last[: last.rfind("?") + 1])[-1]  # the sentence that asks
         kinds = [kind for kind, pattern in labelled.label_patterns().items() if pattern.search(question)]
-        if not kinds:
+        name = identifiers._NAMES.search(question)
+        if not kinds and name is None:
             continue
+        bank = name is not None and identifiers._BANK_NAMES.search(name.group(0)) is not None
         for word in _WORD.findall(answer):
             value = labelled._trim(word.strip("\"'`“”«»"))
-            if value not in lines[index] or not any(_shaped(kind, value, question, short) for kind in kinds):
+            if value not in lines[index]:
                 continue
-            message = f"a {kinds[0]} given as the answer to a question for it ({value[:4]}…); remove it from memory"
-            out.append(Hit(index, labelled.CODE, message, value))
+            if any(_shaped(kind, value, question, short) for kind in kinds):
+                what = kinds[0]
+            elif name is not None and short and identifiers.id_value(value, bank=bank) == value:
+                what = "identifier"
+            else:
+                continue
+            message = f"a {what} given as the answer to a question for it ({value[:4]}…); remove it from memory"
+            out.append(Hit(index, labelled.CODE if what != "identifier" else identifiers.CODE, message, value))
     return out
+
+
+# A question's mark in the scripts that write one of their own: Arabic "؟", Chinese and Japanese
+# "？", Greek ";" (U+037E, which Unicode folds to the semicolon): a Greek line ending in ";" asks.
+_ASKS = re.compile(r"[?؟？¿\u037e]")
+_GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+
+
+def _question(last: str) -> str | None:
+    """The sentence of `last` (a turn's last line) that asks, up to its question mark, or None."""
+    marks = list(_ASKS.finditer(last))
+    end = marks[-1].end() if marks else None
+    stripped = last.rstrip()
+    if stripped.endswith(";") and _GREEK.search(stripped[-80:]) is not None:
+        end = len(stripped)
+    if end is None:
+        return None
+    return re.split(r"(?<=[.!])\s", last[:end])[-1]
 
 
 def _shaped(kind: str, value: str, question: str, short: bool) -> bool:

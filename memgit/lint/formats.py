@@ -23,7 +23,13 @@ No label is needed where the format itself says what a value is:
   the expiry (S116);
 * a password in a command's own syntax: `smbclient -U user%password` and `rpcclient`'s, the
   password after `%` (S104); a token after `--auth`, `--token`, `--api-key`, `--access-token` or
-  `--secret` when it looks random (S104).
+  `--secret` when it looks random (S104);
+* a value handed to a secret store on the command line: `gh secret set NAME --body VALUE` (or
+  `-b`), `vercel env add … VALUE`, `fly secrets set NAME=VALUE`, `kubectl create secret …
+  --from-literal=NAME=VALUE`: whatever the store keeps is a secret by the command's own word (S104);
+* a private key written as base64 (an environment variable or a CI secret holding a whole PEM or
+  OpenSSH key): base64 of "-----BEGIN " starts `LS0tLS1CRUdJTi`, and the decoded text names a
+  PRIVATE KEY (S101). A certificate's or a public key's base64 is no secret.
 
 Each is checked only on the line it is on, found by a search of the whole text (lines that
 cannot hold one cost nothing), and a documented placeholder is never a value.
@@ -58,6 +64,17 @@ _TOKEN_OPTION = re.compile(
     r"(?P<value>[A-Za-z0-9_\-.+/=~]{16,})"
 )
 _HEX = re.compile(r"[0-9A-F-]+")
+# A secret store's command and the value it is given: `--body`/`-b`/`--value` after `secret set`,
+# a `NAME=VALUE` after `secrets set` or `--from-literal=`, the value after `env add NAME ENV`.
+_SECRET_STORE = re.compile(
+    r"(?i)\b(?:gh|glab)[ \t]+(?:secret|variable)[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b|--value|-v)[ =]+[\"']?"
+    r"(?P<body>[^\s\"']{12,})"
+    r"|\b(?:fly|flyctl|heroku|dokku)[ \t]+(?:secrets[ \t]+set|config:set)\b[^\n|;&]*?[ \t][A-Za-z_][A-Za-z0-9_]*=[\"']?"
+    r"(?P<pair>[^\s\"']{12,})"
+    r"|--from-literal=[A-Za-z_.-][A-Za-z0-9_.-]*=[\"']?(?P<literal>[^\s\"']{8,})"
+)
+# Base64 of "-----BEGIN " (three encodings, by where the text starts in a 3-byte group).
+_PEM_BASE64 = re.compile(r"(?P<value>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2})")
 _SIGNED_URL = re.compile(r"[?&]X-(?:Amz|Goog)-Signature=(?P<value>[0-9a-f]{64,512})(?![0-9a-f])")
 _MRZ = re.compile(r"(?<![A-Z0-9<])(?P<value>[A-Z0-9<]{30}|[A-Z0-9<]{36}|[A-Z0-9<]{44})(?![A-Z0-9<])")
 _PASSPHRASE = re.compile(
@@ -143,6 +160,17 @@ def _on_line(index: int, line: str) -> Hit | None:
             value = match.group("value")
             if not is_placeholder(value):
                 return Hit(index, "S104", "a password in a command's user%password; remove it from memory", value)
+    if "LS0tLS1CRUdJTi" in line:
+        for match in _PEM_BASE64.finditer(line):
+            if _private_key(match.group("value")):
+                return Hit(
+                    index, "S101", "a private key written as base64; remove it and make a new one", match.group("value")
+                )
+    if "set" in line or "literal" in line:
+        for match in _SECRET_STORE.finditer(line):
+            value = match.group("body") or match.group("pair") or match.group("literal") or ""
+            if _random(value) and not is_placeholder(value) and not value.startswith(("$", "<", "{", "@")):
+                return Hit(index, "S104", "a value given to a secret store; remove it and rotate the credential", value)
     if "--" in line:
         for match in _TOKEN_OPTION.finditer(line):
             value = match.group("value")
@@ -151,6 +179,19 @@ def _on_line(index: int, line: str) -> Hit | None:
                     index, "S104", "a token after a command's option; remove it and rotate the credential", value
                 )
     return None
+
+
+def _private_key(value: str) -> bool:
+    """Whether base64 `value` decodes to a PEM or OpenSSH private key's header."""
+    import base64
+    import binascii
+
+    head = value[: len(value) - len(value) % 4][:200]
+    try:
+        text = base64.b64decode(head, validate=False).decode("ascii", "replace")
+    except (binascii.Error, ValueError):
+        return False
+    return "-----BEGIN" in text and "PRIVATE KEY" in text
 
 
 def _mrz_digit(field: str) -> str:

@@ -146,7 +146,8 @@ _NUMBER_WORD = re.compile(
 # a passport's shape: one to three capitals and six to nine digits, or capitals and digits mixed.
 _NAMED_DOCUMENT = re.compile(
     r"^[ \t]*(?:[:：]|n[°º]\.?|no\.?|nr\.?|number|nummer|numéro|número|numero|numer|numara(?:sı)?"
-    r"|नंबर|رقم|номер|番号|号码|번호)?[ \t]*[:：]?[ \t]*(?P<number>[A-Z]{1,3}\d{6,9}|(?=[A-Z0-9]*\d{4})[A-Z0-9]{7,12})(?![\w-])"
+    r"|नंबर|رقم|номер|番号|号码|번호)?[ \t]*[:：)]?[ \t]*"
+    r"(?P<number>[A-Z]{1,3}\d{6,9}|(?=[A-Z0-9]*\d{4})[A-Z0-9]{7,12}|(?=(?:[A-Z]*\d){3})(?=(?:\d*[A-Z]){2})[A-Z0-9]{8,12})(?![\w-])"
 )
 
 

@@ -81,6 +81,7 @@ def label_patterns() -> dict[str, re.Pattern[str]]:
     return _patterns()
 
 
+@cache
 def any_label() -> re.Pattern[str]:
     """Any label of any kind, in one pattern (group `label`)."""
     joined = "|".join(f"(?:{pattern.pattern})" for pattern in _patterns().values())
@@ -262,6 +263,9 @@ _LOGIN_VERB = re.compile(
     r"|\b(?:inicia|iniciar|inicio)[ \t]+sesi[óo]n[ \t]+con|\b(?:entra|entrar|accede|acceder|acessa|acessar|loga|logar)[ \t]+(?:con|com)"
     r"|\b(?:faz|fazer)[ \t]+login[ \t]+com|\blogt?[ \t]+in[ \t]+met|\binloggen[ \t]+met|\baccedi[ \t]+con"
     r"|\bzaloguj(?:e)?[ \t]+si[ęe][ \t]+(?:jako|przez)|\bgiriş[ \t]+yap"
+    # the noun, then the pair: "manager login kostas.kyma / Xtapodi_sto_kar8ouni", "Zugangsdaten: …"
+    r"|\b(?:login|logins|credentials|creds|zugangsdaten|identifiants|credenciales|credenziali|credenciais"
+    r"|dane logowania|inloggegevens|логин|учётные данные|учетные данные)[ \t]*:?(?=[ \t]+[\"'`]?[\w.@+-]{2,40}[\"'`]?[ \t]*[/|,])"
 )
 _PAIR = re.compile(
     r"[ \t]+[\"'`]?(?P<login>[\w.@+-]{2,40})[\"'`]?[ \t]*(?:/|\||,|:|[ \t](?:and|et|und|y|e|en|i|ve|и)[ \t])[ \t]*"
@@ -316,31 +320,89 @@ def password_near_label(line: str) -> str | None:
     letters and digits), within `NEAR_CHARS` after a password label on the same line, whatever
     words stand between in whatever language ("كلمة السر لحساب البريد … هي Jisr#Lisboa_24",
     "das Zertifikatspasswort lautet Spree-Ufer_1983", "a password … mudou: agora é Ria-Formosa#2026")."""
+    found = passwords_near_label(line)
+    return found[0] if found else None
+
+
+def passwords_near_label(line: str) -> list[str]:
+    """Every word `password_near_label` would take, in order: a line may give the old password
+    and the new one ("… ήταν Eleni_1972 και ο νέος θα είναι Vlachou-E1-Kyklades!")."""
     pattern = _patterns().get("password")
     if pattern is None:
-        return None
+        return []
     folded = line.casefold()
+    out: list[str] = []
     for label in pattern.finditer(folded):
         for token in _NEAR_TOKEN.finditer(line, label.end()):
             if token.start() > label.end() + NEAR_CHARS:
                 break
-            value = _trim(token.group(0).rstrip(".!?:"))
-            if (
-                len(value) >= 8
-                and _classes(value) >= 3
-                and any(c.isdigit() for c in value)
-                and _PASSWORD_MARK.search(value) is not None
-                and _NOT_NEAR.search(value) is None
-                and not code_like(value)
-                and not is_placeholder(value)
-                and "@" not in value
-                and "://" not in value
-                and not any(span in value for span in ("a-z", "A-Z", "0-9"))  # a character class
-                and not value.startswith(("/", "~", "$", "%", "-", "."))
-                and not re.search(r"\.(?:[a-z]{2,4})$", value)  # a file or a host name
-            ):
-                return value
-    return None
+            right_after = not line[label.end() : token.start()].strip(" \t:：=")
+            value = password_word(token.group(0), right_after=right_after)
+            if value is not None and value not in out:
+                out.append(value)
+    return out
+
+
+def password_word(word: str, *, right_after: bool = False) -> str | None:
+    """`word` as the password it can only be (`only_a_password`), with a final "!" or "?" that
+    belongs to it ("Vlachou-E1-Kyklades!") or without the sentence's mark, else None."""
+    value = word.rstrip(".,:;)»”")
+    if only_a_password(value, right_after=right_after):
+        return value
+    value = _trim(word.rstrip(".!?:"))
+    return value if only_a_password(value, right_after=right_after) else None
+
+
+def only_a_password(value: str, *, right_after: bool = False) -> bool:
+    """Whether a word near a password's label can be nothing but a password: three kinds of
+    character with a digit and a mark identifiers never carry ("Jisr#Lisboa_24"), or words joined
+    into one with a number ("Leuchtfeuer-Bootshaus-22", "Xtapodi_sto_kar8ouni"); and nothing a
+    path, an address, a file, a class of characters or a name from code has. `right_after`: the
+    word follows the label with nothing between ("Admin-Passwort Leuchtfeuer-Bootshaus-22"),
+    where words joined with a number need no other sign."""
+    return (
+        len(value) >= 8
+        and any(c.isdigit() for c in value)
+        and (
+            _classes(value) >= 3 and _PASSWORD_MARK.search(value) is not None or _joined_words(value, loose=right_after)
+        )
+        and _NOT_NEAR.search(value) is None
+        and not code_like(value)
+        and not is_placeholder(value)
+        and "@" not in value
+        and "://" not in value
+        and not any(span in value for span in ("a-z", "A-Z", "0-9"))  # a character class
+        and not value.startswith(("/", "~", "$", "%", "-", "."))
+        and not re.search(r"\.(?:[a-z]{2,4})$", value)  # a file or a host name
+    )
+
+
+# Three parts or more joined by "-" or "_", words of three letters or more among them, and a
+# number: a part of digits, or a digit inside a word ("kar8ouni").
+_JOINED_PART = re.compile(r"[^\W_]+")
+
+
+def _joined_words(value: str, *, loose: bool = False) -> bool:
+    """Words joined into one with a number, with a capital or a digit inside a word, three parts
+    or more: how people make a password they can remember ("Adr-Occupancy-2026"). A product and its
+    version ("Windows-Server-2019"), a standard ("ISO-8859-1", "AES-256-GCM") or a slug
+    ("release-notes-2026") has no digit inside a word and its capitals begin each word of a name
+    or fill it, so only a capital that does not begin a word, a word in small letters beside one
+    in capitals, or a digit inside a word counts."""
+    if not re.fullmatch(r"[^\W_]+(?:[-_][^\W_]+){2,5}[!?#*]*", value):
+        return False
+    parts = _JOINED_PART.findall(value)
+    words = [part for part in parts if part.isalpha()]
+    if not any(len(word) >= 3 for word in words) or not any(c.isdigit() for c in value):
+        return False
+    if any(part.isupper() and len(part) >= 2 for part in words):
+        return False  # a standard or an acronym: "AES-256-GCM", "UTF-8-BOM"
+    if loose:
+        return True
+    inner_digit = any(re.search(r"[^\W\d_]\d+[^\W\d_]", part) for part in parts)
+    mixed = any(word[:1].isupper() for word in words) and any(word.islower() for word in words)
+    inner_capital = any(re.search(r"[^\W\d_][A-Z]", part) for part in parts)
+    return inner_digit or mixed or inner_capital
 
 
 #: Words for a wireless network: a label only before a separator or "is" (else what follows is
@@ -431,7 +493,9 @@ def _trim(value: str) -> str:
 _SEQUENCE = "01234567890123456789"
 _YEARISH = re.compile(r"^(?:19|20)\d\d$")
 _TIME_OR_AMOUNT = re.compile(r"^\d{1,2}[:h.]\d{2}$|^\d+[.,]\d+$|^[€$£¥]|[€$£¥%]$|\d[€$£¥%]")
-_CODE_SHAPE = re.compile(r"^[*#]?\d{4,12}[#*]?$|^\d{1,4}(?:[- .]\d{1,4}){1,5}$|^(?=.*\d.*\d)[A-Za-z0-9]{4,12}$")
+_CODE_SHAPE = re.compile(
+    r"^[*#]{0,2}\d{4,12}[#*]{0,2}$|^\d{1,4}(?:[- .]\d{1,4}){1,5}$|^(?=.*\d.*\d)[A-Za-z0-9]{4,12}$|^[A-Z]{1,2}-\d{4,8}$"
+)
 _DAY, _MONTH = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
 _DATE = re.compile(rf"^(?:19|20)\d\d-\d\d-\d\d|^(?:{_DAY}[./-]{_MONTH}|{_MONTH}[./-]{_DAY})[./-](?:19|20)?\d\d$")
 _FILE_OR_LINK = re.compile(

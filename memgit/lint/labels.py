@@ -57,7 +57,7 @@ LANGUAGES: dict[str, Labels] = {
         _w("is set to|is|was|are|=|:"),
         place=_w(
             "door|front door|back door|gate|alarm|alarm panel|safe|locker|lockbox|key safe|keypad|garage|intercom"
-            "|combination lock|padlock|bike lock|lock"
+            "|combination lock|padlock|bike lock|lock|doors|gates|safes|lockers|lockboxes|padlocks|locks"
         ),
     ),
     "de": Labels(
@@ -315,7 +315,7 @@ LANGUAGES: dict[str, Labels] = {
         _w("este|e|era"),
     ),
     "el": Labels(
-        _w("κωδικός πρόσβασης|συνθηματικό|κωδικός|κωδικό|κωδ|pin"),
+        _w("κωδικός πρόσβασης|κωδικού πρόσβασης|συνθηματικό|κωδικός|κωδικό|κωδικού|κωδικοί|κωδικούς|κωδ|pin"),
         _w("κωδικός πόρτας|κωδικός συναγερμού|κωδικός χρηματοκιβωτίου|κωδικοί ανάκτησης|κωδικός επαλήθευσης|κωδικό"),
         _w("κλειδί"),
         _w("είναι|ήταν"),

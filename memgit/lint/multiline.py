@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from memgit.lint import code_lists, identifiers, labelled, shapes
+from memgit.lint import candidates, code_lists, identifiers, labelled, shapes
 from memgit.lint.hits import Hit
 
 #: How many lines below its heading a code may be.
@@ -32,16 +32,20 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)$|^\s*\*\*([^*]{1,60})\*\*:?\s*$")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # A line holding little but a value: list marks, quotes, code marks around one token.
-_ALONE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?[`\"'“„«]*(?P<value>[^\s`\"'“”„«»]{4,64})[`\"'”»]*\s*$")
+_ALONE = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?[`\"'“„«]*(?P<value>\d{1,4}(?: \d{1,4}){1,7}|[^\s`\"'“”„«»]{4,512})[`\"'”»]*\s*$"
+)
 _CODE_NEAR = re.compile(r"(?<![\w#$€£+./:,-])(\*?\d{1,4}(?:[- ]?\d{1,4}){0,3}#?)(?![\w.,/:%€$£-]?\d|\w)")
 _TAIL = re.compile(r"(?P<tail>[A-Za-z0-9+/=_-]{8,})\s*$")
-_HEAD = re.compile(r"^\s*(?P<head>[A-Za-z0-9+/=_-]{4,})(?=\s|$)")
+_HEAD = re.compile(r"^\s*(?P<head>[A-Za-z0-9+/=_-][^\s`\"'“”„«»]+)")
 
 
 def find(lines: list[str], wanted: Collection[int] | None, named: Collection[int] | None = None) -> list[Hit]:
     """Every hit of the rules above on `lines` (only on lines in `wanted`, when given). `named`: the
     lines that may hold a label or an identifier's name (`candidates.named_lines`), when known."""
     hits = [*_code_lists(lines), *_next_line(lines, named), *_tables(lines), *_sections(lines), *_split(lines)]
+    hits += _wrapped(lines, None if named is None else candidates.stem_lines("\n".join(lines)))
+    hits += _lone_passwords(lines)
     hits += _split_iban(lines)
     return [hit for hit in hits if wanted is None or hit.index in wanted]
 
@@ -69,13 +73,14 @@ def _next_line(lines: list[str], named: Collection[int] | None) -> list[Hit]:
         if not line.strip() or len(line) > (200 if line.rstrip().endswith((":", "：")) else 80):
             continue
         kind = labelled.label_at_end(line)
-        bank = False
+        bank = document = False
         if kind is None:
             name = identifiers._NAMES.search(line)
             ends = line.rstrip().endswith((":", "："))
             if name is None or not ends and (line[name.end() :].strip(" \t:：*_`#-=") or len(line) > 60):
                 continue
             kind, bank = "id", identifiers._BANK_NAMES.search(name.group(0)) is not None
+            document = identifiers._DOCUMENTS.search(name.group(0)) is not None
         following = _next_value(lines, index)
         if following is None:
             continue
@@ -90,7 +95,7 @@ def _next_line(lines: list[str], named: Collection[int] | None) -> list[Hit]:
         if len(_squeezed(value)) >= 4 and _squeezed(value) in _squeezed(line):
             continue  # a name the line mentions ("… starts KeePass 2 …:" then `keepass2`), no secret
         if kind == "id":
-            found = identifiers.id_value(value, bank=bank)
+            found = identifiers.id_value(value, bank=bank, document=document)
             if found is not None:
                 hits.append(_hit(following, identifiers.CODE, "an identifier under its name", found))
         elif labelled.value_kind_ok(kind, value, strong=True, alone=True) and (
@@ -302,26 +307,151 @@ def _code_lists(lines: list[str]) -> list[Hit]:
 
 
 def _split(lines: list[str]) -> list[Hit]:
-    """A token broken over two lines: flagged joined, by a per-line rule, and by neither half."""
+    """A token broken over two lines: flagged joined, by a per-line rule, and by neither half. The
+    line above joins in when the token's label is there ("the password is" / "Klidi-Rec-2026-" /
+    "Xq7 (…)")."""
     from memgit.lint.line_rules import scan_secret_values
 
     hits = []
     for index in range(len(lines) - 1):
         end = lines[index].rstrip()
         tail = _TAIL.search(end, max(0, len(end) - 300))  # bounded: a long run costs linear time
-        if tail is None or not any(c.isdigit() for c in tail.group("tail")):
+        if tail is None:
             continue
         head = _HEAD.match(lines[index + 1])
-        if head is None:
+        if head is None or not any(c.isdigit() for c in tail.group("tail") + head.group("head")):
             continue
         joined = end[: tail.end("tail")] + head.group("head") + lines[index + 1][head.end("head") :]
+        seam = tail.end("tail")
         found = scan_secret_values(joined)
-        if not found or scan_secret_values(lines[index]) or scan_secret_values(lines[index + 1]):
-            continue
-        code, message, _value = found[0]
+        above = lines[index - 1].strip() if index > 0 else ""
+        if (
+            not _across(found, joined, seam)
+            and above
+            and not end[: tail.start("tail")].strip()
+            and not scan_secret_values(above)
+        ):
+            joined, seam = above + " " + joined, len(above) + 1 + seam
+            found = scan_secret_values(joined)
+        if not _across(found, joined, seam) or scan_secret_values(lines[index]) or scan_secret_values(lines[index + 1]):
+            continue  # a half a rule finds alone is a whole token of its own, not a half
+        code, _message, _value = found[0]
         hits.append(_hit(index, code, "a secret split over two lines", tail.group("tail")))
         hits.append(_hit(index + 1, code, "a secret split over two lines", head.group("head")))
     return hits
+
+
+def _across(found: list[tuple[str, str, str | None]], joined: str, seam: int) -> bool:
+    """Whether a value of `found` stands across `seam`, the place in `joined` where the lines met."""
+    for _code, _message, value in found:
+        if value is None:
+            return True
+        start = joined.find(value)
+        if start < seam < start + len(value):
+            return True
+    return False
+
+
+#: How far a wrapped label's value may stand from it: characters after the label on its line and
+#: before the value on the next, together.
+WRAP_CHARS = 30
+# What a wrapped value's start holds: a digit, or a long word with a mark inside.
+_WRAP_VALUE = re.compile(r"\d|(?=[^\s]{8})[^\s]*[^\w\s][^\s]*")
+#: What `_wrapped` says of its hits (a conversation drops those whose two lines are two turns).
+WRAPPED = "a secret after its label on the line above"
+# Where a wrapped sentence cannot go on: the next line opens a list item, a quote, a heading, a
+# table row or a fence, or the line ends its sentence.
+_NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|[>#|]|```|~~~|<!--)")
+
+
+def _wrapped(lines: list[str], named: Collection[int] | None) -> list[Hit]:
+    """A label at the end of a line and its value at the start of the next, in a sentence wrapped
+    at a word ("… then * and the PIN" / "4070#. Eleni never …"): the two lines read as one by the
+    per-line rules, and a value they find on the second line that neither line shows alone. A
+    line break, like any wording, never hides what the same text on one line shows."""
+    from memgit.lint.line_rules import scan_secret_values
+
+    hits = []
+    fenced: set[int] | None = None
+    for index in sorted(named) if named is not None else range(len(lines)):
+        if index + 1 >= len(lines):
+            continue
+        first, second = lines[index].rstrip(), lines[index + 1].strip()
+        if not first or not second or first.endswith((".", "!", "?", ":", "|")) or _NEW_BLOCK.match(lines[index + 1]):
+            continue
+        if _WRAP_VALUE.search(second, 0, WRAP_CHARS) is None:
+            continue  # no digit and no long word with a mark where the value would start
+        label = _last_label(first[-WRAP_CHARS:])
+        if label is None:
+            continue  # the label must end the line, or nearly: its value is the next line's first words
+        fenced = _fenced(lines) if fenced is None else fenced
+        if index in fenced or index + 1 in fenced:
+            continue
+        start = len(first) + 1
+        joined = first + " " + second
+        alone = {value for _c, _m, value in scan_secret_values(second)}
+        for code, _message, value in scan_secret_values(joined):
+            if value is None or value in alone or joined.find(value, start) < 0 or value not in second:
+                continue
+            if joined.find(value) < start and value in first:
+                continue  # the first line's own value
+            before = second[: second.find(value)]
+            if labelled.any_label().search(before) or identifiers._NAMES.search(before):
+                continue  # a label on the second line is that line's, which it judged alone
+            if len(first[-WRAP_CHARS:]) - label + len(before) > WRAP_CHARS:
+                continue  # too far from the label across the break to be its value
+            hits.append(_hit(index + 1, code, WRAPPED, value))
+            break
+    return hits
+
+
+def _last_label(tail: str) -> int | None:
+    """Where the last label or identifier's name in `tail` ends, or None."""
+    folded = tail.replace("\u0130", "i").lower().replace("_", " ").replace("-", " ")
+    if not any(stem in folded for stem in candidates.name_stems()):
+        return None  # a tenth of the patterns' cost: most tails hold no stem
+    end = None
+    for pattern in (labelled.any_label(), identifiers._NAMES):
+        for match in pattern.finditer(tail):
+            end = max(end or 0, match.end())
+    return end
+
+
+def _lone_passwords(lines: list[str]) -> list[Hit]:
+    """A word that can be nothing but a password (three kinds of character and a mark identifiers
+    never carry: "Grafeio!Limn#7731"), alone on its line under a line that ends in ":" ("…, I
+    noted it as:"): whatever words announced it, the line gives it and nothing else."""
+    hits = []
+    fenced: set[int] | None = None
+    for index, line in enumerate(lines):
+        if not line.rstrip().endswith((":", "：")):
+            continue
+        following = _next_value(lines, index)
+        if following is None:
+            continue
+        alone = _ALONE.match(lines[following])
+        if alone is None:
+            continue
+        value = alone.group("value")
+        if len(value) > 64 or not labelled.only_a_password(value) or labelled._PASSWORD_MARK.search(value) is None:
+            continue
+        fenced = _fenced(lines) if fenced is None else fenced
+        if following not in fenced:
+            hits.append(_hit(following, labelled.CODE, "a password alone under the line that gives it", value))
+    return hits
+
+
+def _fenced(lines: list[str]) -> set[int]:
+    """The lines inside fenced code blocks, fences included."""
+    out: set[int] = set()
+    inside = False
+    for index, line in enumerate(lines):
+        fence = line.lstrip().startswith(("```", "~~~"))
+        if inside or fence:
+            out.add(index)
+        if fence:
+            inside = not inside
+    return out
 
 
 _IBAN_START = re.compile(r"(?<![A-Za-z0-9])(?P<part>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){1,7}) *$")

@@ -82,6 +82,7 @@ def find_secrets(
     kept = [_with_siblings(lines[hit.index], hit) for hit in kept]
     kept.extend(_card_details(lines, kept))
     kept.extend(_same_shape(lines, kept))
+    kept.extend(_other_passwords(lines, kept))
     kept.extend(_repeated(lines, kept, wanted, _present(text, known)))
     kept.sort(key=lambda hit: (hit.index, not hit.reported))
     return kept
@@ -165,6 +166,30 @@ def _same_shape(lines: list[str], hits: list[Hit]) -> list[Hit]:
                 out.append(
                     Hit(hit.index, hit.code, f"{hit.message.split(';')[0]}, and one of its shape beside it", other)
                 )
+    return out
+
+
+_WORD_TOKEN = re.compile(r"[^\s,;()\[\]{}<>\"'`“”«»]{8,64}")
+
+
+def _other_passwords(lines: list[str], hits: list[Hit]) -> list[Hit]:
+    """On a line where a password was found, every other word that can be nothing but a password
+    (`labelled.only_a_password`): the new one beside the old ("Ο παλιός ήταν Eleni_1972 και ο νέος
+    θα είναι Vlachou-E1-Kyklades!"), the second account's. The first rule to find one stops at it."""
+    from memgit.lint import labelled
+
+    out: list[Hit] = []
+    done: set[int] = set()
+    for hit in hits:
+        if hit.index in done or not hit.reported or not hit.value or "password" not in hit.message:
+            continue
+        done.add(hit.index)
+        taken = {other.value for other in hits if other.index == hit.index and other.value}
+        for token in _WORD_TOKEN.finditer(lines[hit.index]):
+            value = labelled.password_word(token.group(0))
+            if value is not None and not any(value in other or other in value for other in taken):
+                taken.add(value)
+                out.append(Hit(hit.index, hit.code, f"{hit.message.split(';')[0]}, and another beside it", value))
     return out
 
 

@@ -64,9 +64,21 @@ def values(text: str) -> list[str]:
         ),
         ("KX48291735GRC9104222M3308154<<<<<<<<<<<<<<00", "KX48291735GRC9104222M3308154<<<<<<<<<<<<<<00"),
         ("export B2_ACCOUNT_KEY=K005Rz8vQm2Lp7Tx9Wd4Hs6Jb1Nc3Ka", "K005Rz8vQm2Lp7Tx9Wd4Hs6Jb1Nc3Ka"),
+        # A value handed to a secret store; a private key written as base64.
+        (
+            "gh secret set CF_API_TOKEN --repo hotel/site --body xfNHYTNc9xPh3r33x3sJkpSXdh9rIGgERkwfpuYA",
+            "xfNHYTNc9xPh3r33x3sJkpSXdh9rIGgERkwfpuYA",
+        ),
+        ("kubectl create secret generic db --from-literal=password=Hq7vK2mZ9xLp", "Hq7vK2mZ9xLp"),
+        (
+            "DEPLOY_KEY_B64=LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0KYjNCbGJuTnphQzFyWlhrdGRqRUFBQUFBQkc1dmJtVUFBQUFFYm05dVpRQUFBQUFBQUFBQkFBQUFNd0FBQUF0emMyZ3RaVwotLS0tLUVORCBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0K",
+            "LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0KYjNCbGJuTnphQzFyWlhrdGRqRUFBQUFBQkc1dmJtVUFBQUFFYm05dVpRQUFBQUFBQUFBQkFBQUFNd0FBQUF0emMyZ3RaVwotLS0tLUVORCBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0K",
+        ),
         # A compound label of a compounding language.
         ("Abholcode laut SMS: 5184 2290", "5184 2290"),
         ("Der Spindcode im Studio ist 7391.", "7391"),
+        # A word that can be nothing but a password, alone under the line that announces it.
+        ("Staff network changed, I noted it as:\n\n  Grafeio!Limn#7731", "Grafeio!Limn#7731"),
         ("de kluiscode is 2854", "2854"),
     ],
 )
@@ -85,6 +97,11 @@ def test_each_format_finds_its_secret(text: str, secret: str) -> None:
         "GPG 1A2B-3C4D-5E6F-7A8B",  # all hex: a fingerprint's shape
         "Licence: XXXXX-XXXXX-XXXXX-XXXXX-XXXXX",  # a placeholder
         "smbclient //nas.local/share -U marta%PASSWORD",
+        'gh secret set CF_API_TOKEN --body "$CF_TOKEN"',  # a variable, not a value
+        "gh secret set NAME --body <your-token-here>",
+        "PUB_B64=LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowREFRY0RRZ0FFcTJWeAotLS0tLUVORCBQVUJMSUMgS0VZLS0tLS0K",  # a public key's base64
+        "Noted it as:\n\n  Release-Notes-2026",  # words and a year alone on a line: no mark
+        "Run this:\n\n```\nP@ssw0rd!Demo#1\n```",  # a line of a code block
         "npm publish --token $NPM_TOKEN",
         "zip_code: 80331",
         "exit_code: 1301",
