@@ -11,8 +11,11 @@ heading says what it is:
   but a code (S117);
 * codes listed one a line under a recovery, backup or one-time code heading (S108,
   `code_lists.py`);
-* a token split over two lines: the end of one line and the start of the next, joined, are what
-  a per-line rule flags (that rule's code).
+* a token split over two lines: the end of one line and the start of the next, joined (with the
+  line above when the label is there), are what a per-line rule flags (that rule's code);
+* a sentence wrapped between a label and its value: the two lines read as one by the per-line
+  rules, the value within `WRAP_CHARS` of its label across the break (that rule's code);
+* a word that can be nothing but a password, alone under a line ending in ":" (S117).
 
 Each finds its anchors (labels, headers, headings) with whole-text searches first, so a text
 without one costs a few searches.
