@@ -121,7 +121,8 @@ def _languages_of() -> dict[str, tuple[str, ...]]:
 # words, an aside between commas and a remark in brackets, within a bounded stretch of the line.
 # A language's "is" counts only after that language's label: across forty languages, short
 # words such as "to", "de" or "on" would make any English sentence a label and a value.
-_STRONG_SEPARATOR = r"[ \t]*(?:\*\*|__)?(?:[ \t]*(?:[:：=＝]|->|→|=>)|[ \t]+[—–])[ \t]*(?:\*\*|__)?[ \t]*"
+# A colon that is no path's "::" nor a URL's "://", an "=" that is no "==".
+_STRONG_SEPARATOR = r"[ \t]*(?:\*\*|__)?(?:[ \t]*(?:[:：](?![:/])|[=＝](?!=)|->|→|=>)|[ \t]+[—–])[ \t]*(?:\*\*|__)?[ \t]*"
 _FILLER = (
     r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"]|\.(?=\w)|\([^()\n]{0,60}\)|（[^（）\n]{0,40}）|\"[^\"\n]{0,40}\"){0,70}?"
 )
@@ -473,7 +474,7 @@ def _separations(after: re.Pattern[str], line: str, start: int) -> list[re.Match
     if first is None:
         return []
     out = [first]
-    colon = re.search(r"[:：=→]", line[first.end() : start + 80])
+    colon = re.search(r"(?<![:=])[:：=→](?![:=/])", line[first.end() : start + 80])  # not "::", "==", "://"
     if colon is not None and not line[first.end() + colon.start() - 1 : first.end() + colon.start()].isdigit():
         later = after.match(line, first.end() + colon.start())
         if later is not None and later.end() > first.end():

@@ -95,6 +95,8 @@ def test_a_secret_is_found_whatever_the_line_breaks(text: str, secret: tuple[int
         "See the login / logout flow in chapter 3.",
         "- Passport scan: photo in the 03/04 log",
         turns(("assistant", "Θέλεις να αλλάξουμε τον κωδικό;"), ("user", "Ναι, αύριο το πρωί.")),
+        # A path's "::" is no colon after a label (a sentence wrapped after "we pass").
+        "To read the values of command line arguments we pass to\nit, we need the `std::env::args` function.",
         # A line break inside a code block is no wrapped sentence.
         "```\nexport PIN\n4070\n```",
     ],
