@@ -474,7 +474,7 @@ def _separations(after: re.Pattern[str], line: str, start: int) -> list[re.Match
     if first is None:
         return []
     out = [first]
-    colon = re.search(r"(?<![:=])[:：=→](?![:=/])", line[first.end() : start + 80])  # not "::", "==", "://"
+    colon = re.search(r"[:：=→]", line[first.end() : start + 80])
     if colon is not None and not line[first.end() + colon.start() - 1 : first.end() + colon.start()].isdigit():
         later = after.match(line, first.end() + colon.start())
         if later is not None and later.end() > first.end():
