@@ -122,7 +122,9 @@ def _languages_of() -> dict[str, tuple[str, ...]]:
 # A language's "is" counts only after that language's label: across forty languages, short
 # words such as "to", "de" or "on" would make any English sentence a label and a value.
 # A colon that is no path's "::" nor a URL's "://", an "=" that is no "==".
-_STRONG_SEPARATOR = r"[ \t]*(?:\*\*|__)?(?:[ \t]*(?:[:：](?![:/])|[=＝](?!=)|->|→|=>)|[ \t]+[—–])[ \t]*(?:\*\*|__)?[ \t]*"
+_STRONG_SEPARATOR = (
+    r"[ \t]*(?:\*\*|__)?(?:[ \t]*(?:[:：](?![:/])|[=＝](?!=)|->|→|=>)|[ \t]+[—–])[ \t]*(?:\*\*|__)?[ \t]*"
+)
 _FILLER = (
     r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"]|\.(?=\w)|\([^()\n]{0,60}\)|（[^（）\n]{0,40}）|\"[^\"\n]{0,40}\"){0,70}?"
 )
