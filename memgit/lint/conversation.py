@@ -84,20 +84,26 @@ def _answers(lines: list[str], turns: list[tuple[int, str]]) -> list[Hit]:
     the shape the asked label's value has (as a value on the line under that label would)."""
     out: list[Hit] = []
     for (_, asked), (index, answer) in zip(turns, turns[1:], strict=False):
-        question = _question(asked.strip().split("\n")[-1])
+        last = asked.strip().split("\n")[-1]
+        question = _question(last)
         if question is None:
             continue
         short = len(answer.strip()) <= ANSWER_CHARS  # a long answer: only a word that can be nothing else
         kinds = [kind for kind, pattern in labelled.label_patterns().items() if pattern.search(question)]
+        # "She needs a temporary password. Which one do you want?": the label in the sentence before
+        # the question; then only a word that can be nothing but a password answers it.
+        before = not kinds and labelled.label_patterns()["password"].search(last[: len(last) - len(question)])
         name = identifiers._NAMES.search(question)
-        if not kinds and name is None:
+        if not kinds and name is None and not before:
             continue
         bank = name is not None and identifiers._BANK_NAMES.search(name.group(0)) is not None
         for word in _WORD.findall(answer):
             value = labelled._trim(word.strip("\"'`“”«»"))
             if value not in lines[index]:
                 continue
-            if any(_shaped(kind, value, question, short) for kind in kinds):
+            if before and short and labelled.password_word(word.strip("\"'`“”«»")) is not None:
+                value, what = labelled.password_word(word.strip("\"'`“”«»")) or value, "password"
+            elif any(_shaped(kind, value, question, short) for kind in kinds):
                 what = kinds[0]
             elif name is not None and short and identifiers.id_value(value, bank=bank) == value:
                 what = "identifier"

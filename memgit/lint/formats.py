@@ -27,6 +27,10 @@ No label is needed where the format itself says what a value is:
 * a value handed to a secret store on the command line: `gh secret set NAME --body VALUE` (or
   `-b`), `vercel env add … VALUE`, `fly secrets set NAME=VALUE`, `kubectl create secret …
   --from-literal=NAME=VALUE`: whatever the store keeps is a secret by the command's own word (S104);
+* a word that can be nothing but a password, with no label at all: a capital, a small letter, a
+  digit and a mark identifiers never carry, in a word of its own (`Kamera#Cisowa-2291`,
+  `Wp#db-2291xQ`), that no path, address, option, template or expression has (S117);
+* WireGuard's `PrivateKey` and `PresharedKey` in its configuration (S101);
 * a private key written as base64 (an environment variable or a CI secret holding a whole PEM or
   OpenSSH key): base64 of "-----BEGIN " starts `LS0tLS1CRUdJTi`, and the decoded text names a
   PRIVATE KEY (S101). A certificate's or a public key's base64 is no secret.
@@ -73,6 +77,9 @@ _SECRET_STORE = re.compile(
     r"(?P<pair>[^\s\"']{12,})"
     r"|--from-literal=[A-Za-z_.-][A-Za-z0-9_.-]*=[\"']?(?P<literal>[^\s\"']{8,})"
 )
+# WireGuard's keys in its configuration: a private key and a pre-shared key (a peer's public key
+# is public), 32 bytes of base64.
+_WIREGUARD = re.compile(r"(?i)^\s*(?:PrivateKey|PresharedKey)\s*=\s*(?P<value>[A-Za-z0-9+/]{42,43}=)\s*$")
 # Base64 of "-----BEGIN " (three encodings, by where the text starts in a 3-byte group).
 _PEM_BASE64 = re.compile(r"(?P<value>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2})")
 _SIGNED_URL = re.compile(r"[?&]X-(?:Amz|Goog)-Signature=(?P<value>[0-9a-f]{64,512})(?![0-9a-f])")
@@ -105,6 +112,8 @@ def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
 
 
 def _on_line(index: int, line: str) -> Hit | None:
+    from memgit.lint import labelled
+
     if "WIFI:" in line:
         for match in _WIFI_QR.finditer(line):
             value = match.group("value")
@@ -160,6 +169,10 @@ def _on_line(index: int, line: str) -> Hit | None:
             value = match.group("value")
             if not is_placeholder(value):
                 return Hit(index, "S104", "a password in a command's user%password; remove it from memory", value)
+    if "Key" in line or "key" in line:
+        wireguard = _WIREGUARD.match(line)
+        if wireguard is not None and not is_placeholder(wireguard.group("value")):
+            return Hit(index, "S101", "a WireGuard private or pre-shared key; make a new one", wireguard.group("value"))
     if "LS0tLS1CRUdJTi" in line:
         for match in _PEM_BASE64.finditer(line):
             if _private_key(match.group("value")):
@@ -171,6 +184,11 @@ def _on_line(index: int, line: str) -> Hit | None:
             value = match.group("body") or match.group("pair") or match.group("literal") or ""
             if _random(value) and not is_placeholder(value) and not value.startswith(("$", "<", "{", "@")):
                 return Hit(index, "S104", "a value given to a secret store; remove it and rotate the credential", value)
+    if _MARKED.search(line):
+        for match in _BARE_WORD.finditer(line):
+            value = labelled.password_word(match.group(0))
+            if value is not None and labelled.nothing_but_a_password(value):
+                return Hit(index, "S117", "a word that can be nothing but a password; remove it from memory", value)
     if "--" in line:
         for match in _TOKEN_OPTION.finditer(line):
             value = match.group("value")
@@ -179,6 +197,11 @@ def _on_line(index: int, line: str) -> Hit | None:
                     index, "S104", "a token after a command's option; remove it and rotate the credential", value
                 )
     return None
+
+
+# A line with a word holding a capital, a small letter, a digit and a password's mark.
+_MARKED = re.compile(r"[!#$%&?^~€£§]")
+_BARE_WORD = re.compile(r"(?<![^\s(\[\"'`“«>|,;])[^\s()\[\]\"'`“”«»<>|,;]{8,40}(?![^\s)\]\"'`”»<|,;.:!?])")
 
 
 def _private_key(value: str) -> bool:

@@ -69,9 +69,10 @@ NAMES = (
 ACRONYMS = (
     "SSN|BSN|NIR|DNI|NIE|NIF|CPF|CURP|RUT|PESEL|AHV|TIN|ITIN|ATIN|TFN|BSB|BLZ"
     "|CBU|CPR|EGN|OIB|CNP|NRIC|NIK|KTP|CNIC|AMKA|RČ|SIN|NHS|UPN|UTR|CCCD|CMND|NPWP|TCKN|VNR|SVNR|NISS"
+    "|CUIL|CUIT|CNH|CNS|RG|RUC|NSS|PPSN"
 )
 _SCRIPT_NAMES = (
-    "身份证|身分證|マイナンバー|個人番号|住民票コード|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
+    "身份证|身分證|マイナンバー|個人番号|住民票コード|免許証番号|運転免許証|被保険者番号|保険証番号|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
     "|护照|護照|パスポート|旅券|여권|पासपोर्ट|ड्राइविंग लाइसेंस|जवाज़|بطاقة التعريف|جواز السفر|رقم جواز"
 )
 _NAMES = re.compile(

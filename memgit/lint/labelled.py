@@ -156,6 +156,7 @@ def _after_label(language: str) -> re.Pattern[str]:
     return re.compile(r"(?i)(?P<sep>" + "|".join(parts) + ")" + _VALUE)
 
 
+_BARE = re.compile(r"(?P<sep>[ \t]+)" + _VALUE)
 _UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 # A labelled value holds a digit, or follows ":" or "=": a line with neither skips the patterns.
 _VALUE_GATE = re.compile(r"[\d:=：→]")
@@ -310,7 +311,7 @@ def login_pair(line: str) -> str | None:
 
 
 # A mark that identifiers, versions and file names never carry and passwords often do.
-_PASSWORD_MARK = re.compile(r"[!#$%&+?^~€£§]")
+_PASSWORD_MARK = re.compile(r"[!#$%&+?^~€£§]|(?<=\w)@(?=\w)")
 # What a path, an assignment, an anchor, a template or a hash string has: no password of prose.
 _NOT_NEAR = re.compile(r"[/=*{}\\]|^[#!]|--|\$.*\$")  # also an HTML comment's `<!--…-->` (memgit's markers)
 _NEAR_TOKEN = re.compile(r"[^\s,;()\[\]{}<>\"'`“”«»]{8,64}")
@@ -350,9 +351,11 @@ def password_word(word: str, *, right_after: bool = False) -> str | None:
     """`word` as the password it can only be (`only_a_password`), with a final "!" or "?" that
     belongs to it ("Vlachou-E1-Kyklades!") or without the sentence's mark, else None."""
     value = word.rstrip(".,:;)»”")
-    if only_a_password(value, right_after=right_after):
+    if UNSPACED_SCRIPT.search(value) is None and only_a_password(value, right_after=right_after):
         return value
     value = _trim(word.rstrip(".!?:"))
+    if UNSPACED_SCRIPT.search(value) is not None:
+        return None  # a sentence of a script without spaces around the word: the labels' rules read it
     return value if only_a_password(value, right_after=right_after) else None
 
 
@@ -372,11 +375,25 @@ def only_a_password(value: str, *, right_after: bool = False) -> bool:
         and _NOT_NEAR.search(value) is None
         and not code_like(value)
         and not is_placeholder(value)
-        and "@" not in value
+        and not re.search(r"@[^@\s]*\.[A-Za-z]{2,}|^@|@$", value)  # an address, a package@version, a handle
         and "://" not in value
         and not any(span in value for span in ("a-z", "A-Z", "0-9"))  # a character class
         and not value.startswith(("/", "~", "$", "%", "-", "."))
         and not re.search(r"\.(?:[a-z]{2,4})$", value)  # a file or a host name
+        and not re.search(r"&#x?[0-9a-fA-F]+;?|&[a-zA-Z]+;|%[0-9A-Fa-f]{2}", value)  # an escape: the reader's view
+    )
+
+
+def nothing_but_a_password(value: str) -> bool:
+    """A word with no label around it that can still be nothing but a password: a capital, a
+    small letter, a digit and a mark (`only_a_password`'s), no run of marks, and not an
+    expression, a shortcut or a format string."""
+    return (
+        only_a_password(value)
+        and _classes(value) == 4
+        and re.search(r"[!#$%&?^~€£§]", value) is not None  # not "@" alone: user@host has that shape
+        and re.search(r"[^\w\s]{3}|#\^|\[\[|\]\]|\.[A-Za-z]{1,5}#|#L\d|@\d", value) is None  # marks, links
+        and re.search(r"[A-Z][a-z]*\+[A-Z]|%[a-z]|^\$|\$\{|\$\(|&&|\?\?|^#|#[0-9a-fA-F]{6}\b", value) is None
     )
 
 
@@ -476,6 +493,12 @@ def _separations(after: re.Pattern[str], line: str, start: int) -> list[re.Match
     if first is None:
         return []
     out = [first]
+    if first.group("sep").strip(" \t"):
+        # The words the separator's path took as an aside may be the value itself, a dash after it
+        # ("暗証番号 8830 — malas da Tia"): the value right after a space is a way too.
+        bare = _BARE.match(line, start)
+        if bare is not None:
+            out.append(bare)
     colon = re.search(r"[:：=→]", line[first.end() : start + 80])
     if colon is not None and not line[first.end() + colon.start() - 1 : first.end() + colon.start()].isdigit():
         later = after.match(line, first.end() + colon.start())

@@ -321,6 +321,36 @@ LANGUAGES: dict[str, Labels] = {
         _w("είναι|ήταν"),
         place=_w("κλειδοθήκη|κλειδοθήκης|πόρτα|πόρτας|συναγερμός|συναγερμού|χρηματοκιβώτιο|ντουλάπι|λουκέτο|γκαράζ"),
     ),
+    "lt": Labels(
+        _w("slaptažodis|slaptažodžio|slaptazodis|slaptažodį|pin kodas|pin"),
+        _w(
+            "prieigos kodas|durų kodas|vartų kodas|signalizacijos kodas|seifo kodas|atkūrimo kodai"
+            "|patvirtinimo kodas|kodas|kodą"
+        ),
+        _w("wifi raktas|tinklo raktas|licencijos raktas|raktas"),
+        _w("yra|buvo"),
+        place=_w("durys|durų|vartai|vartų|signalizacija|seifas|seifo|spintelė|spintelės|garažas|spyna"),
+    ),
+    "lv": Labels(
+        _w("parole|paroli|paroles|pin kods|pin"),
+        _w(
+            "piekļuves kods|durvju kods|vārtu kods|signalizācijas kods|seifa kods|atkopšanas kodi"
+            "|apstiprināšanas kods|kods|kodu"
+        ),
+        _w("wifi atslēga|tīkla atslēga|licences atslēga|atslēga"),
+        _w("ir|bija"),
+        place=_w("durvis|durvju|vārti|vārtu|signalizācija|seifs|seifa|skapītis|garāža|slēdzene"),
+    ),
+    "et": Labels(
+        _w("parool|parooli|salasõna|pin-kood|pin"),
+        _w(
+            "ligipääsukood|uksekood|välisukse kood|väravakood|signalisatsiooni kood|seifi kood|taastekoodid"
+            "|kinnituskood|kood|koodi"
+        ),
+        _w("wifi võti|võrgu võti|litsentsivõti|võti"),
+        _w("on|oli"),
+        place=_w("uks|ukse|välisuks|värav|värava|signalisatsioon|seif|seifi|kapp|garaaž|lukk"),
+    ),
     "sq": Labels(
         _w("fjalëkalimi|fjalëkalim|fjalekalimi|fjalekalim|pin"),
         _w("kodi i hyrjes|kodi i derës|kodi i deres|kodi i alarmit|kodi i kasafortës|kodet e rikuperimit|kodi|kod"),

@@ -236,7 +236,10 @@ def _assignments(line: str) -> Iterator[re.Match[str]]:
 
 # `curl -u user:secret`, `--user user:secret`; `Authorization: Basic <base64 of user:secret>`;
 # `PGPASSWORD='…' pg_restore`, `export API_TOKEN=…` (an environment variable named for a secret).
-_USER_OPTION = re.compile(r"(?:^|\s)(?:-u|--user)[ =][\"']?[^\s:'\"]*:([^\s'\"@]{4,})")
+_USER_OPTION = re.compile(
+    r"(?:^|\s)(?:-u|--user)[ =][\"']?[^\s:'\"]*:([^\s'\"@]{4,})"
+    r"|\blftp\b[^\n|;&]*?\s-u\s+[\"']?[^\s,'\"]+,[\"']?([^\s'\"@]{4,})"  # lftp -u user,password
+)
 _BASIC = re.compile(r"(?i)\bauthorization:?\s*[\"']?\s*basic\s+([A-Za-z0-9+/]{8,}={0,2})")
 # A framework's key as base64 key material in an environment file (`APP_KEY=base64:…`).
 _BASE64_KEY_VARIABLE = re.compile(
@@ -252,7 +255,7 @@ _SECRET_VARIABLE = re.compile(
 def _command_credential(line: str) -> str | None:
     """A password in a command line or an HTTP header, as written on `line`."""
     for match in _USER_OPTION.finditer(line):
-        value = match.group(1).rstrip(".,;")
+        value = (match.group(1) or match.group(2)).rstrip(".,;")
         if not is_placeholder(value) and not _REFERENCE.search(value):
             return value
     for match in _BASE64_KEY_VARIABLE.finditer(line):

@@ -164,8 +164,9 @@ def iban(line: str) -> str | None:
         # Words after the number may have joined the match ("DE89 3704 … 00 EUR"): try shorter.
         for end in range(len(groups), 0, -1):
             value = "".join(g.group(0) for g in groups[:end]).upper()
+            written = match.group(1)[: groups[end - 1].end()]
             if len(value) >= 15 and _valid_iban(value):
-                return match.group(1)[: groups[end - 1].end()]  # as written
+                return written  # as written
     return None
 
 
@@ -189,7 +190,9 @@ def _valid_iban(value: str) -> bool:
 _CARD = re.compile(r"(?<![\d.,/:#-])(\d(?:[ \t-]?\d){12,18})(?![\d]|[.,/:-]\d)")
 _CARD_WORDS = re.compile(
     r"(?i)\b(?:card|visa|master ?card|amex|american express|maestro|discover|diners|jcb|credit|debit|cc|"
-    r"cvc|cvv|cv2|csc|security code|exp(?:iry|ires|iration)?|valid (?:thru|through|until)|kreditkarte|karte)\b"
+    r"cvc|cvv|cv2|csc|security code|exp(?:iry|ires|iration)?|valid (?:thru|through|until)|kreditkarte|karte"
+    r"|karta|karty|kartę|tarjeta|carte|cartão|cartao|carta|kaart|kart|kartı|карта|карту|картка|картку)\b"
+    r"|カード|카드|信用卡|银行卡|銀行卡"
 )
 _EXPIRY = re.compile(r"(?<![\d/.-])(?:0[1-9]|1[0-2])\s?/\s?(?:\d{2}|20\d{2})(?![\d/])")
 _GROUPED = re.compile(r"^\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?$|^\d{4}([ -])\d{6}\2\d{4,5}$")

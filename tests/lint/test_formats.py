@@ -101,7 +101,7 @@ def test_each_format_finds_its_secret(text: str, secret: str) -> None:
         "gh secret set NAME --body <your-token-here>",
         "PUB_B64=LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowREFRY0RRZ0FFcTJWeAotLS0tLUVORCBQVUJMSUMgS0VZLS0tLS0K",  # a public key's base64
         "Noted it as:\n\n  Release-Notes-2026",  # words and a year alone on a line: no mark
-        "Run this:\n\n```\nP@ssw0rd!Demo#1\n```",  # a line of a code block
+        "Run this:\n\n```\nRelease-Notes-2026\n```",  # a line of a code block, no mark
         "npm publish --token $NPM_TOKEN",
         "zip_code: 80331",
         "exit_code: 1301",

@@ -66,6 +66,28 @@ def turns(*pairs: tuple[str, str]) -> str:
             turns(("assistant", "Για τον Mostafa: ο ΑΦΜ που του έβγαλε η ΔΟΥ;"), ("user", "176435863")),
             (1, "176435863"),
         ),
+        # A value right after its label, then a dash and more words.
+        ("- コインロッカー nº 47,暗証番号 8830 — malas da Tia Fernanda ficaram lá", (0, "8830")),
+        # An identifier's acronym of its country (Argentina's CUIL).
+        ("- titular Martín Souza Ferreyra, CUIL 20-34918275-1", (0, "20-34918275-1")),
+        # A word that can be nothing but a password, with no label at all.
+        ("- gov.br da Mari (nível ouro) → Gov#Mari80!br", (0, "Gov#Mari80!br")),
+        ("define( 'DB_PASSWORD', 'Wp#db-2291xQ' );", (0, "Wp#db-2291xQ")),
+        # lftp's user,password; WireGuard's pre-shared key (its public key is left alone).
+        ("lftp -u pawel_tmp,'Hx4$wq9Z-kM2' ftps://ftp.example -e \"ls; bye\"", (0, "Hx4$wq9Z-kM2")),
+        (
+            "[Peer]\nPublicKey = Qx4yTn8s2LbC0vWmRz7eHk1JpFa9dGuE5oYiNc3tKsM=\n"
+            "PresharedKey = Fz0pH7wQk2nVbL9eTs4xMr1CyJd6gUaO8iXhNq5tRe8=",
+            (2, "Fz0pH7wQk2nVbL9eTs4xMr1CyJd6gUaO8iXhNq5tRe8="),
+        ),
+        # The label in the sentence before the question.
+        (
+            turns(
+                ("assistant", "Ela vai precisar de uma senha provisória pro primeiro acesso. Qual você quer colocar?"),
+                ("user", "Coloca Juli@Recep2026, que eu já falei pra ela de boca"),
+            ),
+            (1, "Juli@Recep2026"),
+        ),
         # A command pasted into a turn, on its own line of the turn's text.
         (
             turns(
@@ -95,6 +117,17 @@ def test_a_secret_is_found_whatever_the_line_breaks(text: str, secret: tuple[int
         "See the login / logout flow in chapter 3.",
         "- Passport scan: photo in the 03/04 log",
         turns(("assistant", "Θέλεις να αλλάξουμε τον κωδικό;"), ("user", "Ναι, αύριο το πρωί.")),
+        # Shortcuts, languages, colours, format strings, addresses, shipments: no bare password.
+        "Use Ctrl+Shift+P to open the command palette.",
+        "Works with C#/.NET 8 and F# 7.",
+        "Brand colours: #3a7bd5 and #FF0000.",
+        "PublicKey = Qx4yTn8s2LbC0vWmRz7eHk1JpFa9dGuE5oYiNc3tKsM=",
+        "echo ${HOME}/bin2x! and $PATH",
+        "printf('%s %d', name, count);",
+        "Write to Ana.Pires2@example.com for access.",
+        # A card or an IBAN whose checksum fails is a look-alike (the validators decide).
+        "- karta firmowa: 5489 7710 3362 0195 · 08/28",
+        "- pensja na PL27 1140 2004 0000 3902 7748 1265",
         # A path's "::" is no colon after a label (a sentence wrapped after "we pass").
         "To read the values of command line arguments we pass to\nit, we need the `std::env::args` function.",
         # A line break inside a code block is no wrapped sentence.
