@@ -29,7 +29,31 @@ KINDS = ("password", "code", "key", "place")
 
 
 def _alternation(words: set[str]) -> str:
-    return "|".join(re.escape(word).replace(r"\ ", r"[ \t-]?") for word in sorted(words, key=len, reverse=True))
+    """One pattern for `words`, the longest first where several match (a space in a word matches
+    a space, a tab, a hyphen or nothing), written as a trie: a regular expression engine tries a
+    list of a thousand words at every position, and a trie's branches one character each."""
+    trie: dict[str, dict] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _trie_pattern(trie)
+
+
+def _trie_pattern(node: dict[str, dict]) -> str:
+    end = "" in node
+    branches = [
+        (r"[ \t-]?" if char == " " else re.escape(char)) + _trie_pattern(child)
+        for char, child in sorted(node.items())
+        if char
+    ]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    if end:  # the word may stop here: the longer words first (greedy), then this one
+        return "(?:" + body + ")?" if len(branches) > 1 or len(body) > 1 else body + "?"
+    return body
 
 
 @cache
