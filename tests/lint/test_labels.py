@@ -10,6 +10,8 @@ when one is added without.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memgit.lint.labels import LANGUAGES
 from memgit.lint.redact import redact_line
@@ -99,3 +101,21 @@ def test_the_rule_names_as_many_languages_as_the_table_holds() -> None:
     from memgit.lint.rules import RULES_BY_CODE
 
     assert f"{len(LANGUAGES)} languages" in RULES_BY_CODE["S117"].summary
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sets(st.text(alphabet="abcé -", min_size=1, max_size=6).map(str.strip).filter(bool), min_size=1, max_size=12),
+    st.text(alphabet="abcé \t-xyz", max_size=60),
+)
+def test_the_label_trie_matches_what_the_list_of_words_matches(words: set[str], text: str) -> None:
+    """The labels are one trie pattern for speed; it must find what the plain list, longest first,
+    finds, whatever the words and the text."""
+    import re
+
+    from memgit.lint.labelled import _alternation
+
+    plain = "|".join(re.escape(w).replace(r"\ ", r"[ \t-]?") for w in sorted(words, key=len, reverse=True))
+    a = re.compile(f"(?:{plain})(?![a-z])", re.IGNORECASE)
+    b = re.compile(f"(?:{_alternation(words)})(?![a-z])", re.IGNORECASE)
+    assert [m.span() for m in a.finditer(text)] == [m.span() for m in b.finditer(text)]
