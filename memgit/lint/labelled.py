@@ -28,11 +28,15 @@ CODE = "S117"
 KINDS = ("password", "code", "key", "place")
 
 
+#: A trie of characters: each key one character of a word ("" where a word ends), its value the rest.
+_Trie = dict[str, "_Trie"]
+
+
 def _alternation(words: set[str]) -> str:
     """One pattern for `words`, the longest first where several match (a space in a word matches
     a space, a tab, a hyphen or nothing), written as a trie: a regular expression engine tries a
     list of a thousand words at every position, and a trie's branches one character each."""
-    trie: dict[str, dict] = {}
+    trie: _Trie = {}
     for word in words:
         node = trie
         for char in word:
@@ -41,7 +45,7 @@ def _alternation(words: set[str]) -> str:
     return _trie_pattern(trie)
 
 
-def _trie_pattern(node: dict[str, dict]) -> str:
+def _trie_pattern(node: _Trie) -> str:
     end = "" in node
     branches = [
         (r"[ \t-]?" if char == " " else re.escape(char)) + _trie_pattern(child)
