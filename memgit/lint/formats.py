@@ -112,7 +112,6 @@ def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
 
 
 def _on_line(index: int, line: str) -> Hit | None:
-    from memgit.lint import labelled
 
     if "WIFI:" in line:
         for match in _WIFI_QR.finditer(line):
@@ -169,6 +168,25 @@ def _on_line(index: int, line: str) -> Hit | None:
             value = match.group("value")
             if not is_placeholder(value):
                 return Hit(index, "S104", "a password in a command's user%password; remove it from memory", value)
+    found = _keys_and_stores(index, line)
+    if found is not None:
+        return found
+    if "--" in line:
+        for match in _TOKEN_OPTION.finditer(line):
+            value = match.group("value")
+            if _random(value) and not is_placeholder(value):
+                return Hit(
+                    index, "S104", "a token after a command's option; remove it and rotate the credential", value
+                )
+    return None
+
+
+def _keys_and_stores(index: int, line: str) -> Hit | None:
+    """WireGuard's keys, a private key as base64, a secret store's value, a word that can be
+    nothing but a password (outside a wiki link and a link's target, where `Note 1#Heading`-like
+    words are names)."""
+    from memgit.lint import labelled
+
     if "Key" in line or "key" in line:
         wireguard = _WIREGUARD.match(line)
         if wireguard is not None and not is_placeholder(wireguard.group("value")):
@@ -187,16 +205,19 @@ def _on_line(index: int, line: str) -> Hit | None:
     if _MARKED.search(line):
         for match in _BARE_WORD.finditer(line):
             value = labelled.password_word(match.group(0))
-            if value is not None and labelled.nothing_but_a_password(value):
+            if value is not None and labelled.nothing_but_a_password(value) and not _in_link(line, match.start()):
                 return Hit(index, "S117", "a word that can be nothing but a password; remove it from memory", value)
-    if "--" in line:
-        for match in _TOKEN_OPTION.finditer(line):
-            value = match.group("value")
-            if _random(value) and not is_placeholder(value):
-                return Hit(
-                    index, "S104", "a token after a command's option; remove it and rotate the credential", value
-                )
     return None
+
+
+_LINKS = re.compile(r"\[\[[^\]\n]*\]\]|\]\([^)\n]*\)")
+
+
+def _in_link(line: str, at: int) -> bool:
+    """Whether position `at` of `line` is inside a wiki link or a Markdown link's target."""
+    return (
+        any(link.start() <= at < link.end() for link in _LINKS.finditer(line)) if "[" in line or "](" in line else False
+    )
 
 
 # A line with a word holding a capital, a small letter, a digit and a password's mark.

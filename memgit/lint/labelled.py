@@ -23,41 +23,10 @@ from functools import cache
 from memgit.lint.labels import LANGUAGES, Labels
 from memgit.lint.placeholders import is_placeholder
 from memgit.lint.shapes import UNSPACED_SCRIPT, not_a_secret_code
+from memgit.lint.trie import alternation
 
 CODE = "S117"
 KINDS = ("password", "code", "key", "place")
-
-
-#: A trie of characters: each key one character of a word ("" where a word ends), its value the rest.
-_Trie = dict[str, "_Trie"]
-
-
-def _alternation(words: set[str]) -> str:
-    """One pattern for `words`, the longest first where several match (a space in a word matches
-    a space, a tab, a hyphen or nothing), written as a trie: a regular expression engine tries a
-    list of a thousand words at every position, and a trie's branches one character each."""
-    trie: _Trie = {}
-    for word in words:
-        node = trie
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-    return _trie_pattern(trie)
-
-
-def _trie_pattern(node: _Trie) -> str:
-    end = "" in node
-    branches = [
-        (r"[ \t-]?" if char == " " else re.escape(char)) + _trie_pattern(child)
-        for char, child in sorted(node.items())
-        if char
-    ]
-    if not branches:
-        return ""
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    if end:  # the word may stop here: the longer words first (greedy), then this one
-        return "(?:" + body + ")?" if len(branches) > 1 or len(body) > 1 else body + "?"
-    return body
 
 
 @cache
@@ -72,9 +41,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         parts = []
         if spaced:
             # Whole words; also the second part of a hyphenated compound ("WLAN-Passwort").
-            parts.append(r"(?:(?<=[^\W\d_]-)|(?<![\w.$@:/-]))(?:" + _alternation(spaced) + r")(?![\w@/-])")
+            parts.append(r"(?:(?<=[^\W\d_]-)|(?<![\w.$@:/-]))(?:" + alternation(spaced) + r")(?![\w@/-])")
         if unspaced:
-            parts.append("(?:" + _alternation(unspaced) + ")")
+            parts.append("(?:" + alternation(unspaced) + ")")
         out[kind] = re.compile("(?P<label>" + "|".join(parts) + ")", re.IGNORECASE)
     return out
 
@@ -178,7 +147,7 @@ def _after_label(language: str) -> re.Pattern[str]:
         parts.append(r"[ \t]*(?:" + _ATTACHED[language] + r")[ \t]*[:：]?[ \t]*")
     tail = r"(?:(?<!\d)|(?![ \t]*[:：][ \t]*\d))" + _STRONG_SEPARATOR
     if copulas:
-        tail += r"|(?<![\w-])(?:" + _alternation(set(copulas)) + r")(?![\w-])[ \t]*[:：]?[ \t]*"
+        tail += r"|(?<![\w-])(?:" + alternation(set(copulas)) + r")(?![\w-])[ \t]*[:：]?[ \t]*"
     parts.append(_FILLER + "(?:" + tail + ")")
     parts.append(r"[ \t]+")
     return re.compile(r"(?i)(?P<sep>" + "|".join(parts) + ")" + _VALUE)

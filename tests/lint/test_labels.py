@@ -113,9 +113,9 @@ def test_the_label_trie_matches_what_the_list_of_words_matches(words: set[str], 
     finds, whatever the words and the text."""
     import re
 
-    from memgit.lint.labelled import _alternation
+    from memgit.lint.trie import alternation
 
     plain = "|".join(re.escape(w).replace(r"\ ", r"[ \t-]?") for w in sorted(words, key=len, reverse=True))
     a = re.compile(f"(?:{plain})(?![a-z])", re.IGNORECASE)
-    b = re.compile(f"(?:{_alternation(words)})(?![a-z])", re.IGNORECASE)
+    b = re.compile(f"(?:{alternation(words)})(?![a-z])", re.IGNORECASE)
     assert [m.span() for m in a.finditer(text)] == [m.span() for m in b.finditer(text)]

@@ -122,6 +122,7 @@ def test_a_secret_is_found_whatever_the_line_breaks(text: str, secret: tuple[int
         "Works with C#/.NET 8 and F# 7.",
         "Brand colours: #3a7bd5 and #FF0000.",
         "PublicKey = Qx4yTn8s2LbC0vWmRz7eHk1JpFa9dGuE5oYiNc3tKsM=",
+        "It relates to [[Bike maintenance 1#Weekly keep]] and [the plan](Plans/Road 2#Week3!) too.",
         "echo ${HOME}/bin2x! and $PATH",
         "printf('%s %d', name, count);",
         "Write to Ana.Pires2@example.com for access.",
