@@ -98,11 +98,13 @@ def _answers(lines: list[str], turns: list[tuple[int, str]]) -> list[Hit]:
             continue
         bank = name is not None and identifiers._BANK_NAMES.search(name.group(0)) is not None
         for word in _WORD.findall(answer):
-            value = labelled._trim(word.strip("\"'`“”«»"))
-            if value not in lines[index]:
+            bare = word.strip("\"'`“”«»")
+            value = labelled._trim(bare)
+            whole = labelled.password_word(bare) if before and short else None
+            if whole is not None and whole in lines[index]:
+                value, what = whole, "password"  # with the "!" or "@" that belongs to it
+            elif value not in lines[index]:
                 continue
-            if before and short and labelled.password_word(word.strip("\"'`“”«»")) is not None:
-                value, what = labelled.password_word(word.strip("\"'`“”«»")) or value, "password"
             elif any(_shaped(kind, value, question, short) for kind in kinds):
                 what = kinds[0]
             elif name is not None and short and identifiers.id_value(value, bank=bank) == value:

@@ -70,6 +70,8 @@ def turns(*pairs: tuple[str, str]) -> str:
         ("- コインロッカー nº 47,暗証番号 8830 — malas da Tia Fernanda ficaram lá", (0, "8830")),
         # An identifier's acronym of its country (Argentina's CUIL).
         ("- titular Martín Souza Ferreyra, CUIL 20-34918275-1", (0, "20-34918275-1")),
+        # A card number without its groups, after a card word in another language (Luhn holds).
+        ("- karta firmowa: 4539148803436467", (0, "4539148803436467")),
         # A word that can be nothing but a password, with no label at all.
         ("- gov.br da Mari (nível ouro) → Gov#Mari80!br", (0, "Gov#Mari80!br")),
         ("define( 'DB_PASSWORD', 'Wp#db-2291xQ' );", (0, "Wp#db-2291xQ")),
@@ -150,6 +152,9 @@ def test_lint_names_a_wrapped_pin_and_a_split_password_in_a_committed_note(works
         "- Her own user for the booking app; temp password (she must change it at first login):",
         "  Temp-Galini-04",
         "11! (copied from the post-it, the break is where it ends)",
+        "",
+        "- gov.br → Gov#Mari80!br",
+        "- It relates to [[Bike maintenance 1#Weekly keep]], nothing secret.",
     ]
     write(workspace / log, "\n".join(lines) + "\n")
     session = "sessions/2026-02-03-portal.jsonl"
@@ -170,6 +175,7 @@ def test_lint_names_a_wrapped_pin_and_a_split_password_in_a_committed_note(works
         (log, 4),
         (log, 7),
         (log, 8),
+        (log, 10),
         (session, 3),
     ]
-    assert "4070" not in proc.stdout and "Aeg3an" not in proc.stdout
+    assert "4070" not in proc.stdout and "Aeg3an" not in proc.stdout and "Mari80" not in proc.stdout
