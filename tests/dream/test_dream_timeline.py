@@ -98,6 +98,27 @@ def test_a_folder_case_loads_with_its_labels_and_nights() -> None:
     assert versions and all(len(v) >= 2 for v in versions.values())
 
 
+def test_a_file_written_again_is_read_and_labelled_as_the_night_saw_it(tmp_path: Path) -> None:
+    """Minutes corrected two days later keep their file name: a dream on the night between read
+    the first version, so its proposal is scored by the first version's labels."""
+    root = tmp_path / "case"
+    for day, text in (("2026-08-12", "# Ata\n\n- Aulas seg/qua 14h\n"), ("2026-08-14", "# Ata\n- Aulas ter/qui 14h30\n")):
+        (root / "days" / day / "notes").mkdir(parents=True)
+        (root / "days" / day / "notes" / "ata.md").write_text(text, encoding="utf-8")
+    rows = [
+        {"path": "notes/ata.md", "line": 3, "label": "D", "day": "2026-08-12"},
+        {"path": "notes/ata.md", "line": 2, "label": "D", "day": "2026-08-14"},
+        {"path": "notes/ata.md", "line": 3, "label": "H", "day": "2026-08-14"},
+    ]
+    (root / "labels.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    case = folder.load(root)
+    assert case.text_of("notes/ata.md", "2026-08-13") == "# Ata\n\n- Aulas seg/qua 14h\n"
+    assert case.text_of("notes/ata.md") == "# Ata\n- Aulas ter/qui 14h30\n"
+    first, last = case.label_of("notes/ata.md", 3, "2026-08-13"), case.label_of("notes/ata.md", 3)
+    assert first is not None and first.label == "D" and last is not None and last.label == "H"
+    assert case.labels[("notes/ata.md", 3)].label == "H"
+
+
 @pytest.mark.model
 @pytest.mark.slow
 def test_a_handwritten_case_lived_end_to_end(tmp_path: Path, real_model: Path) -> None:  # noqa: F811

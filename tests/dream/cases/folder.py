@@ -54,6 +54,9 @@ class FolderCase:
     #: day -> [(time, query)] in the order written
     queries: dict[str, list[tuple[str, str]]]
     labels: dict[tuple[str, int], Label]
+    #: (path, day, line) -> label, for a file written again on a later day (its labels name the
+    #: day of the version they read); `labels` holds the last version's.
+    dated_labels: dict[tuple[str, str, int], Label] = field(default_factory=dict)
 
     @property
     def first(self) -> date:
@@ -73,14 +76,28 @@ class FolderCase:
         out.append(last.isoformat())
         return out
 
-    def text_of(self, path: str) -> str | None:
-        """A file's text as the case wrote it (`MEMORY.md`: the hand-written start)."""
+    def text_of(self, path: str, night: str | None = None) -> str | None:
+        """A file's text as the case wrote it (`MEMORY.md`: the hand-written start): a file written
+        again on a later day is its last version written on or before `night` (any night: the last)."""
         if path == "MEMORY.md":
             return self.start_memory
-        for files in self.days.values():
-            if path in files:
-                return files[path]
-        return None
+        day = self.version_day(path, night)
+        return self.days[day][path] if day is not None else None
+
+    def version_day(self, path: str, night: str | None = None) -> str | None:
+        """The day of the version of `path` a dream on `night` read (the first version when none
+        was written by then)."""
+        written = sorted(day for day, files in self.days.items() if path in files)
+        if not written:
+            return None
+        before = [day for day in written if night is None or day <= night]
+        return before[-1] if before else written[0]
+
+    def label_of(self, path: str, line: int, night: str | None = None) -> Label | None:
+        """A line's label in the version of its file a dream on `night` read."""
+        day = self.version_day(path, night)
+        dated = self.dated_labels.get((path, day or "", line))
+        return dated if dated is not None else self.labels.get((path, line))
 
     def day_of(self, path: str) -> str | None:
         """The day a file was written on (None for MEMORY.md: day zero)."""
@@ -107,8 +124,12 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def _labels(folder: Path) -> dict[tuple[str, int], Label]:
+def _labels(folder: Path) -> tuple[dict[tuple[str, int], Label], dict[tuple[str, str, int], Label]]:
+    """The labels by (path, line), the last version's for a file written again; and by (path, day,
+    line) for the labels that name the day of their file's version."""
     out: dict[tuple[str, int], Label] = {}
+    dated: dict[tuple[str, str, int], Label] = {}
+    latest: dict[tuple[str, int], str] = {}
     for obj in _read_jsonl(folder / "labels.jsonl"):
         try:
             path, line, label = str(obj["path"]), int(obj["line"]), str(obj["label"]).strip().upper()
@@ -119,7 +140,7 @@ def _labels(folder: Path) -> dict[tuple[str, int], Label]:
             path = path.split("/", 2)[2] if path.count("/") >= 2 else path
         version = obj.get("version")
         of = obj.get("of")
-        out[(path, line)] = Label(
+        made = Label(
             path,
             line,
             label[:1],
@@ -128,7 +149,13 @@ def _labels(folder: Path) -> dict[tuple[str, int], Label]:
             int(of) if isinstance(of, int) else None,
             str(obj.get("note") or ""),
         )
-    return out
+        day = str(obj.get("day") or "")
+        if day:
+            dated[(path, day, line)] = made
+        if day >= latest.get((path, line), ""):
+            latest[(path, line)] = day
+            out[(path, line)] = made
+    return out, dated
 
 
 def load(folder: Path) -> FolderCase:
@@ -158,7 +185,7 @@ def load(folder: Path) -> FolderCase:
         start.read_text(encoding="utf-8") if start.is_file() else None,
         days,
         queries,
-        _labels(folder),
+        *_labels(folder),
     )
 
 

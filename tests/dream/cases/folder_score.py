@@ -38,8 +38,8 @@ _TOKEN = re.compile(r"[^\s'\"`,;()<>\[\]{}|]{6,}")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 
 
-def _lines(case: FolderCase, path: str) -> list[str]:
-    text = case.text_of(path)
+def _lines(case: FolderCase, path: str, night: str | None = None) -> list[str]:
+    text = case.text_of(path, night)
     return text.splitlines() if text is not None else []
 
 
@@ -127,11 +127,11 @@ def proposals(case: FolderCase, lived: Lived) -> list[Proposal]:
             if action.get("action") not in ("promote", "supersede") or not action.get("source"):
                 continue
             ref = parse_reference(action["source"])
-            lines = _lines(case, ref.path)
+            lines = _lines(case, ref.path, night.day)
             rows = []
             subjects = []
             for n in range(ref.start, ref.end + 1):
-                label = case.labels.get((ref.path, n))
+                label = case.label_of(ref.path, n, night.day)
                 text = _shown_line(ref.path, lines[n - 1]) if n <= len(lines) else ""
                 rows.append((n, label.label if label else "?", text))
                 if label is not None and label.subject:
