@@ -57,6 +57,31 @@ def continues_below(lines: Sequence[str], number: int) -> bool:
     return False
 
 
+#: Between two sentences of one line: a full stop, "!" or "?", then a space.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])[ \t]+(?=\S)")
+#: The most words a closing lead-in has ("She wants:", "Steps for the rerun:").
+LEAD_IN_WORDS = 8
+
+
+def before_lead_in(text: str) -> str | None:
+    """The sentences of a one-line lead-in before its closing clause ("Submission now 4 Dec, not
+    20 Nov. She wants:" -> "Submission now 4 Dec, not 20 Nov."): they stand alone, while the closing
+    clause introduces the block below and goes with it. None when the line is all lead-in."""
+    line = text.rstrip()
+    if "\n" in line.strip() or not line.endswith(":"):
+        return None
+    breaks = list(_SENTENCE_BREAK.finditer(line))
+    if not breaks:
+        return None
+    head, tail = line[: breaks[-1].start()], line[breaks[-1].end() :]
+    last = head.split()[-1] if head.split() else ""
+    if "." in last[:-1] or (len(last) <= 3 and last.endswith(".")):
+        return None  # an abbreviation's dot ("e.g.", "vs.") ends no sentence
+    if len(tail.split()) > LEAD_IN_WORDS or len(re.findall(r"\w+", head)) < 3:
+        return None
+    return head
+
+
 def table_row(line: str) -> bool:
     """A row of a Markdown table: without its header row it says half of what it holds."""
     stripped = line.strip()

@@ -155,7 +155,7 @@ def outcome(text: str) -> bool:
 def passed_plan(text: str, day: date, near: date | None = None) -> bool:
     """An event or plan that had a day on or before `day` and is not told as its outcome: not a
     current fact on `day` (promotion). `near`: the note's day (dates without a year)."""
-    return any(when <= day for when in event_days(text, near)) and not outcome(text)
+    return any(when <= day for when in event_days(text, near)) and not outcome(text) and not starts_a_change(text, near)
 
 
 def long_past(text: str, before: date) -> date | None:
@@ -170,11 +170,17 @@ _CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 APPOINTMENT_DAYS = 14
 
 
+def starts_a_change(text: str, near: date | None = None) -> bool:
+    """`text` names the day a change starts ("from the week of 2026-10-19 supervision is Tuesdays
+    11:00"): what it tells lasts, whatever other day it names ("first one Tue 20 Oct")."""
+    return any(_CHANGE_FROM.search(_WEEKDAY_BEFORE.sub("", text[: m.start()])) for m, _ in _matches(text, near))
+
+
 def near_appointment(text: str, day: date, near: date | None = None) -> bool:
     """A one-off booked for a clock time within the next two weeks ("massage booked Thursday
     2026-02-19 at 18:00"): an appointment of the coming days, not long-term memory (a deadline or a
-    launch date names no clock time; a recurring slot names no date)."""
-    if not _CLOCK.search(text) or outcome(text):
+    launch date names no clock time; a recurring slot names no date; a change says when it starts)."""
+    if not _CLOCK.search(text) or outcome(text) or starts_a_change(text, near):
         return False
     days = event_days(text, near)
     return bool(days) and all(day < when <= day + timedelta(days=APPOINTMENT_DAYS) for when in days)

@@ -21,13 +21,13 @@ from datetime import date
 
 from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR, daily_log_day
 from memgit.core.provenance import is_marker_line
-from memgit.dream.blocks import continues_below, fenced_lines, table_row
+from memgit.dream.blocks import before_lead_in, continues_below, fenced_lines, table_row
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags, plain, speakers, words
 from memgit.dream.model import ShortTerm
 from memgit.dream.rehydrate import relocate
 from memgit.dream.safety import flagged, flagged_lines, redacted_lines, shown
-from memgit.dream.standalone import standalone
+from memgit.dream.standalone import LEAD_IN, standalone
 from memgit.dream.turns import DEFAULT_SPEAKER, is_transcript, note_day, role_of
 from memgit.ledger.lines import Recall, text_hash
 from memgit.lint.redact import placeholder, secret_in_name
@@ -286,10 +286,13 @@ def judge(
     if not is_transcript(entry.path) and any(table_row(line) for line in entry.text.splitlines()):
         entry.rejected = TABLE_ROW  # "| wed 18 | LD | work |" means little without its header
         return
+    text, day, dropped = entry.text, daily_log_day(entry.path), ()
     if not is_transcript(entry.path) and continues_below(lines, entry.end):
-        entry.rejected = CONTINUES  # "Run the backup like this:" without the block below it
-        return
-    text, day = entry.text, daily_log_day(entry.path)
+        head = before_lead_in(entry.text)
+        if head is None:
+            entry.rejected = CONTINUES  # "Run the backup like this:" without the block below it
+            return
+        text, dropped = head, (LEAD_IN,)  # the sentences before "She wants:" stand alone
     if is_transcript(entry.path):
         role, said = role_of(entry.text) or ("", "")
         if role != "user":
@@ -304,7 +307,7 @@ def judge(
     verdict = standalone(
         text, lines=lines, start=entry.start, day=day, today=today, turn_of_session=is_transcript(entry.path)
     )
-    entry.entry_text, entry.changes = verdict.text, verdict.changes
+    entry.entry_text, entry.changes = verdict.text, dropped + verdict.changes
     code = flagged(verdict.text, lint)  # a rewrite must not make a line the lint flags
     if code is not None:
         entry.rejected, entry.shown, entry.entry_text = f"junk: {code}", shown(entry.text, lint), ""

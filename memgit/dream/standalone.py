@@ -40,7 +40,10 @@ CHANGE_WORDS = {
     "speaker": "speaker markup",
     "chatter": "chat filler and attachment captions dropped",
     "opener": "the log's 'found that' dropped",
+    "lead-in": "the closing lead-in to the block below dropped",
 }
+#: The change a lead-in's own sentences make when they are promoted without its closing clause.
+LEAD_IN = "lead-in"
 NEEDS_CONTEXT = "needs context"
 CHATTER = "junk: chatter"
 TRANSIENT = "transient"

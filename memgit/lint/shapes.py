@@ -387,6 +387,8 @@ def id_number(line: str) -> str | None:
             continue  # amounts, dates, times, versions
         if re.fullmatch(r"(?:[A-Za-z]+[ \t])?\d{1,2}/\d{1,2}(?:/\d{2,4})?", value):
             continue  # a day and month ("in the 03/04 log")
+        if re.match(r"[a-z]{2,}-", value):
+            continue  # a name in lower case before a dash: a project or allocation code (hdr-2026-017)
         name = match.group("name")
         between = line[match.end("name") : match.start("value")]
         structured = re.fullmatch(r"[A-Z]{1,4}-\d{3,}(?:-\d{2,})*", value) is not None  # HX-2291-883

@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from memgit.config import DreamConfig
-from memgit.dream.events import dates_in, event_days, long_past, passed_plan
+from memgit.dream.events import dates_in, event_days, long_past, near_appointment, passed_plan
 from memgit.dream.forget import lasting
 from tests.dream.test_dream import BM25, marked
 from tests.helpers import commit_all, git, memgit, memgit_json, write
@@ -121,6 +121,11 @@ def test_forget_rules() -> None:
     plan, done = "The cutover is on 2025-04-19 at 06:00.", "The cutover completed on 2025-04-19."
     assert passed_plan(plan, date(2025, 4, 20)) and not passed_plan(done, date(2025, 4, 20))
     assert not passed_plan(plan, date(2025, 4, 18))
+    # A change that says when it starts lasts, though it names its first occasion too.
+    change = "From the week of 2026-10-19 supervision is Tuesdays 11:00. First one Tue 20 Oct."
+    assert not passed_plan(change, date(2026, 11, 6), date(2026, 10, 15))
+    assert not near_appointment(change, date(2026, 10, 15), date(2026, 10, 15))
+    assert near_appointment("Supervision moved to Tue 20 Oct at 11:00.", date(2026, 10, 15), date(2026, 10, 15))
     assert long_past(plan, date(2025, 7, 1)) == long_past(done, date(2025, 7, 1)) == date(2025, 4, 19)
     assert long_past(done, date(2025, 4, 19)) is None
     assert DreamConfig().max_forgets == 3

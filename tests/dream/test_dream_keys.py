@@ -5,14 +5,19 @@ speaker outside a conversation; a line a fenced block opens right below."""
 
 from __future__ import annotations
 
-from memgit.dream.blocks import continues_below
+from datetime import date
+
+from memgit.dream.blocks import continues_below, fenced_lines
 from memgit.dream.chatter import sentences, without_chatter
 from memgit.dream.keys import key_of, one_subject, same_key, same_label
 from memgit.dream.languages import language_of
-from memgit.dream.light import asks
+from memgit.dream.light import CONTINUES, asks, judge
+from memgit.dream.model import ShortTerm
 from memgit.dream.reltime_intl import tells_of_its_day
-from memgit.dream.standalone import in_conversation
+from memgit.dream.standalone import LEAD_IN, in_conversation
 from memgit.dream.versions import key_update
+from memgit.ledger.lines import text_hash
+from memgit.lint.rules import LintSettings
 
 
 def test_the_key_a_line_names_in_any_language() -> None:
@@ -109,3 +114,29 @@ def test_a_line_a_fenced_block_opens_right_below_is_a_lead_in() -> None:
     lines = ["Required checks still say `test (1.24.x)` → every PR shows", "```", "Expected — Waiting", "```"]
     assert continues_below(lines, 1)
     assert not continues_below(["A fact.", "", "```", "code", "```"], 1)
+
+
+def test_the_sentences_before_a_closing_lead_in_stand_alone_and_the_lead_in_goes_with_its_block() -> None:
+    lines = [
+        "## 2026-11-03 10:02 — deadline",
+        "Helen's email: submission now **4 Dec**, not 20 Nov. She wants:",
+        "- the lag result in the main text",
+        "Run the rerun like this:",
+        "```",
+        "sbatch slurm/models.sbatch",
+        "```",
+        "Set up the environment with e.g. this:",
+        "- `uv sync`",
+    ]
+
+    def judged(number: int) -> ShortTerm:
+        raw = lines[number - 1]
+        entry = ShortTerm("memory/2026-11-03.md", number, number, raw, text_hash(raw), {}, [])
+        judge(entry, lines, date(2026, 11, 6), LintSettings(), frozenset(), fenced=fenced_lines(lines))
+        return entry
+
+    head = judged(2)
+    assert head.rejected is None and head.changes[0] == LEAD_IN
+    assert head.entry_text == "Helen's email: submission now **4 Dec**, not 20 Nov."
+    assert judged(4).rejected == CONTINUES  # all lead-in: its content is the block
+    assert judged(8).rejected == CONTINUES  # an abbreviation's dot ends no sentence

@@ -322,3 +322,23 @@ def test_a_rejection_sticks_to_the_source_text_not_to_its_standalone_rewrite(wor
     assert [a["text"] for a in changed["actions"] if "async" in a["text"]] == [
         "Marco Rossi prefers async code reviews over pairing sessions, in writing."
     ]
+
+
+def test_a_fact_before_a_closing_lead_in_is_promoted_without_it_and_the_body_says_so(workspace: Path) -> None:
+    write(
+        workspace / "memory/2026-03-04.md",
+        """# 2026-03-04
+
+Helen's email: the journal submission is now on 4 December, not 20 November. She wants:
+- the lag result in the main text
+- a one-slide summary of the models
+""",
+    )
+    commit_all(workspace, "a day")
+    search_days(workspace, three_ways(["journal submission date", "Helen submission December", "when submit paper"]))
+    out = memgit_json(workspace, "dream", "--now", NOW, "--dry-run", "--explain", env=BM25)
+    texts = [a["text"] for a in out["actions"]]
+    assert texts == ["Helen's email: the journal submission is now on 4 December, not 20 November."]
+    branch = memgit_json(workspace, "dream", "--now", NOW, env=BM25)["branch"]
+    assert "the closing lead-in to the block below dropped" in git(workspace, "log", "--format=%B", f"HEAD..{branch}")
+    assert "She wants" not in git(workspace, "show", f"{branch}:MEMORY.md")

@@ -118,6 +118,8 @@ def test_a_secret_is_found_whatever_the_line_breaks(text: str, secret: tuple[int
         # A login and its logout, a date after a passport's name, a question without a secret.
         "See the login / logout flow in chapter 3.",
         "- Passport scan: photo in the 03/04 log",
+        # A compute allocation's account is a project's name in lower case, not a bank account.
+        "Allocation approved on the HDR grant: account **`hdr-2026-017`**, includes the highmem partition.",
         turns(("assistant", "Θέλεις να αλλάξουμε τον κωδικό;"), ("user", "Ναι, αύριο το πρωί.")),
         # Shortcuts, languages, colours, format strings, addresses, shipments: no bare password.
         "Use Ctrl+Shift+P to open the command palette.",
