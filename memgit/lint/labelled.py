@@ -145,7 +145,9 @@ def _after_label(language: str) -> re.Pattern[str]:
     parts = [_STRONG_SEPARATOR]
     if language in _ATTACHED:
         parts.append(r"[ \t]*(?:" + _ATTACHED[language] + r")[ \t]*[:：]?[ \t]*")
-    tail = r"(?:(?<!\d)|(?![ \t]*[:：][ \t]*\d))" + _STRONG_SEPARATOR
+    # A number before a colon and one after it ("12: 30") is a time or a ratio, unless the number
+    # ends a name ("sala P2: 5813#").
+    tail = r"(?:(?<!\d)|(?<=[^\W\d_]\d)|(?![ \t]*[:：][ \t]*\d))" + _STRONG_SEPARATOR
     if copulas:
         tail += r"|(?<![\w-])(?:" + alternation(set(copulas)) + r")(?![\w-])[ \t]*[:：]?[ \t]*"
     parts.append(_FILLER + "(?:" + tail + ")")

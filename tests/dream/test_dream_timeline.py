@@ -256,3 +256,20 @@ def test_a_hand_written_key_gets_the_newer_value_a_log_gives_it_in_its_own_langu
     memory = (workspace / "MEMORY.md").read_text(encoding="utf-8")
     assert "Di–Fr 10–18 Uhr" not in memory and "Mo 13–18:30" in memory
     assert "Altreifen: Container im Hof" in memory  # another key: untouched
+
+
+def test_a_case_s_secrets_are_checked_by_their_codes_and_passwords_not_by_their_words(tmp_path: Path) -> None:
+    """A long line labelled secret (an assistant's letter holding a door code) is checked for the
+    code and the password it holds, never for its capitalised words or its phone numbers."""
+    root = tmp_path / "case"
+    (root / "days" / "2026-10-02" / "memory").mkdir(parents=True)
+    lines = [
+        "- Maintenance: call me for any repair at 1-800-344-4077. The laundry door code is 1965.",
+        "- Bank login Maple229!Tulip, keep it offline.",
+        "- Rent went up in 2026; Maintenance visits on Fridays.",
+    ]
+    (root / "days" / "2026-10-02" / "memory" / "2026-10-02.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rows = [{"path": "memory/2026-10-02.md", "line": n, "label": "S" if n < 3 else "D"} for n in (1, 2, 3)]
+    (root / "labels.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    tokens = folder_score._secret_tokens(folder.load(root))
+    assert tokens == {("memory/2026-10-02.md", 1): ["1965"], ("memory/2026-10-02.md", 2): ["Maple229!Tulip"]}

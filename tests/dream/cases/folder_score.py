@@ -35,6 +35,8 @@ from tests.dream.cases.folder import FolderCase, Label, Lived
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _TOKEN = re.compile(r"[^\s'\"`,;()<>\[\]{}|]{6,}")
+#: A PIN or a door code (4-8 digits, maybe a trailing # or *): too short for `_TOKEN`.
+_CODE = re.compile(r"(?<![\w.,:/-])\d{4,8}[#*]?(?![\w.,:/-]\w)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 
 
@@ -308,14 +310,26 @@ def _secret_tokens(case: FolderCase) -> dict[tuple[str, int], list[str]]:
                     secret_lines[(path, n)] = _shown_line(path, line)
                 else:
                     common.update(_TOKEN.findall(line))
+                    common.update(_CODE.findall(line))
     out = {}
     for place, line in secret_lines.items():
         tokens = [
             t.strip(".:")
             for t in _TOKEN.findall(line)
-            if t not in common and any(ch.isdigit() for ch in t) and not re.fullmatch(r"[\d:./-]+", t.strip(".:"))
+            if t not in common
+            and any(ch.isdigit() for ch in t)
+            and not re.fullmatch(r"[\d:./-]+", t.strip(".:"))
         ]
-        tokens += [t for t in _TOKEN.findall(line) if t not in common and len(t) >= 10 and re.search(r"[A-Z]", t)]
+        tokens += [c for c in _CODE.findall(line) if c not in common]
+        # A long token with a capital inside it, a digit or a mark (a password), not a capitalised word.
+        tokens += [
+            t
+            for t in _TOKEN.findall(line)
+            if t not in common
+            and len(t) >= 10
+            and re.search(r"(?<=\w)[A-Z]|\d|[^\w.:]", t.strip(".:"))
+            and not re.fullmatch(r"[\d:./-]+", t.strip(".:"))  # a phone number or a date
+        ]
         if tokens:
             out[place] = sorted(set(tokens))
     return out
@@ -323,10 +337,14 @@ def _secret_tokens(case: FolderCase) -> dict[tuple[str, int], list[str]]:
 
 def leaks(case: FolderCase, lived: Lived) -> list[dict[str, Any]]:
     shown = "\n".join([n.branch_text for n in lived.nights] + [lived.memory])
+
+    def there(token: str) -> bool:  # as a word of its own: a code is no part of a commit's hash
+        return re.search(rf"(?<!\w){re.escape(token)}(?!\w)", shown) is not None
+
     return [
-        {"path": path, "line": n, "tokens": [t for t in tokens if t in shown]}
+        {"path": path, "line": n, "tokens": [t for t in tokens if there(t)]}
         for (path, n), tokens in _secret_tokens(case).items()
-        if any(t in shown for t in tokens)
+        if any(there(t) for t in tokens)
     ]
 
 
