@@ -286,7 +286,8 @@ def judge(
     if not is_transcript(entry.path) and any(table_row(line) for line in entry.text.splitlines()):
         entry.rejected = TABLE_ROW  # "| wed 18 | LD | work |" means little without its header
         return
-    text, day, dropped = entry.text, daily_log_day(entry.path), ()
+    text, day = entry.text, daily_log_day(entry.path)
+    dropped: tuple[str, ...] = ()
     if not is_transcript(entry.path) and continues_below(lines, entry.end):
         head = before_lead_in(entry.text)
         if head is None:

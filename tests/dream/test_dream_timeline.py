@@ -102,7 +102,10 @@ def test_a_file_written_again_is_read_and_labelled_as_the_night_saw_it(tmp_path:
     """Minutes corrected two days later keep their file name: a dream on the night between read
     the first version, so its proposal is scored by the first version's labels."""
     root = tmp_path / "case"
-    for day, text in (("2026-08-12", "# Ata\n\n- Aulas seg/qua 14h\n"), ("2026-08-14", "# Ata\n- Aulas ter/qui 14h30\n")):
+    for day, text in (
+        ("2026-08-12", "# Ata\n\n- Aulas seg/qua 14h\n"),
+        ("2026-08-14", "# Ata\n- Aulas ter/qui 14h30\n"),
+    ):
         (root / "days" / day / "notes").mkdir(parents=True)
         (root / "days" / day / "notes" / "ata.md").write_text(text, encoding="utf-8")
     rows = [

@@ -32,6 +32,8 @@ def turns(*pairs: tuple[str, str]) -> str:
             (1, "4070#"),
         ),
         ("Die Haustür hat seit Montag den Türcode\n5821, bitte nicht weitergeben.", (1, "5821")),
+        # A label's room ends in a number ("P2") before the colon: the value after it is still the code.
+        ("- **Código nuevo sala de cultivos P2: 5813#** (cambiaron todos los códigos).", (0, "5813#")),
         # A value broken under its label (a post-it's line end), and a token with dots broken.
         ("If the app refuses, the password is\nKlidi-Rec-2026-\nXq7 (it wants a new one in July).", (2, "Xq7")),
         (
@@ -118,6 +120,8 @@ def test_a_secret_is_found_whatever_the_line_breaks(text: str, secret: tuple[int
         # A login and its logout, a date after a passport's name, a question without a secret.
         "See the login / logout flow in chapter 3.",
         "- Passport scan: photo in the 03/04 log",
+        # A number before a colon and one after it is a time, not a room and its code.
+        "The PIN reset window is at 14: 30 on Fridays.",
         # A compute allocation's account is a project's name in lower case, not a bank account.
         "Allocation approved on the HDR grant: account **`hdr-2026-017`**, includes the highmem partition.",
         turns(("assistant", "Θέλεις να αλλάξουμε τον κωδικό;"), ("user", "Ναι, αύριο το πρωί.")),

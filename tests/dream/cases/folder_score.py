@@ -316,9 +316,7 @@ def _secret_tokens(case: FolderCase) -> dict[tuple[str, int], list[str]]:
         tokens = [
             t.strip(".:")
             for t in _TOKEN.findall(line)
-            if t not in common
-            and any(ch.isdigit() for ch in t)
-            and not re.fullmatch(r"[\d:./-]+", t.strip(".:"))
+            if t not in common and any(ch.isdigit() for ch in t) and not re.fullmatch(r"[\d:./-]+", t.strip(".:"))
         ]
         tokens += [c for c in _CODE.findall(line) if c not in common]
         # A long token with a capital inside it, a digit or a mark (a password), not a capitalised word.
