@@ -30,8 +30,8 @@ from memgit.dream.standalone import CHANGE_WORDS
 from memgit.dream.subjects import Subject, same_subject, subject_of, values_of
 from memgit.dream.timeline import human_units, newest_versions, order, with_evidence
 from memgit.dream.turns import note_day
-from memgit.dream.updates import UpdateContext, one_version_a_run, update_entries
-from memgit.dream.version_model import judge
+from memgit.dream.updates import UpdateContext, one_version_a_run, searched_with, update_entries
+from memgit.dream.version_model import judge, together
 from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds, key_update
 from memgit.ledger.lines import Recall
 
@@ -282,7 +282,14 @@ def deep_phase(
         [e for e in silent if (e.path, e.start) not in {(c.entry.path, c.entry.start) for c in candidates}],
         superseded,
         ctx := UpdateContext(
-            similarity.compare, relate, review, base_commit, lambda e: _written_order(e, review), relate_hand
+            similarity.compare,
+            relate,
+            review,
+            base_commit,
+            lambda e: _written_order(e, review),
+            relate_hand,
+            found_together=searched_with(recalls),
+            relate_together=lambda newer, older, sim: together(newer, older, sim, limits),
         ),
     )
     one_version_a_run(candidates, ctx, _newest_first)

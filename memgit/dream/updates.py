@@ -21,6 +21,7 @@ from memgit.dream.concepts import entry_key, plain
 from memgit.dream.model import Candidate, Review, ShortTerm
 from memgit.dream.scoring import Components
 from memgit.dream.timeline import Judge, Unit, newest_versions
+from memgit.ledger.lines import Recall, text_hash
 
 Compare = Callable[[list[str], list[str]], list[list[float]]]
 _ZERO = Components(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
@@ -36,6 +37,25 @@ class UpdateContext:
     entry_order: Callable[[MemoryEntry], tuple[str, str, int]]
     #: The judge for a line a person wrote (`relate`, and the key the line names: versions.key_update).
     relate_hand: Judge | None = None
+    #: Whether one search found a candidate and a person's line together, and the judge for such a
+    #: pair (version_model.together: a conflict line where the evidence is not clear).
+    found_together: Callable[[ShortTerm, Unit], bool] | None = None
+    relate_together: Judge | None = None
+
+
+def searched_with(recalls: Sequence[Recall], memory_path: str = "MEMORY.md") -> Callable[[ShortTerm, Unit], bool]:
+    """Whether one search found a candidate and a line of MEMORY.md together: the searches whose
+    hit in MEMORY.md focused on that line (by its text's hash, so a line moved by later edits keeps
+    its searches) against the candidate's own."""
+    found: dict[str, set[tuple[str, str, str]]] = {}
+    for r in recalls:
+        if r.path == memory_path:
+            found.setdefault(r.text_hash, set()).add((r.time, r.query_hash, r.day))
+
+    def together(candidate: ShortTerm, unit: Unit) -> bool:
+        return unit.raw is not None and not found.get(text_hash(unit.raw), set()).isdisjoint(candidate.evidence)
+
+    return together
 
 
 def _versus_hand_written(candidates: Sequence[Candidate], human: Sequence[Unit], ctx: UpdateContext) -> set[str]:
@@ -59,7 +79,21 @@ def _versus_hand_written(candidates: Sequence[Candidate], human: Sequence[Unit],
             updated.add(unit.key)
             continue
         c.conflicts += [(u.key, u.text) for verdict, _, u in verdicts if verdict == "conflict"]
+        c.conflicts += _found_together(c, [(sim, u) for verdict, sim, u in verdicts if verdict is None], ctx)
     return updated
+
+
+def _found_together(c: Candidate, undecided: Sequence[tuple[float, Unit]], ctx: UpdateContext) -> list[tuple[str, str]]:
+    """Conflict lines for a person's lines one search found together with the candidate, where the
+    judge of such pairs finds another version likely (version_model.together)."""
+    if ctx.found_together is None or ctx.relate_together is None:
+        return []
+    fact = plain(c.entry.fact)
+    return [
+        (u.key, u.text)
+        for sim, u in undecided
+        if ctx.found_together(c.entry, u) and ctx.relate_together(fact, u.text, sim) == "conflict"
+    ]
 
 
 def update_entries(

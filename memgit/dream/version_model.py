@@ -15,6 +15,13 @@ updates, and this probability decides only what a reviewer is shown when the rul
 * the rules say nothing but the model finds it likely (at least `version_weights.CONFLICT`): a
   conflict line, so a reviewer sees the possible older version instead of a silent guess.
 
+One search that found both lines is evidence of its own: a person's question answered by the old
+line and the new one. Measured on the fourteen tuning workspaces' recall ledgers (both lines near
+the top of one search), a line a person wrote in MEMORY.md and a later line of the same subject
+are found together 31 times as often as a line of another subject (17 % of true pairs, 0.56 % of
+others). `together` turns such a pair into a conflict line when this probability reaches
+`TOGETHER` (there: 13 more of 93 hand-written lines with a newer version shown, 11 wrong).
+
 `judge` has the shape of `versions.judge` (newer text, older text, cosine -> verdict) and is what
 the deep phase asks everywhere (`timeline.Judge`), so a better model can replace it later. With
 the thresholds `bench/dream_subjects.py` chose on the tuning half (CONFLICT 1.0: no band; DROP 0.0:
@@ -54,6 +61,8 @@ _NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-ZÀ-Þ][\w-]+", re.UNICODE)
 _WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)
 _NUMBER = re.compile(r"\d[\d:.,/]*\d|\d")
 _KEY = re.compile(r"^([^:]{1,30}):\s")
+#: A pair one search found together is a conflict line from this probability on (see above).
+TOGETHER = 0.15
 
 
 def _names(text: str) -> set[str]:
@@ -119,3 +128,12 @@ def judge(newer: str, older: str, cosine: float, thresholds: VersionThresholds) 
     if verdict == CONFLICT:
         return CONFLICT if p >= version_weights.DROP else None
     return CONFLICT if p >= version_weights.CONFLICT else None
+
+
+def together(newer: str, older: str, cosine: float, thresholds: VersionThresholds) -> str | None:
+    """For a pair one search found together (see the module's docstring): `judge`'s verdict, or
+    `conflict` when it has none and the model finds another version likely enough."""
+    verdict = judge(newer, older, cosine, thresholds)
+    if verdict is not None or thresholds != VersionThresholds():
+        return verdict
+    return CONFLICT if probability(features(newer, older, cosine, thresholds)) >= TOGETHER else None

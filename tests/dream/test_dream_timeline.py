@@ -168,6 +168,40 @@ def test_a_line_the_measured_model_judges_a_one_off_is_set_aside_with_its_probab
     assert "judged a one-off by the measured durable/one-off model" in out["report"], out["report"]
 
 
+@pytest.mark.model
+def test_a_persons_line_one_search_found_with_a_newer_one_gets_a_conflict_line(
+    workspace: Path,
+    real_model: Path,  # noqa: F811
+) -> None:
+    """The rules and the model alone call this pair unrelated; the searches that found both say a
+    reviewer should see the hand-written line beside the promotion."""
+    env = {"MEMGIT_MODEL": str(real_model), "MEMGIT_NO_RECALL": "0"}
+    write(
+        workspace / "MEMORY.md",
+        "# Project facts\n\n## People\n\n- Dr Helen Marsh — primary supervisor. Meeting with Aisha every "
+        "Thursday 14:00 (her office 2.14, or Teams if she's at home).\n",
+    )
+    write(
+        workspace / "memory/2026-10-15.md",
+        "# 2026-10-15\n\n- Aisha: Helen's teaching timetable changed, so supervision is on Tuesdays 11:00 from now on.\n",
+    )
+    commit_all(workspace, "notes")
+    assert memgit(workspace, "index", "-q", env=env).returncode == 0
+    asked = ("supervision meeting day and time", "when do we meet Helen", "supervision with Helen")
+    for day in ("2026-10-15", "2026-10-16", "2026-10-19"):
+        proc = memgit(
+            workspace, "search", "--batch", "-", "--now", f"{day}T12:00:00+00:00", env=env, input="\n".join(asked)
+        )
+        assert proc.returncode == 0, proc.stderr
+    out = memgit_json(
+        workspace, "dream", "--dry-run", "--explain", "--now", "2026-10-19T20:00:00+00:00", "--json", env=env
+    )
+    promoted = [a for a in out["actions"] if "Tuesdays 11:00" in a["text"]]
+    assert promoted and promoted[0]["action"] == "promote", out["actions"]
+    assert any("Thursday 14:00" in c["text"] for c in promoted[0]["conflicts"]), promoted[0]
+    assert "Thursday 14:00" in out["report"]
+
+
 ASKING = [
     {
         "role": "user",
