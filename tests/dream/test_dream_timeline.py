@@ -90,6 +90,18 @@ def test_a_hand_written_line_contradicted_by_a_newer_log_gets_its_update(workspa
 CASE = Path(__file__).parent / "folder_cases" / "T3-meetings"
 
 
+def index_and_search(workspace: Path, asked: tuple[str, ...], days: tuple[str, ...], env: dict[str, str]) -> None:
+    """Commit and index the notes, then ask the same questions on each day: the recall ledger a
+    dream reads, as an assistant's searches would leave it."""
+    commit_all(workspace, "notes")
+    assert memgit(workspace, "index", "-q", env=env).returncode == 0
+    for day in days:
+        proc = memgit(
+            workspace, "search", "--batch", "-", "--now", f"{day}T12:00:00+00:00", env=env, input="\n".join(asked)
+        )
+        assert proc.returncode == 0, proc.stderr
+
+
 def test_a_folder_case_loads_with_its_labels_and_nights() -> None:
     case = folder.load(CASE)
     assert case.start_memory and len(case.days) >= 20 and sum(len(q) for q in case.queries.values()) >= 80
@@ -149,14 +161,12 @@ def test_a_line_the_measured_model_judges_a_one_off_is_set_aside_with_its_probab
         "# 2026-03-03\n\n- quick one: parcel still not here, chased the courier at 10:20\n\n"
         "- The recycling bins go out on Tuesday evenings.\n",
     )
-    commit_all(workspace, "notes")
-    assert memgit(workspace, "index", "-q", env=env).returncode == 0
-    asked = ("parcel courier chased", "where is the parcel", "did the courier come", "recycling bins Tuesday")
-    for day in ("2026-03-03", "2026-03-04", "2026-03-05"):
-        proc = memgit(
-            workspace, "search", "--batch", "-", "--now", f"{day}T12:00:00+00:00", env=env, input="\n".join(asked)
-        )
-        assert proc.returncode == 0, proc.stderr
+    index_and_search(
+        workspace,
+        ("parcel courier chased", "where is the parcel", "did the courier come", "recycling bins Tuesday"),
+        ("2026-03-03", "2026-03-04", "2026-03-05"),
+        env,
+    )
     out = memgit_json(
         workspace, "dream", "--dry-run", "--explain", "--now", "2026-03-05T20:00:00+00:00", "--json", env=env
     )
@@ -185,14 +195,12 @@ def test_a_persons_line_one_search_found_with_a_newer_one_gets_a_conflict_line(
         workspace / "memory/2026-10-15.md",
         "# 2026-10-15\n\n- Aisha: Helen's teaching timetable changed, so supervision is on Tuesdays 11:00 from now on.\n",
     )
-    commit_all(workspace, "notes")
-    assert memgit(workspace, "index", "-q", env=env).returncode == 0
-    asked = ("supervision meeting day and time", "when do we meet Helen", "supervision with Helen")
-    for day in ("2026-10-15", "2026-10-16", "2026-10-19"):
-        proc = memgit(
-            workspace, "search", "--batch", "-", "--now", f"{day}T12:00:00+00:00", env=env, input="\n".join(asked)
-        )
-        assert proc.returncode == 0, proc.stderr
+    index_and_search(
+        workspace,
+        ("supervision meeting day and time", "when do we meet Helen", "supervision with Helen"),
+        ("2026-10-15", "2026-10-16", "2026-10-19"),
+        env,
+    )
     out = memgit_json(
         workspace, "dream", "--dry-run", "--explain", "--now", "2026-10-19T20:00:00+00:00", "--json", env=env
     )
@@ -278,14 +286,12 @@ def test_a_hand_written_key_gets_the_newer_value_a_log_gives_it_in_its_own_langu
         "# Fr, 10.04. – Stand\n\n- Öffnungszeiten ab **Mo 13.04.**: Mo 13–18:30 · Di–Fr 9:30–18:30 · Sa 10–15 "
         "(jeden Sa), bis Ende Okt.\n\n- Die Kasse im Laden nimmt jetzt auch Karten, ab 5 € Umsatz.\n",
     )
-    commit_all(workspace, "notes")
-    assert memgit(workspace, "index", "-q", env=env).returncode == 0
-    asked = ("Kasse Karten Laden", "kann man mit Karte zahlen", "Kartenzahlung ab 5 Euro")
-    for day in ("2026-04-10", "2026-04-11", "2026-04-12"):
-        proc = memgit(
-            workspace, "search", "--batch", "-", "--now", f"{day}T12:00:00+00:00", env=env, input="\n".join(asked)
-        )
-        assert proc.returncode == 0, proc.stderr
+    index_and_search(
+        workspace,
+        ("Kasse Karten Laden", "kann man mit Karte zahlen", "Kartenzahlung ab 5 Euro"),
+        ("2026-04-10", "2026-04-11", "2026-04-12"),
+        env,
+    )
     out = memgit_json(workspace, "dream", "--now", "2026-04-12T20:00:00+00:00", "--json", env=env)
     updates = [a for a in out["actions"] if a["action"] == "supersede"]
     assert any("Mo 13–18:30" in a["text"] and a["by_hand"] for a in updates), (out["actions"], out["gates"])
