@@ -14,7 +14,7 @@ without a model).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 
@@ -30,7 +30,7 @@ from memgit.dream.standalone import CHANGE_WORDS
 from memgit.dream.subjects import Subject, same_subject, subject_of, values_of
 from memgit.dream.timeline import human_units, newest_versions, order, with_evidence
 from memgit.dream.turns import note_day
-from memgit.dream.updates import UpdateContext, one_version_a_run, searched_with, update_entries
+from memgit.dream.updates import UpdateContext, conflict_advice, one_version_a_run, searched_with, update_entries
 from memgit.dream.version_model import judge, together
 from memgit.dream.versions import CONFLICT, TERM_THRESHOLDS, UPDATE, VersionThresholds, key_update
 from memgit.ledger.lines import Recall
@@ -510,12 +510,12 @@ def _write_promotions(
             continue
         text = new_text
         promoted += 1
-        actions.append(_promotion(c, existing, review))
+        actions.append(_promotion(c, existing, review, {x.key for x in chosen}))
         states.append(text)
     return text
 
 
-def _promotion(c: Candidate, existing: list[MemoryEntry], review: Review) -> Action:
+def _promotion(c: Candidate, existing: list[MemoryEntry], review: Review, proposals: Collection[str]) -> Action:
     previous = None
     if c.action == "supersede" and c.target_raw is None:
         target = next(e for e in existing if e.key == c.target)
@@ -530,7 +530,7 @@ def _promotion(c: Candidate, existing: list[MemoryEntry], review: Review) -> Act
         score=c.score,
         components=c.components,
         subject=f"dream: {verb} {_short(plain(c.entry.fact))}",
-        body=_promote_body(c, previous),
+        body=_promote_body(c, previous, {e.key for e in existing}, proposals),
         target=c.target,
         previous_source=previous,
         also=tuple(c.also),
@@ -556,7 +556,9 @@ def _short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
-def _promote_body(c: Candidate, previous: SourceRef | None) -> str:
+def _promote_body(
+    c: Candidate, previous: SourceRef | None, entries: Collection[str] = (), proposals: Collection[str] = ()
+) -> str:
     e = c.entry
     if e.days:
         lines = [
@@ -585,14 +587,16 @@ def _promote_body(c: Candidate, previous: SourceRef | None) -> str:
     if c.also:
         lines.append("Also said in: " + ", ".join(ref.format() for ref in c.also) + ".")
     if c.action != "supersede":
-        lines += [conflict_line(c.key, key, text) for key, text in c.conflicts]
+        lines += [conflict_line(c.key, key, text, entries, proposals) for key, text in c.conflicts]
     return "\n".join(lines)
 
 
-def conflict_line(key: str, other: str, text: str) -> str:
-    """What a reviewer reads when a proposal may be a newer version of an entry (or of another
-    proposal of the run), and the one command that makes it an update."""
-    return f'May conflict with `{other}` "{text}": if this replaces it, run `memgit dream supersede {key} {other}`.'
+def conflict_line(key: str, other: str, text: str, entries: Collection[str], proposals: Collection[str]) -> str:
+    """What a reviewer reads when a proposal may be a newer version of an entry, of another
+    proposal of the run or of a person's own line, and what to do if it is (updates.conflict_advice)."""
+    return (
+        f'May conflict with `{other}` "{text}": if this replaces it, {conflict_advice(key, other, entries, proposals)}.'
+    )
 
 
 def _forget_body(proposal: ForgetProposal, cfg: DreamConfig) -> str:

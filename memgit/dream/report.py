@@ -7,7 +7,7 @@ reject it, then the evidence. Its lines are never promoted (the light phase reje
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
 from memgit.dream import memory_doc
@@ -15,6 +15,7 @@ from memgit.dream.concepts import plain, words
 from memgit.dream.light import overlap
 from memgit.dream.standalone import CHANGE_WORDS
 from memgit.dream.turns import around, is_transcript, note_day, turn_id
+from memgit.dream.updates import conflict_advice
 
 if TYPE_CHECKING:
     from memgit.config import DreamConfig
@@ -148,6 +149,7 @@ def _proposal(
     candidate: Candidate | None,
     before: dict[str, str],
     files: Mapping[str, str | None] | None = None,
+    proposals: Collection[str] = (),
 ) -> list[str]:
     files = files or {}
     drop = f"`memgit dream drop {action.key}`"
@@ -168,10 +170,8 @@ def _proposal(
         lines.append(f"  - now: {_full(action.text)}")
         lines.append(f"  - timeline: {_timeline(action, record, candidate)}")
     for other, text in action.conflicts:
-        lines.append(
-            f"  - may conflict with `{other}` {_quote(text)}: to make this its update, "
-            f"`memgit dream supersede {action.key} {other}`"
-        )
+        advice = conflict_advice(action.key, other, before, proposals)
+        lines.append(f"  - may conflict with `{other}` {_quote(text)}: if this replaces it, {advice}")
     lines.append(f"  - {_source_line(record, action)}")
     if action.source is not None and is_transcript(action.source.path):
         lines += _conversation(action.source.path, action.source.start, files)
@@ -235,7 +235,7 @@ def _proposals_section(plan: DreamPlan, files: Mapping[str, str | None]) -> list
     by_key = {c.key: c for c in plan.candidates if c.gate is None}
     pairs = sorted(zip(plan.actions, plan.action_records(), strict=True), key=lambda pair: _order(pair[0]))
     for action, record in pairs:
-        out += _proposal(action, record, by_key.get(action.key), before, files)
+        out += _proposal(action, record, by_key.get(action.key), before, files, {a.key for a in plan.actions})
     out.append("")
     return out
 

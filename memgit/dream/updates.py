@@ -13,7 +13,7 @@ adds what the subject timeline requires beyond it (timeline.py):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from memgit.core.provenance import MemoryEntry, SourceRef
@@ -41,6 +41,17 @@ class UpdateContext:
     #: pair (version_model.together: a conflict line where the evidence is not clear).
     found_together: Callable[[ShortTerm, Unit], bool] | None = None
     relate_together: Judge | None = None
+
+
+def conflict_advice(key: str, other: str, entries: Collection[str], proposals: Collection[str]) -> str:
+    """What a reviewer can do when proposal `key` may be a newer version of `other`: an entry
+    memgit wrote becomes its update by one command; another proposal of the run is dropped; a line
+    a person wrote is theirs to edit (`memgit dream supersede` never rewrites it)."""
+    if other in entries:
+        return f"run `memgit dream supersede {key} {other}`"
+    if other in proposals:
+        return f"drop one of the two (`memgit dream drop {other}`)"
+    return "edit that line of MEMORY.md yourself (it is yours)"
 
 
 def searched_with(recalls: Sequence[Recall], memory_path: str = "MEMORY.md") -> Callable[[ShortTerm, Unit], bool]:

@@ -112,7 +112,6 @@ def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
 
 
 def _on_line(index: int, line: str) -> Hit | None:
-
     if "WIFI:" in line:
         for match in _WIFI_QR.finditer(line):
             value = match.group("value")

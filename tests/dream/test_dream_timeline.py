@@ -208,6 +208,12 @@ def test_a_persons_line_one_search_found_with_a_newer_one_gets_a_conflict_line(
     assert promoted and promoted[0]["action"] == "promote", out["actions"]
     assert any("Thursday 14:00" in c["text"] for c in promoted[0]["conflicts"]), promoted[0]
     assert "Thursday 14:00" in out["report"]
+    # The line is the person's: the reviewer is told to edit it, not given a command that refuses it.
+    assert "edit that line of MEMORY.md yourself" in out["report"]
+    assert "memgit dream supersede" not in out["report"].split("Thursday 14:00")[1].split("\n")[0]
+    branch = memgit_json(workspace, "dream", "--now", "2026-10-19T20:00:00+00:00", "--json", env=env)["branch"]
+    message = git(workspace, "log", "--format=%B", f"HEAD..{branch}")
+    assert "Thursday 14:00" in message and "edit that line of MEMORY.md yourself (it is yours)" in message
 
 
 ASKING = [

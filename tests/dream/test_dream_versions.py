@@ -192,3 +192,16 @@ def test_the_searches_of_every_version_of_a_fact_count_for_the_newest() -> None:
     other = _fact("memory/2026-03-09.md", "The canteen opens at 08:00.", ["2026-03-10", "2026-03-11"], 1.0)
     candidates, actions = _deep([old, other], "")
     assert actions == [] and {c.gate for c in candidates} == {"recalls"}
+
+
+def test_a_conflict_says_what_the_reviewer_can_do_with_each_kind_of_older_line() -> None:
+    """An entry memgit wrote: the command that makes the proposal its update; another proposal of
+    the run: drop one; a person's own line: theirs to edit (the command refuses it)."""
+    from memgit.dream.updates import conflict_advice
+
+    entries, proposals = {"kold0000001"}, {"knew0000001", "knew0000002"}
+    assert conflict_advice("knew0000001", "kold0000001", entries, proposals) == (
+        "run `memgit dream supersede knew0000001 kold0000001`"
+    )
+    assert "memgit dream drop knew0000002" in conflict_advice("knew0000001", "knew0000002", entries, proposals)
+    assert "yourself" in conflict_advice("knew0000001", "khand000001", entries, proposals)
