@@ -17,7 +17,7 @@ _CODE_LIST_HEAD = re.compile(
     r"(?:codes?|keys?)\b"
     # "Códigos de backup", "codes de récupération", "kody zapasowe", "коди відновлення", "Notfallcodes"
     r"|\b(?:c[óo]digos?|codes?|codici|kody|коды|коди)[ \t]+(?:de[ \t]+|di[ \t]+)?"
-    r"(?:backup|recupera[çc][ãa]o|recuperaci[óo]n|respaldo|secours|r[ée]cup[ée]ration|recupero|riserva"
+    r"(?:backup|recupera[çc][ãa]o|recuperaci[óo]n|respaldo|secours|r[ée]cup[ée]ration|recupero|riserva|reserva"
     r"|zapasowe|odzyskiwania|восстановления|відновлення|резервні|резервные)"
     r"|wiederherstellungscodes?|notfallcodes?|backup-codes?|sicherungscodes?"
     # "códigos de cópia de segurança", "kurtarma kodları", "yedek kodlar", "herstelcodes",
@@ -29,8 +29,10 @@ _CODE_LIST_HEAD = re.compile(
 # stand apart by spaces, commas, semicolons, middle dots or bars (checked piece by piece: one
 # pattern over the whole line backtracks exponentially on a long line that fails at its end).
 _CODE_PIECE = re.compile(r"`?(?:[A-Za-z0-9]{4,10}|[A-Za-z0-9]{3}(?=-))(?:-[A-Za-z0-9]{3,10}){0,3}`?")  # "SYN-48QK-7TRM"
-_CODE_SEPARATORS = re.compile(r"[ \t,;·•|/]+")
-_LIST_LEAD = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?")
+# Between codes: spaces and marks, a list's bullets (○ ● ◦ ▪ ☐) and, in columns, the next item's
+# number ("1. 4829 1037    6. 7310 5582").
+_CODE_SEPARATORS = re.compile(r"(?:[ \t,;·•|/○●◦▪□☐]+|(?<=[ \t])\d{1,2}[.)](?=[ \t]))+")
+_LIST_LEAD = re.compile(r"^[ \t]*(?:[-*+○●◦•▪□☐][ \t]+|\d+[.)][ \t]+)?")
 
 
 def code_list_lines(lines: list[str]) -> list[int]:
@@ -109,6 +111,7 @@ _CODE_LIST_WORDS = (
     "cupération",
     "recupero",
     "riserva",
+    "reserva",
     "zapasowe",
     "odzyskiwania",
     "восстановления",

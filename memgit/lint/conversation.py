@@ -99,7 +99,7 @@ def _answers(lines: list[str], turns: list[tuple[int, str]]) -> list[Hit]:
         bank = name is not None and identifiers._BANK_NAMES.search(name.group(0)) is not None
         for word in _WORD.findall(answer):
             bare = word.strip("\"'`“”«»")
-            value = labelled._trim(bare)
+            value = labelled.trim_value(bare)
             whole = labelled.password_word(bare) if before and short else None
             if whole is not None and whole in lines[index]:
                 value, what = whole, "password"  # with the "!" or "@" that belongs to it

@@ -52,7 +52,18 @@ _SETUP_KEY = re.compile(
     r"(?<![A-Za-z0-9])(?P<value>(?:[a-z2-7]{4}[ \u00a0]){7,15}[a-z2-7]{4}|(?:[A-Z2-7]{4}[ \u00a0]){7,15}[A-Z2-7]{4})"
     r"(?![A-Za-z0-9])"
 )
-_LICENCE = re.compile(r"(?<![A-Za-z0-9-])(?P<value>[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7})(?![A-Za-z0-9-])")
+# A setup key shorter than the apps' usual one, after the words that name it ("the setup key
+# JK3V 7QWZ 5RMX L2AT", "2FA secret: P4TQ 7XKZ 2MVH 3LRA 5WNC 6YJD"): four to seven groups.
+_NAMED_SETUP_KEY = re.compile(
+    r"(?i:setup[ \t-]*key|secret[ \t-]*key|2fa[ \t-]*(?:key|secret|seed)|totp[ \t-]*(?:key|secret|seed)"
+    r"|mfa[ \t-]*(?:key|secret)|authenticator[ \t-]*(?:key|secret)|clé secrète|geheimer schlüssel)"
+    r"[^\n\d]{0,25}?(?<![A-Za-z0-9])(?P<value>(?:[A-Z2-7]{4} ){3,6}[A-Z2-7]{4}|(?:[a-z2-7]{4} ){3,6}[a-z2-7]{4})"
+    r"(?![A-Za-z0-9])"
+)
+_SETUP_KEY_WORD = re.compile(r"(?i)key|secret|2fa|totp|mfa|authenticator|clé|schlüssel")
+_LICENCE = re.compile(
+    r"(?<![A-Za-z0-9-])(?P<value>(?:[A-Z]{2,3}-)?[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7})(?![A-Za-z0-9-])"
+)
 _LICENCE_WORD = re.compile(
     r"(?i)licen[cs]|lizenz|licencia|licença|licenza|serial|seriennummer|num[ée]ro de s[ée]rie|product key"
     r"|produktschl[üu]ssel|cl[ée] de produit|activation|aktivierung|activaci[óo]n|ativa[çc][ãa]o|attivazione"
@@ -93,16 +104,16 @@ _PASSPHRASE = re.compile(
 
 def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
     """The hits of every format above on `lines` (only those in `wanted`, when given), and a
-    password beside its login after a sign-in verb (`labelled.login_pair`, S117)."""
-    from memgit.lint import labelled
+    password beside its login after a sign-in verb (`sign_in.login_pair`, S117)."""
+    from memgit.lint import labelled, sign_in
 
-    signing_in = labelled.sign_in_lines("\n".join(lines))
+    signing_in = sign_in.sign_in_lines("\n".join(lines))
     hits: list[Hit] = []
     for index, line in enumerate(lines):
         if wanted is not None and index not in wanted:
             continue
         hit = _on_line(index, line)
-        if hit is None and index in signing_in and (value := labelled.login_pair(line)) is not None:
+        if hit is None and index in signing_in and (value := sign_in.login_pair(line)) is not None:
             hit = Hit(
                 index, labelled.CODE, "a password beside its login after a sign-in word; remove it from memory", value
             )
@@ -122,6 +133,11 @@ def _on_line(index: int, line: str) -> Hit | None:
             value = match.group("value")
             if sum(c.isdigit() for c in value) >= 2 and sum(c.isalpha() for c in value) >= 8:
                 return Hit(index, "S108", "an authenticator setup key (2FA secret); remove it from memory", value)
+    if line.count(" ") >= 4 and _SETUP_KEY_WORD.search(line) is not None:
+        for match in _NAMED_SETUP_KEY.finditer(line):
+            value = match.group("value")
+            if any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) >= 6:
+                return Hit(index, "S108", "an authenticator setup key after its name; remove it from memory", value)
     if line.count("-") >= 2:
         for match in _LICENCE.finditer(line):
             value = match.group("value")
@@ -265,8 +281,11 @@ def _mrz_checks(line: str) -> bool:
 
 
 def _licence_shaped(value: str) -> bool:
-    """Groups of one length, most of them mixing capitals and digits, not all hex."""
+    """Groups of one length (after a short prefix of capitals), most of them mixing capitals and
+    digits, not all hex."""
     groups = value.split("-")
+    if len(groups) >= 4 and len(groups[0]) <= 3 and groups[0].isalpha():
+        groups = groups[1:]  # a product's prefix before the groups ("TW-9KQ2-7XLM-…")
     if len({len(g) for g in groups}) != 1 or _HEX.fullmatch(value):
         return False
     mixed = sum(1 for g in groups if any(c.isdigit() for c in g) and any(c.isalpha() for c in g))

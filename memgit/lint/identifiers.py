@@ -65,6 +65,12 @@ NAMES = (
     "|dowód osobisty|dowodu osobistego|numer dowodu|nr dowodu|carta d'identità|carta di identità|carta d'identita"
     "|identiteitskaart|identiteitsbewijs|carte d'identité|carte d'identite|pièce d'identité|piece d'identite"
     "|kimlik kartı|nüfus cüzdanı|pasaport|passaporte|número do passaporte|номер паспорта"
+    # a bank account's number as more languages name it
+    # (each name's first four letters are searched for in every line: none may be a common start,
+    # as "so t…" or "bank" would be)
+    "|tilinumero|hesap no|hesap numarası|nomor rekening|số tài khoản|номер счёта"
+    "|номер счета|расчётный счёт|расчетный счет|номер рахунку|číslo účtu|cislo uctu|számlaszám|număr de cont"
+    "|αριθμός λογαριασμού|pankkitili"
 )
 ACRONYMS = (
     "SSN|BSN|NIR|DNI|NIE|NIF|CPF|CURP|RUT|PESEL|AHV|TIN|ITIN|ATIN|TFN|BSB|BLZ"
@@ -74,6 +80,8 @@ ACRONYMS = (
 _SCRIPT_NAMES = (
     "身份证|身分證|マイナンバー|個人番号|住民票コード|免許証番号|運転免許証|被保険者番号|保険証番号|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
     "|护照|護照|パスポート|旅券|여권|पासपोर्ट|ड्राइविंग लाइसेंस|जवाज़|بطاقة التعريف|جواز السفر|رقم جواز"
+    "|계좌번호|계좌|口座番号|银行账号|银行卡号|账户号码|帳戶號碼|เลขที่บัญชี|เลขบัญชี|رقم الحساب|شماره حساب"
+    "|खाता संख्या|खाता नंबर|מספר חשבון"
 )
 _NAMES = re.compile(
     r"(?i:(?<![^\W_])(?:" + NAMES.replace(" ", r"[ \t._-]?") + r")(?![^\W_]))"
@@ -85,6 +93,8 @@ _NUMBER = re.compile(r"(?<![\w@/.#-])([A-Za-z]{0,8}[0-9][0-9A-Za-z]*(?:[ .\-/][0
 _SORT_CODE = re.compile(r"(?<![\d-])\d{2}-\d{2}-\d{2}(?![\d-])|(?<![\d-])\d{3}-\d{3}(?![\d-])")
 _BANK_NAMES = re.compile(
     r"(?i)sort[ -]?code|bsb|routing|aba|rtn|blz|bankleitzahl|account|acct|konto|compte|cuenta|conta|conto|rekening"
+    r"|tilinumero|pankkitili|hesap|tài khoản|tai khoan|сч[её]т|рахун|účtu|uctu|számla|de cont|λογαριασμ"
+    r"|계좌|口座|账号|账户|帳戶|บัญชี|حساب|खाता|חשבון"
 )
 _NOT_ID = re.compile(
     r"(?i)€|\$|£|\bper\b|price|cost|fee|phone|tel\b|fax|hotline|call|ext\b|version|\bv\d|isbn|order|invoice|ticket"
@@ -176,7 +186,7 @@ def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | 
                 continue
             if re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,2}/\d{2,4}", raw):
                 continue  # a date
-            if bank and (_SORT_CODE.fullmatch(raw) or re.fullmatch(r"\d{6,17}", raw.replace(" ", ""))):
+            if bank and (_SORT_CODE.fullmatch(raw) or re.fullmatch(r"\d{6,17}", re.sub(r"(?<=\d)[ -](?=\d)", "", raw))):
                 return raw
             if _valid(raw) and not _sample(raw):
                 return raw

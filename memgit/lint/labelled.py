@@ -21,6 +21,7 @@ import unicodedata
 from functools import cache
 
 from memgit.lint.labels import LANGUAGES, Labels
+from memgit.lint.normalize import escaped
 from memgit.lint.placeholders import is_placeholder
 from memgit.lint.shapes import UNSPACED_SCRIPT, not_a_secret_code
 from memgit.lint.trie import alternation
@@ -175,7 +176,7 @@ def find_value(line: str) -> tuple[str, str] | None:
         for kind in kinds:
             for language in languages.get(word, ()) or languages.get(label.group("label").casefold(), ()) or ("en",):
                 for match in _separations(_after_label(language), line, label.end()):
-                    value = _trim(match.group("value"))
+                    value = trim_value(match.group("value"))
                     sep = match.group("sep")
                     colon = re.search(r"[:：=＝→>]", sep) is not None
                     ends = not line[match.end() :].strip(" \t.!?)*_`'\"”»")
@@ -205,6 +206,11 @@ _KEY_LINE = re.compile(
 _KEY_PARTS = re.compile(r"[_-]|(?<=[a-z0-9])(?=[A-Z])")
 
 
+# A key that names a code kept to get back in ("shop_admin_backup_code", "recoveryCodes") needs no
+# place word: no zip or exit code is called that.
+_RECOVERY_KEY_WORDS = re.compile(r"(?i)\b(?:backup|recovery|one[ -]?time|2fa|mfa|otp|scratch)\b")
+
+
 def value_in_key(line: str) -> tuple[str, str] | None:
     """(kind, value) after a key whose parts name a secret ("nas_admin_pw: …"): the key read as
     its words, then as any label and value are (`find_value`). The parts join with `_`, `-` or a
@@ -220,7 +226,11 @@ def value_in_key(line: str) -> tuple[str, str] | None:
     if found is None:
         return None
     kind, value = found
-    if kind in ("code", "place") and label_patterns().get("place", re.compile("$^")).search(words) is None:
+    if (
+        kind in ("code", "place")
+        and label_patterns().get("place", re.compile("$^")).search(words) is None
+        and not _RECOVERY_KEY_WORDS.search(words)
+    ):
         return None
     if kind in ("password", "key") and not strong_password_shape(value):
         return None  # `"hashed_password": "fakehashedsecret"`: a key names the field, not its value's kind
@@ -254,59 +264,6 @@ def value_in_compound(line: str) -> tuple[str, str] | None:
     if _GLUED_TAIL.search(line) is None or not _compound().search(line):
         return None
     return find_value(_compound().sub(lambda m: m.group("head") + " " + m.group("tail"), line))
-
-
-# Signing in, in the languages people write notes in, then a login and its password side by side
-# ("logs in with admin and Xk9!…", "se connecte avec maelle / Tirage-…", "meldet sich mit jan, Kw8…
-# an"): the verb says what the pair is.
-_LOGIN_VERB = re.compile(
-    r"(?i)\b(?:log(?:s|ged|ging)?[ \t-]?in|sign(?:s|ed|ing)?[ \t-]?in|login|connect(?:s|ed)?)[ \t]+(?:to[ \t]+\S+[ \t]+)?(?:with|using|as)"
-    r"|\b(?:se|me|te|nous|vous)[ \t]+connect(?:e|es|ent|ons|ez|ait|er)[ \t]+(?:avec|en tant que)"
-    r"|\b(?:meldet|melde|melden)[ \t]+(?:sich|mich|uns)[ \t]+mit|\banmelden[ \t]+mit|\beinloggen[ \t]+mit"
-    r"|\b(?:inicia|iniciar|inicio)[ \t]+sesi[óo]n[ \t]+con|\b(?:entra|entrar|accede|acceder|acessa|acessar|loga|logar)[ \t]+(?:con|com)"
-    r"|\b(?:faz|fazer)[ \t]+login[ \t]+com|\blogt?[ \t]+in[ \t]+met|\binloggen[ \t]+met|\baccedi[ \t]+con"
-    r"|\bzaloguj(?:e)?[ \t]+si[ęe][ \t]+(?:jako|przez)|\bgiriş[ \t]+yap"
-    # the noun, then the pair: "manager login kostas.kyma / Xtapodi_sto_kar8ouni", "Zugangsdaten: …"
-    r"|\b(?:login|logins|credentials|creds|zugangsdaten|identifiants|credenciales|credenziali|credenciais"
-    r"|dane logowania|inloggegevens|логин|учётные данные|учетные данные)[ \t]*:?(?=[ \t]+[\"'`]?[\w.@+-]{2,40}[\"'`]?[ \t]*[/|,])"
-)
-_PAIR = re.compile(
-    r"[ \t]+[\"'`]?(?P<login>[\w.@+-]{2,40})[\"'`]?[ \t]*(?:/|\||,|:|[ \t](?:and|et|und|y|e|en|i|ve|и)[ \t])[ \t]*"
-    r"[\"'`]?(?P<value>[^\s\"'`,;]{6,64})"
-)
-
-
-def sign_in_lines(text: str) -> set[int]:
-    """0-based numbers of the lines of `text` with a sign-in verb (one search of the whole text)."""
-    out: set[int] = set()
-    line, at = 0, 0
-    for match in _LOGIN_VERB.finditer(text):
-        line += text.count("\n", at, match.start())
-        at = match.start()
-        out.add(line)
-    return out
-
-
-def login_pair(line: str) -> str | None:
-    """The password of a login and password pair after a sign-in verb, when it has a password's
-    shape (three kinds of character, or a long run of letters and digits)."""
-    for verb in _LOGIN_VERB.finditer(line):
-        pair = _PAIR.match(line, verb.end())
-        if pair is None:
-            continue
-        value = _trim(pair.group("value").rstrip(".!?:)"))
-        if (
-            strong_password_shape(value)
-            and len(value) >= 8
-            and any(c.isdigit() for c in value)
-            and any(c.islower() for c in value)
-            and not is_placeholder(value)
-            and "://" not in value
-            and "@" not in value
-            and not value.startswith(("/", "~", "$", "%", "-", "."))
-        ):
-            return value
-    return None
 
 
 # A mark that identifiers, versions and file names never carry and passwords often do.
@@ -352,7 +309,7 @@ def password_word(word: str, *, right_after: bool = False) -> str | None:
     value = word.rstrip(".,:;)»”")
     if UNSPACED_SCRIPT.search(value) is None and only_a_password(value, right_after=right_after):
         return value
-    value = _trim(word.rstrip(".!?:"))
+    value = trim_value(word.rstrip(".!?:"))
     if UNSPACED_SCRIPT.search(value) is not None:
         return None  # a sentence of a script without spaces around the word: the labels' rules read it
     return value if only_a_password(value, right_after=right_after) else None
@@ -426,7 +383,21 @@ def _joined_words(value: str, *, loose: bool = False) -> bool:
 
 #: Words for a wireless network: a label only before a separator or "is" (else what follows is
 #: the network's name or its standard).
-_NETWORK_WORDS = frozenset({"wifi", "wi fi", "wlan", "wireless password", "guest wifi", "guest wi fi", "gäste wlan"})
+_NETWORK_WORDS = frozenset(
+    # and the doors that are also a network's ports ("a porta 6379", "poort 8080")
+    {
+        "wifi",
+        "wi fi",
+        "wlan",
+        "wireless password",
+        "guest wifi",
+        "guest wi fi",
+        "gäste wlan",
+        "porta",
+        "portas",
+        "poort",
+    }
+)
 # A value in brackets right after its label ("パスワード（Kamogawa_Lab_0503）", "password (Xk9!mq2)"), or
 # in quotes a few words after it ("das alte „Ostsee2024“", "the old one was "Mia2017""): no
 # separator says it is the value, so only a value shaped like nothing but a password counts.
@@ -444,7 +415,7 @@ def _unseparated(line: str, start: int, kind: str) -> str | None:
         match = pattern.match(line, start)
         if match is None:
             continue
-        value = _trim(match.group("value"))
+        value = trim_value(match.group("value"))
         if (
             len(value) >= 6
             and password_shaped(value)
@@ -506,7 +477,7 @@ def _separations(after: re.Pattern[str], line: str, start: int) -> list[re.Match
     return out
 
 
-def _trim(value: str) -> str:
+def trim_value(value: str) -> str:
     if value[:1].isascii():
         # After a value in Latin letters, a script without spaces starts the sentence again
         # ("…パスワードはQm7vR2x!k9です").
@@ -527,6 +498,21 @@ _FILE_OR_LINK = re.compile(
     r"(?i)\.(?:html?|md|py|js|ts|json|ya?ml|toml|txt|png|jpe?g|gif|svg|pdf|exe|dll|zip|sh|ps1|cs|go|rs)(?:$|[#?])"
     r"|(?-i:[a-z]#[a-z])|^\w+\.\w+\.\w+/|^(?:www\.|localhost)"
 )
+# A code of digits alone, four to eight, which a door, lock or alarm word before it makes a code even
+# after a bare space ("room door 4455", "House alarm 5071"): no name, version or year has it there.
+_DIGITS_ONLY = re.compile(r"[*#]?\d{4,8}[#*]?")
+
+
+def _bare_place_code(value: str) -> bool:
+    """A code after a place word and a bare space: digits alone, and not a year or a time of day
+    ("the 2019 gate", "alarm 0630"), which a bare space after those words more often is."""
+    digits = value.strip("*#")
+    return (
+        _DIGITS_ONLY.fullmatch(value) is not None
+        and re.fullmatch(r"(?:19|20)\d\d|(?:[01]\d|2[0-3])[0-5]\d", digits) is None
+    )
+
+
 _UNITS = re.compile(r"(?i)^\d+(?:px|em|ms|s|kb|mb|gb|tb|mm|cm|km|m|kg|g|x|h|min|st|nd|rd|th)$")
 
 
@@ -534,7 +520,9 @@ def value_kind_ok(kind: str, value: str, *, strong: bool, alone: bool, before: s
     """Whether `value` has the shape a `kind` label's value has (see the module's text). `strong`:
     a separator or "is" stood between label and value (not a bare space); `alone`: the value ends
     the line after a ":" or "="."""
-    value = _trim(value)
+    value = trim_value(value)
+    if escaped(value):
+        return False  # "os.environ&#91;…", "os\\.environ": the line's reader's view is judged instead
     if (
         len(value) < 4
         or is_placeholder(value)
@@ -549,7 +537,9 @@ def value_kind_ok(kind: str, value: str, *, strong: bool, alone: bool, before: s
         return False
     digits = sum(c.isdigit() for c in value)
     if kind in ("code", "place"):
-        return _code_ok(value, before) and (strong or kind == "code" or grouped)
+        return _code_ok(value, before) and (
+            strong or kind == "code" or grouped or kind == "place" and _bare_place_code(value)
+        )
     if kind == "key":
         return (
             len(value) >= 8
@@ -612,7 +602,8 @@ def _code_ok(value: str, before: str) -> bool:
     if _YEARISH.match(value) and re.search(r"(?i)\b(?:in|since|from|until|seit|depuis|desde|dal|sinds)\s*$", before):
         return False
     digits = sum(c.isdigit() for c in value)
-    return digits >= 4 or (digits >= 2 and len(bare) >= 6)
+    # "2B47A": five characters in capitals, three of them digits, is a code, not a word or a name
+    return digits >= 4 or (digits >= 2 and len(bare) >= 6) or (digits >= 3 and len(bare) == 5 and bare.isupper())
 
 
 def password_shaped(value: str) -> bool:

@@ -396,6 +396,18 @@ LANGUAGES: dict[str, Labels] = {
     "pa": Labels(_w("ਪਾਸਵਰਡ|ਪਿੰਨ"), _w("ਕੋਡ"), (), _w("ਹੈ")),
     "am": Labels(_w("የይለፍ ቃል|ፒን"), _w("ኮድ"), (), _w("ነው")),
     "ha": Labels(_w("kalmar sirri|kalmar wucewa|pin"), _w("lambar sirri|lamba"), (), _w("shine|ce")),
+    "ga": Labels(
+        _w("pasfhocal|pasfhocail|focal faire|uimhir phearsanta aitheantais"),
+        _w("cód rochtana|cód an dorais|cód aláraim|cód"),
+        _w("eochair wifi|eochair"),
+        _w("ná|is é|ná é"),
+    ),
+    "yo": Labels(
+        _w("ọ̀rọ̀ aṣínà|ọrọ aṣina|ọ̀rọ̀ ìgbaniwọlé|ọrọ igbaniwọle|ọ̀rọ̀ ìpamọ́|ọrọ ipamọ"),
+        _w("nọ́mbà àṣírí|nọmba aṣiri|kóòdù|koodu"),
+        (),
+        _w("ni|jẹ́|jẹ"),
+    ),
 }
 
 

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Iterator
 
+from memgit.lint.normalize import escaped
 from memgit.lint.placeholders import is_placeholder
 
 _PRIVATE_KEY = re.compile(r"-----BEGIN ((?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----")
@@ -59,6 +60,16 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # A key as a URL's user, with no password after it (an error tracker's DSN:
     # `https://<32 hex>@o123.ingest.sentry.io/456`).
     ("key in a URL", re.compile(r"\b[a-z][a-z0-9+.-]*://((?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{24,})@[^\s/'\"]+")),
+    # A live key named so by its issuer's convention: `<service>_live_…` (Stripe's, copied by many
+    # payment services) or `live_sk_…`, with a digit in its random part.
+    (
+        "live secret key",
+        re.compile(
+            r"\b(?:(?:live|prod)_(?:sk|secret|key)_|[a-z]{2,12}_(?:live|prod)_)(?=[A-Za-z]*\d)[A-Za-z0-9]{20,}\b"
+        ),
+    ),
+    # A calendar's secret address (Google's "secret address in iCal format"): the path is the key.
+    ("secret calendar address", re.compile(r"/private-([0-9a-f]{24,})/[A-Za-z]+\.ics\b")),
     ("Mapbox secret token", re.compile(r"\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}")),
     (
         "Azure shared access signature",
@@ -73,7 +84,7 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _SHAPE_HINT = re.compile(
     r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ"
     r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)|/api/webhooks/|(?i:hook|trigger/|/catch/)|sig="
-    r"|://[A-Za-z0-9]{24,}@"
+    r"|://[A-Za-z0-9]{24,}@|(?:live|prod)_|/private-"
 )
 _SECRET_NAME = (
     r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"
@@ -171,7 +182,7 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str, s
         found = shapes.scan_values(line, only="S113")  # a connection string's password, before S104 takes it
     if not found:
         password = _spelled_out_password(line)
-        if password:
+        if password and not escaped(password):  # an escaped one: the reader's view is judged instead
             message = f"a password written out ({_redact(password)}); keep it in a password manager"
             found.append(("S104", message, password))
     if not found:
@@ -191,7 +202,7 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str, s
 def _scan_named(line: str) -> list[tuple[str, str, str | None]]:
     """S116 (an identifier after its name) and S117 (a secret after its label, in many languages),
     on a line holding one of their words (`candidates` finds those lines)."""
-    from memgit.lint import identifiers, labelled
+    from memgit.lint import identifiers, labelled, sign_in
 
     value = identifiers.personal_id(line)
     if value is not None:
@@ -203,6 +214,9 @@ def _scan_named(line: str) -> list[tuple[str, str, str | None]]:
     near = labelled.password_near_label(line)
     if near is not None:
         return [("S117", f"a password a few words after its label ({_redact(near)}); remove it from memory", near)]
+    wanted = sign_in.device_wants(line)
+    if wanted is not None:
+        return [("S117", f"a password a device asks for ({_redact(wanted)}); remove it from memory", wanted)]
     seed = _TOTP_SEED.search(line)
     if seed is not None and sum(c.isdigit() for c in seed.group(1)) >= 2:
         value = seed.group(1)

@@ -102,9 +102,9 @@ def _next_line(lines: list[str], named: Collection[int] | None) -> list[Hit]:
             if found is not None:
                 hits.append(_hit(following, identifiers.CODE, "an identifier under its name", found))
         elif labelled.value_kind_ok(kind, value, strong=True, alone=True) and (
-            kind not in ("password", "key") or labelled.password_shaped(labelled._trim(value))
+            kind not in ("password", "key") or labelled.password_shaped(labelled.trim_value(value))
         ):
-            hits.append(_hit(following, labelled.CODE, f"a {kind} under its label", labelled._trim(value)))
+            hits.append(_hit(following, labelled.CODE, f"a {kind} under its label", labelled.trim_value(value)))
     return hits
 
 
@@ -153,7 +153,7 @@ def _tables(lines: list[str]) -> list[Hit]:
                     if found is not None:
                         hits.append(_hit(index, identifiers.CODE, "an identifier in its column", found))
                 elif " " not in cell and labelled.value_kind_ok(kind, cell, strong=True, alone=True):
-                    hits.append(_hit(index, labelled.CODE, f"a {kind} in its column", labelled._trim(cell)))
+                    hits.append(_hit(index, labelled.CODE, f"a {kind} in its column", labelled.trim_value(cell)))
             index += 1
     return hits
 
@@ -214,10 +214,10 @@ def _row_hits(index: int, cells: list[str], country: int | None, logins: bool, l
             if re.search(r"\s", value) and not re.fullmatch(r"\d{1,4}(?: \d{1,4}){1,5}", value):
                 continue  # words: a description, not a value
             if labelled.value_kind_ok(kind, value, strong=True, alone=True) and (
-                kind not in ("password", "key") or labelled.password_shaped(labelled._trim(value))
+                kind not in ("password", "key") or labelled.password_shaped(labelled.trim_value(value))
             ):
                 hits.append(
-                    _hit(index, labelled.CODE, f"a {kind} after its label in a table row", labelled._trim(value))
+                    _hit(index, labelled.CODE, f"a {kind} after its label in a table row", labelled.trim_value(value))
                 )
     if logins:
         for column, cell in enumerate(cells):

@@ -64,3 +64,13 @@ def _decode_once(text: str) -> str:
     if not text.isascii():
         text = _FULLWIDTH.sub(lambda match: chr(ord(match.group(0)) - 0xFEE0), text)
     return text
+
+
+_ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]|\\$|&#x?[0-9A-Fa-f]+;?|&[A-Za-z]+;|%[0-9A-Fa-f]{2}|" + f"[{_INVISIBLE_CHARS}]")
+
+
+def escaped(value: str) -> bool:
+    """Whether a value as written holds an escape a reader never sees (`os\\.environ`,
+    `os.environ&#91;`, `%5B`): the rule judges the line's reader's view for it instead, where the
+    value shows as it reads."""
+    return _ESCAPE.search(value) is not None

@@ -62,7 +62,7 @@ RULES: tuple[Rule, ...] = (
     Rule("S114", "provider-token", ERROR, "a provider's token or credential found by betterleaks' rules"),
     Rule("S115", "seed-phrase", ERROR, "a wallet seed phrase: 12 or more words of one BIP-39 word list"),
     Rule("S116", "personal-id", ERROR, "a personal identifier or bank number named as such that passes its check"),
-    Rule("S117", "labelled-secret", ERROR, "a password, code or key after its label, in any of 50 languages"),
+    Rule("S117", "labelled-secret", ERROR, "a password, code or key after its label, in any of 52 languages"),
     Rule(
         "P201",
         "injection-phrase",

@@ -81,8 +81,16 @@ def find_secrets(
     ]
     kept = [_with_siblings(lines[hit.index], hit) for hit in kept]
     kept.extend(_card_details(lines, kept))
+    kept.extend(
+        hit
+        for hit in _security_codes(text, lines, kept)
+        if (wanted is None or hit.index in wanted)
+        and (severities is None or severities.get(hit.code) != OFF)
+        and not is_allowed(lines[hit.index], hit.code)
+    )
     kept.extend(_same_shape(lines, kept))
     kept.extend(_other_passwords(lines, kept))
+    kept.extend(_after_a_slash(lines, kept))
     kept.extend(_repeated(lines, kept, wanted, _present(text, known)))
     kept.sort(key=lambda hit: (hit.index, not hit.reported))
     return kept
@@ -141,6 +149,8 @@ _SECURITY_CODE = re.compile(
 
 
 _TOKEN = re.compile(r"(?<![\w-])[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*(?![\w-])")
+# Beside a four-character code, a word of its shape that is more likely a year or a sequence.
+_NOT_A_SHORT_CODE = re.compile(r"(?:19|20)\d\d$|0123|1234|2345|3456|4567|5678|6789|0000|1111")
 
 
 def _same_shape(lines: list[str], hits: list[Hit]) -> list[Hit]:
@@ -152,17 +162,25 @@ def _same_shape(lines: list[str], hits: list[Hit]) -> list[Hit]:
         value = hit.value
         if (
             not hit.reported
-            or hit.code not in ("S108", "S116", "S117")
+            or hit.code not in ("S108", "S109", "S116", "S117")
             or not value
-            or len(value) < 5
+            or len(value.strip("#*")) < 4
             or not any(c.isdigit() for c in value)
             or " " in value
         ):
             continue
-        skeleton = _ALNUM.sub("x", value)
+        skeleton = _ALNUM.sub("x", value.strip("#*"))
         for token in _TOKEN.finditer(lines[hit.index]):
             other = token.group(0)
-            if other != value and _ALNUM.sub("x", other) == skeleton and any(c.isdigit() for c in other):
+            if (
+                other != value.strip("#*")
+                and _ALNUM.sub("x", other) == skeleton
+                and any(c.isdigit() for c in other)
+                and not (
+                    len(skeleton) < 5
+                    and (other.isdigit() != value.strip("#*").isdigit() or _NOT_A_SHORT_CODE.match(other))
+                )
+            ):
                 out.append(
                     Hit(hit.index, hit.code, f"{hit.message.split(';')[0]}, and one of its shape beside it", other)
                 )
@@ -193,6 +211,32 @@ def _other_passwords(lines: list[str], hits: list[Hit]) -> list[Hit]:
     return out
 
 
+# A network's name and its key written as a pair ("MangwonNest_5G / mangwon-bada-7741",
+# "CnocBan-Staff // Luachair!Bog77"): after the value a label took, a slash, then the key.
+_SLASH_PAIR = re.compile(r"[ \t]*/{1,2}[ \t]*[\"'`]?(?P<value>[^\s\"'`,;|()]{6,64})")
+
+
+def _after_a_slash(lines: list[str], hits: list[Hit]) -> list[Hit]:
+    """On a line where a key or password was found after its label, the word after a slash right
+    behind it: people write a network or a login and its secret as "name / secret", and the label
+    took the first of the two."""
+    from memgit.lint import labelled
+
+    out: list[Hit] = []
+    for hit in hits:
+        if not hit.reported or hit.code != "S117" or not hit.value or "code" in hit.message:
+            continue
+        line = lines[hit.index]
+        at = line.find(hit.value)
+        pair = _SLASH_PAIR.match(line, at + len(hit.value)) if at >= 0 else None
+        if pair is None:
+            continue
+        value = labelled.trim_value(pair.group("value").rstrip(".!?:)"))
+        if value != hit.value and labelled.password_shaped(value) and "://" not in value:
+            out.append(Hit(hit.index, hit.code, f"{hit.message.split(';')[0]}, and the secret after it", value))
+    return out
+
+
 #: How far below a card number its expiry and security code may stand (a card's block: "Card
 #: number", "Expiry", "CVC" on lines of their own, in a code block, a list or a table).
 _CARD_BLOCK_LINES = 3
@@ -213,6 +257,27 @@ def _card_details(lines: list[str], hits: list[Hit]) -> list[Hit]:
             values += [m.group("code") for m in _SECURITY_CODE.finditer(line)]
             for value in dict.fromkeys(values):
                 out.append(Hit(below, "S107", "a payment card's expiry or security code beside its number", value))
+    return out
+
+
+# A card's security code by the name only it has (CVV, CVC, CSC), with no card number near: the
+# three or four digits on the back that pay with the card ("geldig tot 11/27, CVC 208").
+_SECURITY_CODE_ALONE = re.compile(
+    r"(?i)(?<![^\W_])(?:cvv2?|cvc2?|csc)(?![^\W_])[ \t]*(?:[:=|-][ \t]*)?(?P<code>\d{3,4})(?![\d.,/-])"
+)
+
+
+def _security_codes(text: str, lines: list[str], hits: list[Hit]) -> list[Hit]:
+    """A security code after its name wherever it stands (the number may be on another page)."""
+    if _SECURITY_CODE_ALONE.search(text) is None:
+        return []
+    taken = {(hit.index, hit.value) for hit in hits}
+    out: list[Hit] = []
+    for index, line in enumerate(lines):
+        for match in _SECURITY_CODE_ALONE.finditer(line):
+            code = match.group("code")
+            if (index, code) not in taken and len(set(code)) > 1 and code not in ("123", "1234"):
+                out.append(Hit(index, "S107", "a payment card's security code after its name", code))
     return out
 
 

@@ -33,7 +33,13 @@ _CONTEXT = re.compile(
     r"(?i)seed|mnemonic|recovery|phrase|wallet|bip-?39|secret words|backup words|12 words|24 words|metamask|ledger"
     r"|trezor|семя|сид|фраз|кошел|mnemotechn|frase|semilla|graine|phrase de|wörter|wiederherstellung|cartera"
     r"|portefeuille|carteira|portafoglio|助记词|助記詞|シード|ニーモニック|복구|시드|cüzdan|kurtarma"
+    # a wallet and its words in more languages
+    r"|portfel|słowa|slowa|peněženk|penezenk|slova|obnov|dompet|lompakko|plånbok|tegnebog|lommebok|portemonnee"
+    r"|herstelzin|geldbörse|wallet|kripto|crypto|bitcoin|ethereum|كلمات|محفظة|ארנק|กระเป๋า|ví tiền|từ khôi phục"
 )
+#: How many lines above a run of several lines a line naming a seed may stand (a paragraph telling
+#: what the words are, then a fence, then the words).
+_CONTEXT_LINES = 8
 
 
 @cache
@@ -127,7 +133,7 @@ def _counts(lines: list[str], run: list[Word]) -> bool:
         return True  # one line, or a few lines of six or more words each
     if all(_NUMBERED.match(lines[index]) for index in {w[0] for w in run}):
         return True
-    above = "\n".join(lines[max(0, first_line - 3) : first_line + 1])
+    above = "\n".join(lines[max(0, first_line - _CONTEXT_LINES) : first_line + 1])
     if _CONTEXT.search(above):
         return True
     return _checksum_holds([lines[i][s:e] for i, s, e in run])

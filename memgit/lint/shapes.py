@@ -30,6 +30,9 @@ import re
 from collections.abc import Callable
 from typing import AnyStr
 
+from memgit.lint.keyed_codes import GATE_STEMS, keyed_code
+from memgit.lint.trie import alternation
+
 # --- what a line needs before any detector runs ----------------------------------------------------
 
 # Every word any detector below starts from (as a substring, case-blind), a card's run of digits,
@@ -40,8 +43,11 @@ _GATE_WORDS = (
     r"|(?:disarm|unlock|open)(?:s|ed)?[ \t]+(?:it[ \t]+)?(?:with|using|by)|(?:press|type|punch|dial)[ \t]+in\b"
     r"|member|policy|passport|insurance|health card|subscriber|patient|account|acct|social security"
     r"|national insurance|tax|driver|licen|id card|identity card|versicherten|mitglieds|ausweis|reisepass|nhs"
-    r"|medicare|medicaid|sozialversicherungs|credential"
-    r"|wifi|wi-fi|wlan|wireless|network|router|hotspot|ssid|login|pw|kennwort|mot de passe|contraseña|senha)"
+    r"|medicare|medicaid|sozialversicherungs|credential|nin|bvn|sss|philhealth|umid|ehic|ghic|bhyt|nhif|nssf|nida"
+    r"|ghana card|kra pin|nimc|cnps|ssnit"
+    r"|wifi|wi-fi|wlan|wireless|network|router|hotspot|ssid|login|pw|kennwort|mot de passe|contraseña|senha"
+    # what `keyed_codes` starts from: an entering verb or a thing a keyed code opens
+    r"|" + alternation(set(GATE_STEMS)) + ")"
 )
 #: What S106-S110 need besides: a digit, a quote, or a `>` quote line (their values hold digits,
 #: or stand in a quoted message); S111-S113 need a 16-character token or a password word, which
@@ -59,9 +65,11 @@ _GATE_NUMBERS = re.compile(r"\d(?:[ \t-]?\d){12}|[A-Za-z]{2}\d{2}")
 _STEMS = (
     "code pin pass otp 2fa mfa tfa comb key disarm unlock open press type punch dial member policy insurance"
     " card subscriber patient account acct social tax tan puk safe door gate alarm garage padlock lock verification confirmation security sms transaction driver licen versicherten mitglieds ausweis nhs medicare"
-    " medicaid sozialversicherungs credential wifi wi-fi"
+    " medicaid sozialversicherungs credential wifi wi-fi nin bvn sss philhealth umid ehic ghic bhyt nhif nssf nida"
+    " ghana kra nimc cnps ssnit"
     " wlan wireless network router hotspot ssid login pw kennwort contrase senha"
 ).split()
+_STEMS = list(dict.fromkeys([*_STEMS, *GATE_STEMS]))  # a stem once: each is a pass over the text
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")  # ASCII only: a superset is safe
 _STEM_BYTES = tuple(stem.encode() for stem in _STEMS)
 _CARD_RUN = re.compile(r"\d(?:[ \t-]?\d){12}")
@@ -337,7 +345,7 @@ def access_code(line: str) -> str | None:
             continue
         if _code_value_ok(value, line[: match.start(1)]):
             return value
-    return None
+    return keyed_code(line)
 
 
 def _code_value_ok(value: str, before: str) -> bool:
@@ -361,8 +369,10 @@ def _code_value_ok(value: str, before: str) -> bool:
 _ID_NUMBER = re.compile(
     r"(?i)\b(?P<name>(?:insurance|member(?:ship)?|policy|passport|subscriber|patient|account|acct|bank account"
     r"|social security|national insurance|tax|driver'?s licen[cs]e|licen[cs]e|id card|identity card|health card"
-    r"|versicherten|mitglieds|ausweis|reisepass|nhs|medicare|medicaid|sozialversicherungs)"
-    r"(?:[ \t-]*(?:number|nummer|no\.?|nr\.?|num|#|id|card|ref))?)(?![A-Za-z])"
+    r"|versicherten|mitglieds|ausweis|reisepass|nhs|medicare|medicaid|sozialversicherungs"
+    # national numbers python-stdnum has no validator for, known by the names their countries use
+    r"|philhealth|ghana card|kra pin|(?-i:NIN|BVN|SSS|UMID|EHIC|GHIC|BHYT|NHIF|NSSF|NIDA|NIMC|CNPS|SSNIT))"
+    r"(?:[ \t-]*(?:number|nummer|no\.?|nr\.?|num|#|id|card|ref|số))?)s?(?![A-Za-z])"
     r"[^.;!?\n\d]{0,25}?(?<![\w#$€£+./:,-])(?P<value>[A-Za-z]{0,4}[ \t/-]?\d[\dA-Za-z]*(?:[ \t/-][\dA-Za-z]+){0,4})"
 )
 _NOT_ID = re.compile(
@@ -371,6 +381,7 @@ _NOT_ID = re.compile(
 )
 _ID_NAME_STRONG = re.compile(
     r"(?i)number|nummer|\bno\b|\bnr\b|\bnum\b|#|\bid\b|passport|ssn|social security|national insurance"
+    r"|philhealth|\b(?-i:NIN|BVN|SSS|UMID|EHIC|GHIC|BHYT|NHIF|NSSF|NIDA|NIMC|CNPS|SSNIT)\b"
 )
 
 
@@ -492,6 +503,8 @@ def _password_like(value: str) -> bool:
         return False
     if not any(c.isdigit() for c in value) and not re.search(r"[^\w\s-]", value):
         return False  # "Mozilla-Entwicklernetzwerk": hyphenated words
+    if re.search(r"&#x?[0-9a-fA-F]+;?|&[a-zA-Z]+;", value):
+        return False  # an escape ("WOR&#68"): the reader sees a name, and the reader's view is judged too
     if sum(c.isascii() for c in value) * 2 < len(value) or UNSPACED_SCRIPT.search(value):
         return False  # words of a script without spaces
     letters = any(c.isalpha() for c in value)

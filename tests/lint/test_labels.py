@@ -71,6 +71,8 @@ LINES: dict[str, tuple[str, str]] = {
     "pa": (f"ਰਾਊਟਰ ਦਾ ਪਾਸਵਰਡ: {VALUE}", "ਪਾਸਵਰਡ ਟੀਮ ਦੀ ਤਿਜੋਰੀ ਵਿੱਚ ਹੈ।"),
     "am": (f"የራውተሩ የይለፍ ቃል: {VALUE}", "የይለፍ ቃሉ በቡድኑ ካዝና ውስጥ ነው።"),
     "ha": (f"Kalmar sirri ta router: {VALUE}", "Kalmar sirri tana cikin ma'ajiyar ƙungiya."),
+    "ga": (f"Pasfhocal an ródaire: {VALUE}", "Tá an pasfhocal i dtaisceadán na foirne."),
+    "yo": (f"Ọ̀rọ̀ aṣínà router náà ni {VALUE}", "Ọ̀rọ̀ aṣínà wà nínú àpótí ẹgbẹ́."),
 }
 
 

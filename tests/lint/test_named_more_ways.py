@@ -1,0 +1,72 @@
+"""Issue 45, seventh round: secrets named in more ways, each beside a line it must leave alone.
+
+A live key by its issuer's naming convention and a calendar's secret address; national numbers
+python-stdnum has no validator for, by the names their countries use (as capitals only: Turkish
+"HDMI2'nin" is no Nigerian NIN); a password a device is said to want, and one after "basic auth";
+recovery codes listed with bullets or in numbered columns; a seed phrase typed as a block of lines
+a few lines below the paragraph that says what it is. Values are made up here.
+"""
+
+from __future__ import annotations
+
+from mnemonic import Mnemonic
+
+from memgit.lint.secrets import find_secrets
+
+
+def values(text: str) -> set[str]:
+    return {hit.value for hit in find_secrets(text.split("\n")) if hit.value}
+
+
+def flagged_lines(text: str) -> set[int]:
+    return {hit.index for hit in find_secrets(text.split("\n"))}
+
+
+def test_a_live_key_by_its_naming_convention_and_a_secret_calendar_address() -> None:
+    assert values("old one live_sk_Q7w2Er9Ty4Ui1Op6As3Df8G revoked") == {"live_sk_Q7w2Er9Ty4Ui1Op6As3Df8G"}
+    assert values("`pay_live_4b9e1c7a2f6d0e8b3c5a9f1d7e2b4c6a`") == {"pay_live_4b9e1c7a2f6d0e8b3c5a9f1d7e2b4c6a"}
+    assert values("is_live_streamingEnabledForAllUsers = true") == set()  # no digit: a name
+    url = "https://calendar.example.com/ical/team/private-0f3a9c1e7b2d4f6a8c0e2b4d6f8a1c3e/basic.ics"
+    assert values(url) == {"0f3a9c1e7b2d4f6a8c0e2b4d6f8a1c3e"}
+    assert values("https://calendar.example.com/ical/team/public/basic.ics") == set()
+
+
+def test_national_numbers_without_a_validator_by_their_names() -> None:
+    assert values("- PhilHealth no. 12-345678901-2, for the renewal") == {"12-345678901-2"}
+    assert values("- her NIN 48201937561 for the embassy letter") == {"48201937561"}
+    assert values("- thẻ BHYT số: HN3017920384751") == {"HN3017920384751"}
+    assert values("- HDMI2'nin çözünürlüğünü 1280x1024'e değiştirip, DP1'in sağına koy:") == set()
+    assert values("the nin 2 tier of the stadium") == set()
+
+
+def test_a_password_a_device_wants_and_one_after_basic_auth() -> None:
+    assert values("the router wants Kiln-Harbour-44, all lowercase") == {"Kiln-Harbour-44"}
+    assert values("ok the NAS only accepts Tr0mso#Fjord88 now") == {"Tr0mso#Fjord88"}
+    assert values("the router wants firmware-2024.1 first") == set()  # a version, not a password
+    assert values("staging: basic auth is now preview / Gorse-Amber-Wasp9") == {"Gorse-Amber-Wasp9"}
+
+
+def test_recovery_codes_with_bullets_and_in_numbered_columns() -> None:
+    bullets = "\n".join(
+        ["stare kody zapasowe unieważnione, nowe:", "", "```", " ○ 5827 1946    ○ 3410 8742", " ○ 7192 6605", "```"]
+    )
+    assert flagged_lines(bullets) == {3, 4}
+    columns = "\n".join(["```", "CÓDIGOS DE BACKUP", "1. 4819 1027    6. 7320 5592", "2. 9061 6634    7. 1856 2219"])
+    assert flagged_lines(columns) == {2, 3}
+    reserve = "- códigos reserva do Discord (ele mandou):\n  - 6kq2m9xp\n  - w4n8b1ta"
+    assert values(reserve) == {"6kq2m9xp", "w4n8b1ta"}
+    steps = "\n".join(["Setup steps:", "", "1. 4819 then 2", "2. restart"])  # no heading naming codes
+    assert flagged_lines(steps) == set()
+
+
+def test_a_seed_typed_as_a_block_a_few_lines_below_what_it_is() -> None:
+    czech = Mnemonic("czech")
+    words = czech.to_mnemonic(bytes(range(60, 76))).split()
+    words[-1] = next(w for w in czech.wordlist if not czech.check(" ".join([*words[:-1], w])))
+    # the checksum fails: only the words around can say what the block is
+    block = [" ".join(words[i : i + 3]) for i in range(0, 12, 3)]
+    told = ["His wallet app is in Czech, so the recovery words are Czech too.", "He read them out, I typed.", ""]
+    lines = [*told, "Printed copy goes to the safe.", "", "```", *block, "```"]
+    assert flagged_lines("\n".join(lines)) == {6, 7, 8, 9}
+    far = ["His wallet app is in Czech.", *[f"- unrelated note {n}" for n in range(10)], "", *block]
+    assert flagged_lines("\n".join(far)) == set()  # nothing near says what the words are
