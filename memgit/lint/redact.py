@@ -52,7 +52,8 @@ def secret_code(
     """The first secret rule that flags `line` (honouring `memgit: allow` and rules turned off)."""
     if len(line) < 6:
         return None
-    hits = find_secrets([line], entropy_threshold=entropy_threshold, severities=severities, known=known)
+    # A "line" from outside a file (a commit's message, an author's name) may hold line breaks.
+    hits = find_secrets(line.split("\n"), entropy_threshold=entropy_threshold, severities=severities, known=known)
     return hits[0].code if hits else None
 
 
@@ -66,8 +67,9 @@ def redact_line(
     """(`line` with its secrets replaced, the first rule that fired or None)."""
     if len(line) < 6:
         return line, None
-    out, found = redact_lines([line], entropy_threshold=entropy_threshold, severities=severities, known=known)
-    return out[0], (found[0].code if found else None)
+    # A commit's message has a body under its subject: its lines are read together, as a file's are.
+    out, found = redact_lines(line.split("\n"), entropy_threshold=entropy_threshold, severities=severities, known=known)
+    return "\n".join(out), (found[0].code if found else None)
 
 
 def redact_lines(

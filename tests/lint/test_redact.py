@@ -75,3 +75,18 @@ def test_prefilter_passes_every_corpus_secret(seed: int) -> None:
         for line in sample.text.split("\n"):
             if scan_secrets(line):
                 assert _may_hold_secret(line), sample.kind
+
+
+def test_a_commit_message_with_a_body_is_read_as_its_lines() -> None:
+    """A commit's message (a subject, a blank line, a body) passed as one "line" to the one-line
+    redaction: the secret in the body goes, the lines stay, and nothing breaks (it raised an
+    IndexError: the engine split the text it was given at the break, the caller had not)."""
+    from memgit.lint.redact import redact_line, secret_code
+
+    token = "ghp_" + "R8kLm2Qv9Xw4Tz7Yb1Nc5Hd3Jf6Gs0Pa2Ue8"
+    message = f"ci: nightly job\n\ntoken={token}\nremove before merge"
+    out, code = redact_line(message)
+    assert code is not None and token not in out
+    assert out.split("\n")[0] == "ci: nightly job" and out.count("\n") == 3
+    assert secret_code(message) == code
+    assert redact_line("docs: fix a typo\n\nno secret here") == ("docs: fix a typo\n\nno secret here", None)
