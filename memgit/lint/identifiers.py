@@ -80,6 +80,7 @@ ACRONYMS = (
 _SCRIPT_NAMES = (
     "身份证|身分證|マイナンバー|個人番号|住民票コード|免許証番号|運転免許証|被保険者番号|保険証番号|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
     "|护照|護照|パスポート|旅券|여권|पासपोर्ट|ड्राइविंग लाइसेंस|जवाज़|بطاقة التعريف|جواز السفر|رقم جواز"
+    "|پاسپورت|گذرنامه|پاسپورٹ|شناختی کارڈ"
     "|계좌번호|계좌|口座番号|银行账号|银行卡号|账户号码|帳戶號碼|เลขที่บัญชี|เลขบัญชี|رقم الحساب|شماره حساب"
     "|खाता संख्या|खाता नंबर|מספר חשבון"
 )
@@ -129,14 +130,24 @@ def _validators() -> tuple[Callable[[str], bool], ...]:
 def personal_id(line: str) -> str | None:
     """The first number on `line` that a word there names as a personal identifier or bank number
     and that passes a validator (or has a bank or document number's shape); None otherwise."""
+    found = personal_ids(line, first=True)
+    return found[0] if found else None
+
+
+def personal_ids(line: str, *, first: bool = False) -> list[str]:
+    """Every number `personal_id` would take, one after each name on the line ("کد ملی … و شماره
+    پاسپورت …", "आधार नंबर … पैन कार्ड …"): a line may give a person's identity number and passport."""
+    out: list[str] = []
     for name in _NAMES.finditer(line):  # each name in turn: "NIF … · Kimlik No … · pasaport …"
         word = name.group(0)
         found = id_value(
             line[name.end() :], bank=_BANK_NAMES.search(word) is not None, document=_DOCUMENTS.search(word) is not None
         )
-        if found is not None:
-            return found
-    return None
+        if found is not None and found not in out:
+            out.append(found)
+            if first:
+                break
+    return out
 
 
 # Documents whose numbers have letters and few digits and no check digits anyone publishes
@@ -147,6 +158,7 @@ _DOCUMENTS = re.compile(
     r"|驾驶证|駕駛執照|водительск|посвідчення водія"
     r"|pasaport|paspoort|paszport|passaporte|passaporto|pasaporte|dowód|dowodu|kimlik|identiteitskaart|identit[ée]"
     r"|identit[àa]|identidad|identidade|cidad[ãa]o|паспорт|पासपोर्ट|جواز|护照|護照|パスポート|旅券|여권|التعريف"
+    r"|پاسپورت|گذرنامه|پاسپورٹ"
 )
 _DOCUMENT_NUMBER = re.compile(r"(?=[A-Z0-9]*\d)(?=(?:[0-9]*[A-Z]){2})[A-Z0-9]{6,18}")
 _NUMBER_WORD = re.compile(
@@ -182,8 +194,12 @@ def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | 
             digits = sum(c.isdigit() for c in raw)
             if document and _DOCUMENT_NUMBER.fullmatch(raw) and _NUMBER_WORD.search(before):
                 return raw
-            if digits < 5 and not (bank and _SORT_CODE.fullmatch(raw)):
-                continue
+            if (
+                digits < 5
+                and not (bank and _SORT_CODE.fullmatch(raw))
+                and not (digits == 4 and len(raw) >= 8 and _valid(raw))
+            ):
+                continue  # few digits: a sort code, or a number of letters and digits a validator knows (an Indian PAN)
             if re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,2}/\d{2,4}", raw):
                 continue  # a date
             if bank and (_SORT_CODE.fullmatch(raw) or re.fullmatch(r"\d{6,17}", re.sub(r"(?<=\d)[ -](?=\d)", "", raw))):

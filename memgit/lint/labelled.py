@@ -206,6 +206,8 @@ _KEY_LINE = re.compile(
 _KEY_PARTS = re.compile(r"[_-]|(?<=[a-z0-9])(?=[A-Z])")
 
 
+# A TOTP seed as authenticator apps take it: sixteen or more base32 capitals and digits.
+_BASE32_SEED = re.compile(r"(?=[A-Z2-7]*[2-7])[A-Z2-7]{16,64}")
 # A key that names a code kept to get back in ("shop_admin_backup_code", "recoveryCodes") needs no
 # place word: no zip or exit code is called that.
 _RECOVERY_KEY_WORDS = re.compile(r"(?i)\b(?:backup|recovery|one[ -]?time|2fa|mfa|otp|scratch)\b")
@@ -232,7 +234,7 @@ def value_in_key(line: str) -> tuple[str, str] | None:
         and not _RECOVERY_KEY_WORDS.search(words)
     ):
         return None
-    if kind in ("password", "key") and not strong_password_shape(value):
+    if kind in ("password", "key") and not (strong_password_shape(value) or _BASE32_SEED.fullmatch(value)):
         return None  # `"hashed_password": "fakehashedsecret"`: a key names the field, not its value's kind
     return kind, value
 

@@ -236,9 +236,11 @@ LANGUAGES: dict[str, Labels] = {
         _w("là"),
     ),
     "id": Labels(
-        _w("kata sandi|kata laluan|sandi|kata kunci|pin"),
+        # with the possessive -nya attached ("kodenya 2719", "sandinya"), and Javanese's -ne ("sandine")
+        _w("kata sandi|kata laluan|sandi|kata kunci|pin|kata sandinya|sandinya|sandine|pinnya"),
         _w(
             "kode akses|kode pintu|kode gerbang|kode alarm|kode brankas|kode pemulihan|kode verifikasi|kod akses|kode|kod"
+            "|kodenya|kodene"
         ),
         _w("kunci wifi|kunci"),
         _w("adalah|ialah|yaitu"),
@@ -283,8 +285,12 @@ LANGUAGES: dict[str, Labels] = {
         _w("er|var"),
     ),
     "fi": Labels(
-        _w("salasana|salasanat|tunnusluku|pin-koodi|pin"),
-        _w("ovikoodi|porttikoodi|hälytyskoodi|kassakaapin koodi|palautuskoodit|vahvistuskoodi|koodi"),
+        _w("salasana|salasanat|salasanan|salasanaa|tunnusluku|tunnusluvun|pin-koodi|pin-koodin|pin"),
+        # the genitive and partitive a Finnish sentence puts the word in ("porttikoden", "koodia")
+        _w(
+            "ovikoodi|ovikoodin|porttikoodi|porttikoodin|porttikoden|hälytyskoodi|hälytyskoodin|kassakaapin koodi"
+            "|palautuskoodit|vahvistuskoodi|noutokoodi|noutokoodin|koodi|koodin|koodia|koden"
+        ),
         _w("verkkoavain|avain"),
         _w("on|oli"),
     ),
@@ -342,7 +348,7 @@ LANGUAGES: dict[str, Labels] = {
         place=_w("durvis|durvju|vārti|vārtu|signalizācija|seifs|seifa|skapītis|garāža|slēdzene"),
     ),
     "et": Labels(
-        _w("parool|parooli|salasõna|pin-kood|pin"),
+        _w("parool|parooli|salasõna|pin-kood|pin1|pin2|puk|pin"),
         _w(
             "ligipääsukood|uksekood|välisukse kood|väravakood|signalisatsiooni kood|seifi kood|taastekoodid"
             "|kinnituskood|kood|koodi"

@@ -68,6 +68,8 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:(?:live|prod)_(?:sk|secret|key)_|[a-z]{2,12}_(?:live|prod)_)(?=[A-Za-z]*\d)[A-Za-z0-9]{20,}\b"
         ),
     ),
+    # Google's OAuth client secret, by the prefix Google gives it.
+    ("Google OAuth client secret", re.compile(r"\bGOCSPX-[A-Za-z0-9_-]{24,40}(?![A-Za-z0-9_-])")),
     # A calendar's secret address (Google's "secret address in iCal format"): the path is the key.
     ("secret calendar address", re.compile(r"/private-([0-9a-f]{24,})/[A-Za-z]+\.ics\b")),
     ("Mapbox secret token", re.compile(r"\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}")),
@@ -84,7 +86,7 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _SHAPE_HINT = re.compile(
     r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ"
     r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)|/api/webhooks/|(?i:hook|trigger/|/catch/)|sig="
-    r"|://[A-Za-z0-9]{24,}@|(?:live|prod)_|/private-"
+    r"|://[A-Za-z0-9]{24,}@|(?:live|prod)_|/private-|GOCSPX-"
 )
 _SECRET_NAME = (
     r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"

@@ -91,6 +91,8 @@ def find_secrets(
     kept.extend(_same_shape(lines, kept))
     kept.extend(_other_passwords(lines, kept))
     kept.extend(_after_a_slash(lines, kept))
+    kept.extend(_other_identifiers(lines, kept))
+    kept.extend(hit for hit in _network_pairs(lines, kept) if wanted is None or hit.index in wanted)
     kept.extend(_repeated(lines, kept, wanted, _present(text, known)))
     kept.sort(key=lambda hit: (hit.index, not hit.reported))
     return kept
@@ -237,6 +239,56 @@ def _after_a_slash(lines: list[str], hits: list[Hit]) -> list[Hit]:
     return out
 
 
+def _other_identifiers(lines: list[str], hits: list[Hit]) -> list[Hit]:
+    """On a line where an identifier was found after its name, the others named there too."""
+    from memgit.lint import identifiers
+
+    out: list[Hit] = []
+    for index in sorted({hit.index for hit in hits if hit.code == identifiers.CODE and hit.reported}):
+        taken = {hit.value for hit in hits if hit.index == index and hit.value}
+        for value in identifiers.personal_ids(lines[index]):
+            if not any(value in other or other in value for other in taken):
+                taken.add(value)
+                out.append(Hit(index, identifiers.CODE, "an identifier after its name, beside another", value))
+    return out
+
+
+# A network's name and its key as a pair on a line that names a network, whatever the label:
+# "wifi_ofis: "Lacivert-Ofis / Gumruk.Kapisi.2026"", "vanha verkko: Drumso-Koti-OLD / kanelbulle2019".
+_NETWORK_WORD = re.compile(
+    r"(?i)wi-?fi|wlan|ssid|network|netzwerk|réseau|reseau|rede\b|red\b|rete\b|verkko|nätet|nätverk|netværk|nettverk"
+    r"|sieć|siec|мереж|сеть|сети|\bağ|jaringan|เครือข่าย|ネットワーク|网络|網路|와이파이|hotspot"
+)
+_NAME_SLASH_KEY = re.compile(
+    r"(?<![\w/.-])[\"'`“]?(?P<name>[\w][\w.-]{2,40})[ \t]+/{1,2}[ \t]+[\"'`“]?(?P<value>[^\s\"'`”,;|()/]{8,64}+)(?![ \t]*/)"  # not a menu's path
+)
+
+
+def _network_pairs(lines: list[str], hits: list[Hit]) -> list[Hit]:
+    """A network's key after its name and a slash, on a line that names a network."""
+    from memgit.lint import labelled
+
+    taken = {(hit.index, hit.value) for hit in hits}
+    out: list[Hit] = []
+    for index, line in enumerate(lines):
+        if " / " not in line and " // " not in line or _NETWORK_WORD.search(line) is None:
+            continue
+        for match in _NAME_SLASH_KEY.finditer(line):
+            value = labelled.trim_value(match.group("value").rstrip(".!?:"))
+            if (
+                (index, value) not in taken
+                and any(c.isdigit() for c in value)
+                and any(c.isalpha() for c in value)
+                and labelled.password_shaped(value)
+                and not is_documented_example(value)
+                and not is_allowed(line, "S117")
+            ):
+                out.append(
+                    Hit(index, "S117", "a network's key after its name and a slash; remove it from memory", value)
+                )
+    return out
+
+
 #: How far below a card number its expiry and security code may stand (a card's block: "Card
 #: number", "Expiry", "CVC" on lines of their own, in a code block, a list or a table).
 _CARD_BLOCK_LINES = 3
@@ -353,6 +405,7 @@ def _with_siblings(line: str, hit: Hit) -> Hit:
             len(token) != len(value)
             or _ALNUM.sub("x", token) != skeleton
             or not any(c.isdigit() for c in token)
+            or (value.isdigit() and not token.isdigit())  # "PIN1 5832, PIN2 …": a label, not the next code
             or (after and (after.isalnum() or after in "-_"))
         ):
             break

@@ -44,7 +44,7 @@ _GATE_WORDS = (
     r"|member|policy|passport|insurance|health card|subscriber|patient|account|acct|social security"
     r"|national insurance|tax|driver|licen|id card|identity card|versicherten|mitglieds|ausweis|reisepass|nhs"
     r"|medicare|medicaid|sozialversicherungs|credential|nin|bvn|sss|philhealth|umid|ehic|ghic|bhyt|nhif|nssf|nida"
-    r"|ghana card|kra pin|nimc|cnps|ssnit"
+    r"|ghana card|kra pin|nimc|cnps|ssnit|bpjs|polisnummer|rijbewijsnummer|vakuutusnumero|üye|иин|жсн"
     r"|wifi|wi-fi|wlan|wireless|network|router|hotspot|ssid|login|pw|kennwort|mot de passe|contraseña|senha"
     # what `keyed_codes` starts from: an entering verb or a thing a keyed code opens
     r"|" + alternation(set(GATE_STEMS)) + ")"
@@ -66,7 +66,7 @@ _STEMS = (
     "code pin pass otp 2fa mfa tfa comb key disarm unlock open press type punch dial member policy insurance"
     " card subscriber patient account acct social tax tan puk safe door gate alarm garage padlock lock verification confirmation security sms transaction driver licen versicherten mitglieds ausweis nhs medicare"
     " medicaid sozialversicherungs credential wifi wi-fi nin bvn sss philhealth umid ehic ghic bhyt nhif nssf nida"
-    " ghana kra nimc cnps ssnit"
+    " ghana kra nimc cnps ssnit bpjs polisnummer rijbewijsnummer vakuutusnumero üye иин жсн"
     " wlan wireless network router hotspot ssid login pw kennwort contrase senha"
 ).split()
 _STEMS = list(dict.fromkeys([*_STEMS, *GATE_STEMS]))  # a stem once: each is a pass over the text
@@ -371,7 +371,8 @@ _ID_NUMBER = re.compile(
     r"|social security|national insurance|tax|driver'?s licen[cs]e|licen[cs]e|id card|identity card|health card"
     r"|versicherten|mitglieds|ausweis|reisepass|nhs|medicare|medicaid|sozialversicherungs"
     # national numbers python-stdnum has no validator for, known by the names their countries use
-    r"|philhealth|ghana card|kra pin|(?-i:NIN|BVN|SSS|UMID|EHIC|GHIC|BHYT|NHIF|NSSF|NIDA|NIMC|CNPS|SSNIT))"
+    r"|philhealth|ghana card|kra pin|bpjs|polisnummer|rijbewijsnummer|vakuutusnumero|sotu|üye|uye"
+    r"|(?-i:NIN|BVN|SSS|UMID|EHIC|GHIC|BHYT|NHIF|NSSF|NIDA|NIMC|CNPS|SSNIT|IIN|ИИН|ЖСН))"
     r"(?:[ \t-]*(?:number|nummer|no\.?|nr\.?|num|#|id|card|ref|số))?)s?(?![A-Za-z])"
     r"[^.;!?\n\d]{0,25}?(?<![\w#$€£+./:,-])(?P<value>[A-Za-z]{0,4}[ \t/-]?\d[\dA-Za-z]*(?:[ \t/-][\dA-Za-z]+){0,4})"
 )
@@ -381,7 +382,8 @@ _NOT_ID = re.compile(
 )
 _ID_NAME_STRONG = re.compile(
     r"(?i)number|nummer|\bno\b|\bnr\b|\bnum\b|#|\bid\b|passport|ssn|social security|national insurance"
-    r"|philhealth|\b(?-i:NIN|BVN|SSS|UMID|EHIC|GHIC|BHYT|NHIF|NSSF|NIDA|NIMC|CNPS|SSNIT)\b"
+    r"|philhealth|bpjs|polisnummer|rijbewijsnummer|vakuutusnumero|\büye no|\buye no"
+    r"|\b(?-i:NIN|BVN|SSS|UMID|EHIC|GHIC|BHYT|NHIF|NSSF|NIDA|NIMC|CNPS|SSNIT|IIN)\b|(?-i:ИИН|ЖСН)"
 )
 
 

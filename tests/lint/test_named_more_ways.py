@@ -70,3 +70,27 @@ def test_a_seed_typed_as_a_block_a_few_lines_below_what_it_is() -> None:
     assert flagged_lines("\n".join(lines)) == {6, 7, 8, 9}
     far = ["His wallet app is in Czech.", *[f"- unrelated note {n}" for n in range(10)], "", *block]
     assert flagged_lines("\n".join(far)) == set()  # nothing near says what the words are
+
+
+def test_a_network_key_after_its_name_and_a_slash_wherever_the_label_is() -> None:
+    assert values('wifi_shop: "Harbour-Shop / Kiosk.Lantern.2027"') >= {"Kiosk.Lantern.2027"}
+    assert values("<!-- vanha verkko: Koti-OLD / pullapitko2018 – the old Switch still uses it -->") == {
+        "pullapitko2018"
+    }
+    assert values("the network page: Settings / Network2024 / Advanced") == set()  # a menu's path
+    assert values("see docs / tutorial2024 for the rest") == set()  # no network named
+
+
+def test_every_identifier_a_line_names() -> None:
+    assert values("> کد ملی من 0048712639 هست و شماره پاسپورت Y48213975") == {"0048712639", "Y48213975"}
+    assert values("आधार नंबर 4836 2019 5741 है, पैन कार्ड BKRPY4827M") == {"4836 2019 5741", "BKRPY4827M"}
+
+
+def test_more_names_forms_and_shapes() -> None:
+    assert values("- rijbewijsnummer 6123847791") == {"6123847791"}
+    assert values("> для договора нужен мой ИИН: 860514401285") == {"860514401285"}
+    assert values("- Gembok pagar depan kodenya 2719 – Pak RT juga tahu.") == {"2719"}
+    assert values("- k-market, noutokoodi 615029") == {"615029"}
+    assert values("ID-kaart: PIN1 5832, PIN2 ja PUK on seifis.") == {"5832"}  # not "5832, PIN2"
+    assert values("opnsense_totp_seed: 7WKAYDZ7HUMDYNSK") == {"7WKAYDZ7HUMDYNSK"}
+    assert values("- client_secret `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`") >= {"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"}
