@@ -66,14 +66,24 @@ def settings_for(ws: Workspace) -> LintSettings:
     return settings
 
 
-def output_settings(ws: Workspace) -> LintSettings:
-    """`settings_for(ws)` with the secrets found anywhere in the workspace (`memgit.lint.known`):
-    what every command that publishes or copies memory text redacts by, and `memgit lint` reports
-    by, so a value found once is hidden wherever it stands."""
+def report_settings(ws: Workspace) -> LintSettings:
+    """`settings_for(ws)` with the values found anywhere in the workspace that the lint reports
+    wherever they stand (`secrets.workspace_value`): what a check that refuses text judges by."""
     from memgit.lint.known import known_secrets
 
     settings = settings_for(ws)
     return dataclasses.replace(settings, known=known_secrets(ws, settings))
+
+
+def output_settings(ws: Workspace) -> LintSettings:
+    """`settings_for(ws)` with the secrets found anywhere in the workspace (`memgit.lint.known`):
+    what every command that publishes or copies memory text redacts by, and `memgit lint` reports
+    by, so a value found once is hidden wherever it stands (a short code of digits too, which the
+    lint reports only where a rule found it)."""
+    from memgit.lint.known import known_secrets
+
+    settings = settings_for(ws)
+    return dataclasses.replace(settings, known=known_secrets(ws, settings, short_codes=True))
 
 
 def lint_workspace(

@@ -32,6 +32,9 @@ if TYPE_CHECKING:  # the rules are imported when a scan runs: `warmed` is asked 
     from memgit.workspace import Workspace
 
 CACHE_NAME = "secret-values.json"
+#: What the cache keeps of each file; a cache kept by another rule is scanned afresh. 2: the short
+#: codes of digits too (`secrets.output_value`).
+_VALUES_KEPT = 2
 
 
 def warmed(ws: Workspace) -> bool:
@@ -59,11 +62,16 @@ def known_secrets(
     *,
     tree: str | None = None,
     scanned: Mapping[str, Mapping[str, str]] | None = None,
+    short_codes: bool = False,
 ) -> dict[str, str]:
     """Every distinctive value a secret rule finds in the workspace's memory files and other notes (HEAD's, the
     work tree's and, when given, `tree`'s: a site built from another commit), each with the rule
     that found it. `scanned`: blob id -> the values a caller's own scan found in it (`memgit lint`
-    has run every rule on those files already), kept as they are."""
+    has run every rule on those files already), kept as they are. `short_codes`: the short codes of
+    digits too (`secrets.output_value`), which what memgit publishes or copies hides wherever they
+    stand and the lint reports only where a rule found them."""
+    from memgit.lint.secrets import workspace_value
+
     blobs = _memory_blobs(ws, settings.max_file_bytes, tree)
     key = _settings_key(settings)
     cache_path = ws.data_dir / CACHE_NAME
@@ -87,16 +95,17 @@ def known_secrets(
     out: dict[str, str] = {}
     for pairs in kept.values():
         for value, code in pairs:
-            out.setdefault(value, code)
+            if short_codes or workspace_value(value):
+                out.setdefault(value, code)
     return out
 
 
 def _values_in(data: bytes, settings: LintSettings) -> list[list[str]]:
-    from memgit.lint.secrets import find_secrets, workspace_value
+    from memgit.lint.secrets import find_secrets, kept_value
 
     lines = data.decode("utf-8", errors="replace").split("\n")
     hits = find_secrets(lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities)
-    found = {hit.value: hit.code for hit in hits if hit.value and workspace_value(hit.value)}
+    found = {hit.value: hit.code for hit in hits if hit.value and kept_value(hit.value)}
     return [[value, code] for value, code in sorted(found.items())]
 
 
@@ -133,7 +142,7 @@ def _read_for_values(ws: Workspace, path: str) -> bool:
 
 def _settings_key(settings: LintSettings) -> str:
     severities = sorted((code, level) for code, level in settings.severities.items() if code.startswith("S"))
-    raw = json.dumps([__version__, settings.entropy_threshold, severities])
+    raw = json.dumps([__version__, _VALUES_KEPT, settings.entropy_threshold, severities])
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 

@@ -374,13 +374,13 @@ def _secret_findings(
 ) -> list[tuple[int, str, str, str]]:
     """Each secret rule's findings (`memgit.lint.secrets`, the rules every output redacts by), one a
     line (the first rule's: one finding a person fixes), on the lines in `only` (1-based) or all."""
-    from memgit.lint.secrets import find_secrets, workspace_value
+    from memgit.lint.secrets import find_secrets, kept_value
 
     wanted = None if only is None else {number - 1 for number in only}
     out: list[tuple[int, str, str, str]] = []
     seen: set[int] = set()
     for hit in find_secrets(lines, entropy_threshold=settings.entropy_threshold, only=wanted, known=settings.known):
-        if found is not None and hit.value and settings.severity(hit.code) != OFF and workspace_value(hit.value):
+        if found is not None and hit.value and settings.severity(hit.code) != OFF and kept_value(hit.value):
             found.setdefault(hit.value, hit.code)
         if hit.reported and hit.index not in seen and settings.severity(hit.code) != OFF:
             seen.add(hit.index)

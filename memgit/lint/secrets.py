@@ -343,6 +343,33 @@ _CARD_DETAIL_LINE = re.compile(
 _DIGITS_DASHED = re.compile(r"\d(?:-\d){3,}")
 
 
+# A short code of digits that is hidden wherever it stands in what memgit publishes or copies,
+# though the lint reports it only where a rule found it: not a year, a round number or a sequence.
+_ROUND_OR_YEAR = re.compile(r"(?:19|20)\d\d|\d*00")
+
+
+def output_value(value: str) -> bool:
+    """Whether a found value too short for `workspace_value` is still hidden in every output
+    wherever it stands: a code of four to eight digits (a door code told once with its label,
+    then "punched 7314, all quiet" in another day's log). A reader of the site or an agent's
+    context loses a number that happens to be the same; a lint report about it would be noise."""
+    bare = value.strip().strip("*#")
+    return (
+        bare.isdigit()
+        and 4 <= len(bare) <= 8
+        and len(set(bare)) >= 3
+        and _ROUND_OR_YEAR.fullmatch(bare) is None
+        and bare not in "0123456789"
+        and bare not in "9876543210"
+    )
+
+
+def kept_value(value: str) -> bool:
+    """Whether the workspace's scan keeps a found value (`memgit.lint.known`): hidden across files
+    in outputs, and reported across files by the lint when `workspace_value` holds too."""
+    return workspace_value(value) or output_value(value)
+
+
 def workspace_value(value: str) -> bool:
     """Whether a found value is distinctive enough to be hidden wherever it stands in the whole
     workspace, not only in its own file: eight characters or more with two kinds of character

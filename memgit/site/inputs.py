@@ -299,7 +299,7 @@ class Gatherer:
         self.entropy_threshold = lint.entropy_threshold
         # What a rule found in any memory file (HEAD's, the work tree's, the built tree's) is hidden
         # on every page; a new such value changes every page that may hold it, so it is in the key.
-        self.known = known_secrets(ws, lint, tree=self.tree) if self.redacting else {}
+        self.known = known_secrets(ws, lint, tree=self.tree, short_codes=True) if self.redacting else {}
         known_key = hashlib.sha256(json.dumps(sorted(self.known.items())).encode()).hexdigest()[:16]
         redaction = (REDACTION, self.redacting, sorted(self.secret_rules.items()), self.entropy_threshold, known_key)
         self.global_key = input_key(

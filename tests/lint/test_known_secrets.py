@@ -20,7 +20,7 @@ from memgit import __version__
 from memgit.githooks.run import start_background_work
 from memgit.lint.known import warmed
 from memgit.lint.redact import redact_text, turn_secrets
-from memgit.lint.secrets import find_secrets, workspace_value
+from memgit.lint.secrets import find_secrets, output_value, workspace_value
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, git, memgit, wait_until, write
 from tests.site.helpers import BM25
@@ -102,6 +102,54 @@ def test_every_output_hides_a_value_found_in_another_file(workspace: Path, tmp_p
     commit_all(workspace, "forget")
     proc = memgit(workspace, "lint", "--all", "--json", env=BM25)
     assert proc.returncode == 0, proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "hidden"),
+    [
+        ("7391", True),  # a door code
+        ("5079#", True),
+        ("618204", True),
+        ("2026", False),  # a year
+        ("1500", False),  # a round number
+        ("1234", False),  # a sequence
+        ("7777", False),  # one digit
+        ("12345678901", False),  # too long for a code (and distinctive already)
+    ],
+)
+def test_which_short_codes_every_output_hides_across_files(value: str, hidden: bool) -> None:
+    assert output_value(value) is hidden
+
+
+def test_a_short_code_is_hidden_in_every_output_but_reported_only_where_a_rule_found_it(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """A door code told once with its label, then repeated bare in another day's log ("punched
+    7391, all quiet"): every output hides it there too; the lint names only the labelled line, as
+    "7391" alone elsewhere could be anything; and an append holding it is not refused."""
+    write(workspace / "MEMORY.md", "# Memory\n\n## Shop\n\n- Back door code: 7391\n")
+    day = (workspace / "memory").iterdir().__next__().name
+    write(workspace / "memory" / day, "# Log\n\n- Came in early, punched 7391, all quiet. Ordered 1500 bags.\n")
+    commit_all(workspace, "memory")  # no hook: the secret is in, as after --no-verify
+
+    proc = memgit(workspace, "lint", "--all", "--json", env=BM25)
+    assert proc.returncode == 1, proc.stderr
+    where = {(f["path"], f["line"]) for f in json.loads(proc.stdout)["findings"] if f["code"].startswith("S")}
+    assert where == {("MEMORY.md", 5)}
+
+    context = memgit(workspace, "context", "--date", day.removesuffix(".md"), env=BM25)
+    assert context.returncode == 0, context.stderr
+    assert "Came in early, punched [redacted: S" in context.stdout and "7391" not in context.stdout
+    assert "Ordered 1500 bags" in context.stdout
+
+    out = tmp_path / "site"
+    built = memgit(workspace, "site", "build", "--scope", "private", "-o", str(out), env=BM25)
+    assert built.returncode == 0, built.stderr
+    assert [p for p in out.rglob("*") if p.is_file() and b"7391" in p.read_bytes()] == []
+    assert any(b"all quiet" in p.read_bytes() for p in out.rglob("*.html"))
+
+    remembered = memgit(workspace, "remember", "the 7391 crates came in", env=BM25)
+    assert remembered.returncode == 0, remembered.stderr
 
 
 def test_capture_reads_the_turns_before_a_new_one(workspace: Path, tmp_path: Path) -> None:
