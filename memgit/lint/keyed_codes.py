@@ -6,8 +6,9 @@ names the number; the verb of entering it and the thing it opens do. So a number
 digits counts when an entering verb stands right before it (a few small words and single keys may
 come between) and the line names something a code opens, or the verb is one only a code takes
 (disarm, unlock). "set" and "use" are too common to count alone: they need the thing named before
-them in the same sentence; so does a verb after the number ("am Tor 5839 eingeben"). A year, a sequence, a repeated digit, a number with a unit after it, a
-time or an amount is never taken.
+them in the same sentence; so does a verb after the number ("am Tor 5839 eingeben"). A year, a
+sequence, a repeated digit, a number with a unit after it, a phone number's groups, a time or an
+amount is never taken.
 """
 
 from __future__ import annotations
