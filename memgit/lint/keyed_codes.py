@@ -46,7 +46,7 @@ _KEYING = (
     r"|entr(?:y|ée|ada)"
 )
 # "opens with", "se déverrouille avec", "abre com": the verb, then the word for "with".
-_WITH = r"(?:[ \t]+(?:with|using|avec|com|con|mit|met|z|by))?"
+_WITH = r"(?:[ \t]++(?:with|using|avec|com|con|mit|met|z|by)(?![^\W_]))?"
 _SETTING = r"set|sets|setting|used?|uses|using|chose|chosen|picked|changed it to|gesetzt|eingestellt|mis|puesto"
 _UNIT = (
     r"%|€|\$|(?:gb|mb|kb|tb|ms|s|files?|items?|people|users?|km|kg|eur|usd|x|times|rows|lines|words|years?|days?"
@@ -54,9 +54,11 @@ _UNIT = (
 )
 _VALUE = rf"(?P<value>\*?\d{{4,8}}#?)(?![\w.,/:%€$£'-]?\d|\w|[ \t]\d\d|[ \t]*(?:{_UNIT}))"  # not a phone number
 # Between the verb and the number: "is", ":", "it", "in", "the code", a key or two and "then".
+# Each run of spaces is taken once and never given back (possessive): a line of many spaces and
+# single digits after a verb would otherwise be split every way before the match fails.
 _BETWEEN = (
-    r"(?:[ \t]*(?:(?:is|was|it|in|to|with|code|pin|the|then|and|first|e|et|und|y|puis|depois|dann|luego|potem)"
-    r"(?![^\W_])|[:=]|\d{1,2}(?!\d))[ \t]*){0,5}[ \t]*"
+    r"[ \t]*+(?:(?:(?:is|was|it|in|to|with|code|pin|the|then|and|first|e|et|und|y|puis|depois|dann|luego"
+    r"|potem)(?![^\W_])|[:=]|\d{1,2}(?!\d))[ \t]*+){0,5}+"
 )
 _ENTERED = re.compile(
     rf"(?i)(?<![^\W_])(?:(?P<only>{_ONLY_A_CODE})|(?P<keying>{_KEYING}))(?![^\W_]){_WITH}{_BETWEEN}{_VALUE}"

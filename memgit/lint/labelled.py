@@ -120,8 +120,10 @@ def _languages_of() -> dict[str, tuple[str, ...]]:
 # A language's "is" counts only after that language's label: across forty languages, short
 # words such as "to", "de" or "on" would make any English sentence a label and a value.
 # A colon that is no path's "::" nor a URL's "://", an "=" that is no "==".
+# Each run of spaces is taken once and never given back (possessive): with nested optional runs a
+# line of thousands of spaces after a label was split every way before the match failed (~30 s).
 _STRONG_SEPARATOR = (
-    r"[ \t]*(?:\*\*|__)?(?:[ \t]*(?:[:：](?![:/])|[=＝](?!=)|->|→|=>)|[ \t]+[—–])[ \t]*(?:\*\*|__)?[ \t]*"
+    r"[ \t]*+(?:\*\*|__)?[ \t]*+(?:[:：](?![:/])|[=＝](?!=)|->|→|=>|(?<=[ \t])[—–])[ \t]*+(?:\*\*|__)?[ \t]*+"
 )
 _FILLER = (
     r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"]|\.(?=\w)|\([^()\n]{0,60}\)|（[^（）\n]{0,40}）|\"[^\"\n]{0,40}\"){0,70}?"
@@ -145,12 +147,12 @@ def _after_label(language: str) -> re.Pattern[str]:
     copulas = [w for w in lang.copulas if w not in (":", "=", "-", "—", "：")]
     parts = [_STRONG_SEPARATOR]
     if language in _ATTACHED:
-        parts.append(r"[ \t]*(?:" + _ATTACHED[language] + r")[ \t]*[:：]?[ \t]*")
+        parts.append(r"[ \t]*+(?:" + _ATTACHED[language] + r")[ \t]*+[:：]?[ \t]*+")
     # A number before a colon and one after it ("12: 30") is a time or a ratio, unless the number
     # ends a name ("sala P2: 5813#").
     tail = r"(?:(?<!\d)|(?<=[^\W\d_]\d)|(?![ \t]*[:：][ \t]*\d))" + _STRONG_SEPARATOR
     if copulas:
-        tail += r"|(?<![\w-])(?:" + alternation(set(copulas)) + r")(?![\w-])[ \t]*[:：]?[ \t]*"
+        tail += r"|(?<![\w-])(?:" + alternation(set(copulas)) + r")(?![\w-])[ \t]*+[:：]?[ \t]*+"
     parts.append(_FILLER + "(?:" + tail + ")")
     parts.append(r"[ \t]+")
     return re.compile(r"(?i)(?P<sep>" + "|".join(parts) + ")" + _VALUE)

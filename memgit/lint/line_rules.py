@@ -105,9 +105,9 @@ _ASSIGNMENT = re.compile(
 # A password spelled out: "the wifi password is X", "password: X", "DB_PASSWORD=X", "-p'X'".
 _PASSWORD_TEXT = re.compile(
     r"(?i)(?<![A-Za-z])(?:password|passwd|passphrase|pwd)s?(?![A-Za-z])"
-    r"(?:[^\n:=]{0,40}?\b(?:is|was|are)\b(?:\s+(?:now|still|currently|just|simply))?\s*:?"
-    r"|(?:\s+(?:for|of|to)\s+(?:the\s+|our\s+|my\s+)?[\w.-]+){0,2}\s*[\"']?\s*(?::|=|:=))\s*[\"'`]?([^\s\"'`]{6,})"
-)
+    r"(?:[^\n:=]{0,40}?\b(?:is|was|are)\b(?:\s++(?:now|still|currently|just|simply))?\s*+:?"
+    r"|(?:\s++(?:for|of|to)\s++(?:the\s++|our\s++|my\s++)?[\w.-]+){0,2}\s*+[\"']?\s*+(?::|=|:=))\s*+[\"'`]?([^\s\"'`]{6,})"
+)  # runs of spaces taken once (possessive): a line of thousands of spaces took seconds
 _PASSWORD_OPTION = re.compile(r"(?:^|\s)(?:-p|--password=|--password\s+)[\"']?([^\s\"'`]{6,})")
 # A login and its password side by side: "anna@example.de / Bahn!Ostsee2026", "bob@x.io | Xk9!…".
 _LOGIN_PAIR = re.compile(

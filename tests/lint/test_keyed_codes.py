@@ -118,3 +118,22 @@ def test_the_new_kinds_through_the_cli(workspace: Path) -> None:
     assert context.returncode == 0, context.stderr
     assert not any(value in context.stdout for value in ("6093", "CVC 417", "4477 3185"))
     assert "Press 2048 to continue" in context.stdout
+
+
+def test_long_runs_of_spaces_after_a_label_or_a_verb_are_read_in_linear_time(workspace: Path) -> None:
+    """Untrusted notes: a line of thousands of spaces between a label or an entering verb and a
+    number made the patterns try every way of splitting the spaces (~30 s for one such line, ~3 s
+    after "password"). Runs of spaces are now taken once. Four such lines and one secret: the lint
+    ends well inside the bound (a hang guard, not a speed measure) and names only the secret."""
+    log = f"memory/{TODAY.isoformat()}.md"
+    hostile = [
+        "lock press" + (" " * 3000 + "1") * 6 + " x",
+        "the password for" + " " * 20000 + "x1",
+        "door code" + (" " * 2000 + "1") * 5 + ":",
+        "Das Passwort ist" + " " * 20000 + "y",
+    ]
+    write(workspace / log, "\n".join([f"# {TODAY.isoformat()}", "", *hostile, "- Loft alarm: disarm 6093"]) + "\n")
+    commit_all(workspace, "hostile spacing, committed without hooks")
+    proc = memgit(workspace, "lint", "--json", log, env=BM25, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert [f["line"] for f in json.loads(proc.stdout)["findings"]] == [7]
