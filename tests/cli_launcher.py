@@ -62,7 +62,15 @@ _PRELOAD = (
 #: it is loaded. libllama (with ggml and libgomp) loads in each child that embeds, as in a new
 #: interpreter: preloaded, one forked search in a CI run died of SIGSEGV (not reproduced here in
 #: ~6,000 forked searches), and its ≈20 ms a command is not worth a doubt about the children.
-_NEVER_PRELOAD = ("git", "llama_cpp.llama_cpp")
+_NEVER_PRELOAD = ("git", "llama_cpp.llama_cpp", "betterleaks")
+
+#: Packages whose lazily built tables (word lists, label patterns, validators: ~1 s of CPU, paid
+#: again by every command that lints or dreams) the launcher builds once, before it forks. The
+#: tables are pure data: a child reads them as it would have built them.
+_WARM_PACKAGES = ("memgit.lint", "memgit.dream")
+#: betterleaks' Go runtime does not survive a fork: loaded in the launcher, every child would scan
+#: through its command line instead of in process, unlike a new interpreter.
+_NEVER_WARM = ("memgit.lint.providers._library",)
 
 _STATUS = struct.Struct("i")
 
@@ -295,6 +303,7 @@ def _preload() -> str:
         os.environ.setdefault(key, value)
     for name in _PRELOAD:
         importlib.import_module(name)
+    _warm()
     loaded = [name for name in _NEVER_PRELOAD if name in sys.modules]
     if loaded:
         return f"{', '.join(loaded)} loaded before a fork"
@@ -302,6 +311,31 @@ def _preload() -> str:
     if threading.active_count() != 1 or (tasks.is_dir() and len(os.listdir(tasks)) != 1):
         return "a thread runs in the launcher"
     return ""
+
+
+def _warm() -> None:
+    """Build the lint's and dreaming's cached tables: every module-level function of theirs that
+    takes no argument and caches its result, and the label patterns of every language."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    for package_name in _WARM_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in pkgutil.walk_packages(package.__path__, package_name + "."):
+            module = importlib.import_module(info.name)
+            for name, value in list(vars(module).items()):
+                if not (callable(value) and hasattr(value, "cache_info")):
+                    continue
+                if getattr(value, "__module__", None) != module.__name__ or f"{module.__name__}.{name}" in _NEVER_WARM:
+                    continue
+                if not inspect.signature(value).parameters:
+                    value()
+    from memgit.lint import labelled
+    from memgit.lint.labels import LANGUAGES
+
+    for language in LANGUAGES:
+        labelled._after_label(language)
 
 
 def _serve(sock: socket.socket) -> tuple[list[str], str, dict[str, str], list[int]] | None:

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from memgit.cli.options import choice, flag, option, options, switch
-from memgit.cli.output import FiniteRange, Progress, emit, notice, skip_teardown, warn, workspace_from
+from memgit.cli.output import FiniteRange, Progress, emit, notice, warn, workspace_from
 from memgit.index.freshen import POLICIES, Policy, freshen
 
 
@@ -82,9 +82,6 @@ def index(ctx: click.Context, opts: IndexOptions) -> None:
     if opts.work is Work.FILL:
         _background_work(ws)
         return
-    # Once the index is written and closed, freeing every module at exit is ~10 ms of nothing:
-    # a sixth of a one-file update's own cost (docs/PERFORMANCE.md).
-    skip_teardown()
     say = None if opts.output is not Output.TEXT else _searchable_now
     worktree = ws.config.search.worktree if opts.worktree is None else opts.worktree
     report, filled = build_index(ws, full=opts.work is Work.FULL, worktree=worktree, wait=opts.wait, on_text=say)

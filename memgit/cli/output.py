@@ -106,25 +106,6 @@ def _duration(seconds: float) -> str:
     return f"{seconds}s"
 
 
-_SKIP_TEARDOWN = False
-
-
-def skip_teardown() -> None:
-    """Let the process end without the interpreter's teardown once the command is done.
-
-    Freeing llama.cpp's model and context, numpy and every module costs ~30 ms at the end of a
-    one-shot search, a tenth of the call, and nothing needs it: the command has closed its files
-    and connections. `main` honours this only when no other thread is alive and after flushing
-    the standard streams.
-    """
-    global _SKIP_TEARDOWN
-    _SKIP_TEARDOWN = True
-
-
-def teardown_skipped() -> bool:
-    return _SKIP_TEARDOWN
-
-
 class FiniteRange(click.FloatRange):
     """click's FloatRange, which lets NaN through (every comparison with NaN is false): a NaN
     `--interval` made `site serve` spin and a NaN `--wait` reached the lock as an internal error."""

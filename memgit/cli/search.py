@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memgit.cli.options import flag, option, options
-from memgit.cli.output import emit, notice, skip_teardown, utf8_argument, warn, workspace_from
+from memgit.cli.output import emit, notice, utf8_argument, warn, workspace_from
 
 if TYPE_CHECKING:
     from memgit.recall.request import SearchRequest
@@ -97,7 +97,6 @@ def search(ctx: click.Context, query: str | None, asked: SearchOptions, batch: A
         session.close()
         if session.problem:
             warn(session.problem)
-    skip_teardown()  # everything is closed; what is left to print needs no model
     from memgit.index.layout import read_marker
     from memgit.memory.adopt import coverage_notice
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pygit2
 import pytest
 
-from memgit.cli import output
 from memgit.cli.main import main
 from tests.dream.test_dream import BM25, BRANCH, NOW, recall, seed
 from tests.helpers import git
@@ -54,8 +53,6 @@ def opens(workspace: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> O
     git(workspace, "push", "-q", "origin", "main")
     for key, value in BM25.items():
         monkeypatch.setenv(key, value)
-    # `main` may end the process at once after a one-shot search; here the process is pytest's.
-    monkeypatch.setattr(output, "teardown_skipped", lambda: False)
     monkeypatch.chdir(workspace)
     return Opens(monkeypatch)
 

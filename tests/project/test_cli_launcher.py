@@ -178,3 +178,27 @@ def test_a_forked_child_finds_git_config_where_its_own_home_says(
     finally:
         for level, path in before.items():
             pygit2.option(Option.SET_SEARCH_PATH, level, path)
+
+
+WARMED = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from tests import cli_launcher
+problem = cli_launcher._preload()
+from memgit.lint import labelled, seeds
+from memgit.dream import dates_intl
+print(repr(problem), labelled._patterns.cache_info().currsize, seeds._vocabulary.cache_info().currsize,
+      dates_intl._month_pattern.cache_info().currsize, labelled._after_label.cache_info().currsize,
+      "betterleaks" in sys.modules)
+"""
+
+
+def test_the_launcher_builds_the_lints_tables_once_and_never_loads_betterleaks(tmp_path: Path) -> None:
+    """The lint's and dreaming's tables (~0.3 s of a forked `remember`) are built before the fork;
+    betterleaks' Go runtime, which a fork does not carry, is not loaded there."""
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", WARMED, str(root)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    problem, patterns, vocabulary, months, after_label, betterleaks = proc.stdout.split()
+    assert (problem, patterns, vocabulary, months, betterleaks) == ("''", "1", "1", "1", "False")
+    assert int(after_label) >= 40  # every language's label pattern
