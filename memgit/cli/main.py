@@ -93,8 +93,11 @@ def _end(ending: SystemExit) -> None:
     SIM115 holds every `open` to one) and connections by their owners before a command returns.
     What Python would still run is run: the `atexit` functions (libraries' clean-up: temporary
     folders, logging) and the standard streams' flush. Another live thread, an exit status that
-    is not a number, or a stream that cannot flush ends the usual way."""
+    is not a number, or a stream that cannot flush ends the usual way; so does a run under a
+    profiler or a tracer (`python -m cProfile`, which writes its report after the program)."""
     if threading.active_count() > 1 or not isinstance(ending.code, int | None):
+        return
+    if sys.getprofile() is not None or sys.gettrace() is not None:
         return
     import atexit
 

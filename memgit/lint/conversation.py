@@ -142,19 +142,19 @@ def _shaped(kind: str, value: str, question: str, short: bool) -> bool:
     return kind not in ("password", "key") or labelled.password_shaped(value)
 
 
-def last_turn_values(turns: list[tuple[str, str]]) -> dict[str, str]:
-    """The values the rules above find in the last of `turns` ((role, text), oldest first), each
-    with its rule, as the turn's text spells them: what a writer that stores turns one by one
-    (capture) hides in the new turn, the earlier ones being its context."""
+def values_by_turn(turns: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """For each of `turns` ((role, text), oldest first), the values the rules above find in it,
+    each with its rule, as the turn's text spells them (a code given as the answer to a question
+    two turns up, a value alone under a label that ended the turn before)."""
     lines = [json.dumps({"role": role, "content": text}, ensure_ascii=False) for role, text in turns]
-    out: dict[str, str] = {}
-    for hit in find(lines, {len(lines) - 1}):
+    out: list[dict[str, str]] = [{} for _ in turns]
+    for hit in find(lines, None):
         if hit.value is None:
             continue
         try:
             value = json.loads(f'"{hit.value}"')
         except ValueError:
             value = hit.value
-        if isinstance(value, str) and value in turns[-1][1]:
-            out.setdefault(value, hit.code)
+        if isinstance(value, str) and value in turns[hit.index][1]:
+            out[hit.index].setdefault(value, hit.code)
     return out

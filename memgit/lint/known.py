@@ -140,6 +140,17 @@ def _read_for_values(ws: Workspace, path: str) -> bool:
     return ws.is_memory_path(path) or is_note_text(path)
 
 
+def load_values(path: Path, settings: LintSettings) -> dict[str, list[list[str]]]:
+    """A values cache kept as this one is (id -> [[value, rule], …]), for the settings and memgit
+    version it was written by; {} when there is none or it was written by others."""
+    return _load(path, _settings_key(settings))
+
+
+def save_values(path: Path, settings: LintSettings, entries: dict[str, list[list[str]]]) -> None:
+    """Write a values cache (owner-only, atomically; a read-only clone writes nothing)."""
+    _save(path, _settings_key(settings), entries)
+
+
 def _settings_key(settings: LintSettings) -> str:
     severities = sorted((code, level) for code, level in settings.severities.items() if code.startswith("S"))
     raw = json.dumps([__version__, _VALUES_KEPT, settings.entropy_threshold, severities])

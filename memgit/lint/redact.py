@@ -84,8 +84,8 @@ def redact_lines(
 
     Returns a new list of the same length and the redactions, one per flagged line (a key block
     reports its BEGIN line once: one finding a person fixes, as the lint reports it). `known`: the
-    values found elsewhere in the workspace (`memgit.lint.known`) or in a conversation's earlier
-    turns (`turn_secrets`), hidden here too.
+    values found elsewhere in the workspace (`memgit.lint.known`) or in the rest of a conversation
+    (`conversation_secrets`), hidden here too.
     """
     hits = find_secrets(
         lines, entropy_threshold=entropy_threshold, severities=severities, candidates=candidates, known=known
@@ -152,13 +152,64 @@ def redact_text(
     return "\n".join(out), found
 
 
-def turn_secrets(turns: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """Values (-> rule) that the conversation's rules find in the last of `turns` ((role, text),
-    oldest first): a value given as the answer to the question before it, a value alone under a
-    label that ended the turn before. Passed as `known` when that turn's text is redacted."""
-    from memgit.lint.conversation import last_turn_values
+@dataclass(frozen=True)
+class ConversationSecrets:
+    """What a conversation's turns hold, for a writer that stores them one by one (capture)."""
 
-    return last_turn_values(list(turns)) if len(turns) > 1 else {}
+    #: Values found in any turn, distinctive enough to hide wherever they stand (`kept_value`).
+    everywhere: dict[str, str]
+    #: Per turn, what the rules found in it, distinctive or not ("kiwi-77" as the answer to
+    #: "what's the wifi password?" is a secret in that turn; elsewhere it may be anything).
+    by_turn: list[dict[str, str]]
+
+    def for_turn(self, index: int) -> dict[str, str]:
+        """The values hidden in turn `index` wherever they stand in it (`known` for its redaction)."""
+        return {**self.everywhere, **self.by_turn[index]}
+
+
+def conversation_secrets(
+    turns: Sequence[tuple[str, str]],
+    *,
+    entropy_threshold: float = 3.5,
+    severities: Mapping[str, str] | None = None,
+    scanned: Sequence[Mapping[str, str] | None] | None = None,
+) -> ConversationSecrets:
+    """The secrets of a conversation (`turns`: (role, text), oldest first): what the conversation's
+    rules find across its turns, and what every rule finds in each turn's own text. `scanned`: per
+    turn, what an earlier call found in it (None: not scanned yet), so that a session captured
+    again reads only its new turns (with the turns just before them as their context).
+
+    A turn that repeats a secret far from where it was given ("Jonas gets in with 7-4-0-9", twenty
+    turns after the code was the answer to a question) has no label or question beside it, and no
+    rule about its wording, nor a window of turns around it, can be trusted to see it. So a value
+    found anywhere in the session is hidden in every turn of it."""
+    from memgit.lint.conversation import values_by_turn
+    from memgit.lint.secrets import kept_value
+
+    before = list(scanned) if scanned is not None else [None] * len(turns)
+    by_turn = [dict(values) if values is not None else {} for values in before]
+    todo = [index for index, values in enumerate(before) if values is None]
+    if todo:
+        start = max(0, todo[0] - CONTEXT_TURNS)
+        asked = values_by_turn(list(turns[start:])) if len(turns) - start > 1 else [{}]
+        for index in todo:
+            found = dict(asked[index - start])
+            text = turns[index][1]
+            for hit in find_secrets(text.split("\n"), entropy_threshold=entropy_threshold, severities=severities):
+                if hit.value and hit.value in text:
+                    found.setdefault(hit.value, hit.code)
+            by_turn[index] = found
+    everywhere: dict[str, str] = {}
+    for values in by_turn:
+        for value, code in values.items():
+            if kept_value(value):
+                everywhere.setdefault(value, code)
+    return ConversationSecrets(everywhere, by_turn)
+
+
+#: How many turns before the first new one a capture reads again as their context: a question and
+#: its answer, a label ending one turn and the value alone in the next.
+CONTEXT_TURNS = 3
 
 
 def secret_in_name(path: str, known: Mapping[str, str] | None = None) -> str | None:

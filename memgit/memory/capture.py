@@ -30,7 +30,7 @@ import os
 import re
 import stat
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,7 +40,15 @@ from memgit.core import clock
 from memgit.core.atomic import TornAppend, append_whole
 from memgit.core.transcript_formats import TranscriptError, Turn, parse_transcript
 from memgit.errors import MemgitError
-from memgit.lint.redact import placeholder, redact_line, redact_text, secret_code, turn_secrets
+from memgit.lint.known import load_values, save_values
+from memgit.lint.redact import (
+    ConversationSecrets,
+    conversation_secrets,
+    placeholder,
+    redact_line,
+    redact_text,
+    secret_code,
+)
 
 if TYPE_CHECKING:
     from memgit.lint.rules import LintSettings
@@ -148,11 +156,10 @@ def stored_keys(text: str) -> set[str]:
     return keys
 
 
-def render_turn(turn: Turn, settings: LintSettings, earlier: Sequence[Turn] = ()) -> tuple[str, list[str]]:
+def render_turn(turn: Turn, settings: LintSettings, known: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
     """One stored line for `turn`, secrets redacted by the lint's rules, and the rules that fired.
-    `earlier`: the conversation's turns just before it, which the rules that read a conversation
-    use as context (a question for a code answered here, a label ending the turn before), never
-    stored from here.
+    `known`: the values its conversation holds (`ConversationSecrets.for_turn`: a code given in
+    another turn, the answer to a question in the turn before), hidden here wherever they stand.
 
     Redaction runs on the text (a flagged value of it becomes `[redacted: RULE]`); the encoded
     JSON line is then checked again, since JSON puts a multi-line text on one line and a rule may
@@ -162,12 +169,11 @@ def render_turn(turn: Turn, settings: LintSettings, earlier: Sequence[Turn] = ()
     text = turn.text
     if len(text) > MAX_TURN_CHARS:
         text = text[:MAX_TURN_CHARS] + f"\n[memgit: {len(turn.text) - MAX_TURN_CHARS:,} more characters left out]"
-    asked = turn_secrets([(t.role, t.text) for t in earlier] + [(turn.role, text)]) if earlier else {}
     text, found = redact_text(
         text,
         entropy_threshold=settings.entropy_threshold,
         severities=settings.severities,
-        known={**settings.known, **asked},
+        known={**settings.known, **(known or {})},
     )
     codes = [r.code for r in found]
     line = _encode(turn, text)
@@ -178,11 +184,6 @@ def render_turn(turn: Turn, settings: LintSettings, earlier: Sequence[Turn] = ()
         codes.append(code)
         line = _redacted_record(line, settings) or _encode(turn, placeholder(code))
     return line, codes
-
-
-#: How many turns before a new one its redaction reads: a question and its answer, a label in one
-#: turn and the value in the next, not a whole session's every time.
-CONTEXT_TURNS = 3
 
 
 def _redacted_record(line: str, settings: LintSettings) -> str | None:
@@ -389,10 +390,9 @@ def _commit_and_write(
         lines: list[str] = []
         fired: Counter[str] = Counter()
         position = {id(turn): at for at, turn in enumerate(turns)}
+        conversation = _conversation_secrets(ws, result.session, turns, settings)
         for turn in new:
-            at = position[id(turn)]
-            earlier = turns[max(0, at - CONTEXT_TURNS) : at]
-            line, codes = render_turn(turn, settings, earlier)
+            line, codes = render_turn(turn, settings, conversation.for_turn(position[id(turn)]))
             lines.append(line)
             fired.update(codes)
         result.redacted = dict(sorted(fired.items()))
@@ -402,6 +402,32 @@ def _commit_and_write(
         result.commit = _commit(ws, written, message)
         result.added = len(new)
         result.tool_calls = sum(1 for t in new if t.role == "tool")
+
+
+#: Where a session's values found so far are kept (`.git/memgit/`, owner-only, as the workspace's
+#: are): its stored turns are redacted, so a later capture could not find them there again.
+SESSION_SECRETS_DIR = "session-secrets"
+
+
+def _conversation_secrets(
+    ws: Workspace, session: str, turns: list[Turn], settings: LintSettings
+) -> ConversationSecrets:
+    """The session's secrets (`redact.conversation_secrets`), reading only the turns no capture of
+    it has read before."""
+    name = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:24] + ".json"
+    path = ws.data_dir / SESSION_SECRETS_DIR / name
+    cached = load_values(path, settings)
+    scanned = [dict((v, c) for v, c in cached[t.key]) if t.key in cached else None for t in turns]
+    found = conversation_secrets(
+        [(t.role, t.text) for t in turns],
+        entropy_threshold=settings.entropy_threshold,
+        severities=settings.severities,
+        scanned=scanned,
+    )
+    if any(values is None for values in scanned):
+        kept = {t.key: sorted([v, c] for v, c in found.by_turn[i].items()) for i, t in enumerate(turns)}
+        save_values(path, settings, kept)
+    return found
 
 
 def _names(folder: Path) -> list[str]:

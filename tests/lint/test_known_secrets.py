@@ -19,7 +19,7 @@ import pytest
 from memgit import __version__
 from memgit.githooks.run import start_background_work
 from memgit.lint.known import warmed
-from memgit.lint.redact import redact_text, turn_secrets
+from memgit.lint.redact import conversation_secrets, redact_text
 from memgit.lint.secrets import find_secrets, output_value, workspace_value
 from memgit.workspace import Workspace
 from tests.helpers import commit_all, git, memgit, wait_until, write
@@ -63,12 +63,25 @@ def test_a_known_value_is_a_secret_wherever_it_stands() -> None:
 
 def test_a_conversations_earlier_turns_are_context_for_the_next() -> None:
     assert redact_text(VALUE)[0] == VALUE  # a value alone says nothing
-    found = turn_secrets([("user", "wifi password:"), ("user", VALUE)])
-    assert found == {VALUE: "S117"}
-    after, redacted = redact_text(VALUE, known=found)
+    found = conversation_secrets([("user", "wifi password:"), ("user", VALUE)])
+    assert found.by_turn == [{}, {VALUE: "S117"}] and found.everywhere == {VALUE: "S117"}
+    after, redacted = redact_text(VALUE, known=found.for_turn(1))
     assert VALUE not in after and redacted and redacted[0].line == 1
-    assert turn_secrets([("user", "what a lovely evening"), ("user", VALUE)]) == {}
-    assert turn_secrets([("user", VALUE)]) == {}  # no turn before: nothing to read
+    assert conversation_secrets([("user", "what a lovely evening"), ("user", VALUE)]).everywhere == {}
+    assert conversation_secrets([("user", VALUE)]).by_turn == [{}]  # no turn before: nothing to read
+
+
+def test_a_value_found_in_one_turn_is_known_in_every_turn_a_short_one_only_in_its_own() -> None:
+    said = [
+        ("assistant", "What's the new wifi password?"),
+        ("user", "kiwi-77"),
+        ("user", "Cabin Wi-Fi password: " + VALUE),
+        ("assistant", "Noted."),
+    ]
+    found = conversation_secrets(said)
+    assert found.by_turn[1] == {"kiwi-77": "S117"}  # the answer to the question, in its turn
+    assert "kiwi-77" not in found.for_turn(3)  # too short to hide wherever it stands
+    assert found.for_turn(3)[VALUE] and found.for_turn(0)[VALUE]  # a distinctive value, everywhere
 
 
 def test_every_output_hides_a_value_found_in_another_file(workspace: Path, tmp_path: Path) -> None:
@@ -230,3 +243,15 @@ def test_a_clone_is_scanned_for_secrets_behind_the_users_back(workspace: Path, m
     assert memgit(workspace, "index", env=env).returncode == 0
     wait_until(lambda: log.read_text().count("memgit scan:") == 2, "the scan that `memgit index` started ended")
     assert json.loads(cache.read_text())["version"] == __version__
+
+
+def test_a_conversation_read_again_reads_only_its_new_turns_with_their_context() -> None:
+    said = [("user", "Alarm code for the shop?"), ("assistant", "Sure."), ("user", "wifi password:"), ("user", VALUE)]
+    first = conversation_secrets(said[:3])
+    assert first.by_turn == [{}, {}, {}]
+    # the new turn is read with the turns before it as context (its label ended the turn before)
+    again = conversation_secrets(said, scanned=[*first.by_turn, None])
+    assert again.by_turn[3] == {VALUE: "S117"} and again.everywhere == {VALUE: "S117"}
+    # what a turn was found to hold is taken as it was kept: a turn read before is not read again
+    kept = conversation_secrets(said, scanned=[{}, {}, {}, {}])
+    assert kept.everywhere == {}

@@ -421,3 +421,40 @@ def test_turns_appended_but_not_committed_are_committed_next_time(hooked: Path, 
     again = capture(hooked, transcript)
     assert again["added"] == 0 and again["commit"] is not None
     assert git(hooked, "status", "--porcelain") == "" and len(path.read_text().splitlines()) == 8
+
+
+def test_a_value_found_in_one_turn_is_hidden_in_every_turn_of_the_session(hooked: Path, tmp_path: Path) -> None:
+    """What the conversation's rules find once (a code given as the answer to a question, a
+    password under its label) is a secret in every turn of that session, however far later it is
+    repeated and in whatever words: a window of turns around it is a wording rule by another name."""
+    code, wifi = "7-4-0-9", "Lachs-Ufer-2231"
+    chat = [
+        {"role": "assistant", "content": "Got it. And what's the new code for the back gate?"},
+        {"role": "user", "content": code},
+        {"role": "user", "content": "Guest Wi-Fi password:"},
+        {"role": "user", "content": wifi},
+        {"role": "assistant", "content": "Noted. Anything else for the opening checklist?"},
+        {"role": "user", "content": "Order more oat milk and check the fridge thermometer."},
+        {"role": "assistant", "content": "Added both to the checklist for Monday."},
+        {"role": "user", "content": "Remind Jonas about the delivery at 6."},
+    ]
+    transcript = write(tmp_path / "chat.json", json.dumps(chat))
+    first = capture(hooked, transcript, "--format", "openai", "--session", "cafe")
+    assert first["added"] == 8
+    chat += [
+        {"role": "assistant", "content": f"Reminder set. Jonas can get in through the back with {code}."},
+        {"role": "user", "content": f"And tell the new barista it's {wifi} for the tablet."},
+    ]
+    write(transcript, json.dumps(chat))
+    second = capture(hooked, transcript, "--format", "openai", "--session", "cafe")
+    assert second["added"] == 2
+    stored = (hooked / first["path"]).read_text(encoding="utf-8")
+    assert code not in stored and wifi not in stored
+    assert "Jonas can get in through the back with [redacted" in stored  # the turn itself is kept
+    assert code not in git(hooked, "log", "-p", "--all") and wifi not in git(hooked, "log", "-p", "--all")
+    # what the session held is kept beside the index, for the owner only, never in the work tree
+    kept = list((hooked / ".git" / "memgit" / "session-secrets").glob("*.json"))
+    assert len(kept) == 1 and kept[0].stat().st_mode & 0o077 == 0 and code in kept[0].read_text()
+    assert code not in "".join(
+        p.read_text(errors="replace") for p in hooked.rglob("*") if p.is_file() and ".git" not in p.parts
+    )
