@@ -97,3 +97,20 @@ def test_a_live_thread_or_a_library_call_ends_the_usual_way(workspace: Path) -> 
     assert busy.returncode == 0 and "TEARDOWN" in busy.stderr and json.loads(busy.stdout)["hits"]
     library = probe(workspace, "status", "--json", library=True)
     assert library.returncode == 0 and "RETURNED" in library.stderr and "TEARDOWN" in library.stderr
+
+
+def test_a_run_under_a_profiler_ends_the_usual_way_and_the_profile_is_written(workspace: Path, tmp_path: Path) -> None:
+    import os
+
+    _notes(workspace)
+    profile = tmp_path / "status.prof"
+    proc = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "memgit", "status", "--json"],
+        cwd=workspace,
+        env={**os.environ, **BM25},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout), proc.stderr
+    assert profile.stat().st_size > 0  # written after the program, which a skipped teardown never reaches
