@@ -226,8 +226,9 @@ def _fill_vectors(ws: Any, lazy: Any, report: Any, wait: float) -> Any:
 
 def _background_work(ws: Any) -> None:
     """A detached run after indexing: low priority, one log line a part, never an error exit
-    (nobody reads it but the log). First the secrets scan a clone never made (quick, and what the
-    next `memgit context` or capture would wait for), then the vectors left pending."""
+    (nobody reads it but the log). First the secrets scan of the memory files not scanned yet (a
+    clone never scanned, a large commit's new text: what the next `memgit context` or capture
+    would wait for; nothing to read when every file was), then the vectors left pending."""
     import contextlib
     import os
     import time
@@ -243,10 +244,7 @@ def _warm_known_secrets(ws: Any) -> None:
     import time
 
     from memgit.lint.files import output_settings
-    from memgit.lint.known import warmed
 
-    if warmed(ws):
-        return
     began = time.monotonic()
     try:
         values = len(output_settings(ws).known)

@@ -114,7 +114,7 @@ def _run_index_hook(name: str, args: Sequence[str], *, cwd: Path) -> str | None:
     report = freshen(ws, Policy.HOOK, known=known)
     took = time.monotonic() - started
     fill = bool(report.pending_vectors and report.model_id)
-    started_pid = start_background_work(ws, fill=fill)
+    started_pid = start_background_work(ws, fill=fill, scan=report.chunks >= SCAN_AFTER_CHUNKS)
     filler = started_pid if fill else None
     # A few vectors of a small commit left to the background fill are not worth a line in git's
     # output; many paths (a checkout far back, a large merge) are, when slow or deferred.
@@ -168,13 +168,21 @@ def _deferred_line(report: Any, took: float, filler: int | None) -> str:
     return f"{text}; {report.pending_vectors} chunk vectors are pending (embedding them would hold up git): {later}"
 
 
-def start_background_work(ws: Any, *, fill: bool) -> int | None:
+#: A commit that adds this many chunks (a captured session, an import of notes) has its new text
+#: scanned for secrets in the background: else the next command that prints or copies memory (the
+#: agent host's SessionStart, the session's next capture) scans it while its user waits. 30 chunks
+#: of a captured session are ~300 short turns, 30 KB, ~0.5 s of scanning; 1,500 long turns ~5 s.
+SCAN_AFTER_CHUNKS = 30
+
+
+def start_background_work(ws: Any, *, fill: bool, scan: bool = False) -> int | None:
     """Start `memgit index --fill-in-background` detached (its own session, no terminal), at a
     lower priority, when there is work for it; returns its pid, or None when none was started.
     Its work: the vectors left pending (`fill`), when this environment can load the model (the
     pre-commit framework's own virtualenv cannot: no llama extra), and a first scan of the memory
     files for secrets when this clone has none under this version (`memgit.lint.known.warmed`),
-    which the first command that prints memory would otherwise make its user wait for.
+    which the first command that prints memory would otherwise make its user wait for, or when
+    `scan` asks for the new text of a large commit to be scanned.
     `MEMGIT_BACKGROUND_FILL=0` turns it off. It takes the fill lock and exits at once when another
     fill runs."""
     import importlib.util
@@ -186,7 +194,7 @@ def start_background_work(ws: Any, *, fill: bool) -> int | None:
         return None
     embedding_off = os.environ.get("MEMGIT_EMBEDDING", "").strip().lower() == "none"
     can_fill = fill and not embedding_off and importlib.util.find_spec("llama_cpp") is not None
-    if not can_fill and warmed(ws):
+    if not can_fill and not scan and warmed(ws):
         return None
     log = ws.data_dir / "fill.log"
     try:

@@ -16,7 +16,7 @@ import pytest
 from memgit.core.transcript_formats import TranscriptError, Turn, detect_format, parse_transcript, tool_line
 from memgit.lint.rules import LintSettings
 from memgit.memory.capture import part_name, render_turn, session_files, session_name, split_parts
-from tests.helpers import TESTS_DIR, assert_clean_error, commit_all, git, memgit, write
+from tests.helpers import TESTS_DIR, assert_clean_error, commit_all, git, memgit, wait_until, write
 from tests.memory.test_append_refusals import one_error, snapshot, unprivileged
 
 FIXTURE = TESTS_DIR / "fixtures" / "claude_code_session.jsonl"
@@ -458,3 +458,36 @@ def test_a_value_found_in_one_turn_is_hidden_in_every_turn_of_the_session(hooked
     assert code not in "".join(
         p.read_text(errors="replace") for p in hooked.rglob("*") if p.is_file() and ".git" not in p.parts
     )
+
+
+def test_a_long_captured_session_is_scanned_for_secrets_in_the_background(hooked: Path, tmp_path: Path) -> None:
+    """The next command that prints or copies memory (the host's SessionStart, the session's
+    next capture) would scan a captured session's new text while its user waits: the capture's
+    commit starts that scan detached instead, so the values cache holds the new file's blob."""
+    assert memgit(hooked, "context", env=NOW).returncode == 0  # the clone's first scan, done
+    cache = hooked / ".git" / "memgit" / "secret-values.json"
+    log = hooked / ".git" / "memgit" / "fill.log"
+    before = set(json.loads(cache.read_text())["blobs"])
+    chat = []
+    for n in range(150):
+        chat.append({"role": "user", "content": f"Note {n}: the kestrel shipment {n} moved to bay {n % 7}."})
+        chat.append({"role": "assistant", "content": f"Logged shipment {n} for bay {n % 7}."})
+    transcript = write(tmp_path / "long.json", json.dumps(chat))
+    proc = memgit(
+        hooked,
+        "capture",
+        "--transcript",
+        str(transcript),
+        "--format",
+        "openai",
+        "--session",
+        "long",
+        "--json",
+        env={**NOW, "MEMGIT_BACKGROUND_FILL": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    stored = json.loads(proc.stdout)["path"]
+    blob = git(hooked, "rev-parse", f"HEAD:{stored}").strip()
+    assert blob not in before
+    wait_until(lambda: log.is_file() and "memgit scan:" in log.read_text(), "the background scan ended")
+    assert blob in json.loads(cache.read_text())["blobs"]
