@@ -161,6 +161,9 @@ class ConversationSecrets:
     #: Per turn, what the rules found in it, distinctive or not ("kiwi-77" as the answer to
     #: "what's the wifi password?" is a secret in that turn; elsewhere it may be anything).
     by_turn: list[dict[str, str]]
+    #: Per turn, True when this call read it and no rule hit it at all: its redaction, with no
+    #: known value in its text, would find nothing, and need not read it again.
+    clean: list[bool]
 
     def for_turn(self, index: int) -> dict[str, str]:
         """The values hidden in turn `index` wherever they stand in it (`known` for its redaction)."""
@@ -188,6 +191,7 @@ def conversation_secrets(
 
     before = list(scanned) if scanned is not None else [None] * len(turns)
     by_turn = [dict(values) if values is not None else {} for values in before]
+    clean = [False] * len(turns)
     todo = [index for index, values in enumerate(before) if values is None]
     if todo:
         start = max(0, todo[0] - CONTEXT_TURNS)
@@ -195,16 +199,19 @@ def conversation_secrets(
         for index in todo:
             found = dict(asked[index - start])
             text = turns[index][1]
-            for hit in find_secrets(text.split("\n"), entropy_threshold=entropy_threshold, severities=severities):
+            lines = [part[:-1] if part.endswith("\r") else part for part in text.split("\n")]  # as redact_text reads it
+            hits = find_secrets(lines, entropy_threshold=entropy_threshold, severities=severities)
+            for hit in hits:
                 if hit.value and hit.value in text:
                     found.setdefault(hit.value, hit.code)
             by_turn[index] = found
+            clean[index] = not hits and not found
     everywhere: dict[str, str] = {}
     for values in by_turn:
         for value, code in values.items():
             if kept_value(value):
                 everywhere.setdefault(value, code)
-    return ConversationSecrets(everywhere, by_turn)
+    return ConversationSecrets(everywhere, by_turn, clean)
 
 
 #: How many turns before the first new one a capture reads again as their context: a question and

@@ -43,6 +43,7 @@ from memgit.errors import MemgitError
 from memgit.lint.known import load_values, save_values
 from memgit.lint.redact import (
     ConversationSecrets,
+    Redaction,
     conversation_secrets,
     placeholder,
     redact_line,
@@ -156,10 +157,14 @@ def stored_keys(text: str) -> set[str]:
     return keys
 
 
-def render_turn(turn: Turn, settings: LintSettings, known: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
+def render_turn(
+    turn: Turn, settings: LintSettings, known: Mapping[str, str] | None = None, *, clean: bool = False
+) -> tuple[str, list[str]]:
     """One stored line for `turn`, secrets redacted by the lint's rules, and the rules that fired.
     `known`: the values its conversation holds (`ConversationSecrets.for_turn`: a code given in
     another turn, the answer to a question in the turn before), hidden here wherever they stand.
+    `clean`: no rule hit this very text when the conversation was read (`ConversationSecrets.clean`),
+    so unless a known value stands in it, its redaction would find nothing and is not run again.
 
     Redaction runs on the text (a flagged value of it becomes `[redacted: RULE]`); the encoded
     JSON line is then checked again, since JSON puts a multi-line text on one line and a rule may
@@ -169,12 +174,12 @@ def render_turn(turn: Turn, settings: LintSettings, known: Mapping[str, str] | N
     text = turn.text
     if len(text) > MAX_TURN_CHARS:
         text = text[:MAX_TURN_CHARS] + f"\n[memgit: {len(turn.text) - MAX_TURN_CHARS:,} more characters left out]"
-    text, found = redact_text(
-        text,
-        entropy_threshold=settings.entropy_threshold,
-        severities=settings.severities,
-        known={**settings.known, **(known or {})},
-    )
+    hidden = {**settings.known, **(known or {})}
+    found: list[Redaction] = []
+    if not (clean and text is turn.text and not any(value in text for value in hidden)):
+        text, found = redact_text(
+            text, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=hidden
+        )
     codes = [r.code for r in found]
     line = _encode(turn, text)
     code = secret_code(
@@ -392,7 +397,8 @@ def _commit_and_write(
         position = {id(turn): at for at, turn in enumerate(turns)}
         conversation = _conversation_secrets(ws, result.session, turns, settings)
         for turn in new:
-            line, codes = render_turn(turn, settings, conversation.for_turn(position[id(turn)]))
+            at = position[id(turn)]
+            line, codes = render_turn(turn, settings, conversation.for_turn(at), clean=conversation.clean[at])
             lines.append(line)
             fired.update(codes)
         result.redacted = dict(sorted(fired.items()))

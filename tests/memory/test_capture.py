@@ -491,3 +491,26 @@ def test_a_long_captured_session_is_scanned_for_secrets_in_the_background(hooked
     assert blob not in before
     wait_until(lambda: log.is_file() and "memgit scan:" in log.read_text(), "the background scan ended")
     assert blob in json.loads(cache.read_text())["blobs"]
+
+
+def test_a_turn_no_rule_hit_is_stored_as_its_full_redaction_would_store_it() -> None:
+    """A capture reads each new turn's text once, for the conversation's secrets; a turn that
+    reading found clean is not redacted a second time. Whatever the turn, the stored line is the
+    one the full redaction writes (secrets and look-alikes of the corpus, CRLF, a known value)."""
+    from bench.secrets_corpus import corpus
+    from memgit.lint.redact import conversation_secrets
+
+    texts = [sample.text for sample in corpus(seed=3, variants=1)]
+    texts += ["line one\r\nline two\r\n", "Plain talk about the Heron cutover.", "ok"]
+    texts.append("The cabin router still uses Lachs-Ufer-2231, as last week.")
+    said = [("user" if n % 2 else "assistant", text) for n, text in enumerate(texts)]
+    settings = LintSettings(known={"Lachs-Ufer-2231": "S117"})
+    found = conversation_secrets(said)
+    assert any(found.clean) and not all(found.clean)
+    for at, (role, text) in enumerate(said):
+        turn = Turn(role, text, f"k{at}")
+        quick = render_turn(turn, settings, found.for_turn(at), clean=found.clean[at])
+        assert quick == render_turn(turn, settings, found.for_turn(at)), text
+    # a turn the reading found clean still hides a value known from elsewhere in the workspace
+    stored = render_turn(Turn("user", texts[-1], "k"), settings, {}, clean=True)[0]
+    assert "Lachs-Ufer-2231" not in stored and "[redacted: S117]" in stored
