@@ -436,6 +436,8 @@ def value_in_name(name: str) -> tuple[str, str] | None:
     so any word of the name after a label that has the label's value shape counts; the value as
     written in the name."""
     spaced = re.sub(r"[-_.+]+", " ", name)
+    if not has_label_stem(spaced):
+        return None  # no label's first letters: no label (its patterns, every language's, stay unbuilt)
     kinds_of = _kinds_of()
     for label in any_label().finditer(spaced):
         word = re.sub(r"[ \t-]", " ", label.group("label").casefold())
@@ -450,6 +452,23 @@ def value_in_name(name: str) -> tuple[str, str] | None:
                         continue
                     return kind, token
     return None
+
+
+_SPACING = re.compile(r"[\s-]+")
+
+
+@cache
+def _label_stems() -> tuple[str, ...]:
+    """The first three letters of every label word, spaces and hyphens left out and case-folded: a
+    name holding none of them holds no label, however it spaces one ("pin-code", "pincode")."""
+    return tuple(sorted({_SPACING.sub("", word.casefold())[:3] for word in _kinds_of()} - {""}))
+
+
+def has_label_stem(text: str) -> bool:
+    """Whether `text` holds the first letters of a label of any language, however it spaces or
+    capitalises it: without them no label pattern can match it."""
+    squeezed = _SPACING.sub("", re.sub(r"[-_.+]+", " ", text).replace("\u0130", "i").casefold())
+    return any(stem in squeezed for stem in _label_stems())
 
 
 def _guess_kinds(word: str) -> tuple[str, ...]:

@@ -67,6 +67,8 @@ def _plain(word: str) -> str:
 def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
     """A hit on each line of each run of twelve or more words of one list (only lines in `wanted`)."""
     hits: list[Hit] = []
+    if sum(len(_WORD.findall(line)) for line in lines) < MIN_WORDS:
+        return hits  # no phrase fits (a file name, a short note): the word lists are not even read
     for run in _runs(lines):
         if not _counts(lines, run):
             continue

@@ -121,3 +121,41 @@ def test_the_label_trie_matches_what_the_list_of_words_matches(words: set[str], 
     a = re.compile(f"(?:{plain})(?![a-z])", re.IGNORECASE)
     b = re.compile(f"(?:{alternation(words)})(?![a-z])", re.IGNORECASE)
     assert [m.span() for m in a.finditer(text)] == [m.span() for m in b.finditer(text)]
+
+
+def test_the_cheap_test_for_a_label_in_a_file_name_lets_every_label_through() -> None:
+    """`value_in_name` builds every language's label patterns only for a name holding a label's
+    first letters; whatever a label looks like in a name (capitals, hyphens, no spaces, a Turkish
+    dotted capital), the patterns' own search must never find one the cheap test turned away."""
+    import re
+
+    from memgit.lint import labelled
+
+    seen = 0
+    for word in labelled.label_words():
+        for form in {word, word.upper(), word.title(), word.replace(" ", "-"), word.replace(" ", "")}:
+            name = re.sub(r"[-_.+]+", " ", f"{form}-Qm7vR2xk9")
+            if labelled.any_label().search(name) is None:
+                continue
+            seen += 1
+            assert labelled.has_label_stem(name), form
+    assert seen > 1000
+
+
+def test_a_plain_word_or_a_date_as_a_file_name_is_one_the_rules_never_flag() -> None:
+    """`name_secret` skips a name of one plain word or a day's date without reading it: the rules,
+    asked, find nothing in any such name (2,048 English words, a year of dates)."""
+    from datetime import date, timedelta
+
+    from mnemonic import Mnemonic
+
+    from memgit.lint.labelled import has_label_stem, value_in_name
+    from memgit.lint.secrets import _PLAIN_NAME, find_secrets, name_secret
+
+    words = [w for w in Mnemonic("english").wordlist if len(w) >= 6]
+    days = [(date(2026, 1, 1) + timedelta(days=n)).isoformat() for n in range(365)]
+    skipped = [name for name in words + days if _PLAIN_NAME.fullmatch(name) and not has_label_stem(name)]
+    assert len(skipped) > 500
+    for name in skipped:
+        assert value_in_name(name) is None and find_secrets([name]) == [], name
+        assert name_secret(f"memory/{name}.md") is None
