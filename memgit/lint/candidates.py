@@ -57,7 +57,12 @@ def name_stems() -> tuple[str, ...]:
     from memgit.lint.labelled import label_words
 
     stems = {word.lower()[:4] for word in (*label_words(), *name_words()) if word}
-    return tuple(sorted(s for s in stems if not any(o != s and o in s for o in stems)))
+    # A stem that holds another is redundant; a stem has at most ten shorter parts to look up.
+    return tuple(sorted(s for s in stems if not any(part in stems for part in _shorter_parts(s))))
+
+
+def _shorter_parts(stem: str) -> set[str]:
+    return {stem[i:j] for i in range(len(stem)) for j in range(i + 1, len(stem) + 1)} - {stem}
 
 
 # A labelled value or an identifier holds a digit or follows ":" or "=" (`labelled.find_value`).

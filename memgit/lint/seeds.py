@@ -50,7 +50,7 @@ def _vocabulary() -> dict[str, int]:
     vocabulary: dict[str, int] = {}
     for bit, language in enumerate(sorted(Mnemonic.list_languages())):
         for word in Mnemonic(language).wordlist:
-            for form in {_fold(word), _plain(word)}:
+            for form in {word.lower()} if word.isascii() else {_fold(word), _plain(word)}:
                 vocabulary[form] = vocabulary.get(form, 0) | (1 << bit)
     return vocabulary
 
