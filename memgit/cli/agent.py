@@ -258,7 +258,15 @@ def capture_command(
         raise MemgitError("--session is empty: give the session an id, or leave the option out")
     now = _now()
     ws = _workspace(directory, writes="`memgit capture`")
-    result = capture_transcript(ws, transcript, fmt=fmt, session=session, now=now, subagents=subagents)
+    from memgit.cli.output import Progress
+
+    progress = Progress("capture: turns read for secrets, then stored")
+    try:
+        result = capture_transcript(
+            ws, transcript, fmt=fmt, session=session, now=now, subagents=subagents, progress=progress
+        )
+    finally:
+        progress.finish()
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return

@@ -18,7 +18,7 @@ the person's word that it is no secret.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memgit.lint.candidates import text_candidates
@@ -176,11 +176,13 @@ def conversation_secrets(
     entropy_threshold: float = 3.5,
     severities: Mapping[str, str] | None = None,
     scanned: Sequence[Mapping[str, str] | None] | None = None,
+    on_turn: Callable[[int], None] | None = None,
 ) -> ConversationSecrets:
     """The secrets of a conversation (`turns`: (role, text), oldest first): what the conversation's
     rules find across its turns, and what every rule finds in each turn's own text. `scanned`: per
     turn, what an earlier call found in it (None: not scanned yet), so that a session captured
     again reads only its new turns (with the turns just before them as their context).
+    `on_turn(n)`: after the n-th turn read.
 
     A turn that repeats a secret far from where it was given ("Jonas gets in with 7-4-0-9", twenty
     turns after the code was the answer to a question) has no label or question beside it, and no
@@ -196,7 +198,7 @@ def conversation_secrets(
     if todo:
         start = max(0, todo[0] - CONTEXT_TURNS)
         asked = values_by_turn(list(turns[start:])) if len(turns) - start > 1 else [{}]
-        for index in todo:
+        for done, index in enumerate(todo, start=1):
             found = dict(asked[index - start])
             text = turns[index][1]
             lines = [part[:-1] if part.endswith("\r") else part for part in text.split("\n")]  # as redact_text reads it
@@ -206,6 +208,8 @@ def conversation_secrets(
                     found.setdefault(hit.value, hit.code)
             by_turn[index] = found
             clean[index] = not hits and not found
+            if on_turn is not None:
+                on_turn(done)
     everywhere: dict[str, str] = {}
     for values in by_turn:
         for value, code in values.items():

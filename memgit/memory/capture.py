@@ -30,7 +30,7 @@ import os
 import re
 import stat
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -296,11 +296,14 @@ def capture_transcript(
     index_lock_timeout: float | None = None,
     reason: str | None = None,
     subagents: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CaptureResult:
     """Append the transcript's new turns to its session file, commit that file, index it.
     `reason` (the host's hook event, say) ends the commit message, so history says what captured.
     Sub-agent threads stay out unless `subagents` asks for them (Claude Code's, kept beside the
-    transcript in `<session>/subagents/*.jsonl`: their turns follow the main thread's)."""
+    transcript in `<session>/subagents/*.jsonl`: their turns follow the main thread's).
+    `progress(done, total)`: each turn read for the session's secrets, then each turn stored (a
+    long session is seconds of work; the command shows it, a host's hook does not)."""
     from memgit.lint.files import output_settings
 
     ws.config.require_readable("capturing a session")  # its redaction and file size are settings
@@ -319,7 +322,7 @@ def capture_transcript(
     _refuse_now(ws)
     if not ws.config.memory.sessions:
         result.notices.append("[memory] sessions = false in memgit.toml: the session file is committed, not indexed")
-    _commit_and_write(ws, parsed.turns, result, settings, now, commit_lock_timeout, reason)
+    _commit_and_write(ws, parsed.turns, result, settings, now, commit_lock_timeout, reason, progress)
     if index and result.commit:
         _index(ws, result, index_lock_timeout)
     return result
@@ -365,6 +368,7 @@ def _commit_and_write(
     now: datetime,
     lock_timeout: float | None,
     reason: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> None:
     from memgit.memory.append import COMMIT_LOCK_TIMEOUT_SECONDS, append_lock
 
@@ -395,12 +399,14 @@ def _commit_and_write(
         lines: list[str] = []
         fired: Counter[str] = Counter()
         position = {id(turn): at for at, turn in enumerate(turns)}
-        conversation = _conversation_secrets(ws, result.session, turns, settings)
-        for turn in new:
+        conversation, read = _conversation_secrets(ws, result.session, turns, settings, progress, len(new))
+        for done, turn in enumerate(new, start=read + 1):
             at = position[id(turn)]
             line, codes = render_turn(turn, settings, conversation.for_turn(at), clean=conversation.clean[at])
             lines.append(line)
             fired.update(codes)
+            if progress is not None:
+                progress(done, read + len(new))
         result.redacted = dict(sorted(fired.items()))
         written = _write_parts(folder, first, current, lines, settings.max_file_bytes, result)
         message = f"sessions: capture {capture_count(new)} of session {result.session}"
@@ -416,24 +422,32 @@ SESSION_SECRETS_DIR = "session-secrets"
 
 
 def _conversation_secrets(
-    ws: Workspace, session: str, turns: list[Turn], settings: LintSettings
-) -> ConversationSecrets:
+    ws: Workspace,
+    session: str,
+    turns: list[Turn],
+    settings: LintSettings,
+    progress: Callable[[int, int], None] | None = None,
+    then: int = 0,
+) -> tuple[ConversationSecrets, int]:
     """The session's secrets (`redact.conversation_secrets`), reading only the turns no capture of
-    it has read before."""
+    it has read before; and how many it read. `progress` counts them, out of those and the `then`
+    steps that follow."""
     name = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:24] + ".json"
     path = ws.data_dir / SESSION_SECRETS_DIR / name
     cached = load_values(path, settings)
     scanned = [dict((v, c) for v, c in cached[t.key]) if t.key in cached else None for t in turns]
+    unread = sum(1 for values in scanned if values is None)
     found = conversation_secrets(
         [(t.role, t.text) for t in turns],
         entropy_threshold=settings.entropy_threshold,
         severities=settings.severities,
         scanned=scanned,
+        on_turn=None if progress is None else (lambda done: progress(done, unread + then)),
     )
-    if any(values is None for values in scanned):
+    if unread:
         kept = {t.key: sorted([v, c] for v, c in found.by_turn[i].items()) for i, t in enumerate(turns)}
         save_values(path, settings, kept)
-    return found
+    return found, unread
 
 
 def _names(folder: Path) -> list[str]:

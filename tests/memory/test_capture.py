@@ -514,3 +514,21 @@ def test_a_turn_no_rule_hit_is_stored_as_its_full_redaction_would_store_it() -> 
     # a turn the reading found clean still hides a value known from elsewhere in the workspace
     stored = render_turn(Turn("user", texts[-1], "k"), settings, {}, clean=True)[0]
     assert "Lachs-Ufer-2231" not in stored and "[redacted: S117]" in stored
+
+
+def test_a_capture_shows_its_progress_off_a_terminal_and_keeps_its_json_whole(hooked: Path, tmp_path: Path) -> None:
+    chat = [{"role": "user", "content": f"Step {n}: the heron crates go to bay {n % 5}."} for n in range(40)]
+    transcript = write(tmp_path / "steps.json", json.dumps(chat))
+    env = {**NOW, "MEMGIT_PROGRESS_EVERY": "0"}  # a line at every step, as a pipe reads it
+    proc = memgit(
+        hooked, "capture", "--transcript", str(transcript), "--format", "openai", "--session", "s", "--json", env=env
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["added"] == 40  # stdout is the document alone
+    counts = [
+        line.split(":")[-1].split()[0] for line in proc.stderr.splitlines() if line.startswith("memgit: capture:")
+    ]
+    done = [int(c.split("/")[0]) for c in counts]
+    assert done == sorted(done) and counts[-1] == "80/80"  # 40 turns read for secrets, then 40 stored
+    quiet = memgit(hooked, "capture", "--transcript", str(transcript), "--session", "s", env=NOW)
+    assert quiet.returncode == 0 and quiet.stderr == ""  # nothing new: nothing to show
