@@ -430,45 +430,10 @@ def _unseparated(line: str, start: int, kind: str) -> str | None:
     return None
 
 
-def value_in_name(name: str) -> tuple[str, str] | None:
-    """(kind, value) of a secret written into a file or folder name after its label
-    ("tresor-code-8642", "airbnb-wifi-Lagune93kx", "nas_admin_pw_Xk29mq2"): a name has no colon,
-    so any word of the name after a label that has the label's value shape counts; the value as
-    written in the name."""
-    spaced = re.sub(r"[-_.+]+", " ", name)
-    if not has_label_stem(spaced):
-        return None  # no label's first letters: no label (its patterns, every language's, stay unbuilt)
-    kinds_of = _kinds_of()
-    for label in any_label().finditer(spaced):
-        word = re.sub(r"[ \t-]", " ", label.group("label").casefold())
-        kinds = kinds_of.get(word) or _guess_kinds(word)
-        for token in spaced[label.end() :].split()[:3]:
-            if token not in name or label_kind(token) is not None or _YEARISH.match(token):
-                continue
-            for kind in kinds:
-                shaped = kind not in ("password", "key") or password_shaped(token)
-                if shaped and value_kind_ok(kind, token, strong=True, alone=True):
-                    if kind in ("password", "key") and not strong_password_shape(token):
-                        continue
-                    return kind, token
-    return None
-
-
-_SPACING = re.compile(r"[\s-]+")
-
-
-@cache
-def _label_stems() -> tuple[str, ...]:
-    """The first three letters of every label word, spaces and hyphens left out and case-folded: a
-    name holding none of them holds no label, however it spaces one ("pin-code", "pincode")."""
-    return tuple(sorted({_SPACING.sub("", word.casefold())[:3] for word in _kinds_of()} - {""}))
-
-
-def has_label_stem(text: str) -> bool:
-    """Whether `text` holds the first letters of a label of any language, however it spaces or
-    capitalises it: without them no label pattern can match it."""
-    squeezed = _SPACING.sub("", re.sub(r"[-_.+]+", " ", text).replace("\u0130", "i").casefold())
-    return any(stem in squeezed for stem in _label_stems())
+def kinds_of_label(label: str) -> tuple[str, ...]:
+    """The kinds (password, code, key …) of a label as `any_label` matched it, in any spacing."""
+    word = re.sub(r"[ \t-]", " ", label.casefold())
+    return _kinds_of().get(word) or _guess_kinds(word)
 
 
 def _guess_kinds(word: str) -> tuple[str, ...]:

@@ -460,7 +460,8 @@ def name_secret(path: str) -> Hit | None:
     each name as a line (also with `_` read as a space), and a Wi-Fi word beside a
     password-shaped word counts too ("wlan Gartenhaus Kirschbaum-4471.md").
     """
-    from memgit.lint.labelled import has_label_stem, password_shaped, value_in_name
+    from memgit.lint.labelled import password_shaped
+    from memgit.lint.name_labels import has_label_stem, value_in_name
 
     parts = path.split("/")
     names = [*parts[:-1], parts[-1].rsplit(".", 1)[0] if "." in parts[-1].lstrip(".") else parts[-1]]

@@ -129,7 +129,7 @@ def test_the_cheap_test_for_a_label_in_a_file_name_lets_every_label_through() ->
     dotted capital), the patterns' own search must never find one the cheap test turned away."""
     import re
 
-    from memgit.lint import labelled
+    from memgit.lint import labelled, name_labels
 
     seen = 0
     for word in labelled.label_words():
@@ -138,7 +138,7 @@ def test_the_cheap_test_for_a_label_in_a_file_name_lets_every_label_through() ->
             if labelled.any_label().search(name) is None:
                 continue
             seen += 1
-            assert labelled.has_label_stem(name), form
+            assert name_labels.has_label_stem(name), form
     assert seen > 1000
 
 
@@ -149,7 +149,7 @@ def test_a_plain_word_or_a_date_as_a_file_name_is_one_the_rules_never_flag() -> 
 
     from mnemonic import Mnemonic
 
-    from memgit.lint.labelled import has_label_stem, value_in_name
+    from memgit.lint.name_labels import has_label_stem, value_in_name
     from memgit.lint.secrets import _PLAIN_NAME, find_secrets, name_secret
 
     words = [w for w in Mnemonic("english").wordlist if len(w) >= 6]
