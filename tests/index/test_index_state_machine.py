@@ -4,6 +4,7 @@ must equal a full rebuild (`verify_index`) and hold exactly HEAD's memory files.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -71,13 +72,20 @@ class IndexMachine(RuleBasedStateMachine):
         super().__init__()
         self.root = Path(tempfile.mkdtemp(prefix="memgit-sm-")) / "ws"
         self.root.mkdir()
+        self.clock = 0
         self.git("init", "-q", "-b", "main")
         self.branches = ["main"]
         self.ws: Workspace | None = None
 
     # -- plumbing ------------------------------------------------------------------------------
     def git(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True)
+        # Each git command a second of its own: commit ids follow from the steps alone, never from
+        # the wall clock (two equal commits made in one second are one object), so hypothesis,
+        # replaying a case, draws from the same lists of commits.
+        self.clock += 1
+        when = f"{1_700_000_000 + self.clock} +0000"
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        proc = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True, env=env)
         if check and proc.returncode != 0:
             raise AssertionError(f"git {' '.join(args)}: {proc.stderr}{proc.stdout}")
         return proc
