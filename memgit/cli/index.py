@@ -240,14 +240,26 @@ def _background_work(ws: Any) -> None:
     _fill_in_background(ws, started)
 
 
+#: The lock one background scan holds: every memory commit's hook starts one while the clone is
+#: not scanned yet, and on a large workspace (a scan of tens of seconds) the commits of that time
+#: started a dozen, each scanning the same files at once.
+SCAN_LOCK = "secrets-scan.lock"
+
+
 def _warm_known_secrets(ws: Any) -> None:
     import time
 
+    from memgit.core.locks import LockBusy, exclusive
     from memgit.lint.files import output_settings
 
+    lock = ws.data_dir / "locks" / SCAN_LOCK
     began = time.monotonic()
     try:
-        values = len(output_settings(ws).known)
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        with exclusive(lock, 0, 0.05):
+            values = len(output_settings(ws).known)
+    except LockBusy:
+        return  # another background scan is at it; what it misses, the next command scans
     except Exception as exc:  # a detached process: one line in its log; the next command scans
         _log("scan", f"stopped ({type(exc).__name__}: {exc})")
         return

@@ -255,3 +255,27 @@ def test_a_conversation_read_again_reads_only_its_new_turns_with_their_context()
     # what a turn was found to hold is taken as it was kept: a turn read before is not read again
     kept = conversation_secrets(said, scanned=[{}, {}, {}, {}])
     assert kept.everywhere == {}
+
+
+def test_one_background_scan_at_a_time(workspace: Path) -> None:
+    """Each memory commit's hook starts a scan while the clone has none; on a large workspace the
+    commits made meanwhile started a dozen at once. A scan starting while another runs leaves it
+    the work: nothing scanned, nothing logged, the cache untouched; once alone it scans."""
+    from memgit.cli.index import SCAN_LOCK
+    from memgit.core.locks import exclusive
+
+    write(workspace / "MEMORY.md", f"# Memory\n\n## Cabin\n\n- Cabin Wi-Fi password: {VALUE}\n")
+    commit_all(workspace, "cabin")
+    data = workspace / ".git" / "memgit"
+    (data / "locks").mkdir(parents=True, exist_ok=True)
+    env = {**BM25, "MEMGIT_BACKGROUND_FILL": "1"}
+    with exclusive(data / "locks" / SCAN_LOCK, 5, 0.05):  # another scan runs
+        busy = memgit(workspace, "index", "--fill-in-background", env=env)
+    assert busy.returncode == 0, busy.stderr
+    assert not (data / "secret-values.json").exists()
+    assert "memgit scan:" not in busy.stdout + busy.stderr  # its log line (the detached run's log file)
+    alone = memgit(workspace, "index", "--fill-in-background", env=env)
+    assert alone.returncode == 0, alone.stderr
+    assert "memgit scan:" in alone.stdout + alone.stderr
+    cache = json.loads((data / "secret-values.json").read_text())
+    assert any(value == VALUE for pairs in cache["blobs"].values() for value, _ in pairs)
