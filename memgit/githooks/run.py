@@ -183,8 +183,8 @@ def start_background_work(ws: Any, *, fill: bool, scan: bool = False) -> int | N
     files for secrets when this clone has none under this version (`memgit.lint.known.warmed`),
     which the first command that prints memory would otherwise make its user wait for, or when
     `scan` asks for the new text of a large commit to be scanned.
-    `MEMGIT_BACKGROUND_FILL=0` turns it off. It takes the fill lock and exits at once when another
-    fill runs."""
+    `MEMGIT_BACKGROUND_FILL=0` turns it off. Its scan and its fill each take a lock and are
+    skipped at once when another background run holds it."""
     import importlib.util
     import subprocess
 

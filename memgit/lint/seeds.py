@@ -67,7 +67,7 @@ def _plain(word: str) -> str:
 def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
     """A hit on each line of each run of twelve or more words of one list (only lines in `wanted`)."""
     hits: list[Hit] = []
-    if sum(len(_WORD.findall(line)) for line in lines) < MIN_WORDS:
+    if not _enough_words(lines):
         return hits  # no phrase fits (a file name, a short note): the word lists are not even read
     for run in _runs(lines):
         if not _counts(lines, run):
@@ -81,6 +81,17 @@ def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
                 message = f"a wallet seed phrase ({len(run)} words of a BIP-39 list); move it to a safe place"
                 hits.append(Hit(index, CODE, message, lines[index][start:end]))
     return hits
+
+
+def _enough_words(lines: list[str]) -> bool:
+    """Whether `lines` hold `MIN_WORDS` words at all (counting stops there: a long file pays for
+    its first lines only)."""
+    count = 0
+    for line in lines:
+        count += len(_WORD.findall(line))
+        if count >= MIN_WORDS:
+            return True
+    return False
 
 
 Word = tuple[int, int, int]  # (line index, start, end)
