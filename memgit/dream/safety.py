@@ -10,16 +10,64 @@ candidate (`junk: S104`), and any text shown anyway (an explanation, a report li
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import replace
+from typing import TypeVar
 
 from memgit.dream.entries import EntryRecord
 from memgit.dream.model import Action
 from memgit.lint.redact import placeholder, redact_lines, redact_text, secret_code
 from memgit.lint.rules import OFF, LintSettings, is_allowed, scan_injection
 
+T = TypeVar("T")
+
+
+class _Memo(OrderedDict[Hashable, object]):
+    """The last `size` answers, keyed by the question and the settings' key (LintSettings holds
+    mappings, so it is no key itself)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get_or(self, key: Hashable, make: Callable[[], T]) -> T:
+        if key in self:
+            self.move_to_end(key)
+            return self[key]  # type: ignore[return-value]
+        value = self[key] = make()
+        if len(self) > self.size:
+            self.popitem(last=False)
+        return value
+
+
+_LINES: _Memo = _Memo(4096)
+_FILES: _Memo = _Memo(256)
+_FLAGS: _Memo = _Memo(256)
+_LAST_KEY: list[tuple[LintSettings, Hashable]] = []
+
+
+def _key(settings: LintSettings) -> Hashable:
+    """What of `settings` a line's verdict depends on, as a key: one dream asks of a file in four
+    phases (light, its tags, the concept map, the timeline) and of a line again after its rewrite,
+    and a file's lint is most of a night's CPU. The last settings' key is kept (a run has one)."""
+    if _LAST_KEY and _LAST_KEY[0][0] is settings:
+        return _LAST_KEY[0][1]
+    key = (
+        settings.entropy_threshold,
+        frozenset(settings.severities.items()),
+        frozenset(settings.known.items()),
+    )
+    _LAST_KEY[:] = [(settings, key)]
+    return key
+
 
 def flagged(text: str, settings: LintSettings) -> str | None:
     """The first rule (secret, then prompt injection) that flags a line of `text`, or None."""
+    return _LINES.get_or((text, _key(settings)), lambda: _flagged(text, settings))
+
+
+def _flagged(text: str, settings: LintSettings) -> str | None:
     for line in text.splitlines() or [text]:
         code = secret_code(
             line, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
@@ -35,9 +83,32 @@ def flagged(text: str, settings: LintSettings) -> str | None:
 def flagged_lines(lines: list[str], settings: LintSettings) -> dict[int, str]:
     """1-based line number -> rule, for every line of a file the lint's rules cover: a private
     key's body lines go with their BEGIN line (alone, a base64 line flags nothing)."""
-    redacted, _found = redact_lines(
-        lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
-    )
+    key = (tuple(lines), _key(settings))
+    return dict(_FLAGS.get_or(key, lambda: _flagged_lines(key[0], _redacted(key, settings), settings)))
+
+
+def redacted_lines(lines: list[str], settings: LintSettings) -> list[str]:
+    """A file's lines with their secrets redacted as the whole file reads (a number in a table
+    column the row alone does not name), for what a report shows of a flagged line."""
+    return list(_redacted((tuple(lines), _key(settings)), settings))
+
+
+def _redacted(key: tuple[tuple[str, ...], Hashable], settings: LintSettings) -> tuple[str, ...]:
+    def run() -> tuple[str, ...]:
+        redacted, _found = redact_lines(
+            list(key[0]),
+            entropy_threshold=settings.entropy_threshold,
+            severities=settings.severities,
+            known=settings.known,
+        )
+        return tuple(redacted)
+
+    return _FILES.get_or(key, run)
+
+
+def _flagged_lines(
+    lines: tuple[str, ...], redacted: tuple[str, ...], settings: LintSettings
+) -> tuple[tuple[int, str], ...]:
     out: dict[int, str] = {}
     code = ""
     for number, (old, new) in enumerate(zip(lines, redacted, strict=True), 1):
@@ -49,15 +120,7 @@ def flagged_lines(lines: list[str], settings: LintSettings) -> dict[int, str]:
             if settings.severity(rule) != OFF and not is_allowed(old, rule):
                 out[number] = rule
                 break
-    return out
-
-
-def redacted_lines(lines: list[str], settings: LintSettings) -> list[str]:
-    """A file's lines with their secrets redacted as the whole file reads (a number in a table
-    column the row alone does not name), for what a report shows of a flagged line."""
-    return redact_lines(
-        lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
-    )[0]
+    return tuple(out.items())
 
 
 def shown(text: str, settings: LintSettings) -> str:

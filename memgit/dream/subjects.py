@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memgit.core.text import STOP_WORDS
 from memgit.dream.concepts import FILLER, NOT_CONCEPTS, plain
@@ -71,8 +72,10 @@ def stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=8192)
 def subject_of(text: str) -> Subject:
-    """The names and key words of a fact (its values left out)."""
+    """The names and key words of a fact (its values left out). Cached: the version and subject
+    judges ask of every pair of a night's lines, so of each line many times."""
     body = plain(text)
     names: set[str] = set()
     said = _SPEAKER_SAID.match(body)

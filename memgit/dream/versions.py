@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memgit.dream.keys import key_of, one_subject, same_label
 from memgit.dream.subjects import stem, subject_of, values_of
@@ -111,8 +112,9 @@ class VersionThresholds:
 TERM_THRESHOLDS = VersionThresholds(update=0.6, update_with_change=0.35, owner_change=0.3, conflict=0.3)
 
 
+@lru_cache(maxsize=8192)
 def slots_of(text: str) -> frozenset[str]:
-    """The kinds of value a fact gives (see the module's docstring)."""
+    """The kinds of value a fact gives (see the module's docstring); cached, as `subject_of` is."""
     return frozenset(kind for kind, pattern in _SLOTS if pattern.search(text))
 
 
@@ -147,6 +149,7 @@ def values(text: str) -> frozenset[str]:
     return frozenset(values_of(text) | found | subject_of(text).names)
 
 
+@lru_cache(maxsize=8192)
 def _head_topic(text: str) -> frozenset[str]:
     """The sentence subject's words that are no name: "planning" of "Weekly planning is …"; nothing
     of "Grandpa Walter is …" (a person is not what changed)."""

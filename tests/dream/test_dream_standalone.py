@@ -245,3 +245,23 @@ def test_attachment_captions_are_no_part_of_an_entry() -> None:
     )
     alone = "- **Melanie**: [image: a photo of a fire pit]"
     assert standalone(alone, lines=[alone], start=1, day=WEDNESDAY, today=WEDNESDAY).reason == CHATTER
+
+
+def test_what_dreaming_remembers_of_a_files_lint_follows_the_settings() -> None:
+    """One dream lints a file once however many phases ask; an answer given under one set of known
+    values is never reused under another."""
+    from memgit.dream.safety import flagged_lines, redacted_lines
+    from memgit.lint.rules import LintSettings
+
+    lines = ["# Shed", "", "- the shed opens with marigold-lane"]
+    plain = LintSettings()
+    assert flagged_lines(lines, plain) == {} and flagged(lines[2], plain) is None
+    knowing = LintSettings(known={"marigold-lane": "S117"})
+    assert flagged_lines(lines, knowing) == {3: "S117"}
+    assert flagged(lines[2], knowing) == "S117"
+    assert "marigold-lane" not in redacted_lines(lines, knowing)[2]
+    assert flagged_lines(lines, LintSettings()) == {}  # the first answer still holds for its settings
+    assert flagged_lines(lines, LintSettings(known={"tulip-lane": "S117"})) == {}  # another workspace's values
+    again = flagged_lines(lines, knowing)
+    again[1] = "changed by a caller"
+    assert flagged_lines(lines, knowing) == {3: "S117"}  # a caller's copy, not the remembered answer
