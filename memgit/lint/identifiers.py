@@ -61,21 +61,21 @@ NAMES = (
     "|identifikationsnummer|krankenversichertennummer|ausweisnummer|personalausweis|personalausweisnummer"
     "|registre national|numéro national|numero national|rijksregisternummer|rijksregister"
     "|número de identificação|numero de identificacao|cartão de cidadão|cartao de cidadao|cartão do cidadão"
-    "|bilhete de identidade|número de utente|numero de utente|documento de identidad|documento nacional de identidad"
-    "|dowód osobisty|dowodu osobistego|numer dowodu|nr dowodu|carta d'identità|carta di identità|carta d'identita"
+    "|bilhete de identidade|número de utente|numero de utente|nº de utente|n.º de utente|utente sns|documento de identidad|documento nacional de identidad"
+    "|dowód|dowód osobisty|dowodu osobistego|numer dowodu|nr dowodu|carta d'identità|carta di identità|carta d'identita"
     "|identiteitskaart|identiteitsbewijs|carte d'identité|carte d'identite|pièce d'identité|piece d'identite"
     "|kimlik kartı|nüfus cüzdanı|pasaport|passaporte|número do passaporte|номер паспорта"
     # a bank account's number as more languages name it
     # (each name's first four letters are searched for in every line: none may be a common start,
     # as "so t…" or "bank" would be)
     "|tilinumero|hesap no|hesap numarası|nomor rekening|số tài khoản|номер счёта"
-    "|номер счета|расчётный счёт|расчетный счет|номер рахунку|číslo účtu|cislo uctu|számlaszám|număr de cont"
+    "|номер счета|расчётный счёт|расчетный счет|номер рахунку|číslo účtu|cislo uctu|účet|účtu|számlaszám|număr de cont"
     "|αριθμός λογαριασμού|pankkitili"
 )
 ACRONYMS = (
     "SSN|BSN|NIR|DNI|NIE|NIF|CPF|CURP|RUT|PESEL|AHV|TIN|ITIN|ATIN|TFN|BSB|BLZ"
     "|CBU|CPR|EGN|OIB|CNP|NRIC|NIK|KTP|CNIC|AMKA|RČ|SIN|NHS|UPN|UTR|CCCD|CMND|NPWP|TCKN|VNR|SVNR|NISS"
-    "|CUIL|CUIT|CNH|CNS|RG|RUC|NSS|PPSN"
+    "|CUIL|CUIT|CNH|CNS|RG|RUC|NSS|PPSN|PAN"
 )
 _SCRIPT_NAMES = (
     "身份证|身分證|マイナンバー|個人番号|住民票コード|免許証番号|運転免許証|被保険者番号|保険証番号|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"

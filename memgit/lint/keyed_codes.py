@@ -23,6 +23,7 @@ GATE_STEMS = (
     " puerta portón candado porta portão cadeado cofre cancello lucchetto cassaforte deur poort hek slot kluis"
     " interfone interphone citofono domofon kłódk sejf zamek armário armario casier spind schließfach entsperr"
     " déverrouill désarm desbloque desarm destrava rozbroj odblokow ontgrendel sblocc disattiv"
+    " bram furtk drzwi wejści vchod brán dveř"
 ).split()
 
 # Something a keyed code opens, in the languages of the labels' place words.
@@ -32,6 +33,7 @@ _THING = (
     r"|coffre|puerta|portón|candado|caja fuerte|porta|portão|cadeado|cofre|cancello|lucchetto|cassaforte"
     r"|deur|poort|hek|slot|kluis|interfone|interphone|citofono|gegensprechanlage|domofon|kłódk\w*|sejf\w*|zamek"
     r"|armário|armario|casier|spind|schließfach"
+    r"|bram[aey]|furtk\w*|drzwi|wejści\w*|vchod\w*|brán[auěy]?|dveř\w*"
 )
 # A verb that says a code was keyed in; the first group takes a code only, the second needs the thing.
 _ONLY_A_CODE = (

@@ -23,7 +23,7 @@ from functools import cache
 from memgit.lint.labels import LANGUAGES, Labels
 from memgit.lint.normalize import escaped
 from memgit.lint.placeholders import is_placeholder
-from memgit.lint.shapes import UNSPACED_SCRIPT, not_a_secret_code
+from memgit.lint.shapes import UNSPACED_SCRIPT, generated_code, not_a_secret_code
 from memgit.lint.trie import alternation
 
 CODE = "S117"
@@ -300,7 +300,11 @@ def passwords_near_label(line: str) -> list[str]:
         for token in _NEAR_TOKEN.finditer(line, label.end()):
             if token.start() > label.end() + NEAR_CHARS:
                 break
-            right_after = not line[label.end() : token.start()].strip(" \t:：=")
+            # Right after the label, or ending the line: the sentence leads up to it ("كلمة المرور
+            # لمجلد Dropbox المشترك Jumeirah_Vox_2026"), as "is" would.
+            right_after = not line[label.end() : token.start()].strip(" \t:：=") or not line[token.end() :].strip(
+                " \t.!)»”\"'*_`"
+            )
             value = password_word(token.group(0), right_after=right_after)
             if value is not None and value not in out:
                 out.append(value)
@@ -579,6 +583,8 @@ def _classes(value: str) -> int:
 
 
 def _code_ok(value: str, before: str) -> bool:
+    if generated_code(value):
+        return True  # a recovery code of sixteen and more ("zml7ixszt…"), past the short codes' shapes
     bare = re.sub(r"[^0-9A-Za-z]", "", value)
     if not _CODE_SHAPE.match(value) or (bare.isdigit() and bare in _SEQUENCE) or len(set(bare)) < 2:
         return False

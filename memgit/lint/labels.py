@@ -64,7 +64,7 @@ LANGUAGES: dict[str, Labels] = {
         _w("passwort|kennwort|passwörter|zugangspasswort|geheimzahl|pin|pin-code|pincode|losung"),
         _w(
             "zugangscode|türcode|haustürcode|tor-code|torcode|alarmcode|alarmanlage code|tresorcode|safe-code"
-            "|safecode|zahlenkombination|kombination|schlüsselkasten-code|wiederherstellungscodes|wiederherstellungscode"
+            "|safecode|schließfach-code|schließfachcode|schliessfach-code|schliessfachcode|zahlenkombination|kombination|schlüsselkasten-code|wiederherstellungscodes|wiederherstellungscode"
             "|sicherheitscode|bestätigungscode|einmalcode|backup-codes|code"
         ),
         _w(
@@ -153,7 +153,7 @@ LANGUAGES: dict[str, Labels] = {
     ),
     "uk": Labels(
         _w("пароль|паролі|пін-код|пін"),
-        _w("код доступу|код від дверей|код домофона|код сигналізації|код сейфа|коди відновлення|код"),
+        _w("код доступу|код від дверей|код домофона|код сигналізації|код сейфа|коди відновлення|код відновлення|код"),
         _w("ключ мережі|ключ"),
         _w("це|—|був"),
     ),
@@ -168,7 +168,7 @@ LANGUAGES: dict[str, Labels] = {
     ),
     "ar": Labels(
         _w("كلمة المرور|كلمة السر|كلمه السر|الرقم السري|رمز المرور|كلمة مرور"),
-        _w("رمز الدخول|رمز الباب|رمز الإنذار|رمز الخزنة|رموز الاسترداد|رمز التحقق|الرمز|رمز|كود"),
+        _w("رمز الدخول|رمز دخول|رمز الباب|رمز الإنذار|رمز الخزنة|رموز الاسترداد|رمز التحقق|الرمز|رمز|كود"),
         _w("مفتاح الشبكة|مفتاح"),
         _w("هي|هو"),
     ),
@@ -186,7 +186,7 @@ LANGUAGES: dict[str, Labels] = {
     ),
     "hi": Labels(
         _w("पासवर्ड|कूटशब्द|पिन|गुप्त कोड"),
-        _w("एक्सेस कोड|दरवाज़े का कोड|दरवाजे का कोड|अलार्म कोड|तिजोरी का कोड|रिकवरी कोड|सत्यापन कोड|कोड"),
+        _w("पासकोड|एक्सेस कोड|दरवाज़े का कोड|दरवाजे का कोड|अलार्म कोड|तिजोरी का कोड|रिकवरी कोड|सत्यापन कोड|कोड"),
         _w("कुंजी|की"),
         _w("है|था"),
     ),

@@ -116,14 +116,16 @@ def _cells(row: str) -> list[str]:
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
 
 
+#: A table: its header's cells, then each body row as (line index, cells).
+Table = tuple[list[str], list[tuple[int, list[str]]]]
+
+
 def _tables(lines: list[str]) -> list[Hit]:
+    """A table's columns and rows read alike whatever wrote it: Markdown pipes, HTML rows, or
+    delimited lines (CSV, semicolons, tabs) under a header, so a secret column is one invariant
+    and not one rule per format."""
     hits = []
-    index = 0
-    while index < len(lines) - 2:
-        if not (_TABLE_ROW.match(lines[index]) and _TABLE_RULE.match(lines[index + 1])):
-            index += 1
-            continue
-        header = _cells(lines[index])
+    for header, rows in [*_pipe_tables(lines), *_html_tables(lines), *_delimited_tables(lines)]:
         kinds: dict[int, tuple[str, bool]] = {}
         for column, cell in enumerate(header):
             kind = labelled.label_kind(cell)
@@ -131,15 +133,9 @@ def _tables(lines: list[str]) -> list[Hit]:
                 kinds[column] = (kind, False)
             elif identifiers._NAMES.search(cell) is not None and len(cell) <= 40:
                 kinds[column] = ("id", identifiers._BANK_NAMES.search(cell) is not None)
-        index += 2
-        body = index
-        while body < len(lines) and _TABLE_ROW.match(lines[body]):
-            body += 1
-        rows = [_cells(lines[i]) for i in range(index, body)]
-        country = _country_column(rows)
+        country = _country_column([cells for _index, cells in rows])
         logins = any(_LOGIN_HEADER.search(cell) for cell in header) and len(header) >= 3
-        while index < len(lines) and _TABLE_ROW.match(lines[index]):
-            cells = _cells(lines[index])
+        for index, cells in rows:
             named = _named_pair(cells)
             if named is not None:
                 hits.append(_hit(index, labelled.CODE, "a key beside its name in a table row", named))
@@ -154,8 +150,85 @@ def _tables(lines: list[str]) -> list[Hit]:
                         hits.append(_hit(index, identifiers.CODE, "an identifier in its column", found))
                 elif " " not in cell and labelled.value_kind_ok(kind, cell, strong=True, alone=True):
                     hits.append(_hit(index, labelled.CODE, f"a {kind} in its column", labelled.trim_value(cell)))
-            index += 1
     return hits
+
+
+def _pipe_tables(lines: list[str]) -> list[Table]:
+    out: list[Table] = []
+    index = 0
+    while index < len(lines) - 2:
+        if not (_TABLE_ROW.match(lines[index]) and _TABLE_RULE.match(lines[index + 1])):
+            index += 1
+            continue
+        header = _cells(lines[index])
+        index += 2
+        rows = []
+        while index < len(lines) and _TABLE_ROW.match(lines[index]):
+            rows.append((index, _cells(lines[index])))
+            index += 1
+        out.append((header, rows))
+    return out
+
+
+_HTML_ROW = re.compile(r"(?is)^\s*<tr\b[^>]*>(.*?)</tr>\s*$")
+_HTML_CELL = re.compile(r"(?is)<t([hd])\b[^>]*>(.*?)</t[hd]>")
+_HTML_BETWEEN = re.compile(r"(?i)^\s*</?(?:thead|tbody|tfoot)\b[^>]*>\s*$")
+_TAGS = re.compile(r"<[^>]{0,200}>")
+
+
+def _html_tables(lines: list[str]) -> list[Table]:
+    """Tables of `<tr>` rows written one a line: the header is the row of `<th>` cells (or the
+    first row), the rows under it its body."""
+    if not any("<tr" in line.lower() for line in lines):
+        return []
+    out: list[Table] = []
+    header: list[str] | None = None
+    rows: list[tuple[int, list[str]]] = []
+    for index, line in enumerate([*lines, ""]):
+        match = _HTML_ROW.match(line)
+        if match is None:
+            if _HTML_BETWEEN.match(line):
+                continue
+            if header is not None and rows:
+                out.append((header, rows))
+            header, rows = None, []
+            continue
+        cells = [_TAGS.sub("", cell).strip() for _kind, cell in _HTML_CELL.findall(match.group(1))]
+        if header is None:
+            header = cells
+        else:
+            rows.append((index, cells))
+    return out
+
+
+_DELIMITERS = (";", "\t", ",")
+
+
+def _delimited_tables(lines: list[str]) -> list[Table]:
+    """Delimited lines (CSV, semicolons, tabs) under a header of short names: two or more lines
+    in a row with the same number of one delimiter, the first of them naming its columns."""
+    out: list[Table] = []
+    index = 0
+    while index < len(lines) - 1:
+        header_line = lines[index]
+        delimiter = next((d for d in _DELIMITERS if header_line.count(d) >= 1), None)
+        header = [cell.strip() for cell in header_line.split(delimiter)] if delimiter else []
+        if (
+            delimiter is None
+            or header_line.lstrip().startswith(("|", "-", "*", "#", ">"))
+            or not all(0 < len(cell) <= 30 and len(cell.split()) <= 3 for cell in header)
+        ):
+            index += 1
+            continue
+        end = index + 1
+        while end < len(lines) and lines[end].strip() and lines[end].count(delimiter) == header_line.count(delimiter):
+            end += 1
+        if end > index + 1:
+            out.append(
+                (header, [(i, [cell.strip() for cell in lines[i].split(delimiter)]) for i in range(index + 1, end)])
+            )
+        index = end
+    return out
 
 
 #: A header cell naming a login (a user name, an account, an e-mail address), in the languages of
@@ -272,7 +345,9 @@ def _sections(lines: list[str]) -> list[Hit]:
         if heading is None:
             continue
         title = heading.group(1) or heading.group(2) or ""
-        if not labelled.names_a_specific_code(title) and not _names_code(title):
+        # A thing a code opens (a safe, a door): its combination may be written as "22-07-61".
+        kind = "place" if _names_code(title) else "code"
+        if kind == "code" and not labelled.names_a_specific_code(title):
             continue
         for following in range(index + 1, min(len(lines), index + 1 + SECTION_LINES)):
             text = lines[following]
@@ -282,7 +357,7 @@ def _sections(lines: list[str]) -> list[Hit]:
                 continue
             for match in _CODE_NEAR.finditer(text):
                 value = match.group(1)
-                if labelled.value_kind_ok("code", value, strong=True, alone=True, before=text[: match.start()]):
+                if labelled.value_kind_ok(kind, value, strong=True, alone=True, before=text[: match.start()]):
                     hits.append(_hit(following, labelled.CODE, "a code under its heading", value))
                     break
     return hits

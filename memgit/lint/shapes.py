@@ -558,6 +558,21 @@ def _random_token(value: str, line: str) -> bool:
     return _entropy(value) >= 3.5 and _classes(value) >= 2 and not _word_made(value)
 
 
+def generated_code(value: str) -> bool:
+    """Sixteen or more letters and digits with digits scattered through them, not hex, as random as a
+    generated code ("zml7ixszt…", a password manager's recovery code): after a code's label that is
+    the code, whatever the mix of letters and digits (a hash after "code" is hex; a name's digits
+    stand together)."""
+    return (
+        len(value) >= 16
+        and value.isascii()
+        and value.isalnum()
+        and not _is_hex(value)
+        and len(re.findall(r"\d+", value)) >= 3
+        and _entropy(value) >= 3.5
+    )
+
+
 # --- S112 a bare key alone on a line -------------------------------------------------------------
 
 _BARE = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+|>[ \t]*)?`?([A-Za-z0-9+/=_-]{30,128})`?[ \t]*$")

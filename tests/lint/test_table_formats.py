@@ -1,0 +1,85 @@
+"""A table's secret column whatever wrote the table (Markdown pipes, HTML rows, delimited lines), a
+generated recovery code after its label, and a password that ends the sentence of its label: one
+secret and its look-alikes each, through the rules every output redacts by (`find_secrets`), then
+through `memgit lint` on a real repository."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memgit.lint.secrets import find_secrets
+from tests.helpers import commit_all, memgit, write
+
+
+def values(text: str) -> list[str]:
+    return [hit.value or "" for hit in find_secrets(text.split("\n"))]
+
+
+CSV = """```csv
+city;network;password;notes
+Praha;LUCERNA-BACK;Vltava-1907x;backstage only
+Milano;Studio_Nav;mixa-bene-77;Giulia's room
+```"""
+
+HTML = """<table>
+<tr><th>Service</th><th>Login</th><th>Passwort</th></tr>
+<tr><td>Label portal</td><td>kim.w</td><td>Hangang#Night22</td></tr>
+</table>"""
+
+TABS = "Konto\tBenutzer\tKennwort\nBank\tlena.k\tSpree-Ufer_1983\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets"),
+    [
+        (CSV, ["Vltava-1907x", "mixa-bene-77"]),
+        (HTML, ["Hangang#Night22"]),
+        (TABS, ["Spree-Ufer_1983"]),
+        # A password manager's recovery code: letters and digits mixed, past a short code's shape.
+        ("- keep her recovery code: zml7ixsztivlisp9xvh50vrzuz8gi4ey", ["zml7ixsztivlisp9xvh50vrzuz8gi4ey"]),
+        ("- код відновлення zml7ixsztivlisp9xvh50vrzuz8gi4ey", ["zml7ixsztivlisp9xvh50vrzuz8gi4ey"]),
+        # The sentence of the label ends on the password.
+        ("- رانيا كتبت: كلمة المرور لمجلد Dropbox المشترك Jumeirah_Vox_2026", ["Jumeirah_Vox_2026"]),
+        # Names of identifiers and places in more languages.
+        ("- Arjun — PAN नंबर (भुगतान के लिए ज़रूरी): BQKPM4821L", ["BQKPM4821L"]),
+        ("- honorář Jakubovi na účet `2716493858/0800`", ["2716493858/0800"]),
+        ("- Zoom, मीटिंग पासकोड: 551903", ["551903"]),
+        ("- brama nie chciała puścić, wpisałem 5831 trzy razy", ["5831"]),
+    ],
+)
+def test_each_is_found(text: str, secrets: list[str]) -> None:
+    found = values(text)
+    assert all(any(secret in value for value in found) for secret in secrets), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Delimited and HTML tables with nothing secret under their headers.
+        "```csv\ncity;venue;capacity;notes\nPraha;Lucerna;2500;backstage only\nMilano;Alcatraz;3000;load-in 14:00\n```",
+        "<table>\n<tr><th>Package</th><th>Version</th><th>Licence</th></tr>\n"
+        "<tr><td>click</td><td>8.1.7</td><td>BSD-3-Clause</td></tr>\n</table>",
+        "name,password,notes\nalice,<password>,set on first login\nbob,changeme,placeholder in the template\n",
+        # A commit hash or a slug after "code".
+        "- code: 3f2a9c0d1e4b5a6c7d8e9f00a1b2c3d4 (the fix for the import)",
+        "- the source code lives in ubuntu2204jammyjellyfish now",
+        # A password's label and a file name ending the line.
+        "- the password policy is in docs/security_policy_2026.md",
+        "- PAN card copy is in the blue folder",
+    ],
+)
+def test_look_alikes_are_not(text: str) -> None:
+    assert values(text) == []
+
+
+def test_lint_names_the_secret_cells_of_a_committed_csv(workspace: Path) -> None:
+    log = "memory/2026-04-06.md"
+    write(workspace / log, "# 2026-04-06\n\n- Wi-Fi of the venues:\n\n" + CSV + "\n")
+    commit_all(workspace, "a log committed without hooks")
+    proc = memgit(workspace, "lint", "--json", log, env={"MEMGIT_EMBEDDING": "none"})
+    assert proc.returncode == 1, proc.stderr
+    assert sorted(f["line"] for f in json.loads(proc.stdout)["findings"]) == [7, 8]
+    assert "mixa-bene-77" not in proc.stdout and "Vltava-1907x" not in proc.stdout
