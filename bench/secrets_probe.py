@@ -132,8 +132,17 @@ def forms(value: str | list[str]) -> list[str]:
 
 
 def leaked(value: str | list[str], text: str) -> bool:
+    """Whether `text` still shows `value`. A short value (eight characters or fewer) counts only
+    standing alone: "0529" inside a commit id or a key is not the door code shown."""
     compact = re.sub(r"\s+", "", text)
-    return any(form in text or re.sub(r"\s+", "", form) in compact for form in forms(value))
+    for form in forms(value):
+        squeezed = re.sub(r"\s+", "", form)
+        if len(squeezed) <= 8:
+            if re.search(rf"(?<![0-9A-Za-z]){re.escape(form)}(?![0-9A-Za-z])", text):
+                return True
+        elif form in text or squeezed in compact:
+            return True
+    return False
 
 
 # --- quick: in process ---------------------------------------------------------------------------

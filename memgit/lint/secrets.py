@@ -350,10 +350,13 @@ _ROUND_OR_YEAR = re.compile(r"(?:19|20)\d\d|\d*00")
 
 def output_value(value: str) -> bool:
     """Whether a found value too short for `workspace_value` is still hidden in every output
-    wherever it stands: a code of four to eight digits (a door code told once with its label,
+    wherever it stands: a code of four to eight digits, or of capitals and digits, or digits in
+    groups (a door code told once with its label,
     then "punched 7314, all quiet" in another day's log). A reader of the site or an agent's
     context loses a number that happens to be the same; a lint report about it would be noise."""
     bare = value.strip().strip("*#")
+    if _SHORT_CODE.fullmatch(bare) is not None:
+        return len(set(re.sub(r"\W", "", bare))) >= 3  # "4B7219", a safe's "36-12-48"
     return (
         bare.isdigit()
         and 4 <= len(bare) <= 8
@@ -362,6 +365,11 @@ def output_value(value: str) -> bool:
         and bare not in "0123456789"
         and bare not in "9876543210"
     )
+
+
+#: A short code that is not digits alone: capitals and digits, three digits at least ("4B7219"),
+#: or two-digit groups as a combination is written ("36-12-48").
+_SHORT_CODE = re.compile(r"(?=[A-Z]*\d[A-Z]*\d[A-Z]*\d)(?=\d*[A-Z])[0-9A-Z]{4,8}|\d{2,3}(?:[-–.]\d{2,3}){1,3}")
 
 
 def kept_value(value: str) -> bool:

@@ -151,7 +151,27 @@ def _size(ws: Workspace, rel: str | None) -> int | None:
 
 
 def read(ws: Workspace, options: ServerOptions, uri: Any, today: date) -> dict[str, Any]:
-    """`resources/read`: one resource's text, without markers, secrets redacted."""
+    """`resources/read`: one resource's text, without markers, secrets redacted. A refusal names
+    the URI and path asked for, unless a secret is in them (a file named with a password)."""
+    try:
+        return _read(ws, options, uri, today)
+    except ParamsError as error:
+        if not isinstance(error.data, dict):
+            raise
+        raise ParamsError(error.message, {key: _shown_name(ws, value) for key, value in error.data.items()}) from None
+
+
+def _shown_name(ws: Workspace, value: Any) -> Any:
+    from memgit.lint.files import output_settings
+    from memgit.lint.redact import placeholder, secret_in_name
+
+    if not isinstance(value, str):
+        return value
+    code = secret_in_name(unquote(value), output_settings(ws).known)
+    return _redacted(ws, value) if code is None else placeholder(code)
+
+
+def _read(ws: Workspace, options: ServerOptions, uri: Any, today: date) -> dict[str, Any]:
     if not isinstance(uri, str) or not uri:
         raise ParamsError("resources/read needs params.uri, the resource's URI")
     if uri == CONTEXT_URI:

@@ -128,21 +128,26 @@ def test_every_output_hides_a_value_found_in_another_file(workspace: Path, tmp_p
         ("1234", False),  # a sequence
         ("7777", False),  # one digit
         ("12345678901", False),  # too long for a code (and distinctive already)
+        ("4B7219", True),  # capitals and digits: a keypad with letters
+        ("36-12-48", True),  # a safe's combination
+        ("AB12", False),  # two digits: a room, a row, a model
+        ("HTTP2", False),
     ],
 )
 def test_which_short_codes_every_output_hides_across_files(value: str, hidden: bool) -> None:
     assert output_value(value) is hidden
 
 
+@pytest.mark.parametrize("code", ["7391", "4B7219"])
 def test_a_short_code_is_hidden_in_every_output_but_reported_only_where_a_rule_found_it(
-    workspace: Path, tmp_path: Path
+    workspace: Path, tmp_path: Path, code: str
 ) -> None:
     """A door code told once with its label, then repeated bare in another day's log ("punched
     7391, all quiet"): every output hides it there too; the lint names only the labelled line, as
     "7391" alone elsewhere could be anything; and an append holding it is not refused."""
-    write(workspace / "MEMORY.md", "# Memory\n\n## Shop\n\n- Back door code: 7391\n")
+    write(workspace / "MEMORY.md", f"# Memory\n\n## Shop\n\n- Back door code: {code}\n")
     day = (workspace / "memory").iterdir().__next__().name
-    write(workspace / "memory" / day, "# Log\n\n- Came in early, punched 7391, all quiet. Ordered 1500 bags.\n")
+    write(workspace / "memory" / day, f"# Log\n\n- Came in early, punched {code}, all quiet. Ordered 1500 bags.\n")
     commit_all(workspace, "memory")  # no hook: the secret is in, as after --no-verify
 
     proc = memgit(workspace, "lint", "--all", "--json", env=BM25)
@@ -152,16 +157,16 @@ def test_a_short_code_is_hidden_in_every_output_but_reported_only_where_a_rule_f
 
     context = memgit(workspace, "context", "--date", day.removesuffix(".md"), env=BM25)
     assert context.returncode == 0, context.stderr
-    assert "Came in early, punched [redacted: S" in context.stdout and "7391" not in context.stdout
+    assert "Came in early, punched [redacted: S" in context.stdout and code not in context.stdout
     assert "Ordered 1500 bags" in context.stdout
 
     out = tmp_path / "site"
     built = memgit(workspace, "site", "build", "--scope", "private", "-o", str(out), env=BM25)
     assert built.returncode == 0, built.stderr
-    assert [p for p in out.rglob("*") if p.is_file() and b"7391" in p.read_bytes()] == []
+    assert [p for p in out.rglob("*") if p.is_file() and code.encode() in p.read_bytes()] == []
     assert any(b"all quiet" in p.read_bytes() for p in out.rglob("*.html"))
 
-    remembered = memgit(workspace, "remember", "the 7391 crates came in", env=BM25)
+    remembered = memgit(workspace, "remember", f"the {code} crates came in", env=BM25)
     assert remembered.returncode == 0, remembered.stderr
 
 

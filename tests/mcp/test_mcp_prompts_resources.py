@@ -275,3 +275,22 @@ def test_a_file_named_like_a_resource_but_linked_out_is_not_read(memory: Path, t
             assert refused.error.code == -32602
 
     run(scenario)
+
+
+def test_a_refusal_never_echoes_a_secret_in_the_name_asked_for(memory: Path) -> None:
+    """A note named with its password is no memory path: the refusal says so without the name."""
+    write(memory / "projects" / "nas-root-Tembo7!Kijani.md", "# NAS\n")
+    commit_all(memory, "a note named with a password")
+
+    async def scenario() -> None:
+        async with mcp_session(memory) as session:
+            secret = await _refusal(session.read_resource("memgit://file/projects/nas-root-Tembo7%21Kijani.md"))
+            plain = await _refusal(session.read_resource("memgit://file/projects/nothing-here.md"))
+            assert secret.error.code == plain.error.code == -32602
+            assert "Tembo7" not in json.dumps(secret.error.data) and "[redacted: " in json.dumps(secret.error.data)
+            assert plain.error.data == {
+                "uri": "memgit://file/projects/nothing-here.md",
+                "path": "projects/nothing-here.md",
+            }
+
+    run(scenario)

@@ -163,3 +163,39 @@ def test_the_readme_lists_every_tool_dev_checks() -> None:
     section = readme.split("## Quickstart", 1)[1].split("```", 1)[0]
     for tool in ("git", "cmake", "C/C++ compiler", "rsync", "chromium", "Node.js ≥ 20", "npm"):
         assert tool in section, tool
+
+
+@pytest.mark.parametrize(
+    ("stamp", "demo_current", "test_current"),
+    [
+        ("{hash} llama", True, False),  # after a first `./dev demo`: the tests add the developer tools
+        ("{hash} llama,dev", True, True),
+        ("{hash}", True, True),  # a stamp written before extras were recorded: a full install
+        ("0000000000000000 llama,dev", False, False),  # pyproject.toml changed since
+    ],
+)
+def test_the_demo_installs_without_the_developer_tools_and_the_tests_add_them(
+    tmp_path: Path, stamp: str, demo_current: bool, test_current: bool
+) -> None:
+    clone = _clone(tmp_path)
+    venv = clone / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(shutil.which("python3") or "/usr/bin/python3")
+    digest = subprocess.run(
+        ["bash", "-c", "sha256sum < pyproject.toml | cut -c1-16"], cwd=clone, capture_output=True, text=True
+    ).stdout.strip()
+    (venv / ".memgit-installed").write_text(stamp.format(hash=digest) + "\n")
+    script = (
+        'source <(sed -n "/^venv_is_current()/,/^}/p" dev); ROOT="$PWD"; VENV="$ROOT/.venv"; PY="$VENV/bin/python"; '
+        'EXTRAS="$1"; venv_is_current && echo current || echo stale'
+    )
+    said = {}
+    for extras in ("llama", "llama,dev"):
+        proc = subprocess.run(["bash", "-c", script, "dev", extras], cwd=clone, capture_output=True, text=True)
+        said[extras] = proc.stdout.strip()
+    assert said == {
+        "llama": "current" if demo_current else "stale",
+        "llama,dev": "current" if test_current else "stale",
+    }
+    dev = (REPO_ROOT / "dev").read_text()
+    assert "demo) EXTRAS=llama;" in dev and '-e ".[$EXTRAS]"' in dev and 'echo "$want $EXTRAS" > "$stamp"' in dev
