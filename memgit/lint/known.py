@@ -6,12 +6,14 @@ value written again in another file ("used Fj0rd-Blue-77 for the cabin router to
 turn that repeats it, a note that lists it without its label) has no such context there, and no
 wording rule can be trusted to see it. So the invariant is not a rule about words: a value that a
 rule found once in any memory file or other note of the repository (a `people.md` beside them),
-HEAD's or the work tree's, is a secret in every text memgit publishes or copies, and the lint
+HEAD's or the work tree's, or in an author or a message of HEAD's history (which the site and a
+dream's pull request publish), is a secret in every text memgit publishes or copies, and the lint
 reports it where it stands again in a memory file.
 
-The values are kept per blob in the clone's data folder (`.git/memgit/secret-values.json`, beside
-the index, which holds these files' text anyway; readable by the owner only), so a command scans
-only the files that changed since it last looked. A change of memgit's version or of the `[lint]`
+The values are kept per blob and per commit in the clone's data folder
+(`.git/memgit/secret-values.json`, beside the index, which holds these files' text anyway;
+readable by the owner only), so a command scans only the files and commits that are new since it
+last looked. A change of memgit's version or of the `[lint]`
 settings starts the cache afresh.
 """
 
@@ -33,8 +35,8 @@ if TYPE_CHECKING:  # the rules are imported when a scan runs: `warmed` is asked 
 
 CACHE_NAME = "secret-values.json"
 #: What the cache keeps of each file; a cache kept by another rule is scanned afresh. 2: the short
-#: codes of digits too (`secrets.output_value`).
-_VALUES_KEPT = 2
+#: codes of digits too (`secrets.output_value`); 3: the history's authors and messages too.
+_VALUES_KEPT = 3
 
 
 def warmed(ws: Workspace) -> bool:
@@ -65,7 +67,8 @@ def known_secrets(
     short_codes: bool = False,
 ) -> dict[str, str]:
     """Every distinctive value a secret rule finds in the workspace's memory files and other notes (HEAD's, the
-    work tree's and, when given, `tree`'s: a site built from another commit), each with the rule
+    work tree's and, when given, `tree`'s: a site built from another commit) and in the authors and
+    messages of HEAD's history, each with the rule
     that found it. `scanned`: blob id -> the values a caller's own scan found in it (`memgit lint`
     has run every rule on those files already), kept as they are. `short_codes`: the short codes of
     digits too (`secrets.output_value`), which what memgit publishes or copies hides wherever they
@@ -86,7 +89,13 @@ def known_secrets(
         for blob in missing:
             text = (blobs[blob] if blobs[blob] is not None else data.get(blob, b"")) or b""
             cached[blob] = _values_in(text, settings)
+    commits = _history(ws)
+    unread = [commit for commit in commits if COMMIT_PREFIX + commit not in cached]
+    for commit, values in _commit_values(ws, unread, settings).items():
+        cached[COMMIT_PREFIX + commit] = values
+    missing += unread
     kept = {blob: cached[blob] for blob in blobs}
+    kept.update({COMMIT_PREFIX + commit: cached.get(COMMIT_PREFIX + commit, []) for commit in commits})
     # Saved also when nothing changed but the file does not start as `warmed` reads it (none yet
     # in a workspace with no memory file, or one an earlier memgit wrote): else every memory
     # commit's hook would start a background scan that finds nothing to do and writes nothing.
@@ -97,6 +106,45 @@ def known_secrets(
         for value, code in pairs:
             if short_codes or workspace_value(value):
                 out.setdefault(value, code)
+    return out
+
+
+#: The cache's key for a commit's author, committer and message (the rest are blob ids).
+COMMIT_PREFIX = "commit:"
+_COMMIT_FORMAT = "--format=%H%x1f%an%x1f%ae%x1f%cn%x1f%ce%x1f%B%x1e"
+
+
+def _history(ws: Workspace) -> list[str]:
+    """The commits reachable from HEAD: their authors and messages are published with the memory
+    (the site's history, a dream's pull request), and a password first told in a commit message
+    ("wifi: new password Calanques-Morgiou-77") is a secret where a note repeats it."""
+    proc = ws.git.run("rev-list", "HEAD", "--")
+    return proc.stdout.decode("ascii", "replace").split() if proc.returncode == 0 else []
+
+
+def _commit_values(ws: Workspace, commits: list[str], settings: LintSettings) -> dict[str, list[list[str]]]:
+    """Each commit's values (as `_values_in` keeps them) found in its people and its message."""
+    if not commits:
+        return {}
+    from memgit.lint.secrets import find_secrets, kept_value
+
+    proc = ws.git.run("log", "--no-walk", "--stdin", _COMMIT_FORMAT, data=("\n".join(commits) + "\n").encode())
+    out: dict[str, list[list[str]]] = {commit: [] for commit in commits}
+    if proc.returncode != 0:
+        return out  # kept empty: read again by the next command whose cache misses them
+    for record in proc.stdout.decode("utf-8", "replace").split("\x1e"):
+        fields = record.lstrip("\n").split("\x1f")
+        if len(fields) != 6 or fields[0] not in out:
+            continue
+        found: dict[str, str] = {}
+        texts = [[field] for field in dict.fromkeys(fields[1:5]) if field] + [fields[5].strip("\n").split("\n")]
+        for lines in texts:
+            for hit in find_secrets(
+                lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities
+            ):
+                if hit.value and kept_value(hit.value):
+                    found.setdefault(hit.value, hit.code)
+        out[fields[0]] = [[value, code] for value, code in sorted(found.items())]
     return out
 
 

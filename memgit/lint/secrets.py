@@ -99,7 +99,9 @@ def find_secrets(
 
 
 #: How a value found in another file is named where it stands again.
-_ELSEWHERE = "a secret found in another file of this workspace, again here; remove it from memory"
+_ELSEWHERE = (
+    "a secret found elsewhere in this workspace (another file or a commit message), again here; remove it from memory"
+)
 
 
 def _present(text: str, known: Mapping[str, str] | None) -> dict[str, Hit]:

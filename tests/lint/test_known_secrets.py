@@ -284,3 +284,31 @@ def test_one_background_scan_at_a_time(workspace: Path) -> None:
     assert "memgit scan:" in alone.stdout + alone.stderr
     cache = json.loads((data / "secret-values.json").read_text())
     assert any(value == VALUE for pairs in cache["blobs"].values() for value, _ in pairs)
+
+
+def test_a_password_told_in_a_commit_message_is_hidden_where_a_note_repeats_it(workspace: Path, tmp_path: Path) -> None:
+    """The history is published with the memory: a password first told in a commit message
+    ("wifi: new password …") is a secret where a daily log repeats it with no label, in every
+    output and in the lint's report; a message added later is read by the next command."""
+    git(workspace, "commit", "-q", "--allow-empty", "-m", "wifi Marseille : nouveau mot de passe Calanques-Morgiou-77")
+    day = (workspace / "memory").iterdir().__next__().name
+    write(workspace / "memory" / day, "# Log\n\n- The guests asked again; sent them Calanques-Morgiou-77 by text.\n")
+    commit_all(workspace, "log")
+
+    proc = memgit(workspace, "lint", "--all", "--json", env=BM25)
+    assert proc.returncode == 1, proc.stderr
+    where = {(f["path"], f["line"]) for f in json.loads(proc.stdout)["findings"] if f["code"].startswith("S")}
+    assert ("memory/" + day, 3) in where and "Calanques-Morgiou-77" not in proc.stdout
+
+    context = memgit(workspace, "context", "--date", day.removesuffix(".md"), env=BM25)
+    assert context.returncode == 0, context.stderr
+    assert "sent them [redacted: S" in context.stdout and "Calanques-Morgiou-77" not in context.stdout
+
+    git(workspace, "commit", "-q", "--allow-empty", "-m", "alarm panel: new password is Belle#Mai-4471")
+    write(workspace / "MEMORY.md", "# Memory\n\n- Chloé keeps Belle#Mai-4471 on her phone.\n")
+    commit_all(workspace, "memory")
+    out = tmp_path / "site"
+    built = memgit(workspace, "site", "build", "--scope", "private", "-o", str(out), env=BM25)
+    assert built.returncode == 0, built.stderr
+    leaks = [p for p in out.rglob("*") if p.is_file() and b"Belle#Mai-4471" in p.read_bytes()]
+    assert leaks == [] and any(b"on her phone" in p.read_bytes() for p in out.rglob("*.html"))
