@@ -14,10 +14,12 @@ seed, recovery or wallet phrase, or when its words pass the BIP-39 checksum.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import unicodedata
 from collections.abc import Collection
 from functools import cache
+from pathlib import Path
 
 from memgit.lint.hits import Hit
 
@@ -45,14 +47,31 @@ _CONTEXT_LINES = 8
 @cache
 def _vocabulary() -> dict[str, int]:
     """Each list word (and its accent-free spelling) -> a bit per language list holding it."""
-    from mnemonic import Mnemonic
-
     vocabulary: dict[str, int] = {}
-    for bit, language in enumerate(sorted(Mnemonic.list_languages())):
-        for word in Mnemonic(language).wordlist:
-            for form in {word.lower()} if word.isascii() else {_fold(word), _plain(word)}:
-                vocabulary[form] = vocabulary.get(form, 0) | (1 << bit)
+    for bit, words in enumerate(_word_lists()):
+        flag = 1 << bit
+        for word in words:
+            if word.isascii():
+                vocabulary[word] = vocabulary.get(word, 0) | flag  # the lists are written in small letters
+                continue
+            for form in {_fold(word), _plain(word)}:
+                vocabulary[form] = vocabulary.get(form, 0) | flag
     return vocabulary
+
+
+def _word_lists() -> list[list[str]]:
+    """The `mnemonic` package's word lists, by language name, read from its files: importing the
+    package (hashing and key derivation for wallets) would cost a commit's lint hook more than
+    reading them does."""
+    spec = importlib.util.find_spec("mnemonic")
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not folders:
+        return []
+    lists = Path(folders[0]) / "wordlist"
+    return [
+        [line.strip() for line in (lists / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        for name in sorted(entry.name for entry in lists.iterdir() if entry.name.endswith(".txt"))
+    ]
 
 
 def _fold(word: str) -> str:

@@ -94,3 +94,34 @@ def test_more_names_forms_and_shapes() -> None:
     assert values("ID-kaart: PIN1 5832, PIN2 ja PUK on seifis.") == {"5832"}  # not "5832, PIN2"
     assert values("opnsense_totp_seed: 7WKAYDZ7HUMDYNSK") == {"7WKAYDZ7HUMDYNSK"}
     assert values("- client_secret `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`") >= {"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"}
+
+
+def test_the_seed_words_are_every_list_of_the_mnemonic_package_without_importing_it() -> None:
+    """The lint reads BIP-39's word lists from the package's files (a commit's hook pays no wallet
+    code): every word of every language the package lists, in a child interpreter that then has
+    not imported it."""
+    import subprocess
+    import sys
+
+    from mnemonic import Mnemonic
+
+    from memgit.lint import seeds
+
+    vocabulary = seeds._vocabulary()
+    languages = sorted(Mnemonic.list_languages())
+    assert len(languages) == len(seeds._word_lists()) >= 10
+    for bit, language in enumerate(languages):
+        for word in Mnemonic(language).wordlist:
+            form = word if word.isascii() else seeds._fold(word)
+            assert vocabulary.get(form, 0) & (1 << bit), (language, word)
+    child = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from memgit.lint import seeds; seeds._vocabulary(); print('mnemonic' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert child.stdout.strip() == "False"
