@@ -389,23 +389,6 @@ def _joined_words(value: str, *, loose: bool = False) -> bool:
     return inner_digit or mixed or inner_capital
 
 
-#: Words for a wireless network: a label only before a separator or "is" (else what follows is
-#: the network's name or its standard).
-_NETWORK_WORDS = frozenset(
-    # and the doors that are also a network's ports ("a porta 6379", "poort 8080")
-    {
-        "wifi",
-        "wi fi",
-        "wlan",
-        "wireless password",
-        "guest wifi",
-        "guest wi fi",
-        "gäste wlan",
-        "porta",
-        "portas",
-        "poort",
-    }
-)
 # A value in brackets right after its label ("パスワード（Kamogawa_Lab_0503）", "password (Xk9!mq2)"), or
 # in quotes a few words after it ("das alte „Ostsee2024“", "the old one was "Mia2017""): no
 # separator says it is the value, so only a value shaped like nothing but a password counts.
@@ -467,6 +450,25 @@ def _separations(after: re.Pattern[str], line: str, start: int) -> list[re.Match
         if later is not None and later.end() > first.end():
             out.append(later)
     return out
+
+
+#: Words for a wireless network: a label only before a separator or "is" (else what follows is
+#: the network's name or its standard).
+_NETWORK_WORDS = frozenset(
+    # and the doors that are also a network's ports ("a porta 6379", "poort 8080")
+    {
+        "wifi",
+        "wi fi",
+        "wlan",
+        "wireless password",
+        "guest wifi",
+        "guest wi fi",
+        "gäste wlan",
+        "porta",
+        "portas",
+        "poort",
+    }
+)
 
 
 def trim_value(value: str) -> str:
@@ -669,7 +671,7 @@ def label_kind(cell: str) -> str | None:
 
 # The word "code" alone, in the languages that list it: a heading "## Code" or "# Some more code"
 # in technical writing is about source code, so a section needs a more specific name.
-_GENERIC_CODES = frozenset(
+GENERIC_CODES = frozenset(
     ("code", "codes", "kode", "kod", "koodi", "código", "codice", "codi", "код", "코드", "コード")
 )
 
@@ -680,4 +682,4 @@ def names_a_specific_code(title: str) -> bool:
     if not folded or len(folded) > 40:
         return False
     pattern = _patterns().get("code")
-    return pattern is not None and any(m.group(0) not in _GENERIC_CODES for m in pattern.finditer(folded))
+    return pattern is not None and any(m.group(0) not in GENERIC_CODES for m in pattern.finditer(folded))

@@ -204,12 +204,17 @@ def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str, s
 def _scan_named(line: str) -> list[tuple[str, str, str | None]]:
     """S116 (an identifier after its name) and S117 (a secret after its label, in many languages),
     on a line holding one of their words (`candidates` finds those lines)."""
-    from memgit.lint import identifiers, labelled, sign_in
+    from memgit.lint import identifiers, labelled, near_label, sign_in
 
     value = identifiers.personal_id(line)
     if value is not None:
         return [("S116", f"a personal identifier or bank number ({_redact(value)}); remove it from memory", value)]
-    found = labelled.find_value(line) or labelled.value_in_key(line) or labelled.value_in_compound(line)
+    found = (
+        labelled.find_value(line)
+        or labelled.value_in_key(line)
+        or labelled.value_in_compound(line)
+        or near_label.value_after_what_for(line)
+    )
     if found is not None:
         kind, value = found
         return [("S117", f"a {kind} after its label ({_redact(value)}); remove it from memory", value)]

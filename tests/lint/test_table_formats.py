@@ -1,5 +1,6 @@
 """A table's secret column whatever wrote the table (Markdown pipes, HTML rows, delimited lines), a
-generated recovery code after its label, and a password that ends the sentence of its label: one
+generated recovery code after its label, a password that ends the sentence of its label, and a
+code after the words saying what it is for: one
 secret and its look-alikes each, through the rules every output redacts by (`find_secrets`), then
 through `memgit lint` on a real repository."""
 
@@ -48,6 +49,10 @@ TABS = "Konto\tBenutzer\tKennwort\nBank\tlena.k\tSpree-Ufer_1983\n"
         ("- honorář Jakubovi na účet `2716493858/0800`", ["2716493858/0800"]),
         ("- Zoom, मीटिंग पासकोड: 551903", ["551903"]),
         ("- brama nie chciała puścić, wpisałem 5831 trzy razy", ["5831"]),
+        # The words between a label and its value say what it is for; the value ends its clause.
+        ("- pincode werktelefoon 846120, privé iPhone gaat met face-id", ["846120"]),
+        ("- digicode portail 4B7219, puis porte d'entrée clé normale", ["4B7219"]),
+        ("- رمز الإنذار (alarm) 7734 — Rami changes it every Ramadan", ["7734"]),
     ],
 )
 def test_each_is_found(text: str, secrets: list[str]) -> None:
@@ -69,6 +74,13 @@ def test_each_is_found(text: str, secrets: list[str]) -> None:
         # A password's label and a file name ending the line.
         "- the password policy is in docs/security_policy_2026.md",
         "- PAN card copy is in the blue folder",
+        # A bare "code" opens nothing; a year or a round number is no code.
+        "- code review on friday 2026, then the release",
+        "- see the code sample 4021.",
+        "- the code page 1252 is used by the old exports",
+        "- password policy v2 2023",
+        # "Pass" is a verb too; a name from code is no password (PowerShell's docs).
+        "### Example 7: Pass multiple items through `Out-GridView`",
     ],
 )
 def test_look_alikes_are_not(text: str) -> None:

@@ -1,0 +1,58 @@
+"""A code a few words after its label (pure): the words say what it is for and the code ends its
+clause ("pincode werktelefoon 846120,", "digicode portail 4B7219, puis …", "رمز الإنذار (alarm)
+7734 —"). Asked by the line rules when `labelled` found no value right after a label. Codes
+only: a password's label followed by words and a word with a digit is too often prose about a
+user name or a standard ("Password for user Server01\\PowerUser", "scope'lu OAuth2").
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgit.lint.labelled import (
+    GENERIC_CODES,
+    any_label,
+    kinds_of_label,
+    trim_value,
+    value_kind_ok,
+)
+from memgit.lint.shapes import not_a_secret_code
+
+# A label, one to three words saying what it is for, then the value ending its clause. The words
+# are no number; the value is what a code's label takes alone, and a clause ends right after it.
+_WHAT_FOR = re.compile(
+    r"(?:[ \t]++(?:\([^()\d\n]{1,24}\)|[^\W\d_][^\W\d]{0,23}+)){1,3}?(?:[ \t]*+[:：])?[ \t]++"
+    r"(?P<value>[^\s,;()«»“”\"']{4,40}?)[.!]?(?=[ \t]*+(?:$|[,;)(—–]|-[ \t]|[ \t]\())"
+)
+
+
+def after_what_for(line: str, label: re.Match[str], kind: str) -> str | None:
+    """The value after `label` (an `any_label` match) and the words saying what it is for, when it
+    ends its clause; never after a bare "code", which opens nothing."""
+    start = label.end()
+    if kind in ("code", "place") and label.group("label").casefold() in GENERIC_CODES:
+        return None  # "code review on friday 2026", "the code sample 4021": a code that opens nothing
+    match = _WHAT_FOR.match(line, start)
+    if match is None:
+        return None
+    value = trim_value(match.group("value"))
+    if value.isdigit() and re.fullmatch(r"(?:19|20)\d\d|\d*00", value):
+        return None  # a year, a round number
+    if kind in ("code", "place") or kind == "password" and value.isdigit():  # a PIN is a code
+        ok = value_kind_ok("code", value, strong=True, alone=True) and sum(c.isdigit() for c in value) >= 4
+    else:
+        ok = False
+    return value if ok and not not_a_secret_code(line[max(0, start - 16) : match.end()]) else None
+
+
+def value_after_what_for(line: str) -> tuple[str, str] | None:
+    """(kind, value) of the first label on `line` whose value follows the words saying what it is
+    for, or None."""
+    if not any(c.isdigit() for c in line):
+        return None  # every code this takes holds four digits
+    for label in any_label().finditer(line):
+        for kind in kinds_of_label(label.group("label")):
+            value = after_what_for(line, label, kind)
+            if value is not None:
+                return kind, value
+    return None
