@@ -30,7 +30,9 @@ def after_what_for(line: str, label: re.Match[str], kind: str) -> str | None:
     """The value after `label` (an `any_label` match) and the words saying what it is for, when it
     ends its clause; never after a bare "code", which opens nothing."""
     start = label.end()
-    if kind in ("code", "place") and label.group("label").casefold() in GENERIC_CODES:
+    if kind == "place":
+        return None  # a thing a code opens is a label only before ":" or "is" ("porta predefinita 8765")
+    if kind == "code" and label.group("label").casefold() in GENERIC_CODES:
         return None  # "code review on friday 2026", "the code sample 4021": a code that opens nothing
     match = _WHAT_FOR.match(line, start)
     if match is None:
@@ -38,7 +40,7 @@ def after_what_for(line: str, label: re.Match[str], kind: str) -> str | None:
     value = trim_value(match.group("value"))
     if value.isdigit() and re.fullmatch(r"(?:19|20)\d\d|\d*00", value):
         return None  # a year, a round number
-    if kind in ("code", "place") or kind == "password" and value.isdigit():  # a PIN is a code
+    if kind == "code" or kind == "password" and value.isdigit():  # a PIN is a code
         ok = value_kind_ok("code", value, strong=True, alone=True) and sum(c.isdigit() for c in value) >= 4
     else:
         ok = False

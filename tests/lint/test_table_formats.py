@@ -77,6 +77,9 @@ def test_each_is_found(text: str, secrets: list[str]) -> None:
         # A bare "code" opens nothing; a year or a round number is no code.
         "- code review on friday 2026, then the release",
         "- see the code sample 4021.",
+        # A thing a code opens is a label only before ":" or "is" (Italian "porta", a port).
+        "- Avvia un web server di sviluppo (porta predefinita 8765):",
+        "- Soporta tanto cadenas de duración ISO 8601 (por ejemplo, `PT6702S`) como segundos simples.",
         "- the code page 1252 is used by the old exports",
         "- password policy v2 2023",
         # "Pass" is a verb too; a name from code is no password (PowerShell's docs).
