@@ -153,22 +153,15 @@ def _with_known_values(
 def lint_history(ws: Workspace, revision: str = "HEAD") -> list[Finding]:
     """Secrets in the authors, committers and messages of the commits reachable from `revision`
     (`memgit.lint.history`): what the site and a dream's pull request publish of the history."""
-    from memgit.lint.history import CommitText, lint_commit
+    from memgit.lint.history import LOG_FORMAT, commit_texts, lint_commit
 
     if ws.git.head_ids()[0] is None:
         return []  # no commit yet: no history to read
-    proc = ws.git.run("log", "--format=%H%x1f%an%x1f%ae%x1f%cn%x1f%ce%x1f%B%x1e", revision, "--")
+    proc = ws.git.run("log", LOG_FORMAT, revision, "--")
     if proc.returncode != 0:
         raise PathRefused(f"cannot read the history of {revision}: {proc.stderr.decode('utf-8', 'replace').strip()}")
     settings = settings_for(ws)
-    findings: list[Finding] = []
-    for record in proc.stdout.decode("utf-8", "replace").split("\x1e"):
-        fields = record.lstrip("\n").split("\x1f")
-        if len(fields) == 6:
-            commit_id, author, author_email, committer, committer_email, message = fields
-            commit = CommitText(commit_id, author, author_email, committer, committer_email, message.strip("\n"))
-            findings.extend(lint_commit(commit, settings))
-    return findings
+    return [finding for commit in commit_texts(proc.stdout) for finding in lint_commit(commit, settings)]
 
 
 #: Rules about a file as a whole, judged whichever lines changed (the rest are about one line).

@@ -9,6 +9,7 @@ same secret rules (`memgit.lint.secrets.find_secrets`) and names the commit and 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from memgit.lint.hits import Hit
@@ -26,6 +27,30 @@ class CommitText:
     committer: str
     committer_email: str
     message: str
+
+
+#: `git log`'s format for `commit_texts`: six fields, each ended by a NUL, which no name, e-mail or
+#: message of a commit git writes can hold (a unit or record separator in a hostile message could,
+#: and would hide the rest of the history from the lint).
+LOG_FORMAT = "--format=%H%x00%an%x00%ae%x00%cn%x00%ce%x00%B%x00"
+_COMMIT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
+def commit_texts(output: bytes) -> list[CommitText]:
+    """The commits of a `git log LOG_FORMAT` output. A record that does not start with a commit id
+    (a commit object crafted with a NUL inside) is skipped up to the next one that does."""
+    fields = output.decode("utf-8", "replace").split("\x00")
+    out: list[CommitText] = []
+    index = 0
+    while index + 6 <= len(fields):
+        commit_id = fields[index].strip("\n")
+        if _COMMIT_ID.fullmatch(commit_id) is None:
+            index += 1
+            continue
+        author, author_email, committer, committer_email, message = fields[index + 1 : index + 6]
+        out.append(CommitText(commit_id, author, author_email, committer, committer_email, message.strip("\n")))
+        index += 6
+    return out
 
 
 def lint_commit(commit: CommitText, settings: LintSettings) -> list[Finding]:

@@ -111,7 +111,6 @@ def known_secrets(
 
 #: The cache's key for a commit's author, committer and message (the rest are blob ids).
 COMMIT_PREFIX = "commit:"
-_COMMIT_FORMAT = "--format=%H%x1f%an%x1f%ae%x1f%cn%x1f%ce%x1f%B%x1e"
 
 
 def _history(ws: Workspace) -> list[str]:
@@ -126,25 +125,27 @@ def _commit_values(ws: Workspace, commits: list[str], settings: LintSettings) ->
     """Each commit's values (as `_values_in` keeps them) found in its people and its message."""
     if not commits:
         return {}
+    from memgit.lint.history import LOG_FORMAT, commit_texts
     from memgit.lint.secrets import find_secrets, kept_value
 
-    proc = ws.git.run("log", "--no-walk", "--stdin", _COMMIT_FORMAT, data=("\n".join(commits) + "\n").encode())
+    proc = ws.git.run("log", "--no-walk", "--stdin", LOG_FORMAT, data=("\n".join(commits) + "\n").encode())
     out: dict[str, list[list[str]]] = {commit: [] for commit in commits}
     if proc.returncode != 0:
         return out  # kept empty: read again by the next command whose cache misses them
-    for record in proc.stdout.decode("utf-8", "replace").split("\x1e"):
-        fields = record.lstrip("\n").split("\x1f")
-        if len(fields) != 6 or fields[0] not in out:
+    for commit in commit_texts(proc.stdout):
+        if commit.id not in out:
             continue
         found: dict[str, str] = {}
-        texts = [[field] for field in dict.fromkeys(fields[1:5]) if field] + [fields[5].strip("\n").split("\n")]
-        for lines in texts:
+        people = dict.fromkeys(
+            filter(None, (commit.author, commit.author_email, commit.committer, commit.committer_email))
+        )
+        for lines in [*([person] for person in people), commit.message.split("\n")]:
             for hit in find_secrets(
                 lines, entropy_threshold=settings.entropy_threshold, severities=settings.severities
             ):
                 if hit.value and kept_value(hit.value):
                     found.setdefault(hit.value, hit.code)
-        out[fields[0]] = [[value, code] for value, code in sorted(found.items())]
+        out[commit.id] = [[value, code] for value, code in sorted(found.items())]
     return out
 
 

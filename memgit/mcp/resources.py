@@ -37,6 +37,7 @@ from memgit.mcp.wire import ParamsError
 from memgit.recall.context import build_context, read_agent_file
 
 if TYPE_CHECKING:
+    from memgit.lint.rules import LintSettings
     from memgit.workspace import Workspace
 
 MARKDOWN = "text/markdown"
@@ -158,17 +159,25 @@ def read(ws: Workspace, options: ServerOptions, uri: Any, today: date) -> dict[s
     except ParamsError as error:
         if not isinstance(error.data, dict):
             raise
-        raise ParamsError(error.message, {key: _shown_name(ws, value) for key, value in error.data.items()}) from None
+        from memgit.lint.files import output_settings
+
+        settings = output_settings(ws)
+        raise ParamsError(
+            error.message, {key: _shown_name(settings, value) for key, value in error.data.items()}
+        ) from None
 
 
-def _shown_name(ws: Workspace, value: Any) -> Any:
-    from memgit.lint.files import output_settings
-    from memgit.lint.redact import placeholder, secret_in_name
+def _shown_name(settings: LintSettings, value: Any) -> Any:
+    from memgit.lint.redact import placeholder, redact_line, secret_in_name
 
     if not isinstance(value, str):
         return value
-    code = secret_in_name(unquote(value), output_settings(ws).known)
-    return _redacted(ws, value) if code is None else placeholder(code)
+    code = secret_in_name(unquote(value), settings.known)
+    if code is not None:
+        return placeholder(code)
+    return redact_line(
+        value, entropy_threshold=settings.entropy_threshold, severities=settings.severities, known=settings.known
+    )[0]
 
 
 def _read(ws: Workspace, options: ServerOptions, uri: Any, today: date) -> dict[str, Any]:

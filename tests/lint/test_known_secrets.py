@@ -312,3 +312,23 @@ def test_a_password_told_in_a_commit_message_is_hidden_where_a_note_repeats_it(w
     assert built.returncode == 0, built.stderr
     leaks = [p for p in out.rglob("*") if p.is_file() and b"Belle#Mai-4471" in p.read_bytes()]
     assert leaks == [] and any(b"on her phone" in p.read_bytes() for p in out.rglob("*.html"))
+
+
+def test_separators_in_a_hostile_message_hide_no_commit_from_the_history_scan(workspace: Path) -> None:
+    """A commit message holding ASCII unit and record separators (what a reader of `git log`
+    output might split on) neither hides its own password nor the commits before it."""
+    git(workspace, "commit", "-q", "--allow-empty", "-m", "vpn: the new password is Harbour#Gate-58")
+    git(workspace, "commit", "-q", "--allow-empty", "-m", "notes \x1f\x1e\x1f\x1f split me \x1e up")
+    git(workspace, "commit", "-q", "--allow-empty", "-m", "wifi \x1e\x1f\n\nmot de passe : Calanques-Morgiou-77")
+    day = (workspace / "memory").iterdir().__next__().name
+    write(
+        workspace / "memory" / day,
+        "# Log\n\n- sent Harbour#Gate-58 to the field team\n- and Calanques-Morgiou-77 to the guests\n",
+    )
+    commit_all(workspace, "log")
+    proc = memgit(workspace, "lint", "--all", "--history", "--json", env=BM25)
+    assert proc.returncode == 1, proc.stderr
+    findings = json.loads(proc.stdout)["findings"]
+    assert {(f["path"], f["line"]) for f in findings if f["path"]} >= {("memory/" + day, 3), ("memory/" + day, 4)}
+    assert sum(1 for f in findings if f.get("where") == "message") == 2, findings
+    assert "Harbour#Gate-58" not in proc.stdout and "Calanques-Morgiou-77" not in proc.stdout

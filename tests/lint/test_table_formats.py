@@ -90,11 +90,28 @@ def test_look_alikes_are_not(text: str) -> None:
     assert values(text) == []
 
 
-def test_lint_names_the_secret_cells_of_a_committed_csv(workspace: Path) -> None:
+def test_lint_and_context_name_and_hide_them_in_a_committed_note(workspace: Path) -> None:
     log = "memory/2026-04-06.md"
-    write(workspace / log, "# 2026-04-06\n\n- Wi-Fi of the venues:\n\n" + CSV + "\n")
+    after = [
+        "- keep her recovery code: zml7ixsztivlisp9xvh50vrzuz8gi4ey",
+        "- pincode werktelefoon 846120, privé iPhone gaat met face-id",
+        "- رانيا كتبت: كلمة المرور لمجلد Dropbox المشترك Jumeirah_Vox_2026",
+        "- code review on friday 2026, then the release",
+        "",
+        "## Safe in the office",
+        "",
+        "Turn left first, three full turns.",
+        "",
+        "22-07-61",
+    ]
+    write(workspace / log, "# 2026-04-06\n\n- Wi-Fi of the venues:\n\n" + CSV + "\n\n" + "\n".join(after) + "\n")
     commit_all(workspace, "a log committed without hooks")
     proc = memgit(workspace, "lint", "--json", log, env={"MEMGIT_EMBEDDING": "none"})
     assert proc.returncode == 1, proc.stderr
-    assert sorted(f["line"] for f in json.loads(proc.stdout)["findings"]) == [7, 8]
-    assert "mixa-bene-77" not in proc.stdout and "Vltava-1907x" not in proc.stdout
+    assert sorted(f["line"] for f in json.loads(proc.stdout)["findings"]) == [7, 8, 11, 12, 13, 20]
+    secrets = ("mixa-bene-77", "Vltava-1907x", "zml7ixszt", "846120", "Jumeirah_Vox_2026", "22-07-61")
+    assert not any(secret in proc.stdout for secret in secrets)
+    context = memgit(workspace, "context", "--date", "2026-04-06", env={"MEMGIT_EMBEDDING": "none"})
+    assert context.returncode == 0, context.stderr
+    assert not any(secret in context.stdout for secret in secrets)
+    assert "code review on friday 2026" in context.stdout and "Turn left first" in context.stdout
