@@ -23,6 +23,7 @@ without one costs a few searches.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Collection
 
@@ -205,30 +206,39 @@ _DELIMITERS = (";", "\t", ",")
 
 
 def _delimited_tables(lines: list[str]) -> list[Table]:
-    """Delimited lines (CSV, semicolons, tabs) under a header of short names: two or more lines
-    in a row with the same number of one delimiter, the first of them naming its columns."""
+    """Delimited lines (CSV, semicolons, tabs) under a header of short names: two or more lines in
+    a row with as many fields of one delimiter, the first of them naming its columns. Fields are
+    read by Python's `csv` module, so a quoted field may hold the delimiter ("Paris, FR")."""
     out: list[Table] = []
     index = 0
     while index < len(lines) - 1:
         header_line = lines[index]
-        delimiter = next((d for d in _DELIMITERS if header_line.count(d) >= 1), None)
-        header = [cell.strip() for cell in header_line.split(delimiter)] if delimiter else []
+        delimiter = next((d for d in _DELIMITERS if d in header_line), None)
+        header = _fields(header_line, delimiter) if delimiter else []
         if (
             delimiter is None
+            or len(header) < 2
             or header_line.lstrip().startswith(("|", "-", "*", "#", ">"))
             or not all(0 < len(cell) <= 30 and len(cell.split()) <= 3 for cell in header)
         ):
             index += 1
             continue
+        rows: list[tuple[int, list[str]]] = []
         end = index + 1
-        while end < len(lines) and lines[end].strip() and lines[end].count(delimiter) == header_line.count(delimiter):
+        while end < len(lines) and lines[end].strip() and len(row := _fields(lines[end], delimiter)) == len(header):
+            rows.append((end, row))
             end += 1
-        if end > index + 1:
-            out.append(
-                (header, [(i, [cell.strip() for cell in lines[i].split(delimiter)]) for i in range(index + 1, end)])
-            )
+        if rows:
+            out.append((header, rows))
         index = end
     return out
+
+
+def _fields(line: str, delimiter: str) -> list[str]:
+    try:
+        return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter, skipinitialspace=True))]
+    except (csv.Error, StopIteration):
+        return []
 
 
 #: A header cell naming a login (a user name, an account, an e-mail address), in the languages of

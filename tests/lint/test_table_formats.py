@@ -39,6 +39,8 @@ TABS = "Konto\tBenutzer\tKennwort\nBank\tlena.k\tSpree-Ufer_1983\n"
         (CSV, ["Vltava-1907x", "mixa-bene-77"]),
         (HTML, ["Hangang#Night22"]),
         (TABS, ["Spree-Ufer_1983"]),
+        # A quoted field holds the delimiter; the secret is still in its column.
+        ('site,login,password\n"Lyon, FR",marta,"Tulpe-88x;ok"\n', ["Tulpe-88x;ok"]),
         # A password manager's recovery code: letters and digits mixed, past a short code's shape.
         ("- keep her recovery code: zml7ixsztivlisp9xvh50vrzuz8gi4ey", ["zml7ixsztivlisp9xvh50vrzuz8gi4ey"]),
         ("- код відновлення zml7ixsztivlisp9xvh50vrzuz8gi4ey", ["zml7ixsztivlisp9xvh50vrzuz8gi4ey"]),
