@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import AnyStr
 
 from memgit.lint.keyed_codes import GATE_STEMS, keyed_code
@@ -332,6 +333,8 @@ def access_code(line: str) -> str | None:
             continue
         if _inside(urls, match.start()) or _joined_word(line, match.start("word"), match.end("word")):
             continue
+        if _YEAR.match(value) and not _year_handed_over(match.group("gap")):
+            continue
         if _code_value_ok(value, line[: match.start(3)]):
             return value
     if _COLUMNS.search(line):
@@ -346,6 +349,32 @@ def access_code(line: str) -> str | None:
         if _code_value_ok(value, line[: match.start(1)]):
             return value
     return keyed_code(line)
+
+
+_YEAR = re.compile(r"^(?:19|20)\d{2}$")
+_LAST_WORD = re.compile(r"([^\W\d_]+)[^\w]*$")
+
+
+@cache
+def _copulas() -> frozenset[str]:
+    """The last word of every language's "is" between a label and its value (labels.py)."""
+    from memgit.lint.labels import LANGUAGES
+
+    return frozenset(
+        phrase.split()[-1].casefold() for lang in LANGUAGES.values() for phrase in lang.copulas if phrase.split()
+    )
+
+
+def _year_handed_over(gap: str) -> bool:
+    """A year after a code's label is its value only when the label hands it over: directly, after
+    a colon, dash or equals sign, or after an "is" of any language ("door code 1987", "alarm code
+    is 2026", "Türcode lautet 1987"). After any other word it dates something: "the door code
+    changes in spring 2026", "gate code until end of March 2027"."""
+    tail = gap.rstrip()
+    if not tail or tail[-1] in ":=#-–—":
+        return True
+    last = _LAST_WORD.search(tail)
+    return last is None or last.group(1).casefold() in _copulas()
 
 
 def _code_value_ok(value: str, before: str) -> bool:

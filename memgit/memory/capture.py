@@ -419,6 +419,33 @@ def _commit_and_write(
 #: Where a session's values found so far are kept (`.git/memgit/`, owner-only, as the workspace's
 #: are): its stored turns are redacted, so a later capture could not find them there again.
 SESSION_SECRETS_DIR = "session-secrets"
+#: A session's kept values go once no capture has touched them for this many days. The values are
+#: secrets written to disk, so they are kept no longer than they serve: a session captured again
+#: later is scanned again from its host's transcript (Claude Code deletes its own after 30 days).
+SESSION_SECRETS_DAYS = 30
+
+
+def prune_session_secrets(folder: Path, now: float, keep: str = "") -> list[str]:
+    """Remove the kept values of sessions no capture touched for `SESSION_SECRETS_DAYS` (by the
+    file's modification time against `now`, seconds since the epoch); `keep` is never removed.
+    Returns the names removed. A file that cannot be read or removed stays (owner-only already)."""
+    removed = []
+    for name in sorted(_names_quiet(folder)):
+        if name == keep or not name.endswith(".json"):
+            continue
+        path = folder / name
+        with contextlib.suppress(OSError):
+            if now - os.stat(path, follow_symlinks=False).st_mtime > SESSION_SECRETS_DAYS * 86400:
+                path.unlink()
+                removed.append(name)
+    return removed
+
+
+def _names_quiet(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 def _conversation_secrets(
@@ -447,6 +474,7 @@ def _conversation_secrets(
     if unread:
         kept = {t.key: sorted([v, c] for v, c in found.by_turn[i].items()) for i, t in enumerate(turns)}
         save_values(path, settings, kept)
+    prune_session_secrets(path.parent, clock.local_now().timestamp(), keep=name)
     return found, unread
 
 

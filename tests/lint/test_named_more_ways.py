@@ -125,3 +125,16 @@ def test_the_seed_words_are_every_list_of_the_mnemonic_package_without_importing
         check=True,
     )
     assert child.stdout.strip() == "False"
+
+
+def test_a_number_with_four_digits_in_order_by_chance_and_a_year_a_code_word_dates() -> None:
+    """Four digits in order inside a valid long number happen by chance (the CNP below is
+    valid): only a number mostly made of runs is a manual's sample. A year after a code's label
+    is its value when the label hands it over, not when other words date something with it."""
+    assert values("- CNP: 2991104123451") == {"2991104123451"}
+    assert values("- SSN 123-45-6789 (the one every manual prints)") == set()
+    assert values("- the door code changes in spring 2026") == set()
+    assert values("- der Türcode ändert sich im Frühjahr 2027") == set()
+    assert values("- alarm code is 1987") == {"1987"}
+    assert values("- gate code: 2026") == {"2026"}
+    assert values("- Türcode lautet 1987") == {"1987"}

@@ -9,6 +9,7 @@ one line with nothing written.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -458,6 +459,47 @@ def test_a_value_found_in_one_turn_is_hidden_in_every_turn_of_the_session(hooked
     assert code not in "".join(
         p.read_text(errors="replace") for p in hooked.rglob("*") if p.is_file() and ".git" not in p.parts
     )
+
+
+def test_a_sessions_kept_values_go_after_a_month_untouched_and_a_later_capture_finds_them_again(
+    hooked: Path, tmp_path: Path
+) -> None:
+    """The values a session held are secrets on disk: kept while that session may be captured
+    again, gone once no capture touched them for `SESSION_SECRETS_DAYS`. A session captured after
+    that is scanned again from its transcript, so its secret stays hidden."""
+    from datetime import datetime
+
+    from memgit.memory.capture import SESSION_SECRETS_DAYS
+
+    code = "7-4-0-9"
+    chat = [
+        {"role": "assistant", "content": "What's the new code for the back gate?"},
+        {"role": "user", "content": code},
+    ]
+    old = write(tmp_path / "old.json", json.dumps(chat))
+    capture(hooked, old, "--format", "openai", "--session", "old")
+    capture(hooked, write(tmp_path / "recent.json", json.dumps(chat)), "--format", "openai", "--session", "recent")
+    folder = hooked / ".git" / "memgit" / "session-secrets"
+    before = {p.name: p for p in folder.glob("*.json")}
+    assert len(before) == 2
+    now = datetime.fromisoformat(NOW["MEMGIT_NOW"]).timestamp()
+    day = 86400
+    aged = {
+        name: now - (SESSION_SECRETS_DAYS + 1 if i == 0 else SESSION_SECRETS_DAYS - 1) * day
+        for i, name in enumerate(sorted(before))
+    }
+    for name, when in aged.items():
+        os.utime(before[name], (when, when))
+    capture(hooked, write(tmp_path / "new.json", json.dumps(chat[:1])), "--format", "openai", "--session", "new")
+    left = {p.name for p in folder.glob("*.json")}
+    gone = min(aged, key=aged.__getitem__)
+    assert gone not in left and set(before) - {gone} <= left and len(left) == 2
+    chat.append({"role": "user", "content": f"tell Jonas it's {code} from Monday"})
+    for name in ("old.json", "recent.json"):
+        write(tmp_path / name, json.dumps(chat))
+        capture(hooked, tmp_path / name, "--format", "openai", "--session", name.removesuffix(".json"))
+    stored = "".join(p.read_text(encoding="utf-8") for p in (hooked / "sessions").glob("*"))
+    assert "tell Jonas it's [redacted" in stored and code not in stored
 
 
 def test_a_long_captured_session_is_scanned_for_secrets_in_the_background(hooked: Path, tmp_path: Path) -> None:
