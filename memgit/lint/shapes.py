@@ -333,7 +333,7 @@ def access_code(line: str) -> str | None:
             continue
         if _inside(urls, match.start()) or _joined_word(line, match.start("word"), match.end("word")):
             continue
-        if _YEAR.match(value) and not _year_handed_over(match.group("gap")):
+        if _YEAR.match(value) and _year_dated(match.group("gap")):
             continue
         if _code_value_ok(value, line[: match.start(3)]):
             return value
@@ -353,28 +353,43 @@ def access_code(line: str) -> str | None:
 
 _YEAR = re.compile(r"^(?:19|20)\d{2}$")
 _LAST_WORD = re.compile(r"([^\W\d_]+)[^\w]*$")
+#: Seasons, which CLDR does not name: "spring 2026", "Frühjahr 2027", "printemps 2026".
+_SEASONS = frozenset(
+    "spring summer autumn fall winter frühjahr frühling sommer herbst printemps été ete automne hiver "
+    "primavera verano otoño otono invierno verão verao outono inverno estate autunno inverno lente zomer "
+    "najaar herfst wiosna lato jesień jesien zima vår sommar höst vinter forår efterår kevät kesä syksy talvi".split()
+)
 
 
 @cache
-def _copulas() -> frozenset[str]:
-    """The last word of every language's "is" between a label and its value (labels.py)."""
+def _months() -> frozenset[str]:
+    """Month names, wide and abbreviated, of every language the secret labels are written in
+    (CLDR's, through Babel), read only when a year-shaped code needs them."""
+    from babel import Locale, UnknownLocaleError
+
     from memgit.lint.labels import LANGUAGES
 
-    return frozenset(
-        phrase.split()[-1].casefold() for lang in LANGUAGES.values() for phrase in lang.copulas if phrase.split()
-    )
+    out: set[str] = set()
+    for code in LANGUAGES:
+        try:
+            locale = Locale(code)
+        except (UnknownLocaleError, ValueError):
+            continue
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated"):
+                out.update(n.casefold().rstrip(".") for n in dict(locale.months[context][width]).values())
+    return frozenset(w for w in out if len(w) >= 3)
 
 
-def _year_handed_over(gap: str) -> bool:
-    """A year after a code's label is its value only when the label hands it over: directly, after
-    a colon, dash or equals sign, or after an "is" of any language ("door code 1987", "alarm code
-    is 2026", "Türcode lautet 1987"). After any other word it dates something: "the door code
-    changes in spring 2026", "gate code until end of March 2027"."""
-    tail = gap.rstrip()
-    if not tail or tail[-1] in ":=#-–—":
-        return True
-    last = _LAST_WORD.search(tail)
-    return last is None or last.group(1).casefold() in _copulas()
+def _year_dated(gap: str) -> bool:
+    """A year after a code's label that the word before it dates ("the door code changes in spring
+    2026", "gate code until end of March 2027") is no code. After any other word a year-shaped
+    value stays one: PINs are often years ("PIN ya M-Pesa 1958")."""
+    last = _LAST_WORD.search(gap.rstrip())
+    if last is None:
+        return False
+    word = last.group(1).casefold()
+    return word in _SEASONS or word in _months()
 
 
 def _code_value_ok(value: str, before: str) -> bool:

@@ -130,7 +130,8 @@ def test_the_seed_words_are_every_list_of_the_mnemonic_package_without_importing
 def test_a_number_with_four_digits_in_order_by_chance_and_a_year_a_code_word_dates() -> None:
     """Four digits in order inside a valid long number happen by chance (the CNP below is
     valid): only a number mostly made of runs is a manual's sample. A year after a code's label
-    is its value when the label hands it over, not when other words date something with it."""
+    is no code when a month or a season before it dates something; otherwise it may be one (PINs
+    are often years)."""
     assert values("- CNP: 2991104123451") == {"2991104123451"}
     assert values("- SSN 123-45-6789 (the one every manual prints)") == set()
     assert values("- the door code changes in spring 2026") == set()
@@ -138,3 +139,5 @@ def test_a_number_with_four_digits_in_order_by_chance_and_a_year_a_code_word_dat
     assert values("- alarm code is 1987") == {"1987"}
     assert values("- gate code: 2026") == {"2026"}
     assert values("- Türcode lautet 1987") == {"1987"}
+    assert values("- PIN ya M-Pesa 1958, Wanjiru knows it") == {"1958"}
+    assert values("- le code de la porte change en mars 2027") == set()

@@ -38,6 +38,9 @@ _TOKEN = re.compile(r"[^\s'\"`,;()<>\[\]{}|]{6,}")
 #: A PIN or a door code (4-8 digits, maybe a trailing # or *): too short for `_TOKEN`.
 _CODE = re.compile(r"(?<![\w.,:/-])\d{4,8}[#*]?(?![\w.,:/-]\w)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+#: A note's path ("memory/2026-07-30.md" in a tool line that also holds a code): what a dream's
+#: sources name, never the secret of the line.
+_NOTE_PATH = re.compile(r"(?:[\w.-]+/)+[\w.-]+\.(?:md|jsonl|json|txt)")
 
 
 def _lines(case: FolderCase, path: str, night: str | None = None) -> list[str]:
@@ -328,6 +331,7 @@ def _secret_tokens(case: FolderCase) -> dict[tuple[str, int], list[str]]:
             and re.search(r"(?<=\w)[A-Z]|\d|[^\w.:]", t.strip(".:"))
             and not re.fullmatch(r"[\d:./-]+", t.strip(".:"))  # a phone number or a date
         ]
+        tokens = [t for t in tokens if not _NOTE_PATH.fullmatch(t.strip(".:"))]
         if tokens:
             out[place] = sorted(set(tokens))
     return out
