@@ -110,7 +110,64 @@ def name_words() -> list[str]:
         word = re.split(r"[\\\[(]", part, maxsplit=1)[0]
         if word:
             words.append(word.casefold())
-    return words
+    return words + [w.casefold() for w in _local_words()]
+
+
+@cache
+def _local_words() -> frozenset[str]:
+    from memgit.lint.id_names import ACCOUNT, IDENTITY
+
+    return frozenset(w for table in (IDENTITY, ACCOUNT) for words in table.values() for w in words)
+
+
+@cache
+def _local_names() -> re.Pattern[str]:
+    """`id_names`' words: an acronym as written ("PESEL", "NIDA"), any other word case-blind, each a
+    whole word where its script parts words with spaces."""
+    from memgit.lint.id_names import ACCOUNT
+
+    words = _local_words()
+    acronyms = {w for w in words if w.upper() == w and w.lower() != w}
+    accounts = {w.casefold() for ws in ACCOUNT.values() for w in ws}
+    rest = words - acronyms
+
+    def alternation(group: set[str]) -> str:
+        return "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(group, key=len, reverse=True))
+
+    edge_before, edge_after = r"(?<![^\W_])", r"(?![^\W_])"
+    return re.compile(
+        rf"(?P<account>{edge_before}(?i:{alternation({w for w in rest if w.casefold() in accounts})}){edge_after})"
+        rf"|{edge_before}(?:{alternation(acronyms)}){edge_after}"
+        rf"|{edge_before}(?i:{alternation({w for w in rest if w.casefold() not in accounts})})(?![^\W_])"
+    )
+
+
+# After a local name: separators and a "number" word ("n°", "nr.", ":"), then the number itself,
+# digits with the spaces, dots or dashes people group them with ("2 95 07 13 055 118 28").
+_LOCAL_VALUE = re.compile(
+    r"(?:[ \t:：#=(–—-]|n[°º]\.?|no\.|nr\.?|№)*"
+    r"(?P<value>[A-Za-z]{0,3}\d[\dA-Za-z]*(?:[ .-]\d[\dA-Za-z]*){0,7})(?![\w/@-]|[.,]\d)"
+)
+
+
+def local_ids(line: str) -> list[str]:
+    """The numbers right after a word of `id_names` ("ፓስፖርት ቁጥር EP6928314", "n° sécu 2 95 07 13
+    055 118 28", "rek. 5270384916"): a person's identifier or account, though no validator knows
+    its country. Seven digits or more (six for an account), not a date, an amount or a sample."""
+    out = []
+    for name in _local_names().finditer(line):
+        match = _LOCAL_VALUE.match(line, name.end())
+        if match is None:
+            continue
+        value = match.group("value").rstrip(" .-")
+        digits = sum(c.isdigit() for c in value)
+        if digits < (6 if name.group("account") else 7) or len(value) > 30 or _sample(value):
+            continue
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,3}(?:[.,]\d{3})+", value):
+            continue  # a date or an amount ("rek. 1.500.000 masuk")
+        if value not in out:
+            out.append(value)
+    return out
 
 
 @cache
@@ -147,7 +204,12 @@ def personal_ids(line: str, *, first: bool = False) -> list[str]:
             out.append(found)
             if first:
                 break
-    return out
+    if first and out:
+        return out
+    for found in local_ids(line):
+        if found not in out:
+            out.append(found)
+    return out[:1] if first else out
 
 
 # Documents whose numbers have letters and few digits and no check digits anyone publishes
@@ -179,6 +241,9 @@ _NAMED_DOCUMENT = re.compile(
 _PREFIXED_DOCUMENT = re.compile(r"^[ \t]*[:：]?[ \t]*([A-Z]{1,3}-\d{5,12}(?: \d{1,2})?)(?![\w-])")
 
 
+_DATE_NUMBER = re.compile(r"(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./](?:19|20)?\d{2}")
+
+
 def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | None:
     """The first number in `text` (what follows a name, or a table cell) that validates."""
     if document and (prefixed := _PREFIXED_DOCUMENT.match(text)) is not None:
@@ -188,8 +253,8 @@ def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | 
     previous = 0
     for match in _NUMBER.finditer(text):
         before, previous = text[previous : match.start()], match.end()
-        if _NOT_ID.search(before[-30:]):
-            continue
+        if _NOT_ID.search(before[-30:]) or _DATE_NUMBER.fullmatch(match.group(1)):
+            continue  # a date's parts are no number of their own ("passport renewal 2027-03-01")
         for raw in _prefixes(match.group(1)):
             digits = sum(c.isdigit() for c in raw)
             if document and _DOCUMENT_NUMBER.fullmatch(raw) and _NUMBER_WORD.search(before):

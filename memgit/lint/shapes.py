@@ -28,11 +28,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from functools import cache
 from typing import AnyStr
 
 from memgit.lint.keyed_codes import GATE_STEMS, keyed_code
 from memgit.lint.trie import alternation
+from memgit.lint.years import year_dated
 
 # --- what a line needs before any detector runs ----------------------------------------------------
 
@@ -333,7 +333,7 @@ def access_code(line: str) -> str | None:
             continue
         if _inside(urls, match.start()) or _joined_word(line, match.start("word"), match.end("word")):
             continue
-        if _YEAR.match(value) and _year_dated(match.group("gap")):
+        if year_dated(value, match.group("gap")):
             continue
         if _code_value_ok(value, line[: match.start(3)]):
             return value
@@ -349,47 +349,6 @@ def access_code(line: str) -> str | None:
         if _code_value_ok(value, line[: match.start(1)]):
             return value
     return keyed_code(line)
-
-
-_YEAR = re.compile(r"^(?:19|20)\d{2}$")
-_LAST_WORD = re.compile(r"([^\W\d_]+)[^\w]*$")
-#: Seasons, which CLDR does not name: "spring 2026", "Frühjahr 2027", "printemps 2026".
-_SEASONS = frozenset(
-    "spring summer autumn fall winter frühjahr frühling sommer herbst printemps été ete automne hiver "
-    "primavera verano otoño otono invierno verão verao outono inverno estate autunno inverno lente zomer "
-    "najaar herfst wiosna lato jesień jesien zima vår sommar höst vinter forår efterår kevät kesä syksy talvi".split()
-)
-
-
-@cache
-def _months() -> frozenset[str]:
-    """Month names, wide and abbreviated, of every language the secret labels are written in
-    (CLDR's, through Babel), read only when a year-shaped code needs them."""
-    from babel import Locale, UnknownLocaleError
-
-    from memgit.lint.labels import LANGUAGES
-
-    out: set[str] = set()
-    for code in LANGUAGES:
-        try:
-            locale = Locale(code)
-        except (UnknownLocaleError, ValueError):
-            continue
-        for context in ("format", "stand-alone"):
-            for width in ("wide", "abbreviated"):
-                out.update(n.casefold().rstrip(".") for n in dict(locale.months[context][width]).values())
-    return frozenset(w for w in out if len(w) >= 3)
-
-
-def _year_dated(gap: str) -> bool:
-    """A year after a code's label that the word before it dates ("the door code changes in spring
-    2026", "gate code until end of March 2027") is no code. After any other word a year-shaped
-    value stays one: PINs are often years ("PIN ya M-Pesa 1958")."""
-    last = _LAST_WORD.search(gap.rstrip())
-    if last is None:
-        return False
-    word = last.group(1).casefold()
-    return word in _SEASONS or word in _months()
 
 
 def _code_value_ok(value: str, before: str) -> bool:

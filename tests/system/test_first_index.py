@@ -15,12 +15,13 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import memgit, memgit_json
+from tests.helpers import memgit, memgit_json, wait_until
 from tests.large_repo_gen import build_docs, build_vault
 from tests.recall.test_search import real_model  # noqa: F401  (fixture)
 
@@ -226,10 +227,19 @@ def test_a_search_waiting_for_a_first_index_says_so_then_answers(tmp_path: Path)
         )
         status = memgit_json(vault.root, "status", env=env)
         assert "being written by another memgit run" in status["needs_full_rebuild"]
-        time.sleep(3)  # past the 2 s after which a waiting search says why
+        # The search says why it waits (after 2 s of waiting) and keeps waiting: the lock is
+        # released only once it said so, however long a loaded machine took to start it.
+        said: list[str] = []
+        reader = threading.Thread(target=lambda: said.extend(proc.stderr), daemon=True)  # type: ignore[arg-type]
+        reader.start()
+        wait_until(
+            lambda: any("another memgit run is writing" in line for line in said), "the search says why it waits"
+        )
         assert proc.poll() is None
         fcntl.flock(held, fcntl.LOCK_UN)
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, err
+    out = proc.stdout.read() if proc.stdout else ""
+    assert proc.wait(timeout=120) == 0, said
+    reader.join(timeout=60)
+    err = "".join(said)
     assert err.count("another memgit run is writing the index's text") == 1, err
     assert json.loads(out)["hits"]
