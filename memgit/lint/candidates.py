@@ -15,6 +15,7 @@ from typing import AnyStr
 
 from memgit.lint.normalize import TRIGGERS, reader_view
 from memgit.lint.shapes import candidate_lines, may_match
+from memgit.lint.trie import alternation
 
 # What every secret rule needs on its line (`scan_secrets`): a run of 15+ token characters (every
 # token shape, an assigned value of 16+, detect-secrets' candidates of 24+), a PEM header, credentials
@@ -79,8 +80,9 @@ def named_lines(text: str) -> frozenset[int]:
 @lru_cache(maxsize=2)
 def stem_lines(text: str) -> frozenset[int]:
     """The lines holding a stem of a label or an identifier's name, with or without a value (a
-    sentence wrapped after its label), by `bytes.find` of each stem over the lower-cased text as
-    UTF-8 (about ten times faster than over `str`, and no pattern)."""
+    sentence wrapped after its label): one pass of every stem as a trie-shaped pattern over the
+    lower-cased text as UTF-8, each line left at its first stem. A `find` of each of the thousand
+    stems took 8-13 times as long on notes of every size, and seconds on a 5 MB line."""
     lowered = _as_words(text.replace("\u0130", "i").lower())  # İ is the one letter whose lower case is longer
     if len(lowered) != len(text):
         stems = name_stems()
@@ -91,18 +93,23 @@ def stem_lines(text: str) -> frozenset[int]:
         )
     data = lowered.encode("utf-8", "surrogatepass")
     at: list[int] = []
-    for stem in _stem_bytes():
-        i = data.find(stem)
-        while i >= 0:
-            at.append(i)
-            end = data.find(b"\n", i)
-            i = -1 if end < 0 else data.find(stem, end + 1)
-    return frozenset(_lines_at(data, b"\n", sorted(at)))
+    pattern, i = _stem_pattern(), 0
+    while (found := pattern.search(data, i)) is not None:
+        at.append(found.start())
+        end = data.find(b"\n", found.start())
+        if end < 0:
+            break
+        i = end + 1
+    return frozenset(_lines_at(data, b"\n", at))
 
 
 @cache
-def _stem_bytes() -> tuple[bytes, ...]:
-    return tuple(stem.encode("utf-8") for stem in name_stems())
+def _stem_pattern() -> re.Pattern[bytes]:
+    """Every stem's UTF-8 bytes as one trie-shaped pattern (each byte a character of Latin-1, so
+    that the trie branches by byte), a space as a space: exactly the lines holding a stem."""
+    stems = {stem.encode("utf-8").decode("latin-1").replace(" ", "\x00") for stem in name_stems()}
+    pattern = alternation(stems).replace(re.escape("\x00"), " ")  # the trie reads a space loosely
+    return re.compile(pattern.encode("latin-1"))
 
 
 # The fast path reads the text as UTF-8 bytes: a run of token characters shows as a run of b"a".

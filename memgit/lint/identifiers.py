@@ -125,20 +125,18 @@ def _local_names() -> re.Pattern[str]:
     """`id_names`' words: an acronym as written ("PESEL", "NIDA"), any other word case-blind, each a
     whole word where its script parts words with spaces."""
     from memgit.lint.id_names import ACCOUNT
+    from memgit.lint.trie import alternation  # a trie: a thousand words cost one branch a character
 
     words = _local_words()
     acronyms = {w for w in words if w.upper() == w and w.lower() != w}
     accounts = {w.casefold() for ws in ACCOUNT.values() for w in ws}
     rest = words - acronyms
 
-    def alternation(group: set[str]) -> str:
-        return "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(group, key=len, reverse=True))
-
     edge_before, edge_after = r"(?<![^\W_])", r"(?![^\W_])"
     return re.compile(
-        rf"(?P<account>{edge_before}(?i:{alternation({w for w in rest if w.casefold() in accounts})}){edge_after})"
+        rf"(?P<account>{edge_before}(?i:{alternation({w.casefold() for w in rest if w.casefold() in accounts})}){edge_after})"
         rf"|{edge_before}(?:{alternation(acronyms)}){edge_after}"
-        rf"|{edge_before}(?i:{alternation({w for w in rest if w.casefold() not in accounts})})(?![^\W_])"
+        rf"|{edge_before}(?i:{alternation({w.casefold() for w in rest if w.casefold() not in accounts})}){edge_after}"
     )
 
 

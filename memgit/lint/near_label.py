@@ -18,6 +18,8 @@ from memgit.lint.labelled import (
 )
 from memgit.lint.shapes import not_a_secret_code
 
+_DIGIT = re.compile(r"\d")
+
 # A label, one to three words saying what it is for, then the value ending its clause. The words
 # are no number; the value is what a code's label takes alone, and a clause ends right after it.
 _WHAT_FOR = re.compile(
@@ -50,7 +52,7 @@ def after_what_for(line: str, label: re.Match[str], kind: str) -> str | None:
 def value_after_what_for(line: str) -> tuple[str, str] | None:
     """(kind, value) of the first label on `line` whose value follows the words saying what it is
     for, or None."""
-    if not any(c.isdigit() for c in line):
+    if _DIGIT.search(line) is None:
         return None  # every code this takes holds four digits
     for label in any_label().finditer(line):
         for kind in kinds_of_label(label.group("label")):

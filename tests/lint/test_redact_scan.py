@@ -179,3 +179,24 @@ def test_a_secret_in_a_transcript_line_is_found_through_its_json_escapes() -> No
             content = json.loads(out)["content"]
             assert "[redacted: S1" in content and scan_secrets(content) == [], sample.kind
     assert scan_secrets(json.dumps({"role": "user", "content": 'the "quoted" word is fine'})) == []
+
+
+def test_the_stems_are_found_in_one_pass_on_every_line_that_holds_one() -> None:
+    """The stems of labels and identifiers' names are searched as one trie-shaped pattern (a `find`
+    of each of a thousand stems took seconds on a 5 MB line): it takes exactly the lines that hold
+    a stem, in every script."""
+    from memgit.lint import candidates
+    from tests.lint.test_id_names import test_a_number_right_after_its_word_is_a_secret_in_any_script as ids
+    from tests.lint.test_labels import LINES
+
+    lines = [s.text for s in corpus(0) + corpus(1)] + [line for pair in LINES.values() for line in pair]
+    lines += [mark.args[1][n][0] for mark in ids.pytestmark if mark.name == "parametrize" for n in range(6)]
+    text = "\n".join(f"plain line {n}\n{line}\nrek.\n" for n, line in enumerate(lines))
+    stems = candidates.name_stems()
+    holding = {
+        n
+        for n, line in enumerate(text.split("\n"))
+        if any(stem in candidates._as_words(line.lower()) for stem in stems)
+    }
+    found = candidates.stem_lines(text)
+    assert len(holding) > len(lines) and found == holding
