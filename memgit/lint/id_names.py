@@ -33,7 +33,7 @@ IDENTITY: dict[str, tuple[str, ...]] = {
         "DNI|NIE|NIF|nº de pasaporte|número de pasaporte|pasaporte nº|nº de la seguridad social|nº seg. social|NUSS|CURP|RFC|RUT|CUIT|CUIL|cédula|cédula de identidad|nº de licencia de conducir|carnet de conducir|tarjeta sanitaria"
     ),
     "pt": _w(
-        "CPF|CNH|nº do passaporte|número do passaporte|cartão de cidadão|nº do cartão de cidadão|NIF|nº de contribuinte|NISS|nº de utente|nº do BI|título de eleitor|carteira de identidade|CTPS|cartão SUS|autorização de residência"
+        "CPF|CNH|nº do passaporte|número do passaporte|cartão de cidadão|nº do cartão de cidadão|NIF|nº de contribuinte|NISS|nº de utente|nº do BI|título de eleitor|carteira de identidade|CTPS|cartão SUS|autorização de residência|carteirinha do plano|carteirinha|cartão do SUS|passaporte"
     ),
     "it": _w(
         "codice fiscale|cod. fisc.|C.F.|carta d'identità|n. carta d'identità|n. passaporto|numero di passaporto|passaporto n.|n. patente|patente n.|numero patente|tessera sanitaria|n. tessera sanitaria|partita IVA|P.IVA|permesso di soggiorno|n. permesso di soggiorno|tessera elettorale"
@@ -183,7 +183,9 @@ ACCOUNT: dict[str, tuple[str, ...]] = {
     "en": _w("account no|account number|acct|acct no|acc no|a/c|a/c no|bank account|bank acct"),
     "de": _w("kontonummer|konto-nr|kto-nr|ktonr|kto.|bankverbindung|bankkonto"),
     "fr": _w("n° de compte|numéro de compte|n° compte|compte bancaire|cpte|n° cpte"),
-    "es": _w("nº de cuenta|número de cuenta|nº cuenta|cuenta bancaria|cta.|nº cta|CBU|CLABE|cuenta corriente"),
+    "es": _w(
+        "nº de cuenta|número de cuenta|nº cuenta|cuenta bancaria|cta.|nº cta|CBU|CLABE|cuenta corriente|cuenta de ahorros|cuenta de ahorro"
+    ),
     "pt": _w("nº da conta|número da conta|conta bancária|c/c|conta corrente|ag/conta"),
     "it": _w("n. conto|numero di conto|conto corrente|c/c|conto bancario|n. c/c"),
     "nl": _w("rekeningnummer|rekeningnr|rek.nr.|reknr|bankrekening|bankrekeningnummer"),
@@ -191,7 +193,7 @@ ACCOUNT: dict[str, tuple[str, ...]] = {
     "ru": _w("номер счета|номер счёта|расчетный счет|расчётный счёт|счет №|счёт №|лицевой счет|банковский счет"),
     "uk": _w("номер рахунку|рахунок №|розрахунковий рахунок|банківський рахунок"),
     "tr": _w("hesap no|hesap numarası|banka hesabı|hesap nr|banka hesap no"),
-    "ar": _w("رقم الحساب|رقم حساب|رقم الحساب البنكي|حساب بنكي|الحساب البنكي|رقم الآيبان|آيبان"),
+    "ar": _w("رقم الحساب|رقم حساب|رقم الحساب البنكي|حساب بنكي|الحساب البنكي|رقم الآيبان|آيبان|حساب جاري|حساب التوفير"),
     "fa": _w("شماره حساب|شماره شبا|شبا|حساب بانکی|شماره حساب بانکی"),
     "he": _w("מס' חשבון|מספר חשבון|חשבון בנק|ח-ן|חשבון מס'|מס' ח-ן"),
     "hi": _w("खाता संख्या|खाता नंबर|खाता सं.|अकाउंट नंबर|बैंक खाता|बैंक खाता संख्या|A/c no|khata no"),

@@ -140,10 +140,17 @@ def _local_names() -> re.Pattern[str]:
     )
 
 
-# After a local name: separators and a "number" word ("n°", "nr.", ":"), then the number itself,
-# digits with the spaces, dots or dashes people group them with ("2 95 07 13 055 118 28").
+#: Emoji and flags people put between a document's name and its number ("passaporte 🇧🇷 FX482913").
+_EMOJI = "[\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]"
+# After a local name: one or two words (a bank's or a plan's name) when a "number" mark follows
+# them ("cuenta de ahorros Bancolombia nº 912-483071-56", "nr konta do przelewu: 12 1090 …"), or
+# none; then separators, "number" marks and emoji ("n°", "nr.", ":", "🇧🇷"), then the number
+# itself, digits with the spaces, dots or dashes people group them with ("2 95 07 13 055 118 28").
 _LOCAL_VALUE = re.compile(
+    r"(?:"
+    r"(?:[ \t]+[^\s\d:：#]{1,24}){0,2}?(?=[ \t]*(?:n[°º]|no\.|nr\.?|#|№|[:：]))"
     r"(?:[ \t:：#=(–—-]|n[°º]\.?|no\.|nr\.?|№)*"
+    r"|(?:[ \t:：#=(–—-]|n[°º]\.?|no\.|nr\.?|№|" + _EMOJI + r")*)"
     r"(?P<value>[A-Za-z]{0,3}\d[\dA-Za-z]*(?:[ .-]\d[\dA-Za-z]*){0,7})(?![\w/@-]|[.,]\d)"
 )
 
@@ -151,7 +158,8 @@ _LOCAL_VALUE = re.compile(
 def local_ids(line: str) -> list[str]:
     """The numbers right after a word of `id_names` ("ፓስፖርት ቁጥር EP6928314", "n° sécu 2 95 07 13
     055 118 28", "rek. 5270384916"): a person's identifier or account, though no validator knows
-    its country. Seven digits or more (six for an account), not a date, an amount or a sample."""
+    its country. Seven digits or more (six for an account, or after letters), not a date, an
+    amount or a sample."""
     out = []
     for name in _local_names().finditer(line):
         match = _LOCAL_VALUE.match(line, name.end())
@@ -159,7 +167,8 @@ def local_ids(line: str) -> list[str]:
             continue
         value = match.group("value").rstrip(" .-")
         digits = sum(c.isdigit() for c in value)
-        if digits < (6 if name.group("account") else 7) or len(value) > 30 or _sample(value):
+        lettered = re.match(r"[A-Za-z]{1,3}\d", value) is not None  # a passport's "FX482913"
+        if digits < (6 if name.group("account") or lettered else 7) or len(value) > 30 or _sample(value):
             continue
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,3}(?:[.,]\d{3})+", value):
             continue  # a date or an amount ("rek. 1.500.000 masuk")

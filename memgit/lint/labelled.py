@@ -45,8 +45,30 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             parts.append(r"(?:(?<=[^\W\d_]-)|(?<![\w.$@:/-]))(?:" + alternation(spaced) + r")(?![\w@/-])")
         if unspaced:
             parts.append("(?:" + alternation(unspaced) + ")")
+        if kind == "password":
+            # The last part of a compound, where languages write them as one word ("Initialpasswort",
+            # "gastwachtwoord", "wifilösenordet"); a code word never is ("Barcode", "Postleitzahl").
+            parts.append(r"(?<=[^\W\d_]{3})(?:" + alternation(set(COMPOUND_TAILS)) + r")(?![\w@/-])")
         out[kind] = re.compile("(?P<label>" + "|".join(parts) + ")", re.IGNORECASE)
     return out
+
+
+#: Password words that end compounds in the languages that write them as one word (German, Dutch,
+#: the Nordic languages, Finnish, Hungarian).
+COMPOUND_TAILS = (
+    "passwort",
+    "kennwort",
+    "wachtwoord",
+    "lösenordet",
+    "lösenord",
+    "passordet",
+    "passord",
+    "adgangskoden",
+    "adgangskode",
+    "salasana",
+    "jelszó",
+    "jelszava",
+)
 
 
 # A PIN is a code: its value is digits, whichever list the word stands in ("version pin", "pin it").
@@ -62,7 +84,19 @@ def _words(lang: Labels, kind: str) -> tuple[str, ...]:
         words = lang.code + tuple(w for w in lang.password if _PIN.search(w))
     else:
         words = tuple(getattr(lang, kind))
+    if lang is LANGUAGES.get("ar"):
+        words = tuple(w for word in words for w in _with_clitics(word))
     return tuple(dict.fromkeys(w for word in words for w in (word, _without_accents(word))))
+
+
+def _with_clitics(word: str) -> tuple[str, ...]:
+    """An Arabic label and the forms it takes with "and", "so", "with/in" and "for" written onto it
+    ("وكلمة السر", "بالرمز", "للرمز"): Arabic writes these as part of the next word."""
+    if not "\u0600" <= word[:1] <= "\u06ff":
+        return (word,)
+    if word.startswith("ال"):
+        return (word, "و" + word, "ف" + word, "ب" + word, "وب" + word, "ل" + word[1:], "ول" + word[1:])
+    return (word, "و" + word, "ف" + word, "ب" + word, "ل" + word)
 
 
 def _without_accents(word: str) -> str:

@@ -141,3 +141,23 @@ def test_a_number_with_four_digits_in_order_by_chance_and_a_year_a_code_word_dat
     assert values("- Türcode lautet 1987") == {"1987"}
     assert values("- PIN ya M-Pesa 1958, Wanjiru knows it") == {"1958"}
     assert values("- le code de la porte change en mars 2027") == set()
+
+
+def test_labels_inside_compounds_with_clitics_and_in_more_words() -> None:
+    """A password word ending a compound (German, Dutch, Nordic), an Arabic label with "and" or
+    "the" written onto it, a card's security code after its name and a few words, a secret or a
+    token in Japanese, a door lock in Korean, an account after a bank's name and "nº", a passport
+    number after a flag; and beside each, the line that must stay clean. Values are made up."""
+    assert values("Dein Initialpasswort für Grafana ist Krüger-Kaffee-77, bitte ändern") == {"Krüger-Kaffee-77"}
+    assert values("- Passworteingabe dauert 300 ms") == set()
+    assert values("- Barcode 4006381333931 gescannt") == set()
+    assert values("> وكلمة سر الواي فاي: Haddad@Academia1") == {"Haddad@Academia1"}
+    assert values("> والرمز البريدي 11564 للقاهرة") == set()
+    assert values("  el código de atrás (CVC) es 318") == {"318"}
+    assert values("- security code on the back: 771") == {"771"}
+    assert values("- security code review 2024 done") == set()
+    assert values("> チャネルシークレット: e093be4252a2205e5cbb328dc7b27964") == {"e093be4252a2205e5cbb328dc7b27964"}
+    assert values("- 현관 도어락 731962 다음에 *") == {"731962"}
+    assert values("- cuenta de ahorros Bancolombia nº 912-483071-56") == {"912-483071-56"}
+    assert values("- cuenta de ahorros Bancolombia: abrir en marzo") == set()
+    assert values("- passaporte 🇧🇷 FX482913 (val. 08/2031)") == {"FX482913"}
