@@ -24,6 +24,8 @@ GATE_STEMS = (
     " interfone interphone citofono domofon kłódk sejf zamek armário armario casier spind schließfach entsperr"
     " déverrouill désarm desbloque desarm destrava rozbroj odblokow ontgrendel sblocc disattiv"
     " bram furtk drzwi wejści vchod brán dveř"
+    # a combination turned on a lock's dials (`_DIALLED`)
+    " molette combina zahlenschloss kombination"
 ).split()
 
 # Something a keyed code opens, in the languages of the labels' place words.
@@ -77,10 +79,21 @@ _NOT_A_CODE = re.compile(r"(?:19|20)\d\d|0123|1234|2345|3456|4567|5678|6789|9876
 
 
 _FOUR_DIGITS = re.compile(r"\d{4}")
+# A combination lock's digits, one by one ("6-1-3-8"), after the verb of turning its dials or the
+# lock itself: "girei 6-1-3-8 e abriu", "tournez les molettes sur 0-5-5-3", "am Zahlenschloss 4-0-7-1".
+_DIALS = re.compile(r"(?<![\d-])\d(?:-\d){3,7}(?![\d-])")
+_DIALLED = re.compile(
+    rf"(?i)(?<![^\W_])(?:turn(?:s|ed|ing)?|gir\w+|tourn\w+|dreh\w*|draai\w*|obr[óo]\w+|kręc\w+|ruot\w+"
+    rf"|molettes?|dials?|combinations?|combina[çc][ãa]o|combinaison|combinaci[óo]n|combinazione|zahlenschloss"
+    rf"|kombination|{_THING})(?![^\W_])[^\n]{{0,40}}?(?P<value>{_DIALS.pattern})"
+)
 
 
 def keyed_code(line: str) -> str | None:
     """A code keyed in at a door, lock or alarm, told by the verb of entering it, else None."""
+    dialled = _dialled(line)
+    if dialled is not None:
+        return dialled
     if _FOUR_DIGITS.search(line) is None:
         return None
     folded = line.casefold()
@@ -96,6 +109,17 @@ def keyed_code(line: str) -> str | None:
         value = match.group("value")
         if _acceptable(value, line, match.start("value")):
             return value
+    return None
+
+
+def _dialled(line: str) -> str | None:
+    """A combination turned on a lock's dials (see `_DIALLED`), not a sequence or one digit repeated."""
+    if _DIALS.search(line) is None:
+        return None
+    for match in _DIALLED.finditer(line):
+        digits = match.group("value").replace("-", "")
+        if len(set(digits)) > 1 and digits not in "0123456789" and digits not in "9876543210":
+            return match.group("value")
     return None
 
 

@@ -161,3 +161,13 @@ def test_labels_inside_compounds_with_clitics_and_in_more_words() -> None:
     assert values("- cuenta de ahorros Bancolombia nº 912-483071-56") == {"912-483071-56"}
     assert values("- cuenta de ahorros Bancolombia: abrir en marzo") == set()
     assert values("- passaporte 🇧🇷 FX482913 (val. 08/2031)") == {"FX482913"}
+
+
+def test_a_combination_turned_on_a_locks_dials() -> None:
+    """Digits one by one after the verb of turning a lock's dials or the lock's name, in several
+    languages; a formation, a sequence or a page range is no combination."""
+    assert values("o cadeado de combinação é o amarelo, girei 6-1-3-8 e abriu") == {"6-1-3-8"}
+    assert values("> Pour la boîte, tournez les molettes sur 0-5-5-3 et tirez vers le bas.") == {"0-5-5-3"}
+    assert values("- Zahlenschloss am Keller: 4-0-7-1") == {"4-0-7-1"}
+    assert values("- formation 4-4-2 again, turned it around") == set()
+    assert values("- turn to pages 1-2-3-4 of the manual") == set()
