@@ -34,6 +34,7 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
     ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("Tailscale key", re.compile(r"\btskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}\b")),
     ("PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}")),
     ("JSON Web Token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     ("bearer token", re.compile(r"(?i)\bauthorization:\s*bearer\s+[A-Za-z0-9._~+/-]{20,}=*")),
@@ -81,10 +82,10 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 # What every token shape above starts with (for a URL: a Slack webhook's host or credentials): a line
-# with none of these, such as a plain URL, skips the sixteen patterns (a test draws strings from
+# with none of these, such as a plain URL, skips the token shapes (a test draws strings from
 # each shape and checks this lets them through).
 _SHAPE_HINT = re.compile(
-    r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ"
+    r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ|tskey-"
     r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)|/api/webhooks/|(?i:hook|trigger/|/catch/)|sig="
     r"|://[A-Za-z0-9]{24,}@|(?:live|prod)_|/private-|GOCSPX-"
 )

@@ -72,6 +72,7 @@ def test_private_key_blocks(line: str) -> None:
         "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
         "Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345",
         "db at postgres://admin:s3cr3tP4ss@db.internal:5432/app",
+        "tailscale up --authkey tskey-auth-" + "kQ7pL2" + "-" + "Xv9Rt3Wm8Zq1Ny5Bc6Dh0Jk4",
     ],
 )
 def test_token_shapes_block(line: str) -> None:
