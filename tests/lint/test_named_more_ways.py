@@ -171,3 +171,11 @@ def test_a_combination_turned_on_a_locks_dials() -> None:
     assert values("- Zahlenschloss am Keller: 4-0-7-1") == {"4-0-7-1"}
     assert values("- formation 4-4-2 again, turned it around") == set()
     assert values("- turn to pages 1-2-3-4 of the manual") == set()
+
+
+def test_a_bare_secret_word_in_a_script_without_spaces_labels_nothing() -> None:
+    """Korean and Japanese "secret" and "token" alone name the thing, as English "secret" does
+    ("사용되지 않는 시크릿 감지:" above a command's name, a real tldr page): only the compounds
+    that name one secret are labels."""
+    assert values("- 사용되지 않는 시크릿 감지:\n\n`k8s-unused-secret-detector`") == set()
+    assert values("> チャネルシークレット: e093be4252a2205e5cbb328dc7b27964") == {"e093be4252a2205e5cbb328dc7b27964"}
