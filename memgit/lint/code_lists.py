@@ -20,6 +20,9 @@ _CODE_LIST_HEAD = re.compile(
     r"(?:backup|recupera[çc][ãa]o|recuperaci[óo]n|respaldo|secours|r[ée]cup[ée]ration|recupero|riserva|reserva"
     r"|zapasowe|odzyskiwania|восстановления|відновлення|резервні|резервные)"
     r"|wiederherstellungscodes?|notfallcodes?|backup-codes?|sicherungscodes?"
+    # "Backup-koder", "reservekoder", "återställningskoder", "gendannelseskoder", "varakoodit"
+    r"|\bbackup-?kod(?:er|erna|ene|it)\b|\breserv(?:e)?kod(?:er|erna|ene)\b|gjenopprettingskod(?:er|ene)"
+    r"|återställningskod(?:er|erna)|gendannelseskod(?:er|erne)|\b(?:vara|palautus)koodit\b"
     # "códigos de cópia de segurança", "kurtarma kodları", "yedek kodlar", "herstelcodes",
     # "リカバリーコード", "バックアップコード", "恢复码", "备用码"
     r"|\bc[óo]pias?[ \t]+de[ \t]+seguran[çc]a|\b(?:kurtarma|yedek)[ \t]+kod|\bherstelcodes?|\bback-?upcodes?"

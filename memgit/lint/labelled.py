@@ -45,30 +45,33 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             parts.append(r"(?:(?<=[^\W\d_]-)|(?<![\w.$@:/-]))(?:" + alternation(spaced) + r")(?![\w@/-])")
         if unspaced:
             parts.append("(?:" + alternation(unspaced) + ")")
-        if kind == "password":
+        if kind in COMPOUND_TAILS:
             # The last part of a compound, where languages write them as one word ("Initialpasswort",
-            # "gastwachtwoord", "wifilösenordet"); a code word never is ("Barcode", "Postleitzahl").
-            parts.append(r"(?<=[^\W\d_]{3})(?:" + alternation(set(COMPOUND_TAILS)) + r")(?![\w@/-])")
+            # "gastwachtwoord", "Oppsettnøkkel"); a code word never is ("Barcode", "Postleitzahl").
+            parts.append(r"(?<=[^\W\d_]{3})(?:" + alternation(set(COMPOUND_TAILS[kind])) + r")(?![\w@/-])")
         out[kind] = re.compile("(?P<label>" + "|".join(parts) + ")", re.IGNORECASE)
     return out
 
 
-#: Password words that end compounds in the languages that write them as one word (German, Dutch,
-#: the Nordic languages, Finnish, Hungarian).
-COMPOUND_TAILS = (
-    "passwort",
-    "kennwort",
-    "wachtwoord",
-    "lösenordet",
-    "lösenord",
-    "passordet",
-    "passord",
-    "adgangskoden",
-    "adgangskode",
-    "salasana",
-    "jelszó",
-    "jelszava",
-)
+#: Password and key words that end compounds in the languages that write them as one word
+#: (German, Dutch, the Nordic languages, Finnish, Hungarian).
+COMPOUND_TAILS: dict[str, tuple[str, ...]] = {
+    "password": (
+        "passwort",
+        "kennwort",
+        "wachtwoord",
+        "lösenordet",
+        "lösenord",
+        "passordet",
+        "passord",
+        "adgangskoden",
+        "adgangskode",
+        "salasana",
+        "jelszó",
+        "jelszava",
+    ),
+    "key": ("schlüssel", "sleutel", "nøkkelen", "nøkkel", "nøglen", "nøgle", "nyckeln", "nyckel", "avain"),
+}
 
 
 # A PIN is a code: its value is digits, whichever list the word stands in ("version pin", "pin it").

@@ -179,3 +179,17 @@ def test_a_bare_secret_word_in_a_script_without_spaces_labels_nothing() -> None:
     that name one secret are labels."""
     assert values("- 사용되지 않는 시크릿 감지:\n\n`k8s-unused-secret-detector`") == set()
     assert values("> チャネルシークレット: e093be4252a2205e5cbb328dc7b27964") == {"e093be4252a2205e5cbb328dc7b27964"}
+
+
+def test_a_key_word_ending_a_compound_and_backup_code_lists_in_nordic_languages() -> None:
+    """ "Oppsettnøkkel" (a setup key) at the end of a line, its base32 value on the next; a list of
+    backup codes under "Backup-koder"; a house key or a licence portal stays an ordinary line."""
+    assert values("Oppsettnøkkel (hvis telefonen dør):\n35FOPIIYIXPLQITFGKLZTXA5LKWLEXV3") == {
+        "35FOPIIYIXPLQITFGKLZTXA5LKWLEXV3"
+    }
+    assert values("Backup-koder, hver kan brukes én gang:\n```\n9121 2943   1641 7421\n0562 2128\n```") == {
+        "9121 2943   1641 7421",
+        "0562 2128",
+    }
+    assert values("- Hausschlüssel liegt bei Frau Meier, Wohnung 3") == set()
+    assert values("- Lizenzschlüssel-Verwaltung läuft über das Portal") == set()
