@@ -14,6 +14,7 @@ from collections.abc import Sequence
 _FENCE = re.compile(r"^\s{0,3}(?P<mark>`{3,}|~{3,})")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
 _TABLE = re.compile(r"^\s*\|")
+_QUOTE = re.compile(r"^\s*>")
 
 
 def fenced_lines(lines: Sequence[str]) -> frozenset[int]:
@@ -41,7 +42,8 @@ def fenced_lines(lines: Sequence[str]) -> frozenset[int]:
 
 def continues_below(lines: Sequence[str], number: int) -> bool:
     """Line `number` (1-based) is a lead-in: it ends in ":" and the next non-blank line opens a
-    fenced block, a list, a table or an indented block; or a fenced block opens right below it,
+    fenced block, a list, a table, a quoted message or an indented block ("messaged him the
+    dates:" / "> 9 May, 27 June …"); or a fenced block opens right below it,
     with no blank line between ("… → every PR opened since shows" / "```" / the message)."""
     text = lines[number - 1].rstrip() if 0 < number <= len(lines) else ""
     if number < len(lines) and _FENCE.match(lines[number]) and text.strip():
@@ -53,7 +55,9 @@ def continues_below(lines: Sequence[str], number: int) -> bool:
             continue
         indent = len(below) - len(below.lstrip())
         own = len(text) - len(text.lstrip())
-        return bool(_FENCE.match(below) or _LIST.match(below) or _TABLE.match(below) or indent > own)
+        return bool(
+            _FENCE.match(below) or _LIST.match(below) or _TABLE.match(below) or _QUOTE.match(below) or indent > own
+        )
     return False
 
 
@@ -86,3 +90,32 @@ def table_row(line: str) -> bool:
     """A row of a Markdown table: without its header row it says half of what it holds."""
     stripped = line.strip()
     return stripped.startswith("|") and stripped.count("|") >= 2
+
+
+_QUOTED = re.compile(r"^\s*>\s?(?P<said>.*\S)")
+_SENDER = re.compile(r"^\s*(?:[-*+]\s+)?(?P<who>[^\s:>][^:]{0,40}?)\s*:\s*$")
+#: The most words a line naming a quoted message's sender has ("- Ffion:", "Tomos texted back:").
+SENDER_WORDS = 4
+
+
+def quoted_sender(lines: Sequence[str], number: int) -> str | None:
+    """Line `number` (1-based) is a quoted message ("> so they've put me on fixed mondays …") right
+    under the line that says who sent it ("- Ffion:"): that sender, so that a copy of the quote says
+    whose words it holds ("me" in it is Ffion, not the note's writer). None otherwise."""
+    if not 1 < number <= len(lines) or _QUOTED.match(lines[number - 1]) is None:
+        return None
+    for above in reversed(lines[: number - 1]):
+        if _QUOTED.match(above):
+            continue  # the message's earlier lines
+        match = _SENDER.match(above)
+        if match is None or len(match["who"].split()) > SENDER_WORDS:
+            return None
+        return match["who"].strip("*_ ")
+    return None
+
+
+def with_sender(text: str, sender: str) -> str:
+    """A quoted message's copy with its sender named after it, as a quote is signed ("> so they've
+    put me on … (Ffion)"): at the end, in parentheses, so that what the message is about still opens
+    it and the key a line names (keys.py, an aside never part of it) is the message's own."""
+    return f"{text.rstrip()} ({sender})"

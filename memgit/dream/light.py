@@ -21,13 +21,13 @@ from datetime import date
 
 from memgit.core.paths import DREAM_REPORT_DIR, LEDGER_DIR, daily_log_day
 from memgit.core.provenance import is_marker_line
-from memgit.dream.blocks import before_lead_in, continues_below, fenced_lines, table_row
+from memgit.dream.blocks import before_lead_in, continues_below, fenced_lines, quoted_sender, table_row, with_sender
 from memgit.dream.chatter import without_chatter
 from memgit.dream.concepts import concept_tags, plain, speakers, words
 from memgit.dream.model import ShortTerm
 from memgit.dream.rehydrate import relocate
 from memgit.dream.safety import flagged, flagged_lines, redacted_lines, shown
-from memgit.dream.standalone import LEAD_IN, standalone
+from memgit.dream.standalone import LEAD_IN, SENDER, standalone
 from memgit.dream.turns import DEFAULT_SPEAKER, is_transcript, note_day, role_of
 from memgit.ledger.lines import Recall, text_hash
 from memgit.lint.redact import placeholder, secret_in_name
@@ -294,6 +294,9 @@ def judge(
             entry.rejected = CONTINUES  # "Run the backup like this:" without the block below it
             return
         text, dropped = head, (LEAD_IN,)  # the sentences before "She wants:" stand alone
+    sender = None if is_transcript(entry.path) or entry.start != entry.end else quoted_sender(lines, entry.start)
+    if sender is not None:
+        text, dropped = with_sender(text, sender), (*dropped, SENDER)  # "- Ffion:" / "> …": Ffion's words
     if is_transcript(entry.path):
         role, said = role_of(entry.text) or ("", "")
         if role != "user":

@@ -383,17 +383,34 @@ def in_weekday_list(text: str, start: int, end: int) -> bool:
     return not text[sentence_start:start].strip() and _DAY_SUBJECT.match(text[end:]) is not None
 
 
+#: A weekday given as a setting's value ("editing day = THURSDAY"), or said to hold from a time on
+#: ("THURSDAY from next week", "Fridays starting 3/2"): the day of every week from then.
+_ASSIGNED = re.compile(r"=\s*$")
+_STARTS_AFTER = re.compile(
+    r"^\s*(?:from|starting|beginning|as of)\s+(?:next\b|the week\b|this coming\b|\d{1,2}[/.]\d{1,2}\b|"
+    r"\d{4}-\d{2}-\d{2}\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|the \d)",
+    re.IGNORECASE,
+)
+
+
+def every_such_day(text: str, m: re.Match[str]) -> bool:
+    """The weekday `m` found in `text` names every such day (or is dated already), never one date:
+    the one test both the rewrite (`resolve`) and the check of what is left (`unresolved`) ask."""
+    after = text[m.end("day") + len(m["tail"] or "") :]
+    return bool(
+        (m["tail"] and m["tail"].lower() == "s")  # "on Mondays"
+        or (not m["mod"] and in_weekday_list(text, m.start("day"), m.end("day") + len(m["tail"] or "")))
+        or (not m["mod"] and (_ASSIGNED.search(text[: m.start("day")]) or _STARTS_AFTER.match(after)))
+        or _ISO_AFTER.match(after)  # "Thursday 2026-02-26": dated already
+        or _EVERY.search(text[: m.start("day")])
+        or (not m["mod"] and standing(_sentence_of(text, m.start("day"))))  # a standing rule's weekday
+        or (m["part"] and text[m.end() : m.end() + 1].lower() == "s")  # "on Sunday afternoons"
+    )
+
+
 def _named(day: date, text: str, m: re.Match[str]) -> str:
-    if m["tail"] and m["tail"].lower() == "s":
-        return m.group(0)  # "on Mondays": every Monday, not a date
-    if not m["mod"] and in_weekday_list(text, m.start("day"), m.end("day") + len(m["tail"] or "")):
-        return m.group(0)  # "Tuesday and Thursday", "Mon–Fri": every week's
-    if _ISO_AFTER.match(text[m.end() :]) or _EVERY.search(text[: m.start("day")]):
+    if every_such_day(text, m):
         return m.group(0)
-    if not m["mod"] and standing(_sentence_of(text, m.start("day"))):
-        return m.group(0)  # a standing rule's weekday: every such day, not one date
-    if m["part"] and text[m.end() : m.end() + 1].lower() == "s":
-        return m.group(0)  # "on Sunday afternoons": every one of them
     weekday = WEEKDAYS.index(m["day"].lower())
     when = _weekday_date(day, weekday, m["mod"] or "", _sentence_of(text, m.start("day")))
     name = m["day"][0].upper() + m["day"][1:].lower()
@@ -419,17 +436,6 @@ def unresolved(text: str) -> str | None:
         if match:
             return match.group(0)
     for match in _NAMED.finditer(text):
-        if match["tail"] and match["tail"].lower() == "s":
-            continue
-        if not match["mod"] and in_weekday_list(text, match.start("day"), match.end("day")):
-            continue
-        if _ISO_AFTER.match(text[match.end("day") + len(match["tail"] or "") :]) or _EVERY.search(
-            text[: match.start("day")]
-        ):
-            continue
-        if not match["mod"] and standing(_sentence_of(text, match.start("day"))):
-            continue
-        if match["part"] and text[match.end() : match.end() + 1].lower() == "s":
-            continue
-        return match.group("day")
+        if not every_such_day(text, match):
+            return match.group("day")
     return None

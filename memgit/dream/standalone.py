@@ -41,9 +41,12 @@ CHANGE_WORDS = {
     "chatter": "chat filler and attachment captions dropped",
     "opener": "the log's 'found that' dropped",
     "lead-in": "the closing lead-in to the block below dropped",
+    "sender": "the quoted message's sender, from the line above it, named after it",
 }
 #: The change a lead-in's own sentences make when they are promoted without its closing clause.
 LEAD_IN = "lead-in"
+#: The change a quoted message makes when the line above it, which names its sender, goes with it.
+SENDER = "sender"
 NEEDS_CONTEXT = "needs context"
 CHATTER = "junk: chatter"
 TRANSIENT = "transient"

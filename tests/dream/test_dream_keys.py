@@ -140,3 +140,39 @@ def test_the_sentences_before_a_closing_lead_in_stand_alone_and_the_lead_in_goes
     assert head.entry_text == "Helen's email: submission now **4 Dec**, not 20 Nov."
     assert judged(4).rejected == CONTINUES  # all lead-in: its content is the block
     assert judged(8).rejected == CONTINUES  # an abbreviation's dot ends no sentence
+
+
+def test_a_quoted_message_goes_with_its_lead_in_and_names_its_sender() -> None:
+    """From the fourth report half's review: a lead-in whose content is the quoted message below
+    ("messaged him the dates:" / "> 9 May, …") is no fact alone, its first sentence is; a quote
+    under the line naming its sender ("- Ffion:") is copied signed with the sender's name, so that
+    its "me" is not read as the note's writer; a weekday given as a setting's value or from a start
+    is every such day, never one date."""
+    from memgit.dream.reltime import resolve
+    from memgit.dream.standalone import SENDER
+
+    lines = [
+        "mon 16 mar",
+        "- tomos is my 2nd from april. messaged him the dates:",
+        "> 9 May, 27 June, 11 July - all 10 hrs, £220. can you do them?",
+        "- Ffion:",
+        "> so... they've put me on fixed mondays from the 2nd, thursdays off instead",
+    ]
+
+    def judged(number: int) -> ShortTerm:
+        raw = lines[number - 1]
+        entry = ShortTerm("memory/2026-03-16.md", number, number, raw, text_hash(raw), {}, [])
+        judge(entry, lines, date(2026, 3, 20), LintSettings(), frozenset(), fenced=fenced_lines(lines))
+        return entry
+
+    assert continues_below(lines, 2)
+    head = judged(2)
+    assert head.entry_text == "tomos is my 2nd from april." and head.changes[0] == LEAD_IN
+    quote = judged(5)
+    assert quote.entry_text.startswith("> so... they've put me on fixed mondays") and SENDER in quote.changes
+    assert quote.entry_text.endswith("thursdays off instead (Ffion)")
+    assert SENDER not in judged(3).changes  # the line above it is a lead-in, not a sender
+    day = date(2026, 2, 25)
+    assert "THURSDAY from the week of" in resolve("editing day = THURSDAY from next week (2/3)", day)
+    assert "2026-02-26" in resolve("call Marta on Thursday", day)
+    assert "2026-02-26" in resolve("dentist Thursday from 3pm", day)
