@@ -94,6 +94,7 @@ def table_row(line: str) -> bool:
 
 _QUOTED = re.compile(r"^\s*>\s?(?P<said>.*\S)")
 _SENDER = re.compile(r"^\s*(?:[-*+]\s+)?(?P<who>[^\s:>][^:]{0,40}?)\s*:\s*$")
+_NAMED_SPEAKER = re.compile(r"^\**[^\W\d_][\w .'-]{0,30}?\**\s*:\s")
 #: The most words a line naming a quoted message's sender has ("- Ffion:", "Tomos texted back:").
 SENDER_WORDS = 4
 
@@ -102,8 +103,9 @@ def quoted_sender(lines: Sequence[str], number: int) -> str | None:
     """Line `number` (1-based) is a quoted message ("> so they've put me on fixed mondays …") right
     under the line that says who sent it ("- Ffion:"): that sender, so that a copy of the quote says
     whose words it holds ("me" in it is Ffion, not the note's writer). None otherwise."""
-    if not 1 < number <= len(lines) or _QUOTED.match(lines[number - 1]) is None:
-        return None
+    quoted = _QUOTED.match(lines[number - 1]) if 1 < number <= len(lines) else None
+    if quoted is None or _NAMED_SPEAKER.match(quoted["said"]):
+        return None  # no quote, or one that names its speaker itself ("> Sana: my cousin's …")
     for above in reversed(lines[: number - 1]):
         if _QUOTED.match(above):
             continue  # the message's earlier lines

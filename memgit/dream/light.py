@@ -295,8 +295,6 @@ def judge(
             return
         text, dropped = head, (LEAD_IN,)  # the sentences before "She wants:" stand alone
     sender = None if is_transcript(entry.path) or entry.start != entry.end else quoted_sender(lines, entry.start)
-    if sender is not None:
-        text, dropped = with_sender(text, sender), (*dropped, SENDER)  # "- Ffion:" / "> …": Ffion's words
     if is_transcript(entry.path):
         role, said = role_of(entry.text) or ("", "")
         if role != "user":
@@ -312,6 +310,9 @@ def judge(
         text, lines=lines, start=entry.start, day=day, today=today, turn_of_session=is_transcript(entry.path)
     )
     entry.entry_text, entry.changes = verdict.text, dropped + verdict.changes
+    if sender is not None and verdict.text:
+        # "- Ffion:" / "> …": Ffion's words, signed once the copy stands alone (its chatter dropped)
+        entry.entry_text, entry.changes = with_sender(verdict.text, sender), (*entry.changes, SENDER)
     code = flagged(verdict.text, lint)  # a rewrite must not make a line the lint flags
     if code is not None:
         entry.rejected, entry.shown, entry.entry_text = f"junk: {code}", shown(entry.text, lint), ""

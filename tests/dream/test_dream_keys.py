@@ -172,6 +172,9 @@ def test_a_quoted_message_goes_with_its_lead_in_and_names_its_sender() -> None:
     assert quote.entry_text.startswith("> so... they've put me on fixed mondays") and SENDER in quote.changes
     assert quote.entry_text.endswith("thursdays off instead (Ffion)")
     assert SENDER not in judged(3).changes  # the line above it is a lead-in, not a sender
+    from memgit.dream.blocks import quoted_sender
+
+    assert quoted_sender(["- sana messaged:", "> Sana: my cousin's flatmate babysits"], 2) is None  # named already
     day = date(2026, 2, 25)
     assert "THURSDAY from the week of" in resolve("editing day = THURSDAY from next week (2/3)", day)
     assert "2026-02-26" in resolve("call Marta on Thursday", day)
