@@ -20,6 +20,7 @@ import re
 import unicodedata
 from functools import cache
 
+from memgit.lint.label_forms import ONE_WORD_TAILS, with_clitics
 from memgit.lint.labels import LANGUAGES, Labels
 from memgit.lint.normalize import escaped
 from memgit.lint.placeholders import is_placeholder
@@ -45,33 +46,12 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             parts.append(r"(?:(?<=[^\W\d_]-)|(?<![\w.$@:/-]))(?:" + alternation(spaced) + r")(?![\w@/-])")
         if unspaced:
             parts.append("(?:" + alternation(unspaced) + ")")
-        if kind in COMPOUND_TAILS:
+        if kind in ONE_WORD_TAILS:
             # The last part of a compound, where languages write them as one word ("Initialpasswort",
             # "gastwachtwoord", "Oppsettnøkkel"); a code word never is ("Barcode", "Postleitzahl").
-            parts.append(r"(?<=[^\W\d_]{3})(?:" + alternation(set(COMPOUND_TAILS[kind])) + r")(?![\w@/-])")
+            parts.append(r"(?<=[^\W\d_]{3})(?:" + alternation(set(ONE_WORD_TAILS[kind])) + r")(?![\w@/-])")
         out[kind] = re.compile("(?P<label>" + "|".join(parts) + ")", re.IGNORECASE)
     return out
-
-
-#: Password and key words that end compounds in the languages that write them as one word
-#: (German, Dutch, the Nordic languages, Finnish, Hungarian).
-COMPOUND_TAILS: dict[str, tuple[str, ...]] = {
-    "password": (
-        "passwort",
-        "kennwort",
-        "wachtwoord",
-        "lösenordet",
-        "lösenord",
-        "passordet",
-        "passord",
-        "adgangskoden",
-        "adgangskode",
-        "salasana",
-        "jelszó",
-        "jelszava",
-    ),
-    "key": ("schlüssel", "sleutel", "nøkkelen", "nøkkel", "nøglen", "nøgle", "nyckeln", "nyckel", "avain"),
-}
 
 
 # A PIN is a code: its value is digits, whichever list the word stands in ("version pin", "pin it").
@@ -88,18 +68,8 @@ def _words(lang: Labels, kind: str) -> tuple[str, ...]:
     else:
         words = tuple(getattr(lang, kind))
     if lang is LANGUAGES.get("ar"):
-        words = tuple(w for word in words for w in _with_clitics(word))
+        words = tuple(w for word in words for w in with_clitics(word))
     return tuple(dict.fromkeys(w for word in words for w in (word, _without_accents(word))))
-
-
-def _with_clitics(word: str) -> tuple[str, ...]:
-    """An Arabic label and the forms it takes with "and", "so", "with/in" and "for" written onto it
-    ("وكلمة السر", "بالرمز", "للرمز"): Arabic writes these as part of the next word."""
-    if not "\u0600" <= word[:1] <= "\u06ff":
-        return (word,)
-    if word.startswith("ال"):
-        return (word, "و" + word, "ف" + word, "ب" + word, "وب" + word, "ل" + word[1:], "ول" + word[1:])
-    return (word, "و" + word, "ف" + word, "ب" + word, "ل" + word)
 
 
 def _without_accents(word: str) -> str:
