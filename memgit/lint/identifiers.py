@@ -348,6 +348,24 @@ def _emirates_id(value: str) -> bool:
     return total % 10 == 0
 
 
+def same_kind(value: str, text: str) -> list[str]:
+    """The numbers in `text` that one of the validators taking `value` takes too, with as many
+    digits: a second person's number of the same kind ("Fødselsnummer (meg) 2311…" / "- Erik:" /
+    "  1406…"). A validator is a checksum: a number of that length that passes it is rarely chance."""
+    digits = sum(c.isdigit() for c in value)
+    if digits < 8 or _NOT_ID.search(text):
+        return []  # an order, a ticket, a phone number, a price on that line: not a person's number
+    kinds = tuple(v for v in _validators() if _passes(value, (v,)))
+    if not kinds:
+        return []
+    out = []
+    for match in _NUMBER.finditer(text):
+        raw = match.group(1).strip(" .-/")
+        if raw != value and sum(c.isdigit() for c in raw) == digits and not _sample(raw) and _passes(raw, kinds):
+            out.append(raw)
+    return out
+
+
 def _valid(raw: str) -> bool:
     return _emirates_id(raw) or _passes(raw, _validators())
 

@@ -92,6 +92,7 @@ def find_secrets(
     kept.extend(_other_passwords(lines, kept))
     kept.extend(_after_a_slash(lines, kept))
     kept.extend(_other_identifiers(lines, kept))
+    kept.extend(hit for hit in _identifiers_below(lines, kept) if wanted is None or hit.index in wanted)
     kept.extend(hit for hit in _network_pairs(lines, kept) if wanted is None or hit.index in wanted)
     kept.extend(_repeated(lines, kept, wanted, _present(text, known)))
     kept.sort(key=lambda hit: (hit.index, not hit.reported))
@@ -252,6 +253,33 @@ def _other_identifiers(lines: list[str], hits: list[Hit]) -> list[Hit]:
             if not any(value in other or other in value for other in taken):
                 taken.add(value)
                 out.append(Hit(index, identifiers.CODE, "an identifier after its name, beside another", value))
+    return out
+
+
+#: How far below an identifier a number of its kind is read as another one (a list's next items).
+_BELOW = 3
+
+
+def _identifiers_below(lines: list[str], hits: list[Hit]) -> list[Hit]:
+    """Below an identifier found after its name, in the same list (no blank line or heading
+    between), a number the same validator takes, with as many digits: the next person's
+    ("- Fødselsnummer (meg) 2311…" / "- Erik:" / "  1406…"). Its name is the first line's."""
+    from memgit.lint import identifiers
+
+    taken = {(hit.index, hit.value) for hit in hits}
+    out: list[Hit] = []
+    for hit in hits:
+        if hit.code != identifiers.CODE or not hit.reported or not hit.value:
+            continue
+        if lines[hit.index].lstrip().startswith("|"):
+            continue  # a table's rows: its column rules judge each row's number by its own country
+        for index in range(hit.index + 1, min(len(lines), hit.index + 1 + _BELOW)):
+            if not lines[index].strip() or lines[index].lstrip().startswith(("#", "|")):
+                break
+            for value in identifiers.same_kind(hit.value, lines[index]):
+                if (index, value) not in taken:
+                    taken.add((index, value))
+                    out.append(Hit(index, identifiers.CODE, "an identifier of the kind found just above it", value))
     return out
 
 

@@ -193,3 +193,13 @@ def test_a_key_word_ending_a_compound_and_backup_code_lists_in_nordic_languages(
     }
     assert values("- Hausschlüssel liegt bei Frau Meier, Wohnung 3") == set()
     assert values("- Lizenzschlüssel-Verwaltung läuft über das Portal") == set()
+
+
+def test_the_next_persons_number_below_one_found_by_the_same_validator() -> None:
+    """Below an identifier found after its name, in the same list, a number the same validator
+    takes with as many digits is another person's ("- Erik:" / "  1406…"); an order or a ticket
+    number there, or one past a blank line, is not."""
+    found = "- Fødselsnummer (meg) 23118149831\n- Erik:\n  14067933916"
+    assert values(found) == {"23118149831", "14067933916"}
+    assert values("- Fødselsnummer (meg) 23118149831\n\n  14067933916") == {"23118149831"}
+    assert values("- SSN 536-22-8714\n- order 482913756 shipped") == {"536-22-8714"}
