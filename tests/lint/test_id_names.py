@@ -5,11 +5,15 @@ amount or a short count, is an ordinary line. Values are made up here."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from memgit.lint.id_names import ACCOUNT, IDENTITY
 from memgit.lint.labels import LANGUAGES
 from memgit.lint.secrets import find_secrets
+from tests.helpers import commit_all, memgit, write
 
 
 def values(text: str) -> set[str]:
@@ -49,3 +53,47 @@ def test_the_word_without_a_number_of_its_own_is_an_ordinary_line(line: str) -> 
 def test_every_label_language_has_identity_and_account_words() -> None:
     assert set(IDENTITY) == set(ACCOUNT) == set(LANGUAGES)
     assert all(IDENTITY[lang] and ACCOUNT[lang] for lang in LANGUAGES)
+
+
+def test_lint_and_context_name_and_hide_this_rounds_secrets_in_a_committed_note(workspace: Path) -> None:
+    """Every line rule of the tenth round through `memgit lint` on a real repository, and the same
+    values absent from what `memgit context` sends to a model; the look-alikes beside them shown."""
+    log = "memory/2026-05-03.md"
+    lines = [
+        "# 2026-05-03",  # 1
+        "",
+        "- coord. Marseille, n° sécu 2 95 07 13 055 118 28 (pour la mutuelle)",  # 3
+        "- driver from Addis, ፓስፖርት ቁጥር EP6928314",  # 4
+        "- per diem to her BCA: rek. 5270384916 a.n. Dewi",  # 5
+        "- Dein Initialpasswort für Grafana ist Krüger-Kaffee-77, bitte ändern",  # 6
+        "- وكلمة سر الواي فاي: Haddad@Academia1",  # 7
+        "- el código de atrás (CVC) es 318",  # 8
+        "- 현관 도어락 731962 다음에 *",  # 9
+        "- o cadeado de combinação é o amarelo, girei 6-1-3-8 e abriu",  # 10
+        "- CNP: 2991104123451",  # 11
+        "- PIN ya M-Pesa 1958, Wanjiru knows it",  # 12
+        "- Fødselsnummer (meg) 23118149831",  # 13
+        "- Erik:",  # 14
+        "  14067933916",  # 15
+        "",
+        "Oppsettnøkkel (hvis telefonen dør):",  # 17
+        "35FOPIIYIXPLQITFGKLZTXA5LKWLEXV3",  # 18
+        "",
+        "- the door code changes in spring 2026",  # 20
+        "- passport renewal 2027-03-01, book early",  # 21
+        "- Passworteingabe dauert 300 ms",  # 22
+    ]
+    write(workspace / log, "\n".join(lines) + "\n")
+    commit_all(workspace, "a log committed without hooks")
+    proc = memgit(workspace, "lint", "--json", log, env={"MEMGIT_EMBEDDING": "none"})
+    assert proc.returncode == 1, proc.stderr
+    assert sorted({f["line"] for f in json.loads(proc.stdout)["findings"]}) == [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 18,
+    ]  # fmt: skip
+    secrets = ("055 118 28", "EP6928314", "5270384916", "Krüger-Kaffee-77", "Haddad@Academia1", "731962", "6-1-3-8")
+    secrets += ("2991104123451", "1958", "23118149831", "14067933916", "35FOPIIYIXPLQITFGKLZ")
+    assert not any(secret in proc.stdout for secret in secrets)
+    context = memgit(workspace, "context", "--date", "2026-05-03", env={"MEMGIT_EMBEDDING": "none"})
+    assert context.returncode == 0, context.stderr
+    assert not any(secret in context.stdout for secret in secrets)
+    assert "door code changes in spring 2026" in context.stdout and "passport renewal 2027-03-01" in context.stdout
