@@ -97,6 +97,8 @@ _BANK_NAMES = re.compile(
     r"|tilinumero|pankkitili|hesap|tài khoản|tai khoan|сч[её]т|рахун|účtu|uctu|számla|de cont|λογαριασμ"
     r"|계좌|口座|账号|账户|帳戶|บัญชี|حساب|खाता|חשבון"
 )
+# A number after a country's dialling prefix is a phone's ("wpisałam mój +48 601 274 905").
+_PHONE = re.compile(r"\+\d{1,3}(?:[ .()-]{0,2}\d{1,4}){2,6}")
 _NOT_ID = re.compile(
     r"(?i)€|\$|£|\bper\b|price|cost|fee|phone|tel\b|fax|hotline|call|ext\b|version|\bv\d|isbn|order|invoice|ticket"
     r"|valid|until|expir|since|issued"
@@ -134,7 +136,9 @@ def _local_names() -> re.Pattern[str]:
 
     edge_before, edge_after = r"(?<![^\W_])", r"(?![^\W_])"
     return re.compile(
-        rf"(?P<account>{edge_before}(?i:{alternation({w.casefold() for w in rest if w.casefold() in accounts})}){edge_after})"
+        rf"(?P<account>{edge_before}(?i:{alternation({w.casefold() for w in rest if w.casefold() in accounts})}"
+        # an account named by the compound it ends ("felleskonto", "Girokonto", "lønnskonto")
+        rf"|[^\W\d_]{{0,20}}konto){edge_after})"
         rf"|{edge_before}(?:{alternation(acronyms)}){edge_after}"
         rf"|{edge_before}(?i:{alternation({w.casefold() for w in rest if w.casefold() not in accounts})}){edge_after}"
     )
@@ -142,11 +146,12 @@ def _local_names() -> re.Pattern[str]:
 
 #: Emoji and flags people put between a document's name and its number ("passaporte 🇧🇷 FX482913").
 _EMOJI = "[\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]"
-# After a local name: one or two words (a bank's or a plan's name) when a "number" mark follows
+# After a local name: an aside in parentheses, then one or two words (a bank's or a plan's name) when a "number" mark follows
 # them ("cuenta de ahorros Bancolombia nº 912-483071-56", "nr konta do przelewu: 12 1090 …"), or
 # none; then separators, "number" marks and emoji ("n°", "nr.", ":", "🇧🇷"), then the number
 # itself, digits with the spaces, dots or dashes people group them with ("2 95 07 13 055 118 28").
 _LOCAL_VALUE = re.compile(
+    r"(?:[ \t]*\([^()\n\d]{1,40}\))?"  # an aside first: "felleskonto (Erik + meg) 1207.33.19518"
     r"(?:"
     r"(?:[ \t]+[^\s\d:：#]{1,24}){0,2}?(?=[ \t]*(?:n[°º]|no\.|nr\.?|#|№|[:：]))"
     r"(?:[ \t:：#=(–—-]|n[°º]\.?|no\.|nr\.?|№)*"
@@ -359,7 +364,7 @@ def same_kind(value: str, text: str) -> list[str]:
     if not kinds:
         return []
     out = []
-    for match in _NUMBER.finditer(text):
+    for match in _NUMBER.finditer(_PHONE.sub(" ", text)):
         raw = match.group(1).strip(" .-/")
         if raw != value and sum(c.isdigit() for c in raw) == digits and not _sample(raw) and _passes(raw, kinds):
             out.append(raw)

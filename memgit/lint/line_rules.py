@@ -216,6 +216,8 @@ def _scan_named(line: str) -> list[tuple[str, str, str | None]]:
         or labelled.value_in_compound(line)
         or near_label.value_after_what_for(line)
     )
+    if found is None and (later := near_label.code_later_in_sentence(line)) is not None:
+        found = ("code", later)
     if found is not None:
         kind, value = found
         return [("S117", f"a {kind} after its label ({_redact(value)}); remove it from memory", value)]

@@ -367,7 +367,12 @@ def _sections(lines: list[str]) -> list[Hit]:
                 continue
             for match in _CODE_NEAR.finditer(text):
                 value = match.group(1)
-                if labelled.value_kind_ok(kind, value, strong=True, alone=True, before=text[: match.start()]):
+                before = text[: match.start()]
+                if _OWN_NUMBER_LABEL.search(before) and not (
+                    _names_code(before) or labelled.names_a_specific_code(before)
+                ):
+                    continue  # "Servicenr. Verisure 21 61 56 00": the number its own label names
+                if labelled.value_kind_ok(kind, value, strong=True, alone=True, before=before):
                     hits.append(_hit(following, labelled.CODE, "a code under its heading", value))
                     break
     return hits
@@ -378,6 +383,14 @@ _CODE_TITLE = re.compile(
     r"|tresor|porte|portail|alarme|coffre|puerta|alarma|caja fuerte|portão|alarme|cofre|porta|allarme|cassaforte"
     r"|deur|kluis|drzwi|sejf|дверь|домофон|сигнализация|сейф|kapı|kasa|门禁|門禁|保险箱|玄関|金庫|현관|도어락|금고)"
     r"(?![^\W_])"
+)
+
+
+# A number's own label on its line, a compound's tail too ("Servicenr.", "Kundennummer", "tel."):
+# under a code's heading, the number after it is what that label names.
+_OWN_NUMBER_LABEL = re.compile(
+    r"(?i)(?:nr|no|nummer|number|numer|numéro|número|numero|numara|номер|tel|telefon|telephone|phone|puhelin"
+    r"|hotline|fax)\b\.?|\+\d"
 )
 
 

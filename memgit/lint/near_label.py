@@ -60,3 +60,47 @@ def value_after_what_for(line: str) -> tuple[str, str] | None:
             if value is not None:
                 return kind, value
     return None
+
+
+# A code changed or new, told as a story: "ny kode fra i dag 7150#", "jeg har skiftet koden, nu
+# 6218", "changed PIN at the ATM …, new one 9067". A code word may name a public code ("code
+# review", "والرمز البريدي 11564": a postcode), so a change or "new" word must stand beside it;
+# a PIN needs none. The value is the first number of four to eight digits later in the same
+# sentence, within a few words.
+_CHANGED = re.compile(
+    r"(?i)(?<![^\W_])(?:new|changed?|reset|ny|nye|nytt|skiftet|byttet|endret|ändrade?|bytte|ændret|skiftede"
+    r"|nowy|nowa|nowe|zmienił[aoy]?|zmieniony|neue[nrs]?|neu|geändert|nouveau|nouvelle|changé|nuevo|nueva"
+    r"|cambiad[oa]|cambió|novo|nova|mudou|mudei|nuovo|nuova|cambiato|nieuwe|veranderd|gewijzigd|yeni|değişti"
+    r"|нов(?:ый|ая|ое|ий|а)|смени[лв]\w*|змін\w*|uusi|vaihdettu|vaihdoin)(?![^\W_])"
+)
+_LATER_CODE = re.compile(r"(?<![\w#$€£+./:,-])(\*?\d{4,8}#?)(?![\w.,/:%€$£-]?\d|\w)")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+_LATER_WINDOW = 60
+
+
+def code_later_in_sentence(line: str) -> str | None:
+    """A code a change word or a code's own name leads to, later in its sentence (see above)."""
+    if _DIGIT.search(line) is None:
+        return None
+    for label in any_label().finditer(line):
+        if "code" not in kinds_of_label(label.group("label")):
+            continue
+        if "pin" not in label.group("label").casefold():  # any other code word may name a public code
+            around = line[max(0, label.start() - 24) : label.end() + 24]
+            if _CHANGED.search(around) is None:
+                continue
+        start = label.end()
+        if re.match(r"[ \t]*#?\d{1,3}(?!\d)", line[start:]):
+            continue  # "GPIO pin 13", "code 3 of 5": a numbered thing, not a code's value
+        end = _SENTENCE_END.search(line, start)
+        window = line[start : min(end.start() if end else len(line), start + _LATER_WINDOW)]
+        for match in _LATER_CODE.finditer(window):
+            value = trim_value(match.group(1))
+            if re.fullmatch(r"(?:19|20)\d\d|\d*00", value.strip("*#")):
+                continue  # a year, a round number
+            before = line[: start + match.start()]
+            if value_kind_ok("code", value, strong=True, alone=True, before=before) and not not_a_secret_code(
+                line[max(0, label.start() - 16) : start + match.end()]
+            ):
+                return value
+    return None

@@ -203,3 +203,37 @@ def test_the_next_persons_number_below_one_found_by_the_same_validator() -> None
     assert values(found) == {"23118149831", "14067933916"}
     assert values("- Fødselsnummer (meg) 23118149831\n\n  14067933916") == {"23118149831"}
     assert values("- SSN 536-22-8714\n- order 482913756 shipped") == {"536-22-8714"}
+
+
+def test_a_phone_number_below_an_identifier_is_no_second_identifier() -> None:
+    """After a country's dialling prefix a number is a phone's, though a validator of the kind
+    above takes its digits ("+48 512 330 400" passes a German tax number's check)."""
+    assert values("- PESEL taty 49030717025\n- kazali podać telefon, podałam +48 512 330 400") == {"49030717025"}
+    assert values("- PESEL taty 49030717025\n- mama: 48512330400") == {"49030717025", "48512330400"}
+
+
+def test_under_a_codes_heading_a_number_its_own_label_names_is_not_the_code() -> None:
+    assert values("## Alarm\nNy alarmkode:\n→ 5519\nKundenr. Sector 22 40 18 77") == {"5519"}
+    assert values("## Alarm\nNy alarmkode:\n→ 5519\nkode til garasjen 7730") == {"5519", "7730"}
+
+
+def test_an_account_named_by_a_compound_and_an_aside_before_its_number() -> None:
+    assert values("- brukskonto (jeg + Ola) 1503.27.40918") == {"1503.27.40918"}
+    assert values("- Sparkonto (für die Kinder): 2840193756") == {"2840193756"}
+    assert values("- Girokonto seit 2019 bei der Sparkasse, 3 Unterkonten") == set()
+
+
+def test_a_code_changed_or_new_later_in_its_sentence() -> None:
+    """A bare "code" opens nothing; beside a change or "new" word, or as a code's own name (PIN),
+    the first four-to-eight-digit number later in its sentence is the code."""
+    assert values("- kode til boden er ny fra mandag 4418#") == {"4418#"}
+    assert values("- byttet PIN i minibanken på Storo, ny er 8361 (gammelt postnummer)") == {"8361"}
+    assert values("- hun har endret koden, nå 2593") == {"2593"}
+    for prose in (
+        "- the new code review process starts in 2026 with 4500 lines",
+        "- exit code changed to 137 after the patch",
+        "- GPIO pin 13 on the header",
+        "- new code style guide, 2400 words",
+        "- the code changed. Ticket 48213 has the details",
+    ):
+        assert values(prose) == set(), prose
