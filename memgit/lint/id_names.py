@@ -180,7 +180,7 @@ IDENTITY: dict[str, tuple[str, ...]] = {
 
 #: language -> words before a bank account number.
 ACCOUNT: dict[str, tuple[str, ...]] = {
-    "en": _w("account no|account number|acct|acct no|acc no|a/c|a/c no|bank account|bank acct"),
+    "en": _w("account|account no|account number|acct|acct no|acc no|a/c|a/c no|bank account|bank acct"),
     "de": _w("kontonummer|konto-nr|kto-nr|ktonr|kto.|bankverbindung|bankkonto"),
     "fr": _w("n° de compte|numéro de compte|n° compte|compte bancaire|cpte|n° cpte"),
     "es": _w(

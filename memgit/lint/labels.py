@@ -317,7 +317,7 @@ LANGUAGES: dict[str, Labels] = {
     "ro": Labels(
         _w("parolă|parola|codul pin|pin"),
         _w(
-            "cod de acces|codul ușii|codul de la ușă|codul alarmei|codul seifului|coduri de recuperare|cod de verificare|codul|cod"
+            "cod de acces|codul ușii|codul de la ușă|codul alarmei|codul seifului|coduri de recuperare|cod de verificare|codul|cod|cifrul|cifru"
         ),
         _w("cheie"),
         _w("este|e|era"),

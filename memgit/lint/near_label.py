@@ -21,10 +21,11 @@ from memgit.lint.shapes import not_a_secret_code
 _DIGIT = re.compile(r"\d")
 
 # A label, one to three words saying what it is for, then the value ending its clause. The words
-# are no number; the value is what a code's label takes alone, and a clause ends right after it.
+# are no number; the value is what a code's label takes alone, and a clause (or a quote) ends
+# right after it.
 _WHAT_FOR = re.compile(
     r"(?:[ \t]++(?:\([^()\d\n]{1,24}\)|[^\W\d_][^\W\d]{0,23}+)){1,3}?(?:[ \t]*+[:：])?[ \t]++"
-    r"(?P<value>[^\s,;()«»“”\"']{4,40}?)[.!]?(?=[ \t]*+(?:$|[,;)(—–]|-[ \t]|[ \t]\())"
+    r"(?P<value>[^\s,;()«»“”\"']{4,40}?)[.!]?(?=[ \t]*+(?:$|[,;)(—–»”\"]|-[ \t]|[ \t]\())"
 )
 
 

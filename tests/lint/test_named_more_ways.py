@@ -237,3 +237,10 @@ def test_a_code_changed_or_new_later_in_its_sentence() -> None:
         "- the code changed. Ticket 48213 has the details",
     ):
         assert values(prose) == set(), prose
+
+
+def test_a_code_ending_a_quote_a_romanian_combination_and_a_bare_account() -> None:
+    assert values("- la Eleni a écrit «κωδικός για το ντουλάπι 4471» sur le frigo") == {"4471"}
+    assert values('- lacătul de la pivniță are "cifrul 3906", știe toată scara') == {"3906"}
+    assert values("- account 5203918476, savings, at the credit union") == {"5203918476"}
+    assert values("- account 2024-05-01 closed; on account of 12 delays") == set()
