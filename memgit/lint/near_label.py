@@ -72,11 +72,19 @@ _CHANGED = re.compile(
     r"(?i)(?<![^\W_])(?:new|changed?|reset|ny|nye|nytt|skiftet|byttet|endret|ändrade?|bytte|ændret|skiftede"
     r"|nowy|nowa|nowe|zmienił[aoy]?|zmieniony|neue[nrs]?|neu|geändert|nouveau|nouvelle|changé|nuevo|nueva"
     r"|cambiad[oa]|cambió|novo|nova|mudou|mudei|nuovo|nuova|cambiato|nieuwe|veranderd|gewijzigd|yeni|değişti"
-    r"|нов(?:ый|ая|ое|ий|а)|смени[лв]\w*|змін\w*|uusi|vaihdettu|vaihdoin)(?![^\W_])"
+    r"|нов(?:ый|ая|ое|ий|а)|смени[лв]\w*|змін\w*|uusi|vaihdettu|vaihdoin"
+    r"|ال?جديد[ةه]?|غي[ّ]?رت|تغيير)(?![^\W_])"
 )
 _LATER_CODE = re.compile(r"(?<![\w#$€£+./:,-])(\*?\d{4,8}#?)(?![\w.,/:%€$£-]?\d|\w)")
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
 _LATER_WINDOW = 60
+
+
+def _names_a_pin(label: str) -> bool:
+    """A PIN's name: "PIN" in any script, or a label that names a password and a code at once
+    ("暗証番号", "PIN-kode")."""
+    folded = label.casefold()
+    return "pin" in folded or "пин" in folded or "пін" in folded or set(kinds_of_label(label)) >= {"password", "code"}
 
 
 def code_later_in_sentence(line: str) -> str | None:
@@ -86,7 +94,7 @@ def code_later_in_sentence(line: str) -> str | None:
     for label in any_label().finditer(line):
         if "code" not in kinds_of_label(label.group("label")):
             continue
-        if "pin" not in label.group("label").casefold():  # any other code word may name a public code
+        if not _names_a_pin(label.group("label")):  # any other code word may name a public code
             around = line[max(0, label.start() - 24) : label.end() + 24]
             if _CHANGED.search(around) is None:
                 continue

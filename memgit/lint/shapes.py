@@ -263,6 +263,8 @@ _NOT_SECRET_CODE = re.compile(
     r"|statut|estado|stato|pays|pa[íi]s|paese|source|fuente|sorgente|r[ée]duction|descuento|sconto|desconto"
     r"|r[ée]servation|reserva|prenotazione|suivi|seguimiento|rastreamento|rastreio|produit|producto|prodotto"
     r"|produto|article|art[íi]culo|articolo|cadeau|regalo)\b"
+    # Arabic names the kind after the word too: "الرمز البريدي" (the postcode), "رمز الخطأ" (an error's).
+    r"|(?:ال)?رمز[ \t]+(?:ال)?(?:بريدي|خطأ|الاستجابة|الدولة|المنتج|الخصم|الترويجي)"
 )
 _NUMERIC_CODE = r"\*?\d{2,4}(?:[ \t-]?\d{2,4}){0,2}#?|\d{1,2}(?:[-–]\d{1,2}){3,5}"
 _ALNUM_CODE = r"(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{3,6}){1,3}"

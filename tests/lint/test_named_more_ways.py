@@ -244,3 +244,11 @@ def test_a_code_ending_a_quote_a_romanian_combination_and_a_bare_account() -> No
     assert values('- lacătul de la pivniță are "cifrul 3906", știe toată scara') == {"3906"}
     assert values("- account 5203918476, savings, at the credit union") == {"5203918476"}
     assert values("- account 2024-05-01 closed; on account of 12 delays") == set()
+
+
+def test_a_pin_by_any_name_and_a_new_code_in_arabic_later_in_their_sentence() -> None:
+    """A label naming a password and a code at once is a PIN ("暗証番号"): it needs no change word."""
+    assert values("駅のロッカーは暗証番号式で、控えに書いた番号 6390 を押したら開いた") == {"6390"}
+    assert values("> غيرت رمز البوابة. الرمز الجديد 7146 ثم المربع") == {"7146"}
+    assert values("- 暗証番号の桁数は4桁。2024年に変更") == set()
+    assert values("> الرمز البريدي الجديد 11564") == set()
