@@ -66,8 +66,9 @@ def _shorter_parts(stem: str) -> set[str]:
     return {stem[i:j] for i in range(len(stem)) for j in range(i + 1, len(stem) + 1)} - {stem}
 
 
-# A labelled value or an identifier holds a digit or follows ":" or "=" (`labelled.find_value`).
-_NAMED_VALUE = re.compile(r"[\d:=：→]")
+# A labelled value or an identifier holds a digit or follows ":" or "=" (`labelled.find_value`), or
+# a line ends in a number's mark and its value is the next line's ("AOK Versichertennr." / "T48…").
+_NAMED_VALUE = re.compile(r"[\d:=：→]|(?i:nr|no|n[°º])\.?[ \t]*$")
 
 
 @lru_cache(maxsize=2)  # the engine and the redaction's candidate search ask for the same text

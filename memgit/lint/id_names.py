@@ -24,7 +24,7 @@ IDENTITY: dict[str, tuple[str, ...]] = {
         "ssn|social security number|social security no|national insurance number|NI number|NINO|passport no|passport number|driver's license|driver's license no|driving licence number|DL#|tax id|tax id number|ITIN|NHS number|national id number|id card number|medicare number|residence permit number"
     ),
     "de": _w(
-        "personalausweisnummer|ausweisnummer|ausweis-nr|perso-nr|reisepassnummer|passnummer|pass-nr|steuer-id|steuer-idnr|steuernummer|steuer-nr|steuerliche identifikationsnummer|sozialversicherungsnummer|sv-nummer|sv-nr|rentenversicherungsnummer|führerscheinnummer|krankenversichertennummer|versichertennummer|AHV-Nr"
+        "personalausweisnummer|ausweisnummer|ausweis-nr|perso|perso-nr|reisepassnummer|passnummer|pass-nr|steuer-id|steuer-idnr|steuernummer|steuer-nr|steuerliche identifikationsnummer|sozialversicherungsnummer|sv-nummer|sv-nr|rentenversicherungsnummer|führerscheinnummer|krankenversichertennummer|versichertennummer|AHV-Nr"
     ),
     "fr": _w(
         "n° sécu|numéro de sécurité sociale|n° de sécurité sociale|n° ss|NIR|CNI|n° CNI|n° carte d'identité|n° de passeport|numéro de passeport|n° fiscal|numéro fiscal|n° permis|permis de conduire n°|n° titre de séjour|titre de séjour|n° carte vitale|n° AVS|numéro d'assurance sociale"
@@ -202,7 +202,7 @@ ACCOUNT: dict[str, tuple[str, ...]] = {
     "zh": _w("银行账号|银行帐号|银行账户|银行卡号|收款账号|開戶帳號|銀行帳號|銀行帳戶"),
     "ja": _w("口座番号|銀行口座|口座No|振込先|普通預金|振込口座"),
     "ko": _w("계좌번호|계좌 번호|은행 계좌|입금계좌|입금 계좌"),
-    "vi": _w("số tài khoản|số tk|tài khoản ngân hàng|TKNH"),
+    "vi": _w("số tài khoản|số tk|tài khoản ngân hàng|TKNH|STK"),
     "id": _w("rek.|no. rek|no rek|norek|rekening|nomor rekening|no. rekening|rek. bank"),
     "th": _w("เลขที่บัญชี|เลขบัญชี|บัญชีเลขที่|บัญชีธนาคาร|บช."),
     "sw": _w("namba ya akaunti|nambari ya akaunti|akaunti ya benki|A/C|acc no|account no"),

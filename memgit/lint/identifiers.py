@@ -117,9 +117,13 @@ def name_words() -> list[str]:
 
 @cache
 def _local_words() -> frozenset[str]:
+    """`id_names`' words, and a "…nummer" compound's short forms as people write them
+    ("Versichertennr.", "Führerschein-Nr.", "kontonr")."""
     from memgit.lint.id_names import ACCOUNT, IDENTITY
 
-    return frozenset(w for table in (IDENTITY, ACCOUNT) for words in table.values() for w in words)
+    words = {w for table in (IDENTITY, ACCOUNT) for ws in table.values() for w in ws}
+    short = {w[: -len("nummer")] + end for w in words if w.endswith("nummer") for end in ("nr", "-nr")}
+    return frozenset(words | {w for w in short if len(w) > 6})
 
 
 @cache
@@ -151,13 +155,33 @@ _EMOJI = "[\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]"
 # none; then separators, "number" marks and emoji ("n°", "nr.", ":", "🇧🇷"), then the number
 # itself, digits with the spaces, dots or dashes people group them with ("2 95 07 13 055 118 28").
 _LOCAL_VALUE = re.compile(
-    r"(?:[ \t]*\([^()\n\d]{1,40}\))?"  # an aside first: "felleskonto (Erik + meg) 1207.33.19518"
+    r"\.?(?:[ \t]*\([^()\n\d]{1,40}\))?"  # an aside first: "felleskonto (Erik + meg) 1207.33.19518"
     r"(?:"
     r"(?:[ \t]+[^\s\d:：#]{1,24}){0,2}?(?=[ \t]*(?:n[°º]|no\.|nr\.?|#|№|[:：]))"
     r"(?:[ \t:：#=(–—-]|n[°º]\.?|no\.|nr\.?|№)*"
     r"|(?:[ \t:：#=(–—-]|n[°º]\.?|no\.|nr\.?|№|" + _EMOJI + r")*)"
     r"(?P<value>[A-Za-z]{0,3}\d[\dA-Za-z]*(?:[ .-]\d[\dA-Za-z]*){0,7})(?![\w/@-]|[.,]\d)"
 )
+
+
+_IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}")
+
+
+def _iban_valid(value: str) -> bool:
+    from stdnum import iban
+
+    return bool(iban.is_valid(value))
+
+
+def local_name_ending(line: str) -> str | None:
+    """The `id_names` word that ends `line` (after it only marks: ".", ":", "nr", "#"), so its
+    number is on the next line ("AOK Versichertennr." / "T482619376"); None otherwise."""
+    last = None
+    for match in _local_names().finditer(line):
+        last = match
+    if last is None or line[last.end() :].strip(" \t.:：#*_`-=№") not in ("", "nr", "no", "n°", "nº"):
+        return None
+    return last.group(0)
 
 
 def local_ids(line: str) -> list[str]:
@@ -177,6 +201,8 @@ def local_ids(line: str) -> list[str]:
             continue
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,3}(?:[.,]\d{3})+", value):
             continue  # a date or an amount ("rek. 1.500.000 masuk")
+        if _IBAN_SHAPE.fullmatch(value) and len(value.replace(" ", "")) >= 15 and not _iban_valid(value):
+            continue  # an IBAN is judged by its checksum alone: a wrong one is a typo's, not an account
         if value not in out:
             out.append(value)
     return out

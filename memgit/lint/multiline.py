@@ -78,13 +78,18 @@ def _next_line(lines: list[str], named: Collection[int] | None) -> list[Hit]:
             continue
         kind = labelled.label_at_end(line)
         bank = document = False
+        local = None
         if kind is None:
             name = identifiers._NAMES.search(line)
             ends = line.rstrip().endswith((":", "："))
             if name is None or not ends and (line[name.end() :].strip(" \t:：*_`#-=") or len(line) > 60):
-                continue
-            kind, bank = "id", identifiers._BANK_NAMES.search(name.group(0)) is not None
-            document = identifiers._DOCUMENTS.search(name.group(0)) is not None
+                local = identifiers.local_name_ending(line)
+                if local is None:
+                    continue
+                kind = "local id"
+            else:
+                kind, bank = "id", identifiers._BANK_NAMES.search(name.group(0)) is not None
+                document = identifiers._DOCUMENTS.search(name.group(0)) is not None
         following = _next_value(lines, index)
         if following is None:
             continue
@@ -102,6 +107,10 @@ def _next_line(lines: list[str], named: Collection[int] | None) -> list[Hit]:
             found = identifiers.id_value(value, bank=bank, document=document)
             if found is not None:
                 hits.append(_hit(following, identifiers.CODE, "an identifier under its name", found))
+        elif kind == "local id":
+            taken = identifiers.local_ids(f"{local} {value}")
+            if taken and taken[0] in lines[following]:
+                hits.append(_hit(following, identifiers.CODE, "an identifier under its name", taken[0]))
         elif labelled.value_kind_ok(kind, value, strong=True, alone=True) and (
             kind not in ("password", "key") or labelled.password_shaped(labelled.trim_value(value))
         ):

@@ -252,3 +252,22 @@ def test_a_pin_by_any_name_and_a_new_code_in_arabic_later_in_their_sentence() ->
     assert values("> غيرت رمز البوابة. الرمز الجديد 7146 ثم المربع") == {"7146"}
     assert values("- 暗証番号の桁数は4桁。2024年に変更") == set()
     assert values("> الرمز البريدي الجديد 11564") == set()
+
+
+def test_a_nummer_compounds_short_forms_an_aside_and_the_number_on_the_next_line() -> None:
+    """Words ending "nummer" are written "…nr." too; the number may follow an aside, or stand on the
+    next line when the name ends its line."""
+    assert values("- Führerschein-Nr. (Klasse B und BE) J43X7Q2R918") == {"J43X7Q2R918"}
+    assert values("- TK Versichertennr.\n  K739204815") == {"K739204815"}
+    assert values("- Kundennr. 48213977 bei der Bahn") == set()
+    assert values("- Versichertennr. steht auf der Karte\n  2026 neu beantragen") == set()
+
+
+def test_a_vietnamese_account_abbreviation_and_greek_code_ending_a_line() -> None:
+    assert values("- ba: Agribank STK 1500205583921 chi nhánh Đống Đa") == {"1500205583921"}
+    assert values("> το λουκέτο στην αποθήκη, κωδικός 4718") == {"4718"}
+
+
+def test_after_account_an_iban_is_judged_by_its_checksum_and_a_short_card_number_is_not_an_iban() -> None:
+    assert values("- account GB33 MUEH 2860 1290 4047 97 is not valid, asked again") == set()
+    assert values("- 在留カード番号 QK59302718ZB (永住者)") == {"QK59302718ZB"}
