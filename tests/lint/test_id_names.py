@@ -97,3 +97,37 @@ def test_lint_and_context_name_and_hide_this_rounds_secrets_in_a_committed_note(
     assert context.returncode == 0, context.stderr
     assert not any(secret in context.stdout for secret in secrets)
     assert "door code changes in spring 2026" in context.stdout and "passport renewal 2027-03-01" in context.stdout
+
+
+def test_lint_and_context_name_and_hide_the_eleventh_rounds_secrets(workspace: Path) -> None:
+    """The eleventh round's rules through `memgit lint` and `memgit context` on a committed note:
+    a code changed or new later in its sentence, a PIN by any name, an account by a compound or
+    after an aside, a "…nummer" name's short form with its number on the next line; the phone
+    number below an identifier and the look-alikes stay shown."""
+    log = "memory/2026-05-04.md"
+    lines = [
+        "# 2026-05-04",  # 1
+        "",
+        "- kode til boden er ny fra mandag 4418#",  # 3
+        "- byttet PIN i minibanken på Storo, ny er 8361 (gammelt postnummer)",  # 4
+        "- 駅のロッカーは暗証番号式で、控えに書いた番号 6390 を押したら開いた",  # 5
+        "- brukskonto (jeg + Ola) 1503.27.40918",  # 6
+        "- TK Versichertennr.",  # 7
+        "  K739204815",  # 8
+        "- PESEL taty 49030717025",  # 9
+        "- kazali podać telefon, podałam +48 512 330 400",  # 10
+        "- the new code review process starts in 2026 with 4500 lines",  # 11
+        "- account GB33 MUEH 2860 1290 4047 97 is not valid, asked again",  # 12
+    ]
+    write(workspace / log, "\n".join(lines) + "\n")
+    commit_all(workspace, "a log committed without hooks")
+    proc = memgit(workspace, "lint", "--json", log, env={"MEMGIT_EMBEDDING": "none"})
+    assert proc.returncode == 1, proc.stderr
+    assert sorted({f["line"] for f in json.loads(proc.stdout)["findings"]}) == [3, 4, 5, 6, 8, 9]
+    secrets = ("4418#", "8361", "6390", "1503.27.40918", "K739204815", "49030717025")
+    assert not any(secret in proc.stdout for secret in secrets)
+    context = memgit(workspace, "context", "--date", "2026-05-04", env={"MEMGIT_EMBEDDING": "none"})
+    assert context.returncode == 0, context.stderr
+    assert not any(secret in context.stdout for secret in secrets)
+    for shown in ("+48 512 330 400", "starts in 2026 with 4500 lines", "GB33 MUEH 2860 1290 4047 97"):
+        assert shown in context.stdout, shown
