@@ -6,6 +6,7 @@ amount or a short count, is an ordinary line. Values are made up here."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -83,19 +84,10 @@ def test_lint_and_context_name_and_hide_this_rounds_secrets_in_a_committed_note(
         "- passport renewal 2027-03-01, book early",  # 21
         "- Passworteingabe dauert 300 ms",  # 22
     ]
-    write(workspace / log, "\n".join(lines) + "\n")
-    commit_all(workspace, "a log committed without hooks")
-    proc = memgit(workspace, "lint", "--json", log, env={"MEMGIT_EMBEDDING": "none"})
-    assert proc.returncode == 1, proc.stderr
-    assert sorted({f["line"] for f in json.loads(proc.stdout)["findings"]}) == [
-        3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 18,
-    ]  # fmt: skip
     secrets = ("055 118 28", "EP6928314", "5270384916", "Krüger-Kaffee-77", "Haddad@Academia1", "731962", "6-1-3-8")
     secrets += ("2991104123451", "1958", "23118149831", "14067933916", "35FOPIIYIXPLQITFGKLZ")
-    assert not any(secret in proc.stdout for secret in secrets)
-    context = memgit(workspace, "context", "--date", "2026-05-03", env={"MEMGIT_EMBEDDING": "none"})
-    assert context.returncode == 0, context.stderr
-    assert not any(secret in context.stdout for secret in secrets)
+    flagged, context = _lint_and_context(workspace, log, lines, secrets)
+    assert flagged == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 18]
     assert "door code changes in spring 2026" in context.stdout and "passport renewal 2027-03-01" in context.stdout
 
 
@@ -119,15 +111,25 @@ def test_lint_and_context_name_and_hide_the_eleventh_rounds_secrets(workspace: P
         "- the new code review process starts in 2026 with 4500 lines",  # 11
         "- account GB33 MUEH 2860 1290 4047 97 is not valid, asked again",  # 12
     ]
+    secrets = ("4418#", "8361", "6390", "1503.27.40918", "K739204815", "49030717025")
+    flagged, context = _lint_and_context(workspace, log, lines, secrets)
+    assert flagged == [3, 4, 5, 6, 8, 9]
+    for shown in ("+48 512 330 400", "starts in 2026 with 4500 lines", "GB33 MUEH 2860 1290 4047 97"):
+        assert shown in context.stdout, shown
+
+
+def _lint_and_context(
+    workspace: Path, log: str, lines: list[str], secrets: tuple[str, ...]
+) -> tuple[list[int], subprocess.CompletedProcess[str]]:
+    """Commit `lines` as `log`, then: `memgit lint --json` fails naming no secret, and `memgit
+    context` for the log's day holds none of them. The flagged lines and the context."""
     write(workspace / log, "\n".join(lines) + "\n")
     commit_all(workspace, "a log committed without hooks")
     proc = memgit(workspace, "lint", "--json", log, env={"MEMGIT_EMBEDDING": "none"})
     assert proc.returncode == 1, proc.stderr
-    assert sorted({f["line"] for f in json.loads(proc.stdout)["findings"]}) == [3, 4, 5, 6, 8, 9]
-    secrets = ("4418#", "8361", "6390", "1503.27.40918", "K739204815", "49030717025")
     assert not any(secret in proc.stdout for secret in secrets)
-    context = memgit(workspace, "context", "--date", "2026-05-04", env={"MEMGIT_EMBEDDING": "none"})
+    day = Path(log).stem
+    context = memgit(workspace, "context", "--date", day, env={"MEMGIT_EMBEDDING": "none"})
     assert context.returncode == 0, context.stderr
     assert not any(secret in context.stdout for secret in secrets)
-    for shown in ("+48 512 330 400", "starts in 2026 with 4500 lines", "GB33 MUEH 2860 1290 4047 97"):
-        assert shown in context.stdout, shown
+    return sorted({f["line"] for f in json.loads(proc.stdout)["findings"]}), context
