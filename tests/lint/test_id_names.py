@@ -84,7 +84,15 @@ def test_lint_and_context_name_and_hide_this_rounds_secrets_in_a_committed_note(
         "- passport renewal 2027-03-01, book early",  # 21
         "- Passworteingabe dauert 300 ms",  # 22
     ]
-    secrets = ("055 118 28", "EP6928314", "5270384916", "Krüger-Kaffee-77", "Haddad@Academia1", "731962", "6-1-3-8")
+    secrets: tuple[str, ...] = (
+        "055 118 28",
+        "EP6928314",
+        "5270384916",
+        "Krüger-Kaffee-77",
+        "Haddad@Academia1",
+        "731962",
+        "6-1-3-8",
+    )
     secrets += ("2991104123451", "1958", "23118149831", "14067933916", "35FOPIIYIXPLQITFGKLZ")
     flagged, context = _lint_and_context(workspace, log, lines, secrets)
     assert flagged == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 18]
