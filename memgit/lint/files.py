@@ -127,7 +127,8 @@ def _with_known_values(
     ws: Workspace, inputs: Sequence[LintInput], settings: LintSettings, today: date
 ) -> list[Finding]:
     """A person's `memgit lint`: every rule on each file, then the lines that hold a value found
-    in another memory file of the workspace (`memgit.lint.known`). The values these files hold
+    in another memory file of the workspace (`memgit.lint.known`; a short code of digits only where
+    the line names a code, a lock or what it opens: "told him the code on the phone: 1397"). The values these files hold
     come from this very scan; only the files not linted here and not cached are read again."""
     from memgit.git.trees import blob_id_of
     from memgit.lint.known import known_secrets
@@ -136,7 +137,8 @@ def _with_known_values(
     found: dict[str, dict[str, str]] = {}
     findings = lint_files(inputs, settings, today, found)
     scanned = {blob_id_of(i.data): found[i.path] for i in inputs if i.data is not None and i.path in found}
-    known = known_secrets(ws, settings, scanned=scanned)
+    # Short codes too: reported again only on a line that names a code (`rules.known_findings`).
+    known = known_secrets(ws, settings, scanned=scanned, short_codes=True)
     if not known:
         return findings
     with_known = dataclasses.replace(settings, known=known)

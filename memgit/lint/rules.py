@@ -240,14 +240,19 @@ def lint_files(
 
 def known_findings(item: LintInput, settings: LintSettings, flagged: set[int]) -> list[Finding]:
     """The lines of `item` that hold a value `settings.known` names (found in another file), each
-    line not in `flagged` (1-based lines that have a secret finding already) once."""
-    from memgit.lint.secrets import known_hits
+    line not in `flagged` (1-based lines that have a secret finding already) once; a short code
+    (`secrets.output_value`) only on a line that names a code or what one opens, since "2580"
+    alone may be a room or a price (every output hides it wherever it stands all the same)."""
+    from memgit.lint.labelled import names_a_code
+    from memgit.lint.secrets import known_hits, workspace_value
 
     if not settings.known or not item.is_memory or item.data is None or len(item.data) > settings.max_file_bytes:
         return []
     lines = item.data.decode("utf-8", errors="replace").split("\n")
     raw: list[tuple[int, str, str, str]] = []
     for hit in known_hits(lines, settings.known):
+        if hit.value and not workspace_value(hit.value) and not names_a_code(lines[hit.index]):
+            continue  # a short code elsewhere ("2580") is reported only beside a code's words
         number = hit.index + 1
         if number not in flagged and (item.lines is None or number in item.lines):
             flagged.add(number)
