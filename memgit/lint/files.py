@@ -79,7 +79,7 @@ def output_settings(ws: Workspace) -> LintSettings:
     """`settings_for(ws)` with the secrets found anywhere in the workspace (`memgit.lint.known`):
     what every command that publishes or copies memory text redacts by, and `memgit lint` reports
     by, so a value found once is hidden wherever it stands (a short code of digits too, which the
-    lint reports only where a rule found it)."""
+    lint reports only where a rule found it or beside a code's words)."""
     from memgit.lint.known import known_secrets
 
     settings = settings_for(ws)
