@@ -683,15 +683,6 @@ GENERIC_CODES = frozenset(
 )
 
 
-def names_a_code(line: str) -> bool:
-    """Whether `line` holds a secret label or a thing a code opens, in any label language ("the
-    code", "Ворота", "bike lock")."""
-    return any(
-        {"code", "password", "place"} & set(kinds_of_label(match.group("label")))
-        for match in any_label().finditer(line)
-    )
-
-
 def names_a_specific_code(title: str) -> bool:
     """Whether a heading names a code a person keeps (door, alarm, PIN…), not just "code"."""
     folded = title.casefold().strip(" \t*_`:")

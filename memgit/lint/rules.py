@@ -243,7 +243,7 @@ def known_findings(item: LintInput, settings: LintSettings, flagged: set[int]) -
     line not in `flagged` (1-based lines that have a secret finding already) once; a short code
     (`secrets.output_value`) only on a line that names a code or what one opens, since "2580"
     alone may be a room or a price (every output hides it wherever it stands all the same)."""
-    from memgit.lint.labelled import names_a_code
+    from memgit.lint.near_label import names_a_code
     from memgit.lint.secrets import known_hits, workspace_value
 
     if not settings.known or not item.is_memory or item.data is None or len(item.data) > settings.max_file_bytes:
