@@ -128,8 +128,9 @@ def _with_known_values(
 ) -> list[Finding]:
     """A person's `memgit lint`: every rule on each file, then the lines that hold a value found
     in another memory file of the workspace (`memgit.lint.known`; a short code of digits only where
-    the line names a code, a lock or what it opens: "told him the code on the phone: 1397"). The values these files hold
-    come from this very scan; only the files not linted here and not cached are read again."""
+    the line names a code, a lock or what it opens: "told him the code on the phone: 1397"). The
+    values these files hold come from this very scan; only the files not linted here and not
+    cached are read again."""
     from memgit.git.trees import blob_id_of
     from memgit.lint.known import known_secrets
     from memgit.lint.rules import known_findings

@@ -150,10 +150,11 @@ def _local_names() -> re.Pattern[str]:
 
 #: Emoji and flags people put between a document's name and its number ("passaporte 🇧🇷 FX482913").
 _EMOJI = "[\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]"
-# After a local name: an aside in parentheses, then one or two words (a bank's or a plan's name) when a "number" mark follows
-# them ("cuenta de ahorros Bancolombia nº 912-483071-56", "nr konta do przelewu: 12 1090 …"), or
-# none; then separators, "number" marks and emoji ("n°", "nr.", ":", "🇧🇷"), then the number
-# itself, digits with the spaces, dots or dashes people group them with ("2 95 07 13 055 118 28").
+# After a local name: its period and an aside in parentheses, then one or two words (a bank's or
+# a plan's name) when a "number" mark follows them ("cuenta de ahorros Bancolombia nº
+# 912-483071-56", "nr konta do przelewu: 12 1090 …"), or none; then separators, "number" marks
+# and emoji ("n°", "nr.", ":", "🇧🇷"), then the number itself, digits with the spaces, dots or
+# dashes people group them with ("2 95 07 13 055 118 28").
 _LOCAL_VALUE = re.compile(
     r"\.?(?:[ \t]*\([^()\n\d]{1,40}\))?"  # an aside first: "felleskonto (Erik + meg) 1207.33.19518"
     r"(?:"

@@ -395,11 +395,12 @@ _CODE_TITLE = re.compile(
 )
 
 
-# A number's own label on its line, a compound's tail too ("Servicenr.", "Kundennummer", "tel."):
-# under a code's heading, the number after it is what that label names.
+# A number's own label on its line: a number word, also as a compound's tail ("Servicenr.",
+# "Kundennummer"), or a phone's word or prefix ("tel.", "+47"); never a bare "no", which is a
+# word ("no change: 4821"). Under a code's heading, the number after it is what that label names.
 _OWN_NUMBER_LABEL = re.compile(
-    r"(?i)(?:nr|no|nummer|number|numer|numéro|número|numero|numara|номер|tel|telefon|telephone|phone|puhelin"
-    r"|hotline|fax)\b\.?|\+\d"
+    r"(?i)(?:nr|nummer|number|numer|numéro|número|numero|numara|номер)\b\.?|\bno\.|\+\d"
+    r"|\b(?:tel|telefon|telephone|phone|puhelin|hotline|fax)\b"
 )
 
 

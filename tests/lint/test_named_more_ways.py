@@ -215,6 +215,7 @@ def test_a_phone_number_below_an_identifier_is_no_second_identifier() -> None:
 def test_under_a_codes_heading_a_number_its_own_label_names_is_not_the_code() -> None:
     assert values("## Alarm\nNy alarmkode:\n→ 5519\nKundenr. Sector 22 40 18 77") == {"5519"}
     assert values("## Alarm\nNy alarmkode:\n→ 5519\nkode til garasjen 7730") == {"5519", "7730"}
+    assert values("## Alarm\n\n- no change: 4821\n- tel. 22 40 18 77") == {"4821"}  # "no" is a word
 
 
 def test_an_account_named_by_a_compound_and_an_aside_before_its_number() -> None:
