@@ -152,7 +152,7 @@ def quick(corpus: Path, secrets: list[Secret], looks: list[LookAlike], outside: 
     """The lint's rules and redaction, in process, over the notes and the outside texts."""
     from memgit.lint import rules
     from memgit.lint.redact import redact_line, redact_text, secret_in_name
-    from memgit.lint.secrets import find_secrets, workspace_value
+    from memgit.lint.secrets import find_secrets, kept_value
 
     notes = corpus / "notes"
     flagged: dict[str, set[int]] = {}
@@ -162,14 +162,20 @@ def quick(corpus: Path, secrets: list[Secret], looks: list[LookAlike], outside: 
     known: dict[str, str] = {}
     for file in files:
         for hit in find_secrets(file.read_text(encoding="utf-8", errors="replace").split("\n")):
-            if hit.value and workspace_value(hit.value):
+            if hit.value and kept_value(hit.value):
                 known.setdefault(hit.value, hit.code)
-    settings = rules.LintSettings(known=known)
+    # As `memgit lint --all` does: every rule on each file, then the lines holding a value found
+    # elsewhere (a short code only beside a code's words); outputs hide every kept value.
+    settings, with_known = rules.LintSettings(), rules.LintSettings(known=known)
     for file in files:
         rel = file.relative_to(notes).as_posix()
         data = file.read_bytes()
-        findings = rules.lint_file(rules.LintInput(rel, data), settings, TODAY)
-        flagged[rel] = {f.line for f in findings if f.code.startswith("S")}
+        item = rules.LintInput(rel, data)
+        findings = rules.lint_file(item, settings, TODAY)
+        findings += rules.known_findings(item, with_known, {f.line for f in findings if f.code.startswith("S")})
+        flagged[rel] = {
+            n for f in findings if f.code.startswith("S") for n in range(f.line, (f.end_line or f.line) + 1)
+        }
         shown[rel] = redact_text(data.decode("utf-8", "replace"), known=known)[0]
         if secret_in_name(rel):
             flagged.setdefault(rel, set()).add(0)
@@ -437,7 +443,8 @@ def full(corpus: Path, secrets: list[Secret], looks: list[LookAlike], outside: d
         if finding.get("commit"):
             by_commit.setdefault(finding["commit"], set()).add(str(finding.get("where")))
         else:
-            flagged.setdefault(finding["path"], set()).add(int(finding["line"]))
+            first = int(finding["line"])  # a block's finding covers its lines up to `end_line`
+            flagged.setdefault(finding["path"], set()).update(range(first, int(finding.get("end_line") or first) + 1))
     commits = _commits(ws, env)
     texts = outputs(ws, work, env, corpus, secrets)
     for secret in secrets:

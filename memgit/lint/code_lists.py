@@ -54,11 +54,20 @@ def code_list_lines(lines: list[str]) -> list[int]:
         if index < len(lines) and lines[index].lstrip().startswith(("```", "~~~")):
             index += 1  # the codes as a code block under the line that names them
         shape = None
-        while index < len(lines) and _is_code_item(lines[index], shape):
+        while index < len(lines):
+            if _USED_ITEM.match(lines[index]):
+                index += 1  # "2. ~~first~~ (used)": a code struck off the list; the list goes on
+                continue
+            if not _is_code_item(lines[index], shape):
+                break
             shape = _skeleton(lines[index])
             out.append(index)
             index += 1
     return out
+
+
+# An item struck through or ticked off: a used code, or a note in its place ("~~first~~ (used)").
+_USED_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(?:~~[^~\n]+~~|\[[xX]\])")
 
 
 def _skeleton(line: str) -> str:

@@ -50,6 +50,8 @@ def find(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
             continue  # two turns, not a sentence wrapped (the answer to a question is `_answers`'s)
         out.append(_placed(lines, origin[hit.index], hit))
     out.extend(_answers(lines, turns))
+    asked = {hit.index for hit in out}
+    out.extend(hit for hit in _bare_answers(lines, turns) if hit.index not in asked)
     return [hit for hit in out if wanted is None or hit.index in wanted]
 
 
@@ -113,6 +115,42 @@ def _answers(lines: list[str], turns: list[tuple[int, str]]) -> list[Hit]:
                 continue
             message = f"a {what} given as the answer to a question for it ({value[:4]}…); remove it from memory"
             out.append(Hit(index, labelled.CODE if what != "identifier" else identifiers.CODE, message, value))
+    return out
+
+
+# A turn that is one word and nothing else ("kanne3815", "„610412“."): a value handed over.
+_BARE = re.compile(r"^\s*[\"'`“„«]?(?P<value>[^\s\"'`“”„«»]{4,64}?)[\"'`”“»]?[.!]?\s*$")
+#: How many turns back the thing a bare value answers may be named.
+BARE_CONTEXT_TURNS = 3
+
+
+def _bare_answers(lines: list[str], turns: list[tuple[int, str]]) -> list[Hit]:
+    """A turn holding only one word with a digit, after turns that name a secret or a personal
+    number (whoever named it, asked or not: "Das Router-Passwort steht nicht in deinen Notizen",
+    "schreib mir die Nummer des Aufenthaltstitels hier rein"): that word is the value. Whatever the
+    wording, nobody answers a conversation about a PIN with a word of digits that is something else;
+    the word must still have the shape the named thing's value has."""
+    out: list[Hit] = []
+    for position, (index, answer) in enumerate(turns):
+        bare = _BARE.match(answer)
+        if position == 0 or bare is None or not any(c.isdigit() for c in bare.group("value")):
+            continue
+        value = labelled.trim_value(bare.group("value"))
+        if value not in lines[index]:
+            continue
+        context = "\n".join(text for _, text in turns[max(0, position - BARE_CONTEXT_TURNS) : position])
+        kinds = [kind for kind, pattern in labelled.label_patterns().items() if pattern.search(context)]
+        what = next((kind for kind in kinds if _shaped(kind, value, context, True)), None)
+        code = labelled.CODE
+        if (
+            what is None
+            and identifiers.names_an_identifier(context)
+            and identifiers.id_value(value, document=True) == value
+        ):
+            what, code = "identifier", identifiers.CODE
+        if what is not None:
+            message = f"a {what} given alone after the conversation named it ({value[:4]}…); remove it from memory"
+            out.append(Hit(index, code, message, value))
     return out
 
 

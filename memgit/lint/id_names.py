@@ -24,7 +24,7 @@ IDENTITY: dict[str, tuple[str, ...]] = {
         "ssn|social security number|social security no|national insurance number|NI number|NINO|passport no|passport number|driver's license|driver's license no|driving licence number|DL#|tax id|tax id number|ITIN|NHS number|national id number|id card number|medicare number|residence permit number"
     ),
     "de": _w(
-        "personalausweisnummer|ausweisnummer|ausweis-nr|perso|perso-nr|reisepassnummer|passnummer|pass-nr|steuer-id|steuer-idnr|steuernummer|steuer-nr|steuerliche identifikationsnummer|sozialversicherungsnummer|sv-nummer|sv-nr|rentenversicherungsnummer|führerscheinnummer|krankenversichertennummer|versichertennummer|AHV-Nr"
+        "personalausweisnummer|ausweisnummer|ausweis-nr|perso|perso-nr|reisepassnummer|passnummer|pass-nr|steuer-id|steuer-idnr|steuernummer|steuer-nr|steuerliche identifikationsnummer|sozialversicherungsnummer|sv-nummer|sv-nr|rentenversicherungsnummer|führerscheinnummer|krankenversichertennummer|versichertennummer|AHV-Nr|aufenthaltstitel|aufenthaltserlaubnis|aufenthaltstitelnummer"
     ),
     "fr": _w(
         "n° sécu|numéro de sécurité sociale|n° de sécurité sociale|n° ss|NIR|CNI|n° CNI|n° carte d'identité|n° de passeport|numéro de passeport|n° fiscal|numéro fiscal|n° permis|permis de conduire n°|n° titre de séjour|titre de séjour|n° carte vitale|n° AVS|numéro d'assurance sociale"

@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from memgit.lint.normalize import without_accents
+
 CODE = "S116"
 
 #: python-stdnum modules of personal identifiers, personal tax numbers and bank numbers (company,
@@ -86,6 +88,18 @@ _SCRIPT_NAMES = (
 )
 _NAMES = re.compile(
     r"(?i:(?<![^\W_])(?:" + NAMES.replace(" ", r"[ \t._-]?") + r")(?![^\W_]))"
+    r"|(?<![^\W_])(?:" + ACRONYMS + r")(?![^\W_])"
+    r"|" + _SCRIPT_NAMES
+)
+# The same names with a case's or a plural's ending ("des Personalausweises", "passports",
+# "вида на жительство"): enough to know what a conversation is about, never to bound a value.
+_INFLECTED = r"[^\W\d_]{0,3}"
+_NAMES_INFLECTED = re.compile(
+    r"(?i:(?<![^\W_])(?:"
+    + (NAMES + "|" + without_accents(NAMES)).replace(" ", _INFLECTED + r"[ \t._-]?")
+    + r")"
+    + _INFLECTED
+    + r"(?![^\W_]))"
     r"|(?<![^\W_])(?:" + ACRONYMS + r")(?![^\W_])"
     r"|" + _SCRIPT_NAMES
 )
@@ -172,6 +186,26 @@ def _iban_valid(value: str) -> bool:
     from stdnum import iban
 
     return bool(iban.is_valid(value))
+
+
+@cache
+def _local_names_inflected() -> re.Pattern[str]:
+    words = {w.casefold() for w in _local_words() if not (w.upper() == w and w.lower() != w)}
+    words |= {without_accents(w) for w in words}
+    spaced = {re.escape(w).replace(r"\ ", r"[ \t._-]?") for w in words}
+    return re.compile(rf"(?<![^\W_])(?i:{'|'.join(sorted(spaced, key=len, reverse=True))}){_INFLECTED}(?![^\W_])")
+
+
+def names_an_identifier(text: str) -> bool:
+    """Whether `text` names a personal identifier or a bank account in any of the languages above,
+    inflected or not, with its accents or without ("die Nummer des Personalausweises", a file
+    "ho-chieu-bo_…"): what a conversation or a file's name is about, never a value's bound."""
+    plain = without_accents(text)
+    return any(
+        pattern.search(form) is not None
+        for pattern in (_NAMES_INFLECTED, _local_names_inflected())
+        for form in (text, plain)
+    )
 
 
 def local_name_ending(line: str) -> str | None:
@@ -270,7 +304,7 @@ _NUMBER_WORD = re.compile(
 # a passport's shape: one to three capitals and six to nine digits, or capitals and digits mixed.
 _NAMED_DOCUMENT = re.compile(
     r"^[ \t]*(?:[:：]|n[°º]\.?|no\.?|nr\.?|number|nummer|numéro|número|numero|numer|numara(?:sı)?"
-    r"|नंबर|رقم|номер|番号|号码|번호)?[ \t]*[:：)]?[ \t]*"
+    r"|नंबर|رقم|номер|番号|号码|번호)?[ \t]*[:：)]?(?:[ \t]|" + _EMOJI + r")*"  # "여권 🇰🇷 M417K2983"
     r"(?P<number>[A-Z]{1,3}\d{6,9}|(?=[A-Z0-9]*\d{4})[A-Z0-9]{7,12}|(?=(?:[A-Z]*\d){3})(?=(?:\d*[A-Z]){2})[A-Z0-9]{8,12})(?![\w-])"
 )
 
@@ -280,7 +314,9 @@ _NAMED_DOCUMENT = re.compile(
 _PREFIXED_DOCUMENT = re.compile(r"^[ \t]*[:：]?[ \t]*([A-Z]{1,3}-\d{5,12}(?: \d{1,2})?)(?![\w-])")
 
 
-_DATE_NUMBER = re.compile(r"(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./](?:19|20)?\d{2}")
+_DATE_NUMBER = re.compile(
+    r"(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./](?:19|20)?\d{2}|(?:19|20)\d{2}[./](?:0?[1-9]|1[0-2])"
+)
 
 
 def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | None:

@@ -17,12 +17,11 @@ that looks like what the label names. The label decides the value's shape:
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
 
 from memgit.lint.label_forms import ONE_WORD_TAILS, with_clitics
 from memgit.lint.labels import LANGUAGES, Labels
-from memgit.lint.normalize import escaped
+from memgit.lint.normalize import escaped, without_accents
 from memgit.lint.placeholders import is_placeholder
 from memgit.lint.shapes import UNSPACED_SCRIPT, generated_code, not_a_secret_code
 from memgit.lint.trie import alternation
@@ -69,15 +68,7 @@ def _words(lang: Labels, kind: str) -> tuple[str, ...]:
         words = tuple(getattr(lang, kind))
     if lang is LANGUAGES.get("ar"):
         words = tuple(w for word in words for w in with_clitics(word))
-    return tuple(dict.fromkeys(w for word in words for w in (word, _without_accents(word))))
-
-
-def _without_accents(word: str) -> str:
-    """`word` with the accents of Latin letters dropped (other scripts kept as they are)."""
-    decomposed = unicodedata.normalize("NFD", word)
-    return unicodedata.normalize(
-        "NFC", "".join(c for c in decomposed if not unicodedata.combining(c) or ord(c) > 0x36F)
-    )
+    return tuple(dict.fromkeys(w for word in words for w in (word, without_accents(word))))
 
 
 @cache
@@ -257,7 +248,7 @@ def _compound() -> re.Pattern[str]:
 
     heads = {w.casefold() for w in COMPOUND_HEADS}
     heads |= {w.casefold() for lang in LANGUAGES.values() if lang.spaced for w in lang.place if " " not in w}
-    heads |= {_without_accents(w) for w in heads}
+    heads |= {without_accents(w) for w in heads}
     head = "|".join(re.escape(w) for w in sorted(heads, key=len, reverse=True))
     tail = "|".join(re.escape(w) for w in sorted(set(COMPOUND_TAILS), key=len, reverse=True))
     return re.compile(rf"(?i)(?<![^\W\d_])(?P<head>{head})(?:s|n|en|e|es)?-?(?P<tail>{tail})(?![^\W\d_])")

@@ -39,6 +39,16 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("JSON Web Token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     ("bearer token", re.compile(r"(?i)\bauthorization:\s*bearer\s+[A-Za-z0-9._~+/-]{20,}=*")),
     ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:([^\s:/@'\"]{3,})@[^\s/'\"]+")),
+    # The same credentials with no scheme, as an address ("jens:Lok-1899@example.de" in a commit's
+    # e-mail, a note's "deploy:K8s-Push2@registry.example.io"): an address has no ":" before its
+    # "@", so a user, a ":" and a word of letters and digits before a host name are a login.
+    (
+        "password in an address",
+        re.compile(
+            r"(?<![\w.%+:/@-])[A-Za-z0-9._%+-]{1,64}:((?=[^\s:/@'\"]*\d)(?=[^\s:/@'\"]*[A-Za-z])[^\s:/@'\"]{6,64})"
+            r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w.-]|:\d)"
+        ),
+    ),
     (
         "Discord webhook",
         re.compile(r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{30,})"),
@@ -87,7 +97,7 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _SHAPE_HINT = re.compile(
     r"AKIA|ASIA|AGPA|AROA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|[rsp]k_|AIza|hf_|npm_|pypi-|eyJ|tskey-"
     r"|hooks\.slack\.com/|://[^\s:/@'\"]*:[^\s:/@'\"]{3,}@|(?i:authorization)|/api/webhooks/|(?i:hook|trigger/|/catch/)|sig="
-    r"|://[A-Za-z0-9]{24,}@|(?:live|prod)_|/private-|GOCSPX-"
+    r"|://[A-Za-z0-9]{24,}@|(?:live|prod)_|/private-|GOCSPX-|[\w.%+-]:[^\s:/@'\"]{6,64}@[A-Za-z0-9-]+\."
 )
 _SECRET_NAME = (
     r"(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|pwd|credentials?|auth[_-]?key"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from urllib.parse import unquote
 
 # Characters a reader does not see: zero-width spaces and joiners, bidi marks, embeddings,
@@ -74,3 +75,12 @@ def escaped(value: str) -> bool:
     `os.environ&#91;`, `%5B`): the rule judges the line's reader's view for it instead, where the
     value shows as it reads."""
     return _ESCAPE.search(value) is not None
+
+
+def without_accents(text: str) -> str:
+    """`text` with the accents of Latin letters dropped, other scripts kept as they are: a note
+    typed on a keyboard without them ("codigo", "ho chieu") names what the accented word names."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize(
+        "NFC", "".join(c for c in decomposed if not unicodedata.combining(c) or ord(c) > 0x36F)
+    )

@@ -185,6 +185,8 @@ class Finding:
     severity: str
     commit: str | None = None
     where: str | None = None
+    #: The last line a finding covers, when it is a block (a private key's BEGIN to its END).
+    end_line: int | None = None
 
     def format(self) -> str:
         suffix = " (warning)" if self.severity == WARNING else ""
@@ -204,6 +206,8 @@ class Finding:
         }
         if self.commit is not None:
             out |= {"commit": self.commit, "where": self.where}
+        if self.end_line is not None:
+            out["end_line"] = self.end_line
         return out
 
 
@@ -363,8 +367,13 @@ def _finish(path: str, raw: list[tuple[int, str, str, str]], settings: LintSetti
         severity = settings.severity(code)
         if severity == OFF or is_allowed(text, code):
             continue
-        out.append(Finding(path, line, code, message, severity))
+        end = _BLOCK_END.search(message)
+        out.append(Finding(path, line, code, message, severity, end_line=int(end.group(1)) if end else None))
     return out
+
+
+#: How a block's finding names its last line in its message ("… block to line 12; …").
+_BLOCK_END = re.compile(r" block to line (\d+);")
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -390,6 +399,12 @@ def _secret_findings(
         if hit.reported and hit.index not in seen and settings.severity(hit.code) != OFF:
             seen.add(hit.index)
             out.append((hit.index + 1, hit.code, hit.message, lines[hit.index]))
+        elif not hit.reported and out and out[-1][1] == hit.code and hit.code == "S101":
+            # a key's body line: its block's finding names the block's last line, so an editor or
+            # a reviewer sees every line of the key, not only its BEGIN
+            line, code, message, text = out[-1]
+            head, _, advice = _BLOCK_END.sub(" block;", message).partition(" block;")
+            out[-1] = (line, code, f"{head} block to line {hit.index + 1};{advice}", text)
     return out
 
 

@@ -62,15 +62,15 @@ def find_secrets(
             hits.append(Hit(index, code, message, value))
     hits = [hit for hit in hits if not (hit.code == "S112" and _in_blob(lines, hit.index))]
     bodies = _key_bodies(lines, hits)
-    if bodies:  # a key's body lines are the key's (S101), not bare keys of their own
-        inside = {hit.index for hit in bodies}
-        hits = [hit for hit in hits if hit.index not in inside or hit.code == "S101"] + bodies
     hits.extend(multiline.find(lines, wanted, named))
     hits.extend(seeds.find(lines, wanted))
     hits.extend(conversation.find(lines, wanted))
     hits.extend(providers.find(lines, wanted))
     found = {(hit.index, hit.value) for hit in hits}  # a format's value beside another rule's on its line
     hits.extend(hit for hit in formats.find(lines, wanted) if (hit.index, hit.value) not in found)
+    if bodies:  # a key's body lines are the key's (S101), not bare keys or split values of their own
+        inside = {hit.index for hit in bodies}
+        hits = [hit for hit in hits if hit.index not in inside or hit.code == "S101"] + bodies
     kept = [
         hit
         for hit in hits
@@ -171,8 +171,10 @@ def _same_shape(lines: list[str], hits: list[Hit]) -> list[Hit]:
             or not value
             or len(value.strip("#*")) < 4
             or not any(c.isdigit() for c in value)
-            or " " in value
         ):
+            continue
+        if " " in value:
+            out.extend(_same_groups(lines[hit.index], hit))
             continue
         skeleton = _ALNUM.sub("x", value.strip("#*"))
         for token in _TOKEN.finditer(lines[hit.index]):
@@ -190,6 +192,20 @@ def _same_shape(lines: list[str], hits: list[Hit]) -> list[Hit]:
                     Hit(hit.index, hit.code, f"{hit.message.split(';')[0]}, and one of its shape beside it", other)
                 )
     return out
+
+
+def _same_groups(line: str, hit: Hit) -> list[Hit]:
+    """Beside a value of digits in groups ("3079 3196"), the other values grouped the same way
+    ("… và 6421 3670"): a second backup code, the second card's number."""
+    value = hit.value or ""
+    if not re.fullmatch(r"\d{3,6}(?: \d{3,6}){1,5}", value):
+        return []
+    groups = r" ".join(rf"\d{{{len(part)}}}" for part in value.split(" "))
+    return [
+        Hit(hit.index, hit.code, f"{hit.message.split(';')[0]}, and one of its shape beside it", match.group(0))
+        for match in re.finditer(rf"(?<![\w.,/+-]){groups}(?![\w/-]|[.,]\d| \d)", line)
+        if match.group(0) != value
+    ]
 
 
 _WORD_TOKEN = re.compile(r"[^\s,;()\[\]{}<>\"'`“”«»]{8,64}")
@@ -243,17 +259,39 @@ def _after_a_slash(lines: list[str], hits: list[Hit]) -> list[Hit]:
 
 
 def _other_identifiers(lines: list[str], hits: list[Hit]) -> list[Hit]:
-    """On a line where an identifier was found after its name, the others named there too."""
+    """On a line where an identifier was found after its name, the others named there too; and
+    where any personal number was found (an identifier, a member's or a card's number), every other
+    run of eight digits or more: "ID 27839104, KRA PIN A009384712K", "adóazonosító jelem
+    8441375135, TAJ szám 037815460". A person's numbers travel together; what the line loses to
+    this is at most a phone number beside them, and the line is reported already."""
     from memgit.lint import identifiers
 
     out: list[Hit] = []
-    for index in sorted({hit.index for hit in hits if hit.code == identifiers.CODE and hit.reported}):
+    numbered = {hit.index for hit in hits if hit.code in _NUMBER_RULES and hit.reported and hit.value}
+    for index in sorted(numbered):
         taken = {hit.value for hit in hits if hit.index == index and hit.value}
-        for value in identifiers.personal_ids(lines[index]):
+        values = (
+            identifiers.personal_ids(lines[index])
+            if any(hit.index == index and hit.code == identifiers.CODE for hit in hits)
+            else []
+        )
+        values += [
+            match.group(0)
+            for match in _LONG_NUMBER.finditer(lines[index])
+            if not _DATE_DIGITS.fullmatch(match.group(0))
+        ]
+        for value in values:
             if not any(value in other or other in value for other in taken):
                 taken.add(value)
                 out.append(Hit(index, identifiers.CODE, "an identifier after its name, beside another", value))
     return out
+
+
+#: The rules whose values are a person's numbers (a code list's, a member's, an identifier).
+_NUMBER_RULES = frozenset({"S108", "S109", "S116"})
+# Eight digits or more on their own: not a phone's ("+49 …"), a decimal's, a path's or a word's part.
+_LONG_NUMBER = re.compile(r"(?<![\w+.,/:#@-])\d{8,14}(?![\w/@-]|[.,:]\d)")
+_DATE_DIGITS = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
 
 
 #: How far below an identifier a number of its kind is read as another one (a list's next items).
@@ -507,6 +545,7 @@ def name_secret(path: str) -> Hit | None:
     each name as a line (also with `_` read as a space), and a Wi-Fi word beside a
     password-shaped word counts too ("wlan Gartenhaus Kirschbaum-4471.md").
     """
+    from memgit.lint import identifiers
     from memgit.lint.labelled import password_shaped
     from memgit.lint.name_labels import has_label_stem, value_in_name
 
@@ -523,6 +562,15 @@ def name_secret(path: str) -> Hit | None:
                 if hit.value and hit.value in name:
                     return Hit(0, hit.code, f"{hit.message.split(';')[0]} in a file name; rename the file", hit.value)
                 return Hit(0, hit.code, f"{hit.message.split(';')[0]} in a file name; rename the file", name)
+        if identifiers.names_an_identifier(name.replace("_", " ")):  # "ho-chieu-bo_C5903318": a passport's
+            for token in _NAME_TOKEN.findall(name.replace("_", " ")):
+                if sum(c.isdigit() for c in token) >= 6 and identifiers.id_value(token, document=True) == token:
+                    return Hit(
+                        0,
+                        identifiers.CODE,
+                        "a personal identifier beside its name in a file name; rename the file",
+                        token,
+                    )
         if _WIFI_NAME.search(name):
             for token in _NAME_TOKEN.findall(name.replace("_", " ")):
                 if password_shaped(token) and not _WIFI_NAME.search(token) and not is_documented_example(token):
