@@ -188,6 +188,11 @@ def _iban_valid(value: str) -> bool:
     return bool(iban.is_valid(value))
 
 
+def names_id(text: str) -> bool:
+    """Whether `text` (a table's cell) holds a word that names an identifier or an account."""
+    return _NAMES.search(text) is not None or _local_names().search(text) is not None
+
+
 @cache
 def _local_names_inflected() -> re.Pattern[str]:
     words = {w.casefold() for w in _local_words() if not (w.upper() == w and w.lower() != w)}
@@ -303,15 +308,17 @@ _NUMBER_WORD = re.compile(
 # Right after a document's name ("pasaport U67798763", "passeport n° 19AH01436"), a number of
 # a passport's shape: one to three capitals and six to nine digits, or capitals and digits mixed.
 _NAMED_DOCUMENT = re.compile(
-    r"^[ \t]*(?:[:：]|n[°º]\.?|no\.?|nr\.?|number|nummer|numéro|número|numero|numer|numara(?:sı)?"
-    r"|नंबर|رقم|номер|番号|号码|번호)?[ \t]*[:：)]?(?:[ \t]|" + _EMOJI + r")*"  # "여권 🇰🇷 M417K2983"
+    # each run of spaces taken once (possessive): three runs that may give spaces back to each other
+    # made a name, a few thousand spaces and a number take minutes (a hostile note)
+    r"^[ \t]*+(?:[:：]|n[°º]\.?|no\.?|nr\.?|number|nummer|numéro|número|numero|numer|numara(?:sı)?"
+    r"|नंबर|رقم|номер|番号|号码|번호)?+[ \t]*+[:：)]?+(?:[ \t]|" + _EMOJI + r")*+"  # "여권 🇰🇷 M417K2983"
     r"(?P<number>[A-Z]{1,3}\d{6,9}|(?=[A-Z0-9]*\d{4})[A-Z0-9]{7,12}|(?=(?:[A-Z]*\d){3})(?=(?:\d*[A-Z]){2})[A-Z0-9]{8,12})(?![\w-])"
 )
 
 
 # A document number written with a letter prefix and a dash ("P-1482337 7", "B-0722194"), right
 # after the document's name and a colon.
-_PREFIXED_DOCUMENT = re.compile(r"^[ \t]*[:：]?[ \t]*([A-Z]{1,3}-\d{5,12}(?: \d{1,2})?)(?![\w-])")
+_PREFIXED_DOCUMENT = re.compile(r"^[ \t]*+[:：]?+[ \t]*+([A-Z]{1,3}-\d{5,12}(?: \d{1,2})?)(?![\w-])")
 
 
 _DATE_NUMBER = re.compile(
@@ -328,8 +335,8 @@ def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | 
     previous = 0
     for match in _NUMBER.finditer(text):
         before, previous = text[previous : match.start()], match.end()
-        if _NOT_ID.search(before[-30:]) or _DATE_NUMBER.fullmatch(match.group(1)):
-            continue  # a date's parts are no number of their own ("passport renewal 2027-03-01")
+        if _NOT_ID.search(before[-30:]) or _DATE_NUMBER.fullmatch(match.group(1)) or before.endswith("+"):
+            continue  # a date's parts, a phone's after its "+" ("passport renewal 2027-03-01", "+55 11 …")
         for raw in _prefixes(match.group(1)):
             digits = sum(c.isdigit() for c in raw)
             if document and _DOCUMENT_NUMBER.fullmatch(raw) and _NUMBER_WORD.search(before):

@@ -141,8 +141,12 @@ def _tables(lines: list[str]) -> list[Hit]:
             kind = labelled.label_kind(cell)
             if kind is not None:
                 kinds[column] = (kind, False)
-            elif identifiers._NAMES.search(cell) is not None and len(cell) <= 40:
+            elif identifiers.names_id(cell) and len(cell) <= 40:
                 kinds[column] = ("id", identifiers._BANK_NAMES.search(cell) is not None)
+        if any(_BANK_HEADER.match(cell) for cell in header):  # "| bank | what for | number |"
+            for column, cell in enumerate(header):
+                if column not in kinds and _NUMBER_HEADER.match(cell):
+                    kinds[column] = ("id", True)
         country = _country_column([cells for _index, cells in rows])
         logins = any(_LOGIN_HEADER.search(cell) for cell in header) and len(header) >= 3
         for index, cells in rows:
@@ -161,6 +165,15 @@ def _tables(lines: list[str]) -> list[Hit]:
                 elif " " not in cell and labelled.value_kind_ok(kind, cell, strong=True, alone=True):
                     hits.append(_hit(index, labelled.CODE, f"a {kind} in its column", labelled.trim_value(cell)))
     return hits
+
+
+# A table of a person's banks, and its column of numbers: each row's number is an account's.
+_BANK_HEADER = re.compile(
+    r"(?i)^[\W_]*(?:bank|banks|bank name|banco|banque|banca|banka|bankas|pankki|банк|банка|은행|銀行|银行|ngân hàng)[\W_]*$"
+)
+_NUMBER_HEADER = re.compile(
+    r"(?i)^[\W_]*(?:number|no\.?|nr\.?|#|nummer|numéro|número|numero|numer|номер|번호|番号|号码|số)[\W_]*$"
+)
 
 
 def _pipe_tables(lines: list[str]) -> list[Table]:
@@ -292,7 +305,7 @@ def _row_hits(index: int, cells: list[str], country: int | None, logins: bool, l
                 found = identifiers.country_id(cell, country_of(cells[country]) or "")
                 if found is not None:
                     hits.append(_hit(index, identifiers.CODE, "an identifier of the row's country", found))
-    if cells and len(cells[0]) <= 40 and identifiers._NAMES.search(cells[0]) is not None:
+    if cells and len(cells[0]) <= 40 and identifiers.names_id(cells[0]):
         for cell in cells[1:]:  # "| Passeport FR | 19CX… | 2029-06 |": the row's first cell names it
             found = _as_prose(cells[0], cell)
             if found is not None:

@@ -29,15 +29,25 @@ _WHAT_FOR = re.compile(
 )
 
 
+# A code word and what it is for, by the preposition that says so ("код от него 5517", "kód na
+# zadní vchod … 7514", "пароль від кухонного планшета тепер 140322", "the code for the shed 4471"):
+# a code *for* a thing opens it. Then up to five words before the value.
+_OPENS = re.compile(
+    r"(?i)[ \t]+(?:for|to|für|fürs|zum|zur|vom|von|pour|du|para|pro|per|voor|van|do|od|na|від|до|для|от|к|för|til|till)[ \t]"
+)
+_WHAT_FOR_LONGER = re.compile(_WHAT_FOR.pattern.replace("{1,3}?", "{1,5}?", 1))
+
+
 def after_what_for(line: str, label: re.Match[str], kind: str) -> str | None:
     """The value after `label` (an `any_label` match) and the words saying what it is for, when it
     ends its clause; never after a bare "code", which opens nothing."""
     start = label.end()
     if kind == "place":
         return None  # a thing a code opens is a label only before ":" or "is" ("porta predefinita 8765")
-    if kind == "code" and label.group("label").casefold() in GENERIC_CODES:
+    generic = kind == "code" and label.group("label").casefold() in GENERIC_CODES
+    if generic and _OPENS.match(line, start) is None:
         return None  # "code review on friday 2026", "the code sample 4021": a code that opens nothing
-    match = _WHAT_FOR.match(line, start)
+    match = (_WHAT_FOR_LONGER if _OPENS.match(line, start) else _WHAT_FOR).match(line, start)
     if match is None:
         return None
     value = trim_value(match.group("value"))

@@ -29,7 +29,10 @@ MIN_WORDS = 12
 _WORD = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f\u3099\u309a])+")
 # What may stand between two words of a phrase besides spaces: numbering, list marks, table pipes,
 # commas, quotes, code marks. Anything else (a full stop, a colon after a word, a bracket) ends it.
-_GAP = re.compile(r"^[\s,;|·•*`'\"#>+\-–—/]*(?:\d{1,2}[.):]?[\s,;|·•*`'\"#>+\-–—/]*)*$")
+# Possessive throughout: a run of digits has one way to be read as numbers of one or two digits,
+# so a long one between two list words (a block's hash "…0000</code>") fails at once instead of
+# trying every split (exponential: a 66-digit gap hung the lint on a public document).
+_GAP = re.compile(r"^[\s,;|·•*`'\"#>+\-–—/]*+(?:\d{1,2}+[.):]?+[\s,;|·•*`'\"#>+\-–—/]*+)*+$")
 _NUMBERED = re.compile(r"^\s*(?:[-*+]\s+|\|\s*)?(?:#?\d{1,2}[.):]?\s+)")
 _CONTEXT = re.compile(
     r"(?i)seed|mnemonic|recovery|phrase|wallet|bip-?39|secret words|backup words|12 words|24 words|metamask|ledger"

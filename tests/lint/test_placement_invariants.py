@@ -203,3 +203,63 @@ def test_a_bare_value_in_a_captured_session_is_hidden_in_the_commit(workspace: P
     assert done.returncode == 1, done.stderr
     rows = [(f["path"], f["line"]) for f in json.loads(done.stdout)["findings"]]
     assert ("sessions/2026-04-08-router.jsonl", 3) in rows and "tulpe4471" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("> Телефон доставки лежит в ящике, код от него 5517, зарядка сломана.", "5517"),
+        ('> "пароль від кухонного планшета тепер 140322, бо Емре знову грав"', "140322"),
+        ("- the code for the shed 4471.", "4471"),
+    ],
+)
+def test_a_code_word_and_what_it_is_for_then_the_code(line: str, value: str) -> None:
+    """A code *for* a thing opens it, in any language's preposition; "code" alone opens nothing."""
+    assert value in {hit.value for hit in find_secrets([line])}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- code review on friday 2026",
+        "- код ошибки от сервера 5031, повторить позже",  # an error code for a server
+        "- kod pocztowy do magazynu 04109, Lipsk",  # a postcode for a warehouse
+    ],
+)
+def test_a_code_word_without_what_it_opens_takes_no_number(line: str) -> None:
+    assert find_secrets([line]) == []
+
+
+def test_a_row_named_as_an_account_and_a_banks_number_column() -> None:
+    rows = ["| what | number | note |", "|---|---|---|", "| Barclays account | 43871265 | close by summer |"]
+    assert (2, "43871265") in values(rows)
+    banks = [
+        "| bank | what for | number |",
+        "|---|---|---|",
+        "| KB국민은행 | 관리비 | 482301-04-193857 |",
+        "| Itaú | hotline | +55 11 3062-4418 |",
+    ]
+    found = values(banks)
+    assert (2, "482301-04-193857") in found and all(index != 3 for index, _ in found)  # a phone is no account
+    # a number column in a table that names no bank nor an account is a list of numbers
+    orders = ["| shop | what | number |", "|---|---|---|", "| Zalando | shoes | 48213377 |"]
+    assert values(orders) == set()
+
+
+def test_hostile_runs_between_a_name_or_a_list_word_and_a_number_are_read_in_linear_time() -> None:
+    """Untrusted notes, found on a public document (a block's hash between two BIP-39 words) and
+    by fuzzing the rules with long runs: the patterns tried every way to split a run of digits into
+    numbered items (exponential: 66 digits never ended) or of spaces between a document's name and
+    a number (cubic: 3,000 spaces took minutes). Each run is now read once (a hang guard in CPU
+    seconds, not a speed measure)."""
+    import time
+
+    for line in (
+        "* Pubkey: <code>" + "0" * 2000 + "</code> abandon ability",
+        "abandon " + "0" * 5000 + "</code> zoo",
+        "passport" + " " * 50_000 + "1234",
+        "passport no." + " \t" * 20_000 + ":" + " " * 20_000 + "P-12",
+    ):
+        started = time.process_time()
+        redact_text(line + "\n")
+        assert time.process_time() - started < 30
