@@ -78,8 +78,8 @@ def report_settings(ws: Workspace) -> LintSettings:
 def output_settings(ws: Workspace) -> LintSettings:
     """`settings_for(ws)` with the secrets found anywhere in the workspace (`memgit.lint.known`):
     what every command that publishes or copies memory text redacts by, and `memgit lint` reports
-    by, so a value found once is hidden wherever it stands (a short code of digits too, which the
-    lint reports only where a rule found it or beside a code's words)."""
+    by, so a value found once is hidden wherever it stands (a short code of digits too, which
+    `memgit lint --all` reports wherever it is repeated, unless masked: "**** 2207")."""
     from memgit.lint.known import known_secrets
 
     settings = settings_for(ws)
@@ -127,8 +127,8 @@ def _with_known_values(
     ws: Workspace, inputs: Sequence[LintInput], settings: LintSettings, today: date
 ) -> list[Finding]:
     """A person's `memgit lint`: every rule on each file, then the lines that hold a value found
-    in another memory file of the workspace (`memgit.lint.known`; a short code of digits only where
-    the line names a code, a lock or what it opens: "told him the code on the phone: 1397"). The
+    in another memory file of the workspace (`memgit.lint.known`; a short code of digits too, unless
+    shown as a masked number's last digits: "I shouted 1397 across the yard"). The
     values these files hold come from this very scan; only the files not linted here and not
     cached are read again."""
     from memgit.git.trees import blob_id_of
@@ -138,7 +138,7 @@ def _with_known_values(
     found: dict[str, dict[str, str]] = {}
     findings = lint_files(inputs, settings, today, found)
     scanned = {blob_id_of(i.data): found[i.path] for i in inputs if i.data is not None and i.path in found}
-    # Short codes too: reported again only on a line that names a code (`rules.known_findings`).
+    # Short codes too: reported wherever they are repeated, unless masked (`rules.known_findings`).
     known = known_secrets(ws, settings, scanned=scanned, short_codes=True)
     if not known:
         return findings

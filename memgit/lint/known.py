@@ -72,7 +72,7 @@ def known_secrets(
     that found it. `scanned`: blob id -> the values a caller's own scan found in it (`memgit lint`
     has run every rule on those files already), kept as they are. `short_codes`: the short codes of
     digits too (`secrets.output_value`), which what memgit publishes or copies hides wherever they
-    stand and the lint reports only where a rule found them or beside a code's words."""
+    stand and `memgit lint --all` reports wherever they are repeated, unless masked."""
     from memgit.lint.secrets import workspace_value
 
     blobs = _memory_blobs(ws, settings.max_file_bytes, tree)

@@ -123,12 +123,3 @@ def code_later_in_sentence(line: str) -> str | None:
             ):
                 return value
     return None
-
-
-def names_a_code(line: str) -> bool:
-    """Whether `line` holds a secret label or a thing a code opens, in any label language ("the
-    code", "Ворота", "bike lock"): beside such words a short code found elsewhere is that code."""
-    return any(
-        {"code", "password", "place"} & set(kinds_of_label(match.group("label")))
-        for match in any_label().finditer(line)
-    )

@@ -244,10 +244,11 @@ def lint_files(
 
 def known_findings(item: LintInput, settings: LintSettings, flagged: set[int]) -> list[Finding]:
     """The lines of `item` that hold a value `settings.known` names (found in another file), each
-    line not in `flagged` (1-based lines that have a secret finding already) once; a short code
-    (`secrets.output_value`) only on a line that names a code or what one opens, since "2580"
-    alone may be a room or a price (every output hides it wherever it stands all the same)."""
-    from memgit.lint.near_label import names_a_code
+    line not in `flagged` (1-based lines that have a secret finding already) once. A short code
+    (`secrets.output_value`: four to eight digits, not a year, a round number or a sequence) too,
+    wherever it stands: a code told once with its label is the same code when a later note says
+    "I shouted 5281 across the bridge", and every output hides it there already; only a masked
+    number ("**** 5281") is left alone."""
     from memgit.lint.secrets import known_hits, workspace_value
 
     if not settings.known or not item.is_memory or item.data is None or len(item.data) > settings.max_file_bytes:
@@ -255,13 +256,18 @@ def known_findings(item: LintInput, settings: LintSettings, flagged: set[int]) -
     lines = item.data.decode("utf-8", errors="replace").split("\n")
     raw: list[tuple[int, str, str, str]] = []
     for hit in known_hits(lines, settings.known):
-        if hit.value and not workspace_value(hit.value) and not names_a_code(lines[hit.index]):
-            continue  # a short code elsewhere ("2580") is reported only beside a code's words
+        if hit.value and not workspace_value(hit.value) and _masked(lines[hit.index], hit.value):
+            continue  # "**** 2207": a card's last digits shown as such, not the code they equal
         number = hit.index + 1
         if number not in flagged and (item.lines is None or number in item.lines):
             flagged.add(number)
             raw.append((number, hit.code, hit.message, lines[hit.index]))
     return _finish(item.path, raw, settings)
+
+
+def _masked(line: str, value: str) -> bool:
+    """Whether `value` stands in `line` as a masked number's shown digits ("**** 2207", "•••• 2207")."""
+    return re.search(r"[*•xX]{2,}[ \t-]?" + re.escape(value.strip("*#")) + r"(?!\d)", line) is not None
 
 
 def lint_file(

@@ -420,7 +420,7 @@ _DIGITS_DASHED = re.compile(r"\d(?:-\d){3,}")
 
 
 # A short code of digits that is hidden wherever it stands in what memgit publishes or copies,
-# though the lint reports it only where a rule found it or beside a code's words
+# and which `memgit lint --all` reports wherever it is repeated unless masked
 # (`rules.known_findings`): not a year, a round number or a sequence.
 _ROUND_OR_YEAR = re.compile(r"(?:19|20)\d\d|\d*00")
 

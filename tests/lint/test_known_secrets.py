@@ -139,26 +139,28 @@ def test_which_short_codes_every_output_hides_across_files(value: str, hidden: b
 
 
 @pytest.mark.parametrize("code", ["7391", "4B7219"])
-def test_a_short_code_is_hidden_in_every_output_and_reported_where_found_or_beside_a_codes_words(
+def test_a_short_code_is_hidden_in_every_output_and_reported_wherever_it_is_repeated(
     workspace: Path, tmp_path: Path, code: str
 ) -> None:
     """A door code told once with its label, then repeated bare in another day's log ("punched
-    7391, all quiet"): every output hides it there too; the lint names the labelled line, and a
-    line repeating it beside a code's or a lock's words ("Ворота ж 7391"), not one without them, as
-    "7391" alone elsewhere could be anything; and an append holding it is not refused."""
+    7391, all quiet"): every output hides it there too; `memgit lint --all` names the labelled line
+    and every line repeating it, with a code's words ("Ворота ж 7391") or without, but not a masked
+    number showing the same digits ("**** 7391"); and an append holding it is not refused (the
+    hook judges a commit by its own lines)."""
     write(workspace / "MEMORY.md", f"# Memory\n\n## Shop\n\n- Back door code: {code}\n")
     day = (workspace / "memory").iterdir().__next__().name
     write(
         workspace / "memory" / day,
         f"# Log\n\n- Came in early, punched {code}, all quiet. Ordered 1500 bags.\n"
-        f"> Вибач!! Ворота ж {code}, а сигналізація інша\n",
+        f"> Вибач!! Ворота ж {code}, а сигналізація інша\n"
+        f"- paid with the card ending **** {code}\n",
     )
     commit_all(workspace, "memory")  # no hook: the secret is in, as after --no-verify
 
     proc = memgit(workspace, "lint", "--all", "--json", env=BM25)
     assert proc.returncode == 1, proc.stderr
     where = {(f["path"], f["line"]) for f in json.loads(proc.stdout)["findings"] if f["code"].startswith("S")}
-    assert where == {("MEMORY.md", 5), (f"memory/{day}", 4)}
+    assert where == {("MEMORY.md", 5), (f"memory/{day}", 3), (f"memory/{day}", 4)}
 
     context = memgit(workspace, "context", "--date", day.removesuffix(".md"), env=BM25)
     assert context.returncode == 0, context.stderr
