@@ -35,8 +35,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     """kind -> a pattern of every language's labels of that kind (group `label`)."""
     out = {}
     for kind in KINDS:
-        spaced = {w.casefold() for lang in LANGUAGES.values() if lang.spaced for w in _words(lang, kind)}
-        unspaced = {w.casefold() for lang in LANGUAGES.values() if not lang.spaced for w in _words(lang, kind)}
+        # Each word case-folded and also lower-cased: the pattern matches case-blind, but folding
+        # turns "ß" into "ss", and "Schließfach-Code" as written would match neither otherwise.
+        spaced = {f for lang in LANGUAGES.values() if lang.spaced for w in _words(lang, kind) for f in _forms(w)}
+        unspaced = {f for lang in LANGUAGES.values() if not lang.spaced for w in _words(lang, kind) for f in _forms(w)}
         if not spaced and not unspaced:
             continue
         parts = []
@@ -55,6 +57,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
 
 # A PIN is a code: its value is digits, whichever list the word stands in ("version pin", "pin it").
 _PIN = re.compile(r"(?i)(?<![a-z])pin(?![a-z])|пин|пін|ピン|핀|पिन|পিন|ਪਿੰਨ|ፒን|பின்|పిన్|પિન|พิน|پن")
+
+
+def _forms(word: str) -> set[str]:
+    return {word.casefold(), word.lower()}
 
 
 def _words(lang: Labels, kind: str) -> tuple[str, ...]:
@@ -246,8 +252,8 @@ def _compound() -> re.Pattern[str]:
     starts with its head: a free prefix would take "Transportcode" and "Reportcode"."""
     from memgit.lint.labels import COMPOUND_HEADS, COMPOUND_TAILS
 
-    heads = {w.casefold() for w in COMPOUND_HEADS}
-    heads |= {w.casefold() for lang in LANGUAGES.values() if lang.spaced for w in lang.place if " " not in w}
+    heads = {f for w in COMPOUND_HEADS for f in _forms(w)}
+    heads |= {f for lang in LANGUAGES.values() if lang.spaced for w in lang.place if " " not in w for f in _forms(w)}
     heads |= {without_accents(w) for w in heads}
     head = "|".join(re.escape(w) for w in sorted(heads, key=len, reverse=True))
     tail = "|".join(re.escape(w) for w in sorted(set(COMPOUND_TAILS), key=len, reverse=True))

@@ -263,3 +263,10 @@ def test_hostile_runs_between_a_name_or_a_list_word_and_a_number_are_read_in_lin
         started = time.process_time()
         redact_text(line + "\n")
         assert time.process_time() - started < 30
+
+
+def test_a_label_written_with_sharp_s_matches_as_written() -> None:
+    """Labels match case-blind, and case-folding turns "ß" into "ss": "Schließfach-Code" as
+    written matched only its "Code" (a bare code word, which takes no value after a space)."""
+    assert [hit.value for hit in find_secrets(["Berlin: Schließfach-Code 0336 nachgetragen"])] == ["0336"]
+    assert [hit.value for hit in find_secrets(["Berlin: Schliessfach-Code 0336 nachgetragen"])] == ["0336"]
