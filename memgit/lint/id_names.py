@@ -84,7 +84,7 @@ IDENTITY: dict[str, tuple[str, ...]] = {
         "CMND|CCCD|số CMND|số CCCD|chứng minh nhân dân|căn cước công dân|số căn cước|hộ chiếu|số hộ chiếu|mã số thuế|số BHXH|mã số BHXH|số BHYT|mã thẻ BHYT|giấy phép lái xe|GPLX|số GPLX|số định danh|mã định danh"
     ),
     "id": _w(
-        "NIK|no. KTP|nomor KTP|KTP|no. paspor|nomor paspor|NPWP|no. NPWP|no. SIM|nomor SIM|no. KK|nomor kartu keluarga|no. BPJS|nomor BPJS|KITAS|no. KITAS|KITAP|nomor induk kependudukan"
+        "NIK|no. KTP|nomor KTP|KTP|paspor|no. paspor|nomor paspor|NPWP|no. NPWP|no. SIM|nomor SIM|no. KK|nomor kartu keluarga|no. BPJS|nomor BPJS|KITAS|no. KITAS|KITAP|nomor induk kependudukan"
     ),
     "th": _w(
         "เลขบัตรประชาชน|บัตรประชาชน|เลขประจำตัวประชาชน|เลขบัตร ปชช.|เลขประจำตัวผู้เสียภาษี|เลขผู้เสียภาษี|เลขที่หนังสือเดินทาง|หนังสือเดินทาง|เลขพาสปอร์ต|พาสปอร์ต|เลขที่ใบขับขี่|ใบขับขี่|เลขประกันสังคม|เลขที่ใบอนุญาตทำงาน|เลข 13 หลัก"

@@ -124,6 +124,9 @@ _PASSWORD_OPTION = re.compile(r"(?:^|\s)(?:-p|--password=|--password\s+)[\"']?([
 _LOGIN_PAIR = re.compile(
     r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*(?:/|\||,|[ \t][—–])[ \t]*[\"'`]?([^\s\"'`|]{6,64})"
 )
+# MySQL's clients take the password glued to `-p` ("mysql -u root -pS3cret -e …"): the options
+# after it are the command's, not a sign of code.
+_MYSQL = re.compile(r"\b(?:mysql|mariadb|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mycli)\b")
 # `-p VALUE` after a command whose `-p` is the password (a registry login, sshpass); elsewhere
 # `-p` is a port, a parent folder or a prompt.
 _LOGIN_PASSWORD = re.compile(
@@ -332,7 +335,8 @@ def _spelled_out_password(line: str) -> str | None:
                 continue  # `--password --all-databases`: the option asks for it; the next option follows
             if value.isalpha() and _words_only(value):
                 continue  # "password policy", `--password MotDePasse`: words (not "SkiFkvTKjMOIWKpB")
-            if _expression(value, line[match.end(1) :]) or sum(c.isascii() for c in value) * 2 < len(value):
+            after = "" if pattern is _PASSWORD_OPTION and _MYSQL.search(line) else line[match.end(1) :]
+            if _expression(value, after) or sum(c.isascii() for c in value) * 2 < len(value):
                 continue  # `$Password = Read-Host -AsSecureString`, `hashed_password=hashed_password`
             if pattern is _PASSWORD_OPTION and value.startswith(":"):
                 continue  # `-p:$true`: an option's value, not a password

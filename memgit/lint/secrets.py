@@ -133,7 +133,9 @@ def _repeated(
     taken = {(hit.index, hit.value) for hit in hits}
     out: list[Hit] = []
     for value, hit in values.items():
-        pattern = re.compile(r"(?<![\w-])" + re.escape(value) + r"(?![\w-])")
+        # A whole token; also glued to a short option before it ("-pWisla_root_2019") or to a
+        # suffix after a dash ("1357-e", a Persian ezafe; "-nya"), but not inside a longer number.
+        pattern = re.compile(r"(?:(?<![\w-])|(?<=\s-[A-Za-z])|(?<=^-[A-Za-z]))" + re.escape(value) + r"(?!\w|-\d)")
         for index, line in enumerate(lines):
             if (index, value) in taken or (wanted is not None and index not in wanted) or value not in line:
                 continue
@@ -529,6 +531,7 @@ def _with_siblings(line: str, hit: Hit) -> Hit:
 
 _WIFI_NAME = re.compile(r"(?i)(?<![a-z])(?:wi-?fi|wlan|ssid|hotspot|psk|wpa2?)(?![a-z])")
 _NAME_TOKEN = re.compile(r"[^\s]{8,}")
+_WIFI_EDGE = re.compile(r"(?i)^(?:wi-?fi|wlan|ssid|hotspot|psk|wpa2?)[-.]|[-.](?:wi-?fi|wlan|ssid|hotspot|psk|wpa2?)$")
 #: A name no rule can flag without a label in it: one word of ASCII letters shorter than a token
 #: ("memory", "sessions", "people") or a day's date ("2026-11-23", a daily log's name). Every other
 #: name goes through the rules: these are most names, and the rules' tables cost a hook ~0.1 s.
@@ -572,7 +575,8 @@ def name_secret(path: str) -> Hit | None:
                         token,
                     )
         if _WIFI_NAME.search(name):
-            for token in _NAME_TOKEN.findall(name.replace("_", " ")):
+            for word in _NAME_TOKEN.findall(name.replace("_", " ")):
+                token = _WIFI_EDGE.sub("", word)  # "wpa-KopiTubruk2019": the key after its network's word
                 if password_shaped(token) and not _WIFI_NAME.search(token) and not is_documented_example(token):
                     return Hit(0, "S117", "a Wi-Fi key beside its word in a file name; rename the file", token)
     return None

@@ -270,3 +270,28 @@ def test_a_label_written_with_sharp_s_matches_as_written() -> None:
     written matched only its "Code" (a bare code word, which takes no value after a space)."""
     assert [hit.value for hit in find_secrets(["Berlin: Schließfach-Code 0336 nachgetragen"])] == ["0336"]
     assert [hit.value for hit in find_secrets(["Berlin: Schliessfach-Code 0336 nachgetragen"])] == ["0336"]
+
+
+def test_mysqls_password_glued_to_its_option() -> None:
+    line = '$ mysql -h 10.44.2.10 -u root -pWisla_root_2019 -e "SELECT 1"'
+    assert [hit.value for hit in find_secrets([line])] == ["Wisla_root_2019"]
+    # -p glued elsewhere is a port or a parent folder's flag
+    assert find_secrets(["ssh -p2222 host -v", "docker run -p8080:80 nginx -d", "mysql -u root -p mydb -e x"]) == []
+
+
+def test_a_value_found_once_is_hidden_glued_to_an_option_or_a_suffix() -> None:
+    known = {"1357": "S117", "Wisla_root_2019": "S104"}
+    assert (
+        redact_text("kode alarmam 1357-e, mesle ghabl", known=known)[0]
+        == "kode alarmam [redacted: S117]-e, mesle ghabl"
+    )
+    assert "Wisla_root_2019" not in redact_text("pg_dump -pWisla_root_2019 db", known=known)[0]
+    # inside a longer number, or a range, it is another number
+    for text in ("room 1357-1359", "call 21357", "ext. 13570"):
+        assert redact_text(text, known=known)[0] == text
+
+
+def test_a_wifi_key_joined_to_its_networks_word_in_a_file_name() -> None:
+    hit = name_secret("projects/router-thuis_wpa-KopiTubruk2019.md")
+    assert hit is not None and hit.value == "KopiTubruk2019"
+    assert name_secret("docs/wpa-supplicant-config.md") is None
