@@ -201,16 +201,18 @@ def _local_names_inflected() -> re.Pattern[str]:
     return re.compile(rf"(?<![^\W_])(?i:{'|'.join(sorted(spaced, key=len, reverse=True))}){_INFLECTED}(?![^\W_])")
 
 
-def names_an_identifier(text: str) -> bool:
-    """Whether `text` names a personal identifier or a bank account in any of the languages above,
-    inflected or not, with its accents or without ("die Nummer des Personalausweises", a file
-    "ho-chieu-bo_…"): what a conversation or a file's name is about, never a value's bound."""
+def names_an_identifier(text: str, *, accounts: bool = True) -> bool:
+    """Whether `text` names a personal identifier (or, with `accounts`, a bank account) in any of
+    the languages above, inflected or not, with its accents or without ("die Nummer des
+    Personalausweises", a file "ho-chieu-bo_…"): what a conversation or a file's name is about,
+    never a value's bound. A file named "routing-…" or "account-…" is about a system as often."""
     plain = without_accents(text)
-    return any(
-        pattern.search(form) is not None
-        for pattern in (_NAMES_INFLECTED, _local_names_inflected())
-        for form in (text, plain)
-    )
+    for pattern in (_NAMES_INFLECTED, _local_names_inflected()):
+        for form in (text, plain):
+            for match in pattern.finditer(form):
+                if accounts or _BANK_NAMES.search(match.group(0)) is None:
+                    return True
+    return False
 
 
 def local_name_ending(line: str) -> str | None:

@@ -565,7 +565,7 @@ def name_secret(path: str) -> Hit | None:
                 if hit.value and hit.value in name:
                     return Hit(0, hit.code, f"{hit.message.split(';')[0]} in a file name; rename the file", hit.value)
                 return Hit(0, hit.code, f"{hit.message.split(';')[0]} in a file name; rename the file", name)
-        if identifiers.names_an_identifier(name.replace("_", " ")):  # "ho-chieu-bo_C5903318": a passport's
+        if identifiers.names_an_identifier(name.replace("_", " "), accounts=False):  # "ho-chieu-bo_C5903318"
             for token in _NAME_TOKEN.findall(name.replace("_", " ")):
                 if sum(c.isdigit() for c in token) >= 6 and identifiers.id_value(token, document=True) == token:
                     return Hit(

@@ -148,7 +148,14 @@ def test_a_documents_name_and_number_in_a_file_name(path: str, value: str) -> No
 
 
 @pytest.mark.parametrize(
-    "path", ["notes/passport-renewal-2026-03-01.md", "ho-chieu/checklist.md", "projects/passport-photo-specs.md"]
+    "path",
+    [
+        "notes/passport-renewal-2026-03-01.md",
+        "ho-chieu/checklist.md",
+        "projects/passport-photo-specs.md",
+        "ops/account-setup-INC1234567.md",  # an account and a ticket: a system's, as often as a person's
+        "net/routing-table-AB1234567.md",
+    ],
 )
 def test_a_documents_name_without_its_number_in_a_file_name_is_no_secret(path: str) -> None:
     assert name_secret(path) is None
