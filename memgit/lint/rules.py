@@ -405,7 +405,7 @@ def _secret_findings(
         if hit.reported and hit.index not in seen and settings.severity(hit.code) != OFF:
             seen.add(hit.index)
             out.append((hit.index + 1, hit.code, hit.message, lines[hit.index]))
-        elif not hit.reported and out and out[-1][1] == hit.code and hit.code == "S101":
+        elif not hit.reported and out and out[-1][1] == hit.code == "S101" and lines[hit.index].strip():
             # a key's body line: its block's finding names the block's last line, so an editor or
             # a reviewer sees every line of the key, not only its BEGIN
             line, code, message, text = out[-1]

@@ -77,6 +77,14 @@ def test_a_private_keys_finding_covers_its_block(workspace: Path) -> None:
     assert (finding["line"], finding["end_line"]) == (4, 6)  # BEGIN and both body lines, not the "cut" line
     text = memgit(workspace, "lint", env=BM25).stdout
     assert "deploy.md:4: S101 openssh private key block to line 6;" in text
+    # a BEGIN line alone, at the end of a file, covers no line after it
+    write(workspace / "memory/notes/deploy.md", "# Deploy key\n\n-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "--no-verify", "-m", "deploy key cut")
+    [alone] = [
+        f for f in json.loads(memgit(workspace, "lint", "--json", env=BM25).stdout)["findings"] if f["code"] == "S101"
+    ]
+    assert (alone["line"], "end_line" in alone) == (3, False)
     # a key on one line has no block to cover
     assert "end_line" not in json.dumps(
         [
