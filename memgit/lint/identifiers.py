@@ -93,16 +93,23 @@ _NAMES = re.compile(
 )
 # The same names with a case's or a plural's ending ("des Personalausweises", "passports",
 # "вида на жительство"): enough to know what a conversation is about, never to bound a value.
+# Built on first use: compiling it costs every process that imports this module (a commit's hook).
 _INFLECTED = r"[^\W\d_]{0,3}"
-_NAMES_INFLECTED = re.compile(
-    r"(?i:(?<![^\W_])(?:"
-    + (NAMES + "|" + without_accents(NAMES)).replace(" ", _INFLECTED + r"[ \t._-]?")
-    + r")"
-    + _INFLECTED
-    + r"(?![^\W_]))"
-    r"|(?<![^\W_])(?:" + ACRONYMS + r")(?![^\W_])"
-    r"|" + _SCRIPT_NAMES
-)
+
+
+@cache
+def _names_inflected() -> re.Pattern[str]:
+    return re.compile(
+        r"(?i:(?<![^\W_])(?:"
+        + (NAMES + "|" + without_accents(NAMES)).replace(" ", _INFLECTED + r"[ \t._-]?")
+        + r")"
+        + _INFLECTED
+        + r"(?![^\W_]))"
+        r"|(?<![^\W_])(?:" + ACRONYMS + r")(?![^\W_])"
+        r"|" + _SCRIPT_NAMES
+    )
+
+
 # A number: digits and letters with the separators countries print them with, 5+ digits in all.
 _NUMBER = re.compile(r"(?<![\w@/.#-])([A-Za-z]{0,8}[0-9][0-9A-Za-z]*(?:[ .\-/][0-9A-Za-z]+){0,6})(?![\w@/-])")
 _SORT_CODE = re.compile(r"(?<![\d-])\d{2}-\d{2}-\d{2}(?![\d-])|(?<![\d-])\d{3}-\d{3}(?![\d-])")
@@ -207,7 +214,7 @@ def names_an_identifier(text: str, *, accounts: bool = True) -> bool:
     Personalausweises", a file "ho-chieu-bo_…"): what a conversation or a file's name is about,
     never a value's bound. A file named "routing-…" or "account-…" is about a system as often."""
     plain = without_accents(text)
-    for pattern in (_NAMES_INFLECTED, _local_names_inflected()):
+    for pattern in (_names_inflected(), _local_names_inflected()):
         for form in (text, plain):
             for match in pattern.finditer(form):
                 if accounts or _BANK_NAMES.search(match.group(0)) is None:

@@ -155,6 +155,19 @@ def test_a_documents_name_and_number_in_a_file_name(path: str, value: str) -> No
     assert hit is not None and hit.value == value
 
 
+def test_lint_names_a_documents_number_in_a_committed_file_name(workspace: Path) -> None:
+    write(workspace / "memory/notes/ho-chieu-bo_C5903318.md", "# Bố\n\n- gia hạn tháng 3\n")
+    write(workspace / "memory/notes/routing-table-AB1234567.md", "# Routes\n\n- default via the VPN\n")
+    commit_all(workspace, "notes")
+    done = memgit(workspace, "lint", "--all", "--json", env=BM25)
+    assert done.returncode == 1, done.stderr
+    rows = {(f["path"], f["line"], f["code"]) for f in json.loads(done.stdout)["findings"]}
+    assert ("memory/notes/ho-chieu-bo_C5903318.md", 0, "S116") in rows
+    assert not any("routing-table" in path for path, _, _ in rows) and "C5903318" not in done.stdout.replace(
+        "ho-chieu-bo_C5903318", ""
+    )
+
+
 @pytest.mark.parametrize(
     "path",
     [
