@@ -200,8 +200,17 @@ def _same_groups(line: str, hit: Hit) -> list[Hit]:
     """Beside a value of digits in groups ("3079 3196"), the other values grouped the same way
     ("… và 6421 3670"): a second backup code, the second card's number."""
     value = hit.value or ""
-    if not re.fullmatch(r"\d{3,6}(?: \d{3,6}){1,5}", value):
+    if not re.fullmatch(r"\d{3,6}(?: \d{3,6})+", value):
         return []
+    widths = {len(part) for part in value.split(" ")}
+    if len(widths) == 1:  # codes of one width: the whole run they stand in ("… 5858 9864 3912)")
+        width = widths.pop()
+        run = rf"(?<![\w.,/+-])\d{{{width}}}(?: \d{{{width}}})+(?![\w/-]|[.,]\d)"
+        return [
+            Hit(hit.index, hit.code, f"{hit.message.split(';')[0]}, and one of its shape beside it", match.group(0))
+            for match in re.finditer(run, line)
+            if match.group(0) != value  # the run around the value, or another run of its codes
+        ]
     groups = r" ".join(rf"\d{{{len(part)}}}" for part in value.split(" "))
     return [
         Hit(hit.index, hit.code, f"{hit.message.split(';')[0]}, and one of its shape beside it", match.group(0))

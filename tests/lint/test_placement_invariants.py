@@ -208,6 +208,13 @@ def test_every_personal_number_of_a_line_where_one_was_found(line: str, shown: s
     assert redact_text(line)[0] == shown
 
 
+def test_a_run_of_codes_longer_than_a_rule_reads_is_hidden_whole() -> None:
+    """The access-code rule takes six groups at most; a printed list of eight was hidden up to the
+    sixth (found by the reader-view property test on a corpus line)."""
+    line = "- Printed the 2FA scratch codes (1177 8281 2568 2180 8316 5858 9864 3912) and put them away"
+    assert redact_text(line)[0] == "- Printed the 2FA scratch codes ([redacted: S108]) and put them away"
+
+
 def test_numbers_beside_no_personal_number_are_left_alone() -> None:
     line = "- order 48213377, invoice 20260412, delivered 12 bags"
     assert redact_text(line)[0] == line
