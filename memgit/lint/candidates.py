@@ -57,7 +57,8 @@ def name_stems() -> tuple[str, ...]:
     from memgit.lint.identifiers import name_words
     from memgit.lint.labelled import label_words
 
-    stems = {word.lower()[:4] for word in (*label_words(), *name_words()) if word}
+    # read as the text is (`_as_words`): a stem "sv-n" or "d-nr" would never be found in it
+    stems = {_as_words(word.lower()[:4]) for word in (*label_words(), *name_words()) if word}
     # A stem that holds another is redundant; a stem has at most ten shorter parts to look up.
     return tuple(sorted(s for s in stems if not any(part in stems for part in _shorter_parts(s))))
 

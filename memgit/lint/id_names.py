@@ -24,7 +24,7 @@ IDENTITY: dict[str, tuple[str, ...]] = {
         "ssn|social security number|social security no|national insurance number|NI number|NINO|passport no|passport number|driver's license|driver's license no|driving licence number|DL#|tax id|tax id number|ITIN|NHS number|national id number|id card number|medicare number|residence permit number"
     ),
     "de": _w(
-        "personalausweisnummer|ausweisnummer|ausweis-nr|perso|perso-nr|reisepassnummer|passnummer|pass-nr|steuer-id|steuer-idnr|steuernummer|steuer-nr|steuerliche identifikationsnummer|sozialversicherungsnummer|sv-nummer|sv-nr|rentenversicherungsnummer|führerscheinnummer|krankenversichertennummer|versichertennummer|AHV-Nr|aufenthaltstitel|aufenthaltserlaubnis|aufenthaltstitelnummer"
+        "personalausweisnummer|ausweisnummer|ausweis-nr|perso|perso-nr|reisepassnummer|passnummer|pass-nr|steuer-id|steuer-idnr|steuernummer|steuer-nr|steuerliche identifikationsnummer|sozialversicherungsnummer|sozialvers.-nr.|sozialvers.-nr|sv-nummer|sv-nr|rentenversicherungsnummer|führerscheinnummer|krankenversichertennummer|versichertennummer|AHV-Nr|aufenthaltstitel|aufenthaltserlaubnis|aufenthaltstitelnummer"
     ),
     "fr": _w(
         "n° sécu|numéro de sécurité sociale|n° de sécurité sociale|n° ss|NIR|CNI|n° CNI|n° carte d'identité|n° de passeport|numéro de passeport|n° fiscal|numéro fiscal|n° permis|permis de conduire n°|n° titre de séjour|titre de séjour|n° carte vitale|n° AVS|numéro d'assurance sociale"
@@ -90,7 +90,7 @@ IDENTITY: dict[str, tuple[str, ...]] = {
         "เลขบัตรประชาชน|บัตรประชาชน|เลขประจำตัวประชาชน|เลขบัตร ปชช.|เลขประจำตัวผู้เสียภาษี|เลขผู้เสียภาษี|เลขที่หนังสือเดินทาง|หนังสือเดินทาง|เลขพาสปอร์ต|พาสปอร์ต|เลขที่ใบขับขี่|ใบขับขี่|เลขประกันสังคม|เลขที่ใบอนุญาตทำงาน|เลข 13 หลัก"
     ),
     "sw": _w(
-        "namba ya kitambulisho|nambari ya kitambulisho|kitambulisho cha taifa|NIDA|namba ya NIDA|ID no|namba ya pasipoti|KRA PIN|namba ya TIN|leseni ya udereva|namba ya leseni|NSSF no|NHIF no|namba ya mpiga kura|kadi ya mpiga kura|huduma namba"
+        "namba ya kitambulisho|nambari ya kitambulisho|kitambulisho cha taifa|kitambulisho|NIDA|namba ya NIDA|ID no|namba ya pasipoti|KRA PIN|namba ya TIN|leseni ya udereva|namba ya leseni|NSSF no|NHIF no|namba ya mpiga kura|kadi ya mpiga kura|huduma namba"
     ),
     "tl": _w(
         "SSS no|SSS number|TIN no|TIN number|PhilHealth no|Pag-IBIG no|UMID|passport no|numero ng pasaporte|driver's license no|PhilSys|PhilSys number|national ID no|voter's ID|GSIS no|postal ID"
@@ -99,7 +99,7 @@ IDENTITY: dict[str, tuple[str, ...]] = {
         "personnummer|pers.nr|personnr|pnr|samordningsnummer|passnummer|passnr|körkortsnummer|körkortsnr|ID-kortsnummer|organisationsnummer|uppehållstillstånd|UT-kort|LMA-kort"
     ),
     "no": _w(
-        "fødselsnummer|fødselsnr|fnr|f.nr|personnummer|D-nummer|passnummer|passnr|førerkortnummer|ID-kortnummer|oppholdstillatelse"
+        "fødselsnummer|fødselsnr|fnr|f.nr|personnummer|D-nummer|D-nr|passnummer|passnr|førerkortnummer|ID-kortnummer|oppholdstillatelse"
     ),
     "da": _w(
         "CPR-nr|CPR-nummer|CPR|personnummer|pasnummer|pasnr|kørekortnummer|kørekortnr|CVR-nr|CVR-nummer|sygesikringsbevis|sundhedskort|opholdstilladelse|SE-nr"
@@ -193,18 +193,20 @@ ACCOUNT: dict[str, tuple[str, ...]] = {
     "ru": _w("номер счета|номер счёта|расчетный счет|расчётный счёт|счет №|счёт №|лицевой счет|банковский счет"),
     "uk": _w("номер рахунку|рахунок №|розрахунковий рахунок|банківський рахунок"),
     "tr": _w("hesap no|hesap numarası|banka hesabı|hesap nr|banka hesap no"),
-    "ar": _w("رقم الحساب|رقم حساب|رقم الحساب البنكي|حساب بنكي|الحساب البنكي|رقم الآيبان|آيبان|حساب جاري|حساب التوفير"),
+    "ar": _w(
+        "الحساب|رقم الحساب|رقم حساب|رقم الحساب البنكي|حساب بنكي|الحساب البنكي|رقم الآيبان|آيبان|حساب جاري|حساب التوفير"
+    ),
     "fa": _w("شماره حساب|شماره شبا|شبا|حساب بانکی|شماره حساب بانکی"),
     "he": _w("מס' חשבון|מספר חשבון|חשבון בנק|ח-ן|חשבון מס'|מס' ח-ן"),
     "hi": _w("खाता संख्या|खाता नंबर|खाता सं.|अकाउंट नंबर|बैंक खाता|बैंक खाता संख्या|A/c no|khata no"),
     "bn": _w("হিসাব নম্বর|হিসাব নং|অ্যাকাউন্ট নম্বর|একাউন্ট নং|একাউন্ট নম্বর|ব্যাংক হিসাব|A/C no"),
     "ur": _w("اکاؤنٹ نمبر|اکاونٹ نمبر|کھاتہ نمبر|بینک اکاؤنٹ|A/C no"),
     "zh": _w("银行账号|银行帐号|银行账户|银行卡号|收款账号|開戶帳號|銀行帳號|銀行帳戶"),
-    "ja": _w("口座番号|銀行口座|口座No|振込先|普通預金|振込口座"),
+    "ja": _w("口座番号|銀行口座|口座No|振込先|普通預金|振込口座|普通"),  # "普通 7204815": a savings account
     "ko": _w("계좌번호|계좌 번호|은행 계좌|입금계좌|입금 계좌"),
     "vi": _w("số tài khoản|số tk|tài khoản ngân hàng|TKNH|STK"),
     "id": _w("rek.|no. rek|no rek|norek|rekening|nomor rekening|no. rekening|rek. bank"),
-    "th": _w("เลขที่บัญชี|เลขบัญชี|บัญชีเลขที่|บัญชีธนาคาร|บช."),
+    "th": _w("เลขที่บัญชี|เลขบัญชี|บัญชีเลขที่|บัญชีธนาคาร|บช.|บัญชี"),
     "sw": _w("namba ya akaunti|nambari ya akaunti|akaunti ya benki|A/C|acc no|account no"),
     "tl": _w("account no|acct no|acc no|numero ng account|bank account|acct #"),
     "sv": _w("kontonummer|kontonr|konto nr|clearingnummer|clearingnr|bankkonto|bankgiro|plusgiro"),
@@ -235,3 +237,23 @@ ACCOUNT: dict[str, tuple[str, ...]] = {
     "ga": _w("uimhir chuntais|uimh. chuntais|cuntas bainc|account no"),
     "yo": _w("nọ́mbà àkáǹtì|nomba akanti|àkáǹtì báǹkì|acct no|account no"),
 }
+
+
+#: The word for "number" (and its abbreviations) that people put between a document's or an
+#: account's name and its value, in the languages above ("paspor RI nomor …", "Kitambulisho (ID)
+#: no. …", "บัญชี … เลขที่ …"): a mark, like ":", never a name by itself. Abbreviations that need
+#: their period keep it ("no.", "nr.": "no" and "nr" alone are words too).
+NUMBER_WORDS = _w(
+    "number|numbers|nummer|numéro|numero|número|numer|numeru|nomor|nombor|numara|numarası|numarasi|nambari|namba"
+    "|numri|numurs|numeris|broj|číslo|cislo|szám|száma|bilang|số|αριθμός|αρ.|номер|номера"
+    "|no.|nr.|n°.|nº.|n°|nº|n.º|nro.|núm.|č.|№|#|번호|番号|号码|號碼|เลขที่|เลข|رقم|شماره|מספר|מס'|नंबर|संख्या|নম্বর|নং|نمبر"
+)
+
+#: The words that follow an account's number with its holder's name or its branch's code
+#: ("0881726453 a.n. Hartono", "110-482-917305 예금주 DIMAS", "15670100218834, IFSC FDRL0001567"):
+#: what stands before them is an account.
+HOLDER_WORDS = _w(
+    "a.n.|a/n|atas nama|IFSC|chủ tk|nama rekening|account name|account holder|acct name|name on account|kontoinhaber"
+    "|kontoinhaberin|titular de la cuenta|titular da conta|hesap sahibi|예금주|口座名義|名義|户名|戶名|ชื่อบัญชี"
+    "|владелец счета|владелец счёта|власник рахунку|tên tài khoản|chủ tài khoản"
+)

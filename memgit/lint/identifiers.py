@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from memgit.lint.id_names import HOLDER_WORDS, NUMBER_WORDS
 from memgit.lint.normalize import without_accents
 
 CODE = "S116"
@@ -54,7 +55,7 @@ NAMES = (
     "|numero de cuenta|número da conta|numero di conto|conto corrente|rekeningnummer|numer konta|clabe"
     "|aadhaar|aadhar|pan card|voter id|cpr-nummer|isikukood|asmens kodas|егн|jmbg|emšo|emso"
     "|cod numeric personal|tc kimlik|t.c. kimlik|kimlik no|kimlik numarası|ic number|mykad"
-    "|cédula|cedula|rodné číslo|rodne cislo|birth number|fødselsnummer|fodselsnummer|kennitala"
+    "|id nummer|cédula|cedula|rodné číslo|rodne cislo|birth number|fødselsnummer|fodselsnummer|kennitala"
     "|social insurance|health card|health insurance|krankenversicherungsnummer|versichertennummer|carte vitale"
     "|medicare|nhs number|mispar zehut|teudat zehut|инн|снилс|паспорт|номер паспорта|рнокпп|ідентифікаційний код"
     "|căn cước|mã số thuế|nomor induk|emirates id|civil id|qid|aadhaar number|ΑΦΜ|Α\\.Φ\\.Μ\\.|αριθμός ταυτότητας"
@@ -77,13 +78,13 @@ NAMES = (
 ACRONYMS = (
     "SSN|BSN|NIR|DNI|NIE|NIF|CPF|CURP|RUT|PESEL|AHV|TIN|ITIN|ATIN|TFN|BSB|BLZ"
     "|CBU|CPR|EGN|OIB|CNP|NRIC|NIK|KTP|CNIC|AMKA|RČ|SIN|NHS|UPN|UTR|CCCD|CMND|NPWP|TCKN|VNR|SVNR|NISS"
-    "|CUIL|CUIT|CNH|CNS|RG|RUC|NSS|PPSN|PAN"
+    "|CUIL|CUIT|CNH|CNS|RG|RUC|NSS|PPSN|PAN|CIN"
 )
 _SCRIPT_NAMES = (
     "身份证|身分證|マイナンバー|個人番号|住民票コード|免許証番号|運転免許証|被保険者番号|保険証番号|주민등록번호|주민번호|외국인등록번호|เลขประจำตัวประชาชน|บัตรประชาชน"
     "|护照|護照|パスポート|旅券|여권|पासपोर्ट|ड्राइविंग लाइसेंस|जवाज़|بطاقة التعريف|جواز السفر|رقم جواز"
     "|پاسپورت|گذرنامه|پاسپورٹ|شناختی کارڈ"
-    "|계좌번호|계좌|口座番号|银行账号|银行卡号|账户号码|帳戶號碼|เลขที่บัญชี|เลขบัญชี|رقم الحساب|شماره حساب"
+    "|계좌번호|계좌|口座番号|银行账号|银行卡号|账户号码|帳戶號碼|เลขที่บัญชี|เลขบัญชี|บัญชี|رقم الحساب|الحساب(?![^\\W_])|شماره حساب"
     "|खाता संख्या|खाता नंबर|מספר חשבון"
 )
 _NAMES = re.compile(
@@ -133,7 +134,7 @@ def name_words() -> list[str]:
         word = re.split(r"[\\\[(]", part, maxsplit=1)[0]
         if word:
             words.append(word.casefold())
-    return words + [w.casefold() for w in _local_words()]
+    return words + [w.casefold() for w in _local_words()] + [w.casefold() for w in HOLDER_WORDS]
 
 
 @cache
@@ -169,6 +170,22 @@ def _local_names() -> re.Pattern[str]:
     )
 
 
+def number_marks() -> str:
+    """The words for "number" as a pattern's alternation (whole words, "#" and "№" too)."""
+    return _marks(single=True)
+
+
+def _marks(*, single: bool) -> str:
+    """`id_names.NUMBER_WORDS` as one alternation: a word only whole; `single`: with the one-character
+    marks ("#", "№"), which a pattern's own character class may hold already."""
+    forms = []
+    for word in sorted(NUMBER_WORDS, key=len, reverse=True):
+        if len(word) == 1 and not single:
+            continue
+        forms.append(re.escape(word) + (r"(?![^\W_])" if word[-1].isalnum() else ""))
+    return "(?i:" + "|".join(forms) + ")"
+
+
 #: Emoji and flags people put between a document's name and its number ("passaporte 🇧🇷 FX482913").
 _EMOJI = "[\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]"
 # After a local name: its period and an aside in parentheses, then one or two words (a bank's or
@@ -177,11 +194,11 @@ _EMOJI = "[\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff\u2600-\u27bf\ufe0f]"
 # and emoji ("n°", "nr.", ":", "🇧🇷"), then the number itself, digits with the spaces, dots or
 # dashes people group them with ("2 95 07 13 055 118 28").
 _LOCAL_VALUE = re.compile(
-    r"\.?(?:[ \t]*\([^()\n\d]{1,40}\))?"  # an aside first: "felleskonto (Erik + meg) 1207.33.19518"
+    r"\.?(?:[ \t]*\([^()\n\d]{1,60}\))?"  # an aside first: "felleskonto (Erik + meg) 1207.33.19518"
     r"(?:"
-    r"(?:[ \t]+[^\s\d:：#]{1,24}){0,2}?(?=[ \t]*(?:n[°º]|no\.|nr\.?|#|№|[:：]))"
-    r"(?:[ \t:：#=(–—-]|n[°º]\.?|no\.|nr\.?|№)*"
-    r"|(?:[ \t:：#=(–—-]|n[°º]\.?|no\.|nr\.?|№|" + _EMOJI + r")*)"
+    r"(?:[ \t]+[^\s\d:：#]{1,24}){0,2}?(?=[ \t]*(?:" + _marks(single=True) + r"|nr|[:：]))"
+    r"(?:[ \t:：#=(–—-]|" + _marks(single=False) + r"|nr)*+"
+    r"|(?:[ \t:：#=(–—-]|" + _marks(single=False) + r"|nr|№|" + _EMOJI + r")*+)"
     r"(?P<value>[A-Za-z]{0,3}\d[\dA-Za-z]*(?:[ .-]\d[\dA-Za-z]*){0,7})(?![\w/@-]|[.,]\d)"
 )
 
@@ -198,6 +215,13 @@ def _iban_valid(value: str) -> bool:
 def names_id(text: str) -> bool:
     """Whether `text` (a table's cell) holds a word that names an identifier or an account."""
     return _NAMES.search(text) is not None or _local_names().search(text) is not None
+
+
+def names_an_account(cell: str) -> bool:
+    """Whether `cell` (a table's header) is one word that names a bank account ("rekening",
+    "Konto", "계좌"), and nothing else."""
+    match = _local_names().fullmatch(cell.strip(" \t*_`:："))
+    return match is not None and match.group("account") is not None
 
 
 @cache
@@ -246,7 +270,9 @@ def local_ids(line: str) -> list[str]:
         value = match.group("value").rstrip(" .-")
         digits = sum(c.isdigit() for c in value)
         lettered = re.match(r"[A-Za-z]{1,3}\d", value) is not None  # a passport's "FX482913"
-        if digits < (6 if name.group("account") or lettered else 7) or len(value) > 30 or _sample(value):
+        # a document's number of letters and digits mixed (a Dutch passport's "NW8K2LT74")
+        mixed = _DOCUMENTS.search(name.group(0)) is not None and _MIXED_DOCUMENT.fullmatch(value) is not None
+        if digits < (6 if name.group("account") or lettered else 7) and not mixed or len(value) > 30 or _sample(value):
             continue
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,3}(?:[.,]\d{3})+", value):
             continue  # a date or an amount ("rek. 1.500.000 masuk")
@@ -293,34 +319,69 @@ def personal_ids(line: str, *, first: bool = False) -> list[str]:
                 break
     if first and out:
         return out
+    for found in held_accounts(line):
+        if found not in out:
+            out.append(found)
+    if first and out:
+        return out
     for found in local_ids(line):
         if found not in out:
             out.append(found)
     return out[:1] if first else out
 
 
+@cache
+def _held() -> re.Pattern[str]:
+    holders = "|".join(
+        re.escape(w) + (r"(?![^\W_])" if w[-1].isalnum() else "") for w in sorted(HOLDER_WORDS, key=len, reverse=True)
+    )
+    return re.compile(
+        r"(?<![\w.+/@#-])(?P<value>\d(?:\d|[ -](?=\d)){5,29})(?![\w.,/-]?\d)[ \t]*+[,;]?[ \t]*+(?i:" + holders + ")"
+    )
+
+
+def held_accounts(line: str) -> list[str]:
+    """Numbers followed by the words that name their holder (`id_names.HOLDER_WORDS`): an account,
+    whatever came before it ("Rekening bapak sing BCA iku 0881726453 a.n. Hartono")."""
+    if not any(word in line.casefold() for word in _HOLDER_STEMS):
+        return []
+    out = []
+    for match in _held().finditer(line):
+        value = match.group("value")
+        if _NOT_ID.search(line[max(0, match.start() - 30) : match.start()]):
+            continue  # an invoice's, an order's or a phone's number ("invoice 88213045 account name …")
+        if sum(c.isdigit() for c in value) >= 6 and not _sample(value) and not _DATE_NUMBER.fullmatch(value):
+            out.append(value)
+    return out
+
+
+_HOLDER_STEMS = tuple(dict.fromkeys(word.casefold()[:4] for word in HOLDER_WORDS))
+
+
 # Documents whose numbers have letters and few digits and no check digits anyone publishes
 # (passports, driving licences): taken by shape after "number", "no." or ":".
 _DOCUMENTS = re.compile(
-    r"(?i)passport|pass|licen[cs]e|führerschein|permis|licencia|rijbewijs|id card|identity card|ausweis"
+    r"(?i)passport|pass|licen[cs]e|\bcin\b|führerschein|permis|licencia|rijbewijs|id card|identity card|ausweis"
     r"|condução|conducao|conducir|motorista|prawo jazdy|patente|körkort|ajokortti|ehliyet|運転免許|운전면허"
     r"|驾驶证|駕駛執照|водительск|посвідчення водія"
-    r"|pasaport|paspoort|paszport|passaporte|passaporto|pasaporte|dowód|dowodu|kimlik|identiteitskaart|identit[ée]"
+    r"|pasaport|paspoort|paszport|paspor|passaporte|passaporto|pasaporte|dowód|dowodu|kimlik|identiteitskaart|identit[ée]"
     r"|identit[àa]|identidad|identidade|cidad[ãa]o|паспорт|पासपोर्ट|جواز|护照|護照|パスポート|旅券|여권|التعريف"
     r"|پاسپورت|گذرنامه|پاسپورٹ"
 )
+#: A document number of capitals and digits mixed, three digits and two capitals at least.
+_MIXED_DOCUMENT = re.compile(r"(?=(?:[A-Z]*\d){3})(?=(?:\d*[A-Z]){2})[A-Z0-9]{8,12}")
 _DOCUMENT_NUMBER = re.compile(r"(?=[A-Z0-9]*\d)(?=(?:[0-9]*[A-Z]){2})[A-Z0-9]{6,18}")
-_NUMBER_WORD = re.compile(
-    r"(?i)(?:number|no\.?|nr\.?|num|#|nummer|numéro|número|numero|numer|numara(?:sı)?|n[°º]\.?|:"
-    r"|नंबर|संख्या|رقم|номер|番号|号码|號碼|번호)\s*$"
-)
+_NUMBER_WORD = re.compile(r"(?i)(?:" + _marks(single=True) + r"|no|nr|num|:)\s*$")
 # Right after a document's name ("pasaport U67798763", "passeport n° 19AH01436"), a number of
 # a passport's shape: one to three capitals and six to nine digits, or capitals and digits mixed.
 _NAMED_DOCUMENT = re.compile(
     # each run of spaces taken once (possessive): three runs that may give spaces back to each other
     # made a name, a few thousand spaces and a number take minutes (a hostile note)
-    r"^[ \t]*+(?:[:：]|n[°º]\.?|no\.?|nr\.?|number|nummer|numéro|número|numero|numer|numara(?:sı)?"
-    r"|नंबर|رقم|номер|番号|号码|번호)?+[ \t]*+[:：)]?+(?:[ \t]|" + _EMOJI + r")*+"  # "여권 🇰🇷 M417K2983"
+    r"^[ \t]*+(?:[:：]|"
+    + _marks(single=True)
+    + r"|no|nr)?+[ \t]*+[:：)]?+(?:[ \t]|"
+    + _EMOJI
+    + r")*+"  # "여권 🇰🇷 M417K2983"
     r"(?P<number>[A-Z]{1,3}\d{6,9}|(?=[A-Z0-9]*\d{4})[A-Z0-9]{7,12}|(?=(?:[A-Z]*\d){3})(?=(?:\d*[A-Z]){2})[A-Z0-9]{8,12})(?![\w-])"
 )
 
@@ -358,7 +419,7 @@ def id_value(text: str, *, bank: bool = False, document: bool = False) -> str | 
                 continue  # few digits: a sort code, or a number of letters and digits a validator knows (an Indian PAN)
             if re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,2}/\d{2,4}", raw):
                 continue  # a date
-            if bank and (_SORT_CODE.fullmatch(raw) or re.fullmatch(r"\d{6,17}", re.sub(r"(?<=\d)[ -](?=\d)", "", raw))):
+            if bank and (_SORT_CODE.fullmatch(raw) or re.fullmatch(r"\d{6,24}", re.sub(r"(?<=\d)[ -](?=\d)", "", raw))):
                 return raw
             if _valid(raw) and not _sample(raw):
                 return raw
@@ -397,9 +458,10 @@ def country_id(cell: str, country: str) -> str | None:
 
 
 def _sample(raw: str) -> bool:
-    """A number manuals print as an example: it starts with 123, or half its digits or more run in
-    order (123-45-6789, 123-23-3456, 4567 8901 2345). Four digits in order inside a long number
-    happen by chance (the valid Romanian CNP 2991104123451): alone they make no sample."""
+    """A number manuals print as an example: it starts with 123, or half its digits or more stand in
+    runs of four or more in order (123-45-6789, 123-23-3456, 4567 8901 2345). Shorter runs happen by
+    chance: the valid CPF 478.912.305-79 has "789" and "123", and four digits in order inside a long
+    number alone make no sample (the valid Romanian CNP 2991104123451)."""
     digits = re.sub(r"\D", "", raw)
     if not digits or digits.startswith("123"):
         return bool(digits)
@@ -408,7 +470,7 @@ def _sample(raw: str) -> bool:
         if after.isdigit() and int(after) == int(before) + 1:
             run += 1
             continue
-        in_runs += run if run >= 3 else 0
+        in_runs += run if run >= 4 else 0
         run = 1
     return 2 * in_runs >= len(digits)
 

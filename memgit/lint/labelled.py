@@ -396,7 +396,11 @@ def _joined_words(value: str, *, loose: bool = False) -> bool:
 # A value in brackets right after its label ("パスワード（Kamogawa_Lab_0503）", "password (Xk9!mq2)"), or
 # in quotes a few words after it ("das alte „Ostsee2024“", "the old one was "Mia2017""): no
 # separator says it is the value, so only a value shaped like nothing but a password counts.
-_BRACKETED = re.compile(r"[ \t]*[（(][ \t]*(?P<value>[^\s()（）]{6,64})[ \t]*[）)]")
+# A bracket may stand a few words after the label as a quote does ("Nenosiri la muda uliloniambia
+# (Kralingen-Tmp-2605)": "the temporary password you told me (…)").
+_BRACKETED = re.compile(
+    r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"“„«‚‹”»]){0,40}?(?:^|(?<=\s))?[ \t]*[（(][ \t]*(?P<value>[^\s()（）]{6,64})[ \t]*[）)]"
+)
 _QUOTED = re.compile(
     r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"“„«‚‹”»]){0,40}?(?:^|(?<=[\s(]))[\"“„«‚‹](?P<value>[^\s\"“”„«»‚‹›]{6,64})[\"”“»‹›]"
 )
@@ -411,6 +415,9 @@ def _unseparated(line: str, start: int, kind: str) -> str | None:
         if match is None:
             continue
         value = trim_value(match.group("value"))
+        gap = pattern is _BRACKETED and line[start : match.start("value")].strip(" \t(（")
+        if gap and not (re.search(r"[A-Z]", value) and re.search(r"[a-z]", value) and re.search(r"\d", value)):
+            continue  # words between: only a value of capitals, small letters and digits ("(min-12-chars)" is a rule)
         if (
             len(value) >= 6
             and password_shaped(value)

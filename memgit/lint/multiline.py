@@ -143,7 +143,8 @@ def _tables(lines: list[str]) -> list[Hit]:
                 kinds[column] = (kind, False)
             elif identifiers.names_id(cell) and len(cell) <= 40:
                 kinds[column] = ("id", identifiers._BANK_NAMES.search(cell) is not None)
-        if any(_BANK_HEADER.match(cell) for cell in header):  # "| bank | what for | number |"
+        # "| bank | what for | number |", "| rekening | IBAN / nomor | buat apa |"
+        if any(_BANK_HEADER.match(cell) or identifiers.names_an_account(cell) for cell in header):
             for column, cell in enumerate(header):
                 if column not in kinds and _NUMBER_HEADER.match(cell):
                     kinds[column] = ("id", True)
@@ -171,9 +172,8 @@ def _tables(lines: list[str]) -> list[Hit]:
 _BANK_HEADER = re.compile(
     r"(?i)^[\W_]*(?:bank|banks|bank name|banco|banque|banca|banka|bankas|pankki|банк|банка|은행|銀行|银行|ngân hàng)[\W_]*$"
 )
-_NUMBER_HEADER = re.compile(
-    r"(?i)^[\W_]*(?:number|no\.?|nr\.?|#|nummer|numéro|número|numero|numer|номер|번호|番号|号码|số)[\W_]*$"
-)
+_NUMBER_WORD = r"(?:" + identifiers.number_marks() + r"|no|nr|iban)"
+_NUMBER_HEADER = re.compile(r"(?i)^[\W_]*" + _NUMBER_WORD + r"(?:[ \t/&+,]+" + _NUMBER_WORD + r")*+[\W_]*$")
 
 
 def _pipe_tables(lines: list[str]) -> list[Table]:

@@ -68,6 +68,7 @@ def find_secrets(
     hits.extend(providers.find(lines, wanted))
     found = {(hit.index, hit.value) for hit in hits}  # a format's value beside another rule's on its line
     hits.extend(hit for hit in formats.find(lines, wanted) if (hit.index, hit.value) not in found)
+    hits.extend(_linked_names(lines, wanted))
     if bodies:  # a key's body lines are the key's (S101), not bare keys or split values of their own
         inside = {hit.index for hit in bodies}
         hits = [hit for hit in hits if hit.index not in inside or hit.code == "S101"] + bodies
@@ -97,6 +98,34 @@ def find_secrets(
     kept.extend(_repeated(lines, kept, wanted, _present(text, known)))
     kept.sort(key=lambda hit: (hit.index, not hit.reported))
     return kept
+
+
+# A local file a line links to or shows: a Markdown link's or image's target, an HTML `src` or
+# `href`, a wiki link ("![[…]]"). Whatever shows the note shows the target's path too.
+_LINK_TARGET = re.compile(
+    r"\]\(\s*+<?([^()\s<>]{6,300})>?(?:\s++\"[^\"\n]*\")?\s*+\)"
+    r"|\b(?:src|href)\s*+=\s*+[\"']([^\"'\s]{6,300})[\"']"
+    r"|\[\[([^\[\]|#\n]{6,300})"
+)
+
+
+def _linked_names(lines: list[str], wanted: Collection[int] | None) -> list[Hit]:
+    """A secret in the name of a local file a line links to ("![sticker](img/modem_admin-hT4…png)"):
+    a file's name is read as `name_secret` reads a note's own, wherever the name stands. Web
+    addresses are left to the line's own rules."""
+    hits = []
+    for index, line in enumerate(lines):
+        if wanted is not None and index not in wanted or ("](" not in line and "=" not in line and "[[" not in line):
+            continue
+        for match in _LINK_TARGET.finditer(line):
+            target = next(group for group in match.groups() if group)
+            if re.match(r"[a-z][a-z0-9+.-]*:", target, re.I) or target.startswith(("#", "//")):
+                continue
+            hit = name_secret(target.split("#", 1)[0].split("?", 1)[0])
+            if hit is not None and hit.value and hit.value in line:
+                what = hit.message.replace("in a file name; rename the file", "in a linked file's name; rename it")
+                hits.append(Hit(index, hit.code, what, hit.value))
+    return hits
 
 
 #: How a value found in another file is named where it stands again.

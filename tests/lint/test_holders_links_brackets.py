@@ -1,0 +1,98 @@
+"""Issue 45, thirteenth round: three more placements that say what a value is.
+
+- A number followed by the words that name its holder ("… a.n. Hartono", "… 예금주 DIMAS") is an
+  account, whatever words came before it.
+- The name of a local file a line links to or shows is read as a note's own name is: the site
+  and the context print the target with the line.
+- A password a few words after its label, in brackets ("the temporary password you told me
+  (Kralingen-Tmp-2605)"), when it has capitals, small letters and digits.
+
+Each has a line that only looks like it. The values are made up here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memgit.lint.redact import redact_text
+from memgit.lint.secrets import find_secrets
+
+
+def values(lines: list[str]) -> set[str]:
+    return {hit.value for hit in find_secrets(lines) if hit.value}
+
+
+@pytest.mark.parametrize(
+    ("line", "secret"),
+    [
+        ("> Rekening bapak sing BCA iku 0881726453 a.n. Hartono, kirimane nang kono wae.", "0881726453"),
+        ("> 누나 신한 110-482-917305 예금주 DIMAS SAPUTRA", "110-482-917305"),
+        ("- Mama's Sberbank 40817 810 5 3800 1234 567, владелец счёта Ивлева О.", "40817 810 5 3800 1234 567"),
+        ("- send it to 2204 5581 9930 17, account holder Priya N.", "2204 5581 9930 17"),
+        ("> ഈ അക്കൗണ്ടിലേക്ക് അയക്കൂ: 15670100218834, IFSC FDRL0001567", "15670100218834"),  # a branch's code
+        ("- Vietcombank tk 1023847561, chủ tk Nguyen Van Linh", "1023847561"),
+    ],
+)
+def test_a_number_before_its_holders_name_is_an_account(line: str, secret: str) -> None:
+    assert secret in values([line])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- invoice 88213045 account name Acme Ltd",  # an invoice's number
+        "- hubungi +62 812 3456 7890 a.n. Pak Budi",  # a phone's, after its "+"
+        "- transfer 2026-05-01 a.n. Budi",  # a date
+        "- ongkir 250.000 a.n. toko",  # an amount
+        "- 4 rekening a.n. keluarga",  # a count
+        "- bus 1234 IFSC office",
+    ],
+)
+def test_a_holders_name_after_anything_else_is_an_ordinary_line(line: str) -> None:
+    assert values([line]) == set()
+
+
+def test_a_secret_in_a_linked_files_name_is_found_and_hidden() -> None:
+    line = "![Ziggo sticker](img/modem-sticker_admin-hT4wLp9cVz.png)"
+    assert any("hT4wLp9cVz" in value for value in values([line]))
+    assert "hT4wLp9cVz" not in redact_text(line)
+    wiki = "![[router_wpa-KopiTubruk2019.jpg]]"
+    assert "KopiTubruk2019" in values([wiki])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "![](img/Pasted image 20230512143000.png)",
+        "![[Pasted image 20240101120000.png]]",
+        '<img src="assets/3f9a8b7c6d5e4f1a2b3c.png" alt="diagram">',
+        "[install guide](docs/install-guide-v2.md)",
+        "![logo](images/logo_a1b2c3d4.svg)",
+        "[the sticker](https://example.org/img/modem-sticker.png)",
+    ],
+)
+def test_ordinary_linked_file_names_are_no_secrets(line: str) -> None:
+    assert values([line]) == set()
+
+
+@pytest.mark.parametrize(
+    ("line", "secret"),
+    [
+        ("> Nenosiri la muda uliloniambia (Kralingen-Tmp-2605) nimelibadilisha tayari.", "Kralingen-Tmp-2605"),
+        ("- het tijdelijke wachtwoord dat je me gaf (Oostpoort-Kade-71) werkt niet meer", "Oostpoort-Kade-71"),
+    ],
+)
+def test_a_password_in_brackets_a_few_words_after_its_label(line: str, secret: str) -> None:
+    assert secret in values([line])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- the password policy (min-12-chars) applies to every account",
+        "- password reset (see ticket INC-20394) done",
+        "- der Passwort-Manager (KeePassXC 2.7) ist installiert",
+    ],
+)
+def test_words_in_brackets_after_a_password_word_are_no_password(line: str) -> None:
+    assert values([line]) == set()
