@@ -133,14 +133,33 @@ def forms(value: str | list[str]) -> list[str]:
 
 def leaked(value: str | list[str], text: str) -> bool:
     """Whether `text` still shows `value`. A short value (eight characters or fewer) counts only
-    standing alone: "0529" inside a commit id or a key is not the door code shown."""
+    standing alone: "0529" inside a commit id or a key is not the door code shown. A long token
+    (24 characters or more) shows while any sixteen characters of it in a row do."""
     compact = re.sub(r"\s+", "", text)
     for form in forms(value):
         squeezed = re.sub(r"\s+", "", form)
         if len(squeezed) <= 8:
             if re.search(rf"(?<![0-9A-Za-z]){re.escape(form)}(?![0-9A-Za-z])", text):
                 return True
-        elif form in text or squeezed in compact:
+        elif form in text or squeezed in compact or _long_token_shown(squeezed, text):
+            return True
+    return False
+
+
+#: A long token, and the length of a piece of it that still shows it: a redaction that hid the first
+#: 64 characters of a 200-character access token left the rest, which the whole value's search
+#: missed.
+_TOKEN = re.compile(r"[A-Za-z0-9+/=_-]+")
+_WINDOW = 16
+
+
+def _long_token_shown(token: str, text: str) -> bool:
+    if len(token) < 24 or not _TOKEN.fullmatch(token):
+        return False
+    windows = {token[i : i + _WINDOW] for i in range(len(token) - _WINDOW + 1)}
+    for run in re.finditer(rf"[A-Za-z0-9+/=_-]{{{_WINDOW},}}", text):
+        piece = run.group(0)
+        if any(piece[i : i + _WINDOW] in windows for i in range(len(piece) - _WINDOW + 1)):
             return True
     return False
 

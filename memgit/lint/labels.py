@@ -85,7 +85,9 @@ LANGUAGES: dict[str, Labels] = {
             "|code d'alarme|code alarme|code de l'alarme|code du coffre|code du coffre-fort|combinaison"
             "|codes de récupération|code de récupération|codes de secours|code de secours|code de vérification|code"
         ),
-        _w("clé wifi|clé wi-fi|clé wpa|clé de sécurité|clé réseau|clé de licence|clé api|clé"),
+        _w(
+            "clé wifi|clé wi-fi|clé wpa|clé de sécurité|clé réseau|clé de licence|clé api|jeton d'accès|jeton d’accès|jeton api|jeton|clé"
+        ),
         _w("est réglé sur|est mis sur|est sur|est|était|sont|c'est"),
         place=_w("porte|portail|alarme|coffre|coffre-fort|casier|boîte à clés|garage|interphone|cadenas|antivol"),
     ),

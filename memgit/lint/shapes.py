@@ -586,9 +586,35 @@ _BARE = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+|>[ \t]*)?`?([A-Za-z0-9+
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.){30,})"')
 
 
+# A 2FA setup key alone on a line: base32 (capitals and the digits 2-7), whole or in the groups of
+# four an authenticator's setup page shows ("LHHB OK3S OB7W …", "lhhb ok3s ob7w …").
+_BASE32_ALONE = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+|>[ \t]*)?`?"
+    r"([A-Z2-7]{16,64}|[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?: [a-z2-7]{4}){3,15})`?[ \t]*$"
+)
+
+
+def base32_seed(line: str) -> str | None:
+    """A line that is only a base32 secret: sixteen characters or more, three digits at least and
+    letters enough that it is no word, a date or a count in capitals."""
+    match = _BASE32_ALONE.match(line)
+    if match is None:
+        return None
+    value = match.group(1)
+    squeezed = value.replace(" ", "")
+    digits = sum(c.isdigit() for c in squeezed)
+    if digits < 3 or len(squeezed) - digits < 8 or _entropy(squeezed) < 3.5:
+        return None
+    return value
+
+
 def bare_key(line: str) -> str | None:
     """A key pasted alone on a line, such as a 40-character AWS secret access key: mixed case,
-    digits and high entropy, not hex (a commit or checksum) and not a word-made identifier."""
+    digits and high entropy, not hex (a commit or checksum) and not a word-made identifier; or a
+    2FA setup key in base32 (`base32_seed`)."""
+    seed = base32_seed(line)
+    if seed is not None:
+        return seed
     match = _BARE.match(line)
     if match is None:
         if line.lstrip().startswith("{"):  # a transcript's JSON line: each line of each string

@@ -1,4 +1,4 @@
-"""Issue 45, thirteenth round: three more placements that say what a value is.
+"""Issue 45, thirteenth round: more placements that say what a value is.
 
 - A number followed by the words that name its holder ("… a.n. Hartono", "… 예금주 DIMAS") is an
   account, whatever words came before it.
@@ -6,6 +6,8 @@
   and the context print the target with the line.
 - A password a few words after its label, in brackets ("the temporary password you told me
   (Kralingen-Tmp-2605)"), when it has capitals, small letters and digits.
+- A 2FA setup key alone on a line, in base32, whole or in an authenticator's groups of four.
+- French names an access token "jeton d'accès".
 
 Each has a line that only looks like it. The values are made up here.
 """
@@ -96,3 +98,31 @@ def test_a_password_in_brackets_a_few_words_after_its_label(line: str, secret: s
 )
 def test_words_in_brackets_after_a_password_word_are_no_password(line: str) -> None:
     assert values([line]) == set()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["LHHBOK3SOB7WPVNNUVUSQX7S2E4PIJUR", "- `QX7S2E4PIJURLHHBOK3S`", "lhhb ok3s ob7w pvnn uvus qx7s 2e4p ijur"],
+)
+def test_a_base32_setup_key_alone_on_a_line(line: str) -> None:
+    assert values([line]) == {line.lstrip("- ").strip("`")}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "JBSWY3DPEHPK3PXP",  # the example every TOTP document prints: two digits only
+        "- RELEASE 2026 2027 2028 2029",
+        "2222 3333 4444 5555",
+        "THE QUICK BROWN FOX JUMPS",
+        "ISO 8601 UTF8 ABCD",
+    ],
+)
+def test_capitals_and_digits_that_are_no_setup_key(line: str) -> None:
+    assert values([line]) == set()
+
+
+def test_a_french_access_token_after_its_label() -> None:
+    token = "EAAGKLIKaEW48xHQzcnqKEGBDIwF00WhD9GDWVnxJ9rtldbTSc6qOo2wZ0bVNqKsORkkPA9RV"
+    assert token in values([f"- jeton d'accès: {token}"])
+    assert values(["- un jeton de casino, 25 euros la soirée"]) == set()
