@@ -457,6 +457,16 @@ def country_id(cell: str, country: str) -> str | None:
     return None
 
 
+def names_a_document(cell: str) -> bool:
+    """Whether `cell` names an identity document or a licence ("svenskt pass", "посвідчення водія")."""
+    return _DOCUMENTS.search(cell) is not None or names_id(cell)
+
+
+def looks_like_a_date(value: str) -> bool:
+    """A date as a table's cell or a line writes it ("2027-09-02", "02.09.2027"), never a number."""
+    return _DATE_NUMBER.fullmatch(value.strip()) is not None
+
+
 def _sample(raw: str) -> bool:
     """A number manuals print as an example: it starts with 123, or half its digits or more stand in
     runs of four or more in order (123-45-6789, 123-23-3456, 4567 8901 2345). Shorter runs happen by

@@ -57,7 +57,7 @@ LANGUAGES: dict[str, Labels] = {
         _w("is set to|is|was|are|=|:"),
         place=_w(
             "door|front door|back door|gate|alarm|alarm panel|safe|locker|lockbox|key safe|keypad|garage|intercom"
-            "|combination lock|padlock|bike lock|lock|doors|gates|safes|lockers|lockboxes|padlocks|locks"
+            "|combination lock|padlock|bike lock|lock|doors|gates|safes|lockers|lockboxes|padlocks|locks|keybox|key box"
         ),
     ),
     "de": Labels(
@@ -271,10 +271,14 @@ LANGUAGES: dict[str, Labels] = {
     "sv": Labels(
         _w("lösenordet|lösenord|losenordet|losenord|lösen|pinkoden|pinkod|pin-kod|pin"),
         _w(
-            "portkoden|portkod|dörrkoden|dörrkod|larmkoden|larmkod|kassaskåpskod|kod till kassaskåpet|återställningskoder|återställningskod|verifieringskod|kod"
+            "portkoden|portkod|dörrkoden|dörrkod|larmkoden|larmkod|kassaskåpskod|kod till kassaskåpet|återställningskoder|återställningskod|verifieringskod|säkerhetskoden|säkerhetskod|kod"
         ),
         _w("wifi-nyckel|nätverksnyckel|licensnyckel|nyckel"),
         _w("är|var"),
+        place=_w(
+            "dörren|dörr|porten|grinden|grind|larmet|larm|kassaskåpet|kassaskåp|skåpet|nyckelskåpet|nyckelskåp"
+            "|nyckelboxen|nyckelbox|kodlåset|kodlås|hänglåset|hänglås|cykellåset|cykellås|porttelefon"
+        ),
     ),
     "no": Labels(
         _w("passordet|passord|pinkoden|pinkode|pin-kode|pin"),

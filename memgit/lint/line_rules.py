@@ -166,8 +166,25 @@ def scan_secret_values(line: str, entropy_threshold: float = 3.5) -> list[tuple[
 
         view = reader_view(line)
         if view != line:
-            found = _scan_secrets(view, entropy_threshold)
+            found = [
+                (code, message, _as_written(value, line))
+                for code, message, value in _scan_secrets(view, entropy_threshold)
+            ]
     return found
+
+
+# What the reader's view drops between a value's characters: markup and invisible characters.
+_UNSEEN = r"(?:[*`~_\u00ad\u200b-\u200f\u2060-\u2064\ufeff]|\\(?=[!-/:-@\[-`{-~]))*+"
+
+
+def _as_written(value: str | None, line: str) -> str | None:
+    """`value` found in the reader's view as it stands on `line` ("48*2719" for "482719": the star a
+    reader sees, which the view took for markup), so that a repeat of it elsewhere is known by how
+    it is written; the view's value when escapes or entities stand between (the line goes whole)."""
+    if not value or value in line or len(value) > 512:
+        return value
+    match = re.search(_UNSEEN.join(re.escape(c) for c in value), line)
+    return match.group(0) if match else value
 
 
 def _scan_secrets(line: str, entropy_threshold: float) -> list[tuple[str, str, str | None]]:

@@ -148,6 +148,15 @@ def _tables(lines: list[str]) -> list[Hit]:
             for column, cell in enumerate(header):
                 if column not in kinds and _NUMBER_HEADER.match(cell):
                     kinds[column] = ("id", True)
+        # "| who | document | number | valid until |", whose rows name a passport or a licence (not an invoice)
+        if any(
+            _DOCUMENT_HEADER.match(cell)
+            and any(column < len(cells) and identifiers.names_a_document(cells[column]) for _index, cells in rows)
+            for column, cell in enumerate(header)
+        ):
+            for column, cell in enumerate(header):
+                if column not in kinds and _NUMBER_HEADER.match(cell):
+                    kinds[column] = ("document", False)
         country = _country_column([cells for _index, cells in rows])
         logins = any(_LOGIN_HEADER.search(cell) for cell in header) and len(header) >= 3
         for index, cells in rows:
@@ -163,6 +172,9 @@ def _tables(lines: list[str]) -> list[Hit]:
                     found = identifiers.id_value(cell, bank=bank) or _as_prose(header[column], cell)
                     if found is not None:
                         hits.append(_hit(index, identifiers.CODE, "an identifier in its column", found))
+                elif kind == "document":
+                    if _DOCUMENT_VALUE.fullmatch(cell) and not identifiers.looks_like_a_date(cell):
+                        hits.append(_hit(index, identifiers.CODE, "a document's number in its column", cell))
                 elif " " not in cell and labelled.value_kind_ok(kind, cell, strong=True, alone=True):
                     hits.append(_hit(index, labelled.CODE, f"a {kind} in its column", labelled.trim_value(cell)))
     return hits
@@ -172,6 +184,13 @@ def _tables(lines: list[str]) -> list[Hit]:
 _BANK_HEADER = re.compile(
     r"(?i)^[\W_]*(?:bank|banks|bank name|banco|banque|banca|banka|bankas|pankki|банк|банка|은행|銀行|银行|ngân hàng)[\W_]*$"
 )
+# A table of a person's documents, and its column of numbers ("| Хто | Документ | Номер | Діє до |"):
+# each row's number is a passport's, a licence's or an identity card's, with letters of any script.
+_DOCUMENT_HEADER = re.compile(
+    r"(?i)^[\W_]*(?:documents?|docs?|dokument[ey]?|documentos?|документ[иы]?|belge|doklady?|dokumentas|έγγραφ[οα]"
+    r"|pièce|ausweis|identity documents?|id documents?|ids?|身份证件|証明書|신분증)[\W_]*$"
+)
+_DOCUMENT_VALUE = re.compile(r"(?=(?:\D*\d){6})[^\W_]{0,3}[ -]?[^\W_]{6,12}")
 _NUMBER_WORD = r"(?:" + identifiers.number_marks() + r"|no|nr|iban)"
 _NUMBER_HEADER = re.compile(r"(?i)^[\W_]*" + _NUMBER_WORD + r"(?:[ \t/&+,]+" + _NUMBER_WORD + r")*+[\W_]*$")
 
@@ -308,6 +327,14 @@ def _row_hits(index: int, cells: list[str], country: int | None, logins: bool, l
     if cells and len(cells[0]) <= 40 and identifiers.names_id(cells[0]):
         for cell in cells[1:]:  # "| Passeport FR | 19CX… | 2029-06 |": the row's first cell names it
             found = _as_prose(cells[0], cell)
+            if found is not None:
+                hits.append(_hit(index, identifiers.CODE, "an identifier after its name in a table row", found))
+                break
+    else:  # "| Oksana | закордонний паспорт UA | FT024869 | 2027-09-02 |": a cell names the next one
+        for column, cell in enumerate(cells[1:-1], start=1):
+            if column in labelled_columns or len(cell) > 40 or not identifiers.names_id(cell):
+                continue
+            found = _as_prose(cell, cells[column + 1])
             if found is not None:
                 hits.append(_hit(index, identifiers.CODE, "an identifier after its name in a table row", found))
                 break

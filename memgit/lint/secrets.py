@@ -486,7 +486,10 @@ def output_value(value: str) -> bool:
 
 #: A short code that is not digits alone: capitals and digits, three digits at least ("4B7219"),
 #: or two-digit groups as a combination is written ("36-12-48").
-_SHORT_CODE = re.compile(r"(?=[A-Z]*\d[A-Z]*\d[A-Z]*\d)(?=\d*[A-Z])[0-9A-Z]{4,8}|\d{2,3}(?:[-–.]\d{2,3}){1,3}")
+_SHORT_CODE = re.compile(
+    r"(?=[A-Z]*\d[A-Z]*\d[A-Z]*\d)(?=\d*[A-Z])[0-9A-Z]{4,8}|\d{2,3}(?:[-–.]\d{2,3}){1,3}"
+    r"|\d{1,4}[*#]\d{2,6}"  # an intercom's flat and code: "48*2719"
+)
 
 
 def kept_value(value: str) -> bool:

@@ -8,6 +8,11 @@
   (Kralingen-Tmp-2605)"), when it has capitals, small letters and digits.
 - A 2FA setup key alone on a line, in base32, whole or in an authenticator's groups of four.
 - French names an access token "jeton d'accès".
+- A value the reader's view found is known as written ("48*2719", not "482719"), so its repeats
+  elsewhere are found too.
+- A table of documents (a "document" column whose rows name passports or licences) and its
+  number column; a cell that names an identifier names the next cell of its row.
+- Swedish doors, gates, alarms and safes as places; a key box in a file's name.
 
 Each has a line that only looks like it. The values are made up here.
 """
@@ -17,7 +22,7 @@ from __future__ import annotations
 import pytest
 
 from memgit.lint.redact import redact_text
-from memgit.lint.secrets import find_secrets
+from memgit.lint.secrets import find_secrets, kept_value, name_secret
 
 
 def values(lines: list[str]) -> set[str]:
@@ -126,3 +131,59 @@ def test_a_french_access_token_after_its_label() -> None:
     token = "EAAGKLIKaEW48xHQzcnqKEGBDIwF00WhD9GDWVnxJ9rtldbTSc6qOo2wZ0bVNqKsORkkPA9RV"
     assert token in values([f"- jeton d'accès: {token}"])
     assert values(["- un jeton de casino, 25 euros la soirée"]) == set()
+
+
+def test_a_value_the_readers_view_found_is_known_as_written() -> None:
+    line = "- Домофон: 48*2719 (зірочка посередині обов'язково)"
+    assert values([line]) == {"48*2719"}
+    again = find_secrets(["- а, точно. 48*2719, так і є"], known={"48*2719": "S117"})
+    assert [hit.value for hit in again] == ["48*2719"]
+    assert kept_value("48*2719")  # an intercom's flat and code: kept across files like "36-12-48"
+
+
+def test_a_table_of_documents_and_its_number_column() -> None:
+    table = [
+        "| Хто | Документ | Номер | Діє до |",
+        "|---|---|---|---|",
+        "| Oksana | svenskt pass | 54069343 | 2030-06-11 |",
+        "| Oksana | посвідчення водія UA | ХАВ977500 | 2031 |",
+    ]
+    assert {"54069343", "ХАВ977500"} <= values(table)
+    invoices = [
+        "| Document | Number | Amount |",
+        "|---|---|---|",
+        "| Invoice | 20260418 | 120 EUR |",
+        "| Credit note | 20260419 | -20 EUR |",
+    ]
+    assert values(invoices) == set()  # its rows name no passport or licence
+
+
+def test_a_cell_that_names_an_identifier_names_the_next_cell() -> None:
+    row = ["| Who | What | No. |", "|---|---|---|", "| Oksana | закордонний паспорт UA | FT024869 |"]
+    assert "FT024869" in values(row)
+    plain = ["| Who | What | No. |", "|---|---|---|", "| Oksana | team lunch | 48213390 |"]
+    assert values(plain) == set()
+
+
+@pytest.mark.parametrize(
+    ("line", "secret"),
+    [
+        ("- Kassaskåpet i förrådet: 17-42-06 (vrid höger först)", "17-42-06"),
+        ("- BankID säkerhetskod 583920 (bytte i mars)", "583920"),
+    ],
+)
+def test_swedish_places_and_a_security_code(line: str, secret: str) -> None:
+    assert secret in values([line])
+
+
+@pytest.mark.parametrize(
+    "line", ["- porten är öppen på dagarna", "- larmet gick 03:12 i natt", "- the dev server listens on port 3000"]
+)
+def test_swedish_place_words_without_a_code(line: str) -> None:
+    assert values([line]) == set()
+
+
+def test_a_key_box_code_in_a_files_name() -> None:
+    hit = name_secret("misc/chania-keybox-5820.md")
+    assert hit is not None and hit.value == "5820"
+    assert name_secret("notes/keybox-2024.md") is None  # a year
