@@ -57,10 +57,24 @@ def name_stems() -> tuple[str, ...]:
     from memgit.lint.identifiers import name_words
     from memgit.lint.labelled import label_words
 
-    # read as the text is (`_as_words`): a stem "sv-n" or "d-nr" would never be found in it
-    stems = {_as_words(word.lower()[:4]) for word in (*label_words(), *name_words()) if word}
+    # Read as the text is (`_as_words`): a stem "sv-n" or "d-nr" would never be found in it. A word
+    # that holds another word whole needs no stem of its own: "one-time code" is found by "code",
+    # and its own stem "one " would take every line with "one " in it.
+    words = {_as_words(word.lower()) for word in (*label_words(), *name_words()) if word}
+    stems = {word[:4] for word in words if not _holds_another(word, words)}
     # A stem that holds another is redundant; a stem has at most ten shorter parts to look up.
     return tuple(sorted(s for s in stems if not any(part in stems for part in _shorter_parts(s))))
+
+
+def _holds_another(phrase: str, words: set[str]) -> bool:
+    """Whether a phrase of several words holds, as a run of its words, another of `words`."""
+    parts = phrase.split()
+    return len(parts) > 1 and any(
+        " ".join(parts[i:j]) in words
+        for i in range(len(parts))
+        for j in range(i + 1, len(parts) + 1)
+        if j - i < len(parts)
+    )
 
 
 def _shorter_parts(stem: str) -> set[str]:
