@@ -181,6 +181,22 @@ def test_a_secret_in_a_transcript_line_is_found_through_its_json_escapes() -> No
     assert scan_secrets(json.dumps({"role": "user", "content": 'the "quoted" word is fine'})) == []
 
 
+def test_every_label_and_name_is_found_by_a_stem_read_as_the_text_is() -> None:
+    """Each label and identifier name, written as its list writes it, is on a line the stems take:
+    hyphenated ones too ("D-nr", read with its "-" as a space as the text is), and a phrase that
+    holds another word whole ("one-time code") through that word's stem, not a stem of its own
+    that would take every line with "one " in it."""
+    from memgit.lint import candidates
+    from memgit.lint.identifiers import name_words
+    from memgit.lint.labelled import label_words
+
+    words = [w for w in (*label_words(), *name_words()) if w]
+    text = "\n".join(f"x {word} 4471" for word in words)
+    assert candidates.stem_lines(text) == frozenset(range(len(words)))
+    stems = candidates.name_stems()
+    assert "d nr" in stems and "one " not in stems and not any("-" in stem for stem in stems)
+
+
 def test_the_stems_are_found_in_one_pass_on_every_line_that_holds_one() -> None:
     """The stems of labels and identifiers' names are searched as one trie-shaped pattern (a `find`
     of each of a thousand stems took seconds on a 5 MB line): it takes exactly the lines that hold
