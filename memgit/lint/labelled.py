@@ -399,7 +399,7 @@ def _joined_words(value: str, *, loose: bool = False) -> bool:
 # A bracket may stand a few words after the label as a quote does ("Nenosiri la muda uliloniambia
 # (Kralingen-Tmp-2605)": "the temporary password you told me (…)").
 _BRACKETED = re.compile(
-    r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"“„«‚‹”»]){0,40}?(?:^|(?<=\s))?[ \t]*[（(][ \t]*(?P<value>[^\s()（）]{6,64})[ \t]*[）)]"
+    r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"“„«‚‹”»]){0,40}?[ \t]*[（(][ \t]*(?P<value>[^\s()（）]{6,64})[ \t]*[）)]"
 )
 _QUOTED = re.compile(
     r"(?:[^\n:：=.!?;()（）@/\\|`\[\]{}<>\"“„«‚‹”»]){0,40}?(?:^|(?<=[\s(]))[\"“„«‚‹](?P<value>[^\s\"“”„«»‚‹›]{6,64})[\"”“»‹›]"

@@ -173,14 +173,16 @@ def scan_secret_values(line: str, entropy_threshold: float = 3.5) -> list[tuple[
     return found
 
 
-# What the reader's view drops between a value's characters: markup and invisible characters.
-_UNSEEN = r"(?:[*`~_\u00ad\u200b-\u200f\u2060-\u2064\ufeff]|\\(?=[!-/:-@\[-`{-~]))*+"
+# Stars between a value's characters: the reader's view drops every star as markup, though a lone
+# one between digits shows ("48*2719", an intercom's flat and code). Escapes, entities and invisible
+# characters stay unbounded: the line goes whole (`memgit.lint.redact`).
+_UNSEEN = r"\**+"
 
 
 def _as_written(value: str | None, line: str) -> str | None:
     """`value` found in the reader's view as it stands on `line` ("48*2719" for "482719": the star a
     reader sees, which the view took for markup), so that a repeat of it elsewhere is known by how
-    it is written; the view's value when escapes or entities stand between (the line goes whole)."""
+    it is written; the view's value when anything but stars stands between (the line goes whole)."""
     if not value or value in line or len(value) > 512:
         return value
     match = re.search(_UNSEEN.join(re.escape(c) for c in value), line)
