@@ -51,6 +51,13 @@ def code_list_lines(lines: list[str]) -> list[int]:
         index += 1
         while index < len(lines) and not lines[index].strip():
             index += 1
+        # a line of prose between the name and its list ("[I printed them, the ones left are also
+        # here …]"): the list is still the one the heading names, unless the line opens another ("…:")
+        aside = lines[index] if index + 1 < len(lines) else ""
+        if _ASIDE.match(aside) and not aside.rstrip().endswith((":", "：")) and not _is_code_item(aside, None):
+            index += 1
+            while index < len(lines) and not lines[index].strip():
+                index += 1
         if index < len(lines) and lines[index].lstrip().startswith(("```", "~~~")):
             index += 1  # the codes as a code block under the line that names them
         shape = None
@@ -66,6 +73,8 @@ def code_list_lines(lines: list[str]) -> list[int]:
     return out
 
 
+# A line of prose: neither a list's item, nor a heading, nor a fence.
+_ASIDE = re.compile(r"^[ \t]*(?![-*+•#>|]|\d+[.)]|```|~~~)\S")
 # An item struck through or ticked off: a used code, or a note in its place ("~~first~~ (used)").
 _USED_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(?:~~[^~\n]+~~|\[[xX]\])")
 

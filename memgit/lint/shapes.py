@@ -205,7 +205,9 @@ _CARD_WORDS = re.compile(
 )
 _EXPIRY = re.compile(r"(?<![\d/.-])(?:0[1-9]|1[0-2])\s?/\s?(?:\d{2}|20\d{2})(?![\d/])")
 _GROUPED = re.compile(r"^\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?$|^\d{4}([ -])\d{6}\2\d{4,5}$")
-_ISSUER = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[0689]|6(?:011|5|4[4-9]|2)|5[06-9]|6\d)")
+# Issuers' first digits: Visa, Mastercard, Amex, Diners, Discover, UnionPay, Maestro, Mir, and the
+# national schemes people carry too (Troy 9792, RuPay 81/82, UzCard 8600, Humo 9860).
+_ISSUER = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[0689]|6(?:011|5|4[4-9]|2)|5[06-9]|6\d|9792|8[12]|8600|9860)")
 
 
 _CODE_LIST = re.compile(r"(?i)recovery|backup|scratch|\bcodes\b")

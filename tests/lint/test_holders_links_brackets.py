@@ -13,6 +13,8 @@
 - A table of documents (a "document" column whose rows name passports or licences) and its
   number column; a cell that names an identifier names the next cell of its row.
 - Swedish doors, gates, alarms and safes as places; a key box in a file's name.
+- A card of a national scheme (Troy, RuPay, UzCard, Humo) beside its expiry.
+- A recovery-code list one line of prose below its heading.
 
 Each has a line that only looks like it. The values are made up here.
 """
@@ -187,3 +189,20 @@ def test_a_key_box_code_in_a_files_name() -> None:
     hit = name_secret("misc/chania-keybox-5820.md")
     assert hit is not None and hit.value == "5820"
     assert name_secret("notes/keybox-2024.md") is None  # a year
+
+
+def test_a_national_schemes_card_beside_its_expiry() -> None:
+    line = '- "Troy kartımı yaz, faturaları onunla ödüyorum: 9792321157785281, son kullanma 06/29"'
+    assert "9792321157785281" in values([line])
+    assert values(["- order 9792321157785281 shipped"]) == set()  # no expiry, no card word
+
+
+def test_a_code_list_one_line_of_prose_below_its_heading() -> None:
+    lines = [
+        "## 7. GitHub recovery codes (org owner account)",
+        "[I printed them, the ones left are also here]",
+        "- f36ef-a9061  b89c3-f2c6d",
+    ]
+    assert "f36ef-a9061" in " ".join(values(lines))
+    other = ["## Backup codes", "Next steps for the team:", "- update-2026"]
+    assert values(other) == set()  # a line ending in ":" opens another list
