@@ -172,6 +172,7 @@ def test_a_cell_that_names_an_identifier_names_the_next_cell() -> None:
     [
         ("- Kassaskåpet i förrådet: 17-42-06 (vrid höger först)", "17-42-06"),
         ("- BankID säkerhetskod 583920 (bytte i mars)", "583920"),
+        ("- Κουτί με τα κλειδιά (δίπλα στην πόρτα, κάτω από τη γλάστρα): 5820", "5820"),  # a Greek key box
     ],
 )
 def test_swedish_places_and_a_security_code(line: str, secret: str) -> None:
@@ -179,7 +180,13 @@ def test_swedish_places_and_a_security_code(line: str, secret: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "line", ["- porten är öppen på dagarna", "- larmet gick 03:12 i natt", "- the dev server listens on port 3000"]
+    "line",
+    [
+        "- porten är öppen på dagarna",
+        "- larmet gick 03:12 i natt",
+        "- the dev server listens on port 3000",
+        "- Κουτί με τα κλειδιά είναι στο γκαράζ",
+    ],
 )
 def test_swedish_place_words_without_a_code(line: str) -> None:
     assert values([line]) == set()

@@ -37,6 +37,7 @@ def values(lines: list[str]) -> set[str]:
         ("- Hennes D-nr: 63089023604 (hun sendte bilde)", "63089023604"),  # a Norwegian D-number
         ("  三井住友銀行 梅田支店 (店番 321) 普通 7204815 パク ジウ", "7204815"),  # "普通": a savings account
         ("- Sozialvers.-Nr. (kam endlich von der DRV): 65030679K520", "65030679K520"),
+        ('- "رقمي الشخصي عند المستشفى 760101-0858 إذا سألوكِ"', "760101-0858"),  # "my personal number", valid
     ],
 )
 def test_a_number_word_between_a_name_and_its_value_is_a_mark(line: str, secret: str) -> None:
@@ -52,6 +53,7 @@ def test_a_number_word_between_a_name_and_its_value_is_a_mark(line: str, secret:
         "- บัญชี LINE ของร้าน เลขที่ 12 ซอย 4",  # a shop's LINE account, a street number
         "- Kitambulisho kimeisha muda wake 2027-03-01",  # an expiry date
         "- 普通の日 1234567",  # "an ordinary day"
+        "- الرقم الشخصي مطلوب في الاستمارة 2026",  # "the personal number is needed in the form"
     ],
 )
 def test_a_number_word_with_no_value_of_its_own_is_an_ordinary_line(line: str) -> None:
