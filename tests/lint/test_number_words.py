@@ -131,16 +131,32 @@ def test_lint_and_context_name_and_hide_this_rounds_values(workspace: Path) -> N
         "- Rekening bapak sing BCA iku 0881726453 a.n. Hartono",  # 8: a number before its holder's name
         "![Ziggo sticker](img/modem-sticker_admin-hT4wLp9cVz.png)",  # 9: a linked file's name
         "- Nenosiri la muda uliloniambia (Kralingen-Tmp-2605) nimelibadilisha",  # 10: a password in brackets
+        "LHHBOK3SOB7WPVNNUVUSQX7S2E4PIJUR",  # 11: a 2FA setup key alone on a line
+        "- Troy kartımı yaz: 9792321157785281, son kullanma 06/29",  # 12: a national scheme's card
+        "- Κουτί με τα κλειδιά (δίπλα στην πόρτα): 5820",  # 13: a Greek key box
+        "- Домофон: 48*2719 (зірочка посередині)",  # 14: a star the reader sees
+        "",
+        "| Хто | Документ | Номер |",  # 16
+        "|---|---|---|",
+        "| Oksana | посвідчення водія UA | ХАВ977500 |",  # 18: a table of documents
     ]
     secrets = ("C7739214", "28813406", "478.912.305-79", "0881726453", "hT4wLp9cVz", "Kralingen-Tmp-2605")
+    secrets += ("LHHBOK3SOB7WPVNNUVUSQX7S2E4PIJUR", "9792321157785281", "ХАВ977500")
     write(workspace / log, "\n".join(lines) + "\n")
     commit_all(workspace, "a log committed without hooks")
     env = {"MEMGIT_EMBEDDING": "none"}
     proc = memgit(workspace, "lint", "--json", log, env=env)
     assert proc.returncode == 1, proc.stderr
     assert not any(secret in proc.stdout for secret in secrets)
-    assert sorted({f["line"] for f in json.loads(proc.stdout)["findings"]}) == [3, 4, 5, 8, 9, 10]
+    assert sorted({f["line"] for f in json.loads(proc.stdout)["findings"]}) == [3, 4, 5, 8, 9, 10, 11, 12, 13, 14, 18]
     context = memgit(workspace, "context", "--date", "2026-05-04", env=env)
     assert context.returncode == 0, context.stderr
     assert not any(secret in context.stdout for secret in secrets)
     assert "nomor antrian 12" in context.stdout and "order number 88213045" in context.stdout
+    assert "5820" not in context.stdout and "48*2719" not in context.stdout
+    # the intercom's code told again in another day's log, without its label: `lint --all` names it
+    write(workspace / "memory/2026-05-05.md", "# 2026-05-05\n\n- а, точно. 48*2719, так і є\n")
+    commit_all(workspace, "the next day")
+    again = memgit(workspace, "lint", "--all", "--json", "memory/2026-05-05.md", env=env)
+    assert again.returncode == 1 and "48*2719" not in again.stdout, again.stdout + again.stderr
+    assert [f["line"] for f in json.loads(again.stdout)["findings"]] == [3]
